@@ -1,0 +1,33 @@
+/* Shared pieces of the command line: exit codes, error lines, subcommands. */
+#ifndef KB_CLI_H
+#define KB_CLI_H
+
+#include "../common/err.h"
+
+enum {
+	KB_EXIT_OK = 0,
+	KB_EXIT_FAIL = 1,  /* verification failure or regression */
+	KB_EXIT_USAGE = 2, /* usage or input error */
+};
+
+struct cli_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+};
+
+/* Prints "ksmbench CMD: message" on stderr; returns KB_EXIT_USAGE. */
+int cli_error(const char *cmd, const char *fmt, ...) KB_PRINTF(2, 3);
+
+/* Prints an error value the same way; returns KB_EXIT_USAGE. */
+int cli_fail(const char *cmd, const struct kb_err *err);
+
+/* The one line for an option getopt_long rejected (opterr is 0 everywhere). */
+int cli_bad_option(const char *cmd, char **argv, int optopt_value);
+
+/* Subcommands, each in its own file. */
+int cmd_list(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_sum(int argc, char **argv);
+
+#endif

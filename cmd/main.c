@@ -1,0 +1,66 @@
+/* ksmbench: measures page-hash functions the way Linux KSM uses them.
+ * Entry point: global options and dispatch to the subcommands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/versions.h"
+#include "../hashes/cpu_features.h"
+#include "cli.h"
+
+static const struct cli_command commands[] = {
+	{ "list", "registered hashes, availability on this CPU, provenance", cmd_list },
+	{ "verify", "known-answer tests and cross-checks of every hash", cmd_verify },
+	{ "sum", "checksums of files, whole or per page (like xxhsum)", cmd_sum },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ksmbench [--help | --version] [COMMAND [OPTIONS] [ARGS]]\n\n"
+		     "Measures page-hash functions the way Linux KSM uses them.\n"
+		     "Without a command: ksmbench verify, then ksmbench list.\n\ncommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'ksmbench COMMAND --help' describes a command's options.\n"
+		     "Exit status: 0 ok, 1 verification failure, 2 usage or input error.\n"
+		     "KSMBENCH_DISABLE=feat,... hides CPU features (e.g. avx512f,sse4.2).\n");
+}
+
+static int default_job(void)
+{
+	char *verify_argv[] = { "verify", NULL };
+	char *list_argv[] = { "list", NULL };
+	int rc = cmd_verify(1, verify_argv);
+
+	if (rc != KB_EXIT_OK)
+		return rc;
+	printf("\n");
+	return cmd_list(1, list_argv);
+}
+
+int main(int argc, char **argv)
+{
+	const char *disable = getenv("KSMBENCH_DISABLE");
+	struct kb_err err;
+
+	if (disable && *disable && cpu_features_disable(disable, &err))
+		return cli_fail(NULL, &err);
+	if (argc < 2)
+		return default_job();
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return KB_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("ksmbench %s (git %s)\n", KSMBENCH_VERSION, kb_git_revision());
+		return KB_EXIT_OK;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		return cli_error(NULL, "unknown option '%s' (see ksmbench --help)", argv[1]);
+	return cli_error(NULL, "unknown command '%s' (see ksmbench --help)", argv[1]);
+}

@@ -1,0 +1,45 @@
+/* Versions of the libraries ksmbench links (see versions.h). */
+#include "versions.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <cJSON.h>
+#include <libcpuid.h>
+#include <xxhash.h>
+#include <zlib.h>
+
+/* Set by the Makefile from pkg-config: ISA-L reports no version at run time. */
+#ifndef KB_ISAL_VERSION
+#define KB_ISAL_VERSION "unknown"
+#endif
+#ifndef KB_GIT_REVISION
+#define KB_GIT_REVISION "unknown"
+#endif
+
+const char *const kb_library_keys[] = { "libxxhash", "zlib", "libisal", "libcjson", "libcpuid", NULL };
+
+const char *kb_git_revision(void)
+{
+	return KB_GIT_REVISION;
+}
+
+const char *kb_library_version(const char *key)
+{
+	static char xxh[32];
+
+	if (strcmp(key, "libxxhash") == 0) {
+		unsigned v = XXH_versionNumber();
+		snprintf(xxh, sizeof(xxh), "%u.%u.%u", v / 10000, v / 100 % 100, v % 100);
+		return xxh;
+	}
+	if (strcmp(key, "zlib") == 0)
+		return zlibVersion();
+	if (strcmp(key, "libisal") == 0)
+		return KB_ISAL_VERSION;
+	if (strcmp(key, "libcjson") == 0)
+		return cJSON_Version();
+	if (strcmp(key, "libcpuid") == 0)
+		return cpuid_lib_version();
+	return NULL;
+}

@@ -1,0 +1,121 @@
+/* Opening and reading input files (see file_input.h). */
+#include "file_input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int file_input_open(const char *path, struct kb_err *err)
+{
+	struct stat st;
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		fd = dup(STDIN_FILENO);
+	else
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kb_fail_errno(err, errno, "cannot open '%s'", path);
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return kb_fail_errno(err, e, "cannot stat '%s'", path);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return kb_fail(err, "'%s' is a directory", path);
+	}
+	return fd;
+}
+
+ssize_t file_input_read_full(int fd, void *buf, size_t len, const char *path, struct kb_err *err)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return kb_fail_errno(err, errno, "cannot read '%s'", path);
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+static int read_all(int fd, const char *path, struct file_blob *blob, struct kb_err *err)
+{
+	size_t cap = 1 << 16, len = 0;
+	unsigned char *buf = malloc(cap);
+
+	if (!buf)
+		return kb_fail(err, "out of memory reading '%s'", path);
+	for (;;) {
+		if (len == cap) {
+			unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+			if (!bigger) {
+				free(buf);
+				return kb_fail(err, "out of memory reading '%s'", path);
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		size_t want = cap - len;
+		ssize_t n = file_input_read_full(fd, buf + len, want, path, err);
+		if (n < 0) {
+			free(buf);
+			return -1;
+		}
+		len += (size_t)n;
+		if ((size_t)n < want)
+			break;
+	}
+	blob->data = buf;
+	blob->len = len;
+	blob->mapped = 0;
+	return 0;
+}
+
+int file_blob_load(const char *path, struct file_blob *blob, struct kb_err *err)
+{
+	struct stat st;
+	int fd = file_input_open(path, err);
+	int rc = 0;
+
+	memset(blob, 0, sizeof(*blob));
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		if ((uint64_t)st.st_size > SIZE_MAX) {
+			close(fd);
+			return kb_fail(err, "'%s' is too large to map on this platform", path);
+		}
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			blob->data = p;
+			blob->len = (size_t)st.st_size;
+			blob->mapped = 1;
+			close(fd);
+			return 0;
+		}
+	}
+	rc = read_all(fd, path, blob, err);
+	close(fd);
+	return rc;
+}
+
+void file_blob_release(struct file_blob *blob)
+{
+	if (blob->mapped)
+		munmap((void *)blob->data, blob->len);
+	else
+		free((void *)blob->data);
+	memset(blob, 0, sizeof(*blob));
+}

@@ -1,0 +1,27 @@
+/* Opening input files ("-" is standard input) with one clear error each. */
+#ifndef KB_FILE_INPUT_H
+#define KB_FILE_INPUT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../common/err.h"
+
+/* Opens path for reading; refuses directories. Returns an fd or -1. */
+int file_input_open(const char *path, struct kb_err *err);
+
+/* Reads up to len bytes, retrying short reads and EINTR; returns bytes read
+ * (less than len only at end of file) or -1. */
+ssize_t file_input_read_full(int fd, void *buf, size_t len, const char *path, struct kb_err *err);
+
+/* A whole file in memory: mapped when it is a regular file, read otherwise. */
+struct file_blob {
+	const unsigned char *data;
+	size_t len;
+	int mapped;
+};
+
+int file_blob_load(const char *path, struct file_blob *blob, struct kb_err *err);
+void file_blob_release(struct file_blob *blob);
+
+#endif

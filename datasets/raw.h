@@ -1,0 +1,12 @@
+/* The raw page source: page k of a file at offset k * page_size (pmemsave
+ * output, /dev/mem-style images, any file). */
+#ifndef KB_RAW_H
+#define KB_RAW_H
+
+#include "page_source.h"
+
+/* Streams path ("-" for standard input) in pages; memory use is one page.
+ * A trailing piece shorter than a page is counted in stats, not yielded. */
+struct page_source *raw_source_open(const char *path, uint32_t page_size, struct kb_err *err);
+
+#endif

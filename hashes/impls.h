@@ -1,0 +1,28 @@
+/* Every registered implementation; registry.c lists them in display order.
+ * Adding a hash: one file defining a struct hash_impl, one line here, one
+ * line in registry.c. */
+#ifndef KB_IMPLS_H
+#define KB_IMPLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu_features.h"
+#include "hash.h"
+
+extern const struct hash_impl hash_jhash2;
+extern const struct hash_impl hash_xxhash;
+extern const struct hash_impl hash_xxh32;
+extern const struct hash_impl hash_xxh64;
+extern const struct hash_impl hash_xxh3;
+extern const struct hash_impl hash_xxh128;
+extern const struct hash_impl hash_crc32c_generic;
+extern const struct hash_impl hash_crc32c_sse42;
+extern const struct hash_impl hash_crc32c_isal;
+extern const struct hash_impl hash_crc32_zlib;
+
+/* Building blocks shared with the self-test's references. */
+uint32_t jhash2_kernel(const void *buf, size_t words, uint32_t initval);
+uint32_t crc32c_generic_update(uint32_t crc, const void *buf, size_t len);
+
+#endif

@@ -1,0 +1,25 @@
+/* Deliberately simple reference versions of each hash family, written
+ * independently of the fast implementations so that the self-test can
+ * cross-check them. Slow by design; never registered or benchmarked. */
+#ifndef KB_REFERENCE_H
+#define KB_REFERENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bytewise (Sarwate) CRC-32C and CRC-32, standard init and final xor. */
+uint32_t ref_crc32c(const void *buf, size_t len);
+uint32_t ref_crc32(const void *buf, size_t len);
+
+/* lookup3 hashlittle, byte-at-a-time: equals jhash2 on little-endian input
+ * whose length is a multiple of 4. */
+uint32_t ref_hashlittle(const void *buf, size_t len, uint32_t initval);
+
+/* xxHash through the library's streaming API, fed in uneven pieces: another
+ * code path than the one-shot calls. */
+uint32_t ref_xxh32(const void *buf, size_t len);
+uint64_t ref_xxh64(const void *buf, size_t len);
+uint64_t ref_xxh3(const void *buf, size_t len);
+void ref_xxh128(const void *buf, size_t len, uint8_t out[16]);
+
+#endif

@@ -1,0 +1,185 @@
+/* Known-answer tests and cross-checks of every registered hash (see selftest.h). */
+#include "selftest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "impls.h"
+#include "reference.h"
+
+/* Known answers: standard check values, and values of the kernel's functions
+ * as KSM called them. An input is text, or `zeros` zero bytes when text is NULL. */
+static const struct kat {
+	const char *family;
+	const char *text;
+	size_t zeros;
+	const char *hex;
+} kats[] = {
+	{ "crc32c", "123456789", 0, "e3069283" },
+	{ "crc32c", "", 0, "00000000" },
+	{ "crc32c", NULL, 32, "8a9136aa" },          /* RFC 3720 B.4 */
+	{ "crc32", "123456789", 0, "cbf43926" },
+	{ "crc32", "", 0, "00000000" },
+	{ "crc32", "The quick brown fox jumps over the lazy dog", 0, "414fa339" },
+	{ "xxh32", "", 0, "02cc5d05" },
+	{ "xxh32", "abc", 0, "32d153ff" },
+	{ "xxh64", "", 0, "ef46db3751d8e999" },
+	{ "xxh64", "abc", 0, "44bc2cf5ad770999" },
+	{ "xxh64", NULL, 4096, "ac869b6f32d8bbdb" }, /* KSM's zero-page checksum source */
+	{ "xxh3", "", 0, "2d06800538d394c2" },
+	{ "xxh128", "", 0, "99aa06d3014798d86001c324468d497f" },
+	{ "jhash2", "", 0, "deadbf00" },             /* JHASH_INITVAL + 17, no words */
+	{ "jhash2", NULL, 4096, "61574272" },        /* jhash2(zero page, 1024, 17) */
+};
+
+/* The reference each family is cross-checked against, as hex. */
+static int ref_hex(const char *family, const void *buf, size_t len, char hex[HASH_HEX_MAX])
+{
+	if (strcmp(family, "crc32c") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%08x", ref_crc32c(buf, len));
+	else if (strcmp(family, "crc32") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%08x", ref_crc32(buf, len));
+	else if (strcmp(family, "jhash2") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%08x", ref_hashlittle(buf, len, 17));
+	else if (strcmp(family, "xxh32") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%08x", ref_xxh32(buf, len));
+	else if (strcmp(family, "xxh64") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)ref_xxh64(buf, len));
+	else if (strcmp(family, "xxh3") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)ref_xxh3(buf, len));
+	else if (strcmp(family, "xxh128") == 0) {
+		uint8_t d[16];
+		ref_xxh128(buf, len, d);
+		for (int i = 0; i < 16; i++)
+			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	} else
+		return -1;
+	return 0;
+}
+
+static const char *ref_name(const char *family)
+{
+	if (strcmp(family, "crc32c") == 0 || strcmp(family, "crc32") == 0)
+		return "a bytewise table reference";
+	if (strcmp(family, "jhash2") == 0)
+		return "lookup3 hashlittle";
+	return "libxxhash's streaming API";
+}
+
+void selftest_default_opts(struct selftest_opts *o)
+{
+	o->max_len = 4200;
+	o->max_offset = 63;
+	o->seed = 0x6b736d62656e6368ull; /* "ksmbench" */
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The reference itself must be right before it can judge: lookup3's own
+ * published values for hashlittle. */
+static int check_reference(const char *family, struct selftest_result *res)
+{
+	static const char four[] = "Four score and seven years ago";
+
+	if (strcmp(family, "jhash2") != 0)
+		return 0;
+	res->kats += 2;
+	if (ref_hashlittle(four, 30, 0) != 0x17770551u || ref_hashlittle(four, 30, 1) != 0xcd628161u) {
+		snprintf(res->detail, sizeof(res->detail), "reference hashlittle fails lookup3's known answers");
+		return -1;
+	}
+	return 0;
+}
+
+static int run_kats(const struct hash_impl *h, const char *family, struct selftest_result *res)
+{
+	static const unsigned char zero[4096];
+	char hex[HASH_HEX_MAX];
+
+	for (size_t i = 0; i < sizeof(kats) / sizeof(kats[0]); i++) {
+		const struct kat *k = &kats[i];
+		if (strcmp(k->family, family) != 0)
+			continue;
+		const void *in = k->text ? (const void *)k->text : zero;
+		size_t len = k->text ? strlen(k->text) : k->zeros;
+		hash_hex(h, in, len, hex);
+		res->kats++;
+		if (strcmp(hex, k->hex) != 0) {
+			snprintf(res->detail, sizeof(res->detail), "known answer: %s(%s%zu bytes) = %s, expected %s", h->name,
+				 k->text ? "text, " : "zeros, ", len, hex, k->hex);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Another registered, available implementation of the same function, so that
+ * implementations are also compared with each other directly. */
+static const struct hash_impl *find_peer(const struct hash_impl *r)
+{
+	for (unsigned i = 0; i < hash_registry_count; i++) {
+		const struct hash_impl *p = hash_registry[i];
+		if (p != r && !p->alias_of && strcmp(p->family, r->family) == 0 && !hash_missing_features(p) && p->fn)
+			return p;
+	}
+	return NULL;
+}
+
+int selftest_run(const struct hash_impl *h, const struct selftest_opts *o, struct selftest_result *res,
+		 struct kb_err *err)
+{
+	const struct hash_impl *r = hash_resolve(h);
+	char got[HASH_HEX_MAX], want[HASH_HEX_MAX];
+	unsigned step = r->len_multiple ? r->len_multiple : 1;
+
+	memset(res, 0, sizeof(*res));
+	if (ref_hex(r->family, "", 0, want))
+		return kb_fail(err, "no reference for hash family '%s'", r->family);
+
+	size_t size = (size_t)o->max_len + o->max_offset + 1;
+	unsigned char *buf = malloc(size);
+	if (!buf)
+		return kb_fail(err, "out of memory for the self-test buffer");
+	uint64_t s = o->seed;
+	for (size_t i = 0; i < size; i++)
+		buf[i] = (unsigned char)splitmix64(&s);
+
+	if (check_reference(r->family, res) || run_kats(h, r->family, res)) {
+		res->failed = 1;
+		free(buf);
+		return 0;
+	}
+	const struct hash_impl *peer = find_peer(r);
+	for (unsigned off = 0; off <= o->max_offset; off++) {
+		for (unsigned len = 0; len <= o->max_len; len += step) {
+			const char *against = ref_name(r->family);
+			hash_hex(h, buf + off, len, got);
+			ref_hex(r->family, buf + off, len, want);
+			res->checks++;
+			if (strcmp(got, want) == 0 && peer) {
+				hash_hex(peer, buf + off, len, want);
+				against = peer->name;
+				res->checks++;
+			}
+			if (strcmp(got, want) != 0) {
+				snprintf(res->detail, sizeof(res->detail),
+					 "cross-check: %s = %s, %s = %s at length %u, offset %u", h->name, got, against,
+					 want, len, off);
+				res->failed = 1;
+				free(buf);
+				return 0;
+			}
+		}
+	}
+	snprintf(res->detail, sizeof(res->detail), "lengths 0..%u x offsets 0..%u against %s%s%s", o->max_len,
+		 o->max_offset, ref_name(r->family), peer ? " and " : "", peer ? peer->name : "");
+	free(buf);
+	return 0;
+}

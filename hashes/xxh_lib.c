@@ -1,0 +1,74 @@
+/* The xxHash family from the system's libxxhash, seed 0 as KSM uses it. */
+#include <xxhash.h>
+
+#include "hash.h"
+#include "impls.h"
+
+static uint64_t lib_xxh32(const void *buf, size_t len)
+{
+	return XXH32(buf, len, 0);
+}
+
+static uint64_t lib_xxh64(const void *buf, size_t len)
+{
+	return XXH64(buf, len, 0);
+}
+
+static uint64_t lib_xxh3(const void *buf, size_t len)
+{
+	return XXH3_64bits(buf, len);
+}
+
+static uint64_t lib_xxh128(const void *buf, size_t len)
+{
+	return XXH3_128bits(buf, len).low64;
+}
+
+static void lib_xxh128_digest(const void *buf, size_t len, uint8_t out[HASH_DIGEST_MAX])
+{
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, XXH3_128bits(buf, len));
+	for (int i = 0; i < 16; i++)
+		out[i] = c.digest[i];
+}
+
+const struct hash_impl hash_xxh32 = {
+	.name = "xxh32",
+	.description = "XXH32, seed 0: the kernel's xxhash() on 32-bit",
+	.family = "xxh32",
+	.bits = 32,
+	.provenance = "libxxhash",
+	.len_multiple = 1,
+	.fn = lib_xxh32,
+};
+
+const struct hash_impl hash_xxh64 = {
+	.name = "xxh64",
+	.description = "XXH64, seed 0: the kernel's xxhash() on 64-bit",
+	.family = "xxh64",
+	.bits = 64,
+	.provenance = "libxxhash",
+	.len_multiple = 1,
+	.fn = lib_xxh64,
+};
+
+const struct hash_impl hash_xxh3 = {
+	.name = "xxh3",
+	.description = "XXH3_64bits, seed 0",
+	.family = "xxh3",
+	.bits = 64,
+	.provenance = "libxxhash",
+	.len_multiple = 1,
+	.fn = lib_xxh3,
+};
+
+const struct hash_impl hash_xxh128 = {
+	.name = "xxh128",
+	.description = "XXH3_128bits, seed 0 (128-bit digest; low 64 bits as the value)",
+	.family = "xxh128",
+	.bits = 128,
+	.provenance = "libxxhash",
+	.len_multiple = 1,
+	.fn = lib_xxh128,
+	.digest_wide = lib_xxh128_digest,
+};

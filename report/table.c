@@ -1,0 +1,104 @@
+/* Plain-text tables with aligned columns (see table.h). */
+#include "table.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct table {
+	unsigned ncols, nrows, cap;
+	char align[16];
+	char **cells; /* nrows * ncols */
+};
+
+struct table *table_new(unsigned ncols, const char *align)
+{
+	struct table *t = calloc(1, sizeof(*t));
+
+	if (!t || ncols == 0 || ncols >= sizeof(t->align)) {
+		free(t);
+		return NULL;
+	}
+	t->ncols = ncols;
+	for (unsigned i = 0; i < ncols; i++)
+		t->align[i] = align && i < strlen(align) ? align[i] : 'l';
+	return t;
+}
+
+int table_add_row(struct table *t, const char *const *cells)
+{
+	if (t->nrows == t->cap) {
+		unsigned cap = t->cap ? t->cap * 2 : 16;
+		char **c = realloc(t->cells, (size_t)cap * t->ncols * sizeof(*c));
+		if (!c)
+			return -1;
+		t->cells = c;
+		t->cap = cap;
+	}
+	char **row = t->cells + (size_t)t->nrows * t->ncols;
+	for (unsigned i = 0; i < t->ncols; i++) {
+		row[i] = strdup(cells[i] ? cells[i] : "");
+		if (!row[i]) {
+			while (i--)
+				free(row[i]);
+			return -1;
+		}
+	}
+	t->nrows++;
+	return 0;
+}
+
+int table_add_rowf(struct table *t, ...)
+{
+	const char *cells[16];
+	va_list ap;
+
+	va_start(ap, t);
+	for (unsigned i = 0; i < t->ncols; i++)
+		cells[i] = va_arg(ap, const char *);
+	va_end(ap);
+	return table_add_row(t, cells);
+}
+
+int table_print(const struct table *t, FILE *out)
+{
+	size_t width[16] = { 0 };
+
+	for (unsigned r = 0; r < t->nrows; r++)
+		for (unsigned c = 0; c < t->ncols; c++) {
+			size_t w = strlen(t->cells[(size_t)r * t->ncols + c]);
+			if (w > width[c])
+				width[c] = w;
+		}
+	for (unsigned r = 0; r < t->nrows; r++) {
+		for (unsigned c = 0; c < t->ncols; c++) {
+			const char *cell = t->cells[(size_t)r * t->ncols + c];
+			int last = c + 1 == t->ncols;
+			/* The last left-aligned column is not padded: no trailing blanks. */
+			if (t->align[c] == 'r')
+				fprintf(out, "%*s%s", (int)width[c], cell, last ? "" : "  ");
+			else
+				fprintf(out, "%-*s%s", last ? 0 : (int)width[c], cell, last ? "" : "  ");
+		}
+		fputc('\n', out);
+		if (r == 0) {
+			size_t total = 0;
+			for (unsigned c = 0; c < t->ncols; c++)
+				total += width[c] + (c + 1 < t->ncols ? 2 : 0);
+			for (size_t i = 0; i < total; i++)
+				fputc('-', out);
+			fputc('\n', out);
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < (size_t)t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t);
+}

@@ -1,0 +1,23 @@
+/* Plain-text tables with aligned columns. */
+#ifndef KB_TABLE_H
+#define KB_TABLE_H
+
+#include <stdio.h>
+
+#include "../common/err.h"
+
+struct table;
+
+/* A table of ncols columns; right_align is a string of 'l'/'r' per column. */
+struct table *table_new(unsigned ncols, const char *right_align);
+
+/* Appends a row of ncols cells (copied). Returns 0 or -1 on memory failure. */
+int table_add_row(struct table *t, const char *const *cells);
+int table_add_rowf(struct table *t, ...); /* ncols const char * arguments */
+
+/* Prints header row (the first row added), a rule, and the rest. */
+int table_print(const struct table *t, FILE *out);
+
+void table_free(struct table *t);
+
+#endif

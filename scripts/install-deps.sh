@@ -1,0 +1,35 @@
+#!/bin/sh
+# Installs what ksmbench needs to build (and, with --test, to run its tests)
+# on Debian: apt-get when root, else prints the exact command and fails.
+set -eu
+
+need_pkgs=""
+add() { need_pkgs="$need_pkgs $1"; }
+
+command -v make >/dev/null 2>&1 || add make
+command -v cc >/dev/null 2>&1 || add gcc
+command -v pkg-config >/dev/null 2>&1 || add pkg-config
+for pair in libxxhash:libxxhash-dev zlib:zlib1g-dev libcpuid:libcpuid-dev \
+            libcjson:libcjson-dev libisal:libisal-dev; do
+	mod=${pair%%:*} pkg=${pair#*:}
+	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$mod"; then
+		add "$pkg"
+	fi
+done
+if [ "${1:-}" = "--test" ]; then
+	command -v python3 >/dev/null 2>&1 || add python3
+	command -v clang >/dev/null 2>&1 || add clang
+fi
+
+[ -z "$need_pkgs" ] && exit 0
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "ksmbench: installing missing packages:$need_pkgs" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $need_pkgs >&2
+	exit 0
+fi
+echo "ksmbench: missing build dependencies; install them with:" >&2
+echo "  sudo apt-get install -y$need_pkgs" >&2
+exit 1

@@ -1,0 +1,53 @@
+"""Shared helpers for the CLI tests: run the binary, record checks, report."""
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./ksmbench")
+passed = 0
+failed = 0
+
+
+def run(*args, stdin=None, env=None, timeout=600, user=None):
+    """Runs ksmbench with args; returns (exit code, stdout, stderr) as text."""
+    full_env = dict(os.environ)
+    full_env.pop("KSMBENCH_DISABLE", None)
+    if env:
+        full_env.update(env)
+    cmd = [BIN, *args]
+    if user is not None:
+        cmd = ["setpriv", "--reuid", str(user), "--regid", str(user), "--clear-groups", *cmd]
+    p = subprocess.run(cmd, input=stdin, capture_output=True, env=full_env, timeout=timeout)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {what}", flush=True)
+    return cond
+
+
+def check_usage_error(args, needle, what, **kw):
+    """An input error: exit 2, nothing on stdout, one line on stderr naming it."""
+    rc, out, err = run(*args, **kw)
+    lines = err.splitlines()
+    ok = rc == 2 and out == "" and len(lines) == 1 and lines[0].startswith("ksmbench") \
+        and needle in lines[0]
+    check(ok, f"{what}: rc={rc} stdout={out[:80]!r} stderr={err!r}")
+
+
+def temp_file(data: bytes, suffix="") -> str:
+    fd, path = tempfile.mkstemp(prefix="ksmbench-cli-", suffix=suffix)
+    os.write(fd, data)
+    os.close(fd)
+    return path
+
+
+def finish(label):
+    print(f"{label}: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)

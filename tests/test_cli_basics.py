@@ -1,0 +1,116 @@
+"""CLI tests for the foundation: list, verify, sum, help, exit codes, errors."""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+
+from clitest import run, check, check_usage_error, temp_file, finish
+
+NAMES = ["jhash2", "xxhash", "xxh32", "xxh64", "xxh3", "xxh128",
+         "crc32c-generic", "crc32c-sse42", "crc32c-isal", "crc32-zlib"]
+
+# --help and --version
+for args in (["--help"], ["--version"], ["list", "--help"], ["verify", "--help"], ["sum", "--help"]):
+    rc, out, err = run(*args)
+    check(rc == 0 and out.startswith(("usage:", "ksmbench ")) and err == "", f"{args} prints help")
+rc, out, _ = run("--version")
+check(out.startswith("ksmbench 0."), "version line")
+
+# list: every name, a header, json with types
+rc, out, err = run("list")
+check(rc == 0 and out.splitlines()[0].split()[:3] == ["NAME", "BITS", "AVAILABLE"], "list header")
+for n in NAMES:
+    check(any(line.split()[0] == n for line in out.splitlines()[2:]), f"list shows {n}")
+rc, out, err = run("list", "--format", "json")
+doc = json.loads(out)
+entries = {e["name"]: e for e in doc["hashes"]}
+check(set(NAMES) <= set(entries), "json list names")
+for e in doc["hashes"]:
+    check(isinstance(e["bits"], int) and isinstance(e["available"], bool)
+          and isinstance(e["provenance"], str) and isinstance(e["description"], str), f"json types {e['name']}")
+check(entries["xxhash"]["alias_of"] == "xxh64" and entries["xxh128"]["bits"] == 128, "json alias and bits")
+check(entries["jhash2"]["provenance"] == "in-tree"
+      and entries["xxh64"]["provenance"].startswith("libxxhash "), "json provenance")
+
+# A CPU without SSE4.2 (masked): listed as unavailable, naming the feature; selecting it fails.
+rc, out, _ = run("list", env={"KSMBENCH_DISABLE": "sse4.2"})
+row = [line for line in out.splitlines() if line.startswith("crc32c-sse42 ")]
+check(row and "no (needs sse4.2)" in row[0], "masked feature shown in list")
+zero_page = temp_file(bytes(4096))
+check_usage_error(["sum", "-H", "crc32c-sse42", zero_page], "sse4.2", "unavailable hash",
+                  env={"KSMBENCH_DISABLE": "sse4.2"})
+check_usage_error(["list"], "unknown CPU feature", "bad KSMBENCH_DISABLE", env={"KSMBENCH_DISABLE": "sse9"})
+
+# verify: the full sweep, one line per hash plus a summary
+rc, out, err = run("verify")
+lines = out.splitlines()
+check(rc == 0 and lines[-1].startswith("verify: ") and " 0 failed" in lines[-1], "verify passes")
+for n in NAMES:
+    check(any(line.split()[:2] == ["ok", n] for line in lines), f"verify ok line for {n}")
+rc, out, err = run("verify", "--quick", "-H", "jhash2,crc32c-generic")
+check(rc == 0 and len(out.splitlines()) == 3, "verify subset")
+check_usage_error(["verify", "-H", "nope"], "unknown hash 'nope'", "verify unknown hash")
+
+# sum: the values the issue names, and xxhsum agreement
+rc, out, err = run("sum", "-H", "jhash2", zero_page)
+check(rc == 0 and out == f"61574272  {zero_page}\n", "jhash2 of the zero page")
+rc, out, err = run("sum", "-H", "xxh64", zero_page)
+check(out == f"ac869b6f32d8bbdb  {zero_page}\n", "xxh64 of the zero page")
+rc, out2, err = run("sum", zero_page)
+check(out2 == out, "default hash is xxhash = xxh64")
+rc, out, err = run("sum", "-H", "xxh128", zero_page)
+check(len(out.split()[0]) == 32, "xxh128 prints 32 hex digits")
+if shutil.which("xxhsum"):
+    for h, algo in (("xxh32", "0"), ("xxh64", "1"), ("xxh128", "2")):
+        mine = run("sum", "-H", h, zero_page)[1].split()[0]
+        theirs = subprocess.run(["xxhsum", "-H" + algo, zero_page], capture_output=True, text=True).stdout.split()[0]
+        check(mine == theirs, f"{h} agrees with xxhsum")
+rc, out, err = run("sum", "-H", "crc32c-generic", "-", stdin=b"123456789")
+check(out == "e3069283  -\n", "sum reads stdin")
+rc, out, err = run("sum", "-H", "crc32-zlib", stdin=b"123456789")
+check(out == "cbf43926  -\n", "sum without files reads stdin")
+
+# sum --per-page: each page's line equals the sum of that page alone
+data = bytes(range(256)) * 16 * 2 + b"\x01" * 4096 + b"\x07" * 100
+multi = temp_file(data)
+rc, out, err = run("sum", "-H", "crc32c-isal", "--per-page", multi)
+lines = out.splitlines()
+check(rc == 0 and len(lines) == 4, "per-page line count")
+for i in range(3):
+    page = temp_file(data[i * 4096:(i + 1) * 4096])
+    whole = run("sum", "-H", "crc32c-isal", page)[1].split()[0]
+    check(lines[i] == f"{multi}:{i} {whole}", f"per-page line {i}")
+    os.unlink(page)
+check(lines[3] == f"{multi}:3 partial page of 100 bytes, not hashed", "partial page reported")
+rc, out, err = run("sum", "--per-page", "--page-size", "64", "-H", "jhash2", multi)
+check(rc == 0 and len(out.splitlines()) == 3 * 64 + 2, "64-byte pages")
+
+# Bad input: one line on stderr, exit 2, nothing on stdout
+odd = temp_file(b"12345")
+check_usage_error(["sum", "-H", "bogus", zero_page], "unknown hash 'bogus'", "unknown hash")
+check_usage_error(["sum", "/nonexistent/file"], "No such file", "missing file")
+check_usage_error(["sum", tempfile.gettempdir()], "is a directory", "directory")
+check_usage_error(["sum", "--bogus", zero_page], "--bogus", "bad long option")
+check_usage_error(["sum", "-x", zero_page], "-x", "bad short option")
+check_usage_error(["sum", "-H"], "needs a value", "missing option value")
+check_usage_error(["sum", "-H", "jhash2", odd], "multiple of 4", "jhash2 of odd length")
+check_usage_error(["sum", "--per-page", "--page-size", "100", zero_page], "multiple of 64", "bad page size")
+check_usage_error(["frobnicate"], "unknown command", "unknown command")
+check_usage_error(["--frob"], "unknown option", "unknown global option")
+check_usage_error(["list", "--format", "xml"], "unknown format", "bad list format")
+unreadable = temp_file(b"secret")
+os.chmod(unreadable, 0)
+if os.geteuid() == 0:
+    # root reads anything: drop to nobody for this one check
+    check_usage_error(["sum", unreadable], "Permission denied", "unreadable file", user=65534)
+else:
+    check_usage_error(["sum", unreadable], "Permission denied", "unreadable file")
+# A bad file among good ones: the good ones are still summed, exit 2.
+rc, out, err = run("sum", zero_page, "/nonexistent/file", zero_page)
+check(rc == 2 and out.count(zero_page) == 2 and len(err.splitlines()) == 1, "bad file among good ones")
+
+for p in (zero_page, multi, odd, unreadable):
+    os.unlink(p)
+finish("cli")

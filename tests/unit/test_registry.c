@@ -1,0 +1,95 @@
+/* Unit tests: the registry, CPU feature masking and the self-test engine. */
+#include <string.h>
+
+#include "../../hashes/impls.h"
+#include "../../hashes/selftest.h"
+#include "check.h"
+#include "groups.h"
+
+void test_registry(void)
+{
+	struct kb_err err;
+	const struct hash_impl *list[32];
+	char hex[HASH_HEX_MAX], prov[96];
+
+	/* Names are unique, and every entry is complete. */
+	for (unsigned i = 0; i < hash_registry_count; i++) {
+		const struct hash_impl *h = hash_registry[i];
+		CHECK(hash_find(h->name) == h);
+		CHECK(h->description && *h->description);
+		if (!h->alias_of)
+			CHECK(h->family && h->bits && h->provenance && h->len_multiple >= 1);
+		for (unsigned j = i + 1; j < hash_registry_count; j++)
+			CHECK(strcmp(h->name, hash_registry[j]->name) != 0);
+	}
+	CHECK(hash_find("nope") == NULL);
+	CHECK(hash_select("nope", &err) == NULL && strstr(err.msg, "unknown hash 'nope'"));
+	CHECK(hash_select("xxhash", &err) != NULL);
+
+	CHECK(hash_check_len(&hash_jhash2, 4096, &err) == 0);
+	CHECK(hash_check_len(&hash_jhash2, 4097, &err) == -1 && strstr(err.msg, "multiple of 4"));
+	CHECK(hash_check_len(&hash_xxh64, 4097, &err) == 0);
+
+	hash_hex(&hash_jhash2, "", 0, hex);
+	CHECK_STR(hex, "deadbf00");
+	hash_hex(&hash_xxh128, "", 0, hex);
+	CHECK_STR(hex, "99aa06d3014798d86001c324468d497f");
+	hash_hex(&hash_crc32c_generic, "", 0, hex);
+	CHECK_STR(hex, "00000000");
+
+	CHECK_STR(hash_provenance(&hash_jhash2, prov, sizeof(prov)), "in-tree");
+	CHECK(strncmp(hash_provenance(&hash_xxh64, prov, sizeof(prov)), "libxxhash 0.", 12) == 0);
+	CHECK(strncmp(hash_provenance(&hash_xxhash, prov, sizeof(prov)), "alias of xxh", 12) == 0);
+
+	CHECK(hash_select_list("jhash2,xxh64", list, 32, &err) == 2 && list[1] == &hash_xxh64);
+	CHECK(hash_select_list("jhash2,jhash2", list, 32, &err) == -1 && strstr(err.msg, "twice"));
+	CHECK(hash_select_list("jhash2,bogus", list, 32, &err) == -1 && strstr(err.msg, "bogus"));
+	CHECK(hash_select_list(",", list, 32, &err) == -1);
+	int all = hash_select_list("all", list, 32, &err);
+	CHECK(all >= 6);
+}
+
+void test_cpu_features(void)
+{
+	struct kb_err err;
+	char names[128];
+
+	CHECK_STR(cpu_features_names(CPU_SSE42 | CPU_AVX2, names, sizeof(names)), "sse4.2,avx2");
+	CHECK_STR(cpu_features_names(0, names, sizeof(names)), "");
+	CHECK(cpu_features_disable("bogus", &err) == -1 && strstr(err.msg, "bogus"));
+#if defined(__x86_64__)
+	CHECK(cpu_features() & CPU_SSE2);
+	CHECK(cpu_features_disable("sse4.2", &err) == 0);
+	CHECK(!(cpu_features() & CPU_SSE42));
+	CHECK(hash_missing_features(&hash_crc32c_sse42) == CPU_SSE42);
+	CHECK(hash_select("crc32c-sse42", &err) == NULL && strstr(err.msg, "missing: sse4.2"));
+	cpu_features_enable_all();
+	if (cpu_features() & CPU_SSE42)
+		CHECK(hash_select("crc32c-sse42", &err) != NULL);
+#endif
+	cpu_vector_state_clean(); /* must be harmless on any CPU */
+}
+
+void test_selftest(void)
+{
+	struct selftest_opts o;
+	struct selftest_result r;
+	struct kb_err err;
+
+	selftest_default_opts(&o);
+	CHECK(o.max_len == 4200 && o.max_offset == 63);
+	o.max_len = 200;
+	o.max_offset = 3;
+	CHECK(selftest_run(&hash_crc32c_generic, &o, &r, &err) == 0);
+	CHECK(!r.failed && r.kats == 3 && r.checks > 0);
+	CHECK(selftest_run(&hash_jhash2, &o, &r, &err) == 0);
+	CHECK(!r.failed && r.kats >= 4);
+	CHECK(selftest_run(&hash_xxh128, &o, &r, &err) == 0 && !r.failed);
+
+	/* A wrong implementation must be caught. */
+	struct hash_impl broken = hash_crc32_zlib;
+	broken.family = "crc32c";
+	broken.name = "broken";
+	CHECK(selftest_run(&broken, &o, &r, &err) == 0);
+	CHECK(r.failed && strstr(r.detail, "known answer"));
+}
