@@ -5,7 +5,7 @@
 
 #include "../common/size_parse.h"
 #include "../datasets/file_input.h"
-#include "../datasets/raw.h"
+#include "../datasets/dump.h"
 #include "../hashes/hash.h"
 #include "cli.h"
 
@@ -47,7 +47,7 @@ static int sum_pages(const struct hash_impl *h, const char *path, uint32_t page_
 
 	if (hash_check_len(h, page_size, &err))
 		return cli_fail("sum", &err);
-	struct page_source *src = raw_source_open(path, page_size, &err);
+	struct page_source *src = dump_source_open(path, page_size, NULL, &err);
 	if (!src)
 		return cli_fail("sum", &err);
 	while ((rc = page_source_next(src, &pg, &err)) == 1) {

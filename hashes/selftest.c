@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/prng.h"
 #include "impls.h"
 #include "reference.h"
 
@@ -74,14 +75,6 @@ void selftest_default_opts(struct selftest_opts *o)
 	o->seed = 0x6b736d62656e6368ull; /* "ksmbench" */
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* The reference itself must be right before it can judge: lookup3's own
  * published values for hashlittle. */
 static int check_reference(const char *family, struct selftest_result *res)
@@ -148,8 +141,7 @@ int selftest_run(const struct hash_impl *h, const struct selftest_opts *o, struc
 	if (!buf)
 		return kb_fail(err, "out of memory for the self-test buffer");
 	uint64_t s = o->seed;
-	for (size_t i = 0; i < size; i++)
-		buf[i] = (unsigned char)splitmix64(&s);
+	prng_fill(&s, buf, size);
 
 	if (check_reference(r->family, res) || run_kats(h, r->family, res)) {
 		res->failed = 1;
