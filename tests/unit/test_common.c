@@ -1,5 +1,6 @@
 /* Unit tests: atomic output files and the pseudo-random generator. */
 #include <dirent.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
