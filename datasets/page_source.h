@@ -22,6 +22,7 @@ struct page_stats {
 	uint64_t excluded;      /* pages a dump tool left out */
 	uint64_t partial_pages; /* trailing pieces shorter than a page */
 	uint64_t partial_bytes;
+	uint64_t overlap;       /* pages whose bytes an earlier segment already yielded */
 };
 
 struct page_source;

@@ -1,41 +1,52 @@
-/* The raw page source (see raw.h). */
+/* The raw page source (see raw.h): the stream read forward in chunks of
+ * whole pages. */
 #include "raw.h"
 
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "file_input.h"
+#include "dump_input.h"
+
+#define RAW_CHUNK_BYTES (1u << 20)
 
 struct raw_source {
 	struct page_source base;
-	int fd;
-	char *path;
+	struct kb_stream *s;
+	uint64_t off; /* stream offset of the next chunk */
+	unsigned char *buf;
+	size_t cap, len, pos;
+	int at_end;
 	uint64_t index;
-	unsigned char *page;
 };
 
 static int raw_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
 	struct raw_source *r = (struct raw_source *)src;
 
-	if (r->fd < 0)
-		return 0;
-	ssize_t n = file_input_read_full(r->fd, r->page, src->page_size, r->path, err);
-	if (n < 0)
-		return -1;
-	if ((size_t)n < src->page_size) {
-		if (n > 0) {
-			src->stats.partial_pages++;
-			src->stats.partial_bytes += (uint64_t)n;
+	if (r->pos + src->page_size > r->len) {
+		if (r->at_end)
+			return 0;
+		ssize_t n = kb_stream_read(r->s, r->off, r->buf, r->cap, err);
+		if (n < 0)
+			return -1;
+		r->off += (uint64_t)n;
+		r->len = (size_t)n;
+		r->pos = 0;
+		if ((size_t)n < r->cap) {
+			r->at_end = 1;
+			size_t tail = (size_t)n % src->page_size;
+			if (tail) {
+				src->stats.partial_pages++;
+				src->stats.partial_bytes += tail;
+				r->len -= tail;
+			}
+			if (r->len == 0)
+				return 0;
 		}
-		close(r->fd);
-		r->fd = -1;
-		return 0;
 	}
 	out->index = r->index++;
 	out->addr = out->index * src->page_size;
-	out->data = r->page;
+	out->data = r->buf + r->pos;
+	r->pos += src->page_size;
 	src->stats.pages++;
 	return 1;
 }
@@ -44,35 +55,35 @@ static void raw_close(struct page_source *src)
 {
 	struct raw_source *r = (struct raw_source *)src;
 
-	if (r->fd >= 0)
-		close(r->fd);
-	free(r->page);
-	free(r->path);
+	kb_stream_close(r->s);
+	free(r->buf);
 	free(r);
 }
 
 static const struct page_source_ops raw_ops = { raw_next, raw_close };
 
-struct page_source *raw_source_open(const char *path, uint32_t page_size, struct kb_err *err)
+struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
 {
 	struct raw_source *r = calloc(1, sizeof(*r));
+	size_t cap = RAW_CHUNK_BYTES > page_size ? RAW_CHUNK_BYTES / page_size * page_size : page_size;
 
-	if (!r || !(r->path = strdup(path)) || !(r->page = aligned_alloc(64, page_size))) {
-		if (r) {
-			free(r->path);
-			free(r);
-		}
-		return kb_fail(err, "out of memory opening '%s'", path), NULL;
-	}
-	r->fd = file_input_open(path, err);
-	if (r->fd < 0) {
-		free(r->page);
-		free(r->path);
+	if (!r || !(r->buf = aligned_alloc(64, cap))) {
 		free(r);
-		return NULL;
+		kb_stream_close(s);
+		return kb_fail(err, "out of memory opening '%s'", s->path), NULL;
 	}
+	r->s = s;
+	r->cap = cap;
 	r->base.ops = &raw_ops;
 	r->base.format = "raw";
 	r->base.page_size = page_size;
 	return &r->base;
+}
+
+struct page_source *raw_source_open(const char *path, uint32_t page_size, struct kb_err *err)
+{
+	struct dump_input in;
+	struct kb_stream *s = dump_input_open(&in, path, 0, err);
+
+	return s ? raw_source_from_stream(s, page_size, err) : NULL;
 }

@@ -4,9 +4,14 @@
 #define KB_RAW_H
 
 #include "page_source.h"
+#include "stream.h"
 
-/* Streams path ("-" for standard input) in pages; memory use is one page.
- * A trailing piece shorter than a page is counted in stats, not yielded. */
+/* Streams path ("-" for standard input; gzip-compressed data is
+ * decompressed) in pages; memory use is one read chunk. A trailing piece
+ * shorter than a page is counted in stats, not yielded. */
 struct page_source *raw_source_open(const char *path, uint32_t page_size, struct kb_err *err);
+
+/* The same over an open stream (taken over). */
+struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_size, struct kb_err *err);
 
 #endif

@@ -1,0 +1,223 @@
+/* The ELF core reader (see elf_core.h). The program headers are read once
+ * and the PT_LOAD segments sorted by file offset, so that the data is read
+ * forward (cheap through gzip) and bytes that two segments share are
+ * yielded once. */
+#include "elf_core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "segment_pager.h"
+
+#define ELF_PN_XNUM 0xffffu
+#define ELF_PT_LOAD 1u
+/* More segments than any real dump has; keeps the table's memory bounded. */
+#define ELF_MAX_LOADS (1u << 20)
+
+struct elf_load {
+	uint64_t paddr, vaddr, offset, filesz, memsz;
+	uint32_t phdr_index;
+};
+
+struct elf_source {
+	struct page_source base;
+	struct kb_stream *s;
+	struct segment_pager pager;
+	struct elf_load *loads;
+	size_t nloads, next_load;
+	uint64_t covered_end; /* file bytes before this were yielded already */
+	int physical;         /* pages at p_paddr, not p_vaddr */
+	uint64_t index;
+	char what[64];
+};
+
+int elf_core_detect(const unsigned char *head, size_t len)
+{
+	return len >= 16 && memcmp(head, "\177ELF", 4) == 0;
+}
+
+struct elf_header {
+	int is64, big;
+	uint64_t phoff, shoff;
+	uint32_t phnum;
+	uint16_t phentsize, shentsize, type;
+};
+
+static int elf_read_header(struct kb_stream *s, struct elf_header *h, struct kb_err *err)
+{
+	unsigned char e[64];
+
+	if (kb_stream_read_exact(s, 0, e, 52, "the ELF header", err))
+		return -1;
+	if (memcmp(e, "\177ELF", 4) != 0)
+		return kb_fail(err, "'%s' is not an ELF file", s->path);
+	if (e[4] != 1 && e[4] != 2)
+		return kb_fail(err, "'%s': unknown ELF class %u", s->path, e[4]);
+	if (e[5] != 1 && e[5] != 2)
+		return kb_fail(err, "'%s': unknown ELF byte order %u", s->path, e[5]);
+	h->is64 = e[4] == 2;
+	h->big = e[5] == 2;
+	if (h->is64 && kb_stream_read_exact(s, 0, e, 64, "the ELF header", err))
+		return -1;
+	h->type = kb_get16(e + 16, h->big);
+	if (h->is64) {
+		h->phoff = kb_get64(e + 32, h->big);
+		h->shoff = kb_get64(e + 40, h->big);
+		h->phentsize = kb_get16(e + 54, h->big);
+		h->phnum = kb_get16(e + 56, h->big);
+		h->shentsize = kb_get16(e + 58, h->big);
+	} else {
+		h->phoff = kb_get32(e + 28, h->big);
+		h->shoff = kb_get32(e + 32, h->big);
+		h->phentsize = kb_get16(e + 42, h->big);
+		h->phnum = kb_get16(e + 44, h->big);
+		h->shentsize = kb_get16(e + 46, h->big);
+	}
+	if (h->phnum == 0)
+		return 0;
+	if (h->phentsize < (h->is64 ? 56 : 32))
+		return kb_fail(err, "'%s': ELF program header size %u is too small", s->path, h->phentsize);
+	if (h->phnum == ELF_PN_XNUM) {
+		/* The real count is in section header 0's sh_info. */
+		unsigned char sh[64];
+		size_t shsize = h->is64 ? 64 : 40;
+		if (h->shoff == 0 || h->shentsize < shsize)
+			return kb_fail(err, "'%s': e_phnum is PN_XNUM but there is no section header 0",
+				       s->path);
+		if (kb_stream_read_exact(s, h->shoff, sh, shsize, "section header 0", err))
+			return -1;
+		h->phnum = kb_get32(sh + (h->is64 ? 44 : 28), h->big);
+	}
+	if (h->phnum > 4 * ELF_MAX_LOADS)
+		return kb_fail(err, "'%s': implausible program header count %u", s->path, h->phnum);
+	return kb_stream_check_range(s, h->phoff, (uint64_t)h->phnum * h->phentsize,
+				     "the program header table", err);
+}
+
+static int load_cmp(const void *a, const void *b)
+{
+	const struct elf_load *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->phdr_index < y->phdr_index ? -1 : x->phdr_index > y->phdr_index;
+}
+
+static int elf_read_loads(struct elf_source *e, const struct elf_header *h, struct kb_err *err)
+{
+	size_t cap = 0;
+	int physical = 0;
+	unsigned char ph[64];
+	char what[48];
+
+	for (uint32_t i = 0; i < h->phnum; i++) {
+		snprintf(what, sizeof(what), "program header %u", i);
+		if (kb_stream_read_exact(e->s, h->phoff + (uint64_t)i * h->phentsize, ph,
+					 h->is64 ? 56 : 32, what, err))
+			return -1;
+		if (kb_get32(ph, h->big) != ELF_PT_LOAD)
+			continue;
+		struct elf_load l = { .phdr_index = i };
+		if (h->is64) {
+			l.offset = kb_get64(ph + 8, h->big);
+			l.vaddr = kb_get64(ph + 16, h->big);
+			l.paddr = kb_get64(ph + 24, h->big);
+			l.filesz = kb_get64(ph + 32, h->big);
+			l.memsz = kb_get64(ph + 40, h->big);
+		} else {
+			l.offset = kb_get32(ph + 4, h->big);
+			l.vaddr = kb_get32(ph + 8, h->big);
+			l.paddr = kb_get32(ph + 12, h->big);
+			l.filesz = kb_get32(ph + 16, h->big);
+			l.memsz = kb_get32(ph + 20, h->big);
+		}
+		if (l.filesz > l.memsz)
+			return kb_fail(err, "'%s' is corrupt: segment %u has p_filesz %llu > p_memsz %llu",
+				       e->s->path, i, (unsigned long long)l.filesz,
+				       (unsigned long long)l.memsz);
+		snprintf(what, sizeof(what), "the data of segment %u", i);
+		if (kb_stream_check_range(e->s, l.offset, l.filesz, what, err))
+			return -1;
+		if (l.memsz == 0)
+			continue; /* nothing to page */
+		if (e->nloads == ELF_MAX_LOADS)
+			return kb_fail(err, "'%s': more than %u PT_LOAD segments", e->s->path, ELF_MAX_LOADS);
+		if (e->nloads == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			struct elf_load *bigger = realloc(e->loads, ncap * sizeof(*bigger));
+			if (!bigger)
+				return kb_fail(err, "out of memory for %zu segments", ncap);
+			e->loads = bigger;
+			cap = ncap;
+		}
+		physical |= l.paddr != 0;
+		e->loads[e->nloads++] = l;
+	}
+	return physical;
+}
+
+static int elf_next(struct page_source *src, struct page *out, struct kb_err *err)
+{
+	struct elf_source *e = (struct elf_source *)src;
+
+	for (;;) {
+		int rc = segment_pager_next(&e->pager, out, err);
+		if (rc < 0)
+			return -1;
+		if (rc == 1) {
+			out->index = e->index++;
+			src->stats.pages++;
+			return 1;
+		}
+		if (e->next_load == e->nloads)
+			return 0;
+		const struct elf_load *l = &e->loads[e->next_load++];
+		uint64_t skip = e->covered_end > l->offset ? e->covered_end - l->offset : 0;
+		uint64_t end = l->offset + l->filesz;
+		if (end > e->covered_end)
+			e->covered_end = end;
+		snprintf(e->what, sizeof(e->what), "the data of segment %u", l->phdr_index);
+		segment_pager_begin(&e->pager, &src->stats, e->physical ? l->paddr : l->vaddr, l->offset,
+				    l->filesz, l->memsz, skip, e->what);
+	}
+}
+
+static void elf_close(struct page_source *src)
+{
+	struct elf_source *e = (struct elf_source *)src;
+
+	segment_pager_free(&e->pager);
+	kb_stream_close(e->s);
+	free(e->loads);
+	free(e);
+}
+
+static const struct page_source_ops elf_ops = { elf_next, elf_close };
+
+struct page_source *elf_core_open(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
+{
+	struct elf_source *e = calloc(1, sizeof(*e));
+	struct elf_header h = { 0 };
+
+	if (!e) {
+		kb_stream_close(s);
+		return kb_fail(err, "out of memory"), NULL;
+	}
+	e->s = s;
+	e->base.ops = &elf_ops;
+	e->base.format = "elf";
+	e->base.page_size = page_size;
+	if (segment_pager_init(&e->pager, s, page_size, err) || elf_read_header(s, &h, err))
+		goto fail;
+	int physical = elf_read_loads(e, &h, err);
+	if (physical < 0)
+		goto fail;
+	e->physical = physical;
+	if (e->nloads > 1)
+		qsort(e->loads, e->nloads, sizeof(*e->loads), load_cmp);
+	return &e->base;
+fail:
+	elf_close(&e->base);
+	return NULL;
+}

@@ -1,0 +1,139 @@
+/* The flattened makedumpfile layer (see kdump_flat.h). */
+#include "kdump_flat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FLAT_HEADER_BYTES 4096u
+#define FLAT_MAX_WRAPS 64
+
+struct flat_stream {
+	struct kb_stream base;
+	struct kb_stream *inner;
+	int have;      /* a record is loaded */
+	uint64_t rec;  /* inner offset of its header */
+	uint64_t voff; /* where its bytes go in the reconstructed file */
+	uint64_t vsize;
+	unsigned wraps;
+};
+
+int kdump_flat_detect(const unsigned char *head, size_t len)
+{
+	/* signature, then big-endian type 1 and version 1 */
+	static const unsigned char sig[16] = "makedumpfile";
+	return len >= 32 && memcmp(head, sig, 16) == 0 && kb_get64(head + 16, 1) == 1;
+}
+
+/* Loads the record whose header is at `at`: 1, 0 at the end, -1. */
+static int flat_load(struct flat_stream *f, uint64_t at, struct kb_err *err)
+{
+	unsigned char hdr[16];
+	ssize_t n = kb_stream_read(f->inner, at, hdr, sizeof(hdr), err);
+
+	f->have = 0;
+	if (n < 0)
+		return -1;
+	if (n == 0)
+		return 0;
+	if (n < 16)
+		return kb_fail(err, "'%s' is truncated: flattened record header at offset %llu",
+			       f->base.path, (unsigned long long)at);
+	uint64_t off = kb_get64(hdr, 1), size = kb_get64(hdr + 8, 1);
+	if (off == UINT64_MAX && size == UINT64_MAX)
+		return 0; /* the end marker */
+	if (off > (uint64_t)INT64_MAX || size > (uint64_t)INT64_MAX || off > UINT64_MAX - size)
+		return kb_fail(err, "'%s' is corrupt: flattened record at offset %llu has offset "
+				    "%lld and size %lld", f->base.path, (unsigned long long)at,
+			       (long long)off, (long long)size);
+	if (kb_stream_check_range(f->inner, at + 16, size, "flattened record data", err))
+		return -1;
+	f->have = 1;
+	f->rec = at;
+	f->voff = off;
+	f->vsize = size;
+	return 1;
+}
+
+static int flat_holds(const struct flat_stream *f, uint64_t off)
+{
+	return f->have && off >= f->voff && off - f->voff < f->vsize;
+}
+
+/* Makes the record holding off current: 1, 0 when no record holds it, -1. */
+static int flat_find(struct flat_stream *f, uint64_t off, struct kb_err *err)
+{
+	if (flat_holds(f, off))
+		return 1;
+	uint64_t start = f->have ? f->rec : FLAT_HEADER_BYTES;
+	int wrapped = !f->have;
+	int rc = f->have ? flat_load(f, f->rec + 16 + f->vsize, err) : flat_load(f, FLAT_HEADER_BYTES, err);
+
+	for (;;) {
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			if (wrapped)
+				return 0;
+			if (++f->wraps > FLAT_MAX_WRAPS)
+				return kb_fail(err, "'%s': the flattened records are out of order too "
+						    "often (more than %d rescans)", f->base.path,
+					       FLAT_MAX_WRAPS);
+			wrapped = 1;
+			rc = flat_load(f, FLAT_HEADER_BYTES, err);
+			continue;
+		}
+		if (flat_holds(f, off))
+			return 1;
+		if (wrapped && f->rec >= start && start != FLAT_HEADER_BYTES)
+			return 0;
+		rc = flat_load(f, f->rec + 16 + f->vsize, err);
+	}
+}
+
+static ssize_t flat_read_at(struct kb_stream *s, uint64_t off, void *buf, size_t len,
+			    struct kb_err *err)
+{
+	struct flat_stream *f = (struct flat_stream *)s;
+	size_t done = 0;
+
+	while (done < len) {
+		int rc = flat_find(f, off, err);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			break;
+		uint64_t avail = f->vsize - (off - f->voff);
+		size_t want = avail < len - done ? (size_t)avail : len - done;
+		if (kb_stream_read_exact(f->inner, f->rec + 16 + (off - f->voff),
+					 (unsigned char *)buf + done, want, "flattened record data", err))
+			return -1;
+		done += want;
+		off += want;
+	}
+	return (ssize_t)done;
+}
+
+static void flat_close(struct kb_stream *s)
+{
+	struct flat_stream *f = (struct flat_stream *)s;
+
+	kb_stream_close(f->inner);
+	free(f);
+}
+
+static const struct kb_stream_ops flat_ops = { flat_read_at, flat_close };
+
+struct kb_stream *kdump_flat_open(struct kb_stream *inner, struct kb_err *err)
+{
+	struct flat_stream *f = calloc(1, sizeof(*f));
+
+	if (!f) {
+		kb_stream_close(inner);
+		return kb_fail(err, "out of memory"), NULL;
+	}
+	f->base.ops = &flat_ops;
+	f->base.size = KB_STREAM_SIZE_UNKNOWN;
+	f->base.path = inner->path;
+	f->inner = inner;
+	return &f->base;
+}

@@ -1,0 +1,257 @@
+/* The LiME reader (see lime.h). Ranges are paged one after the other; in
+ * the `lime` layout the headers are read as the file is walked, so memory
+ * use does not depend on the number of ranges. */
+#include "lime.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "segment_pager.h"
+
+#define LIME_HEADER_BYTES 32u
+#define LIME_MAX_RANGES (1u << 20)
+
+struct lime_source {
+	struct page_source base;
+	struct kb_stream *s;
+	struct segment_pager pager;
+	enum lime_layout layout;
+	struct lime_range *ranges;
+	size_t nranges, next_range;
+	uint64_t file_off; /* next header (lime) or next range's bytes (raw) */
+	uint64_t prev_end; /* padded: first address after the previous range */
+	uint64_t index;
+	char what[64];
+};
+
+int lime_detect(const unsigned char *head, size_t len)
+{
+	return len >= 8 && kb_get32(head, 0) == LIME_MAGIC;
+}
+
+static int parse_hex(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	int digits = 0;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; isxdigit((unsigned char)*s); s++, digits++) {
+		if (v >> 60)
+			return -1;
+		v = v << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10));
+	}
+	*p = s;
+	*out = v;
+	return digits ? 0 : -1;
+}
+
+static int add_range(const char *text, struct lime_range **out, size_t *count, size_t *cap,
+		     struct kb_err *err)
+{
+	const char *p = text;
+	struct lime_range r;
+
+	if (parse_hex(&p, &r.start) || *p++ != '-' || parse_hex(&p, &r.end))
+		return kb_fail(err, "bad range '%.40s': expected START-END in hexadecimal", text);
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p && *p != ',' && *p != ':')
+		return kb_fail(err, "bad range '%.40s': expected START-END in hexadecimal", text);
+	if (r.end < r.start)
+		return kb_fail(err, "bad range '%.40s': the end is before the start", text);
+	if (r.start == 0 && r.end == UINT64_MAX)
+		return kb_fail(err, "bad range '%.40s': covers the whole 64-bit space", text);
+	if (*count == LIME_MAX_RANGES)
+		return kb_fail(err, "more than %u ranges", LIME_MAX_RANGES);
+	if (*count == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct lime_range *bigger = realloc(*out, ncap * sizeof(*bigger));
+		if (!bigger)
+			return kb_fail(err, "out of memory for ranges");
+		*out = bigger;
+		*cap = ncap;
+	}
+	(*out)[(*count)++] = r;
+	return 0;
+}
+
+static int parse_range_file(const char *path, struct lime_range **out, size_t *count, size_t *cap,
+			    struct kb_err *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	int rc = 0;
+
+	if (!f)
+		return kb_fail_errno(err, errno, "cannot open range file '%s'", path);
+	while (rc == 0 && fgets(line, sizeof(line), f)) {
+		/* /proc/iomem: only top-level System RAM; plain lists: every line */
+		if (strchr(line, ':') && (isspace((unsigned char)line[0]) || !strstr(line, ": System RAM")))
+			continue;
+		if (line[strspn(line, " \t\r\n")] == '\0' || line[0] == '#')
+			continue;
+		rc = add_range(line, out, count, cap, err);
+	}
+	fclose(f);
+	return rc;
+}
+
+int lime_parse_ranges(const char *spec, struct lime_range **out, size_t *count, struct kb_err *err)
+{
+	size_t cap = 0;
+	int rc = 0;
+
+	*out = NULL;
+	*count = 0;
+	if (spec[0] == '@') {
+		rc = parse_range_file(spec + 1, out, count, &cap, err);
+	} else {
+		for (const char *p = spec; rc == 0 && *p; ) {
+			rc = add_range(p, out, count, &cap, err);
+			p = strchr(p, ',');
+			if (!p)
+				break;
+			p++;
+		}
+	}
+	if (rc == 0 && *count == 0)
+		rc = kb_fail(err, "no ranges in '%.60s'", spec);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		*count = 0;
+		return -1;
+	}
+	return (int)*count;
+}
+
+static uint64_t div_up(uint64_t a, uint64_t b)
+{
+	return a / b + (a % b != 0);
+}
+
+/* Starts the next range: 1, 0 at the end of the file, -1. */
+static int lime_begin_next(struct lime_source *l, struct kb_err *err)
+{
+	struct page_stats *st = &l->base.stats;
+	struct lime_range r;
+	uint64_t data_off;
+
+	if (l->layout == LIME_HEADERS) {
+		unsigned char h[LIME_HEADER_BYTES];
+		ssize_t n = kb_stream_read(l->s, l->file_off, h, sizeof(h), err);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		if ((size_t)n < sizeof(h))
+			return kb_fail(err, "'%s' is truncated: LiME header at offset %" PRIu64
+					    " has %zd of 32 bytes", l->s->path, l->file_off, n);
+		if (kb_get32(h, 0) != LIME_MAGIC)
+			return kb_fail(err, "'%s' is corrupt: no LiME header at offset %" PRIu64,
+				       l->s->path, l->file_off);
+		if (kb_get32(h + 4, 0) != 1)
+			return kb_fail(err, "'%s': LiME header version %u at offset %" PRIu64
+					    " (only 1 is known)", l->s->path, kb_get32(h + 4, 0), l->file_off);
+		r.start = kb_get64(h + 8, 0);
+		r.end = kb_get64(h + 16, 0);
+		if (r.end < r.start || (r.start == 0 && r.end == UINT64_MAX))
+			return kb_fail(err, "'%s' is corrupt: LiME range %#" PRIx64 "-%#" PRIx64
+					    " at offset %" PRIu64, l->s->path, r.start, r.end, l->file_off);
+		data_off = l->file_off + LIME_HEADER_BYTES;
+	} else {
+		if (l->next_range == l->nranges)
+			return 0;
+		r = l->ranges[l->next_range];
+		data_off = l->layout == LIME_PADDED ? r.start : l->file_off;
+	}
+	uint64_t len = r.end - r.start + 1;
+	snprintf(l->what, sizeof(l->what), "range %zu (%#" PRIx64 "-%#" PRIx64 ")", l->next_range,
+		 r.start, r.end);
+	if (kb_stream_check_range(l->s, data_off, len, l->what, err))
+		return -1;
+	if (l->layout == LIME_PADDED) {
+		st->holes += div_up(r.start - l->prev_end, l->base.page_size);
+		l->prev_end = r.end + 1;
+	}
+	l->next_range++;
+	l->file_off = data_off + len;
+	segment_pager_begin(&l->pager, st, r.start, data_off, len, len, 0, l->what);
+	return 1;
+}
+
+static int lime_next(struct page_source *src, struct page *out, struct kb_err *err)
+{
+	struct lime_source *l = (struct lime_source *)src;
+
+	for (;;) {
+		int rc = segment_pager_next(&l->pager, out, err);
+		if (rc == 1) {
+			out->index = l->index++;
+			src->stats.pages++;
+			return 1;
+		}
+		if (rc < 0 || (rc = lime_begin_next(l, err)) <= 0)
+			return rc;
+	}
+}
+
+static void lime_close(struct page_source *src)
+{
+	struct lime_source *l = (struct lime_source *)src;
+
+	segment_pager_free(&l->pager);
+	kb_stream_close(l->s);
+	free(l->ranges);
+	free(l);
+}
+
+static const struct page_source_ops lime_ops = { lime_next, lime_close };
+
+struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, enum lime_layout layout,
+			      const struct lime_range *ranges, size_t nranges, struct kb_err *err)
+{
+	struct lime_source *l = calloc(1, sizeof(*l));
+
+	if (!l) {
+		kb_stream_close(s);
+		return kb_fail(err, "out of memory"), NULL;
+	}
+	l->s = s;
+	l->layout = layout;
+	l->base.ops = &lime_ops;
+	l->base.format = layout == LIME_HEADERS ? "lime" : layout == LIME_RAW ? "lime-raw" : "lime-padded";
+	l->base.page_size = page_size;
+	if (segment_pager_init(&l->pager, s, page_size, err))
+		goto fail;
+	if (layout != LIME_HEADERS) {
+		if (!ranges || nranges == 0) {
+			kb_fail(err, "the %s format needs the ranges (--lime-ranges)", l->base.format);
+			goto fail;
+		}
+		for (size_t i = 1; layout == LIME_PADDED && i < nranges; i++)
+			if (ranges[i].start <= ranges[i - 1].end) {
+				kb_fail(err, "padded LiME ranges must be ascending and disjoint "
+					     "(range %zu starts at or before the end of range %zu)", i, i - 1);
+				goto fail;
+			}
+		if (!(l->ranges = malloc(nranges * sizeof(*ranges)))) {
+			kb_fail(err, "out of memory");
+			goto fail;
+		}
+		memcpy(l->ranges, ranges, nranges * sizeof(*ranges));
+		l->nranges = nranges;
+	}
+	return &l->base;
+fail:
+	lime_close(&l->base);
+	return NULL;
+}

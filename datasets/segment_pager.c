@@ -1,0 +1,74 @@
+/* Chunked paging of dump segments (see segment_pager.h). */
+#include "segment_pager.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGER_CHUNK_BYTES (1u << 20)
+
+int segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t page_size,
+		       struct kb_err *err)
+{
+	memset(p, 0, sizeof(*p));
+	p->s = s;
+	p->page_size = page_size;
+	p->buf_cap = PAGER_CHUNK_BYTES > page_size ? PAGER_CHUNK_BYTES / page_size * page_size : page_size;
+	p->buf = aligned_alloc(64, p->buf_cap);
+	return p->buf ? 0 : kb_fail(err, "out of memory for a %zu-byte read buffer", p->buf_cap);
+}
+
+void segment_pager_free(struct segment_pager *p)
+{
+	free(p->buf);
+	p->buf = NULL;
+}
+
+static uint64_t div_up(uint64_t a, uint64_t b)
+{
+	return a / b + (a % b != 0);
+}
+
+void segment_pager_begin(struct segment_pager *p, struct page_stats *stats, uint64_t addr,
+			 uint64_t file_off, uint64_t file_len, uint64_t mem_len, uint64_t skip_len,
+			 const char *what)
+{
+	uint64_t ps = p->page_size;
+	uint64_t with_data = div_up(file_len, ps);
+	uint64_t slots = div_up(mem_len > file_len ? mem_len : file_len, ps);
+	uint64_t skip = skip_len < file_len ? skip_len : file_len;
+	uint64_t overlap = skip == file_len ? with_data : skip / ps;
+	uint64_t first = div_up(skip, ps), full = file_len / ps;
+	uint64_t yield = skip < file_len && full > first ? full - first : 0;
+	uint64_t partial = with_data - overlap - yield;
+
+	stats->holes += slots - with_data;
+	stats->overlap += overlap;
+	stats->partial_pages += partial;
+	stats->partial_bytes += (file_len - skip) - yield * ps;
+	p->addr = addr + first * ps;
+	p->file_off = file_off + first * ps;
+	p->remaining = yield;
+	p->buf_len = p->buf_pos = 0;
+	p->what = what;
+}
+
+int segment_pager_next(struct segment_pager *p, struct page *out, struct kb_err *err)
+{
+	if (p->buf_pos == p->buf_len) {
+		if (p->remaining == 0)
+			return 0;
+		uint64_t want = p->remaining * p->page_size;
+		size_t len = want < p->buf_cap ? (size_t)want : p->buf_cap;
+		if (kb_stream_read_exact(p->s, p->file_off, p->buf, len, p->what, err))
+			return -1;
+		p->buf_len = len;
+		p->buf_pos = 0;
+		p->file_off += len;
+	}
+	out->addr = p->addr;
+	out->data = p->buf + p->buf_pos;
+	p->buf_pos += p->page_size;
+	p->addr += p->page_size;
+	p->remaining--;
+	return 1;
+}

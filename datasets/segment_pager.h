@@ -1,0 +1,43 @@
+/* Paging one segment of a dump: pages at addr + k * page_size whose bytes
+ * are at a file offset (any alignment), read in large chunks. Shared by the
+ * ELF and LiME readers. How a segment's pages are counted:
+ *   - a page wholly in the file is yielded;
+ *   - a page with only some of its bytes in the file (the segment's file
+ *     part ends inside it, or it is shorter than a page) is partial;
+ *   - a page with none of its bytes in the file (beyond p_filesz, padding)
+ *     is a hole;
+ *   - a page whose file bytes an earlier segment already yielded is
+ *     overlap; one that straddles that boundary is partial. */
+#ifndef KB_SEGMENT_PAGER_H
+#define KB_SEGMENT_PAGER_H
+
+#include "page_source.h"
+#include "stream.h"
+
+struct segment_pager {
+	struct kb_stream *s;
+	uint32_t page_size;
+	unsigned char *buf;
+	size_t buf_cap; /* a multiple of page_size */
+	size_t buf_len, buf_pos;
+	uint64_t addr;      /* address of the next page to yield */
+	uint64_t file_off;  /* its bytes */
+	uint64_t remaining; /* pages still to yield in this segment */
+	const char *what;   /* "segment 3", for messages */
+};
+
+int segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t page_size,
+		       struct kb_err *err);
+void segment_pager_free(struct segment_pager *p);
+
+/* Starts a segment at addr whose first file_len bytes are at file_off
+ * (mem_len >= file_len bytes in all), the first skip_len of them already
+ * yielded. Counts its partial, hole and overlap pages in stats now. */
+void segment_pager_begin(struct segment_pager *p, struct page_stats *stats, uint64_t addr,
+			 uint64_t file_off, uint64_t file_len, uint64_t mem_len, uint64_t skip_len,
+			 const char *what);
+
+/* The next page of the segment: 1 (out->addr, out->data), 0 when done, -1. */
+int segment_pager_next(struct segment_pager *p, struct page *out, struct kb_err *err);
+
+#endif

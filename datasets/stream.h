@@ -1,0 +1,74 @@
+/* Byte streams that dump readers read through: a plain file (pread), a pipe
+ * or standard input (forward only), and layers stacked on them (gzip, the
+ * flattened makedumpfile layout). Every read names what it reads and checks
+ * its offset and length once, here, so the readers cannot overrun. */
+#ifndef KB_STREAM_H
+#define KB_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../common/err.h"
+
+#define KB_STREAM_SIZE_UNKNOWN UINT64_MAX
+
+struct kb_stream;
+
+struct kb_stream_ops {
+	/* Reads up to len bytes at off; returns the count (less than len only
+	 * at the end of the stream) or -1 with err. */
+	ssize_t (*read_at)(struct kb_stream *s, uint64_t off, void *buf, size_t len,
+			   struct kb_err *err);
+	void (*close)(struct kb_stream *s);
+};
+
+struct kb_stream {
+	const struct kb_stream_ops *ops;
+	uint64_t size;    /* bytes in the stream, or KB_STREAM_SIZE_UNKNOWN */
+	const char *path; /* for messages; the file layer owns it, layers share it */
+};
+
+/* A regular file read with pread, or (not seekable: pipes, standard input
+ * as "-") a forward-only stream that keeps its first bytes so that format
+ * detection can look at them and readers can read them again. */
+struct kb_stream *kb_stream_open_file(const char *path, struct kb_err *err);
+
+static inline void kb_stream_close(struct kb_stream *s)
+{
+	if (s)
+		s->ops->close(s);
+}
+
+/* Reads up to len bytes at off: the count, or -1. */
+ssize_t kb_stream_read(struct kb_stream *s, uint64_t off, void *buf, size_t len, struct kb_err *err);
+
+/* Reads exactly len bytes at off, or fails naming what was read ("program
+ * header 3") and where the file ends. */
+int kb_stream_read_exact(struct kb_stream *s, uint64_t off, void *buf, size_t len, const char *what,
+			 struct kb_err *err);
+
+/* Fails unless [off, off + len) lies inside the stream as far as its size
+ * is known (an unknown size is checked by the reads themselves). */
+int kb_stream_check_range(const struct kb_stream *s, uint64_t off, uint64_t len, const char *what,
+			  struct kb_err *err);
+
+/* Little- or big-endian fields from a header in memory. */
+static inline uint16_t kb_get16(const unsigned char *p, int big)
+{
+	return big ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+}
+
+static inline uint32_t kb_get32(const unsigned char *p, int big)
+{
+	return big ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+		   : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static inline uint64_t kb_get64(const unsigned char *p, int big)
+{
+	uint64_t hi = kb_get32(p + (big ? 0 : 4), big), lo = kb_get32(p + (big ? 4 : 0), big);
+	return hi << 32 | lo;
+}
+
+#endif
