@@ -29,5 +29,6 @@ int cli_bad_option(const char *cmd, char **argv, int optopt_value);
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_sum(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const struct cli_command commands[] = {
 	{ "list", "registered hashes, availability on this CPU, provenance", cmd_list },
 	{ "verify", "known-answer tests and cross-checks of every hash", cmd_verify },
 	{ "sum", "checksums of files, whole or per page (like xxhsum)", cmd_sum },
+	{ "capture", "a running process's memory as an ELF core", cmd_capture },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,210 @@
+"""Builds small memory dumps of every format ksmbench reads, from known page
+contents, for the CLI tests and as fuzzing seeds.
+
+A dump is described by segments: (address, bytes). Every writer returns the
+file's bytes. Run as a script to write one seed file per format:
+    python3 tests/dumpgen.py OUTDIR
+"""
+import gzip
+import os
+import struct
+import sys
+import zlib
+
+PT_LOAD, PT_NOTE = 1, 4
+
+
+def page(tag, size=4096):
+    """A page whose bytes are different for every tag."""
+    seed = zlib.crc32(repr(tag).encode())
+    out = bytearray(size)
+    x = seed or 1
+    for i in range(0, size, 4):
+        x = (x * 1103515245 + 12345) & 0xFFFFFFFF
+        out[i:i + 4] = struct.pack("<I", x)
+    return bytes(out)
+
+
+def raw(segments):
+    return b"".join(data for _, data in segments)
+
+
+def elf(segments, cls=64, big=False, data_align=1, memsz_extra=None, pn_xnum=False,
+        physical=True, extra_phdrs=(), notes=b"NOTE"):
+    """An ELF core: a PT_NOTE, then one PT_LOAD per segment. memsz_extra maps
+    segment index -> bytes of p_memsz beyond the data. extra_phdrs are raw
+    (type, offset, vaddr, paddr, filesz, memsz) tuples appended as is."""
+    e = ">" if big else "<"
+    ehsize, phsize, shsize = (64, 56, 64) if cls == 64 else (52, 32, 40)
+    memsz_extra = memsz_extra or {}
+    nph = 1 + len(segments) + len(extra_phdrs)
+    phoff = ehsize
+    shoff = phoff + nph * phsize if pn_xnum else 0
+    note_off = phoff + nph * phsize + (shsize if pn_xnum else 0)
+    off = note_off + len(notes)
+    phdrs, blobs = [], []
+    phdrs.append((PT_NOTE, note_off, 0, 0, len(notes), len(notes)))
+    for i, (addr, data) in enumerate(segments):
+        pad = (-off) % data_align
+        off += pad
+        blobs.append(b"\0" * pad + data)
+        v, p = (0, addr) if physical else (addr, 0)
+        phdrs.append((PT_LOAD, off, v, p, len(data), len(data) + memsz_extra.get(i, 0)))
+        off += len(data)
+    phdrs.extend(extra_phdrs)
+    ident = b"\x7fELF" + bytes([2 if cls == 64 else 1, 2 if big else 1, 1]) + b"\0" * 9
+    phnum = 0xFFFF if pn_xnum else nph
+    if cls == 64:
+        hdr = ident + struct.pack(e + "HHIQQQIHHHHHH", 4, 62, 1, 0, phoff, shoff, 0, ehsize,
+                                  phsize, phnum, shsize if pn_xnum else 0, 1 if pn_xnum else 0, 0)
+    else:
+        hdr = ident + struct.pack(e + "HHIIIIIHHHHHH", 4, 3, 1, 0, phoff, shoff, 0, ehsize,
+                                  phsize, phnum, shsize if pn_xnum else 0, 1 if pn_xnum else 0, 0)
+    out = bytearray(hdr)
+    for (t, o, v, p, fs, ms) in phdrs:
+        if cls == 64:
+            out += struct.pack(e + "IIQQQQQQ", t, 4, o, v, p, fs, ms, 4096)
+        else:
+            out += struct.pack(e + "IIIIIIII", t, o, v, p, fs, ms, 4, 4096)
+    if pn_xnum:
+        if cls == 64:
+            out += struct.pack(e + "IIQQQQIIQQ", 0, 0, 0, 0, 0, 0, 0, nph, 0, 0)
+        else:
+            out += struct.pack(e + "IIIIIIIIII", 0, 0, 0, 0, 0, 0, 0, nph, 0, 0)
+    out += notes
+    for b in blobs:
+        out += b
+    return bytes(out)
+
+
+def lime(segments):
+    out = bytearray()
+    for addr, data in segments:
+        out += struct.pack("<IIQQ8s", 0x4C694D45, 1, addr, addr + len(data) - 1, b"\0" * 8)
+        out += data
+    return bytes(out)
+
+
+def lime_padded(segments):
+    out = bytearray()
+    for addr, data in segments:
+        out += b"\0" * (addr - len(out))
+        out += data
+    return bytes(out)
+
+
+def lime_ranges(segments):
+    return ",".join(f"{a:#x}-{a + len(d) - 1:#x}" for a, d in segments)
+
+
+KD_ZLIB, KD_LZO, KD_SNAPPY, KD_ZSTD = 1, 2, 4, 0x20
+
+
+def kdump(pages, max_mapnr, block_size=4096, excluded=(), compress="zlib", bits=64, big=False,
+          version=6, flat=False, flags_override=None):
+    """A kdump-compressed file. pages: {pfn: bytes}; excluded: pfns in
+    bitmap 1 only. Zero pages share one copy, as makedumpfile writes them.
+    flags_override: {pfn: flags} to forge other compressions."""
+    e = ">" if big else "<"
+    bitmap_bytes = -(-max_mapnr // 8)
+    bitmap_blocks = 2 * (-(-bitmap_bytes // block_size))
+    sub_hdr_size = 1
+    bm1, bm2 = bytearray(bitmap_blocks // 2 * block_size), bytearray(bitmap_blocks // 2 * block_size)
+    for pfn in list(pages) + list(excluded):
+        bm1[pfn // 8] |= 1 << (pfn % 8)
+    for pfn in pages:
+        bm2[pfn // 8] |= 1 << (pfn % 8)
+    desc_off = (1 + sub_hdr_size + bitmap_blocks) * block_size
+    ndesc = len(pages)
+    data_off = desc_off + -(-(ndesc * 24) // block_size) * block_size
+    zero = b"\0" * block_size
+    descs, data = bytearray(), bytearray()
+    # The shared zero page comes first, as in makedumpfile and QEMU.
+    zero_entry = None
+    if any(v == zero for v in pages.values()):
+        zero_entry = (data_off, len(zero), 0)
+        data += zero
+    for pfn in sorted(pages):
+        body = pages[pfn]
+        if body == zero and zero_entry:
+            off, size, flags = zero_entry
+        else:
+            packed = zlib.compress(body) if compress == "zlib" else body
+            if compress == "zlib" and len(packed) < block_size:
+                flags = KD_ZLIB
+            else:
+                packed, flags = body, 0
+            off, size = data_off + len(data), len(packed)
+            data += packed
+        if flags_override and pfn in flags_override:
+            flags = flags_override[pfn]
+        descs += struct.pack(e + "QIIQ", off, size, flags, 0)
+    hdr = bytearray(b"KDUMP   " + struct.pack(e + "I", version) + b"linux".ljust(390, b"\0"))
+    if bits == 64:
+        hdr += b"\0" * (428 - len(hdr))
+    else:
+        hdr += b"\0" * (416 - len(hdr))
+    hdr += struct.pack(e + "IIIIIIIII", block_size, sub_hdr_size, bitmap_blocks,
+                       min(max_mapnr, 0xFFFFFFFF), 0, 0, 0, 0, 1)
+    hdr = bytes(hdr).ljust(block_size, b"\0")
+    if bits == 64:
+        sub = struct.pack(e + "QIIQQQQQQQQQQQ", 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                          max_mapnr, max_mapnr)
+    else:
+        sub = struct.pack(e + "IIIII" + "QIQIQI" + "QQQ", 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                          0, max_mapnr, max_mapnr)
+    sub = sub.ljust(block_size, b"\0")
+    body = hdr + sub + bytes(bm1) + bytes(bm2)
+    body += bytes(descs).ljust(data_off - desc_off, b"\0") + bytes(data)
+    return flatten(body, block_size) if flat else body
+
+
+def flatten(body, chunk):
+    """The flattened layout: header block, then (offset, size) records. The
+    pieces are emitted out of order (descriptors after data) like a writer
+    with separate buffers."""
+    out = bytearray(b"makedumpfile".ljust(16, b"\0") + struct.pack(">qq", 1, 1))
+    out = out.ljust(4096, b"\0")
+    pieces = [(o, body[o:o + chunk]) for o in range(0, len(body), chunk)]
+    # headers first, then the second half before the first, to exercise rescans
+    head, rest = pieces[:2], pieces[2:]
+    half = len(rest) // 2
+    for o, d in head + rest[half:] + rest[:half]:
+        out += struct.pack(">qq", o, len(d)) + d
+    out += struct.pack(">qq", -1, -1)
+    return bytes(out)
+
+
+def gz(data):
+    return gzip.compress(data, compresslevel=1)
+
+
+def sample_segments():
+    """Three segments at unaligned places of the address space, one short."""
+    return [(0x100000, page("a") + page("b")), (0x200000, page("c")),
+            (0x7fff0000, page("d") + page("e") + page("f"))]
+
+
+def write_seeds(outdir):
+    os.makedirs(outdir, exist_ok=True)
+    segs = sample_segments()
+    small = [(a, d[:1024 * (len(d) // 4096)]) for a, d in segs]  # 1 KiB pages: small seeds
+    seeds = {
+        "raw": raw(small),
+        "elf": elf(small, data_align=1, memsz_extra={1: 4096}),
+        "elf32be": elf(small, cls=32, big=True),
+        "elfxnum": elf(small, pn_xnum=True),
+        "lime": lime(small),
+        "lime-padded": lime_padded([(0x400, small[0][1]), (0x2000, small[1][1])]),
+        "kdump": kdump({1: page("k1", 1024), 2: b"\0" * 1024, 5: page("k5", 1024)}, 64,
+                       block_size=1024, excluded=(3,)),
+        "kdump-flat": kdump({1: page("k1", 1024), 4: b"\0" * 1024}, 64, block_size=1024, flat=True),
+    }
+    seeds["gzip"] = gz(seeds["elf"])
+    for name, data in seeds.items():
+        with open(os.path.join(outdir, name), "wb") as f:
+            f.write(data)
+
+
+if __name__ == "__main__":
+    write_seeds(sys.argv[1] if len(sys.argv) > 1 else "build/fuzz-seeds")
