@@ -1,0 +1,277 @@
+"""CLI tests of the dump readers: every format built by dumpgen.py from known
+pages, read with `sum --per-page`, each page's address and hash checked
+against the known contents and against `sum` of the same bytes as a raw
+file; then malformed files of each format."""
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dumpgen as g  # noqa: E402
+from clitest import check, finish, run, temp_file  # noqa: E402
+
+PS = 4096
+
+
+def crc(data):
+    return "%08x" % zlib.crc32(data)
+
+
+def sum_pages(path, *extra, hash_name="crc32-zlib"):
+    """(rc, [(addr, hex)], summary line, stderr) of sum --per-page."""
+    rc, out, err = run("sum", "--per-page", "-H", hash_name, *extra, path)
+    pages, summary = [], ""
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0].startswith(path + ":"):
+            pages.append((int(parts[2], 16), parts[1]))
+        else:
+            summary = line
+    return rc, pages, summary, err
+
+
+def counts(summary):
+    """The numbers of the summary line, by name."""
+    out = {}
+    words = summary.replace(",", " ").replace(";", " ").replace("(", " ").split()
+    for i in range(1, len(words)):
+        if words[i] in ("pages", "holes", "excluded", "partial", "overlapping") and words[i - 1].isdigit():
+            out[words[i]] = int(words[i - 1])
+    return out
+
+
+def expected(segments, ps=PS):
+    return [(a + k * ps, crc(d[k * ps:(k + 1) * ps])) for a, d in segments for k in range(len(d) // ps)]
+
+
+def check_format(label, data, segments, want_counts=None, extra=(), ps=PS):
+    """Reads data as a dump; checks every page against segments, the
+    counts, and the gzip-compressed file giving the same result."""
+    path = temp_file(data)
+    rc, pages, summary, err = sum_pages(path, *extra, *(("--page-size", str(ps)) if ps != PS else ()))
+    want = expected(segments, ps)
+    check(rc == 0, f"{label}: exit {rc} {err!r}")
+    check(pages == want, f"{label}: pages {pages[:3]}... != {want[:3]}... ({len(pages)} vs {len(want)})")
+    got = counts(summary)
+    for k, v in (want_counts or {}).items():
+        check(got.get(k) == v, f"{label}: {k} = {got.get(k)}, want {v} ({summary!r})")
+    gzpath = temp_file(g.gz(data))
+    rc2, pages2, summary2, err2 = sum_pages(gzpath, *extra, *(("--page-size", str(ps)) if ps != PS else ()))
+    check(rc2 == 0 and pages2 == pages and counts(summary2) == got,
+          f"{label} gzip: rc={rc2} {err2!r} {summary2!r}")
+    # Cross-check with a second hash against sum of the same bytes as raw.
+    rawpath = temp_file(b"".join(d[k * ps:(k + 1) * ps] for _, d in segments for k in range(len(d) // ps)))
+    _, xd, _, _ = sum_pages(path, *extra, *(("--page-size", str(ps)) if ps != PS else ()), hash_name="xxh64")
+    rc3, out3, _ = run("sum", "--per-page", "-H", "xxh64", "--page-size", str(ps), rawpath)
+    rawhex = [line.split()[1] for line in out3.splitlines() if line.startswith(rawpath + ":")]
+    check(rc3 == 0 and [h for _, h in xd] == rawhex, f"{label}: xxh64 differs from sum of the raw bytes")
+    for p in (path, gzpath, rawpath):
+        os.unlink(p)
+
+
+def bad_file(label, data, needle, *extra):
+    """A malformed file: exit 2, one line on stderr naming the problem."""
+    path = temp_file(data)
+    rc, out, err = run("sum", "--per-page", *extra, path)
+    lines = err.splitlines()
+    check(rc == 2 and len(lines) == 1 and needle in lines[0], f"{label}: rc={rc} stderr={err!r}")
+    os.unlink(path)
+
+
+segs = g.sample_segments()
+
+# ---- ELF cores
+check_format("elf64 le, data unaligned, memsz > filesz", g.elf(segs, memsz_extra={1: 2 * PS + 10}), segs,
+             {"pages": 6, "holes": 3, "partial": 0})
+check_format("elf64 be", g.elf(segs, big=True), segs, {"pages": 6})
+check_format("elf32 le", g.elf(segs, cls=32), segs, {"pages": 6})
+check_format("elf32 be", g.elf(segs, cls=32, big=True), segs, {"pages": 6})
+check_format("elf PN_XNUM", g.elf(segs, pn_xnum=True), segs, {"pages": 6})
+check_format("elf32 PN_XNUM", g.elf(segs, cls=32, pn_xnum=True), segs, {"pages": 6})
+check_format("elf virtual addresses", g.elf(segs, physical=False), segs, {"pages": 6})
+check_format("elf page-aligned data", g.elf(segs, data_align=4096), segs, {"pages": 6})
+check_format("elf 1K pages", g.elf(segs), segs, {"pages": 24}, ps=1024)
+partial_segs = [(0x1000, g.page("p") + g.page("q")[:100])]
+check_format("elf partial page", g.elf(partial_segs), partial_segs, {"pages": 1, "partial": 1})
+
+# Overlapping file ranges: a second PT_LOAD over the first segment's bytes.
+nph = 1 + len(segs) + 1
+off0 = 64 + nph * 56 + 4
+# The first segment in file order yields shared bytes; the later one counts
+# them as overlapping (one page here) or partial (a straddling page).
+dup = [(1, off0 + PS, 0, 0x900000, PS, PS)]
+data = g.elf(segs, extra_phdrs=dup)
+check_format("elf overlapping segments", data, segs, {"pages": 6, "overlapping": 1, "partial": 0})
+dup = [(1, off0 + 100, 0, 0x900000, 2 * PS, 2 * PS)]
+data = g.elf(segs, extra_phdrs=dup)
+# Its second page has 100 new bytes (partial), and then segment 1's only
+# page has had its first 100 bytes yielded: partial too.
+check_format("elf overlap straddling pages", data, [segs[0], segs[2]],
+             {"pages": 5, "overlapping": 1, "partial": 2})
+# zero-length and empty segments are skipped
+data = g.elf(segs, extra_phdrs=[(1, 0, 0, 0x500000, 0, 0)])
+check_format("elf zero-length segment", data, segs, {"pages": 6})
+
+# ---- LiME
+check_format("lime", g.lime(segs), segs, {"pages": 6, "holes": 0})
+odd = [(0x1000, g.page("x") + b"\1" * 10), (0x9000, g.page("y"))]
+check_format("lime partial range", g.lime(odd), odd, {"pages": 2, "partial": 1})
+check_format("lime-raw", g.raw(segs), segs, {"pages": 6},
+             extra=("--input-format", "lime-raw", "--lime-ranges", g.lime_ranges(segs)))
+low = [(0x3000, g.page("l1")), (0x8000, g.page("l2") + g.page("l3"))]
+check_format("lime-padded", g.lime_padded(low), low, {"pages": 3, "holes": 3 + 4},
+             extra=("--input-format", "lime-padded", "--lime-ranges", g.lime_ranges(low)))
+iomem = temp_file(b"00000000-00000fff : Reserved\n00003000-00003fff : System RAM\n"
+                  b"  00003000-00003fff : Kernel code\n00008000-00009fff : System RAM\n")
+check_format("lime-padded ranges from an iomem file", g.lime_padded(low), low, {"pages": 3},
+             extra=("--input-format", "lime-padded", "--lime-ranges", "@" + iomem))
+
+# ---- kdump-compressed
+zero = b"\0" * PS
+kpages = {1: g.page("k1"), 2: zero, 3: g.page("k3"), 9: zero, 40: g.page("k40"), 41: b"\1" * PS}
+ksegs = [(pfn * PS, kpages[pfn]) for pfn in sorted(kpages)]
+for label, kw in [("kdump", {}), ("kdump be", {"big": True}), ("kdump 32-bit", {"bits": 32}),
+                  ("kdump uncompressed pages", {"compress": "none"}), ("kdump header v5", {"version": 5}),
+                  ("kdump flattened", {"flat": True})]:
+    check_format(label, g.kdump(kpages, 100, excluded=(4, 5, 6), **kw), ksegs,
+                 {"pages": 6, "excluded": 3})
+check_format("kdump 1K pages", g.kdump(kpages, 100, excluded=(4,)), ksegs, {"pages": 24, "excluded": 4}, ps=1024)
+bad_file("kdump page size not dividing", g.kdump(kpages, 100), "--page-size 4096", "--page-size", "8192")
+for flag, name in ((g.KD_LZO, "lzo"), (g.KD_SNAPPY, "snappy"), (g.KD_ZSTD, "zstd")):
+    path = temp_file(g.kdump(kpages, 100, flags_override={3: flag}))
+    rc, out, err = run("sum", "--per-page", path)
+    check(rc == 2 and "unsupported compression" in err and name in err and len(err.splitlines()) == 1,
+          f"kdump {name}: rc={rc} {err!r}")
+
+# ---- detection, overrides, standard input
+elf_bytes = g.elf(segs)
+path = temp_file(elf_bytes)
+rc, out, err = run("sum", "--per-page", "--input-format", "raw", path)
+check(rc == 0 and len(out.splitlines()) == len(elf_bytes) // PS + 1, "--input-format raw reads an ELF as raw")
+rc, out, err = run("sum", "--per-page", "-H", "crc32-zlib", "-", stdin=elf_bytes)
+check(rc == 0 and [(int(l.split()[2], 16), l.split()[1]) for l in out.splitlines()[:-1]] == expected(segs),
+      f"ELF on standard input: {err!r}")
+rc, out, err = run("sum", "--per-page", "-", stdin=g.gz(elf_bytes))
+check(rc == 0 and "elf, 6 pages" in out, f"gzip ELF on standard input: {err!r}")
+rc, out, err = run("sum", "--per-page", "-", stdin=g.kdump(kpages, 100))
+check(rc == 2 and "save it to a file" in err, f"kdump on standard input: {err!r}")
+bad_file("unknown format", elf_bytes, "unknown input format", "--input-format", "vmdk")
+bad_file("lime-padded without ranges", elf_bytes, "--lime-ranges", "--input-format", "lime-padded")
+bad_file("bad ranges", elf_bytes, "bad range", "--input-format", "lime-raw", "--lime-ranges", "10-zz")
+bad_file("reversed range", elf_bytes, "end is before", "--input-format", "lime-raw", "--lime-ranges", "0x2000-0x1000")
+bad_file("padded ranges out of order", g.lime_padded(low), "ascending", "--input-format", "lime-padded",
+         "--lime-ranges", "0x8000-0x8fff,0x3000-0x3fff")
+rc, out, err = run("sum", "--input-format", "elf", path)
+check(rc == 2 and "--per-page" in err, "--input-format without --per-page")
+os.unlink(path)
+
+# ---- files over 4 GiB: an ELF whose segment data lies past 5 GiB (sparse)
+big = temp_file(b"")
+far = 5 << 30
+hdr = bytearray(g.elf([(0x1000, b"")]))
+struct.pack_into("<Q", hdr, 64 + 56 + 8, far + 7)       # p_offset of the PT_LOAD
+struct.pack_into("<QQ", hdr, 64 + 56 + 32, 2 * PS, 2 * PS)  # p_filesz, p_memsz
+with open(big, "r+b") as f:
+    f.write(hdr)
+    f.seek(far + 7)
+    f.write(g.page("far1") + g.page("far2"))
+rc, pages, summary, err = sum_pages(big)
+check(rc == 0 and pages == expected([(0x1000, g.page("far1") + g.page("far2"))]), f"ELF data past 5 GiB: {err!r}")
+os.unlink(big)
+
+# ---- malformed ELF
+e = bytearray(g.elf(segs))
+bad_file("elf truncated header", bytes(e[:40]), "truncated")
+bad_file("elf truncated data", bytes(e[:-100]), "truncated")
+t = bytearray(e)
+struct.pack_into("<Q", t, 32, 1 << 40)
+bad_file("elf phoff past the end", bytes(t), "program header table")
+t = bytearray(e)
+struct.pack_into("<Q", t, 64 + 56 + 8, (1 << 64) - 10)
+bad_file("elf offset overflow", bytes(t), "overflows")
+t = bytearray(e)
+struct.pack_into("<QQ", t, 64 + 56 + 32, 2 * PS, PS)
+bad_file("elf filesz > memsz", bytes(t), "p_filesz")
+t = bytearray(g.elf(segs, pn_xnum=True))
+struct.pack_into("<I", t, 64 + 4 * 56 + 44, 0xFFFFFFFF)
+bad_file("elf absurd PN_XNUM count", bytes(t), "program header")
+t = bytearray(e)
+struct.pack_into("<H", t, 54, 8)
+bad_file("elf phentsize too small", bytes(t), "too small")
+t = bytearray(e)
+t[4] = 9
+bad_file("elf bad class", bytes(t), "class")
+t = bytearray(e)
+struct.pack_into("<QQ", t, 64 + 56 + 32, 1 << 62, 1 << 62)
+bad_file("elf huge segment", bytes(t), "past the end")
+t = bytearray(e)
+struct.pack_into("<QQ", t, 64 + 56 + 32, 0, (1 << 64) - 1)
+path = temp_file(bytes(t))
+rc, pages, summary, err = sum_pages(path)
+check(rc == 0 and counts(summary).get("holes", 0) > 1 << 40, f"elf huge memsz counted as holes: {summary!r} {err!r}")
+os.unlink(path)
+
+# ---- malformed LiME
+lm = g.lime(segs)
+bad_file("lime truncated header", lm[:len(segs[0][1]) + 32 + 10], "truncated")
+bad_file("lime truncated data", lm[:-10], "past the end")
+t = bytearray(lm)
+struct.pack_into("<I", t, 4, 2)
+bad_file("lime version", bytes(t), "version")
+t = bytearray(lm)
+struct.pack_into("<QQ", t, 8, 0x5000, 0x4000)
+bad_file("lime end before start", bytes(t), "corrupt")
+t = bytearray(lm)
+struct.pack_into("<QQ", t, 8, 0, (1 << 64) - 1)
+bad_file("lime whole space", bytes(t), "corrupt")
+t = bytearray(lm)
+t[len(segs[0][1]) + 32] = 0
+bad_file("lime bad second magic", bytes(t), "no LiME header")
+
+# ---- malformed kdump
+kd = g.kdump(kpages, 100, excluded=(4,))
+bad_file("kdump truncated header", kd[:300], "truncated")
+bad_file("kdump truncated bitmaps", kd[:2 * PS + 100], "bitmaps")
+bad_file("kdump truncated data", kd[:-100], "truncated")
+t = bytearray(kd)
+struct.pack_into("<I", t, 428, 1000)
+bad_file("kdump bad block size", bytes(t), "block size")
+t = bytearray(kd)
+struct.pack_into("<Q", t, PS + 96, 1 << 40)
+bad_file("kdump max_mapnr too big", bytes(t), "do not fit")
+desc_off = (1 + 1 + 2) * PS
+t = bytearray(kd)
+struct.pack_into("<I", t, desc_off + 8, 3 * PS)
+bad_file("kdump descriptor size > page", bytes(t), "bytes of data")
+t = bytearray(kd)
+struct.pack_into("<I", t, desc_off + 12, 0x40)
+bad_file("kdump unknown flags", bytes(t), "unknown flags")
+t = bytearray(kd)
+off = struct.unpack_from("<Q", t, desc_off + 24 * 5)[0]  # pfn 41, compressible
+t[off:off + 8] = b"garbage!"
+bad_file("kdump bad zlib data", bytes(t), "zlib")
+t = bytearray(kd)
+struct.pack_into("<Q", t, desc_off, 1 << 50)
+bad_file("kdump data offset past the end", bytes(t), "past the end")
+fl = g.kdump(kpages, 100, flat=True)
+t = bytearray(fl)
+struct.pack_into(">q", t, 4096 + 8, -5)
+bad_file("flattened negative size", bytes(t), "corrupt")
+bad_file("flattened truncated", fl[:6000], "truncated")
+
+# ---- malformed gzip
+gzd = g.gz(g.elf(segs))
+bad_file("gzip truncated", gzd[:len(gzd) // 2], "truncated")
+t = bytearray(gzd)
+for i in range(20, 60):
+    t[i] ^= 0x5A
+bad_file("gzip corrupt", bytes(t), "gzip")
+
+# ---- empty and tiny files are raw with no pages
+path = temp_file(b"")
+rc, out, err = run("sum", "--per-page", path)
+check(rc == 0 and out == "", "empty file: no pages")
+os.unlink(path)
+finish("dumps")
