@@ -32,7 +32,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 UNIT := $(BUILD)/unit-tests
 
-.PHONY: all deps run test check san-test clean FORCE
+.PHONY: all deps run test check san-test fuzz fuzz-build clean FORCE
 
 all: $(OUT)
 
@@ -73,6 +73,35 @@ san-test:
 		build/san/ksmbench build/san/unit-tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/run.sh build/san/unit-tests build/san/ksmbench
+
+# libFuzzer targets of the dump readers (tests/fuzz/), built with clang,
+# ASan and UBSan, seeded by tests/dumpgen.py; each runs FUZZ_SECONDS.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_BUILD := build/fuzz
+FUZZ_SAN := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_LIB_SRCS := $(wildcard common/*.c datasets/*.c)
+
+fuzz-build:
+	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) \
+		CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
+	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) $(FUZZ_TARGETS)
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_reader.h $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE $(WARN) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< \
+		$(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(PKG_LIBS)
+
+fuzz: fuzz-build
+	python3 tests/dumpgen.py $(FUZZ_BUILD)/seeds
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $$t.corpus; \
+		echo "== $$t for $(FUZZ_SECONDS) s"; \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $$t -max_total_time=$(FUZZ_SECONDS) \
+			-timeout=10 -rss_limit_mb=1024 -max_len=65536 -print_final_stats=1 \
+			$$t.corpus $(FUZZ_BUILD)/seeds 2>$$t.log || { tail -n 60 $$t.log; exit 1; }; \
+		grep -E '^stat::number_of_executed_units|^Done' $$t.log | tr '\n' ' '; echo; \
+	done
 
 clean:
 	rm -rf build $(OUT)

@@ -13,8 +13,28 @@ int segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t pa
 	p->s = s;
 	p->page_size = page_size;
 	p->buf_cap = PAGER_CHUNK_BYTES > page_size ? PAGER_CHUNK_BYTES / page_size * page_size : page_size;
-	p->buf = aligned_alloc(64, p->buf_cap);
-	return p->buf ? 0 : kb_fail(err, "out of memory for a %zu-byte read buffer", p->buf_cap);
+	(void)err; /* the buffer is allocated on first use, as large as needed */
+	return 0;
+}
+
+/* Grows the buffer to len bytes (at most buf_cap), so that small dumps and
+ * fuzzing inputs do not pay for a full chunk. */
+static int pager_reserve(struct segment_pager *p, size_t len, struct kb_err *err)
+{
+	if (len <= p->buf_alloc)
+		return 0;
+	size_t want = p->buf_alloc ? p->buf_alloc : p->page_size;
+	while (want < len)
+		want *= 2;
+	if (want > p->buf_cap)
+		want = p->buf_cap;
+	free(p->buf);
+	if (!(p->buf = aligned_alloc(64, want))) {
+		p->buf_alloc = 0;
+		return kb_fail(err, "out of memory for a %zu-byte read buffer", want);
+	}
+	p->buf_alloc = want;
+	return 0;
 }
 
 void segment_pager_free(struct segment_pager *p)
@@ -59,6 +79,8 @@ int segment_pager_next(struct segment_pager *p, struct page *out, struct kb_err 
 			return 0;
 		uint64_t want = p->remaining * p->page_size;
 		size_t len = want < p->buf_cap ? (size_t)want : p->buf_cap;
+		if (pager_reserve(p, len, err))
+			return -1;
 		if (kb_stream_read_exact(p->s, p->file_off, p->buf, len, p->what, err))
 			return -1;
 		p->buf_len = len;

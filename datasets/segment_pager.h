@@ -18,7 +18,8 @@ struct segment_pager {
 	struct kb_stream *s;
 	uint32_t page_size;
 	unsigned char *buf;
-	size_t buf_cap; /* a multiple of page_size */
+	size_t buf_cap;   /* the largest read: a multiple of page_size */
+	size_t buf_alloc; /* bytes allocated at buf so far */
 	size_t buf_len, buf_pos;
 	uint64_t addr;      /* address of the next page to yield */
 	uint64_t file_off;  /* its bytes */

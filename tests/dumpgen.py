@@ -201,6 +201,9 @@ def write_seeds(outdir):
         "kdump-flat": kdump({1: page("k1", 1024), 4: b"\0" * 1024}, 64, block_size=1024, flat=True),
     }
     seeds["gzip"] = gz(seeds["elf"])
+    # fuzz_lime_padded: the ranges on the first line, then the file
+    seeds["lime-padded-ranges"] = b"0x400-0x7ff,0x2000-0x23ff\n" + seeds["lime-padded"]
+    seeds["lime-raw-ranges"] = b"400-7ff,2000-23ff,1\n" + raw(small)
     for name, data in seeds.items():
         with open(os.path.join(outdir, name), "wb") as f:
             f.write(data)

@@ -1,0 +1,10 @@
+/* libFuzzer target: the elf reader on arbitrary bytes. */
+#include "fuzz_reader.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_read(data, size, "elf", NULL);
+	return 0;
+}

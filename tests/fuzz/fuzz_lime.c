@@ -1,0 +1,10 @@
+/* libFuzzer target: the lime reader on arbitrary bytes. */
+#include "fuzz_reader.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_read(data, size, "lime", NULL);
+	return 0;
+}
