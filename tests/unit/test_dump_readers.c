@@ -1,0 +1,84 @@
+/* Unit tests: the pieces under the dump readers: how a segment's pages are
+ * counted, the checked reads, the LiME range parser, byte-order fields. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../datasets/lime.h"
+#include "../../datasets/segment_pager.h"
+#include "../../datasets/stream.h"
+#include "check.h"
+#include "groups.h"
+
+static void count(uint64_t file_len, uint64_t mem_len, uint64_t skip, struct page_stats *st,
+		  uint64_t *yield, uint64_t *first_addr)
+{
+	struct segment_pager p;
+	struct kb_err err;
+
+	memset(st, 0, sizeof(*st));
+	segment_pager_init(&p, NULL, 64, &err);
+	segment_pager_begin(&p, st, 0x1000, 0, file_len, mem_len, skip, "test");
+	*yield = p.remaining;
+	*first_addr = p.addr;
+	segment_pager_free(&p);
+}
+
+void test_segment_pager(void)
+{
+	struct page_stats st;
+	uint64_t y, a;
+
+	count(640, 640, 0, &st, &y, &a); /* 10 whole 64-byte pages */
+	CHECK(y == 10 && a == 0x1000 && st.partial_pages == 0 && st.holes == 0);
+	count(650, 650, 0, &st, &y, &a); /* a 10-byte tail */
+	CHECK(y == 10 && st.partial_pages == 1 && st.partial_bytes == 10 && st.holes == 0);
+	count(640, 640 + 200, 0, &st, &y, &a); /* p_memsz past p_filesz: 4 holes (3 + a short one) */
+	CHECK(y == 10 && st.holes == 4 && st.partial_pages == 0);
+	count(650, 640 + 200, 0, &st, &y, &a); /* tail page partly in the file: partial, then holes */
+	CHECK(y == 10 && st.partial_pages == 1 && st.partial_bytes == 10 && st.holes == 3);
+	count(0, 1ull << 62, 0, &st, &y, &a); /* counted, not walked */
+	CHECK(y == 0 && st.holes == (1ull << 62) / 64);
+	count(640, 640, 128, &st, &y, &a); /* two pages yielded before by another segment */
+	CHECK(y == 8 && a == 0x1000 + 128 && st.overlap == 2 && st.partial_pages == 0);
+	count(640, 640, 100, &st, &y, &a); /* straddles: page 1 has 28 new bytes */
+	CHECK(y == 8 && a == 0x1000 + 128 && st.overlap == 1 && st.partial_pages == 1 && st.partial_bytes == 28);
+	count(640, 640, 640, &st, &y, &a);
+	CHECK(y == 0 && st.overlap == 10 && st.partial_pages == 0);
+	count(650, 650, 645, &st, &y, &a); /* only the tail is new */
+	CHECK(y == 0 && st.overlap == 10 && st.partial_pages == 1 && st.partial_bytes == 5);
+}
+
+void test_stream_checks(void)
+{
+	struct kb_stream s = { NULL, 1000, "f" };
+	struct kb_err err;
+	unsigned char be[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	CHECK(kb_stream_check_range(&s, 0, 1000, "x", &err) == 0);
+	CHECK(kb_stream_check_range(&s, 1, 1000, "x", &err) == -1 && strstr(err.msg, "past the end"));
+	CHECK(kb_stream_check_range(&s, UINT64_MAX - 5, 10, "x", &err) == -1 && strstr(err.msg, "overflows"));
+	s.size = KB_STREAM_SIZE_UNKNOWN;
+	CHECK(kb_stream_check_range(&s, 1ull << 60, 1ull << 60, "x", &err) == 0);
+	CHECK(kb_get16(be, 1) == 0x0102 && kb_get16(be, 0) == 0x0201);
+	CHECK(kb_get32(be, 1) == 0x01020304u && kb_get32(be, 0) == 0x04030201u);
+	CHECK(kb_get64(be, 1) == 0x0102030405060708ull && kb_get64(be, 0) == 0x0807060504030201ull);
+}
+
+void test_lime_ranges(void)
+{
+	struct lime_range *r;
+	size_t n;
+	struct kb_err err;
+
+	CHECK(lime_parse_ranges("0x1000-0x1fff,100000-7fffffff", &r, &n, &err) == 2);
+	CHECK(n == 2 && r[0].start == 0x1000 && r[0].end == 0x1fff && r[1].start == 0x100000 &&
+	      r[1].end == 0x7fffffff);
+	free(r);
+	CHECK(lime_parse_ranges("0x10-0x5", &r, &n, &err) == -1 && strstr(err.msg, "before the start"));
+	CHECK(lime_parse_ranges("12", &r, &n, &err) == -1 && strstr(err.msg, "START-END"));
+	CHECK(lime_parse_ranges("1-2x", &r, &n, &err) == -1);
+	CHECK(lime_parse_ranges("0-ffffffffffffffff", &r, &n, &err) == -1);
+	CHECK(lime_parse_ranges("1-10000000000000000", &r, &n, &err) == -1);
+	CHECK(lime_parse_ranges("", &r, &n, &err) == -1 && strstr(err.msg, "no ranges"));
+	CHECK(lime_parse_ranges("@/nonexistent", &r, &n, &err) == -1 && strstr(err.msg, "range file"));
+}
