@@ -40,6 +40,7 @@ struct cap_state {
 	int open_seg;  /* the last phdr can still grow */
 	unsigned char *buf;
 	uint64_t entries[CAP_BATCH_PAGES];
+	struct iovec local[CAP_BATCH_PAGES / 2 + 1], remote[CAP_BATCH_PAGES / 2 + 1];
 	struct capture_stats *stats;
 };
 
@@ -186,27 +187,34 @@ static int capture_mapping(struct cap_state *c, uint64_t start, uint64_t end, ui
 			return fail_access(c->pid, errno, "the page map", err);
 		if ((size_t)got < n * 8)
 			memset((char *)c->entries + got, 0, n * 8 - (size_t)got);
-		/* Read the present pages of the batch with one call; a page
-		 * unmapped meanwhile reads short and is taken as absent. */
-		struct iovec local = { c->buf, n * ps }, remote = { (void *)(uintptr_t)at, n * ps };
-		ssize_t rd = 0;
-		size_t present = 0;
-		for (size_t i = 0; i < n; i++)
-			present += c->entries[i] >> 63;
-		if (present == n) {
-			rd = process_vm_readv(c->pid, &local, 1, &remote, 1, 0);
-			if (rd < 0 && (errno == EPERM || errno == ESRCH))
-				return fail_access(c->pid, errno, "the memory", err);
-			if (rd < 0)
-				rd = 0;
+		/* The present pages of the batch in one call: one iovec per run
+		 * of present pages, each landing at its place in buf. */
+		size_t nio = 0;
+		uint64_t want = 0;
+		for (size_t i = 0; i < n; ) {
+			size_t j = i;
+			while (j < n && c->entries[j] >> 63)
+				j++;
+			if (j > i) {
+				c->local[nio] = (struct iovec){ c->buf + i * ps, (j - i) * ps };
+				c->remote[nio++] = (struct iovec){ (void *)(uintptr_t)(at + i * ps), (j - i) * ps };
+				want += (j - i) * ps;
+			}
+			i = j + 1;
 		}
+		ssize_t rd = nio ? process_vm_readv(c->pid, c->local, nio, c->remote, nio, 0) : 0;
+		if (rd < 0 && (errno == EPERM || errno == ESRCH))
+			return fail_access(c->pid, errno, "the memory", err);
+		int all_read = rd >= 0 && (uint64_t)rd == want;
 		for (size_t i = 0; i < n; i++) {
 			uint64_t va = at + i * ps;
 			const unsigned char *data = NULL;
 			if (c->entries[i] >> 63) {
-				if ((uint64_t)rd >= (i + 1) * ps) {
+				if (all_read) {
 					data = c->buf + i * ps;
-				} else if (present != n) {
+				} else {
+					/* Something was unmapped meanwhile: page by page,
+					 * a page that no longer reads is absent. */
 					struct iovec l1 = { c->buf + i * ps, ps }, r1 = { (void *)(uintptr_t)va, ps };
 					ssize_t one = process_vm_readv(c->pid, &l1, 1, &r1, 1, 0);
 					if (one < 0 && (errno == EPERM || errno == ESRCH))

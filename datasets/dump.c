@@ -24,14 +24,16 @@ int dump_format_check(const char *name, struct kb_err *err)
 	return kb_fail(err, "unknown input format '%s' (known: %s)", name, dump_format_names);
 }
 
-static const char *detect(struct kb_stream *s, const struct dump_input *in, struct kb_err *err)
+/* Through the layers: a flattened file usually holds a kdump file, but
+ * makedumpfile -F -E flattens an ELF core. */
+static const char *detect(struct kb_stream *s, struct kb_err *err)
 {
 	unsigned char head[32];
 	ssize_t n = kb_stream_read(s, 0, head, sizeof(head), err);
 
 	if (n < 0)
 		return NULL;
-	if (in->flat || kdump_detect(head, (size_t)n))
+	if (kdump_detect(head, (size_t)n))
 		return "kdump";
 	if (elf_core_detect(head, (size_t)n))
 		return "elf";
@@ -72,7 +74,7 @@ struct page_source *dump_source_open_opts(const char *path, uint32_t page_size,
 	struct kb_stream *s = dump_input_open(&in, path, automatic || strcmp(format, "kdump") == 0, err);
 	if (!s)
 		return NULL;
-	if (automatic && !(format = detect(s, &in, err))) {
+	if (automatic && !(format = detect(s, err))) {
 		kb_stream_close(s);
 		return NULL;
 	}

@@ -137,6 +137,7 @@ for label, kw in [("kdump", {}), ("kdump be", {"big": True}), ("kdump 32-bit", {
                   ("kdump flattened", {"flat": True})]:
     check_format(label, g.kdump(kpages, 100, excluded=(4, 5, 6), **kw), ksegs,
                  {"pages": 6, "excluded": 3})
+check_format("flattened ELF (makedumpfile -F -E)", g.flatten(g.elf(segs), 4096), segs, {"pages": 6})
 check_format("kdump 1K pages", g.kdump(kpages, 100, excluded=(4,)), ksegs, {"pages": 24, "excluded": 4}, ps=1024)
 bad_file("kdump page size not dividing", g.kdump(kpages, 100), "--page-size 4096", "--page-size", "8192")
 for flag, name in ((g.KD_LZO, "lzo"), (g.KD_SNAPPY, "snappy"), (g.KD_ZSTD, "zstd")):
