@@ -21,6 +21,15 @@ LDLIBS := $(PKG_LIBS) -lm
 # one translation unit per instruction set, chosen at run time by CPUID.
 ifneq ($(filter x86_64% i386% i686%,$(MACHINE)),)
 FLAGS_hashes/crc32c_sse42.c := -msse4.2
+FLAGS_hashes/crc32c_3way.c := -msse4.2 -mpclmul
+FLAGS_hashes/crc32c_vpclmul.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq
+FLAGS_hashes/crc32c_fused.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq
+FLAGS_hashes/xxh3_sse2.c := -msse2
+FLAGS_hashes/xxh3_avx2.c := -mavx2
+FLAGS_hashes/xxh3_avx512.c := -mavx512f
+endif
+ifneq ($(filter aarch64%,$(MACHINE)),)
+FLAGS_hashes/crc32c_armv8.c := -march=armv8-a+crc+crypto
 endif
 FLAGS_common/versions.c := -DKB_ISAL_VERSION='"$(ISAL_VERSION)"' -DKB_GIT_REVISION='"$(GIT_REVISION)"'
 
