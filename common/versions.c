@@ -17,7 +17,10 @@
 #define KB_GIT_REVISION "unknown"
 #endif
 
-const char *const kb_library_keys[] = { "libxxhash", "zlib", "libisal", "libcjson", "libcpuid", NULL };
+#define KB_STR2(x) #x
+#define KB_STR(x) KB_STR2(x)
+
+const char *const kb_library_keys[] = { "libxxhash", "xxhash.h", "zlib", "libisal", "libcjson", "libcpuid", NULL };
 
 const char *kb_git_revision(void)
 {
@@ -33,6 +36,9 @@ const char *kb_library_version(const char *key)
 		snprintf(xxh, sizeof(xxh), "%u.%u.%u", v / 10000, v / 100 % 100, v % 100);
 		return xxh;
 	}
+	/* The header compiled into the xxh3-<isa> entries, not the library. */
+	if (strcmp(key, "xxhash.h") == 0)
+		return KB_STR(XXH_VERSION_MAJOR) "." KB_STR(XXH_VERSION_MINOR) "." KB_STR(XXH_VERSION_RELEASE);
 	if (strcmp(key, "zlib") == 0)
 		return zlibVersion();
 	if (strcmp(key, "libisal") == 0)
