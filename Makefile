@@ -5,16 +5,22 @@ CC ?= cc
 BUILD ?= build/default
 OUT ?= ksmbench
 CFLAGS ?= -O2 -g
-PKGS := libxxhash zlib libcpuid libcjson libisal
+PKG_CONFIG ?= pkg-config
 MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
+# libisal and libcpuid are not packaged for every Debian architecture (no
+# libisal on i386, no libcpuid on arm64): without them the build goes on and
+# their entries list as unavailable (KB_HAVE_LIBISAL, KB_HAVE_LIBCPUID).
+PKGS_OPTIONAL := $(foreach p,libisal libcpuid,$(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo $(p)))
+PKGS := libxxhash zlib libcjson $(PKGS_OPTIONAL)
+HAVE_DEFS := $(if $(filter libisal,$(PKGS)),-DKB_HAVE_LIBISAL) $(if $(filter libcpuid,$(PKGS)),-DKB_HAVE_LIBCPUID)
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ISAL_VERSION := $(shell pkg-config --modversion libisal 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ISAL_VERSION := $(shell $(PKG_CONFIG) --modversion libisal 2>/dev/null)
 GIT_REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) $(HAVE_DEFS) -MMD -MP
 LDLIBS := $(PKG_LIBS) -lm
 
 # Target flags of the implementations that need them, keyed by source file:

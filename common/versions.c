@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include <cJSON.h>
+#ifdef KB_HAVE_LIBCPUID
 #include <libcpuid.h>
+#endif
 #include <xxhash.h>
 #include <zlib.h>
 
@@ -45,7 +47,9 @@ const char *kb_library_version(const char *key)
 		return KB_ISAL_VERSION;
 	if (strcmp(key, "libcjson") == 0)
 		return cJSON_Version();
+#ifdef KB_HAVE_LIBCPUID
 	if (strcmp(key, "libcpuid") == 0)
 		return cpuid_lib_version();
+#endif
 	return NULL;
 }

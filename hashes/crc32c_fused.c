@@ -19,7 +19,9 @@
 #define CRC32C_FUSED_CHUNK_BYTES 8192
 /* Share of the vector part, in 64ths: the folding runs at about 16 bytes a
  * cycle, crc32q at 8, so about two thirds. */
+#ifndef CRC32C_FUSED_VECTOR_64THS
 #define CRC32C_FUSED_VECTOR_64THS 42
+#endif
 
 static uint32_t crc32c_fused_chunk(uint32_t crc, const unsigned char *p, size_t len)
 {

@@ -49,7 +49,8 @@ void test_crc32c(void)
 	unsigned char *b = random_buffer(5000, 11);
 
 	CHECK(hash_crc32c_generic.fn(check, 9) == 0xe3069283u);
-	CHECK(hash_crc32c_isal.fn(check, 9) == 0xe3069283u);
+	if (hash_crc32c_isal.fn) /* libisal is not packaged everywhere */
+		CHECK(hash_crc32c_isal.fn(check, 9) == 0xe3069283u);
 	CHECK(hash_crc32_zlib.fn(check, 9) == 0xcbf43926u);
 	CHECK(ref_crc32c(check, 9) == 0xe3069283u);
 	CHECK(ref_crc32(check, 9) == 0xcbf43926u);
@@ -63,7 +64,8 @@ void test_crc32c(void)
 		for (unsigned off = 0; off < 16; off += 5) {
 			uint32_t want = ref_crc32c(b + off, len);
 			CHECK(hash_crc32c_generic.fn(b + off, len) == want);
-			CHECK(hash_crc32c_isal.fn(b + off, len) == want);
+			if (hash_crc32c_isal.fn)
+				CHECK(hash_crc32c_isal.fn(b + off, len) == want);
 		}
 	free(b);
 }
