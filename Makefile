@@ -20,7 +20,9 @@ ISAL_VERSION := $(shell $(PKG_CONFIG) --modversion libisal 2>/dev/null)
 GIT_REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) $(HAVE_DEFS) -MMD -MP
+# 64-bit off_t and inode numbers on 32-bit builds too (readdir and large
+# dump files fail with EOVERFLOW otherwise).
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) $(CFLAGS) $(PKG_CFLAGS) $(HAVE_DEFS) -MMD -MP
 LDLIBS := $(PKG_LIBS) -lm
 
 # Target flags of the implementations that need them, keyed by source file:
@@ -47,7 +49,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 UNIT := $(BUILD)/unit-tests
 
-.PHONY: all deps run test check san-test clean FORCE
+.PHONY: all deps run test check san-test cross-test clean FORCE
 
 all: $(OUT)
 
@@ -88,6 +90,12 @@ san-test:
 		build/san/ksmbench build/san/unit-tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/run.sh build/san/unit-tests build/san/ksmbench
+
+# The suite again for arm64 and 32-bit x86, built with Debian's cross
+# compilers and run under qemu-user (tests/cross-test.sh installs them).
+cross-test:
+	tests/cross-test.sh aarch64
+	tests/cross-test.sh i386
 
 clean:
 	rm -rf build $(OUT)

@@ -49,7 +49,7 @@ static uint32_t crc32c_armv8_1way(uint32_t crc, const unsigned char *p, size_t l
 static uint32_t shift(uint32_t c, uint32_t k, int pmull)
 {
 	if (pmull)
-		return __crc32cd(0, (uint64_t)vgetq_lane_p128(vmull_p64(c, k), 0));
+		return __crc32cd(0, vgetq_lane_u64(vreinterpretq_u64_p128(vmull_p64(c, k)), 0));
 	/* Without PMULL: multiply mod P directly by x^(8n) = k * x^33. */
 	return crc32c_mulmod(c, crc32c_mulmod(k, crc32c_xpow_mod(33)));
 }

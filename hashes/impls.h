@@ -35,6 +35,8 @@ extern const struct hash_impl hash_crc32c_vpclmul;
 extern const struct hash_impl hash_crc32c_fused;
 extern const struct hash_impl hash_crc32c_armv8;
 extern const struct hash_impl hash_crc32c_isal;
+extern const struct hash_impl hash_crc32c_isal_3way;
+extern const struct hash_impl hash_crc32c_isal_by16;
 extern const struct hash_impl hash_crc32_zlib;
 
 /* Building blocks shared with the self-test's references. */

@@ -32,6 +32,8 @@ const struct hash_impl *const hash_registry[] = {
 	&hash_crc32c_fused,
 	&hash_crc32c_armv8,
 	&hash_crc32c_isal,
+	&hash_crc32c_isal_3way,
+	&hash_crc32c_isal_by16,
 	&hash_crc32_zlib,
 };
 

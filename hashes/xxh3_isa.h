@@ -16,20 +16,39 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#ifdef __AVX__
+#include <immintrin.h>
+#endif
+
+/* GCC 12 does not insert vzeroupper on xxhash.h's AVX-512 long-input path
+ * (seen in the disassembly), and dirty upper state slows down legacy-SSE
+ * code that runs next: clean it here. */
+static inline void isa_clean(void)
+{
+#ifdef __AVX__
+	_mm256_zeroupper();
+#endif
+}
+
 static uint64_t isa_xxh3(const void *buf, size_t len)
 {
-	return XXH3_64bits(buf, len);
+	uint64_t h = XXH3_64bits(buf, len);
+	isa_clean();
+	return h;
 }
 
 static uint64_t isa_xxh128(const void *buf, size_t len)
 {
-	return XXH3_128bits(buf, len).low64;
+	uint64_t h = XXH3_128bits(buf, len).low64;
+	isa_clean();
+	return h;
 }
 
 static void isa_xxh128_digest(const void *buf, size_t len, uint8_t out[HASH_DIGEST_MAX])
 {
 	XXH128_canonical_t c;
 	XXH128_canonicalFromHash(&c, XXH3_128bits(buf, len));
+	isa_clean();
 	for (int i = 0; i < 16; i++)
 		out[i] = c.digest[i];
 }
