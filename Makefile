@@ -59,7 +59,8 @@ $(OUT): $(LIB_OBJS) $(CMD_OBJS)
 $(UNIT): $(LIB_OBJS) $(TEST_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c
+# Flags live in this file: objects are rebuilt when it changes.
+$(BUILD)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(FLAGS_$<) -c -o $@ $<
 
