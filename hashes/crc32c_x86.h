@@ -16,7 +16,8 @@ static inline uint64_t crc32c_load64(const unsigned char *p)
 	return w;
 }
 
-/* One crc32q stream, then the last 0..7 bytes. */
+/* One crc32q stream, then the last 0..7 bytes (shaped like crc32c_sse42.c,
+ * so that short inputs cost the same in every variant). */
 static inline uint32_t crc32c_x86_1way(uint32_t crc, const unsigned char *p, size_t len)
 {
 	uint64_t c = crc;
@@ -24,20 +25,13 @@ static inline uint32_t crc32c_x86_1way(uint32_t crc, const unsigned char *p, siz
 	for (; len >= 8; len -= 8, p += 8)
 		c = _mm_crc32_u64(c, crc32c_load64(p));
 	crc = (uint32_t)c;
-	if (len & 4) {
+	for (; len >= 4; len -= 4, p += 4) {
 		uint32_t w;
 		memcpy(&w, p, 4);
 		crc = _mm_crc32_u32(crc, w);
-		p += 4;
 	}
-	if (len & 2) {
-		uint16_t w;
-		memcpy(&w, p, 2);
-		crc = _mm_crc32_u16(crc, w);
-		p += 2;
-	}
-	if (len & 1)
-		crc = _mm_crc32_u8(crc, *p);
+	while (len--)
+		crc = _mm_crc32_u8(crc, *p++);
 	return crc;
 }
 
