@@ -35,13 +35,13 @@ static inline uint32_t crc32c_x86_1way(uint32_t crc, const unsigned char *p, siz
 	return crc;
 }
 
-/* a * ka + b * kb, reduced mod P by one crc32q (see crc32c_consts.c):
- * with ka, kb = x^(8n-33) this moves a and b forward by their n bytes. */
-static inline uint32_t crc32c_x86_recombine2(uint32_t a, uint32_t ka, uint32_t b, uint32_t kb)
+/* a*ka + b*kb + c*kc, reduced mod P by one crc32q (see crc32c_consts.c):
+ * with each k = x^(8n-33) this moves a, b and c forward by their n bytes. */
+static inline uint32_t crc32c_x86_recombine3(uint32_t a, uint32_t ka, uint32_t b, uint32_t kb, uint32_t c, uint32_t kc)
 {
-	__m128i va = _mm_cvtsi32_si128((int)a), vb = _mm_cvtsi32_si128((int)b);
-	__m128i k = _mm_set_epi64x(kb, ka);
-	__m128i m = _mm_xor_si128(_mm_clmulepi64_si128(va, k, 0x00), _mm_clmulepi64_si128(vb, k, 0x10));
+	__m128i ab = _mm_set_epi64x(b, a), kab = _mm_set_epi64x(kb, ka);
+	__m128i m = _mm_xor_si128(_mm_clmulepi64_si128(ab, kab, 0x00), _mm_clmulepi64_si128(ab, kab, 0x11));
+	m = _mm_xor_si128(m, _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)c), _mm_cvtsi32_si128((int)kc), 0x00));
 	return (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(m));
 }
 
