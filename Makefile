@@ -5,22 +5,39 @@ CC ?= cc
 BUILD ?= build/default
 OUT ?= ksmbench
 CFLAGS ?= -O2 -g
-PKGS := libxxhash zlib libcpuid libcjson libisal
+PKG_CONFIG ?= pkg-config
 MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
+# libisal and libcpuid are not packaged for every Debian architecture (no
+# libisal on i386, no libcpuid on arm64): without them the build goes on and
+# their entries list as unavailable (KB_HAVE_LIBISAL, KB_HAVE_LIBCPUID).
+PKGS_OPTIONAL := $(foreach p,libisal libcpuid,$(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo $(p)))
+PKGS := libxxhash zlib libcjson $(PKGS_OPTIONAL)
+HAVE_DEFS := $(if $(filter libisal,$(PKGS)),-DKB_HAVE_LIBISAL) $(if $(filter libcpuid,$(PKGS)),-DKB_HAVE_LIBCPUID)
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ISAL_VERSION := $(shell pkg-config --modversion libisal 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ISAL_VERSION := $(shell $(PKG_CONFIG) --modversion libisal 2>/dev/null)
 GIT_REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+# 64-bit off_t and inode numbers on 32-bit builds too (readdir and large
+# dump files fail with EOVERFLOW otherwise).
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) $(CFLAGS) $(PKG_CFLAGS) $(HAVE_DEFS) -MMD -MP
 LDLIBS := $(PKG_LIBS) -lm
 
 # Target flags of the implementations that need them, keyed by source file:
 # one translation unit per instruction set, chosen at run time by CPUID.
 ifneq ($(filter x86_64% i386% i686%,$(MACHINE)),)
 FLAGS_hashes/crc32c_sse42.c := -msse4.2
+FLAGS_hashes/crc32c_3way.c := -msse4.2 -mpclmul
+FLAGS_hashes/crc32c_vpclmul.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq
+FLAGS_hashes/crc32c_fused.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq
+FLAGS_hashes/xxh3_sse2.c := -msse2
+FLAGS_hashes/xxh3_avx2.c := -mavx2
+FLAGS_hashes/xxh3_avx512.c := -mavx512f
+endif
+ifneq ($(filter aarch64%,$(MACHINE)),)
+FLAGS_hashes/crc32c_armv8.c := -march=armv8-a+crc+crypto
 endif
 FLAGS_common/versions.c := -DKB_ISAL_VERSION='"$(ISAL_VERSION)"' -DKB_GIT_REVISION='"$(GIT_REVISION)"'
 
@@ -32,7 +49,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 UNIT := $(BUILD)/unit-tests
 
-.PHONY: all deps run test check san-test fuzz fuzz-build clean FORCE
+.PHONY: all deps run test check san-test fuzz fuzz-build cross-test clean FORCE
 
 all: $(OUT)
 
@@ -42,7 +59,8 @@ $(OUT): $(LIB_OBJS) $(CMD_OBJS)
 $(UNIT): $(LIB_OBJS) $(TEST_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c
+# Flags live in this file: objects are rebuilt when it changes.
+$(BUILD)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(FLAGS_$<) -c -o $@ $<
 
@@ -102,6 +120,12 @@ fuzz: fuzz-build
 			$$t.corpus $(FUZZ_BUILD)/seeds 2>$$t.log || { tail -n 60 $$t.log; exit 1; }; \
 		grep -E '^stat::number_of_executed_units|^Done' $$t.log | tr '\n' ' '; echo; \
 	done
+
+# The suite again for arm64 and 32-bit x86, built with Debian's cross
+# compilers and run under qemu-user (tests/cross-test.sh installs them).
+cross-test:
+	tests/cross-test.sh aarch64
+	tests/cross-test.sh i386
 
 clean:
 	rm -rf build $(OUT)

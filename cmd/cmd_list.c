@@ -24,12 +24,14 @@ static void availability(const struct hash_impl *h, char *buf, size_t size)
 	char feats[128];
 	uint32_t missing = hash_missing_features(h);
 
-	if (!missing && hash_resolve(h)->fn)
-		snprintf(buf, size, "yes");
-	else if (missing)
-		snprintf(buf, size, "no (needs %s)", cpu_features_names(missing, feats, sizeof(feats)));
-	else
+	/* Code not built (other architecture, library not packaged) first: its
+	 * features may well be present. */
+	if (!hash_resolve(h)->fn)
 		snprintf(buf, size, "no (not built for this architecture)");
+	else if (!missing)
+		snprintf(buf, size, "yes");
+	else
+		snprintf(buf, size, "no (needs %s)", cpu_features_names(missing, feats, sizeof(feats)));
 }
 
 static int print_table(void)

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include <cJSON.h>
+#ifdef KB_HAVE_LIBCPUID
 #include <libcpuid.h>
+#endif
 #include <xxhash.h>
 #include <zlib.h>
 
@@ -17,7 +19,10 @@
 #define KB_GIT_REVISION "unknown"
 #endif
 
-const char *const kb_library_keys[] = { "libxxhash", "zlib", "libisal", "libcjson", "libcpuid", NULL };
+#define KB_STR2(x) #x
+#define KB_STR(x) KB_STR2(x)
+
+const char *const kb_library_keys[] = { "libxxhash", "xxhash.h", "zlib", "libisal", "libcjson", "libcpuid", NULL };
 
 const char *kb_git_revision(void)
 {
@@ -33,13 +38,18 @@ const char *kb_library_version(const char *key)
 		snprintf(xxh, sizeof(xxh), "%u.%u.%u", v / 10000, v / 100 % 100, v % 100);
 		return xxh;
 	}
+	/* The header compiled into the xxh3-<isa> entries, not the library. */
+	if (strcmp(key, "xxhash.h") == 0)
+		return KB_STR(XXH_VERSION_MAJOR) "." KB_STR(XXH_VERSION_MINOR) "." KB_STR(XXH_VERSION_RELEASE);
 	if (strcmp(key, "zlib") == 0)
 		return zlibVersion();
 	if (strcmp(key, "libisal") == 0)
 		return KB_ISAL_VERSION;
 	if (strcmp(key, "libcjson") == 0)
 		return cJSON_Version();
+#ifdef KB_HAVE_LIBCPUID
 	if (strcmp(key, "libcpuid") == 0)
 		return cpuid_lib_version();
+#endif
 	return NULL;
 }

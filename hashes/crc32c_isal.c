@@ -1,10 +1,13 @@
 /* CRC-32C from Intel ISA-L. crc32_iscsi() neither inverts on entry nor on
  * exit, so the standard value is crc32_iscsi(buf, len, ~0) ^ ~0. ISA-L picks
  * its own code path (up to VPCLMULQDQ/AVX-512) at load time. */
-#include <isa-l/crc.h>
-
 #include "hash.h"
 #include "impls.h"
+
+/* Not every architecture has the library packaged (Debian has none for
+ * i386): there the entry lists as unavailable. */
+#ifdef KB_HAVE_LIBISAL
+#include <isa-l/crc.h>
 
 static uint64_t crc32c_isal(const void *buf, size_t len)
 {
@@ -20,6 +23,10 @@ static uint64_t crc32c_isal(const void *buf, size_t len)
 	crc = crc32_iscsi((unsigned char *)p, (int)len, crc);
 	return crc ^ 0xffffffffu;
 }
+#define CRC32C_ISAL_FN crc32c_isal
+#else
+#define CRC32C_ISAL_FN NULL
+#endif
 
 const struct hash_impl hash_crc32c_isal = {
 	.name = "crc32c-isal",
@@ -28,5 +35,5 @@ const struct hash_impl hash_crc32c_isal = {
 	.bits = 32,
 	.provenance = "libisal",
 	.len_multiple = 1,
-	.fn = crc32c_isal,
+	.fn = CRC32C_ISAL_FN,
 };

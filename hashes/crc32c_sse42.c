@@ -6,23 +6,22 @@
 #include "hash.h"
 #include "impls.h"
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__)
+#include "crc32c_x86.h"
+
+static uint64_t crc32c_sse42(const void *buf, size_t len)
+{
+	return crc32c_x86_1way(0xffffffffu, buf, len) ^ 0xffffffffu;
+}
+#elif defined(__i386__)
 #include <nmmintrin.h>
 
+/* 32-bit x86 has no crc32q: four bytes a step. */
 static uint64_t crc32c_sse42(const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 	uint32_t crc = 0xffffffffu;
 
-#if defined(__x86_64__)
-	uint64_t c64 = crc;
-	for (; len >= 8; len -= 8, p += 8) {
-		uint64_t w;
-		memcpy(&w, p, 8);
-		c64 = _mm_crc32_u64(c64, w);
-	}
-	crc = (uint32_t)c64;
-#endif
 	for (; len >= 4; len -= 4, p += 4) {
 		uint32_t w;
 		memcpy(&w, p, 4);
@@ -32,6 +31,8 @@ static uint64_t crc32c_sse42(const void *buf, size_t len)
 		crc = _mm_crc32_u8(crc, *p++);
 	return crc ^ 0xffffffffu;
 }
+#endif
+#if defined(__x86_64__) || defined(__i386__)
 #define CRC32C_SSE42_FN crc32c_sse42
 #else
 /* Listed on every architecture, unavailable (missing sse4.2) off x86. */

@@ -15,10 +15,28 @@ extern const struct hash_impl hash_xxhash;
 extern const struct hash_impl hash_xxh32;
 extern const struct hash_impl hash_xxh64;
 extern const struct hash_impl hash_xxh3;
+extern const struct hash_impl hash_xxh3_avx512;
+extern const struct hash_impl hash_xxh3_avx2;
+extern const struct hash_impl hash_xxh3_sse2;
+extern const struct hash_impl hash_xxh3_neon;
+extern const struct hash_impl hash_xxh3_dispatch;
+extern const struct hash_impl hash_xxh3_lib;
 extern const struct hash_impl hash_xxh128;
+extern const struct hash_impl hash_xxh128_avx512;
+extern const struct hash_impl hash_xxh128_avx2;
+extern const struct hash_impl hash_xxh128_sse2;
+extern const struct hash_impl hash_xxh128_neon;
+extern const struct hash_impl hash_xxh128_lib;
+extern const struct hash_impl hash_crc32c;
 extern const struct hash_impl hash_crc32c_generic;
 extern const struct hash_impl hash_crc32c_sse42;
+extern const struct hash_impl hash_crc32c_3way;
+extern const struct hash_impl hash_crc32c_vpclmul;
+extern const struct hash_impl hash_crc32c_fused;
+extern const struct hash_impl hash_crc32c_armv8;
 extern const struct hash_impl hash_crc32c_isal;
+extern const struct hash_impl hash_crc32c_isal_3way;
+extern const struct hash_impl hash_crc32c_isal_by16;
 extern const struct hash_impl hash_crc32_zlib;
 
 /* Building blocks shared with the self-test's references. */

@@ -52,9 +52,9 @@ const struct hash_impl hash_xxh64 = {
 	.fn = lib_xxh64,
 };
 
-const struct hash_impl hash_xxh3 = {
-	.name = "xxh3",
-	.description = "XXH3_64bits, seed 0",
+const struct hash_impl hash_xxh3_lib = {
+	.name = "xxh3-lib",
+	.description = "XXH3_64bits, seed 0, libxxhash's plain entry point (its SSE2 baseline on x86-64)",
 	.family = "xxh3",
 	.bits = 64,
 	.provenance = "libxxhash",
@@ -62,9 +62,9 @@ const struct hash_impl hash_xxh3 = {
 	.fn = lib_xxh3,
 };
 
-const struct hash_impl hash_xxh128 = {
-	.name = "xxh128",
-	.description = "XXH3_128bits, seed 0 (128-bit digest; low 64 bits as the value)",
+const struct hash_impl hash_xxh128_lib = {
+	.name = "xxh128-lib",
+	.description = "XXH3_128bits, seed 0, libxxhash's plain entry point (128-bit digest; low 64 bits as the value)",
 	.family = "xxh128",
 	.bits = 128,
 	.provenance = "libxxhash",

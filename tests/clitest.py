@@ -5,6 +5,9 @@ import sys
 import tempfile
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./ksmbench")
+# Set by tests/cross-test.sh: under qemu-user the full verify sweep of every
+# hash takes many minutes, so the CLI tests use `verify --quick` there.
+QUICK = os.environ.get("KSMBENCH_TEST_QUICK") == "1"
 passed = 0
 failed = 0
 

@@ -49,7 +49,8 @@ void test_crc32c(void)
 	unsigned char *b = random_buffer(5000, 11);
 
 	CHECK(hash_crc32c_generic.fn(check, 9) == 0xe3069283u);
-	CHECK(hash_crc32c_isal.fn(check, 9) == 0xe3069283u);
+	if (hash_crc32c_isal.fn) /* libisal is not packaged everywhere */
+		CHECK(hash_crc32c_isal.fn(check, 9) == 0xe3069283u);
 	CHECK(hash_crc32_zlib.fn(check, 9) == 0xcbf43926u);
 	CHECK(ref_crc32c(check, 9) == 0xe3069283u);
 	CHECK(ref_crc32(check, 9) == 0xcbf43926u);
@@ -63,7 +64,8 @@ void test_crc32c(void)
 		for (unsigned off = 0; off < 16; off += 5) {
 			uint32_t want = ref_crc32c(b + off, len);
 			CHECK(hash_crc32c_generic.fn(b + off, len) == want);
-			CHECK(hash_crc32c_isal.fn(b + off, len) == want);
+			if (hash_crc32c_isal.fn)
+				CHECK(hash_crc32c_isal.fn(b + off, len) == want);
 		}
 	free(b);
 }
@@ -75,14 +77,14 @@ void test_xxhash(void)
 
 	CHECK(hash_xxh32.fn("", 0) == 0x02cc5d05u);
 	CHECK(hash_xxh64.fn("", 0) == 0xef46db3751d8e999ull);
-	CHECK(hash_xxh3.fn("", 0) == 0x2d06800538d394c2ull);
+	CHECK(hash_xxh3_lib.fn("", 0) == 0x2d06800538d394c2ull);
 	CHECK(hash_xxh64.fn(zero, 4096) == 0xac869b6f32d8bbdbull);
-	hash_xxh128.digest_wide("", 0, d);
+	hash_xxh128_lib.digest_wide("", 0, d);
 	CHECK(d[0] == 0x99 && d[15] == 0x7f);
 	/* The value of a 128-bit hash is its low half: the last 8 canonical bytes. */
 	uint64_t low = 0;
 	for (int i = 8; i < 16; i++)
 		low = (low << 8) | d[i];
-	CHECK(hash_xxh128.fn("", 0) == low);
+	CHECK(hash_xxh128_lib.fn("", 0) == low);
 	CHECK(hash_resolve(&hash_xxhash) == (sizeof(void *) == 8 ? &hash_xxh64 : &hash_xxh32));
 }

@@ -1,0 +1,85 @@
+/* Body of the per-instruction-set XXH3 entries: xxhash.h inlined whole
+ * (XXH_INLINE_ALL) with the vector code path chosen by XXH_VECTOR, so that
+ * each xxh3_<isa>.c translation unit, compiled with its own target flags,
+ * carries its own copy. Before including this, a file defines XXH3_ISA
+ * (entry suffix token), XXH3_ISA_STR, XXH3_ISA_NEEDS (cpu_feature bits),
+ * XXH3_ISA_WHAT (description tail) and, where this architecture builds it,
+ * XXH3_ISA_BUILT and XXH_VECTOR. Elsewhere the entries exist with no code,
+ * so that they list as unavailable. */
+#include "hash.h"
+#include "impls.h"
+
+#define XXH3_ISA_CAT2(a, b) a##b
+#define XXH3_ISA_CAT(a, b) XXH3_ISA_CAT2(a, b)
+
+#ifdef XXH3_ISA_BUILT
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#ifdef __AVX__
+#include <immintrin.h>
+#endif
+
+/* GCC 12 does not insert vzeroupper on xxhash.h's AVX-512 long-input path
+ * (seen in the disassembly), and dirty upper state slows down legacy-SSE
+ * code that runs next: clean it here. */
+static inline void isa_clean(void)
+{
+#ifdef __AVX__
+	_mm256_zeroupper();
+#endif
+}
+
+static uint64_t isa_xxh3(const void *buf, size_t len)
+{
+	uint64_t h = XXH3_64bits(buf, len);
+	isa_clean();
+	return h;
+}
+
+static uint64_t isa_xxh128(const void *buf, size_t len)
+{
+	uint64_t h = XXH3_128bits(buf, len).low64;
+	isa_clean();
+	return h;
+}
+
+static void isa_xxh128_digest(const void *buf, size_t len, uint8_t out[HASH_DIGEST_MAX])
+{
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, XXH3_128bits(buf, len));
+	isa_clean();
+	for (int i = 0; i < 16; i++)
+		out[i] = c.digest[i];
+}
+#define XXH3_ISA_FN64 isa_xxh3
+#define XXH3_ISA_FN128 isa_xxh128
+#define XXH3_ISA_DIGEST isa_xxh128_digest
+#else
+#define XXH3_ISA_FN64 NULL
+#define XXH3_ISA_FN128 NULL
+#define XXH3_ISA_DIGEST NULL
+#endif
+
+const struct hash_impl XXH3_ISA_CAT(hash_xxh3_, XXH3_ISA) = {
+	.name = "xxh3-" XXH3_ISA_STR,
+	.description = "XXH3_64bits, seed 0, xxhash.h inlined, " XXH3_ISA_WHAT,
+	.family = "xxh3",
+	.bits = 64,
+	.provenance = "xxhash.h",
+	.cpu_needs = XXH3_ISA_NEEDS,
+	.len_multiple = 1,
+	.fn = XXH3_ISA_FN64,
+};
+
+const struct hash_impl XXH3_ISA_CAT(hash_xxh128_, XXH3_ISA) = {
+	.name = "xxh128-" XXH3_ISA_STR,
+	.description = "XXH3_128bits, seed 0, xxhash.h inlined, " XXH3_ISA_WHAT,
+	.family = "xxh128",
+	.bits = 128,
+	.provenance = "xxhash.h",
+	.cpu_needs = XXH3_ISA_NEEDS,
+	.len_multiple = 1,
+	.fn = XXH3_ISA_FN128,
+	.digest_wide = XXH3_ISA_DIGEST,
+};

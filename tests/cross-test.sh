@@ -1,0 +1,67 @@
+#!/bin/sh
+# Builds ksmbench with a Debian cross compiler and runs the whole test suite
+# under qemu-user: `tests/cross-test.sh aarch64` or `tests/cross-test.sh i386`
+# (`make cross-test` runs both). As root on Debian it installs what it needs:
+# the cross gcc and libc, qemu-user, and the target's library packages, which
+# are unpacked into build/cross/ARCH/sysroot rather than installed multiarch
+# (that would have to match the host's package versions exactly). A library
+# Debian does not package for the target (libisal on i386, libcpuid on arm64)
+# is simply left out: its entries list as unavailable there.
+set -eu
+cd "$(dirname "$0")/.."
+
+arch=${1:?usage: tests/cross-test.sh aarch64|i386}
+case $arch in
+aarch64) triplet=aarch64-linux-gnu deb=arm64 qemu=qemu-aarch64 libcdev=libc6-dev-arm64-cross
+	libs="libxxhash-dev libxxhash0 zlib1g-dev zlib1g libcjson-dev libcjson1 libisal-dev libisal2" ;;
+i386) triplet=i686-linux-gnu deb=i386 qemu=qemu-i386 libcdev=libc6-dev-i386-cross
+	libs="libxxhash-dev libxxhash0 zlib1g-dev zlib1g libcjson-dev libcjson1 libcpuid-dev libcpuid16" ;;
+*) echo "cross-test: unknown target '$arch' (aarch64 or i386)" >&2; exit 2 ;;
+esac
+libdir=$(echo "$triplet" | sed 's/^i686/i386/')
+dir=build/cross/$arch
+sysroot=$PWD/$dir/sysroot
+
+need=""
+command -v "$triplet-gcc" >/dev/null 2>&1 || need="$need gcc-$triplet $libcdev"
+command -v "$qemu" >/dev/null 2>&1 || need="$need qemu-user"
+if [ ! -f "$dir/sysroot.done" ] || [ -n "$need" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "cross-test: needs root to install:$need and the $deb packages: $libs" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	dpkg --print-foreign-architectures | grep -qx "$deb" || dpkg --add-architecture "$deb"
+	# The target's package lists may be absent or half-synced on the mirror.
+	apt-get update -qq >/dev/null 2>&1 || true
+	# shellcheck disable=SC2086
+	[ -z "$need" ] || apt-get install -y -qq --no-install-recommends $need >/dev/null
+	rm -rf "$dir/debs" "$sysroot"
+	mkdir -p "$dir/debs" "$sysroot"
+	for p in $libs; do
+		(cd "$dir/debs" && apt-get download -qq "$p:$deb" >/dev/null 2>&1) ||
+			{ echo "cross-test: could not download $p:$deb" >&2; exit 1; }
+	done
+	for f in "$dir"/debs/*.deb; do dpkg-deb -x "$f" "$sysroot"; done
+	touch "$dir/sysroot.done"
+fi
+
+# pkg-config finds only the target's libraries, with paths under the sysroot.
+PKG_CONFIG_LIBDIR=$sysroot/usr/lib/$libdir/pkgconfig:$sysroot/usr/share/pkgconfig
+PKG_CONFIG_SYSROOT_DIR=$sysroot
+export PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR
+make --no-print-directory -j2 CC="$triplet-gcc" BUILD="$dir" OUT="$dir/ksmbench" \
+	LDFLAGS="-L$sysroot/usr/lib/$libdir -Wl,-rpath-link,$sysroot/usr/lib/$libdir" \
+	"$dir/ksmbench" "$dir/unit-tests" >"$dir/build.log" 2>&1 ||
+	{ tail -n 30 "$dir/build.log" >&2; exit 1; }
+
+# The suite runs the binaries through wrappers that start them under qemu.
+for b in ksmbench unit-tests; do
+	cat >"$dir/run-$b" <<WRAP
+#!/bin/sh
+exec $qemu -cpu max -L /usr/$triplet -E LD_LIBRARY_PATH=$sysroot/usr/lib/$libdir $PWD/$dir/$b "\$@"
+WRAP
+	chmod +x "$dir/run-$b"
+done
+echo "== $arch: $("$dir/run-ksmbench" --version | head -n 1)"
+KSMBENCH_TEST_QUICK=1 tests/run.sh "$dir/run-unit-tests" "$dir/run-ksmbench"
