@@ -22,6 +22,7 @@ LDLIBS := $(PKG_LIBS) -lm
 ifneq ($(filter x86_64% i386% i686%,$(MACHINE)),)
 FLAGS_hashes/crc32c_sse42.c := -msse4.2
 endif
+FLAGS_bench/context.c := -DKB_CFLAGS='"$(CFLAGS)"'
 FLAGS_common/versions.c := -DKB_ISAL_VERSION='"$(ISAL_VERSION)"' -DKB_GIT_REVISION='"$(GIT_REVISION)"'
 
 LIB_SRCS := $(wildcard common/*.c hashes/*.c datasets/*.c bench/*.c report/*.c)

@@ -29,5 +29,8 @@ int cli_bad_option(const char *cmd, char **argv, int optopt_value);
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_sum(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_thread(int argc, char **argv);
+int cmd_select(int argc, char **argv);
 
 #endif

@@ -12,6 +12,9 @@ static const struct cli_command commands[] = {
 	{ "list", "registered hashes, availability on this CPU, provenance", cmd_list },
 	{ "verify", "known-answer tests and cross-checks of every hash", cmd_verify },
 	{ "sum", "checksums of files, whole or per page (like xxhsum)", cmd_sum },
+	{ "bench", "measure hashes: timers, datasets, reports", cmd_bench },
+	{ "thread", "the linux-mm thread's comparison on this machine (default)", cmd_thread },
+	{ "select", "pick the fastest hash as the v2 KSM patch did", cmd_select },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

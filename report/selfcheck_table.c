@@ -1,0 +1,37 @@
+/* The report of ksmbench bench --selfcheck: one row per hash, each with its
+ * two comparisons and whether they meet their targets. */
+#include "../bench/selfcheck.h"
+#include "results.h"
+#include "table.h"
+
+int report_selfcheck(FILE *out, const struct bench_context *ctx, const struct selfcheck_row *rows, size_t n)
+{
+	struct table *t = table_new(9, "lrrrlrrrl");
+	int rc = 0;
+
+	if (!t || table_add_rowf(t, "HASH", "minimal ns/page", "harness ns/page", "diff %", "within 3%",
+				 "window ns/page", "rdtsc ns/page", "diff %", "within 5%"))
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const struct selfcheck_row *x = &rows[i];
+		char a[32], b[32], d[32], w[32], r[32], e[32];
+		snprintf(a, sizeof(a), "%.1f", x->minimal_ns_per_page);
+		snprintf(b, sizeof(b), "%.1f", x->harness_ns_per_page);
+		snprintf(d, sizeof(d), "%+.2f", x->harness_diff_percent);
+		snprintf(w, sizeof(w), "%.1f", x->window_ns_per_page_median);
+		snprintf(r, sizeof(r), "%.1f", x->rdtsc_ns_per_page_median);
+		snprintf(e, sizeof(e), "%+.2f", x->rdtsc_diff_percent);
+		const char *rdtsc_verdict = !x->compute_bound ? (x->rdtsc_ok ? "yes (not compute-bound)"
+									       : "no (not compute-bound: no target)")
+							      : x->rdtsc_ok ? "yes" : "NO";
+		rc = table_add_rowf(t, x->hash, a, b, d, x->harness_ok ? "yes" : "NO", w, r, e, rdtsc_verdict);
+	}
+	if (rc == 0)
+		rc = report_context_line(out, ctx);
+	if (rc == 0)
+		rc = table_print(t, out);
+	if (rc == 0)
+		rc = report_warnings(out, ctx);
+	table_free(t);
+	return rc;
+}
