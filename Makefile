@@ -55,9 +55,7 @@ deps:
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	./$(OUT) verify
-	@echo
-	./$(OUT) list
+	./$(OUT)
 
 # The whole suite: unit tests, then the CLI tests against the built binary.
 check: $(OUT) $(UNIT)

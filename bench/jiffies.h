@@ -12,6 +12,12 @@ static inline unsigned long jiffies_from_ns(uint64_t ns, unsigned hz)
 	return (unsigned long)(ns / 1000000000u * hz + ns % 1000000000u * hz / 1000000000u);
 }
 
+/* The first CLOCK_MONOTONIC time (ns) at which the tick count reaches j. */
+static inline uint64_t jiffies_start_ns(unsigned long j, unsigned hz)
+{
+	return (uint64_t)(j / hz) * 1000000000u + ((uint64_t)(j % hz) * 1000000000u + hz - 1) / hz;
+}
+
 /* The kernel's time_before(a, b): a is earlier than b, across wrap-around. */
 static inline int jiffies_time_before(unsigned long a, unsigned long b)
 {

@@ -50,14 +50,6 @@ static double median_of(double *v, size_t n)
 	return stats_percentile_sorted(v, n, 50);
 }
 
-/* The first CLOCK_MONOTONIC time at which the emulated jiffies reach j. */
-static uint64_t jiffy_start_ns(unsigned long j, unsigned hz)
-{
-	uint64_t whole = (uint64_t)(j / hz) * 1000000000u;
-	uint64_t part = ((uint64_t)(j % hz) * 1000000000u + hz - 1) / hz;
-	return whole + part;
-}
-
 struct round_buffers {
 	double *ns;       /* per round: ns per page */
 	double *kernel;   /* jiffies: the kernel's MB/s */
@@ -104,7 +96,7 @@ static int run_jiffies_round(hash_fn fn, const struct page_set *set, size_t *pos
 	}
 	/* The patch: je = jiffies + (HZ >> 3); while (time_before(jiffies, je)) ... */
 	unsigned long je = j0 + jiffies_window(cfg->hz);
-	loop_count_until(fn, set, pos, t0, jiffy_start_ns(je, cfg->hz), batch, &lc);
+	loop_count_until(fn, set, pos, t0, jiffies_start_ns(je, cfg->hz), batch, &lc);
 	*calls = lc.calls;
 	*elapsed_ns = lc.end_ns - lc.start_ns;
 	*sink ^= lc.sink;
