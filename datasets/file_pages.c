@@ -12,7 +12,7 @@ int page_content_file(struct page_content *c, const char *path, uint32_t page_si
 {
 	size_t max_pages = max_bytes / page_size ? max_bytes / page_size : 1;
 	struct page pg;
-	int rc;
+	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
 	struct page_source *src = dump_source_open(path, page_size, NULL, err);
