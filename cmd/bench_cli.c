@@ -19,6 +19,43 @@ int bench_cli_parse_cpu(const char *cmd, const char *text, int *cpu)
 	return 0;
 }
 
+int bench_cli_parse_repeat(const char *cmd, const char *text, unsigned *repeat)
+{
+	struct kb_err err;
+	uint64_t v;
+
+	if (kb_parse_uint(text, 1000, &v, &err))
+		return cli_error(cmd, "--repeat: %s", err.msg);
+	if (v == 0)
+		return cli_error(cmd, "--repeat: must be at least 1");
+	*repeat = (unsigned)v;
+	return 0;
+}
+
+int bench_cli_parse_hz(const char *cmd, const char *text, unsigned *hz)
+{
+	struct kb_err err;
+	uint64_t v;
+
+	if (kb_parse_uint(text, 10000, &v, &err) || v < 8)
+		return cli_error(cmd, "--hz '%s' must be from 8 to 10000", text);
+	*hz = (unsigned)v;
+	return 0;
+}
+
+int bench_cli_parse_working_set(const char *cmd, const char *text, uint64_t *bytes)
+{
+	struct kb_err err;
+	uint64_t v;
+
+	if (kb_parse_size(text, &v, &err))
+		return cli_error(cmd, "--working-set: %s", err.msg);
+	if (v < (64u << 10) || v > (64ull << 30))
+		return cli_error(cmd, "--working-set '%s' must be from 64K to 64G", text);
+	*bytes = v;
+	return 0;
+}
+
 int bench_cli_pin(const char *cmd, int cpu, int *pinned)
 {
 	struct kb_err err;

@@ -12,8 +12,12 @@
  * *pinned; on failure prints the error and returns the exit code. */
 int bench_cli_pin(const char *cmd, int cpu, int *pinned);
 
-/* --cpu's value: a CPU number. */
-int bench_cli_parse_cpu(const char *cmd, const char *text, int *cpu);
+/* Option values shared by the measuring commands; each prints its error and
+ * returns the exit code, or returns 0. */
+int bench_cli_parse_cpu(const char *cmd, const char *text, int *cpu);           /* --cpu N */
+int bench_cli_parse_repeat(const char *cmd, const char *text, unsigned *repeat); /* --repeat 1..1000 */
+int bench_cli_parse_hz(const char *cmd, const char *text, unsigned *hz);         /* --hz 8..10000 */
+int bench_cli_parse_working_set(const char *cmd, const char *text, uint64_t *bytes); /* 64K..64G */
 
 /* A page set of data ("zero", "random" or a file) laid out hot or cold. */
 struct bench_set_request {

@@ -92,11 +92,8 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 			o->set.cold = strcmp(optarg, "cold") == 0;
 			break;
 		case O_WS:
-			if (kb_parse_size(optarg, &v, &err))
-				return cli_error("bench", "--working-set: %s", err.msg);
-			if (v < (64u << 10) || v > (64ull << 30))
-				return cli_error("bench", "--working-set '%s' must be from 64K to 64G", optarg);
-			o->set.working_set_bytes = v;
+			if (bench_cli_parse_working_set("bench", optarg, &o->set.working_set_bytes))
+				return KB_EXIT_USAGE;
 			break;
 		case O_MIS:
 			if (kb_parse_uint(optarg, KB_PAGE_SIZE_MAX, &v, &err))
@@ -114,14 +111,12 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 			o->warmup_given = 1;
 			break;
 		case O_REP:
-			if (kb_parse_uint(optarg, 1000, &v, &err) || v == 0)
-				return cli_error("bench", "--repeat: %s", v == 0 ? "must be at least 1" : err.msg);
-			o->cfg.repeat = (unsigned)v;
+			if (bench_cli_parse_repeat("bench", optarg, &o->cfg.repeat))
+				return KB_EXIT_USAGE;
 			break;
 		case O_HZ:
-			if (kb_parse_uint(optarg, 10000, &v, &err) || v < 8)
-				return cli_error("bench", "--hz '%s' must be from 8 to 10000", optarg);
-			o->cfg.hz = (unsigned)v;
+			if (bench_cli_parse_hz("bench", optarg, &o->cfg.hz))
+				return KB_EXIT_USAGE;
 			break;
 		case O_ALIGN: o->cfg.align_tick = 1; break;
 		case O_CPU:

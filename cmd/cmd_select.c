@@ -61,7 +61,6 @@ int cmd_select(int argc, char **argv)
 	struct bench_config cfg;
 	int cpu = -1, c, rc, pinned;
 	struct kb_err err;
-	uint64_t v;
 
 	bench_config_default(&cfg);
 	cfg.timer = BENCH_TIMER_JIFFIES;
@@ -72,14 +71,12 @@ int cmd_select(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_REP:
-			if (kb_parse_uint(optarg, 1000, &v, &err) || v == 0)
-				return cli_error("select", "--repeat: %s", v == 0 ? "must be at least 1" : err.msg);
-			cfg.repeat = (unsigned)v;
+			if (bench_cli_parse_repeat("select", optarg, &cfg.repeat))
+				return KB_EXIT_USAGE;
 			break;
 		case O_HZ:
-			if (kb_parse_uint(optarg, 10000, &v, &err) || v < 8)
-				return cli_error("select", "--hz '%s' must be from 8 to 10000", optarg);
-			cfg.hz = (unsigned)v;
+			if (bench_cli_parse_hz("select", optarg, &cfg.hz))
+				return KB_EXIT_USAGE;
 			break;
 		case O_ALIGN: cfg.align_tick = 1; break;
 		case O_CPU:

@@ -83,7 +83,6 @@ int cmd_thread(int argc, char **argv)
 	const char *format_name = "table", *output = NULL;
 	int cpu = -1, c, rc, pinned;
 	struct kb_err err;
-	uint64_t v;
 
 	bench_config_default(&kcfg);
 	kcfg.timer = BENCH_TIMER_JIFFIES;
@@ -94,25 +93,21 @@ int cmd_thread(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_REP:
-			if (kb_parse_uint(optarg, 1000, &v, &err) || v == 0)
-				return cli_error("thread", "--repeat: %s", v == 0 ? "must be at least 1" : err.msg);
-			kcfg.repeat = rcfg.repeat = (unsigned)v;
+			if (bench_cli_parse_repeat("thread", optarg, &kcfg.repeat))
+				return KB_EXIT_USAGE;
+			rcfg.repeat = kcfg.repeat;
 			break;
 		case O_WIN:
 			if (kb_parse_duration_ns(optarg, 100000u, 60000000000u, &rcfg.window_ns, &err))
 				return cli_error("thread", "--window: %s", err.msg);
 			break;
 		case O_HZ:
-			if (kb_parse_uint(optarg, 10000, &v, &err) || v < 8)
-				return cli_error("thread", "--hz '%s' must be from 8 to 10000", optarg);
-			kcfg.hz = (unsigned)v;
+			if (bench_cli_parse_hz("thread", optarg, &kcfg.hz))
+				return KB_EXIT_USAGE;
 			break;
 		case O_WS:
-			if (kb_parse_size(optarg, &v, &err))
-				return cli_error("thread", "--working-set: %s", err.msg);
-			if (v < (64u << 10) || v > (64ull << 30))
-				return cli_error("thread", "--working-set '%s' must be from 64K to 64G", optarg);
-			req.working_set_bytes = v;
+			if (bench_cli_parse_working_set("thread", optarg, &req.working_set_bytes))
+				return KB_EXIT_USAGE;
 			break;
 		case O_SEED:
 			if (kb_parse_uint(optarg, UINT64_MAX, &req.seed, &err))

@@ -30,6 +30,10 @@ const char *report_clock_name(const struct bench_result *r);
 int report_context_line(FILE *out, const struct bench_context *ctx);
 int report_warnings(FILE *out, const struct bench_context *ctx);
 
+/* The context line, then t; warnings are left to the caller. */
+struct table;
+int report_table_under_context(FILE *out, const struct bench_context *ctx, const struct table *t);
+
 /* Aligned columns, context line above, warnings below (results_table.c). */
 int report_table(FILE *out, const struct bench_context *ctx, const struct bench_result *r, size_t n);
 

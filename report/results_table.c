@@ -25,6 +25,13 @@ int report_warnings(FILE *out, const struct bench_context *ctx)
 	return ferror(out) ? -1 : 0;
 }
 
+int report_table_under_context(FILE *out, const struct bench_context *ctx, const struct table *t)
+{
+	if (report_context_line(out, ctx))
+		return -1;
+	return table_print(t, out);
+}
+
 int report_table(FILE *out, const struct bench_context *ctx, const struct bench_result *r, size_t n)
 {
 	struct table *t = table_new(12, "llllrrrrrrrr");
@@ -60,9 +67,7 @@ int report_table(FILE *out, const struct bench_context *ctx, const struct bench_
 				    kmb, bias, cyc);
 	}
 	if (rc == 0)
-		rc = report_context_line(out, ctx);
-	if (rc == 0)
-		rc = table_print(t, out);
+		rc = report_table_under_context(out, ctx, t);
 	if (rc == 0)
 		rc = report_warnings(out, ctx);
 	table_free(t);

@@ -27,9 +27,7 @@ int report_selfcheck(FILE *out, const struct bench_context *ctx, const struct se
 		rc = table_add_rowf(t, x->hash, a, b, d, x->harness_ok ? "yes" : "NO", w, r, e, rdtsc_verdict);
 	}
 	if (rc == 0)
-		rc = report_context_line(out, ctx);
-	if (rc == 0)
-		rc = table_print(t, out);
+		rc = report_table_under_context(out, ctx, t);
 	if (rc == 0)
 		rc = report_warnings(out, ctx);
 	table_free(t);

@@ -90,9 +90,7 @@ int thread_report_table(FILE *out, const struct bench_context *ctx, const struct
 		rc = table_add_rowf(t, rows[i].label, impl, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
 	}
 	if (rc == 0)
-		rc = report_context_line(out, ctx);
-	if (rc == 0)
-		rc = table_print(t, out);
+		rc = report_table_under_context(out, ctx, t);
 	if (rc == 0 && n > 0) {
 		const struct bench_result *k = rows[0].kernel, *m = rows[0].ksm;
 		fprintf(out, "\nMB/s: the v2 patch's self-test, count * PAGE_SIZE >> 17 after HZ>>3 emulated jiffies\n"
