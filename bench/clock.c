@@ -40,11 +40,6 @@ static int cmp_u64(const void *a, const void *b)
 static struct counter_info info;
 static int calibrated;
 
-uint64_t counter_end_best(void)
-{
-	return info.has_rdtscp ? counter_end_rdtscp() : counter_end();
-}
-
 /* A CLOCK_MONOTONIC reading and the counter at the same moment: the clock
  * read bracketed by two counter reads, the tightest bracket of several tries
  * (a preemption inside a bracket would shift the pairing by its length). */
@@ -110,7 +105,7 @@ const struct counter_info *counter_info(void)
 #endif
 	for (int i = 0; i < PAIRS; i++) {
 		uint64_t s = counter_start();
-		uint64_t t = info.has_rdtscp ? counter_end_rdtscp() : counter_end();
+		uint64_t t = counter_end();
 		d[i] = t - s;
 	}
 	qsort(d, PAIRS, sizeof(d[0]), cmp_u64);

@@ -34,7 +34,9 @@ static inline uint64_t counter_start(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* End of a timed region: the measured code has finished before the read. */
+/* End of a timed region: the measured code has finished before the read.
+ * (Not rdtscp: emulators such as valgrind report it in CPUID on CPUs that
+ * lack it, and lfence; rdtsc orders the read just as well.) */
 static inline uint64_t counter_end(void)
 {
 	uint32_t lo, hi;
@@ -43,15 +45,6 @@ static inline uint64_t counter_end(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* The same with rdtscp, which waits for earlier instructions by itself. */
-static inline uint64_t counter_end_rdtscp(void)
-{
-	uint32_t lo, hi, aux;
-
-	__asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
-	(void)aux;
-	return ((uint64_t)hi << 32) | lo;
-}
 #else
 #define CLOCK_HAVE_TSC 0
 
@@ -64,17 +57,12 @@ static inline uint64_t counter_end(void)
 {
 	return clock_now_ns();
 }
-
-static inline uint64_t counter_end_rdtscp(void)
-{
-	return clock_now_ns();
-}
 #endif
 
 /* What the counter is, for reports. */
 struct counter_info {
 	int is_tsc;            /* 1: x86 TSC; 0: CLOCK_MONOTONIC ns fallback */
-	int has_rdtscp;        /* the end read uses rdtscp */
+	int has_rdtscp;        /* CPUID reports rdtscp (informative: the reads use lfence; rdtsc) */
 	int invariant;         /* CPUID says the TSC runs at a constant rate (1 for the fallback) */
 	double hz;             /* ticks per second, calibrated against CLOCK_MONOTONIC */
 	double overhead_ticks; /* median of an empty start/end pair, subtracted from every call */
@@ -84,7 +72,5 @@ struct counter_info {
 /* Calibrates once (about 30 ms) and returns the same values afterwards. */
 const struct counter_info *counter_info(void);
 
-/* Reads an end stamp with rdtscp where the CPU has it, else lfence;rdtsc. */
-uint64_t counter_end_best(void);
 
 #endif

@@ -3,7 +3,7 @@
 #include "timed_loop.h"
 
 size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, uint64_t round_ticks,
-		       uint32_t *ticks, size_t max_calls, int use_rdtscp, uint64_t *sink)
+		       uint32_t *ticks, size_t max_calls, uint64_t *sink)
 {
 	const unsigned char *const *order = set->order;
 	size_t count = set->count, i = *pos, len = set->page_size, n = 0;
@@ -12,7 +12,7 @@ size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, uint
 	while (n < max_calls && last - first < round_ticks) {
 		uint64_t s = counter_start();
 		acc ^= fn(order[i], len);
-		last = use_rdtscp ? counter_end_rdtscp() : counter_end();
+		last = counter_end();
 		uint64_t d = last - s;
 		ticks[n++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 		if (++i == count)

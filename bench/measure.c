@@ -177,8 +177,7 @@ int bench_measure(const struct hash_impl *h, const struct page_set *set, const s
 		} else {
 			uint32_t *ticks = b.ticks + all_calls;
 			uint64_t round_ticks = (uint64_t)((double)cfg->window_ns * ci->hz / 1e9);
-			calls = loop_time_calls(impl->fn, set, &pos, round_ticks, ticks, BENCH_RDTSC_CALLS_MAX,
-						ci->has_rdtscp, &sink);
+			calls = loop_time_calls(impl->fn, set, &pos, round_ticks, ticks, BENCH_RDTSC_CALLS_MAX, &sink);
 			double med = stats_percentile_u32(ticks, calls, 50) - ci->overhead_ticks;
 			b.ns[r] = (med > 0 ? med : 0) * 1e9 / ci->hz;
 			all_calls += calls;

@@ -27,6 +27,6 @@ void loop_count_until(hash_fn fn, const struct page_set *set, size_t *pos, uint6
  * passed or max_calls were made; raw tick counts (overhead included) go to
  * ticks[]. Returns the number of calls. */
 size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, uint64_t round_ticks,
-		       uint32_t *ticks, size_t max_calls, int use_rdtscp, uint64_t *sink);
+		       uint32_t *ticks, size_t max_calls, uint64_t *sink);
 
 #endif
