@@ -66,6 +66,9 @@ struct bench_result {
 	double counter_hz;
 	double overhead_ticks;       /* subtracted from each call */
 	double ticks_per_call_median, ticks_per_call_p10, ticks_per_call_p90;
+	/* The mean call, interruptions included (as a window's wall time includes
+	 * them); the median leaves them out. */
+	double ticks_per_call_mean;
 };
 
 /* Runs cfg's measurement of h over set into out. */

@@ -206,6 +206,11 @@ int bench_measure(const struct hash_impl *h, const struct page_set *set, const s
 		out->window_ns_median = median_of(b.window, cfg->repeat);
 	}
 	if (cfg->timer == BENCH_TIMER_RDTSC) {
+		double sum = 0;
+		for (size_t i = 0; i < all_calls; i++)
+			sum += b.ticks[i];
+		double mean = sum / (double)all_calls - ci->overhead_ticks;
+		out->ticks_per_call_mean = mean > 0 ? mean : 0;
 		double p10 = stats_percentile_u32(b.ticks, all_calls, 10) - ci->overhead_ticks;
 		double p50 = stats_percentile_u32(b.ticks, all_calls, 50) - ci->overhead_ticks;
 		double p90 = stats_percentile_u32(b.ticks, all_calls, 90) - ci->overhead_ticks;

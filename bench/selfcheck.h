@@ -20,8 +20,9 @@ struct selfcheck_row {
 	double harness_diff_percent;    /* harness against minimal (+: harness slower) */
 	int harness_ok;
 	double window_ns_per_page_median;
-	double rdtsc_ns_per_page_median;
-	double rdtsc_diff_percent;      /* rdtsc against window */
+	double rdtsc_ns_per_page_median;  /* the median call: interruptions left out */
+	double rdtsc_ns_per_page_mean;    /* the mean call: interruptions in, as in a window */
+	double rdtsc_diff_percent;        /* rdtsc mean against window median */
 	int compute_bound, rdtsc_ok;
 };
 

@@ -122,9 +122,11 @@ cJSON *report_json_result(const struct bench_result *x)
 	add_number_or_null(o, "tsc_cycles_per_call_p10", tsc, x->ticks_per_call_p10);
 	add_number_or_null(o, "tsc_cycles_per_call_median", tsc, x->ticks_per_call_median);
 	add_number_or_null(o, "tsc_cycles_per_call_p90", tsc, x->ticks_per_call_p90);
+	add_number_or_null(o, "tsc_cycles_per_call_mean", tsc, x->ticks_per_call_mean);
 	add_number_or_null(o, "ns_per_call_p10", per_call, x->ticks_per_call_p10 * ns_per_tick);
 	add_number_or_null(o, "ns_per_call_median", per_call, x->ticks_per_call_median * ns_per_tick);
 	add_number_or_null(o, "ns_per_call_p90", per_call, x->ticks_per_call_p90 * ns_per_tick);
+	add_number_or_null(o, "ns_per_call_mean", per_call, x->ticks_per_call_mean * ns_per_tick);
 	add_number_or_null(o, "timer_overhead_tsc_cycles", tsc, x->overhead_ticks);
 	return o;
 }
