@@ -40,6 +40,7 @@ static int cmp_u64(const void *a, const void *b)
 static struct counter_info info;
 static int calibrated;
 
+#if CLOCK_HAVE_TSC
 /* A CLOCK_MONOTONIC reading and the counter at the same moment: the clock
  * read bracketed by two counter reads, the tightest bracket of several tries
  * (a preemption inside a bracket would shift the pairing by its length). */
@@ -75,6 +76,7 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
 }
+#endif
 
 const struct counter_info *counter_info(void)
 {
