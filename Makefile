@@ -39,6 +39,7 @@ endif
 ifneq ($(filter aarch64%,$(MACHINE)),)
 FLAGS_hashes/crc32c_armv8.c := -march=armv8-a+crc+crypto
 endif
+FLAGS_bench/context.c := -DKB_CFLAGS='"$(CFLAGS)"'
 FLAGS_common/versions.c := -DKB_ISAL_VERSION='"$(ISAL_VERSION)"' -DKB_GIT_REVISION='"$(GIT_REVISION)"'
 
 LIB_SRCS := $(wildcard common/*.c hashes/*.c datasets/*.c bench/*.c report/*.c)
@@ -72,9 +73,7 @@ deps:
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	./$(OUT) verify
-	@echo
-	./$(OUT) list
+	./$(OUT)
 
 # The whole suite: unit tests, then the CLI tests against the built binary.
 check: $(OUT) $(UNIT)

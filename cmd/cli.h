@@ -30,5 +30,8 @@ int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_sum(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_thread(int argc, char **argv);
+int cmd_select(int argc, char **argv);
 
 #endif

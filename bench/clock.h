@@ -1,0 +1,76 @@
+/* Clocks for the timed loops: CLOCK_MONOTONIC in ns, and the cycle counter
+ * (x86 TSC, read serialized) with its overhead and frequency. On machines
+ * without a TSC the "counter" is CLOCK_MONOTONIC in ns, and says so. */
+#ifndef KB_CLOCK_H
+#define KB_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+static inline uint64_t clock_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The resolution CLOCK_MONOTONIC claims, in ns. */
+uint64_t clock_resolution_ns(void);
+
+/* The smallest non-zero step seen between two successive CLOCK_MONOTONIC reads. */
+uint64_t clock_granularity_ns(void);
+
+#if defined(__x86_64__) || defined(__i386__)
+#define CLOCK_HAVE_TSC 1
+
+/* Start of a timed region: earlier instructions finish before the read, and
+ * later ones do not start before it. */
+static inline uint64_t counter_start(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* End of a timed region: the measured code has finished before the read.
+ * (Not rdtscp: emulators such as valgrind report it in CPUID on CPUs that
+ * lack it, and lfence; rdtsc orders the read just as well.) */
+static inline uint64_t counter_end(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+#else
+#define CLOCK_HAVE_TSC 0
+
+static inline uint64_t counter_start(void)
+{
+	return clock_now_ns();
+}
+
+static inline uint64_t counter_end(void)
+{
+	return clock_now_ns();
+}
+#endif
+
+/* What the counter is, for reports. */
+struct counter_info {
+	int is_tsc;            /* 1: x86 TSC; 0: CLOCK_MONOTONIC ns fallback */
+	int has_rdtscp;        /* CPUID reports rdtscp (informative: the reads use lfence; rdtsc) */
+	int invariant;         /* CPUID says the TSC runs at a constant rate (1 for the fallback) */
+	double hz;             /* ticks per second, calibrated against CLOCK_MONOTONIC */
+	double overhead_ticks; /* median of an empty start/end pair, subtracted from every call */
+	const char *unit;      /* "TSC cycles" or "ns (CLOCK_MONOTONIC, no TSC)" */
+};
+
+/* Calibrates once (about 30 ms) and returns the same values afterwards. */
+const struct counter_info *counter_info(void);
+
+
+#endif

@@ -1,0 +1,121 @@
+/* Gathering the run's context and its warnings (see context.h). */
+#include "context.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/versions.h"
+#include "../hashes/cpu_features.h"
+#include "clock.h"
+
+/* Set by the Makefile: the flags this file was built with stand for the build. */
+#ifndef KB_CFLAGS
+#define KB_CFLAGS "unknown"
+#endif
+
+#define COARSE_TIMER_NS 1000u
+
+void bench_context_warn(struct bench_context *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx->nwarnings >= CONTEXT_WARNINGS_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ctx->warnings[ctx->nwarnings++], sizeof(ctx->warnings[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void read_governor(int cpu, char *buf, size_t size)
+{
+	char path[96];
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu < 0 ? 0 : cpu);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	else
+		buf[0] = '\0';
+	fclose(f);
+}
+
+static void describe_build(struct bench_context *ctx)
+{
+#if defined(__clang__)
+	snprintf(ctx->compiler, sizeof(ctx->compiler), "clang %s", __clang_version__);
+#elif defined(__GNUC__)
+	snprintf(ctx->compiler, sizeof(ctx->compiler), "gcc %s", __VERSION__);
+#else
+	snprintf(ctx->compiler, sizeof(ctx->compiler), "unknown");
+#endif
+	snprintf(ctx->cflags, sizeof(ctx->cflags), "%s", KB_CFLAGS);
+#if defined(__OPTIMIZE__)
+	ctx->optimized = 1;
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+	ctx->sanitized = 1;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	ctx->sanitized = 1;
+#endif
+#endif
+}
+
+void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const struct hash_impl *const *hashes,
+			  unsigned n, int uses_counter)
+{
+	struct utsname u;
+	time_t now = time(NULL);
+	struct tm tm;
+	uint32_t needs = 0;
+
+	memset(ctx, 0, sizeof(*ctx));
+	strftime(ctx->date, sizeof(ctx->date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	if (gethostname(ctx->host, sizeof(ctx->host) - 1) != 0)
+		snprintf(ctx->host, sizeof(ctx->host), "unknown");
+	snprintf(ctx->version, sizeof(ctx->version), "%s", KSMBENCH_VERSION);
+	snprintf(ctx->git_revision, sizeof(ctx->git_revision), "%s", kb_git_revision());
+	describe_build(ctx);
+	if (uname(&u) == 0)
+		snprintf(ctx->kernel_release, sizeof(ctx->kernel_release), "%s", u.release);
+	ctx->pinned_cpu = pinned_cpu;
+	read_governor(pinned_cpu, ctx->governor, sizeof(ctx->governor));
+	cpu_describe(&ctx->cpu);
+	for (unsigned i = 0; i < n; i++)
+		needs |= hash_resolve(hashes[i])->cpu_needs;
+	cpu_features_names(needs, ctx->features_used, sizeof(ctx->features_used));
+
+	const struct counter_info *ci = counter_info();
+	ctx->counter_is_tsc = ci->is_tsc;
+	ctx->tsc_invariant = ci->invariant;
+	ctx->has_rdtscp = ci->has_rdtscp;
+	ctx->counter_hz = ci->hz;
+	ctx->counter_overhead_ticks = ci->overhead_ticks;
+	ctx->clock_resolution_ns = clock_resolution_ns();
+	ctx->clock_granularity_ns = clock_granularity_ns();
+
+	if (!ctx->governor[0])
+		bench_context_warn(ctx, "no cpufreq governor is exposed (virtual machine?): frequency scaling is unknown");
+	else if (strcmp(ctx->governor, "performance") != 0)
+		bench_context_warn(ctx, "the frequency governor of CPU %d is '%s', not 'performance'", pinned_cpu,
+				   ctx->governor);
+	if (!ctx->optimized)
+		bench_context_warn(ctx, "ksmbench was built without optimization: figures are not representative");
+	if (ctx->sanitized)
+		bench_context_warn(ctx, "ksmbench was built with AddressSanitizer: figures are not representative");
+	if (ctx->clock_resolution_ns > COARSE_TIMER_NS || ctx->clock_granularity_ns > COARSE_TIMER_NS)
+		bench_context_warn(ctx, "CLOCK_MONOTONIC is coarse (resolution %llu ns, steps of %llu ns)",
+				   (unsigned long long)ctx->clock_resolution_ns,
+				   (unsigned long long)ctx->clock_granularity_ns);
+	if (uses_counter && !ci->is_tsc)
+		bench_context_warn(ctx, "no TSC on this architecture: per-call times use CLOCK_MONOTONIC (ns)");
+	else if (uses_counter && !ci->invariant)
+		bench_context_warn(ctx, "the TSC is not invariant: cycle figures may drift with the clock frequency");
+}

@@ -1,0 +1,57 @@
+/* What a result depends on besides the hash: the machine, the build, the
+ * settings, and warnings about anything that makes figures less reliable.
+ * Gathered once per run; renderers print it. */
+#ifndef KB_CONTEXT_H
+#define KB_CONTEXT_H
+
+#include <stdint.h>
+
+#include "../hashes/hash.h"
+
+#define CONTEXT_WARNINGS_MAX 8
+
+struct cpu_description {
+	int known;                 /* libcpuid identified the CPU */
+	char vendor[32], brand[80];
+	int family, model, stepping, ext_family, ext_model;
+	int l1d_kib, l2_kib, l3_kib; /* -1 when not reported */
+	int logical_cpus;
+};
+
+struct bench_context {
+	char date[32];             /* UTC, ISO 8601 */
+	char host[128];
+	char version[32], git_revision[48];
+	char compiler[128], cflags[256];
+	int optimized, sanitized;
+	char kernel_release[128];
+	char governor[64];         /* "" when the kernel exposes no cpufreq */
+	int pinned_cpu;
+	struct cpu_description cpu;
+	char features_used[256];   /* CPU features the measured implementations need */
+	int counter_is_tsc, tsc_invariant, has_rdtscp;
+	double counter_hz, counter_overhead_ticks;
+	uint64_t clock_resolution_ns, clock_granularity_ns;
+	char warnings[CONTEXT_WARNINGS_MAX][200];
+	unsigned nwarnings;
+};
+
+/* Describes the CPU with libcpuid (cpu_describe.c). */
+void cpu_describe(struct cpu_description *out);
+
+/* The last-level cache in bytes, 0 if unknown. */
+uint64_t cpu_llc_bytes(const struct cpu_description *d);
+
+/* Fills ctx for a run on pinned_cpu over the n hashes; uses_counter says the
+ * cycle counter's figures will be reported (its warnings apply). */
+void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const struct hash_impl *const *hashes,
+			  unsigned n, int uses_counter);
+
+/* Appends a warning (ignored once CONTEXT_WARNINGS_MAX are held). */
+void bench_context_warn(struct bench_context *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+#endif

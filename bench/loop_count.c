@@ -1,0 +1,26 @@
+/* The counting loop shared by the window and jiffies timers (see timed_loop.h). */
+#include "clock.h"
+#include "timed_loop.h"
+
+void loop_count_until(hash_fn fn, const struct page_set *set, size_t *pos, uint64_t start_ns,
+		      uint64_t deadline_ns, uint64_t batch, struct loop_count *out)
+{
+	const unsigned char *const *order = set->order;
+	size_t count = set->count, i = *pos, len = set->page_size;
+	uint64_t calls = 0, sink = 0, now;
+
+	do {
+		for (uint64_t b = 0; b < batch; b++) {
+			sink ^= fn(order[i], len);
+			if (++i == count)
+				i = 0;
+		}
+		calls += batch;
+		now = clock_now_ns();
+	} while (now < deadline_ns);
+	*pos = i;
+	out->calls = calls;
+	out->start_ns = start_ns;
+	out->end_ns = now;
+	out->sink = sink;
+}

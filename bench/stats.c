@@ -1,0 +1,76 @@
+/* Summary statistics (see stats.h). */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void stats_sort(double *values, size_t n)
+{
+	qsort(values, n, sizeof(*values), cmp_double);
+}
+
+double stats_percentile_sorted(const double *sorted, size_t n, double p)
+{
+	if (n == 0)
+		return 0;
+	double rank = p / 100.0 * (double)(n - 1);
+	size_t lo = (size_t)rank;
+	if (lo + 1 >= n)
+		return sorted[n - 1];
+	double frac = rank - (double)lo;
+	return sorted[lo] + (sorted[lo + 1] - sorted[lo]) * frac;
+}
+
+double stats_percentile_u32(uint32_t *values, size_t n, double p)
+{
+	if (n == 0)
+		return 0;
+	qsort(values, n, sizeof(*values), cmp_u32);
+	double rank = p / 100.0 * (double)(n - 1);
+	size_t lo = (size_t)rank;
+	if (lo + 1 >= n)
+		return values[n - 1];
+	return values[lo] + ((double)values[lo + 1] - values[lo]) * (rank - (double)lo);
+}
+
+int stats_summarize(const double *samples, size_t n, struct stats_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return -1;
+	double *s = malloc(n * sizeof(*s));
+	if (!s)
+		return -1;
+	memcpy(s, samples, n * sizeof(*s));
+	stats_sort(s, n);
+
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += s[i];
+	out->n = n;
+	out->min = out->best = s[0];
+	out->max = s[n - 1];
+	out->median = stats_percentile_sorted(s, n, 50);
+	out->mean = sum / (double)n;
+	if (n > 1 && out->mean > 0) {
+		double sq = 0;
+		for (size_t i = 0; i < n; i++)
+			sq += (s[i] - out->mean) * (s[i] - out->mean);
+		out->cv = sqrt(sq / (double)(n - 1)) / out->mean;
+	}
+	free(s);
+	return 0;
+}

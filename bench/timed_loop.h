@@ -1,0 +1,32 @@
+/* The timed loops, in their own translation units so the compiler cannot see
+ * the hash behind the function pointer: every call happens, its result is
+ * folded into a sink the caller publishes. */
+#ifndef KB_TIMED_LOOP_H
+#define KB_TIMED_LOOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../datasets/page_set.h"
+#include "../hashes/hash.h"
+
+/* A round that counts calls until a CLOCK_MONOTONIC deadline. The clock is
+ * read once per batch of calls, not per call, so its cost stays out of the
+ * rate (batch: calls per clock read). pos: where in the set's order to
+ * continue. */
+struct loop_count {
+	uint64_t calls;
+	uint64_t start_ns, end_ns; /* first and last clock read */
+	uint64_t sink;
+};
+
+void loop_count_until(hash_fn fn, const struct page_set *set, size_t *pos, uint64_t start_ns,
+		      uint64_t deadline_ns, uint64_t batch, struct loop_count *out);
+
+/* A round that times each call with the counter, until round_ticks have
+ * passed or max_calls were made; raw tick counts (overhead included) go to
+ * ticks[]. Returns the number of calls. */
+size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, uint64_t round_ticks,
+		       uint32_t *ticks, size_t max_calls, uint64_t *sink);
+
+#endif

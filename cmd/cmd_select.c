@@ -1,0 +1,133 @@
+/* ksmbench select: the v2 KSM patch's choice at boot, made here: every
+ * available hash hashes the zero page for HZ>>3 jiffies, the patch's lines
+ * are printed, and the fastest is chosen. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../bench/bench.h"
+#include "../bench/context.h"
+#include "../common/size_parse.h"
+#include "../report/results.h"
+#include "bench_cli.h"
+#include "cli.h"
+
+#define SELECT_MAX 64
+
+static void usage(void)
+{
+	printf("usage: ksmbench select [--format kernel|json] [--repeat N] [--hz N] [--align-tick] [--cpu N]\n"
+	       "                       [-o FILE]\n\n"
+	       "Times every available hash (aliases excluded) as the v2 KSM patch did: the zero\n"
+	       "page hashed for HZ>>3 emulated jiffies, 'ksm: NAME hash() N MB/s' per hash,\n"
+	       "then 'ksm: choise NAME as hash function' (the patch's spelling) for the fastest.\n\n"
+	       "  --repeat N        rounds per hash, the best counts (default 1, as the patch)\n"
+	       "  --hz N            emulated CONFIG_HZ (default 250)\n"
+	       "  --align-tick      start each window on a tick edge (the patch did not)\n"
+	       "  --cpu N           pin to CPU N (default: the CPU it starts on)\n"
+	       "  --format FMT      kernel (default) or json\n"
+	       "  -o, --output FILE write the report to FILE (atomically)\n");
+}
+
+static int write_report(FILE *out, int json, const struct bench_context *ctx, const struct bench_result *r,
+			unsigned n, unsigned choice)
+{
+	if (json) {
+		cJSON *doc = report_json_document(ctx, r, n);
+		if (doc) {
+			cJSON *sel = cJSON_AddObjectToObject(doc, "selection");
+			cJSON_AddStringToObject(sel, "method", "v2 patch: zero page, HZ>>3 jiffies, highest count");
+			cJSON_AddStringToObject(sel, "choice", r[choice].hash);
+			cJSON_AddNumberToObject(sel, "kernel_mb_per_s", (double)r[choice].kernel_mb_per_s_best);
+		}
+		return report_json_print(out, doc);
+	}
+	if (report_kernel(out, r, n))
+		return -1;
+	return fprintf(out, "ksm: choise %s as hash function\n", r[choice].hash) < 0 ? -1 : 0;
+}
+
+int cmd_select(int argc, char **argv)
+{
+	enum { O_REP = 256, O_HZ, O_ALIGN, O_CPU, O_FMT };
+	static const struct option opts[] = {
+		{ "repeat", required_argument, NULL, O_REP }, { "hz", required_argument, NULL, O_HZ },
+		{ "align-tick", no_argument, NULL, O_ALIGN }, { "cpu", required_argument, NULL, O_CPU },
+		{ "format", required_argument, NULL, O_FMT }, { "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
+	};
+	struct bench_set_request req = { .data = "zero", .page_size = 4096, .seed = 1 };
+	const char *format = "kernel", *output = NULL;
+	struct bench_config cfg;
+	int cpu = -1, c, rc, pinned;
+	struct kb_err err;
+
+	bench_config_default(&cfg);
+	cfg.timer = BENCH_TIMER_JIFFIES;
+	cfg.repeat = 1;
+	cfg.warmup_ns = 10000000u;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_REP:
+			if (bench_cli_parse_repeat("select", optarg, &cfg.repeat))
+				return KB_EXIT_USAGE;
+			break;
+		case O_HZ:
+			if (bench_cli_parse_hz("select", optarg, &cfg.hz))
+				return KB_EXIT_USAGE;
+			break;
+		case O_ALIGN: cfg.align_tick = 1; break;
+		case O_CPU:
+			if (bench_cli_parse_cpu("select", optarg, &cpu))
+				return KB_EXIT_USAGE;
+			break;
+		case O_FMT: format = optarg; break;
+		case 'o': output = optarg; break;
+		case 'h': usage(); return KB_EXIT_OK;
+		default: return cli_bad_option("select", argv, optopt);
+		}
+	}
+	if (optind < argc)
+		return cli_error("select", "unexpected argument '%s'", argv[optind]);
+	if (strcmp(format, "kernel") != 0 && strcmp(format, "json") != 0)
+		return cli_error("select", "unknown format '%s' (kernel or json)", format);
+
+	const struct hash_impl *hashes[SELECT_MAX];
+	unsigned n = 0;
+	for (unsigned i = 0; i < hash_registry_count && n < SELECT_MAX; i++) {
+		const struct hash_impl *h = hash_registry[i];
+		if (!h->alias_of && !hash_missing_features(h) && h->fn && !hash_check_len(h, req.page_size, NULL))
+			hashes[n++] = h;
+	}
+	if ((rc = bench_cli_pin("select", cpu, &pinned)) != 0)
+		return rc;
+	struct bench_context ctx;
+	bench_context_gather(&ctx, pinned, hashes, n, 0);
+	struct bench_output out;
+	if ((rc = bench_cli_output_open("select", output, &out)) != 0)
+		return rc;
+	struct page_set set;
+	if ((rc = bench_cli_build_set("select", &req, &set)) != 0) {
+		bench_cli_output_close("select", &out, -1);
+		return rc;
+	}
+	struct bench_result results[SELECT_MAX];
+	unsigned choice = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (bench_measure(hashes[i], &set, &cfg, &results[i], &err)) {
+			page_set_release(&set);
+			bench_cli_output_close("select", &out, -1);
+			return cli_fail("select", &err);
+		}
+		/* The patch kept the first of equals: a strictly higher count wins. */
+		if (results[i].kernel_mb_per_s_best > results[choice].kernel_mb_per_s_best)
+			choice = i;
+	}
+	page_set_release(&set);
+	if (strcmp(format, "kernel") == 0)
+		bench_cli_warnings_to_stderr("select", &ctx);
+	return bench_cli_output_close("select", &out, write_report(out.fp, strcmp(format, "json") == 0, &ctx,
+								   results, n, choice));
+}

@@ -1,0 +1,65 @@
+/* Page sets: the pages a benchmark hashes, laid out in memory, and the order
+ * it visits them in. A hot set is small and reused (one page, or a file's
+ * first pages); a cold set is a working set several times the last-level
+ * cache, visited in a random page order so the prefetcher cannot hide the
+ * misses. */
+#ifndef KB_PAGE_SET_H
+#define KB_PAGE_SET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/err.h"
+
+#define PAGE_SET_HOT_FILE_MAX (256u << 10) /* bytes of a file kept in a hot set */
+#define PAGE_SET_COLD_PAGES_MAX (1u << 22) /* pages in a cold set, whatever their size */
+
+struct page_set {
+	unsigned char *mem;          /* the allocation holding every page */
+	size_t mem_bytes;
+	const unsigned char **order; /* the visiting order: count page addresses */
+	size_t count;
+	uint32_t page_size;
+	uint32_t misalign;           /* each page starts this many bytes past a 64-byte boundary */
+	char data[300];              /* "zero", "random", "file:PATH" */
+	const char *cache;           /* "hot" or "cold" */
+	uint64_t working_set_bytes;  /* count * page_size */
+};
+
+/* The content of the pages before they are laid out: whole pages, packed. */
+struct page_content {
+	unsigned char *bytes;
+	size_t pages;
+	uint32_t page_size;
+	char data[300];
+};
+
+/* One page of zeros (zero_page.c). */
+int page_content_zero(struct page_content *c, uint32_t page_size, struct kb_err *err);
+
+/* One page from the PRNG seeded with seed (random_pages.c). For cold sets the
+ * working set is filled from the same stream, so every page differs. */
+int page_content_random(struct page_content *c, uint32_t page_size, uint64_t seed, struct kb_err *err);
+
+/* The whole pages of a file, in any format dump_source_open() reads, up to
+ * max_bytes (file_pages.c). */
+int page_content_file(struct page_content *c, const char *path, uint32_t page_size, size_t max_bytes,
+		      struct kb_err *err);
+
+void page_content_release(struct page_content *c);
+
+/* A hot set: the content's pages, in order (working_set.c). */
+int page_set_hot(struct page_set *s, const struct page_content *c, uint32_t misalign, struct kb_err *err);
+
+/* A cold set of about ws_bytes: the content repeated page by page (random
+ * content: a fresh PRNG stream from seed), in a random order from seed. */
+int page_set_cold(struct page_set *s, const struct page_content *c, uint64_t ws_bytes, uint32_t misalign,
+		  uint64_t seed, struct kb_err *err);
+
+void page_set_release(struct page_set *s);
+
+/* The default cold working set for a last-level cache of llc_bytes (0 if
+ * unknown): four times it, at least 64 MiB, at most 1 GiB. */
+uint64_t page_set_cold_default_bytes(uint64_t llc_bytes);
+
+#endif

@@ -1,0 +1,28 @@
+/* Format names, and the kernel's MB/s figure shared by several formats. */
+#include <string.h>
+
+#include "results.h"
+
+int report_format_parse(const char *name, enum report_format *out, struct kb_err *err)
+{
+	static const char *const names[] = { "table", "kernel", "csv", "json" };
+
+	for (unsigned i = 0; i < 4; i++)
+		if (strcmp(name, names[i]) == 0) {
+			*out = (enum report_format)i;
+			return 0;
+		}
+	return kb_fail(err, "unknown format '%s' (table, kernel, csv or json)", name);
+}
+
+long report_kernel_mb_per_s(const struct bench_result *r)
+{
+	if (r->timer == BENCH_TIMER_JIFFIES)
+		return r->kernel_mb_per_s_best;
+	return (long)(r->bytes_per_second_best / (1 << 20));
+}
+
+const char *report_clock_name(const struct bench_result *r)
+{
+	return r->timer == BENCH_TIMER_RDTSC && r->counter_is_tsc ? "tsc" : "monotonic";
+}

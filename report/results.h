@@ -1,0 +1,59 @@
+/* Renderers of benchmark results: one file per format, each taking the run's
+ * context and the array of results. Nothing here decides what to measure. */
+#ifndef KB_RESULTS_H
+#define KB_RESULTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cJSON.h>
+
+#include "../bench/bench.h"
+#include "../bench/context.h"
+
+#define REPORT_SCHEMA "ksmbench-results/1"
+
+enum report_format { REPORT_TABLE, REPORT_KERNEL, REPORT_CSV, REPORT_JSON };
+
+int report_format_parse(const char *name, enum report_format *out, struct kb_err *err);
+
+/* The kernel's figure for a result: its own for the jiffies timer, else the
+ * best rate in the same unit (MiB/s, as count * PAGE_SIZE >> 17 is). */
+long report_kernel_mb_per_s(const struct bench_result *r);
+
+/* The clock a result was timed with: "tsc" (rdtsc timer with a TSC) or
+ * "monotonic" (CLOCK_MONOTONIC: window, jiffies, rdtsc without a TSC). */
+const char *report_clock_name(const struct bench_result *r);
+
+/* "# ksmbench ..., CPU, pinned CPU, TSC, kernel" and "warning: ..." lines,
+ * shared by the text reports (results_table.c). */
+int report_context_line(FILE *out, const struct bench_context *ctx);
+int report_warnings(FILE *out, const struct bench_context *ctx);
+
+/* The context line, then t; warnings are left to the caller. */
+struct table;
+int report_table_under_context(FILE *out, const struct bench_context *ctx, const struct table *t);
+
+/* Aligned columns, context line above, warnings below (results_table.c). */
+int report_table(FILE *out, const struct bench_context *ctx, const struct bench_result *r, size_t n);
+
+/* "ksm: %-8s hash() %5ld MB/s" per result, as the v2 patch printed (kernel_lines.c). */
+int report_kernel_line(FILE *out, const char *name, long mb_per_s);
+int report_kernel(FILE *out, const struct bench_result *r, size_t n);
+
+/* A header row, then one row per result (csv.c). */
+int report_csv(FILE *out, const struct bench_result *r, size_t n);
+/* One CSV field, quoted when it holds a comma, quote or line break. */
+void report_csv_field(FILE *out, const char *text, int last);
+
+/* The JSON document {schema, context, results} (json.c). */
+cJSON *report_json_document(const struct bench_context *ctx, const struct bench_result *r, size_t n);
+cJSON *report_json_result(const struct bench_result *r);
+/* Prints and frees doc; -1 if it could not be built or written. */
+int report_json_print(FILE *out, cJSON *doc);
+
+/* ksmbench bench --selfcheck's table (selfcheck_table.c). */
+struct selfcheck_row;
+int report_selfcheck(FILE *out, const struct bench_context *ctx, const struct selfcheck_row *rows, size_t n);
+
+#endif

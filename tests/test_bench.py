@@ -1,0 +1,231 @@
+"""CLI tests for bench, thread and select: report formats parsed and checked
+field by field, atomic -o, input errors, and order independence. Timing runs
+use short windows; no test asserts an absolute speed."""
+import csv
+import io
+import json
+import os
+import re
+import tempfile
+
+from clitest import run, check, check_usage_error, temp_file, finish
+
+FAST = ["--window", "3ms", "--warmup", "1ms", "--repeat", "2"]
+CSV_HEADER = ("hash,implementation,data,cache,page_size_bytes,misalign_bytes,working_set_bytes,timer,repeats,"
+              "calls,bytes_per_second_best,bytes_per_second_median,ns_per_page_best,ns_per_page_median,"
+              "ns_per_page_min,ns_per_page_max,cv,kernel_mb_per_s_best,kernel_mb_per_s_median,hz,window_jiffies,"
+              "bias_percent_median,tsc_cycles_per_page_median,tsc_cycles_per_call_p10,tsc_cycles_per_call_p90,clock")
+NUM = (int, float)
+
+
+def bench_json(*args):
+    rc, out, err = run("bench", *FAST, "--format", "json", *args)
+    check(rc == 0, f"bench {args} json: rc={rc} err={err!r}")
+    try:
+        return json.loads(out)
+    except ValueError:
+        check(False, f"bench {args}: output is not JSON: {out[:200]!r}")
+        return {"results": [], "context": {}}
+
+
+def kernel_line_ok(line):
+    """The line is exactly what printk("ksm: %-8s hash() %5ld MB/s\\n") gives."""
+    m = re.fullmatch(r"ksm: (\S+) *hash\(\) +(\d+) MB/s", line)
+    return bool(m) and line == "ksm: %-8s hash() %5d MB/s" % (m.group(1), int(m.group(2)))
+
+
+# --- JSON: schema, context, results with units in the names
+doc = bench_json("-H", "jhash2,xxh64,crc32c-isal", "--data", "zero")
+check(doc.get("schema") == "ksmbench-results/1", "json schema string")
+ctx = doc["context"]
+for key, kind in [("date", str), ("host", str), ("ksmbench_version", str), ("git_revision", str),
+                  ("compiler", str), ("cflags", str), ("optimized", bool), ("kernel_release", str),
+                  ("pinned_cpu", int), ("features_used", list), ("warnings", list), ("libraries", dict),
+                  ("cpu", dict), ("clock_resolution_ns", NUM), ("rdtscp", bool)]:
+    check(isinstance(ctx.get(key), kind), f"context.{key} is {kind}: {ctx.get(key)!r}")
+check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", ctx["date"]) is not None, "context.date is ISO 8601 UTC")
+check(set(ctx["libraries"]) == {"libxxhash", "zlib", "libisal", "libcjson", "libcpuid"}, "library versions")
+check(ctx["tsc_hz"] is None or (isinstance(ctx["tsc_hz"], NUM) and ctx["tsc_hz"] > 1e6), "context.tsc_hz")
+check(ctx["governor"] is None or isinstance(ctx["governor"], str), "context.governor")
+for key in ("vendor", "brand", "family", "model", "stepping", "cache_l1d_bytes", "cache_l2_bytes", "cache_l3_bytes"):
+    check(key in ctx["cpu"], f"context.cpu.{key} present")
+check(all(isinstance(f, str) and f for f in ctx["features_used"]), "features_used are names")
+if ctx.get("sanitized"):
+    check(any("AddressSanitizer" in w for w in ctx["warnings"]), "sanitized build warns")
+if ctx["governor"] is None:
+    check(any("governor" in w for w in ctx["warnings"]), "unknown governor warns")
+
+res = doc["results"]
+check([r["hash"] for r in res] == ["jhash2", "xxh64", "crc32c-isal"], "one result per hash, in order")
+for r in res:
+    for key in ("bytes_per_second_best", "bytes_per_second_median", "ns_per_page_best", "ns_per_page_median",
+                "ns_per_page_min", "ns_per_page_max", "cv", "page_size_bytes", "working_set_bytes", "calls"):
+        check(isinstance(r.get(key), NUM) and r[key] >= 0, f"{r['hash']}.{key} is a number")
+    check(r["repeats"] == 2 and r["timer"] == "window" and r["clock"] == "monotonic", f"{r['hash']} settings")
+    check(r["data"] == "zero" and r["cache"] == "hot" and r["page_size_bytes"] == 4096, f"{r['hash']} dataset")
+    check(r["ns_per_page_min"] <= r["ns_per_page_median"] <= r["ns_per_page_max"], f"{r['hash']} min<=median<=max")
+    check(abs(r["bytes_per_second_best"] * r["ns_per_page_best"] / 1e9 - 4096) < 1e-3, f"{r['hash']} units agree")
+    check(r["kernel_mb_per_s_best"] is None and r["tsc_cycles_per_page_median"] is None, "n/a fields are null")
+
+# jiffies: the kernel's figure and arithmetic
+for hz, window in ((250, 31), (100, 12)):
+    r = bench_json("-H", "xxh64", "--timer", "jiffies", "--hz", str(hz), "--repeat", "1")["results"][0]
+    check(r["hz"] == hz and r["window_jiffies"] == window and r["align_tick"] is False, f"jiffies hz {hz}")
+    check(r["kernel_mb_per_s_best"] == (r["calls"] * 4096) >> 17, f"kernel MB/s = count*PAGE_SIZE>>17 (hz {hz})")
+    # A window of HZ>>3 jiffies started anywhere in a tick: (window-1)/hz .. window/hz (+ preemption).
+    check((window - 1) / hz * 1e9 <= r["window_ns_median"] < window / hz * 1e9 + 50e6, f"window length hz {hz}")
+    check(isinstance(r["bias_percent_median"], NUM), "bias reported")
+r = bench_json("-H", "xxh64", "--timer", "jiffies", "--align-tick", "--repeat", "1")["results"][0]
+check(r["align_tick"] is True and r["window_ns_median"] >= 124e6, "aligned window is whole")
+
+# rdtsc: per-call figures in TSC cycles (or the stated fallback)
+r = bench_json("-H", "xxh64", "--timer", "rdtsc")["results"][0]
+if r["clock"] == "tsc":
+    check(r["tsc_cycles_per_call_p10"] <= r["tsc_cycles_per_call_median"] <= r["tsc_cycles_per_call_p90"],
+          "p10 <= median <= p90")
+    check(isinstance(r["tsc_cycles_per_page_median"], NUM) and isinstance(r["timer_overhead_tsc_cycles"], NUM),
+          "tsc fields")
+check(r["ns_per_call_p10"] <= r["ns_per_call_p90"], "ns per call percentiles")
+
+# datasets: random with a seed, a file, cold sets, page sizes, misalignment
+r = bench_json("-H", "xxh3", "--data", "random", "--seed", "9", "--page-size", "64K", "--misalign", "3")["results"][0]
+check(r["data"] == "random" and r["page_size_bytes"] == 65536 and r["misalign_bytes"] == 3, "random 64K misaligned")
+r = bench_json("-H", "xxh64", "--cache", "cold", "--working-set", "2M")["results"][0]
+check(r["cache"] == "cold" and r["working_set_bytes"] == 2 << 20 and r["pages_in_set"] == 512, "cold working set")
+pages = temp_file(os.urandom(3 * 4096 + 100))
+r = bench_json("-H", "jhash2", "--data", pages)["results"][0]
+check(r["data"] == f"file:{pages}" and r["pages_in_set"] == 3, "file pages, partial page left out")
+
+# CSV: the header, one row per hash, same numbers as fields
+rc, out, err = run("bench", *FAST, "-H", "jhash2,xxh32", "--timer", "jiffies", "--repeat", "1", "--format", "csv")
+lines = out.splitlines()
+check(rc == 0 and lines[0] == CSV_HEADER, f"csv header: {lines[:1]}")
+rows = list(csv.DictReader(io.StringIO(out)))
+check([row["hash"] for row in rows] == ["jhash2", "xxh32"], "csv rows")
+for row in rows:
+    check(int(row["kernel_mb_per_s_best"]) >= 0 and row["window_jiffies"] == "31" and row["timer"] == "jiffies",
+          "csv jiffies columns")
+
+# kernel lines, exactly the patch's format
+rc, out, err = run("bench", *FAST, "-H", "jhash2,xxh64,crc32c-isal", "--timer", "jiffies", "--repeat", "1",
+                   "--format", "kernel")
+lines = out.splitlines()
+check(rc == 0 and len(lines) == 3 and all(kernel_line_ok(x) for x in lines), f"kernel lines: {lines}")
+check(lines[0].startswith("ksm: jhash2   hash() "), "kernel line padding")
+
+# table: header with units
+rc, out, err = run("bench", *FAST, "-H", "xxh64")
+check(rc == 0 and out.startswith("# ksmbench ") and "MB/s best" in out and "ns/page median" in out, "table")
+
+# -o: atomic; nothing left after a failing run
+d = tempfile.mkdtemp(prefix="ksmbench-o-")
+target = os.path.join(d, "out.json")
+rc, out, err = run("bench", *FAST, "-H", "xxh64", "--format", "json", "-o", target)
+check(rc == 0 and out == "" and json.load(open(target))["schema"] == "ksmbench-results/1", "-o writes the file")
+check(os.listdir(d) == ["out.json"], f"-o leaves no temporary: {os.listdir(d)}")
+os.unlink(target)
+check_usage_error(["bench", *FAST, "-H", "xxh64", "--data", "/nonexistent/x", "-o", target], "/nonexistent/x",
+                  "missing data file")
+check(os.listdir(d) == [], f"no file after a failing bench: {os.listdir(d)}")
+check_usage_error(["thread", "--repeat", "1", "--cpu", "4095", "-o", target], "CPU 4095", "thread on a bad CPU")
+check(os.listdir(d) == [], f"no file after a failing thread: {os.listdir(d)}")
+check_usage_error(["bench", "-H", "xxh64", "-o", os.path.join(d, "no", "such", "dir.json")], "cannot create",
+                  "-o into a missing directory")
+os.rmdir(d)
+
+# input errors: one line, exit 2
+empty = temp_file(b"")
+for args, needle in [
+    (["--timer", "tsc"], "unknown timer 'tsc'"),
+    (["--format", "xml"], "unknown format 'xml'"),
+    (["--cache", "warm"], "unknown cache mode"),
+    (["--repeat", "0"], "at least 1"),
+    (["--window", "0"], "must be from"),
+    (["--window", "5parsecs"], "not a duration"),
+    (["--page-size", "100"], "multiple of 64"),
+    (["--misalign", "4096"], "smaller than the page size"),
+    (["--hz", "7"], "from 8 to 10000"),
+    (["--cpu", "4095"], "CPU 4095"),
+    (["-H", "nope"], "unknown hash 'nope'"),
+    (["--data", empty], "no whole 4096-byte page"),
+    (["--selfcheck", "--format", "json"], "table only"),
+    (["extra"], "unexpected argument"),
+]:
+    check_usage_error(["bench", *args], needle, f"bench {args}")
+check_usage_error(["thread", "--format", "xml"], "unknown format", "thread bad format")
+check_usage_error(["select", "--format", "csv"], "unknown format", "select bad format")
+
+# thread: every format, the published figures beside, ratios to jhash2
+THREAD = ["thread", "--repeat", "1", "--window", "3ms", "--working-set", "4M"]
+NAMES = ["crc32c", "xxh64", "xxh32", "jhash2", "crc32c-generic", "xxh3", "crc32c-isal"]
+rc, out, err = run(*THREAD, "--format", "json")
+doc = json.loads(out) if rc == 0 else {}
+check(rc == 0 and doc.get("schema") == "ksmbench-results/1", f"thread json rc={rc} err={err!r}")
+trows = doc.get("thread", {}).get("rows", [])
+check([t["hash"] for t in trows] == NAMES, "thread rows")
+by = {t["hash"]: t for t in trows}
+if trows:
+    check(by["jhash2"]["speedup_vs_jhash2_kernel_here"] == 1 and by["jhash2"]["speedup_vs_jhash2_ksm_here"] == 1,
+          "jhash2 ratio 1")
+    check(by["crc32c"]["kernel_mb_per_s_thread"] == 12081 and by["xxh64"]["ns_per_page_thread"] == 1413.16,
+          "published figures")
+    check(abs(by["xxh32"]["speedup_vs_jhash2_kernel_thread"] - 4529 / 1569) < 1e-9, "thread ratio")
+    check(by["xxh3"]["kernel_mb_per_s_thread"] is None and isinstance(by["xxh3"]["kernel_mb_per_s_here"], NUM),
+          "no published figure: null")
+    check(by["crc32c"]["implementation"] in ("crc32c-isal",) or by["crc32c"]["implementation"].startswith("crc32c"),
+          "crc32c is a crc32c implementation")
+kinds = [(r["timer"], r["data"], r["cache"]) for r in doc.get("results", [])]
+check(kinds == [("jiffies", "zero", "hot")] * 7 + [("rdtsc", "random", "cold")] * 7, "thread measurements")
+rc, out, err = run(*THREAD, "--format", "csv")
+check(rc == 0 and out.splitlines()[0].startswith("hash,implementation,kernel_mb_per_s_here,"), "thread csv")
+check(len(out.splitlines()) == 8, "thread csv rows")
+rc, out, err = run(*THREAD, "--format", "kernel")
+lines = out.splitlines()
+check(rc == 0 and [x.split()[1] for x in lines] == NAMES and all(kernel_line_ok(x) for x in lines), "thread kernel")
+rc, out, err = run(*THREAD)
+check(rc == 0 and "MB/s thread" in out and "ns/page thread" in out and "x jhash2" in out, "thread table")
+
+# select: the patch's lines and its choice
+rc, out, err = run("select")
+lines = out.splitlines()
+check(rc == 0 and all(kernel_line_ok(x) for x in lines[:-1]), f"select lines: {lines}")
+m = re.fullmatch(r"ksm: choise (\S+) as hash function", lines[-1] if lines else "")
+check(m is not None, "select choice line")
+if m:
+    rates = {x.split()[1]: int(x.split()[3]) for x in lines[:-1]}
+    check(rates.get(m.group(1)) == max(rates.values()), "the choice is the fastest")
+    check("xxhash" not in rates and "jhash2" in rates, "aliases left out")
+rc, out, err = run("select", "--format", "json")
+doc = json.loads(out) if rc == 0 else {}
+check(doc.get("selection", {}).get("choice") in [r["hash"] for r in doc.get("results", [])], "select json")
+
+# --selfcheck: the comparison table (its verdicts depend on the machine's noise)
+rc, out, err = run("bench", "--selfcheck", "-H", "jhash2,xxh64", "--window", "5ms", "--repeat", "3")
+check(rc in (0, 1) and "minimal ns/page" in out and "rdtsc mean" in out and "rdtsc median" in out, f"selfcheck rc={rc} {err!r}")
+check(len([x for x in out.splitlines() if x.startswith(("jhash2 ", "xxh64 "))]) == 2, "selfcheck rows")
+
+
+# Order independence: a hash measured alone and after all the others (ISA-L's
+# AVX-512 code among them) agrees within a factor that noise cannot reach but a
+# dirty-vector-state slowdown (about 4x, in every round) would. The best round
+# of three runs each: on a shared machine other processes only add time, so
+# the best round is what noise leaves alone.
+def best_ns(hashes, target):
+    rc, out, err = run("bench", "--window", "10ms", "--repeat", "5", "-H", hashes, "--format", "json")
+    if rc != 0:
+        return None
+    return [r for r in json.loads(out)["results"] if r["hash"] == target][0]["ns_per_page_best"]
+
+
+everything = ["crc32c-isal", "xxh128", "crc32c-sse42", "jhash2", "crc32-zlib"]
+for target in ("xxh3", "xxh64"):
+    others = ",".join([n for n in everything if n != target] + [target])
+    alone = [best_ns(target, target) for _ in range(3)]
+    after = [best_ns(others, target) for _ in range(3)]
+    ok = None not in alone and None not in after
+    check(ok, f"order runs for {target}")
+    if ok:
+        ratio = min(after) / min(alone)
+        check(0.5 < ratio < 2.0, f"{target} after the others / alone = {ratio:.2f}")
+
+finish("bench")
