@@ -44,7 +44,7 @@ for key, kind in [("date", str), ("host", str), ("ksmbench_version", str), ("git
                   ("cpu", dict), ("clock_resolution_ns", NUM), ("rdtscp", bool)]:
     check(isinstance(ctx.get(key), kind), f"context.{key} is {kind}: {ctx.get(key)!r}")
 check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", ctx["date"]) is not None, "context.date is ISO 8601 UTC")
-check(set(ctx["libraries"]) == {"libxxhash", "zlib", "libisal", "libcjson", "libcpuid"}, "library versions")
+check({"libxxhash", "zlib", "libisal", "libcjson", "libcpuid"} <= set(ctx["libraries"]), "library versions")
 check(ctx["tsc_hz"] is None or (isinstance(ctx["tsc_hz"], NUM) and ctx["tsc_hz"] > 1e6), "context.tsc_hz")
 check(ctx["governor"] is None or isinstance(ctx["governor"], str), "context.governor")
 for key in ("vendor", "brand", "family", "model", "stepping", "cache_l1d_bytes", "cache_l2_bytes", "cache_l3_bytes"):
@@ -76,7 +76,8 @@ for hz, window in ((250, 31), (100, 12)):
     check((window - 1) / hz * 1e9 <= r["window_ns_median"] < window / hz * 1e9 + 50e6, f"window length hz {hz}")
     check(isinstance(r["bias_percent_median"], NUM), "bias reported")
 r = bench_json("-H", "xxh64", "--timer", "jiffies", "--align-tick", "--repeat", "1")["results"][0]
-check(r["align_tick"] is True and r["window_ns_median"] >= 124e6, "aligned window is whole")
+# Whole 31 jiffies, less the polling granularity at each edge (a batch of calls).
+check(r["align_tick"] is True and r["window_ns_median"] >= 0.99 * 124e6, "aligned window is whole")
 
 # rdtsc: per-call figures in TSC cycles (or the stated fallback)
 r = bench_json("-H", "xxh64", "--timer", "rdtsc")["results"][0]
