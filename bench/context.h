@@ -34,6 +34,10 @@ struct bench_context {
 	uint64_t clock_resolution_ns, clock_granularity_ns;
 	char warnings[CONTEXT_WARNINGS_MAX][200];
 	unsigned nwarnings;
+	/* Set by the command when a stop request ended the run early: the
+	 * signal, and how many measurements were planned and completed. */
+	int interrupted_by;
+	unsigned planned, completed;
 };
 
 /* Describes the CPU with libcpuid (cpu_describe.c). */

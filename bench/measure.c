@@ -115,8 +115,8 @@ int bench_measure(const struct hash_impl *h, const struct page_set *set, const s
 	memset(out, 0, sizeof(*out));
 	if (hash_check_len(h, set->page_size, err))
 		return -1;
-	if (cfg->repeat == 0)
-		return kb_fail(err, "the number of rounds must be at least 1");
+	if (cfg->repeat == 0 || cfg->repeat > BENCH_REPEAT_MAX)
+		return kb_fail(err, "the number of rounds must be from 1 to %u", BENCH_REPEAT_MAX);
 	if (cfg->timer == BENCH_TIMER_JIFFIES && !jiffies_hz_valid(cfg->hz))
 		return kb_fail(err, "HZ %u is out of range (8 to 10000)", cfg->hz);
 	b.ns = calloc(cfg->repeat, sizeof(double));
@@ -139,7 +139,7 @@ int bench_measure(const struct hash_impl *h, const struct page_set *set, const s
 	out->working_set_bytes = set->working_set_bytes;
 	out->set_pages = set->count;
 	out->timer = cfg->timer;
-	out->repeats = cfg->repeat;
+	out->repeats_requested = cfg->repeat;
 	out->window_ns = cfg->window_ns;
 	out->counter_is_tsc = ci->is_tsc;
 	out->counter_hz = ci->hz;
@@ -157,8 +157,12 @@ int bench_measure(const struct hash_impl *h, const struct page_set *set, const s
 	double est_ns = (double)(warm.end_ns - warm.start_ns) / (double)warm.calls;
 	uint64_t batch = est_ns > 0 && est_ns < BATCH_TARGET_NS ? (uint64_t)(BATCH_TARGET_NS / est_ns) : 1;
 
-	for (unsigned r = 0; r < cfg->repeat; r++) {
+	unsigned done = 0;
+	for (unsigned r = 0; r < cfg->repeat && !bench_stop_signal; r++) {
 		uint64_t calls = 0, elapsed_ns = 0;
+
+		if (cfg->on_round)
+			cfg->on_round(cfg->on_round_arg, h, r, cfg->repeat);
 
 		if (cfg->timer == BENCH_TIMER_WINDOW) {
 			struct loop_count lc;
@@ -180,15 +184,27 @@ int bench_measure(const struct hash_impl *h, const struct page_set *set, const s
 			calls = loop_time_calls(impl->fn, set, &pos, round_ticks, ticks, BENCH_RDTSC_CALLS_MAX, &sink);
 			double med = stats_percentile_u32(ticks, calls, 50) - ci->overhead_ticks;
 			b.ns[r] = (med > 0 ? med : 0) * 1e9 / ci->hz;
-			all_calls += calls;
+			if (!bench_stop_signal)
+				all_calls += calls;
 		}
+		/* A round a stop request cut short is not a round: dropped. */
+		if (bench_stop_signal)
+			break;
 		out->calls += calls;
+		done++;
 	}
 	if (cfg->clean_vector_state)
 		cpu_vector_state_clean();
 	bench_sink ^= sink;
+	out->repeats = done;
+	out->interrupted = done < cfg->repeat;
+	if (done == 0) {
+		buffers_free(&b);
+		return 0;
+	}
+	memcpy(out->ns_per_page_rounds, b.ns, done * sizeof(b.ns[0]));
 
-	if (stats_summarize(b.ns, cfg->repeat, &out->ns_per_page)) {
+	if (stats_summarize(b.ns, done, &out->ns_per_page)) {
 		buffers_free(&b);
 		return kb_fail(err, "out of memory");
 	}
@@ -200,10 +216,10 @@ int bench_measure(const struct hash_impl *h, const struct page_set *set, const s
 		out->hz = cfg->hz;
 		out->window_jiffies = jiffies_window(cfg->hz);
 		out->align_tick = cfg->align_tick;
-		out->kernel_mb_per_s_median = (long)median_of(b.kernel, cfg->repeat);
-		out->kernel_mb_per_s_best = (long)b.kernel[cfg->repeat - 1]; /* sorted by median_of */
-		out->bias_percent_median = median_of(b.bias, cfg->repeat);
-		out->window_ns_median = median_of(b.window, cfg->repeat);
+		out->kernel_mb_per_s_median = (long)median_of(b.kernel, done);
+		out->kernel_mb_per_s_best = (long)b.kernel[done - 1]; /* sorted by median_of */
+		out->bias_percent_median = median_of(b.bias, done);
+		out->window_ns_median = median_of(b.window, done);
 	}
 	if (cfg->timer == BENCH_TIMER_RDTSC) {
 		double sum = 0;

@@ -4,11 +4,15 @@
 #ifndef KB_TIMED_LOOP_H
 #define KB_TIMED_LOOP_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../datasets/page_set.h"
 #include "../hashes/hash.h"
+
+/* Non-zero once a stop was requested (stop.c): the loops end early. */
+extern volatile sig_atomic_t bench_stop_signal;
 
 /* A round that counts calls until a CLOCK_MONOTONIC deadline. The clock is
  * read once per batch of calls, not per call, so its cost stays out of the
@@ -22,10 +26,11 @@ struct loop_count {
 
 void loop_count_until(hash_fn fn, const struct page_set *set, size_t *pos, uint64_t start_ns,
 		      uint64_t deadline_ns, uint64_t batch, struct loop_count *out);
+/* A stop request also ends the round (after the current batch). */
 
 /* A round that times each call with the counter, until round_ticks have
  * passed or max_calls were made; raw tick counts (overhead included) go to
- * ticks[]. Returns the number of calls. */
+ * ticks[]. Returns the number of calls. A stop request ends it too. */
 size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, uint64_t round_ticks,
 		       uint32_t *ticks, size_t max_calls, uint64_t *sink);
 

@@ -1,12 +1,15 @@
 /* Shared pieces of the measuring subcommands (see bench_cli.h). */
 #include "bench_cli.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include "../bench/context.h"
 #include "../bench/pin.h"
 #include "../common/size_parse.h"
 #include "cli.h"
+#include "interrupt.h"
+#include "term.h"
 
 int bench_cli_parse_cpu(const char *cmd, const char *text, int *cpu)
 {
@@ -104,6 +107,7 @@ int bench_cli_output_open(const char *cmd, const char *path, struct bench_output
 		return cli_fail(cmd, &err);
 	o->fp = o->af.fp;
 	o->to_file = 1;
+	interrupt_watch_file(o->af.tmp_path);
 	return 0;
 }
 
@@ -111,6 +115,7 @@ int bench_cli_output_close(const char *cmd, struct bench_output *o, int write_rc
 {
 	struct kb_err err;
 
+	interrupt_watch_file(NULL);
 	if (!o->to_file) {
 		if (write_rc != 0 || fflush(stdout) != 0)
 			return cli_error(cmd, "cannot write the report");
@@ -129,4 +134,47 @@ void bench_cli_warnings_to_stderr(const char *cmd, const struct bench_context *c
 {
 	for (unsigned i = 0; i < ctx->nwarnings; i++)
 		fprintf(stderr, "ksmbench %s: warning: %s\n", cmd, ctx->warnings[i]);
+}
+
+int bench_cli_measure(const char *cmd, const struct hash_impl *const *hashes, unsigned n,
+		      const struct page_set *set, struct bench_config *cfg, struct progress *p,
+		      struct bench_result *out, unsigned *nout)
+{
+	struct kb_err err;
+	unsigned k = 0;
+
+	cfg->on_round = progress_round;
+	cfg->on_round_arg = p;
+	p->total = n;
+	for (unsigned i = 0; i < n && !bench_stop_requested(); i++) {
+		p->index = i + 1;
+		if (bench_measure(hashes[i], set, cfg, &out[k], &err)) {
+			progress_clear(p);
+			return cli_fail(cmd, &err);
+		}
+		if (out[k].repeats > 0)
+			k++;
+	}
+	progress_clear(p);
+	*nout = k;
+	return 0;
+}
+
+void bench_cli_note_interruption(const char *cmd, struct bench_context *ctx, unsigned planned, unsigned completed)
+{
+	int signo = bench_stop_requested();
+
+	ctx->planned = planned;
+	ctx->completed = completed;
+	ctx->interrupted_by = signo;
+	if (signo)
+		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurements reported\n", cmd,
+			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal", completed, planned);
+}
+
+int bench_cli_exit_code(int close_rc)
+{
+	int code = interrupt_exit_code();
+
+	return code ? code : close_rc;
 }

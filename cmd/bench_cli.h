@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "../common/atomic_file.h"
+#include "../bench/bench.h"
 #include "../datasets/page_set.h"
 
 /* Pins to cpu (-1: the CPU the command started on) and returns the CPU in
@@ -48,5 +49,22 @@ int bench_cli_output_close(const char *cmd, struct bench_output *o, int write_rc
 /* Prints the run's warnings on stderr, for formats that have no place for them. */
 struct bench_context;
 void bench_cli_warnings_to_stderr(const char *cmd, const struct bench_context *ctx);
+
+/* Measures hashes[0..n) over set, showing progress, until done or a stop is
+ * requested (Ctrl-C): out[] gets the measurements with at least one round,
+ * *nout their count. 0, or prints the error and returns the exit code. */
+struct bench_config;
+struct progress;
+int bench_cli_measure(const char *cmd, const struct hash_impl *const *hashes, unsigned n,
+		      const struct page_set *set, struct bench_config *cfg, struct progress *p,
+		      struct bench_result *out, unsigned *nout);
+
+/* Records in ctx whether a stop request cut the run short (planned and
+ * completed measurements); when it did, says so on stderr. */
+void bench_cli_note_interruption(const char *cmd, struct bench_context *ctx, unsigned planned, unsigned completed);
+
+/* The exit code after the report was written with close_rc: an interrupted
+ * run exits 128 + the signal (130 for SIGINT), report written or not. */
+int bench_cli_exit_code(int close_rc);
 
 #endif

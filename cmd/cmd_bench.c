@@ -12,14 +12,16 @@
 #include "../report/results.h"
 #include "bench_cli.h"
 #include "cli.h"
+#include "interrupt.h"
+#include "term.h"
 
 #define MAX_HASHES 64
 
 static void usage(void)
 {
 	printf("usage: ksmbench bench [-H NAME[,NAME...]|all] [--data zero|random|FILE] [--cache hot|cold]\n"
-	       "                      [--timer window|jiffies|rdtsc] [--page-size N] [--format table|kernel|csv|json]\n"
-	       "                      [-o FILE] [options]\n\n"
+	       "                      [--timer window|jiffies|rdtsc] [--page-size N] [--format FMT]\n"
+	       "                      [-o FILE] [--quiet] [options]\n\n"
 	       "Measures page hashes: warm-up, then --repeat rounds; reports best, median, min,\n"
 	       "max and coefficient of variation of the time per page.\n\n"
 	       "  -H, --hash LIST       hashes to measure (default all available)\n"
@@ -39,17 +41,21 @@ static void usage(void)
 	       "  --hz N                jiffies: the emulated CONFIG_HZ (default 250)\n"
 	       "  --align-tick          jiffies: start on a tick edge (the patch did not)\n"
 	       "  --cpu N               pin to CPU N (default: the CPU it starts on)\n"
-	       "  --format FMT          table (default), kernel, csv or json\n"
+	       "  --format FMT          table (default), kernel, csv, json, gha (github-action-benchmark)\n"
+	       "                        or markdown\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
+	       "  -q, --quiet           no progress line and no warnings on stderr\n"
 	       "  --selfcheck           compare the harness with a minimal loop, and rdtsc with\n"
-	       "                        window, per hash on a hot page; exit 1 if a target is missed\n");
+	       "                        window, per hash on a hot page; exit 1 if a target is missed\n\n"
+	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
+	       "and the exit status is 130 (143).\n");
 }
 
 struct bench_opts {
 	const char *hashes, *format_name, *output, *timer_name;
 	struct bench_set_request set;
 	struct bench_config cfg;
-	int warmup_given, cpu, selfcheck;
+	int warmup_given, cpu, selfcheck, quiet;
 };
 
 static int parse(int argc, char **argv, struct bench_opts *o)
@@ -66,6 +72,7 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		{ "align-tick", no_argument, NULL, O_ALIGN },  { "cpu", required_argument, NULL, O_CPU },
 		{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
 		{ "selfcheck", no_argument, NULL, O_SELF },    { "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kb_err err;
@@ -74,7 +81,7 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "H:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "H:o:hq", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H': o->hashes = optarg; break;
 		case O_DATA: o->set.data = optarg; break;
@@ -126,6 +133,7 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		case O_FMT: o->format_name = optarg; break;
 		case 'o': o->output = optarg; break;
 		case O_SELF: o->selfcheck = 1; break;
+		case 'q': o->quiet = 1; break;
 		case 'h': usage(); return -1;
 		default: return cli_bad_option("bench", argv, optopt);
 		}
@@ -150,6 +158,8 @@ static int write_report(FILE *out, enum report_format f, const struct bench_cont
 	case REPORT_KERNEL: return report_kernel(out, r, n);
 	case REPORT_CSV: return report_csv(out, r, n);
 	case REPORT_JSON: return report_json_print(out, report_json_document(ctx, r, n));
+	case REPORT_GHA: return report_gha(out, ctx, r, n);
+	case REPORT_MARKDOWN: return report_markdown(out, ctx, r, n);
 	}
 	return -1;
 }
@@ -183,6 +193,7 @@ int cmd_bench(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		if (hash_check_len(hashes[i], o.set.page_size, &err))
 			return cli_fail("bench", &err);
+	interrupt_install();
 	if ((rc = bench_cli_pin("bench", o.cpu, &pinned)) != 0)
 		return rc;
 	bench_context_gather(&ctx, pinned, hashes, (unsigned)n, o.cfg.timer == BENCH_TIMER_RDTSC || o.selfcheck);
@@ -198,9 +209,14 @@ int cmd_bench(int argc, char **argv)
 	if (o.selfcheck) {
 		struct selfcheck_row rows[MAX_HASHES];
 		int failed = 0;
-		for (int i = 0; i < n && !failed; i++)
+		for (int i = 0; i < n && !failed && !bench_stop_requested(); i++)
 			failed = selfcheck_run(hashes[i], &set, &o.cfg, &rows[i], &err);
 		page_set_release(&set);
+		if (bench_stop_requested()) { /* a self-check cut short checks nothing */
+			bench_cli_output_close("bench", &out, -1);
+			cli_error("bench", "interrupted: self-check abandoned");
+			return interrupt_exit_code();
+		}
 		if (failed) {
 			bench_cli_output_close("bench", &out, -1);
 			return cli_fail("bench", &err);
@@ -211,15 +227,18 @@ int cmd_bench(int argc, char **argv)
 		rc = bench_cli_output_close("bench", &out, report_selfcheck(out.fp, &ctx, rows, (size_t)n));
 		return rc != KB_EXIT_OK ? rc : missed ? KB_EXIT_FAIL : KB_EXIT_OK;
 	}
-	for (int i = 0; i < n; i++) {
-		if (bench_measure(hashes[i], &set, &o.cfg, &results[i], &err)) {
-			page_set_release(&set);
-			bench_cli_output_close("bench", &out, -1);
-			return cli_fail("bench", &err);
-		}
-	}
+	struct progress progress;
+	unsigned measured = 0;
+	progress_init(&progress, "bench", o.quiet);
+	rc = bench_cli_measure("bench", hashes, (unsigned)n, &set, &o.cfg, &progress, results, &measured);
 	page_set_release(&set);
-	if (format == REPORT_KERNEL || format == REPORT_CSV)
+	if (rc != 0) {
+		bench_cli_output_close("bench", &out, -1);
+		return rc;
+	}
+	bench_cli_note_interruption("bench", &ctx, (unsigned)n, measured);
+	if ((format == REPORT_KERNEL || format == REPORT_CSV) && !o.quiet)
 		bench_cli_warnings_to_stderr("bench", &ctx);
-	return bench_cli_output_close("bench", &out, write_report(out.fp, format, &ctx, results, (size_t)n));
+	return bench_cli_exit_code(
+		bench_cli_output_close("bench", &out, write_report(out.fp, format, &ctx, results, measured)));
 }

@@ -13,12 +13,14 @@
 #include "../report/thread.h"
 #include "bench_cli.h"
 #include "cli.h"
+#include "interrupt.h"
+#include "term.h"
 
 #define THREAD_MAX 16
 
 static void usage(void)
 {
-	printf("usage: ksmbench thread [--format table|kernel|csv|json] [-o FILE] [options]\n\n"
+	printf("usage: ksmbench thread [--format FMT] [-o FILE] [--quiet] [options]\n\n"
 	       "The 2017-2018 linux-mm comparison of KSM page checksums, measured here and set\n"
 	       "beside the published figures: crc32c (the fastest available), xxh64, xxh32,\n"
 	       "jhash2, crc32c-generic, and today's xxh3 and crc32c-isal. Two styles:\n"
@@ -31,8 +33,11 @@ static void usage(void)
 	       "  --working-set SIZE    cold working set (default 4x the last-level cache, 64M..1G)\n"
 	       "  --seed N              seed of the random pages and visiting order (default 1)\n"
 	       "  --cpu N               pin to CPU N (default: the CPU it starts on)\n"
-	       "  --format FMT          table (default), kernel, csv or json\n"
-	       "  -o, --output FILE     write the report to FILE (atomically)\n");
+	       "  --format FMT          table (default), kernel, csv, json, gha or markdown\n"
+	       "  -o, --output FILE     write the report to FILE (atomically)\n"
+	       "  -q, --quiet           no progress line and no warnings on stderr\n\n"
+	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
+	       "and the exit status is 130 (143).\n");
 }
 
 /* The thread's crc32c was the kernel's best: the "crc32c" alias when the
@@ -55,17 +60,10 @@ static int write_report(FILE *out, enum report_format f, const struct bench_cont
 	case REPORT_KERNEL: return thread_report_kernel(out, rows, n);
 	case REPORT_CSV: return thread_report_csv(out, rows, n);
 	case REPORT_JSON: return report_json_print(out, thread_report_json(ctx, results, nresults, rows, n));
+	case REPORT_GHA: return report_gha(out, ctx, results, nresults);
+	case REPORT_MARKDOWN: return thread_report_markdown(out, ctx, rows, n);
 	}
 	return -1;
-}
-
-static int measure_all(const struct hash_impl *const *hashes, unsigned n, const struct page_set *set,
-		       const struct bench_config *cfg, struct bench_result *out, struct kb_err *err)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (bench_measure(hashes[i], set, cfg, &out[i], err))
-			return -1;
-	return 0;
 }
 
 int cmd_thread(int argc, char **argv)
@@ -76,12 +74,13 @@ int cmd_thread(int argc, char **argv)
 		{ "hz", required_argument, NULL, O_HZ },       { "working-set", required_argument, NULL, O_WS },
 		{ "seed", required_argument, NULL, O_SEED },   { "cpu", required_argument, NULL, O_CPU },
 		{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },            { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' },            { "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_config kcfg, rcfg;
 	struct bench_set_request req = { .data = "zero", .page_size = 4096, .seed = 1 };
 	const char *format_name = "table", *output = NULL;
-	int cpu = -1, c, rc, pinned;
+	int cpu = -1, c, rc, pinned, quiet = 0;
 	struct kb_err err;
 
 	bench_config_default(&kcfg);
@@ -90,7 +89,7 @@ int cmd_thread(int argc, char **argv)
 	rcfg.timer = BENCH_TIMER_RDTSC;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:hq", opts, NULL)) != -1) {
 		switch (c) {
 		case O_REP:
 			if (bench_cli_parse_repeat("thread", optarg, &kcfg.repeat))
@@ -120,6 +119,7 @@ int cmd_thread(int argc, char **argv)
 		case O_FMT: format_name = optarg; break;
 		case 'o': output = optarg; break;
 		case 'h': usage(); return KB_EXIT_OK;
+		case 'q': quiet = 1; break;
 		default: return cli_bad_option("thread", argv, optopt);
 		}
 	}
@@ -141,6 +141,7 @@ int cmd_thread(int argc, char **argv)
 			return cli_fail("thread", &err);
 		n++;
 	}
+	interrupt_install();
 	if ((rc = bench_cli_pin("thread", cpu, &pinned)) != 0)
 		return rc;
 	struct bench_context ctx;
@@ -152,35 +153,43 @@ int cmd_thread(int argc, char **argv)
 		return rc;
 	struct bench_result results[2 * THREAD_MAX];
 	struct page_set set;
+	struct progress progress;
+	unsigned nk = 0, nr = 0;
+	progress_init(&progress, "thread", quiet);
 	/* The self-test style: the zero page, hot. */
 	rc = bench_cli_build_set("thread", &req, &set);
 	if (rc == 0) {
-		rc = measure_all(hashes, n, &set, &kcfg, results, &err) ? cli_fail("thread", &err) : 0;
+		rc = bench_cli_measure("thread", hashes, n, &set, &kcfg, &progress, results, &nk);
 		page_set_release(&set);
 	}
 	/* The ksmd style: random pages, cold. */
-	if (rc == 0) {
+	if (rc == 0 && !bench_stop_requested()) {
 		req.data = "random";
 		req.cold = 1;
+		progress_note(&progress, "building the cold working set");
 		rc = bench_cli_build_set("thread", &req, &set);
-	}
-	if (rc == 0) {
-		rc = measure_all(hashes, n, &set, &rcfg, results + n, &err) ? cli_fail("thread", &err) : 0;
-		page_set_release(&set);
+		progress_clear(&progress);
+		if (rc == 0) {
+			rc = bench_cli_measure("thread", hashes, n, &set, &rcfg, &progress, results + nk, &nr);
+			page_set_release(&set);
+		}
 	}
 	if (rc != 0) {
 		bench_cli_output_close("thread", &out, -1);
 		return rc;
 	}
 
+	/* After an interruption the rows not measured have no figures. */
 	struct thread_row rows[THREAD_MAX];
 	for (unsigned i = 0; i < n; i++) {
 		rows[i].label = thread_published[i].hash;
-		rows[i].kernel = &results[i];
-		rows[i].ksm = &results[n + i];
+		rows[i].kernel = i < nk ? &results[i] : NULL;
+		rows[i].ksm = i < nr ? &results[nk + i] : NULL;
 		rows[i].published = &thread_published[i];
 	}
-	if (format == REPORT_KERNEL || format == REPORT_CSV)
+	bench_cli_note_interruption("thread", &ctx, 2 * n, nk + nr);
+	if ((format == REPORT_KERNEL || format == REPORT_CSV) && !quiet)
 		bench_cli_warnings_to_stderr("thread", &ctx);
-	return bench_cli_output_close("thread", &out, write_report(out.fp, format, &ctx, results, 2 * n, rows, n));
+	return bench_cli_exit_code(bench_cli_output_close(
+		"thread", &out, write_report(out.fp, format, &ctx, results, nk + nr, rows, n)));
 }

@@ -5,14 +5,14 @@
 
 int report_format_parse(const char *name, enum report_format *out, struct kb_err *err)
 {
-	static const char *const names[] = { "table", "kernel", "csv", "json" };
+	static const char *const names[] = { "table", "kernel", "csv", "json", "gha", "markdown" };
 
-	for (unsigned i = 0; i < 4; i++)
+	for (unsigned i = 0; i < 6; i++)
 		if (strcmp(name, names[i]) == 0) {
 			*out = (enum report_format)i;
 			return 0;
 		}
-	return kb_fail(err, "unknown format '%s' (table, kernel, csv or json)", name);
+	return kb_fail(err, "unknown format '%s' (table, kernel, csv, json, gha or markdown)", name);
 }
 
 long report_kernel_mb_per_s(const struct bench_result *r)

@@ -98,6 +98,8 @@ cJSON *report_json_result(const struct bench_result *x)
 	cJSON_AddStringToObject(o, "timer", bench_timer_name(x->timer));
 	cJSON_AddStringToObject(o, "clock", report_clock_name(x));
 	cJSON_AddNumberToObject(o, "repeats", x->repeats);
+	cJSON_AddNumberToObject(o, "repeats_requested", x->repeats_requested);
+	cJSON_AddBoolToObject(o, "interrupted", x->interrupted);
 	cJSON_AddNumberToObject(o, "calls", (double)x->calls);
 	cJSON_AddNumberToObject(o, "round_ns", (double)x->window_ns);
 	cJSON_AddNumberToObject(o, "bytes_per_second_best", x->bytes_per_second_best);
@@ -108,6 +110,12 @@ cJSON *report_json_result(const struct bench_result *x)
 	cJSON_AddNumberToObject(o, "ns_per_page_max", x->ns_per_page.max);
 	cJSON_AddNumberToObject(o, "ns_per_page_mean", x->ns_per_page.mean);
 	cJSON_AddNumberToObject(o, "cv", x->ns_per_page.cv);
+	/* Every round's rate, for compare's rank test. */
+	cJSON *rounds = cJSON_AddArrayToObject(o, "bytes_per_second_rounds");
+	for (unsigned i = 0; rounds && i < x->repeats; i++)
+		cJSON_AddItemToArray(rounds, cJSON_CreateNumber(x->ns_per_page_rounds[i] > 0
+									? x->page_size * 1e9 / x->ns_per_page_rounds[i]
+									: 0));
 	add_number_or_null(o, "hz", jif, x->hz);
 	add_number_or_null(o, "window_jiffies", jif, x->window_jiffies);
 	if (jif)
@@ -138,6 +146,7 @@ cJSON *report_json_document(const struct bench_context *ctx, const struct bench_
 	if (!doc)
 		return NULL;
 	cJSON_AddStringToObject(doc, "schema", REPORT_SCHEMA);
+	cJSON_AddBoolToObject(doc, "interrupted", ctx->interrupted_by != 0);
 	cJSON_AddItemToObject(doc, "context", context_json(ctx));
 	cJSON *arr = cJSON_AddArrayToObject(doc, "results");
 	for (size_t i = 0; arr && i < n; i++)

@@ -13,7 +13,7 @@
 
 #define REPORT_SCHEMA "ksmbench-results/1"
 
-enum report_format { REPORT_TABLE, REPORT_KERNEL, REPORT_CSV, REPORT_JSON };
+enum report_format { REPORT_TABLE, REPORT_KERNEL, REPORT_CSV, REPORT_JSON, REPORT_GHA, REPORT_MARKDOWN };
 
 int report_format_parse(const char *name, enum report_format *out, struct kb_err *err);
 
@@ -30,12 +30,28 @@ const char *report_clock_name(const struct bench_result *r);
 int report_context_line(FILE *out, const struct bench_context *ctx);
 int report_warnings(FILE *out, const struct bench_context *ctx);
 
+/* "note: interrupted ..." when a stop request cut the run short (nothing
+ * otherwise); prefix starts the line. */
+int report_interruption(FILE *out, const struct bench_context *ctx, const char *prefix);
+
 /* The context line, then t; warnings are left to the caller. */
 struct table;
 int report_table_under_context(FILE *out, const struct bench_context *ctx, const struct table *t);
 
 /* Aligned columns, context line above, warnings below (results_table.c). */
 int report_table(FILE *out, const struct bench_context *ctx, const struct bench_result *r, size_t n);
+
+/* The same table for a review: a GitHub-flavoured Markdown table, the
+ * context in a line above, warnings as a list below (results_table.c). */
+int report_markdown(FILE *out, const struct bench_context *ctx, const struct bench_result *r, size_t n);
+/* The context line and warnings around any Markdown table. */
+int report_markdown_under_context(FILE *out, const struct bench_context *ctx, const struct table *t);
+
+/* The JSON array github-action-benchmark's customBiggerIsBetter tool reads:
+ * {name, unit, value, range, extra} per result, unit MB/s (gha.c). */
+int report_gha(FILE *out, const struct bench_context *ctx, const struct bench_result *r, size_t n);
+/* The stable name of a result there: "HASH DATA CACHE PAGEB TIMER". */
+void report_gha_name(char *buf, size_t size, const struct bench_result *r);
 
 /* "ksm: %-8s hash() %5ld MB/s" per result, as the v2 patch printed (kernel_lines.c). */
 int report_kernel_line(FILE *out, const char *name, long mb_per_s);

@@ -1,11 +1,11 @@
 /* The default report: a context line, aligned columns with units in the
  * headers, then any warnings. MB/s here is 10^6 bytes per second; the
  * kernel's "MB/s" (count * PAGE_SIZE >> 17) is MiB/s and has its own column. */
+#include <signal.h>
 #include <stdio.h>
 
 #include "table.h"
 #include "results.h"
-
 
 int report_context_line(FILE *out, const struct bench_context *ctx)
 {
@@ -25,6 +25,15 @@ int report_warnings(FILE *out, const struct bench_context *ctx)
 	return ferror(out) ? -1 : 0;
 }
 
+int report_interruption(FILE *out, const struct bench_context *ctx, const char *prefix)
+{
+	if (!ctx->interrupted_by)
+		return 0;
+	fprintf(out, "%sinterrupted by %s: %u of %u measurements completed (a round cut short is dropped)\n",
+		prefix, ctx->interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT", ctx->completed, ctx->planned);
+	return ferror(out) ? -1 : 0;
+}
+
 int report_table_under_context(FILE *out, const struct bench_context *ctx, const struct table *t)
 {
 	if (report_context_line(out, ctx))
@@ -32,7 +41,27 @@ int report_table_under_context(FILE *out, const struct bench_context *ctx, const
 	return table_print(t, out);
 }
 
-int report_table(FILE *out, const struct bench_context *ctx, const struct bench_result *r, size_t n)
+int report_markdown_under_context(FILE *out, const struct bench_context *ctx, const struct table *t)
+{
+	char tsc[64] = "no TSC";
+
+	if (ctx->counter_is_tsc)
+		snprintf(tsc, sizeof(tsc), "TSC %.3f GHz", ctx->counter_hz / 1e9);
+	fprintf(out, "ksmbench %s (git %s) on %s, CPU %d pinned, %s, kernel %s, %s\n\n", ctx->version,
+		ctx->git_revision, ctx->cpu.known ? ctx->cpu.brand : "an unidentified CPU", ctx->pinned_cpu, tsc,
+		ctx->kernel_release, ctx->date);
+	if (table_print_markdown(t, out))
+		return -1;
+	if (ctx->nwarnings || ctx->interrupted_by)
+		fputc('\n', out);
+	if (report_interruption(out, ctx, "- **Note**: "))
+		return -1;
+	for (unsigned i = 0; i < ctx->nwarnings; i++)
+		fprintf(out, "- Warning: %s\n", ctx->warnings[i]);
+	return ferror(out) ? -1 : 0;
+}
+
+static struct table *results_table(const struct bench_result *r, size_t n)
 {
 	struct table *t = table_new(12, "llllrrrrrrrr");
 	int rc = 0;
@@ -66,10 +95,31 @@ int report_table(FILE *out, const struct bench_context *ctx, const struct bench_
 		rc = table_add_rowf(t, name, x->data, x->cache, bench_timer_name(x->timer), page, best, med, ns, cv,
 				    kmb, bias, cyc);
 	}
-	if (rc == 0)
-		rc = report_table_under_context(out, ctx, t);
+	if (rc != 0) {
+		table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+int report_table(FILE *out, const struct bench_context *ctx, const struct bench_result *r, size_t n)
+{
+	struct table *t = results_table(r, n);
+	int rc = t ? report_table_under_context(out, ctx, t) : -1;
+
 	if (rc == 0)
 		rc = report_warnings(out, ctx);
+	if (rc == 0)
+		rc = report_interruption(out, ctx, "note: ");
+	table_free(t);
+	return rc;
+}
+
+int report_markdown(FILE *out, const struct bench_context *ctx, const struct bench_result *r, size_t n)
+{
+	struct table *t = results_table(r, n);
+	int rc = t ? report_markdown_under_context(out, ctx, t) : -1;
+
 	table_free(t);
 	return rc;
 }

@@ -93,6 +93,28 @@ int table_print(const struct table *t, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
+int table_print_markdown(const struct table *t, FILE *out)
+{
+	for (unsigned r = 0; r < t->nrows; r++) {
+		for (unsigned c = 0; c < t->ncols; c++) {
+			fputs("| ", out);
+			for (const char *p = t->cells[(size_t)r * t->ncols + c]; *p; p++) {
+				if (*p == '|')
+					fputc('\\', out);
+				fputc(*p == '\n' ? ' ' : *p, out);
+			}
+			fputc(' ', out);
+		}
+		fputs("|\n", out);
+		if (r == 0) {
+			for (unsigned c = 0; c < t->ncols; c++)
+				fputs(t->align[c] == 'r' ? "| ---: " : "| --- ", out);
+			fputs("|\n", out);
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}
+
 void table_free(struct table *t)
 {
 	if (!t)

@@ -18,6 +18,9 @@ int table_add_rowf(struct table *t, ...); /* ncols const char * arguments */
 /* Prints header row (the first row added), a rule, and the rest. */
 int table_print(const struct table *t, FILE *out);
 
+/* The same as a GitHub-flavoured Markdown table ('|' in cells escaped). */
+int table_print_markdown(const struct table *t, FILE *out);
+
 void table_free(struct table *t);
 
 #endif

@@ -65,7 +65,7 @@ static void cell(char *buf, size_t size, const char *fmt, double v)
 		snprintf(buf, size, "-");
 }
 
-int thread_report_table(FILE *out, const struct bench_context *ctx, const struct thread_row *rows, unsigned n)
+static struct table *thread_table(const struct thread_row *rows, unsigned n)
 {
 	struct table *t = table_new(10, "llrrrrrrrr");
 	const struct thread_row *jh = find_jhash2(rows, n);
@@ -89,8 +89,18 @@ int thread_report_table(FILE *out, const struct bench_context *ctx, const struct
 		const char *impl = rows[i].kernel ? rows[i].kernel->impl : rows[i].ksm ? rows[i].ksm->impl : "-";
 		rc = table_add_rowf(t, rows[i].label, impl, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
 	}
-	if (rc == 0)
-		rc = report_table_under_context(out, ctx, t);
+	if (rc != 0) {
+		table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+int thread_report_table(FILE *out, const struct bench_context *ctx, const struct thread_row *rows, unsigned n)
+{
+	struct table *t = thread_table(rows, n);
+	int rc = t ? report_table_under_context(out, ctx, t) : -1;
+
 	if (rc == 0 && n > 0) {
 		const struct bench_result *k = rows[0].kernel, *m = rows[0].ksm;
 		fprintf(out, "\nMB/s: the v2 patch's self-test, count * PAGE_SIZE >> 17 after HZ>>3 emulated jiffies\n"
@@ -103,6 +113,22 @@ int thread_report_table(FILE *out, const struct bench_context *ctx, const struct
 	}
 	if (rc == 0)
 		rc = report_warnings(out, ctx);
+	if (rc == 0)
+		rc = report_interruption(out, ctx, "note: ");
+	table_free(t);
+	return rc == 0 && !ferror(out) ? 0 : -1;
+}
+
+int thread_report_markdown(FILE *out, const struct bench_context *ctx, const struct thread_row *rows, unsigned n)
+{
+	struct table *t = thread_table(rows, n);
+	int rc = t ? report_markdown_under_context(out, ctx, t) : -1;
+
+	if (rc == 0)
+		fprintf(out, "\nMB/s: the v2 patch's self-test (zero page, HZ>>3 jiffies, count * PAGE_SIZE >> 17); "
+			     "ns/page: rdtsc median per call over random pages in a cold working set; "
+			     "x jhash2: times faster than jhash2 on the same machine. Thread figures: Xeon E5-2420 v2 "
+			     "(MB/s) and ksmd on a Xeon E5-2620 v3 with 4 VMs (ns/page).\n");
 	table_free(t);
 	return rc == 0 && !ferror(out) ? 0 : -1;
 }

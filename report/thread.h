@@ -33,6 +33,7 @@ struct thread_row {
 double thread_speedup_rate(double rate, double jhash2_rate);
 
 int thread_report_table(FILE *out, const struct bench_context *ctx, const struct thread_row *rows, unsigned n);
+int thread_report_markdown(FILE *out, const struct bench_context *ctx, const struct thread_row *rows, unsigned n);
 int thread_report_csv(FILE *out, const struct thread_row *rows, unsigned n);
 int thread_report_kernel(FILE *out, const struct thread_row *rows, unsigned n);
 /* The results document (schema, context, results) with a "thread" object. */

@@ -1,0 +1,50 @@
+/* Signal handlers of the measuring commands (see interrupt.h). Only
+ * async-signal-safe calls in the handler: a store to a sig_atomic_t, and on
+ * the second signal unlink() and _exit(). */
+#include "interrupt.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../bench/bench.h"
+
+static char watched_path[4096];
+static volatile sig_atomic_t watching;
+
+static void on_signal(int signo)
+{
+	if (bench_stop_requested()) {
+		if (watching)
+			unlink(watched_path);
+		_exit(128 + signo);
+	}
+	bench_stop_request(signo);
+}
+
+void interrupt_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void interrupt_watch_file(const char *tmp_path)
+{
+	watching = 0;
+	if (tmp_path && strlen(tmp_path) < sizeof(watched_path)) {
+		memcpy(watched_path, tmp_path, strlen(tmp_path) + 1);
+		watching = 1;
+	}
+}
+
+int interrupt_exit_code(void)
+{
+	int signo = bench_stop_requested();
+
+	return signo ? 128 + signo : 0;
+}

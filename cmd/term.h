@@ -1,0 +1,38 @@
+/* Terminal niceties of the command line: colour and a progress line, each
+ * only where a person watches (a terminal), never in pipes, files or CI
+ * logs, and colour never when NO_COLOR is set (https://no-color.org). */
+#ifndef KB_TERM_H
+#define KB_TERM_H
+
+#include <stdio.h>
+
+#include "../hashes/hash.h"
+
+/* Whether to colour what goes to fp: a terminal, NO_COLOR unset or empty,
+ * TERM not "dumb". */
+int term_color(FILE *fp);
+
+/* SGR sequences, or "" when colour is off. */
+#define TERM_RED "\033[31m"
+#define TERM_GREEN "\033[32m"
+#define TERM_YELLOW "\033[33m"
+#define TERM_BOLD "\033[1m"
+#define TERM_RESET "\033[0m"
+
+/* One line on stderr, rewritten in place: "ksmbench bench: 3/12 xxh64
+ * round 2/5". Off unless stderr is a terminal, and with --quiet. */
+struct progress {
+	int on, shown;
+	const char *cmd;
+	unsigned index, total; /* the measurement under way, counting from 1 */
+};
+
+void progress_init(struct progress *p, const char *cmd, int quiet);
+/* bench_config.on_round: arg is the struct progress. */
+void progress_round(void *arg, const struct hash_impl *h, unsigned round, unsigned rounds);
+/* A free-text step ("building the cold working set"). */
+void progress_note(struct progress *p, const char *text);
+/* Erases the line (before anything else is written to the terminal). */
+void progress_clear(struct progress *p);
+
+#endif
