@@ -16,6 +16,8 @@ static const struct cli_command commands[] = {
 	{ "bench", "measure hashes: timers, datasets, reports", cmd_bench },
 	{ "thread", "the linux-mm thread's comparison on this machine (default)", cmd_thread },
 	{ "select", "pick the fastest hash as the v2 KSM patch did", cmd_select },
+	{ "compare", "compare two JSON results: regressions for CI (exit 1)", cmd_compare },
+	{ "plot", "an SVG bar chart of JSON results", cmd_plot },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

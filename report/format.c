@@ -26,3 +26,12 @@ const char *report_clock_name(const struct bench_result *r)
 {
 	return r->timer == BENCH_TIMER_RDTSC && r->counter_is_tsc ? "tsc" : "monotonic";
 }
+
+const char *report_stable_data(const char *data)
+{
+	if (strncmp(data, "file:", 5) == 0) {
+		const char *slash = strrchr(data, '/');
+		return slash ? slash + 1 : data + 5;
+	}
+	return data;
+}

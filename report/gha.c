@@ -8,16 +8,6 @@
 
 #include "results.h"
 
-/* A file dataset by its base name: CI runs put it in different directories. */
-static const char *stable_data(const char *data)
-{
-	if (strncmp(data, "file:", 5) == 0) {
-		const char *slash = strrchr(data, '/');
-		return slash ? slash + 1 : data + 5;
-	}
-	return data;
-}
-
 void report_gha_name(char *buf, size_t size, const struct bench_result *r)
 {
 	char page[32];
@@ -26,7 +16,7 @@ void report_gha_name(char *buf, size_t size, const struct bench_result *r)
 		snprintf(page, sizeof(page), "%uB+%u", r->page_size, r->misalign);
 	else
 		snprintf(page, sizeof(page), "%uB", r->page_size);
-	snprintf(buf, size, "%s %s %s %s %s", r->hash, stable_data(r->data), r->cache, page,
+	snprintf(buf, size, "%s %s %s %s %s", r->hash, report_stable_data(r->data), r->cache, page,
 		 bench_timer_name(r->timer));
 }
 

@@ -17,6 +17,10 @@ enum report_format { REPORT_TABLE, REPORT_KERNEL, REPORT_CSV, REPORT_JSON, REPOR
 
 int report_format_parse(const char *name, enum report_format *out, struct kb_err *err);
 
+/* A dataset name that stays the same across CI runs: a file's base name
+ * ("file:/tmp/x/guest.core" -> "guest.core"), else the name itself. */
+const char *report_stable_data(const char *data);
+
 /* The kernel's figure for a result: its own for the jiffies timer, else the
  * best rate in the same unit (MiB/s, as count * PAGE_SIZE >> 17 is). */
 long report_kernel_mb_per_s(const struct bench_result *r);

@@ -1,0 +1,27 @@
+/* The Mann-Whitney U test (Wilcoxon rank-sum): do two sets of round
+ * figures come from the same distribution? Used by `compare` to tell a
+ * real change from noise. Exact for small samples without ties; the normal
+ * approximation with tie and continuity corrections otherwise. */
+#ifndef KB_RANK_TEST_H
+#define KB_RANK_TEST_H
+
+#include <stddef.h>
+
+/* Samples up to which (m * n) the exact distribution of U is computed. */
+#define RANK_TEST_EXACT_MAX_PRODUCT 400u
+
+struct rank_test {
+	double u;       /* U of the first sample: pairs (a, b) with a > b, ties counting 1/2 */
+	double p;       /* two-sided p-value */
+	int exact;      /* 1: exact distribution; 0: normal approximation */
+};
+
+/* Runs the test on a[0..m) and b[0..n), m, n >= 1. -1 if memory runs out. */
+int rank_test_run(const double *a, size_t m, const double *b, size_t n, struct rank_test *out);
+
+/* The smallest two-sided p-value the exact test can give for sizes m and n:
+ * 2 / C(m + n, m) (1 if that exceeds 1). Below alpha, the samples are
+ * "enough" to find a difference at that level. */
+double rank_test_min_p(size_t m, size_t n);
+
+#endif

@@ -1,0 +1,56 @@
+/* ksmbench plot: draws a results document as an SVG bar chart
+ * (report/svg_chart.c). */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "../report/svg_chart.h"
+#include "bench_cli.h"
+#include "cli.h"
+
+static void usage(void)
+{
+	printf("usage: ksmbench plot RESULTS.json [-o chart.svg] [--title TEXT]\n\n"
+	       "Draws the results of bench, thread or select --format json as an SVG bar\n"
+	       "chart: one bar per result (the median round's rate, with a whisker from the\n"
+	       "slowest to the fastest round and the value written at its end), grouped by\n"
+	       "dataset, on a labelled throughput axis (GB/s or MB/s).\n\n"
+	       "  -o, --output FILE     write the SVG to FILE (atomically; default stdout)\n"
+	       "  --title TEXT          the chart's title\n");
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	enum { O_TITLE = 256 };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' }, { "title", required_argument, NULL, O_TITLE },
+		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL, *title = NULL;
+	struct loaded_doc doc;
+	struct bench_output out;
+	struct kb_err err;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case O_TITLE: title = optarg; break;
+		case 'h': usage(); return KB_EXIT_OK;
+		default: return cli_bad_option("plot", argv, optopt);
+		}
+	}
+	if (argc - optind != 1)
+		return cli_error("plot", "needs one results file (see ksmbench plot --help)");
+	if (results_load(argv[optind], &doc, &err))
+		return cli_fail("plot", &err);
+	if (doc.n == 0) {
+		results_release(&doc);
+		return cli_error("plot", "%s holds no results to draw", argv[optind]);
+	}
+	if ((rc = bench_cli_output_open("plot", output, &out)) == 0)
+		rc = bench_cli_output_close("plot", &out, svg_chart_write(out.fp, &doc, title));
+	results_release(&doc);
+	return rc;
+}
