@@ -50,7 +50,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 UNIT := $(BUILD)/unit-tests
 
-.PHONY: all deps run test check san-test fuzz fuzz-build cross-test clean FORCE
+.PHONY: all deps run test check san-test fuzz fuzz-build cross-test clean install uninstall FORCE
 
 all: $(OUT)
 
@@ -125,6 +125,23 @@ fuzz: fuzz-build
 cross-test:
 	tests/cross-test.sh aarch64
 	tests/cross-test.sh i386
+
+# make install PREFIX=/usr/local DESTDIR=/staging: the binary, the man page
+# and the bash completion; make uninstall (same PREFIX, DESTDIR) removes them.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man/man1
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALLED := $(DESTDIR)$(BINDIR)/ksmbench $(DESTDIR)$(MANDIR)/ksmbench.1 $(DESTDIR)$(COMPLETIONDIR)/ksmbench
+
+install: $(OUT)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR)
+	install -m 755 $(OUT) $(DESTDIR)$(BINDIR)/ksmbench
+	install -m 644 ksmbench.1 $(DESTDIR)$(MANDIR)/ksmbench.1
+	install -m 644 completion/ksmbench.bash $(DESTDIR)$(COMPLETIONDIR)/ksmbench
+
+uninstall:
+	rm -f $(INSTALLED)
 
 clean:
 	rm -rf build $(OUT)

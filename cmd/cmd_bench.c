@@ -20,8 +20,8 @@
 static void usage(void)
 {
 	printf("usage: ksmbench bench [-H NAME[,NAME...]|all] [--data zero|random|FILE] [--cache hot|cold]\n"
-	       "                      [--timer window|jiffies|rdtsc] [--page-size N] [--format FMT]\n"
-	       "                      [-o FILE] [--quiet] [options]\n\n"
+	       "                      [--timer window|jiffies|rdtsc] [--page-size N]\n"
+	       "                      [--format table|kernel|csv|json|gha|markdown] [-o FILE] [--quiet] [options]\n\n"
 	       "Measures page hashes: warm-up, then --repeat rounds; reports best, median, min,\n"
 	       "max and coefficient of variation of the time per page.\n\n"
 	       "  -H, --hash LIST       hashes to measure (default all available)\n"

@@ -14,7 +14,7 @@
 
 static void usage(void)
 {
-	printf("usage: ksmbench list [--format table|json]\n\n"
+	printf("usage: ksmbench list [--format table|json] [--names]\n\n"
 	       "Lists every registered hash: name, output bits, whether this CPU can run it\n"
 	       "(and the missing features if not), provenance and description.\n");
 }
@@ -94,10 +94,11 @@ int cmd_list(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "names", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *format = "table";
-	int c;
+	int c, names = 0;
 
 	opterr = 0;
 	optind = 1;
@@ -105,6 +106,7 @@ int cmd_list(int argc, char **argv)
 		switch (c) {
 		case 'f': format = optarg; break;
 		case 'h': usage(); return KB_EXIT_OK;
+		case 'n': names = 1; break;
 		default: return cli_bad_option("list", argv, optopt);
 		}
 	}
@@ -112,6 +114,11 @@ int cmd_list(int argc, char **argv)
 		return cli_error("list", "unexpected argument '%s'", argv[optind]);
 	if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0)
 		return cli_error("list", "unknown format '%s' (table or json)", format);
+	if (names) { /* for shell completion */
+		for (unsigned i = 0; i < hash_registry_count; i++)
+			printf("%s\n", hash_registry[i]->name);
+		return fflush(stdout) == 0 ? KB_EXIT_OK : cli_error("list", "cannot write the list");
+	}
 	if ((strcmp(format, "json") == 0 ? print_json() : print_table()) != 0)
 		return cli_error("list", "cannot write the list");
 	return KB_EXIT_OK;

@@ -20,7 +20,7 @@
 
 static void usage(void)
 {
-	printf("usage: ksmbench thread [--format FMT] [-o FILE] [--quiet] [options]\n\n"
+	printf("usage: ksmbench thread [--format table|kernel|csv|json|gha|markdown] [-o FILE] [--quiet] [options]\n\n"
 	       "The 2017-2018 linux-mm comparison of KSM page checksums, measured here and set\n"
 	       "beside the published figures: crc32c (the fastest available), xxh64, xxh32,\n"
 	       "jhash2, crc32c-generic, and today's xxh3 and crc32c-isal. Two styles:\n"

@@ -29,9 +29,11 @@ static void usage(FILE *out)
 		     "Without a command: ksmbench thread (the linux-mm comparison, under 20 s).\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nbench, thread and select stop cleanly on Ctrl-C or SIGTERM: what was measured\n"
+		     "is reported and marked interrupted. 'man ksmbench' has everything.\n");
 	fprintf(out, "\n'ksmbench COMMAND --help' describes a command's options.\n"
-		     "Exit status: 0 ok, 1 verification failure or missed self-check target,\n"
-		     "2 usage or input error.\n"
+		     "Exit status: 0 ok, 1 verification failure, missed self-check target or a\n"
+		     "regression found by compare, 2 usage or input error, 130/143 interrupted.\n"
 		     "KSMBENCH_DISABLE=feat,... hides CPU features (e.g. avx512f,sse4.2).\n");
 }
 
@@ -53,6 +55,11 @@ int main(int argc, char **argv)
 		return default_job();
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(stdout);
+		return KB_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--list-commands") == 0) { /* for shell completion */
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			printf("%s\n", commands[i].name);
 		return KB_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0) {

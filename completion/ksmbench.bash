@@ -1,0 +1,71 @@
+# bash completion for ksmbench: subcommands, their options, option values
+# and hash names. Everything is asked of the ksmbench being completed
+# (--list-commands, COMMAND --help, list --names), so a new command or
+# option is completed without changing this file.
+
+_ksmbench_help_values() { # the X|Y|Z after OPTION in the command's help
+	"$1" "$2" --help 2>/dev/null | grep -oE -- "$3 [A-Za-z0-9|-]+\|[A-Za-z0-9|-]+" | head -n 1 |
+		cut -d' ' -f2 | tr '|' ' '
+}
+
+_ksmbench() {
+	local cur prev bin cmd i values
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD - 1]}
+	bin=${COMP_WORDS[0]}
+	COMPREPLY=()
+	# The subcommand: the first word after the program that is not an option.
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*) ;;
+		*) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	if [[ -z $cmd ]]; then
+		COMPREPLY=($(compgen -W "$("$bin" --list-commands 2>/dev/null) --help --version" -- "$cur"))
+		return
+	fi
+	case $prev in
+	-H | --hash)
+		# A comma-separated list: complete the name after the last comma.
+		local head=
+		[[ $cur == *,* ]] && head=${cur%,*},
+		COMPREPLY=($(compgen -P "$head" -W "all $("$bin" list --names 2>/dev/null)" -- "${cur##*,}"))
+		[[ ${#COMPREPLY[@]} -gt 0 ]] && compopt -o nospace 2>/dev/null
+		return
+		;;
+	-o | --output | --lime-ranges)
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+		;;
+	-p | --pid)
+		COMPREPLY=($(compgen -W "$(ps -e -o pid= 2>/dev/null)" -- "$cur"))
+		return
+		;;
+	--*)
+		values=$(_ksmbench_help_values "$bin" "$cmd" "$prev")
+		if [[ -n $values ]]; then
+			# FILE among the values (--data zero|random|FILE): files too.
+			if [[ " $values " == *" FILE "* ]]; then
+				compopt -o filenames 2>/dev/null
+				COMPREPLY=($(compgen -f -- "$cur"))
+			fi
+			COMPREPLY+=($(compgen -W "${values//FILE/}" -- "$cur"))
+			return
+		fi
+		# An option that takes a value the help does not enumerate.
+		if "$bin" "$cmd" --help 2>/dev/null | grep -qE -- "^ *(-[A-Za-z], )?$prev [A-Z]"; then
+			return
+		fi
+		;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$("$bin" "$cmd" --help 2>/dev/null | grep -oE -- '(^|[ [])--?[A-Za-z][A-Za-z0-9-]*' |
+			sed 's/^[ [ ]*//' | sort -u)" -- "$cur"))
+		return
+	fi
+	compopt -o filenames 2>/dev/null
+	COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -F _ksmbench ksmbench
