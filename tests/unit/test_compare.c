@@ -1,0 +1,128 @@
+/* Unit tests: the Mann-Whitney U test (exact values from the counting
+ * definition), the markdown table renderer, and the stop request. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../bench/bench.h"
+#include "../../bench/rank_test.h"
+#include "../../report/table.h"
+#include "check.h"
+#include "groups.h"
+
+/* P(U <= u) by brute force: every way to choose which m of the m + n
+ * ranks belong to the first sample (bitmasks), U counted directly. */
+static double brute_cdf(unsigned m, unsigned n, double u)
+{
+	unsigned total = m + n, hits = 0, all = 0;
+
+	for (unsigned mask = 0; mask < (1u << total); mask++) {
+		if ((unsigned)__builtin_popcount(mask) != m)
+			continue;
+		unsigned uu = 0;
+		for (unsigned i = 0; i < total; i++)
+			for (unsigned j = 0; j < total; j++)
+				uu += (mask >> i & 1) && !(mask >> j & 1) && i > j;
+		all++;
+		hits += uu <= u;
+	}
+	return (double)hits / all;
+}
+
+void test_rank_test(void)
+{
+	struct rank_test t;
+
+	/* Fully separated samples: p = 2 / C(m + n, m). */
+	double a3[] = { 10, 11, 12 }, b3[] = { 1, 2, 3 };
+	CHECK(rank_test_run(a3, 3, b3, 3, &t) == 0 && t.exact && t.u == 9);
+	CHECK(fabs(t.p - 0.1) < 1e-12);
+	double a4[] = { 10, 11, 12, 13 }, b4[] = { 1, 2, 3, 4 };
+	CHECK(rank_test_run(b4, 4, a4, 4, &t) == 0 && t.u == 0 && fabs(t.p - 2.0 / 70) < 1e-12);
+	double a5[] = { 10, 11, 12, 13, 14 }, b5[] = { 1, 2, 3, 4, 5 };
+	CHECK(rank_test_run(a5, 5, b5, 5, &t) == 0 && fabs(t.p - 2.0 / 252) < 1e-12);
+	/* Interleaved: U = 12.5 is the mean, p = 1. */
+	double c5[] = { 1, 3, 5, 7, 9 }, d5[] = { 2, 4, 6, 8, 10 };
+	CHECK(rank_test_run(c5, 5, d5, 5, &t) == 0 && t.u == 10 && t.p > 0.6);
+	/* The exact tail against brute force, for several sizes and U. */
+	for (unsigned m = 1; m <= 5; m++)
+		for (unsigned n = 1; n <= 5; n++) {
+			double x[5], y[5];
+			/* First sample below all but k of the second: U = k * m... build U = k directly. */
+			for (unsigned k = 0; k <= n; k++) {
+				for (unsigned i = 0; i < m; i++)
+					x[i] = (double)i * 0.01 + (double)(n - k) + 0.5; /* above n - k of y */
+				for (unsigned j = 0; j < n; j++)
+					y[j] = (double)j + 1;
+				CHECK(rank_test_run(x, m, y, n, &t) == 0 && t.exact);
+				double u = t.u, lo = u < m * n / 2.0 ? u : m * n - u;
+				double want = 2 * brute_cdf(m, n, lo);
+				CHECK(fabs(t.p - (want > 1 ? 1 : want)) < 1e-9);
+			}
+		}
+	CHECK(fabs(rank_test_min_p(4, 4) - 2.0 / 70) < 1e-12);
+	CHECK(rank_test_min_p(3, 4) > 0.05 && rank_test_min_p(3, 5) < 0.05);
+	CHECK(rank_test_min_p(1, 1) == 1);
+	/* Ties: the normal approximation, never below the exact bound's ballpark. */
+	double e[] = { 5, 5, 5, 6, 7 }, f[] = { 5, 5, 1, 2, 3 };
+	CHECK(rank_test_run(e, 5, f, 5, &t) == 0 && !t.exact && t.p > 0 && t.p < 1);
+	double g[] = { 3, 3, 3 }, h[] = { 3, 3, 3 };
+	CHECK(rank_test_run(g, 3, h, 3, &t) == 0 && t.p == 1);
+	/* Large samples: normal approximation, separated samples give a tiny p. */
+	double big_a[30], big_b[30];
+	for (unsigned i = 0; i < 30; i++) {
+		big_a[i] = 100 + i;
+		big_b[i] = i;
+	}
+	CHECK(rank_test_run(big_a, 30, big_b, 30, &t) == 0 && !t.exact && t.p < 1e-9);
+}
+
+void test_markdown_table(void)
+{
+	struct table *t = table_new(2, "lr");
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	CHECK(t && f);
+	if (!t || !f)
+		return;
+	CHECK(table_add_rowf(t, "NAME", "MB/s") == 0);
+	CHECK(table_add_rowf(t, "a|b", "12") == 0);
+	CHECK(table_print_markdown(t, f) == 0);
+	fclose(f);
+	CHECK_STR(text, "| NAME | MB/s |\n| --- | ---: |\n| a\\|b | 12 |\n");
+	free(text);
+	table_free(t);
+}
+
+void test_stop_request(void)
+{
+	const struct hash_impl *h = hash_find("xxh64");
+	struct bench_config cfg;
+	struct page_set set;
+	struct page_content content;
+	struct bench_result r;
+	struct kb_err err;
+
+	CHECK(bench_stop_requested() == 0);
+	CHECK(page_content_zero(&content, 4096, &err) == 0);
+	CHECK(page_set_hot(&set, &content, 0, &err) == 0);
+	page_content_release(&content);
+	bench_config_default(&cfg);
+	cfg.window_ns = 1000000;
+	cfg.warmup_ns = 100000;
+	cfg.repeat = 3;
+	/* Requested before the start: nothing measured, no error. */
+	bench_stop_request(SIGINT);
+	CHECK(bench_stop_requested() == SIGINT);
+	CHECK(bench_measure(h, &set, &cfg, &r, &err) == 0 && r.repeats == 0 && r.interrupted &&
+	      r.repeats_requested == 3);
+	bench_stop_reset();
+	CHECK(bench_measure(h, &set, &cfg, &r, &err) == 0 && r.repeats == 3 && !r.interrupted);
+	for (unsigned i = 0; i < 3; i++)
+		CHECK(r.ns_per_page_rounds[i] >= r.ns_per_page.min && r.ns_per_page_rounds[i] <= r.ns_per_page.max);
+	page_set_release(&set);
+}
