@@ -1,0 +1,100 @@
+"""Tests of what `make install` puts in place: the binary, the man page (it
+renders without warnings and names every command and option the binary
+has), the bash completion (sourced in bash, its function called with
+COMP_WORDS set), and `make uninstall` removing them again."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from clitest import BIN, run, check, finish
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MAN = os.path.join(ROOT, "ksmbench.1")
+COMPLETION = os.path.join(ROOT, "completion", "ksmbench.bash")
+
+
+def commands():
+    rc, out, _ = run("--list-commands")
+    return out.split()
+
+
+# --- the man page renders without a warning, and covers the binary
+groff = shutil.which("groff")
+if groff:
+    p = subprocess.run([groff, "-man", "-ww", "-z", MAN], capture_output=True, text=True)
+    check(p.returncode == 0 and p.stderr == "", f"groff -man -ww -z: {p.stderr!r}")
+    p = subprocess.run([groff, "-man", "-Tutf8", "-P-cbou", MAN], capture_output=True, text=True)
+    page = p.stdout
+else:
+    page = open(MAN).read().replace("\\-", "-")
+    print("groff not installed: the page is checked as source")
+cmds = commands()
+check({"list", "verify", "sum", "capture", "bench", "thread", "select", "compare", "plot"} <= set(cmds),
+      f"--list-commands: {cmds}")
+for c in cmds:
+    check(re.search(rf"^ *{re.escape(c)}\b", page, re.M) is not None, f"man page has a section for {c}")
+    rc, out, _ = run(c, "--help")
+    for opt in sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", out))):
+        check(opt in page, f"man page documents {c} {opt}")
+
+# --- make install into a staging directory; the build is not redone (-o)
+stage = tempfile.mkdtemp(prefix="ksmbench-stage-")
+make = ["make", "--no-print-directory", "-C", ROOT, "-o", BIN, f"OUT={BIN}", "PREFIX=/opt/kb",
+        f"DESTDIR={stage}"]
+p = subprocess.run(make + ["install"], capture_output=True, text=True)
+check(p.returncode == 0, f"make install: {p.stderr[-500:]!r}")
+bin_path = os.path.join(stage, "opt/kb/bin/ksmbench")
+man_path = os.path.join(stage, "opt/kb/share/man/man1/ksmbench.1")
+comp_path = os.path.join(stage, "opt/kb/share/bash-completion/completions/ksmbench")
+for path, mode in ((bin_path, 0o755), (man_path, 0o644), (comp_path, 0o644)):
+    check(os.path.isfile(path) and (os.stat(path).st_mode & 0o777) == mode, f"installed {path} mode {mode:o}")
+if os.path.isfile(bin_path):
+    p = subprocess.run([bin_path, "--version"], capture_output=True, text=True)
+    check(p.returncode == 0 and p.stdout.startswith("ksmbench "), "the installed binary runs")
+check(open(man_path).read() == open(MAN).read(), "the man page installed as is")
+
+# --- completion, sourced from the installed file, asked as bash would ask
+SCRIPT = r'''
+source "$1"; shift
+complete_words() {
+	COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+	_ksmbench
+	printf '%s\n' "${COMPREPLY[@]}"
+}
+complete_words "$@"
+'''
+
+
+def complete(*words):
+    p = subprocess.run(["bash", "-c", SCRIPT, "complete", comp_path, BIN, *words], capture_output=True, text=True,
+                       cwd=tempfile.gettempdir())
+    return p.stdout.split()
+
+
+if shutil.which("bash") and os.path.isfile(comp_path):
+    check(set(cmds) <= set(complete("")), "completes every command")
+    check(complete("com") == ["compare"], f"a command prefix: {complete('com')}")
+    check(set(complete("bench", "--")) >= {"--hash", "--data", "--format", "--quiet", "--output", "--timer",
+                                           "--selfcheck", "--repeat"}, "bench options")
+    check("--threshold" in complete("compare", "--th"), "compare options")
+    check(complete("bench", "--format", "") == ["table", "kernel", "csv", "json", "gha", "markdown"],
+          f"format values: {complete('bench', '--format', '')}")
+    check(complete("compare", "--format", "") == ["table", "json", "markdown"], "compare format values")
+    check(complete("bench", "--timer", "") == ["window", "jiffies", "rdtsc"], "timer values")
+    check(complete("bench", "--cache", "c") == ["cold"], "cache values")
+    rc, names, _ = run("list", "--names")
+    check(set(complete("bench", "-H", "")) == set(names.split()) | {"all"}, "every hash name and all")
+    check(complete("bench", "-H", "xxh6") == ["xxh64"], "a hash name prefix")
+    check(complete("verify", "--hash", "jhash2,xxh3-avx5") == ["jhash2,xxh3-avx512"], "a comma-separated list")
+    check(complete("bench", "--window", "") == [], "a free value is not completed with options")
+else:
+    print("bash or the completion file missing: completion not tested")
+
+# --- make uninstall removes exactly what was installed
+p = subprocess.run(make + ["uninstall"], capture_output=True, text=True)
+left = [os.path.join(d, f) for d, _, fs in os.walk(stage) for f in fs]
+check(p.returncode == 0 and left == [], f"make uninstall leaves nothing: {left}")
+shutil.rmtree(stage)
+finish("install")
