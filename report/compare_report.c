@@ -47,11 +47,7 @@ static struct table *pairs_table(const struct compare_outcome *o, const char *ve
 		rc = table_add_rowf(t, p->base->hash, data, p->base->cache, page, p->base->timer, a, b, ch, rounds,
 				    test, verdict_text(p->verdict, verdict, sizeof(verdict)));
 	}
-	if (rc) {
-		table_free(t);
-		return NULL;
-	}
-	return t;
+	return table_done(t, rc);
 }
 
 static const char *plain_verdict(enum compare_verdict v, char *buf, size_t size)

@@ -95,11 +95,7 @@ static struct table *results_table(const struct bench_result *r, size_t n)
 		rc = table_add_rowf(t, name, x->data, x->cache, bench_timer_name(x->timer), page, best, med, ns, cv,
 				    kmb, bias, cyc);
 	}
-	if (rc != 0) {
-		table_free(t);
-		return NULL;
-	}
-	return t;
+	return table_done(t, rc);
 }
 
 int report_table(FILE *out, const struct bench_context *ctx, const struct bench_result *r, size_t n)

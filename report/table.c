@@ -124,3 +124,11 @@ void table_free(struct table *t)
 	free(t->cells);
 	free(t);
 }
+
+struct table *table_done(struct table *t, int rc)
+{
+	if (rc == 0)
+		return t;
+	table_free(t);
+	return NULL;
+}

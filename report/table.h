@@ -23,4 +23,7 @@ int table_print_markdown(const struct table *t, FILE *out);
 
 void table_free(struct table *t);
 
+/* For builders: t when rc is 0, else frees t and returns NULL. */
+struct table *table_done(struct table *t, int rc);
+
 #endif

@@ -89,11 +89,7 @@ static struct table *thread_table(const struct thread_row *rows, unsigned n)
 		const char *impl = rows[i].kernel ? rows[i].kernel->impl : rows[i].ksm ? rows[i].ksm->impl : "-";
 		rc = table_add_rowf(t, rows[i].label, impl, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
 	}
-	if (rc != 0) {
-		table_free(t);
-		return NULL;
-	}
-	return t;
+	return table_done(t, rc);
 }
 
 int thread_report_table(FILE *out, const struct bench_context *ctx, const struct thread_row *rows, unsigned n)

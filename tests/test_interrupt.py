@@ -11,9 +11,12 @@ import signal
 import subprocess
 import time
 
-from clitest import BIN, run, check, temp_file, finish
+from clitest import BIN, QUICK, run, check, temp_file, finish
 
 ENV = {k: v for k, v in os.environ.items() if k != "KSMBENCH_DISABLE"}
+# Under qemu-user (cross-test) start-up takes longer: every delay and window
+# stretched, so that the signals still arrive mid-run, after the handler.
+SCALE = 4 if QUICK else 1
 
 
 def start(*args, **kw):
@@ -21,14 +24,14 @@ def start(*args, **kw):
 
 
 def stop_after(p, seconds, sig=signal.SIGINT):
-    time.sleep(seconds)
+    time.sleep(seconds * SCALE)
     p.send_signal(sig)
     out, err = p.communicate(timeout=60)
     return p.returncode, out.decode(), err.decode()
 
 
 # --- SIGINT in the middle of a long bench: JSON of what was measured, marked
-LONG = ["--window", "400ms", "--warmup", "10ms", "--repeat", "5"]
+LONG = ["--window", f"{400 * SCALE}ms", "--warmup", "10ms", "--repeat", "5"]
 p = start("bench", "-H", "xxh64,jhash2,xxh32", *LONG, "--format", "json")
 rc, out, err = stop_after(p, 1.2)
 check(rc == 130, f"SIGINT exits 130: rc={rc} err={err!r}")
@@ -53,7 +56,7 @@ check(not [f for f in os.listdir(outdir) if f.startswith(os.path.basename(target
 os.unlink(target)
 
 # --- interrupted during the first round: nothing measured, an empty but valid report
-p = start("bench", "-H", "xxh64", "--window", "3s", "--warmup", "1ms", "--repeat", "2", "--format", "json")
+p = start("bench", "-H", "xxh64", "--window", f"{3 * SCALE}s", "--warmup", "1ms", "--repeat", "2", "--format", "json")
 rc, out, err = stop_after(p, 0.6)
 doc = json.loads(out)
 check(rc == 130 and doc["interrupted"] and doc["results"] == [], f"first round cut: {doc['results']}")
@@ -74,10 +77,10 @@ check(len(doc["thread"]["rows"]) == 7, "thread rows all present")
 
 # --- a stop is answered quickly even with a long window (checked per batch)
 p = start("bench", "-H", "jhash2", "--window", "20s", "--warmup", "1ms", "--repeat", "1", "--format", "json")
-time.sleep(0.5)
+time.sleep(0.5 * SCALE)
 t0 = time.monotonic()
 rc, out, err = stop_after(p, 0)
-check(rc == 130 and time.monotonic() - t0 < 2, "a 20 s window stops within 2 s")
+check(rc == 130 and time.monotonic() - t0 < 2 * SCALE, "a 20 s window stops within 2 s")
 
 
 # --- terminals: run with stdout and/or stderr on a pty

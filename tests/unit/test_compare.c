@@ -1,5 +1,5 @@
 /* Unit tests: the Mann-Whitney U test (exact values from the counting
- * definition), the markdown table renderer, and the stop request. */
+ * definition) and the stop request. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -8,7 +8,6 @@
 
 #include "../../bench/bench.h"
 #include "../../bench/rank_test.h"
-#include "../../report/table.h"
 #include "check.h"
 #include "groups.h"
 
@@ -77,25 +76,6 @@ void test_rank_test(void)
 		big_b[i] = i;
 	}
 	CHECK(rank_test_run(big_a, 30, big_b, 30, &t) == 0 && !t.exact && t.p < 1e-9);
-}
-
-void test_markdown_table(void)
-{
-	struct table *t = table_new(2, "lr");
-	char *text = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&text, &size);
-
-	CHECK(t && f);
-	if (!t || !f)
-		return;
-	CHECK(table_add_rowf(t, "NAME", "MB/s") == 0);
-	CHECK(table_add_rowf(t, "a|b", "12") == 0);
-	CHECK(table_print_markdown(t, f) == 0);
-	fclose(f);
-	CHECK_STR(text, "| NAME | MB/s |\n| --- | ---: |\n| a\\|b | 12 |\n");
-	free(text);
-	table_free(t);
 }
 
 void test_stop_request(void)

@@ -25,5 +25,13 @@ void test_table(void)
 			"jhash2   1569  old\n"
 			"crc32c  12081  \n");
 	free(text);
+	/* The same table in Markdown, a '|' in a cell escaped. */
+	CHECK(table_add_rowf(t, "a|b", "1", "x") == 0);
+	f = open_memstream(&text, &size);
+	CHECK(f && table_print_markdown(t, f) == 0);
+	fclose(f);
+	CHECK_STR(text, "| NAME | MB/s | NOTE |\n| --- | ---: | --- |\n| jhash2 | 1569 | old |\n"
+			"| crc32c | 12081 |  |\n| a\\|b | 1 | x |\n");
+	free(text);
 	table_free(t);
 }
