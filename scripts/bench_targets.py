@@ -34,9 +34,11 @@ def xxhsum_xxh3_4k():
     """xxhsum's own XXH3_64b figure at 4 KiB (variant 5), bytes/s, or None."""
     if not shutil.which("xxhsum"):
         return None
-    cpu = [a for a in extra if a.isdigit()][-1:] if "--cpu" in extra else []
-    cmd = (["taskset", "-c", cpu[0]] if cpu and shutil.which("taskset") else []) + ["xxhsum", "-b5", "-B4K"]
-    text = subprocess.run(cmd, capture_output=True, text=True).stdout.replace("\r", "\n")
+    # The same CPU as ksmbench when --cpu N is given.
+    cpu = extra[extra.index("--cpu") + 1] if "--cpu" in extra[:-1] else None
+    cmd = (["taskset", "-c", cpu] if cpu and shutil.which("taskset") else []) + ["xxhsum", "-b5", "-B4K"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    text = (p.stdout + p.stderr).replace("\r", "\n")  # xxhsum reports on stderr
     m = re.search(r"#XXH3_64b\s*:\s*\d+ ->\s*\d+ it/s \(\s*([\d.]+) MB/s\)", text)
     return float(m.group(1)) * 1e6 if m else None
 
