@@ -47,7 +47,8 @@ os.unlink(page_file)
 rc, out, err = run("thread", "--repeat", "1", "--window", "1ms", "--working-set", "1M", "--format", "gha")
 arr = json.loads(out) if rc == 0 else []
 names = [e["name"] for e in arr]
-check(len(arr) == 14 and len(set(names)) == 14, f"thread gha: 14 distinct names: {names}")
+# 7 rows in each style, 6 where the build has no ISA-L (i386).
+check(len(arr) in (12, 14) and len(set(names)) == len(arr), f"thread gha: distinct names: {names}")
 check("jhash2 zero hot 4096B jiffies" in names and "jhash2 random cold 4096B rdtsc" in names, "thread gha names")
 rc, out, err = run("select", "--format", "gha")
 check(rc == 0 and all(e["name"].endswith(" zero hot 4096B jiffies") for e in json.loads(out)), "select gha")
@@ -98,9 +99,11 @@ check(rc == 0 and out.startswith("<?xml") and out.rstrip().endswith("</svg>"), "
 # thread's two datasets: two groups, 14 bars.
 rc, out, err = run("thread", "--repeat", "1", "--window", "1ms", "--working-set", "1M", "--format", "json", "-o",
                    results)
+nthread = len(json.load(open(results))["results"])
 rc, out, err = run("plot", results)
 root = ET.fromstring(out)
-check(len([e for e in root.iter(SVG + "rect") if e.get("class") == "bar"]) == 14, "thread plot: 14 bars")
+check(len([e for e in root.iter(SVG + "rect") if e.get("class") == "bar"]) == nthread >= 12,
+      "thread plot: a bar per result")
 check(len([t for t in root.iter(SVG + "text") if t.get("class") == "group"]) == 2, "thread plot: two groups")
 os.unlink(svg)
 check_usage_error(["plot", "/nonexistent.json"], "/nonexistent.json", "plot of a missing file")

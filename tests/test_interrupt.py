@@ -73,7 +73,7 @@ p = start("thread", "--repeat", "3", "--working-set", "1M", "--format", "json")
 rc, out, err = stop_after(p, 1.0)
 doc = json.loads(out)
 check(rc == 130 and doc["interrupted"] is True and len(doc["results"]) < 14, "thread interrupted")
-check(len(doc["thread"]["rows"]) == 7, "thread rows all present")
+check(len(doc["thread"]["rows"]) in (6, 7), "thread rows all present (6 without ISA-L)")
 
 # --- a stop is answered quickly even with a long window (checked per batch)
 p = start("bench", "-H", "jhash2", "--window", "20s", "--warmup", "1ms", "--repeat", "1", "--format", "json")
