@@ -12,6 +12,7 @@ struct raw_source {
 	struct page_source base;
 	struct kb_stream *s;
 	uint64_t off; /* stream offset of the next chunk */
+	uint64_t chunk_off; /* stream offset of buf[0] */
 	unsigned char *buf;
 	size_t cap, len, pos;
 	int at_end;
@@ -28,6 +29,7 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 		ssize_t n = kb_stream_read(r->s, r->off, r->buf, r->cap, err);
 		if (n < 0)
 			return -1;
+		r->chunk_off = r->off;
 		r->off += (uint64_t)n;
 		r->len = (size_t)n;
 		r->pos = 0;
@@ -46,6 +48,7 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 	out->index = r->index++;
 	out->addr = out->index * src->page_size;
 	out->data = r->buf + r->pos;
+	out->locator = src->can_fetch ? r->chunk_off + r->pos : PAGE_LOCATOR_NONE;
 	r->pos += src->page_size;
 	src->stats.pages++;
 	return 1;
@@ -60,7 +63,13 @@ static void raw_close(struct page_source *src)
 	free(r);
 }
 
-static const struct page_source_ops raw_ops = { raw_next, raw_close };
+static int raw_fetch(struct page_source *src, uint64_t locator, void *buf, struct kb_err *err)
+{
+	return kb_stream_read_exact(((struct raw_source *)src)->s, locator, buf, src->page_size,
+				    "a page read again", err);
+}
+
+static const struct page_source_ops raw_ops = { raw_next, raw_close, raw_fetch };
 
 struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
 {
@@ -77,6 +86,7 @@ struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_si
 	r->base.ops = &raw_ops;
 	r->base.format = "raw";
 	r->base.page_size = page_size;
+	r->base.can_fetch = s->random_access;
 	return &r->base;
 }
 
