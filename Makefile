@@ -42,7 +42,7 @@ endif
 FLAGS_bench/context.c := -DKB_CFLAGS='"$(CFLAGS)"'
 FLAGS_common/versions.c := -DKB_ISAL_VERSION='"$(ISAL_VERSION)"' -DKB_GIT_REVISION='"$(GIT_REVISION)"'
 
-LIB_SRCS := $(wildcard common/*.c hashes/*.c datasets/*.c bench/*.c report/*.c)
+LIB_SRCS := $(wildcard common/*.c hashes/*.c datasets/*.c bench/*.c report/*.c scan/*.c)
 CMD_SRCS := $(wildcard cmd/*.c)
 TEST_SRCS := $(wildcard tests/unit/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)

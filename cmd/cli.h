@@ -33,5 +33,7 @@ int cmd_capture(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_thread(int argc, char **argv);
 int cmd_select(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
+int cmd_ksm(int argc, char **argv);
 
 #endif

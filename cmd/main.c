@@ -16,6 +16,8 @@ static const struct cli_command commands[] = {
 	{ "bench", "measure hashes: timers, datasets, reports", cmd_bench },
 	{ "thread", "the linux-mm thread's comparison on this machine (default)", cmd_thread },
 	{ "select", "pick the fastest hash as the v2 KSM patch did", cmd_select },
+	{ "scan", "what KSM would merge in dumps, and what checksumming costs", cmd_scan },
+	{ "ksm", "the live KSM counters (/sys/kernel/mm/ksm, /proc/PID/ksm_stat)", cmd_ksm },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
