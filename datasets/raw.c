@@ -1,10 +1,12 @@
 /* The raw page source (see raw.h): the stream read forward in chunks of
- * whole pages. */
+ * whole pages; streams of several chunks are read ahead on a helper
+ * thread (readahead.h). */
 #include "raw.h"
 
 #include <stdlib.h>
 
 #include "dump_input.h"
+#include "readahead.h"
 
 #define RAW_CHUNK_BYTES (1u << 20)
 
@@ -13,7 +15,9 @@ struct raw_source {
 	struct kb_stream *s;
 	uint64_t off; /* stream offset of the next chunk */
 	uint64_t chunk_off; /* stream offset of buf[0] */
-	unsigned char *buf;
+	unsigned char *buf;   /* the current chunk (owned, or the read-ahead's) */
+	unsigned char *own;   /* the buffer without read-ahead */
+	struct readahead *ra; /* or NULL */
 	size_t cap, len, pos;
 	int at_end;
 	uint64_t index;
@@ -26,7 +30,8 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 	if (r->pos + src->page_size > r->len) {
 		if (r->at_end)
 			return 0;
-		ssize_t n = kb_stream_read(r->s, r->off, r->buf, r->cap, err);
+		ssize_t n = r->ra ? readahead_next(r->ra, &r->buf, err)
+				  : kb_stream_read(r->s, r->off, r->buf, r->cap, err);
 		if (n < 0)
 			return -1;
 		r->chunk_off = r->off;
@@ -58,8 +63,9 @@ static void raw_close(struct page_source *src)
 {
 	struct raw_source *r = (struct raw_source *)src;
 
+	readahead_stop(r->ra);
 	kb_stream_close(r->s);
-	free(r->buf);
+	free(r->own);
 	free(r);
 }
 
@@ -76,7 +82,7 @@ struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_si
 	struct raw_source *r = calloc(1, sizeof(*r));
 	size_t cap = RAW_CHUNK_BYTES > page_size ? RAW_CHUNK_BYTES / page_size * page_size : page_size;
 
-	if (!r || !(r->buf = aligned_alloc(64, cap))) {
+	if (!r || !(r->own = r->buf = aligned_alloc(64, cap))) {
 		free(r);
 		kb_stream_close(s);
 		return kb_fail(err, "out of memory opening '%s'", s->path), NULL;
@@ -87,6 +93,13 @@ struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_si
 	r->base.format = "raw";
 	r->base.page_size = page_size;
 	r->base.can_fetch = s->random_access;
+	/* Read ahead only when there is more than a couple of chunks to read:
+	 * a thread is not worth it for small files. */
+	if (s->size != KB_STREAM_SIZE_UNKNOWN && s->size > 4 * (uint64_t)cap &&
+	    !(r->ra = readahead_start(s, 0, cap, err))) {
+		raw_close(&r->base);
+		return NULL;
+	}
 	return &r->base;
 }
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "../bench/clock.h"
+#include "../bench/pin.h"
 #include "../common/prng.h"
 #include "../datasets/page_set.h"
 
@@ -172,6 +173,8 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 	uint64_t ws = o->working_set_bytes ? o->working_set_bytes : page_set_cold_default_bytes(o->llc_bytes);
 
 	snprintf(content.data, sizeof(content.data), "scan-sample");
+	if (o->pin_cpu >= 0 && pin_to_cpu(o->pin_cpu, err))
+		return -1;
 	if (page_set_cold(&set, &content, ws, 0, o->seed, err))
 		return -1;
 	r->sample_pages = st->sample_len;

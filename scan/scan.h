@@ -20,7 +20,7 @@
 #define SCAN_MAX_PAGE_SHARING_DEFAULT 256u
 #define SCAN_SAMPLE_PAGES_DEFAULT 1024u
 #define SCAN_SAMPLE_BYTES_MAX (8u << 20)    /* the sample's memory, whatever the page size */
-#define SCAN_CACHE_BYTES (4u << 20)         /* representatives kept for compares */
+#define SCAN_CACHE_BYTES (16u << 20)        /* representatives kept for compares */
 
 /* Called every few thousand pages: bytes of pages read so far, and the
  * total size of the files (0 if unknown, e.g. a pipe). */
@@ -40,6 +40,7 @@ struct scan_options {
 	uint64_t llc_bytes;
 	struct bench_config bench;  /* the rdtsc timer's settings */
 	uint64_t seed;
+	int pin_cpu;                /* the timing runs pinned to this CPU (-1: not pinned) */
 	scan_progress_fn progress;
 	void *progress_ctx;
 };
