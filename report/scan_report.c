@@ -192,14 +192,6 @@ static cJSON *ksm_json(const struct census_ksm *k, uint32_t page_size)
 	return o;
 }
 
-static void add_or_null(cJSON *o, const char *key, int present, double v)
-{
-	if (present)
-		cJSON_AddNumberToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 static cJSON *hash_json(const struct scan_hash *h)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -215,13 +207,13 @@ static cJSON *hash_json(const struct scan_hash *h)
 	cJSON_AddNumberToObject(o, "colliding_contents", (double)h->coll.colliding_contents);
 	cJSON_AddNumberToObject(o, "expected_colliding_contents", h->coll.expected_contents);
 	cJSON_AddNumberToObject(o, "zero_checksum_matches", (double)h->coll.zero_checksum_matches);
-	add_or_null(o, "ns_per_page_median", h->timed, h->ns_per_page_median);
-	add_or_null(o, "ns_per_page_p90", h->timed, h->ns_per_page_p90);
-	add_or_null(o, "full_scan_checksum_ms", h->timed, h->full_scan_checksum_ms);
-	add_or_null(o, "steady_scan_checksum_ms", h->timed, h->steady_scan_checksum_ms);
-	add_or_null(o, "ksmd_checksum_cpu_share", h->timed, h->ksmd_checksum_cpu_share);
-	add_or_null(o, "ksmd_steady_checksum_cpu_share", h->timed, h->ksmd_steady_checksum_cpu_share);
-	add_or_null(o, "full_scan_seconds", h->timed, h->full_scan_seconds);
+	report_json_number_or_null(o, "ns_per_page_median", h->timed, h->ns_per_page_median);
+	report_json_number_or_null(o, "ns_per_page_p90", h->timed, h->ns_per_page_p90);
+	report_json_number_or_null(o, "full_scan_checksum_ms", h->timed, h->full_scan_checksum_ms);
+	report_json_number_or_null(o, "steady_scan_checksum_ms", h->timed, h->steady_scan_checksum_ms);
+	report_json_number_or_null(o, "ksmd_checksum_cpu_share", h->timed, h->ksmd_checksum_cpu_share);
+	report_json_number_or_null(o, "ksmd_steady_checksum_cpu_share", h->timed, h->ksmd_steady_checksum_cpu_share);
+	report_json_number_or_null(o, "full_scan_seconds", h->timed, h->full_scan_seconds);
 	cJSON_AddItemToObject(o, "timing", h->timed ? report_json_result(&h->bench) : cJSON_CreateNull());
 	return o;
 }
@@ -287,7 +279,7 @@ cJSON *scan_report_json(const struct bench_context *ctx, const struct scan_resul
 		cJSON_AddStringToObject(o, "checksum", sum);
 		cJSON_AddBoolToObject(o, "zero_page", x->is_zero);
 		cJSON_AddBoolToObject(o, "single_byte", x->single_byte);
-		add_or_null(o, "byte_value", x->single_byte, x->is_zero ? 0 : x->byte_value);
+		report_json_number_or_null(o, "byte_value", x->single_byte, x->is_zero ? 0 : x->byte_value);
 		cJSON_AddItemToArray(top, o);
 	}
 	return doc;
