@@ -50,7 +50,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 UNIT := $(BUILD)/unit-tests
 
-.PHONY: all deps run test check san-test fuzz fuzz-build cross-test clean FORCE
+.PHONY: all deps run test check san-test fuzz fuzz-build cross-test bench-scan clean FORCE
 
 all: $(OUT)
 
@@ -125,6 +125,10 @@ fuzz: fuzz-build
 cross-test:
 	tests/cross-test.sh aarch64
 	tests/cross-test.sh i386
+
+# The scan's rate and peak memory on a generated 2 GiB raw dump (kept in build/).
+bench-scan: $(OUT)
+	python3 scripts/bench-scan.py ./$(OUT) build/bench-scan.raw
 
 clean:
 	rm -rf build $(OUT)
