@@ -155,7 +155,7 @@ int scan_report_table(FILE *out, const struct scan_result *r)
 			     "(once merged)\n",
 			r->sample_pages, (double)r->working_set_bytes / 1048576.0);
 	else
-		fprintf(out, "cost: not measured (--sample-pages 0)\n");
+		fprintf(out, "cost: not measured (--sample-pages 0, or no whole page to sample)\n");
 	fprintf(out, "collisions: pairs of different contents with equal 32-bit checksums; expected: "
 		     "n(n-1)/2 / 2^32 pairs for an ideal hash\n");
 	if (r->ntop) {
