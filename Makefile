@@ -50,7 +50,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 UNIT := $(BUILD)/unit-tests
 
-.PHONY: all deps run test check san-test fuzz fuzz-build cross-test bench-scan clean FORCE
+.PHONY: all deps bench run test check san-test fuzz fuzz-build cross-test bench-scan clean FORCE
 
 all: $(OUT)
 
@@ -70,6 +70,11 @@ $(BUILD)/common/versions.o: FORCE
 
 deps:
 	@scripts/install-deps.sh
+
+# The fast hashes' speed targets (scripts/bench_targets.py), on a hot page.
+bench: deps
+	@$(MAKE) --no-print-directory all
+	scripts/bench_targets.py ./$(OUT) --repeat 7
 
 run: deps
 	@$(MAKE) --no-print-directory all

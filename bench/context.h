@@ -11,7 +11,7 @@
 #define CONTEXT_WARNINGS_MAX 8
 
 struct cpu_description {
-	int known;                 /* libcpuid identified the CPU */
+	int known;                 /* the CPU was identified (libcpuid or /proc/cpuinfo) */
 	char vendor[32], brand[80];
 	int family, model, stepping, ext_family, ext_model;
 	int l1d_kib, l2_kib, l3_kib; /* -1 when not reported */
@@ -36,7 +36,7 @@ struct bench_context {
 	unsigned nwarnings;
 };
 
-/* Describes the CPU with libcpuid (cpu_describe.c). */
+/* Describes the CPU: libcpuid, else /proc/cpuinfo (cpu_describe.c). */
 void cpu_describe(struct cpu_description *out);
 
 /* The last-level cache in bytes, 0 if unknown. */

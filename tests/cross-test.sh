@@ -64,4 +64,4 @@ WRAP
 	chmod +x "$dir/run-$b"
 done
 echo "== $arch: $("$dir/run-ksmbench" --version | head -n 1)"
-KSMBENCH_TEST_QUICK=1 tests/run.sh "$dir/run-unit-tests" "$dir/run-ksmbench"
+KSMBENCH_TEST_QUICK=1 KSMBENCH_TEST_EMULATED=1 tests/run.sh "$dir/run-unit-tests" "$dir/run-ksmbench"

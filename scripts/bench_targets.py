@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""make bench: the fast hashes' speed targets (issue 4), measured with
+`ksmbench bench` on a hot page and printed as ratio beside target.
+
+Each figure is the best round of --repeat rounds (window timer); the ratios
+are informative, not a pass/fail test: a busy sibling CPU changes them.
+usage: scripts/bench_targets.py [KSMBENCH] [--repeat N] [--cpu N]
+"""
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+args = sys.argv[1:]
+binary = args.pop(0) if args and not args[0].startswith("-") else "./ksmbench"
+extra = args  # passed through: --repeat, --cpu, --window
+
+
+def bench(hashes, page_size):
+    """Best bytes/s per implementation at one page size; unavailable ones left out."""
+    avail = json.loads(subprocess.run([binary, "list", "--format", "json"], check=True,
+                                      capture_output=True, text=True).stdout)
+    ok = {h["name"] for h in avail["hashes"] if h["available"]}
+    names = [h for h in hashes if h in ok]
+    if not names:
+        return {}
+    out = subprocess.run([binary, "bench", "-H", ",".join(names), "--page-size", str(page_size),
+                          "--format", "json", *extra], check=True, capture_output=True, text=True).stdout
+    return {r["hash"]: r["bytes_per_second_best"] for r in json.loads(out)["results"]}
+
+
+def xxhsum_xxh3_4k():
+    """xxhsum's own XXH3_64b figure at 4 KiB (variant 5), bytes/s, or None."""
+    if not shutil.which("xxhsum"):
+        return None
+    # The same CPU as ksmbench when --cpu N is given.
+    cpu = extra[extra.index("--cpu") + 1] if "--cpu" in extra[:-1] else None
+    cmd = (["taskset", "-c", cpu] if cpu and shutil.which("taskset") else []) + ["xxhsum", "-b5", "-B4K"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    text = (p.stdout + p.stderr).replace("\r", "\n")  # xxhsum reports on stderr
+    m = re.search(r"#XXH3_64b\s*:\s*\d+ ->\s*\d+ it/s \(\s*([\d.]+) MB/s\)", text)
+    return float(m.group(1)) * 1e6 if m else None
+
+
+rows = []
+
+
+def ratio(label, num, den, target, cmp=">="):
+    if num is None or den is None:
+        rows.append((label, "n/a", f"{cmp} {target:.2f}", "not measurable here"))
+        return
+    r = num / den
+    met = r >= target
+    rows.append((label, f"{r:.2f}", f"{cmp} {target:.2f}", "met" if met else "MISSED"))
+
+
+crc = ["crc32c-sse42", "crc32c-3way", "crc32c-vpclmul", "crc32c-fused", "crc32c-isal",
+       "crc32c-isal-3way", "crc32c-isal-by16", "crc32c-generic"]
+at4k = bench(crc + ["xxh3"], 4096)
+for name, v in sorted(at4k.items(), key=lambda kv: -kv[1]):
+    print(f"  {name:18s} {v / 1e9:7.2f} GB/s at 4 KiB")
+xxhsum = xxhsum_xxh3_4k()
+if xxhsum:
+    print(f"  {'xxhsum XXH3_64b':18s} {xxhsum / 1e9:7.2f} GB/s at 4 KiB (xxhsum -b5 -B4K)")
+print()
+ratio("crc32c-3way / ISA-L crc32_iscsi_01 @4K", at4k.get("crc32c-3way"), at4k.get("crc32c-isal-3way"), 0.95)
+ratio("crc32c-vpclmul / ISA-L crc32_iscsi @4K", at4k.get("crc32c-vpclmul"), at4k.get("crc32c-isal"), 0.95)
+ratio("crc32c-fused / ISA-L crc32_iscsi @4K", at4k.get("crc32c-fused"), at4k.get("crc32c-isal"), 1.20)
+ratio("xxh3 / xxhsum XXH3_64b @4K", at4k.get("xxh3"), xxhsum, 1.40)
+for size in (64, 256, 512, 1024):
+    small = bench(crc, size)
+    base = small.get("crc32c-sse42")
+    # Our hardware entries; crc32c-generic (tables) and ISA-L's are not held to this.
+    for name in ("crc32c-3way", "crc32c-vpclmul", "crc32c-fused"):
+        if name in small:
+            ratio(f"{name} / crc32c-sse42 @{size}", small[name], base, 1.00)
+
+width = max(len(r[0]) for r in rows)
+print(f"{'ratio':{width}s}  {'measured':>8s}  {'target':>7s}  verdict")
+for label, measured, target, verdict in rows:
+    print(f"{label:{width}s}  {measured:>8s}  {target:>7s}  {verdict}")
