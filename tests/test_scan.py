@@ -86,12 +86,16 @@ m = scan_json("--sample-pages", "0", "--max-page-sharing", "0", many)
 if m:
     check(m["ksm"]["use_zero_pages_0"]["pages_shared"] == 2, "--max-page-sharing 0: no limit")
 
-# A file of more than four 1 MiB chunks is read ahead on a second thread
+# A file of more than four 1 MiB chunks is read ahead on a second thread.
+# Not under emulation: qemu-i386 (Debian 12) hangs in any pthread_create.
+EMULATED = os.environ.get("KSMBENCH_TEST_EMULATED") == "1"
 big_pages = []
 for i in range(1400):
     big_pages.append(ZERO if i % 5 == 0 else A if i % 5 == 1 else dumpgen.page(("big", i)))
 big = temp_file(b"".join(big_pages))
-b = scan_json("--sample-pages", "0", big)
+b = None if EMULATED else scan_json("--sample-pages", "0", big)
+if EMULATED:
+    print("skipped under emulation: the read-ahead thread (qemu-i386 hangs creating threads)")
 if b:
     check(b["totals"]["pages"] == 1400 and b["totals"]["zero_pages"] == 280
           and b["totals"]["distinct_contents"] == 1 + 840 and b["totals"]["duplicate_pages"] == 279,
