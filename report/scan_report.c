@@ -12,6 +12,15 @@ static void hex32(char *buf, size_t len, uint32_t v)
 	snprintf(buf, len, "%08x", v);
 }
 
+/* Prints t if the rows were built (rc 0), frees it, returns the outcome. */
+static int print_table(struct table *t, FILE *out, int rc)
+{
+	if (rc == 0)
+		rc = table_print(t, out);
+	table_free(t);
+	return rc;
+}
+
 static int dumps_table(FILE *out, const struct scan_result *r)
 {
 	struct table *t = table_new(7, "llrrrrr");
@@ -31,10 +40,7 @@ static int dumps_table(FILE *out, const struct scan_result *r)
 		rc = table_add_rowf(t, i < r->ndumps ? r->dumps[i].path : "(all)",
 				    i < r->ndumps ? r->dumps[i].format : "", v[0], v[1], v[2], v[3], v[4]);
 	}
-	if (rc == 0)
-		rc = table_print(t, out);
-	table_free(t);
-	return rc;
+	return print_table(t, out, rc);
 }
 
 static int ksm_table(FILE *out, const struct scan_result *r)
@@ -57,10 +63,7 @@ static int ksm_table(FILE *out, const struct scan_result *r)
 		snprintf(b, sizeof(b), "%.1f", (double)k1->pages_saved * r->page_size / 1048576.0);
 		rc = table_add_rowf(t, "memory saved (MiB)", a, b);
 	}
-	if (rc == 0)
-		rc = table_print(t, out);
-	table_free(t);
-	return rc;
+	return print_table(t, out, rc);
 }
 
 static int hash_table(FILE *out, const struct scan_result *r)
@@ -91,10 +94,7 @@ static int hash_table(FILE *out, const struct scan_result *r)
 		}
 		rc = table_add_rowf(t, h->hash->name, z, n, cp, ep, zm, p50, p90, fs, ss, cpu);
 	}
-	if (rc == 0)
-		rc = table_print(t, out);
-	table_free(t);
-	return rc;
+	return print_table(t, out, rc);
 }
 
 static void top_bytes(const struct scan_top *x, char *buf, size_t len)
@@ -121,10 +121,7 @@ static int top_table(FILE *out, const struct scan_result *r)
 		top_bytes(x, what, sizeof(what));
 		rc = table_add_rowf(t, rank, count, sum, what);
 	}
-	if (rc == 0)
-		rc = table_print(t, out);
-	table_free(t);
-	return rc;
+	return print_table(t, out, rc);
 }
 
 int scan_report_table(FILE *out, const struct scan_result *r)
