@@ -23,13 +23,26 @@ struct raw_source {
 	uint64_t index;
 };
 
+/* At the end the buffers and the read-ahead thread go: a scan keeps every
+ * dump open to fetch pages again, and must not keep their buffers too. */
+static int raw_end(struct raw_source *r)
+{
+	readahead_stop(r->ra);
+	r->ra = NULL;
+	free(r->own);
+	r->own = r->buf = NULL;
+	r->len = r->pos = 0;
+	r->at_end = 1;
+	return 0;
+}
+
 static int raw_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
 	struct raw_source *r = (struct raw_source *)src;
 
 	if (r->pos + src->page_size > r->len) {
 		if (r->at_end)
-			return 0;
+			return raw_end(r);
 		ssize_t n = r->ra ? readahead_next(r->ra, &r->buf, err)
 				  : kb_stream_read(r->s, r->off, r->buf, r->cap, err);
 		if (n < 0)
@@ -47,7 +60,7 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 				r->len -= tail;
 			}
 			if (r->len == 0)
-				return 0;
+				return raw_end(r);
 		}
 	}
 	out->index = r->index++;
