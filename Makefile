@@ -42,7 +42,7 @@ endif
 FLAGS_bench/context.c := -DKB_CFLAGS='"$(CFLAGS)"'
 FLAGS_common/versions.c := -DKB_ISAL_VERSION='"$(ISAL_VERSION)"' -DKB_GIT_REVISION='"$(GIT_REVISION)"'
 
-LIB_SRCS := $(wildcard common/*.c hashes/*.c datasets/*.c bench/*.c report/*.c)
+LIB_SRCS := $(wildcard common/*.c hashes/*.c datasets/*.c bench/*.c report/*.c scan/*.c)
 CMD_SRCS := $(wildcard cmd/*.c)
 TEST_SRCS := $(wildcard tests/unit/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -50,7 +50,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 UNIT := $(BUILD)/unit-tests
 
-.PHONY: all deps bench run test check san-test fuzz fuzz-build cross-test clean install uninstall FORCE
+.PHONY: all deps bench run test check san-test fuzz fuzz-build cross-test bench-scan clean install uninstall FORCE
 
 all: $(OUT)
 
@@ -130,6 +130,10 @@ fuzz: fuzz-build
 cross-test:
 	tests/cross-test.sh aarch64
 	tests/cross-test.sh i386
+
+# The scan's rate and peak memory on a generated 2 GiB raw dump (kept in build/).
+bench-scan: $(OUT)
+	python3 scripts/bench-scan.py ./$(OUT) build/bench-scan.raw
 
 # make install PREFIX=/usr/local DESTDIR=/staging: the binary, the man page
 # and the bash completion; make uninstall (same PREFIX, DESTDIR) removes them.

@@ -35,5 +35,7 @@ int cmd_thread(int argc, char **argv);
 int cmd_select(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
+int cmd_ksm(int argc, char **argv);
 
 #endif

@@ -10,7 +10,7 @@
 
 static void usage(void)
 {
-	printf("usage: ksmbench capture --pid PID -o FILE [--all]\n\n"
+	printf("usage: ksmbench capture --pid PID -o FILE [--all] [--mergeable]\n\n"
 	       "Writes the private anonymous memory of process PID (what KSM can merge:\n"
 	       "heap, stacks, anonymous mmap, a VM's guest RAM) as an ELF core that\n"
 	       "ksmbench and gdb read. Only pages present in memory (/proc/PID/pagemap)\n"
@@ -19,7 +19,8 @@ static void usage(void)
 	       "first (kill -STOP) for a consistent image. FILE is created with mode 0600.\n\n"
 	       "  -p, --pid PID   the process\n"
 	       "  -o, --output F  the core file to write\n"
-	       "  --all           also file-backed and shared mappings\n");
+	       "  --all           also file-backed and shared mappings\n"
+	       "  --mergeable     only mappings KSM may merge (VmFlags mg in /proc/PID/smaps)\n");
 }
 
 int cmd_capture(int argc, char **argv)
@@ -28,6 +29,7 @@ int cmd_capture(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "mergeable", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -45,7 +47,8 @@ int cmd_capture(int argc, char **argv)
 				return cli_error("capture", "bad PID '%s'", optarg);
 			break;
 		case 'o': output = optarg; break;
-		case 'a': all = 1; break;
+		case 'a': all |= CAPTURE_ALL; break;
+		case 'm': all |= CAPTURE_MERGEABLE; break;
 		case 'h': usage(); return KB_EXIT_OK;
 		default: return cli_bad_option("capture", argv, optopt);
 		}

@@ -18,6 +18,8 @@ static const struct cli_command commands[] = {
 	{ "select", "pick the fastest hash as the v2 KSM patch did", cmd_select },
 	{ "compare", "compare two JSON results: regressions for CI (exit 1)", cmd_compare },
 	{ "plot", "an SVG bar chart of JSON results", cmd_plot },
+	{ "scan", "what KSM would merge in dumps, and what checksumming costs", cmd_scan },
+	{ "ksm", "the live KSM counters (/sys/kernel/mm/ksm, /proc/PID/ksm_stat)", cmd_ksm },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -291,8 +291,56 @@ static int write_headers(struct cap_state *c, struct kb_err *err)
 	return 0;
 }
 
+/* The start addresses of the mappings KSM may merge: VmFlags "mg" in
+ * /proc/PID/smaps (madvise(MADV_MERGEABLE), or prctl(PR_SET_MEMORY_MERGE)). */
+static int mergeable_starts(pid_t pid, uint64_t **starts, size_t *n, struct kb_err *err)
+{
+	char path[64], line[4096];
+	size_t cap = 0;
+	uint64_t cur = 0;
+
+	*starts = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return fail_access(pid, errno, "the mappings", err);
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t start, end;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " ", &start, &end) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+			cur = start;
+			continue;
+		}
+		if (strncmp(line, "VmFlags:", 8) != 0 || !strstr(line, " mg"))
+			continue;
+		if (*n == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			uint64_t *bigger = realloc(*starts, ncap * sizeof(**starts));
+			if (!bigger) {
+				fclose(f);
+				return kb_fail(err, "out of memory");
+			}
+			*starts = bigger;
+			cap = ncap;
+		}
+		(*starts)[(*n)++] = cur;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int in_list(const uint64_t *v, size_t n, uint64_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
 int capture_process(pid_t pid, int all, FILE *out, struct capture_stats *stats, struct kb_err *err)
 {
+	uint64_t *merge_starts = NULL;
+	size_t nmerge = 0;
 	struct cap_state c = { .pid = pid, .out = out, .pagemap_fd = -1, .stats = stats };
 	char path[64], line[4096];
 	FILE *maps = NULL;
@@ -305,6 +353,10 @@ int capture_process(pid_t pid, int all, FILE *out, struct capture_stats *stats, 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	if (!(maps = fopen(path, "r")))
 		return fail_access(pid, errno, "the mappings", err);
+	if ((all & CAPTURE_MERGEABLE) && mergeable_starts(pid, &merge_starts, &nmerge, err)) {
+		fclose(maps);
+		return -1;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
 	if ((c.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		fail_access(pid, errno, "the page map", err);
@@ -329,7 +381,9 @@ int capture_process(pid_t pid, int all, FILE *out, struct capture_stats *stats, 
 			continue;
 		char *name = line + name_at;
 		name[strcspn(name, "\n")] = '\0';
-		if (!mapping_wanted(perms, inode, name, all) || end <= start)
+		if (!mapping_wanted(perms, inode, name, all & CAPTURE_ALL) || end <= start)
+			continue;
+		if ((all & CAPTURE_MERGEABLE) && !in_list(merge_starts, nmerge, start))
 			continue;
 		uint32_t flags = (perms[0] == 'r' ? PF_R : 0) | (perms[1] == 'w' ? PF_W : 0) |
 				 (perms[2] == 'x' ? PF_X : 0);
@@ -349,5 +403,6 @@ out:
 		close(c.pagemap_fd);
 	free(c.buf);
 	free(c.phdrs);
+	free(merge_starts);
 	return rc;
 }

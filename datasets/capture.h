@@ -24,6 +24,10 @@ struct capture_stats {
  * address (p_paddr 0): a run of present pages is file data, a following
  * run of absent pages extends p_memsz past p_filesz, so a reader counts
  * them as holes, not as zero pages. */
+#define CAPTURE_ALL 1       /* file-backed and shared mappings too */
+#define CAPTURE_MERGEABLE 2 /* only mappings KSM may merge (VmFlags "mg") */
+
+/* all: CAPTURE_* flags. */
 int capture_process(pid_t pid, int all, FILE *out, struct capture_stats *stats, struct kb_err *err);
 
 /* Why this process may not read pid's memory, as one phrase (ownership,

@@ -193,7 +193,12 @@ static void elf_close(struct page_source *src)
 	free(e);
 }
 
-static const struct page_source_ops elf_ops = { elf_next, elf_close };
+static int elf_fetch(struct page_source *src, uint64_t locator, void *buf, struct kb_err *err)
+{
+	return segment_pager_fetch(&((struct elf_source *)src)->pager, locator, buf, err);
+}
+
+static const struct page_source_ops elf_ops = { elf_next, elf_close, elf_fetch };
 
 struct page_source *elf_core_open(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
 {
@@ -208,6 +213,7 @@ struct page_source *elf_core_open(struct kb_stream *s, uint32_t page_size, struc
 	e->base.ops = &elf_ops;
 	e->base.format = "elf";
 	e->base.page_size = page_size;
+	e->base.can_fetch = s->random_access;
 	if (segment_pager_init(&e->pager, s, page_size, err) || elf_read_header(s, &h, err))
 		goto fail;
 	int physical = elf_read_loads(e, &h, err);

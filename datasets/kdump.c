@@ -249,6 +249,7 @@ static int kdump_next(struct page_source *src, struct page *out, struct kb_err *
 	uint64_t delta = (uint64_t)k->sub_next * src->page_size;
 	out->addr = k->page_addr + delta;
 	out->data = k->page + delta;
+	out->locator = PAGE_LOCATOR_NONE;
 	out->index = k->index++;
 	k->sub_next++;
 	src->stats.pages++;
@@ -269,7 +270,8 @@ static void kdump_close(struct page_source *src)
 	free(k);
 }
 
-static const struct page_source_ops kdump_ops = { kdump_next, kdump_close };
+/* No fetch: a page needs its descriptor and decompression (see page_source.h). */
+static const struct page_source_ops kdump_ops = { kdump_next, kdump_close, NULL };
 
 struct page_source *kdump_open(const struct dump_input *in, struct kb_stream *first,
 			       uint32_t page_size, struct kb_err *err)

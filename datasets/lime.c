@@ -214,7 +214,12 @@ static void lime_close(struct page_source *src)
 	free(l);
 }
 
-static const struct page_source_ops lime_ops = { lime_next, lime_close };
+static int lime_fetch(struct page_source *src, uint64_t locator, void *buf, struct kb_err *err)
+{
+	return segment_pager_fetch(&((struct lime_source *)src)->pager, locator, buf, err);
+}
+
+static const struct page_source_ops lime_ops = { lime_next, lime_close, lime_fetch };
 
 struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, enum lime_layout layout,
 			      const struct lime_range *ranges, size_t nranges, struct kb_err *err)
@@ -230,6 +235,7 @@ struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, enum lime
 	l->base.ops = &lime_ops;
 	l->base.format = layout == LIME_HEADERS ? "lime" : layout == LIME_RAW ? "lime-raw" : "lime-padded";
 	l->base.page_size = page_size;
+	l->base.can_fetch = s->random_access;
 	if (segment_pager_init(&l->pager, s, page_size, err))
 		goto fail;
 	if (layout != LIME_HEADERS) {

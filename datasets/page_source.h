@@ -8,12 +8,17 @@
 
 /* What a source yields: a page's address (in the dumped address space; the
  * file offset for raw files), its index in the source, and its bytes. The
- * bytes stay valid until the next call on the source. */
+ * bytes stay valid until the next call on the source. locator says where
+ * the page can be read again with page_source_fetch(), or is
+ * PAGE_LOCATOR_NONE when the source cannot fetch. */
 struct page {
 	uint64_t addr;
 	uint64_t index;
 	const unsigned char *data;
+	uint64_t locator;
 };
+
+#define PAGE_LOCATOR_NONE UINT64_MAX
 
 /* What a source held but could not hash. */
 struct page_stats {
@@ -31,18 +36,44 @@ struct page_source_ops {
 	/* 1 and *out filled, 0 at the end, -1 with err. */
 	int (*next)(struct page_source *src, struct page *out, struct kb_err *err);
 	void (*close)(struct page_source *src);
+	/* Reads the page at locator (from an earlier next()) into buf, without
+	 * disturbing the iteration: 0 or -1 with err. NULL for a source that
+	 * cannot do it cheaply. */
+	int (*fetch)(struct page_source *src, uint64_t locator, void *buf, struct kb_err *err);
 };
 
 struct page_source {
 	const struct page_source_ops *ops;
 	const char *format;  /* "raw", "elf", ... */
 	uint32_t page_size;
+	int can_fetch; /* fetch() works and pages carry locators */
 	struct page_stats stats;
 };
 
 static inline int page_source_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
 	return src->ops->next(src, out, err);
+}
+
+/* Random access to pages already yielded. A source can fetch when its
+ * pages lie whole and uncompressed at known offsets of a file read with
+ * pread (raw, ELF, LiME on a plain file): the locator is then the page's
+ * byte offset and a fetch is one pread, served from the page cache after
+ * the first pass. Through gzip, the flattened layout or a pipe a read
+ * backwards means decompressing or reading again from the start, and a
+ * kdump page needs its descriptor and decompression: those sources yield
+ * PAGE_LOCATOR_NONE and callers keep their own copy of what they need. */
+static inline int page_source_can_fetch(const struct page_source *src)
+{
+	return src->can_fetch;
+}
+
+static inline int page_source_fetch(struct page_source *src, uint64_t locator, void *buf,
+				    struct kb_err *err)
+{
+	if (!src->can_fetch || locator == PAGE_LOCATOR_NONE)
+		return kb_fail(err, "this %s source cannot read a page again", src->format);
+	return src->ops->fetch(src, locator, buf, err);
 }
 
 static inline void page_source_close(struct page_source *src)

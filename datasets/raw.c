@@ -1,10 +1,12 @@
 /* The raw page source (see raw.h): the stream read forward in chunks of
- * whole pages. */
+ * whole pages; streams of several chunks are read ahead on a helper
+ * thread (readahead.h). */
 #include "raw.h"
 
 #include <stdlib.h>
 
 #include "dump_input.h"
+#include "readahead.h"
 
 #define RAW_CHUNK_BYTES (1u << 20)
 
@@ -12,11 +14,27 @@ struct raw_source {
 	struct page_source base;
 	struct kb_stream *s;
 	uint64_t off; /* stream offset of the next chunk */
-	unsigned char *buf;
+	uint64_t chunk_off; /* stream offset of buf[0] */
+	unsigned char *buf;   /* the current chunk (owned, or the read-ahead's) */
+	unsigned char *own;   /* the buffer without read-ahead */
+	struct readahead *ra; /* or NULL */
 	size_t cap, len, pos;
 	int at_end;
 	uint64_t index;
 };
+
+/* At the end the buffers and the read-ahead thread go: a scan keeps every
+ * dump open to fetch pages again, and must not keep their buffers too. */
+static int raw_end(struct raw_source *r)
+{
+	readahead_stop(r->ra);
+	r->ra = NULL;
+	free(r->own);
+	r->own = r->buf = NULL;
+	r->len = r->pos = 0;
+	r->at_end = 1;
+	return 0;
+}
 
 static int raw_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
@@ -24,10 +42,12 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 
 	if (r->pos + src->page_size > r->len) {
 		if (r->at_end)
-			return 0;
-		ssize_t n = kb_stream_read(r->s, r->off, r->buf, r->cap, err);
+			return raw_end(r);
+		ssize_t n = r->ra ? readahead_next(r->ra, &r->buf, err)
+				  : kb_stream_read(r->s, r->off, r->buf, r->cap, err);
 		if (n < 0)
 			return -1;
+		r->chunk_off = r->off;
 		r->off += (uint64_t)n;
 		r->len = (size_t)n;
 		r->pos = 0;
@@ -40,12 +60,13 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 				r->len -= tail;
 			}
 			if (r->len == 0)
-				return 0;
+				return raw_end(r);
 		}
 	}
 	out->index = r->index++;
 	out->addr = out->index * src->page_size;
 	out->data = r->buf + r->pos;
+	out->locator = src->can_fetch ? r->chunk_off + r->pos : PAGE_LOCATOR_NONE;
 	r->pos += src->page_size;
 	src->stats.pages++;
 	return 1;
@@ -55,19 +76,26 @@ static void raw_close(struct page_source *src)
 {
 	struct raw_source *r = (struct raw_source *)src;
 
+	readahead_stop(r->ra);
 	kb_stream_close(r->s);
-	free(r->buf);
+	free(r->own);
 	free(r);
 }
 
-static const struct page_source_ops raw_ops = { raw_next, raw_close };
+static int raw_fetch(struct page_source *src, uint64_t locator, void *buf, struct kb_err *err)
+{
+	return kb_stream_read_exact(((struct raw_source *)src)->s, locator, buf, src->page_size,
+				    "a page read again", err);
+}
+
+static const struct page_source_ops raw_ops = { raw_next, raw_close, raw_fetch };
 
 struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
 {
 	struct raw_source *r = calloc(1, sizeof(*r));
 	size_t cap = RAW_CHUNK_BYTES > page_size ? RAW_CHUNK_BYTES / page_size * page_size : page_size;
 
-	if (!r || !(r->buf = aligned_alloc(64, cap))) {
+	if (!r || !(r->own = r->buf = aligned_alloc(64, cap))) {
 		free(r);
 		kb_stream_close(s);
 		return kb_fail(err, "out of memory opening '%s'", s->path), NULL;
@@ -77,6 +105,14 @@ struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_si
 	r->base.ops = &raw_ops;
 	r->base.format = "raw";
 	r->base.page_size = page_size;
+	r->base.can_fetch = s->random_access;
+	/* Read ahead only when there is more than a couple of chunks to read:
+	 * a thread is not worth it for small files. */
+	if (s->size != KB_STREAM_SIZE_UNKNOWN && s->size > 4 * (uint64_t)cap &&
+	    !(r->ra = readahead_start(s, 0, cap, err))) {
+		raw_close(&r->base);
+		return NULL;
+	}
 	return &r->base;
 }
 

@@ -89,8 +89,14 @@ int segment_pager_next(struct segment_pager *p, struct page *out, struct kb_err 
 	}
 	out->addr = p->addr;
 	out->data = p->buf + p->buf_pos;
+	out->locator = p->s->random_access ? p->file_off - p->buf_len + p->buf_pos : PAGE_LOCATOR_NONE;
 	p->buf_pos += p->page_size;
 	p->addr += p->page_size;
 	p->remaining--;
 	return 1;
+}
+
+int segment_pager_fetch(struct segment_pager *p, uint64_t locator, void *buf, struct kb_err *err)
+{
+	return kb_stream_read_exact(p->s, locator, buf, p->page_size, "a page read again", err);
 }

@@ -41,4 +41,8 @@ void segment_pager_begin(struct segment_pager *p, struct page_stats *stats, uint
 /* The next page of the segment: 1 (out->addr, out->data), 0 when done, -1. */
 int segment_pager_next(struct segment_pager *p, struct page *out, struct kb_err *err);
 
+/* Reads again the page whose out->locator (its file offset) next() gave:
+ * only for a random-access stream (otherwise locators are PAGE_LOCATOR_NONE). */
+int segment_pager_fetch(struct segment_pager *p, uint64_t locator, void *buf, struct kb_err *err);
+
 #endif

@@ -144,6 +144,7 @@ struct kb_stream *kb_stream_open_file(const char *path, struct kb_err *err)
 		f->base.ops = &file_ops;
 		f->base.size = (uint64_t)st.st_size;
 		f->base.path = f->path;
+		f->base.random_access = 1;
 		f->fd = fd;
 		return &f->base;
 	}

@@ -27,6 +27,7 @@ struct kb_stream {
 	const struct kb_stream_ops *ops;
 	uint64_t size;    /* bytes in the stream, or KB_STREAM_SIZE_UNKNOWN */
 	const char *path; /* for messages; the file layer owns it, layers share it */
+	int random_access; /* read_at anywhere is one pread (a plain file, no layer) */
 };
 
 /* A regular file read with pread, or (not seekable: pipes, standard input

@@ -7,7 +7,7 @@
 #include "../common/versions.h"
 #include "results.h"
 
-static void add_number_or_null(cJSON *o, const char *key, int present, double value)
+void report_json_number_or_null(cJSON *o, const char *key, int present, double value)
 {
 	if (present)
 		cJSON_AddNumberToObject(o, key, value);
@@ -54,21 +54,21 @@ static cJSON *context_json(const struct bench_context *c)
 	if (cpu) {
 		add_string_or_null(cpu, "vendor", d->known ? d->vendor : NULL);
 		add_string_or_null(cpu, "brand", d->known ? d->brand : NULL);
-		add_number_or_null(cpu, "family", d->known, d->family);
-		add_number_or_null(cpu, "model", d->known, d->model);
-		add_number_or_null(cpu, "stepping", d->known, d->stepping);
-		add_number_or_null(cpu, "ext_family", d->known, d->ext_family);
-		add_number_or_null(cpu, "ext_model", d->known, d->ext_model);
+		report_json_number_or_null(cpu, "family", d->known, d->family);
+		report_json_number_or_null(cpu, "model", d->known, d->model);
+		report_json_number_or_null(cpu, "stepping", d->known, d->stepping);
+		report_json_number_or_null(cpu, "ext_family", d->known, d->ext_family);
+		report_json_number_or_null(cpu, "ext_model", d->known, d->ext_model);
 		cJSON_AddNumberToObject(cpu, "logical_cpus", d->logical_cpus);
-		add_number_or_null(cpu, "cache_l1d_bytes", d->l1d_kib > 0, d->l1d_kib * 1024.0);
-		add_number_or_null(cpu, "cache_l2_bytes", d->l2_kib > 0, d->l2_kib * 1024.0);
-		add_number_or_null(cpu, "cache_l3_bytes", d->l3_kib > 0, d->l3_kib * 1024.0);
+		report_json_number_or_null(cpu, "cache_l1d_bytes", d->l1d_kib > 0, d->l1d_kib * 1024.0);
+		report_json_number_or_null(cpu, "cache_l2_bytes", d->l2_kib > 0, d->l2_kib * 1024.0);
+		report_json_number_or_null(cpu, "cache_l3_bytes", d->l3_kib > 0, d->l3_kib * 1024.0);
 	}
 	add_list(o, "features_used", c->features_used);
-	add_number_or_null(o, "tsc_hz", c->counter_is_tsc, c->counter_hz);
+	report_json_number_or_null(o, "tsc_hz", c->counter_is_tsc, c->counter_hz);
 	cJSON_AddBoolToObject(o, "tsc_invariant", c->counter_is_tsc && c->tsc_invariant);
 	cJSON_AddBoolToObject(o, "rdtscp", c->has_rdtscp);
-	add_number_or_null(o, "timer_overhead_tsc_cycles", c->counter_is_tsc, c->counter_overhead_ticks);
+	report_json_number_or_null(o, "timer_overhead_tsc_cycles", c->counter_is_tsc, c->counter_overhead_ticks);
 	cJSON_AddNumberToObject(o, "clock_resolution_ns", (double)c->clock_resolution_ns);
 	cJSON_AddNumberToObject(o, "clock_granularity_ns", (double)c->clock_granularity_ns);
 	add_string_or_null(o, "kernel_release", c->kernel_release);
@@ -116,26 +116,26 @@ cJSON *report_json_result(const struct bench_result *x)
 		cJSON_AddItemToArray(rounds, cJSON_CreateNumber(x->ns_per_page_rounds[i] > 0
 									? x->page_size * 1e9 / x->ns_per_page_rounds[i]
 									: 0));
-	add_number_or_null(o, "hz", jif, x->hz);
-	add_number_or_null(o, "window_jiffies", jif, x->window_jiffies);
+	report_json_number_or_null(o, "hz", jif, x->hz);
+	report_json_number_or_null(o, "window_jiffies", jif, x->window_jiffies);
 	if (jif)
 		cJSON_AddBoolToObject(o, "align_tick", x->align_tick);
 	else
 		cJSON_AddNullToObject(o, "align_tick");
-	add_number_or_null(o, "kernel_mb_per_s_best", jif, (double)x->kernel_mb_per_s_best);
-	add_number_or_null(o, "kernel_mb_per_s_median", jif, (double)x->kernel_mb_per_s_median);
-	add_number_or_null(o, "window_ns_median", jif, x->window_ns_median);
-	add_number_or_null(o, "bias_percent_median", jif, x->bias_percent_median);
-	add_number_or_null(o, "tsc_cycles_per_page_median", tsc, x->ns_per_page.median / ns_per_tick);
-	add_number_or_null(o, "tsc_cycles_per_call_p10", tsc, x->ticks_per_call_p10);
-	add_number_or_null(o, "tsc_cycles_per_call_median", tsc, x->ticks_per_call_median);
-	add_number_or_null(o, "tsc_cycles_per_call_p90", tsc, x->ticks_per_call_p90);
-	add_number_or_null(o, "tsc_cycles_per_call_mean", tsc, x->ticks_per_call_mean);
-	add_number_or_null(o, "ns_per_call_p10", per_call, x->ticks_per_call_p10 * ns_per_tick);
-	add_number_or_null(o, "ns_per_call_median", per_call, x->ticks_per_call_median * ns_per_tick);
-	add_number_or_null(o, "ns_per_call_p90", per_call, x->ticks_per_call_p90 * ns_per_tick);
-	add_number_or_null(o, "ns_per_call_mean", per_call, x->ticks_per_call_mean * ns_per_tick);
-	add_number_or_null(o, "timer_overhead_tsc_cycles", tsc, x->overhead_ticks);
+	report_json_number_or_null(o, "kernel_mb_per_s_best", jif, (double)x->kernel_mb_per_s_best);
+	report_json_number_or_null(o, "kernel_mb_per_s_median", jif, (double)x->kernel_mb_per_s_median);
+	report_json_number_or_null(o, "window_ns_median", jif, x->window_ns_median);
+	report_json_number_or_null(o, "bias_percent_median", jif, x->bias_percent_median);
+	report_json_number_or_null(o, "tsc_cycles_per_page_median", tsc, x->ns_per_page.median / ns_per_tick);
+	report_json_number_or_null(o, "tsc_cycles_per_call_p10", tsc, x->ticks_per_call_p10);
+	report_json_number_or_null(o, "tsc_cycles_per_call_median", tsc, x->ticks_per_call_median);
+	report_json_number_or_null(o, "tsc_cycles_per_call_p90", tsc, x->ticks_per_call_p90);
+	report_json_number_or_null(o, "tsc_cycles_per_call_mean", tsc, x->ticks_per_call_mean);
+	report_json_number_or_null(o, "ns_per_call_p10", per_call, x->ticks_per_call_p10 * ns_per_tick);
+	report_json_number_or_null(o, "ns_per_call_median", per_call, x->ticks_per_call_median * ns_per_tick);
+	report_json_number_or_null(o, "ns_per_call_p90", per_call, x->ticks_per_call_p90 * ns_per_tick);
+	report_json_number_or_null(o, "ns_per_call_mean", per_call, x->ticks_per_call_mean * ns_per_tick);
+	report_json_number_or_null(o, "timer_overhead_tsc_cycles", tsc, x->overhead_ticks);
 	return o;
 }
 

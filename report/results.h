@@ -69,6 +69,8 @@ void report_csv_field(FILE *out, const char *text, int last);
 /* The JSON document {schema, context, results} (json.c). */
 cJSON *report_json_document(const struct bench_context *ctx, const struct bench_result *r, size_t n);
 cJSON *report_json_result(const struct bench_result *r);
+/* key: value when present, else null. */
+void report_json_number_or_null(cJSON *o, const char *key, int present, double value);
 /* Prints and frees doc; -1 if it could not be built or written. */
 int report_json_print(FILE *out, cJSON *doc);
 

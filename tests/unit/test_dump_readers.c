@@ -50,7 +50,7 @@ void test_segment_pager(void)
 
 void test_stream_checks(void)
 {
-	struct kb_stream s = { NULL, 1000, "f" };
+	struct kb_stream s = { NULL, 1000, "f", 0 };
 	struct kb_err err;
 	unsigned char be[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 

@@ -1,0 +1,111 @@
+/* The page census behind `ksmbench scan`: which contents a set of pages
+ * holds and how often, decided by full content. A fast 64-bit key (any
+ * hash) only finds candidates in an open-addressing table; a candidate
+ * counts as the same content only after a byte compare with the page
+ * that first brought that content (its representative), read again
+ * through a locator. Zero pages are recognised by their bytes and only
+ * counted. For every checksum asked for, the 32-bit value KSM would
+ * store is kept per distinct content, to count collisions afterwards. */
+#ifndef KB_CENSUS_H
+#define KB_CENSUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/err.h"
+#include "../hashes/hash.h"
+
+#define CENSUS_SUMS_MAX 32
+/* Locators with this bit are the census's own copies (see census_add). */
+#define CENSUS_LOCATOR_SPILLED (1ull << 63)
+
+/* Reads the page at locator (one the caller gave census_add) into buf. */
+typedef int (*census_fetch_fn)(void *ctx, uint64_t locator, void *buf, struct kb_err *err);
+
+struct census_config {
+	uint32_t page_size;
+	hash_fn key_fn;                   /* candidate key: fast, 64-bit */
+	hash_fn sum_fns[CENSUS_SUMS_MAX]; /* checksums kept as u32 per distinct content */
+	unsigned nsums;
+	uint64_t expected_pages; /* sizes the table; 0 if unknown (it grows) */
+	size_t cache_bytes;      /* recently compared representatives kept in memory */
+	census_fetch_fn fetch;
+	void *fetch_ctx;
+};
+
+struct census_counts {
+	uint64_t pages;          /* added */
+	uint64_t zero_pages;
+	uint64_t distinct;       /* distinct non-zero contents */
+	uint64_t compares;       /* full compares against a representative */
+	uint64_t key_collisions; /* compares that found a different content */
+	uint64_t fetches;        /* representatives read again (cache misses) */
+	uint64_t spilled;        /* representatives copied to the spill file */
+	uint64_t table_slots;    /* capacity of the table at the end */
+	uint64_t table_bytes;
+};
+
+/* One distinct non-zero content. */
+struct census_entry {
+	uint64_t key;
+	uint64_t locator;
+	uint32_t count;
+	uint32_t sum0; /* the first checksum's 32-bit value */
+};
+
+struct census;
+
+struct census *census_new(const struct census_config *cfg, struct kb_err *err);
+void census_free(struct census *c);
+
+/* Adds one page. locator says where the caller's fetch can read it again;
+ * PAGE_LOCATOR_NONE (UINT64_MAX) when it cannot: the census then keeps a
+ * copy of each new content in an unlinked temporary file (the spill file)
+ * and reads that instead. Caller locators must not have bit 63 set. */
+int census_add(struct census *c, const unsigned char *data, uint64_t locator, struct kb_err *err);
+
+const struct census_counts *census_counts(const struct census *c);
+
+/* 1 if the page is all zero bytes (a word-OR loop that stops early). */
+int census_page_is_zero(const unsigned char *data, size_t len);
+
+/* The representative's bytes of a content. */
+int census_read(struct census *c, const struct census_entry *e, void *buf, struct kb_err *err);
+
+/* The n contents with the highest counts, highest first (ties: first seen
+ * first is not guaranteed; by key). Returns how many were written. */
+size_t census_top(const struct census *c, struct census_entry *out, size_t n);
+
+/* What KSM would do with these pages once every one was scanned twice
+ * unchanged: max_page_sharing (0: no limit) mappings per KSM page, zero
+ * pages merged into the zero page with use_zero_pages. */
+struct census_ksm {
+	uint64_t pages_shared;   /* KSM pages */
+	uint64_t pages_sharing;  /* mappings of KSM pages beyond the first of each */
+	uint64_t pages_unshared; /* pages left alone: unique, or the odd one over a full KSM page */
+	uint64_t ksm_zero_pages; /* use_zero_pages: pages mapped to the zero page */
+	uint64_t pages_saved;    /* pages_sharing + ksm_zero_pages */
+};
+
+void census_ksm_model(const struct census *c, unsigned max_page_sharing, int use_zero_pages,
+		      struct census_ksm *out);
+
+/* 32-bit checksum collisions of checksum i among all distinct contents
+ * (the zero page's content included when there were zero pages). */
+struct census_collisions {
+	uint64_t contents;           /* n: distinct contents checked */
+	uint64_t colliding_pairs;    /* pairs of different contents with equal checksums */
+	uint64_t colliding_contents; /* contents that share their checksum with another */
+	double expected_pairs;       /* ideal 32-bit hash: n(n-1)/2 / 2^32 */
+	double expected_contents;    /* ideal: n (1 - (1 - 2^-32)^(n-1)) */
+	uint32_t zero_checksum;      /* of a zero page of the page size */
+	uint64_t zero_checksum_matches; /* non-zero contents whose checksum equals it */
+};
+
+int census_collisions(const struct census *c, unsigned i, struct census_collisions *out, struct kb_err *err);
+
+/* The ideal-hash expectations for n contents and a 2^bits range. */
+double census_expected_pairs(uint64_t n, unsigned bits);
+double census_expected_contents(uint64_t n, unsigned bits);
+
+#endif

@@ -1,0 +1,160 @@
+/* Reading the live KSM counters (see ksm_sysfs.h). The meanings follow the
+ * kernel's Documentation/admin-guide/mm/ksm.rst, in our words. */
+#include "ksm_sysfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const struct {
+	const char *name, *meaning;
+} meanings[] = {
+	{ "run", "0: ksmd stopped (merged pages stay merged), 1: ksmd runs, 2: unmerge every page and stop" },
+	{ "pages_to_scan", "pages ksmd scans per batch before it sleeps" },
+	{ "sleep_millisecs", "ms ksmd sleeps between batches" },
+	{ "pages_shared", "KSM pages in use (each maps one content for several processes or addresses)" },
+	{ "pages_sharing", "further mappings of KSM pages: the pages saved" },
+	{ "pages_unshared", "pages scanned repeatedly but unique so far (in the unstable tree)" },
+	{ "pages_volatile", "pages changing too fast to be put in a tree" },
+	{ "pages_skipped", "pages smart_scan skipped (merging failed for them before)" },
+	{ "pages_scanned", "pages scanned since KSM was started" },
+	{ "full_scans", "full scans of all mergeable memory completed" },
+	{ "use_zero_pages", "1: pages of zeros are mapped to the zero page (after a full compare), not to a KSM page" },
+	{ "ksm_zero_pages", "pages mapped to the zero page by use_zero_pages" },
+	{ "general_profit", "bytes saved: (pages_sharing + ksm_zero_pages) * PAGE_SIZE - rmap items * their size" },
+	{ "max_page_sharing", "most mappings per KSM page; more copies make further KSM pages (stable node chains)" },
+	{ "merge_across_nodes", "1: merge pages of different NUMA nodes" },
+	{ "stable_node_chains", "contents with more than max_page_sharing copies (chains of KSM pages)" },
+	{ "stable_node_dups", "KSM pages in those chains" },
+	{ "stable_node_chains_prune_millisecs", "how often stale chain entries are pruned" },
+	{ "smart_scan", "1: skip pages that did not merge in earlier scans, for more and more scans" },
+	{ "advisor_mode", "none, or scan-time: pages_to_scan is tuned to reach advisor_target_scan_time" },
+	{ "advisor_target_scan_time", "scan-time advisor: seconds a full scan should take" },
+	{ "advisor_max_cpu", "scan-time advisor: most CPU percent ksmd may use" },
+	{ "advisor_min_pages_to_scan", "scan-time advisor: lowest pages_to_scan" },
+	{ "advisor_max_pages_to_scan", "scan-time advisor: highest pages_to_scan" },
+	/* /proc/PID/ksm_stat */
+	{ "ksm_rmap_items", "pages of the process KSM tracks (one rmap item each)" },
+	{ "ksm_merging_pages", "pages of the process mapped to KSM pages" },
+	{ "ksm_process_profit", "bytes the process saves, its rmap items deducted" },
+	{ "ksm_merge_any", "the whole process is mergeable (prctl PR_SET_MEMORY_MERGE)" },
+	{ "ksm_mergeable", "the process has mergeable memory" },
+};
+
+#define NMEANINGS (sizeof(meanings) / sizeof(meanings[0]))
+
+const char *ksm_meaning(const char *name)
+{
+	for (size_t i = 0; i < NMEANINGS; i++)
+		if (strcmp(meanings[i].name, name) == 0)
+			return meanings[i].meaning;
+	return NULL;
+}
+
+static void set_value(struct ksm_value *v, const char *name, const char *text)
+{
+	char *end;
+
+	memset(v, 0, sizeof(*v));
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	/* "[none] scan-time": the bracketed choice */
+	const char *open = strchr(text, '['), *close = open ? strchr(open, ']') : NULL;
+	if (open && close)
+		snprintf(v->text, sizeof(v->text), "%.*s", (int)(close - open - 1), open + 1);
+	else
+		snprintf(v->text, sizeof(v->text), "%s", text);
+	errno = 0;
+	v->number = strtoll(v->text, &end, 10);
+	v->is_number = v->text[0] && *end == '\0' && errno == 0;
+	v->meaning = ksm_meaning(name);
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+}
+
+static int known_rank(const char *name)
+{
+	for (size_t i = 0; i < NMEANINGS; i++)
+		if (strcmp(meanings[i].name, name) == 0)
+			return (int)i;
+	return (int)NMEANINGS;
+}
+
+static int value_cmp(const void *a, const void *b)
+{
+	const struct ksm_value *x = a, *y = b;
+	int rx = known_rank(x->name), ry = known_rank(y->name);
+
+	return rx != ry ? rx - ry : strcmp(x->name, y->name);
+}
+
+int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[512], buf[256];
+
+	*n = 0;
+	if (!d)
+		return kb_fail_errno(err, errno, "cannot read %s (a kernel without KSM?)", dir);
+	while ((de = readdir(d)) && *n < max) {
+		struct stat sb;
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		FILE *f = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? fopen(path, "r") : NULL;
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f)) {
+			trim(buf);
+			set_value(&out[(*n)++], de->d_name, buf);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	qsort(out, *n, sizeof(*out), value_cmp);
+	return 0;
+}
+
+int ksm_read_process(pid_t pid, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	*n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/ksm_stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return kb_fail_errno(err, errno, "cannot read %s (no such process, or a kernel before 6.1)", path);
+	while (fgets(line, sizeof(line), f) && *n < max) {
+		char *sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		*sp = '\0';
+		if (sp > line && sp[-1] == ':') /* "ksm_merge_any: no" */
+			sp[-1] = '\0';
+		trim(sp + 1);
+		set_value(&out[(*n)++], line, sp + 1);
+	}
+	fclose(f);
+	/* ksm_stat repeats it on recent kernels; older ones have only this file. */
+	int have = 0;
+	for (size_t i = 0; i < *n; i++)
+		have |= strcmp(out[i].name, "ksm_merging_pages") == 0;
+	snprintf(path, sizeof(path), "/proc/%d/ksm_merging_pages", (int)pid);
+	if (!have && *n < max && (f = fopen(path, "r"))) {
+		if (fgets(line, sizeof(line), f)) {
+			trim(line);
+			set_value(&out[(*n)++], "ksm_merging_pages", line);
+		}
+		fclose(f);
+	}
+	return 0;
+}

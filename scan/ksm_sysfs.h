@@ -1,0 +1,33 @@
+/* The live KSM state: /sys/kernel/mm/ksm (one value per file) and a
+ * process's /proc/PID/ksm_stat and ksm_merging_pages, with what each
+ * counter means. Files this kernel does not have are left out. */
+#ifndef KB_KSM_SYSFS_H
+#define KB_KSM_SYSFS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../common/err.h"
+
+#define KSM_SYSFS_DIR "/sys/kernel/mm/ksm"
+#define KSM_VALUES_MAX 64
+
+struct ksm_value {
+	char name[64];
+	char text[128];       /* the file's content, trimmed; for "[a] b" choices the chosen one */
+	int is_number;
+	long long number;
+	const char *meaning;  /* NULL for a file this program does not know */
+};
+
+/* Reads every regular file of dir (KSM_SYSFS_DIR): the known ones in a
+ * fixed order, then the others by name. Fails if dir cannot be opened. */
+int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err);
+
+/* /proc/PID/ksm_stat ("name value" lines) and /proc/PID/ksm_merging_pages. */
+int ksm_read_process(pid_t pid, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err);
+
+/* The meaning of a counter, NULL if unknown. */
+const char *ksm_meaning(const char *name);
+
+#endif

@@ -1,0 +1,289 @@
+/* The scan (see scan.h): the census pass over every dump with a reservoir
+ * sample of its pages, the KSM model, collisions, the most duplicated
+ * contents, then the cold timing of the sample. */
+#include "scan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../bench/clock.h"
+#include "../bench/pin.h"
+#include "../common/prng.h"
+#include "../datasets/page_set.h"
+
+/* Caller locators: the dump's index above the page's file offset. */
+#define LOC_SHIFT 48
+#define LOC_OFFSET_MASK ((1ull << LOC_SHIFT) - 1)
+#define PROGRESS_PAGES 4096u
+
+struct scan_state {
+	struct page_source **srcs;
+	size_t nsrcs;
+	unsigned char *sample;
+	size_t sample_cap, sample_len;
+	uint64_t sample_seen, prng;
+};
+
+static int scan_fetch(void *ctx, uint64_t locator, void *buf, struct kb_err *err)
+{
+	struct scan_state *st = ctx;
+	size_t i = (size_t)(locator >> LOC_SHIFT);
+
+	if (i >= st->nsrcs)
+		return kb_fail(err, "bad page locator %#llx", (unsigned long long)locator);
+	return page_source_fetch(st->srcs[i], locator & LOC_OFFSET_MASK, buf, err);
+}
+
+double scan_ksmd_cpu_share(unsigned pages_to_scan, unsigned sleep_ms, double ns_per_page, double fraction)
+{
+	double busy_ns = pages_to_scan * fraction * ns_per_page;
+	double period_ns = busy_ns + sleep_ms * 1e6;
+
+	return period_ns > 0 ? busy_ns / period_ns : 0;
+}
+
+/* Algorithm R: every page has the same chance to be in the sample. */
+static void sample_page(struct scan_state *st, const unsigned char *data, uint32_t ps)
+{
+	uint64_t t = st->sample_seen++;
+
+	if (st->sample_cap == 0)
+		return;
+	if (st->sample_len < st->sample_cap) {
+		memcpy(st->sample + st->sample_len++ * ps, data, ps);
+		return;
+	}
+	uint64_t j = prng_below(&st->prng, t + 1);
+	if (j < st->sample_cap)
+		memcpy(st->sample + j * ps, data, ps);
+}
+
+static uint64_t expected_pages(const struct scan_options *o, uint64_t *total_bytes)
+{
+	uint64_t pages = 0;
+	struct stat sb;
+
+	*total_bytes = 0;
+	for (size_t i = 0; i < o->npaths; i++)
+		if (stat(o->paths[i], &sb) == 0 && S_ISREG(sb.st_mode)) {
+			pages += (uint64_t)sb.st_size / o->page_size;
+			*total_bytes += (uint64_t)sb.st_size;
+		}
+	return pages;
+}
+
+static int census_pass(const struct scan_options *o, struct scan_state *st, struct census *c,
+		       struct scan_result *r, struct kb_err *err)
+{
+	uint64_t total_bytes, since_progress = 0;
+	uint64_t t0 = clock_now_ns();
+	struct page pg;
+
+	expected_pages(o, &total_bytes);
+	for (size_t i = 0; i < o->npaths; i++) {
+		struct page_source *src = dump_source_open_opts(o->paths[i], o->page_size, &o->dump, err);
+		if (!src)
+			return -1;
+		st->srcs[st->nsrcs++] = src;
+		r->dumps[i].path = o->paths[i];
+		r->dumps[i].format = src->format;
+		r->dumps[i].fetchable = page_source_can_fetch(src);
+		r->ndumps = i + 1;
+		int rc;
+		while ((rc = page_source_next(src, &pg, err)) == 1) {
+			uint64_t loc = pg.locator == PAGE_LOCATOR_NONE || pg.locator > LOC_OFFSET_MASK
+					       ? PAGE_LOCATOR_NONE
+					       : (uint64_t)i << LOC_SHIFT | pg.locator;
+			if (census_add(c, pg.data, loc, err))
+				return -1;
+			sample_page(st, pg.data, o->page_size);
+			if (o->progress && ++since_progress == PROGRESS_PAGES) {
+				since_progress = 0;
+				o->progress(o->progress_ctx, census_counts(c)->pages * o->page_size, total_bytes);
+			}
+		}
+		if (rc < 0)
+			return -1;
+		r->dumps[i].stats = src->stats;
+		r->total.pages += src->stats.pages;
+		r->total.holes += src->stats.holes;
+		r->total.excluded += src->stats.excluded;
+		r->total.partial_pages += src->stats.partial_pages;
+		r->total.partial_bytes += src->stats.partial_bytes;
+		r->total.overlap += src->stats.overlap;
+	}
+	r->census_ns = clock_now_ns() - t0;
+	return 0;
+}
+
+static int single_byte(const unsigned char *p, size_t len)
+{
+	for (size_t i = 1; i < len; i++)
+		if (p[i] != p[0])
+			return 0;
+	return 1;
+}
+
+static int top_contents(const struct scan_options *o, struct census *c, struct scan_result *r, struct kb_err *err)
+{
+	size_t n = o->top;
+	struct census_entry *best = calloc(n + 1, sizeof(*best));
+	unsigned char *buf = aligned_alloc(64, o->page_size);
+
+	r->top = calloc(n + 1, sizeof(*r->top));
+	if (!best || !buf || !r->top) {
+		free(best);
+		free(buf);
+		return kb_fail(err, "out of memory");
+	}
+	size_t k = census_top(c, best, n), out = 0, zero_done = 0;
+	uint64_t zeros = census_counts(c)->zero_pages;
+	for (size_t i = 0; i <= k && out < n; i++) {
+		if (!zero_done && zeros && (i == k || zeros >= best[i].count)) {
+			struct scan_top *t = &r->top[out++];
+			t->is_zero = t->single_byte = 1;
+			t->entry.count = zeros > UINT32_MAX ? UINT32_MAX : (uint32_t)zeros;
+			zero_done = 1;
+		}
+		if (i == k || out == n)
+			break;
+		struct scan_top *t = &r->top[out++];
+		t->entry = best[i];
+		if (census_read(c, &best[i], buf, err)) {
+			free(best);
+			free(buf);
+			return -1;
+		}
+		t->single_byte = single_byte(buf, o->page_size);
+		t->byte_value = buf[0];
+	}
+	r->ntop = out;
+	free(best);
+	free(buf);
+	return 0;
+}
+
+static int time_sample(const struct scan_options *o, struct scan_state *st, struct scan_result *r,
+		       struct kb_err *err)
+{
+	struct page_content content = { .bytes = st->sample, .pages = st->sample_len, .page_size = o->page_size };
+	struct page_set set;
+	uint64_t ws = o->working_set_bytes ? o->working_set_bytes : page_set_cold_default_bytes(o->llc_bytes);
+
+	snprintf(content.data, sizeof(content.data), "scan-sample");
+	if (o->pin_cpu >= 0 && pin_to_cpu(o->pin_cpu, err))
+		return -1;
+	if (page_set_cold(&set, &content, ws, 0, o->seed, err))
+		return -1;
+	r->sample_pages = st->sample_len;
+	r->working_set_bytes = set.working_set_bytes;
+	for (unsigned i = 0; i < r->nhashes; i++) {
+		struct scan_hash *h = &r->hashes[i];
+		if (bench_measure(h->hash, &set, &o->bench, &h->bench, err)) {
+			page_set_release(&set);
+			return -1;
+		}
+		double ns_per_tick = 1e9 / h->bench.counter_hz;
+		h->timed = 1;
+		h->ns_per_page_median = h->bench.ticks_per_call_median * ns_per_tick;
+		h->ns_per_page_p90 = h->bench.ticks_per_call_p90 * ns_per_tick;
+		double c = h->ns_per_page_median;
+		uint64_t pages = r->total.pages;
+		double steady = pages ? (double)r->ksm[0].pages_unshared / (double)pages : 0;
+		h->full_scan_checksum_ms = (double)pages * c / 1e6;
+		h->steady_scan_checksum_ms = (double)r->ksm[0].pages_unshared * c / 1e6;
+		h->ksmd_checksum_cpu_share = scan_ksmd_cpu_share(o->pages_to_scan, o->sleep_ms, c, 1.0);
+		h->ksmd_steady_checksum_cpu_share = scan_ksmd_cpu_share(o->pages_to_scan, o->sleep_ms, c, steady);
+		uint64_t batches = (pages + o->pages_to_scan - 1) / o->pages_to_scan;
+		h->full_scan_seconds = ((double)batches * o->sleep_ms * 1e6 + (double)pages * c) / 1e9;
+	}
+	page_set_release(&set);
+	return 0;
+}
+
+int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err *err)
+{
+	struct scan_state st = { .prng = o->seed ^ 0x243f6a8885a308d3ull };
+	struct census_config cfg = { .page_size = o->page_size, .cache_bytes = SCAN_CACHE_BYTES,
+				     .fetch = scan_fetch, .fetch_ctx = &st };
+	struct census *c = NULL;
+	uint64_t total_bytes;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	r->pages_to_scan = o->pages_to_scan;
+	r->sleep_ms = o->sleep_ms;
+	r->max_page_sharing = o->max_page_sharing;
+	r->page_size = o->page_size;
+	if (o->npaths == 0 || o->npaths > SCAN_DUMPS_MAX)
+		return kb_fail(err, "give 1 to %u dumps", SCAN_DUMPS_MAX);
+	if (o->nhashes == 0 || o->nhashes > CENSUS_SUMS_MAX)
+		return kb_fail(err, "give 1 to %u hashes", CENSUS_SUMS_MAX);
+	if (o->pages_to_scan == 0)
+		return kb_fail(err, "pages_to_scan must be at least 1");
+	const struct hash_impl *key = hash_select("xxh3", err);
+	if (!key)
+		return -1;
+	cfg.key_fn = hash_resolve(key)->fn;
+	r->nhashes = o->nhashes;
+	for (unsigned i = 0; i < o->nhashes; i++) {
+		if (hash_check_len(o->hashes[i], o->page_size, err))
+			return -1;
+		r->hashes[i].hash = o->hashes[i];
+		cfg.sum_fns[i] = hash_resolve(o->hashes[i])->fn;
+	}
+	cfg.nsums = o->nhashes;
+	cfg.expected_pages = expected_pages(o, &total_bytes);
+
+	st.srcs = calloc(o->npaths, sizeof(*st.srcs));
+	r->dumps = calloc(o->npaths, sizeof(*r->dumps));
+	st.sample_cap = o->sample_pages;
+	if (st.sample_cap > SCAN_SAMPLE_BYTES_MAX / o->page_size)
+		st.sample_cap = SCAN_SAMPLE_BYTES_MAX / o->page_size ? SCAN_SAMPLE_BYTES_MAX / o->page_size : 1;
+	if (st.sample_cap)
+		st.sample = malloc(st.sample_cap * o->page_size);
+	if (!st.srcs || !r->dumps || (st.sample_cap && !st.sample)) {
+		kb_fail(err, "out of memory");
+		goto out;
+	}
+	if (!(c = census_new(&cfg, err)) || census_pass(o, &st, c, r, err))
+		goto out;
+	r->counts = *census_counts(c);
+	r->bytes_scanned = r->total.pages * o->page_size;
+	census_ksm_model(c, o->max_page_sharing, 0, &r->ksm[0]);
+	census_ksm_model(c, o->max_page_sharing, 1, &r->ksm[1]);
+	struct census_ksm plain;
+	census_ksm_model(c, 0, 1, &plain); /* no limit, zero pages apart: the duplicates themselves */
+	r->duplicated_contents = plain.pages_shared;
+	r->duplicate_pages = plain.pages_sharing;
+	for (unsigned i = 0; i < o->nhashes; i++)
+		if (census_collisions(c, i, &r->hashes[i].coll, err))
+			goto out;
+	if (o->top && top_contents(o, c, r, err))
+		goto out;
+	r->counts = *census_counts(c); /* the top's reads counted too */
+	census_free(c);
+	c = NULL;
+	if (st.sample_len && time_sample(o, &st, r, err))
+		goto out;
+	rc = 0;
+out:
+	census_free(c);
+	for (size_t i = 0; i < st.nsrcs; i++)
+		page_source_close(st.srcs[i]);
+	free(st.srcs);
+	free(st.sample);
+	if (rc)
+		scan_result_free(r);
+	return rc;
+}
+
+void scan_result_free(struct scan_result *r)
+{
+	free(r->dumps);
+	free(r->top);
+	r->dumps = NULL;
+	r->top = NULL;
+}

@@ -1,0 +1,104 @@
+/* `ksmbench scan`: what KSM would merge in a set of dumps (several VMs on
+ * one host) and what checksumming it costs. One pass over every dump feeds
+ * the census (duplicates by full content, zero pages, collisions) and a
+ * uniform sample of pages; the sample is then timed cold with the bench
+ * engine, one hash after the other. Results are values; nothing prints. */
+#ifndef KB_SCAN_H
+#define KB_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../bench/bench.h"
+#include "../datasets/dump.h"
+#include "census.h"
+
+#define SCAN_DUMPS_MAX 1000u /* each stays open (for fetches): below the usual limit of 1024 files */
+#define SCAN_TOP_MAX 1000u
+#define SCAN_PAGES_TO_SCAN_DEFAULT 100u /* the kernel's defaults */
+#define SCAN_SLEEP_MS_DEFAULT 20u
+#define SCAN_MAX_PAGE_SHARING_DEFAULT 256u
+#define SCAN_SAMPLE_PAGES_DEFAULT 1024u
+#define SCAN_SAMPLE_BYTES_MAX (8u << 20)    /* the sample's memory, whatever the page size */
+#define SCAN_CACHE_BYTES (16u << 20)        /* representatives kept for compares */
+
+/* Called every few thousand pages: bytes of pages read so far, and the
+ * total size of the files (0 if unknown, e.g. a pipe). */
+typedef void (*scan_progress_fn)(void *ctx, uint64_t bytes_done, uint64_t bytes_total);
+
+struct scan_options {
+	char *const *paths;
+	size_t npaths;
+	uint32_t page_size;
+	struct dump_options dump;
+	const struct hash_impl *hashes[CENSUS_SUMS_MAX];
+	unsigned nhashes;
+	unsigned pages_to_scan, sleep_ms, max_page_sharing;
+	unsigned top;
+	size_t sample_pages;        /* 0: no cost measurement */
+	uint64_t working_set_bytes; /* the cold set the sample is laid out in (0: default from the LLC) */
+	uint64_t llc_bytes;
+	struct bench_config bench;  /* the rdtsc timer's settings */
+	uint64_t seed;
+	int pin_cpu;                /* the timing runs pinned to this CPU (-1: not pinned) */
+	scan_progress_fn progress;
+	void *progress_ctx;
+};
+
+struct scan_dump {
+	const char *path;
+	const char *format;
+	struct page_stats stats;
+	int fetchable; /* pages read again from the file, else copied to the spill file */
+};
+
+struct scan_hash {
+	const struct hash_impl *hash;
+	struct census_collisions coll;
+	int timed;
+	struct bench_result bench;
+	double ns_per_page_median, ns_per_page_p90; /* per call, cold, over the sample */
+	/* Checksum time of one full scan: every page (the first two scans, and
+	 * whatever is not merged yet), and once merged (only pages_unshared
+	 * are checksummed again; use_zero_pages=0). */
+	double full_scan_checksum_ms, steady_scan_checksum_ms;
+	/* ksmd's share of one CPU spent checksumming at pages_to_scan and
+	 * sleep_millisecs: N c / (N c + sleep), N pages per batch of c ns. */
+	double ksmd_checksum_cpu_share, ksmd_steady_checksum_cpu_share;
+	double full_scan_seconds; /* one full scan at these settings: batches * sleep + checksumming */
+};
+
+struct scan_top {
+	struct census_entry entry;
+	int is_zero;       /* the zero page's content (the zero pages counted together) */
+	int single_byte;   /* every byte the same */
+	unsigned byte_value;
+};
+
+struct scan_result {
+	struct scan_dump *dumps;
+	size_t ndumps;
+	struct page_stats total;
+	struct census_counts counts;
+	uint64_t bytes_scanned;        /* pages * page size */
+	uint64_t census_ns;            /* wall time of the pass over the dumps */
+	struct census_ksm ksm[2];      /* use_zero_pages 0 and 1 */
+	uint64_t duplicated_contents;  /* non-zero contents seen at least twice */
+	uint64_t duplicate_pages;      /* sum over non-zero contents of count - 1 */
+	struct scan_hash hashes[CENSUS_SUMS_MAX];
+	unsigned nhashes;
+	struct scan_top *top;
+	size_t ntop;
+	size_t sample_pages;           /* pages actually sampled and timed */
+	uint64_t working_set_bytes;
+	unsigned pages_to_scan, sleep_ms, max_page_sharing;
+	uint32_t page_size;
+};
+
+int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err *err);
+void scan_result_free(struct scan_result *r);
+
+/* The formulas, for tests and the report. */
+double scan_ksmd_cpu_share(unsigned pages_to_scan, unsigned sleep_ms, double ns_per_page, double fraction_checksummed);
+
+#endif

@@ -1,0 +1,177 @@
+"""CLI tests of `ksmbench scan` and `ksmbench ksm`: statistics of dumps with
+known zero, duplicate and unique pages in several formats (duplicates across
+dumps too), the KSM model, JSON and CSV fields, the most duplicated contents,
+the cost fields, and errors (one line on stderr, exit 2)."""
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dumpgen  # noqa: E402
+from clitest import check, check_usage_error, finish, run, temp_file  # noqa: E402
+
+PS = 4096
+ZERO = bytes(PS)
+A, B, C = dumpgen.page("A"), dumpgen.page("B"), bytes([0x5A]) * PS
+FAST = ["--sample-pages", "64", "--working-set", "1M", "--repeat", "1", "--window", "1ms"]
+
+
+def scan_json(*args):
+    rc, out, err = run("scan", "--format", "json", *args)
+    ok = check(rc == 0, f"scan {args}: rc={rc} {err!r}")
+    return json.loads(out) if ok else None
+
+
+# Dump 1 (raw): 3 zero, A x 4, B x 2, 5 unique. Dump 2 (ELF, two segments):
+# A x 2, C x 3, 1 zero, 2 unique. Over both: zero 4, A 6, B 2, C 3, 7 unique.
+raw_pages = [ZERO] * 3 + [A] * 4 + [B] * 2 + [dumpgen.page(("u1", i)) for i in range(5)]
+raw_path = temp_file(b"".join(raw_pages))
+elf_segs = [(0x100000, A + C + C + ZERO), (0x900000, C + A + dumpgen.page("u2a") + dumpgen.page("u2b"))]
+elf_path = temp_file(dumpgen.elf(elf_segs, data_align=1))  # pages unaligned in the file
+gz_path = temp_file(dumpgen.gz(dumpgen.elf(elf_segs)))
+
+d = scan_json("--sample-pages", "0", "--top", "4", raw_path, elf_path)
+if d:
+    t = d["totals"]
+    check(d["schema"] == "ksmbench-scan/1", "schema string")
+    check(t["pages"] == 22 and t["zero_pages"] == 4 and t["distinct_contents"] == 3 + 7, f"totals {t}")
+    check(t["duplicated_contents"] == 3 and t["duplicate_pages"] == 5 + 1 + 2, f"duplicates {t}")
+    k0, k1 = d["ksm"]["use_zero_pages_0"], d["ksm"]["use_zero_pages_1"]
+    check(k0["pages_shared"] == 4 and k0["pages_sharing"] == 3 + 5 + 1 + 2 and k0["pages_unshared"] == 7,
+          f"use_zero_pages=0 model {k0}")
+    check(k1["pages_shared"] == 3 and k1["pages_sharing"] == 8 and k1["ksm_zero_pages"] == 4
+          and k1["bytes_saved"] == 12 * PS, f"use_zero_pages=1 model {k1}")
+    check([x["format"] for x in d["dumps"]] == ["raw", "elf"] and all(x["fetchable"] for x in d["dumps"]),
+          "formats, pages read again from the files")
+    check(d["census"]["spilled_pages"] == 0 and d["census"]["compares"] == 8, f"census {d['census']}")
+    top = d["top"]
+    check([x["count"] for x in top] == [6, 4, 3, 2], f"top counts {top}")
+    check(top[1]["zero_page"] and top[2]["single_byte"] and top[2]["byte_value"] == 0x5A
+          and not top[0]["single_byte"], f"top contents {top}")
+    h = d["hashes"][0]
+    # KSM keeps the low 32 bits: the last 8 hex digits of sum's digest of a
+    # zero page (xxh64 on 64-bit builds: 32d8bbdb; xxh32 on 32-bit ones)
+    zero_file = temp_file(ZERO)
+    rc, out, err = run("sum", "-H", "xxhash", zero_file)
+    os.unlink(zero_file)
+    want_zero = out.split()[0][-8:] if rc == 0 else "?"
+    check(h["implementation"] != "xxh64" or want_zero == "32d8bbdb", "xxh64 zero page checksum")
+    check(h["hash"] == "xxhash" and h["zero_checksum"] == want_zero and h["contents"] == 11
+          and h["colliding_pairs"] == 0, f"xxhash collisions {h}")
+    check(abs(h["expected_colliding_pairs"] - 11 * 10 / 2 / 2**32) < 1e-15, "expected pairs formula")
+    check(h["ns_per_page_median"] is None and h["timing"] is None, "no cost with --sample-pages 0")
+
+# gzip: no random access, the census keeps copies (spill) and gets the same answer
+g = scan_json("--sample-pages", "0", gz_path)
+e = scan_json("--sample-pages", "0", elf_path)
+if g and e:
+    check(g["ksm"] == e["ksm"] and g["totals"]["distinct_contents"] == e["totals"]["distinct_contents"],
+          "gzip and plain ELF agree")
+    check(not g["dumps"][0]["fetchable"] and g["census"]["spilled_pages"] == g["totals"]["distinct_contents"],
+          f"gzip: representatives spilled {g['census']}")
+
+# kdump with 1 KiB pages (zero pages shared, one excluded)
+kd = temp_file(dumpgen.kdump({1: dumpgen.page("k", 1024), 2: bytes(1024), 4: dumpgen.page("k", 1024),
+                              6: bytes(1024)}, 16, block_size=1024, excluded=(3,)))
+k = scan_json("--sample-pages", "0", "--page-size", "1K", kd)
+if k:
+    check(k["totals"]["pages"] == 4 and k["totals"]["zero_pages"] == 2 and k["totals"]["excluded"] == 1
+          and k["totals"]["duplicate_pages"] == 1, f"kdump totals {k['totals']}")
+
+# max_page_sharing: 600 copies of one page at 256 per KSM page: 3 KSM pages (256, 256, 88)
+many = temp_file(A * 600 + C * 257)
+m = scan_json("--sample-pages", "0", many)
+if m:
+    k0 = m["ksm"]["use_zero_pages_0"]
+    # C: 257 = 256 + 1: one KSM page, the odd copy stays unshared
+    check(k0["pages_shared"] == 3 + 1 and k0["pages_sharing"] == 597 + 255 and k0["pages_unshared"] == 1,
+          f"max_page_sharing 256 {k0}")
+m = scan_json("--sample-pages", "0", "--max-page-sharing", "0", many)
+if m:
+    check(m["ksm"]["use_zero_pages_0"]["pages_shared"] == 2, "--max-page-sharing 0: no limit")
+
+# A file of more than four 1 MiB chunks is read ahead on a second thread.
+# Not under emulation: qemu-i386 (Debian 12) hangs in any pthread_create.
+EMULATED = os.environ.get("KSMBENCH_TEST_EMULATED") == "1"
+big_pages = []
+for i in range(1400):
+    big_pages.append(ZERO if i % 5 == 0 else A if i % 5 == 1 else dumpgen.page(("big", i)))
+big = temp_file(b"".join(big_pages))
+b = None if EMULATED else scan_json("--sample-pages", "0", big)
+if EMULATED:
+    print("skipped under emulation: the read-ahead thread (qemu-i386 hangs creating threads)")
+if b:
+    check(b["totals"]["pages"] == 1400 and b["totals"]["zero_pages"] == 280
+          and b["totals"]["distinct_contents"] == 1 + 840 and b["totals"]["duplicate_pages"] == 279,
+          f"read-ahead totals {b['totals']}")
+
+# Cost, several hashes, table and CSV
+d = scan_json(*FAST, "-H", "xxhash,jhash2,crc32c", "--pages-to-scan", "200", "--sleep-ms", "10", raw_path)
+if d:
+    for h in d["hashes"]:
+        ok = h["ns_per_page_median"] > 0 and h["ns_per_page_p90"] >= h["ns_per_page_median"] * 0.5
+        c = h["ns_per_page_median"]
+        ok = ok and abs(h["full_scan_checksum_ms"] - 14 * c / 1e6) < 1e-9
+        ok = ok and abs(h["ksmd_checksum_cpu_share"] - 200 * c / (200 * c + 10e6)) < 1e-12
+        ok = ok and h["timing"]["timer"] == "rdtsc" and h["timing"]["cache"] == "cold"
+        check(ok, f"cost fields of {h['hash']}: {h}")
+    check([h["zero_checksum"] for h in d["hashes"]][1] == "61574272", "jhash2 zero_checksum (KSM's old one)")
+    check(d["settings"]["pages_to_scan"] == 200 and d["settings"]["sleep_millisecs"] == 10, "settings")
+    check(d["context"]["pinned_cpu"] >= 0, "context object")
+
+rc, out, err = run("scan", *FAST, "--format", "csv", "-H", "xxhash,xxh3", raw_path)
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check(len(rows) == 2 and rows[0]["pages"] == "14" and rows[0]["zero_pages"] == "3"
+      and rows[1]["implementation"].startswith("xxh3") and float(rows[0]["ns_per_page_median"]) > 0,
+      f"csv: {err!r} {rows[:1]}")
+rc, out, err = run("scan", *FAST, "--top", "2", raw_path)
+check(rc == 0 and "pages_shared" in out and "ksmd CPU %" in out and "zero page" in out, f"table: {err!r}")
+
+out_path = os.path.join(tempfile.mkdtemp(prefix="ksmbench-scan-"), "r.json")
+rc, out, err = run("scan", "--sample-pages", "0", "--format", "json", "-o", out_path, raw_path)
+check(rc == 0 and out == "" and json.load(open(out_path))["totals"]["pages"] == 14, "-o FILE")
+rc, out, err = run("scan", "--sample-pages", "0", "-o", out_path + "2", raw_path, "/nonexistent/x")
+check(rc == 2 and not os.path.exists(out_path + "2"), "no output file after a failed scan")
+
+check_usage_error(["scan"], "no dump", "scan without a dump")
+check_usage_error(["scan", "/nonexistent/dump"], "/nonexistent/dump", "missing dump")
+check_usage_error(["scan", "--pages-to-scan", "0", raw_path], "pages-to-scan", "pages_to_scan 0")
+check_usage_error(["scan", "--sleep-ms", "x", raw_path], "sleep-ms", "bad sleep")
+check_usage_error(["scan", "--top", "5000", raw_path], "top", "top too large")
+check_usage_error(["scan", "--max-page-sharing", "1", raw_path], "max-page-sharing", "max_page_sharing 1")
+check_usage_error(["scan", "--format", "kernel", raw_path], "format", "bad format")
+check_usage_error(["scan", "-H", "nosuch", raw_path], "nosuch", "unknown hash")
+check_usage_error(["scan", "--bogus", raw_path], "bogus", "unknown option")
+check_usage_error(["scan", "--input-format", "lime-raw", raw_path], "lime-ranges", "lime-raw without ranges")
+
+# ksm: a fake sysfs directory, json and table; absent files are not shown
+fake = tempfile.mkdtemp(prefix="ksmbench-ksmdir-")
+for name, value in {"run": "1", "pages_to_scan": "100", "sleep_millisecs": "20", "pages_sharing": "7",
+                    "advisor_mode": "[none] scan-time", "new_counter": "3"}.items():
+    with open(os.path.join(fake, name), "w") as f:
+        f.write(value + "\n")
+rc, out, err = run("ksm", "--format", "json", env={"KSMBENCH_KSM_DIR": fake})
+doc = json.loads(out) if rc == 0 else {}
+check(doc.get("schema") == "ksmbench-ksm/1" and doc["sysfs"]["pages_sharing"] == 7
+      and doc["sysfs"]["advisor_mode"] == "none" and doc["sysfs"]["new_counter"] == 3
+      and "pages_shared" not in doc["sysfs"] and doc["max_pages_per_second"] == 5000
+      and doc["process"] is None and "pages_sharing" in doc["meanings"], f"ksm json: {err!r} {doc}")
+rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": fake})
+check(rc == 0 and "further mappings of KSM pages" in out and "5000 pages/s" in out
+      and "pages_volatile" not in out, f"ksm table: {err!r}")
+if os.path.exists("/proc/self/ksm_stat"):
+    rc, out, err = run("ksm", "--pid", str(os.getpid()), "--format", "json")
+    doc = json.loads(out) if rc == 0 else {}
+    check(doc.get("process", {}).get("pid") == os.getpid() and "ksm_merging_pages" in doc["process"]
+          and doc["process"].get("ksm_mergeable") in ("no", "yes"), f"ksm --pid: {err!r}")
+check_usage_error(["ksm"], "/nonexistent-ksm", "ksm without sysfs", env={"KSMBENCH_KSM_DIR": "/nonexistent-ksm"})
+check_usage_error(["ksm", "--pid", "0"], "pid", "ksm bad pid")
+check_usage_error(["ksm", "--pid", "999999999"], "999999999", "ksm missing process")
+check_usage_error(["ksm", "--format", "csv"], "format", "ksm bad format")
+
+for p in (raw_path, elf_path, gz_path, kd, many, big):
+    os.unlink(p)
+finish("scan")

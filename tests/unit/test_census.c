@@ -1,0 +1,144 @@
+/* Unit tests: the scan census (duplicates by full content even when keys
+ * collide, zero pages, the KSM model, collision arithmetic) and ksmd's
+ * CPU share formula. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../scan/census.h"
+#include "../../scan/scan.h"
+#include "check.h"
+#include "groups.h"
+
+#define PS 256u
+
+/* Pages are kept in memory; locators are their indexes. */
+static unsigned char pages[64][PS];
+
+static int fetch_mem(void *ctx, uint64_t locator, void *buf, struct kb_err *err)
+{
+	(void)ctx;
+	if (locator >= 64)
+		return kb_fail(err, "bad locator");
+	memcpy(buf, pages[locator], PS);
+	return 0;
+}
+
+/* Deliberately weak: every page has the same key, so every lookup finds
+ * candidates and only the byte compare can tell contents apart. */
+static uint64_t weak_key(const void *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return 42;
+}
+
+/* A checksum that collides for pages with the same first byte. */
+static uint64_t first_byte_sum(const void *buf, size_t len)
+{
+	(void)len;
+	return ((const unsigned char *)buf)[0];
+}
+
+static void run_census(int spill, size_t cache_bytes)
+{
+	struct census_config cfg = { .page_size = PS, .key_fn = weak_key, .nsums = 2, .cache_bytes = cache_bytes,
+				     .fetch = fetch_mem };
+	struct kb_err err;
+
+	cfg.sum_fns[0] = first_byte_sum;
+	cfg.sum_fns[1] = weak_key;
+	struct census *c = census_new(&cfg, &err);
+	CHECK(c != NULL);
+	/* 0-3: zero; 4-13: content X (10 copies); 14-16: Y (3); 17-26: unique,
+	 * each starting with byte 7 (first_byte_sum collides for all of them). */
+	memset(pages, 0, sizeof(pages));
+	for (int i = 4; i < 14; i++)
+		memset(pages[i], 0x11, PS);
+	for (int i = 14; i < 17; i++)
+		memset(pages[i], 0x22, PS);
+	for (int i = 17; i < 27; i++) {
+		pages[i][0] = 7;
+		pages[i][PS - 1] = (unsigned char)i; /* differs only in the last byte */
+	}
+	for (uint64_t i = 0; i < 27; i++)
+		CHECK(census_add(c, pages[i], spill ? UINT64_MAX : i, &err) == 0);
+	const struct census_counts *k = census_counts(c);
+	CHECK(k->pages == 27);
+	CHECK(k->zero_pages == 4);
+	CHECK(k->distinct == 12);
+	CHECK(k->key_collisions > 0); /* equal keys, different contents: not duplicates */
+	CHECK(spill ? k->spilled == 12 : k->spilled == 0);
+
+	struct census_ksm m;
+	census_ksm_model(c, 0, 0, &m);
+	CHECK(m.pages_shared == 3 && m.pages_sharing == 3 + 9 + 2 && m.pages_unshared == 10);
+	census_ksm_model(c, 0, 1, &m);
+	CHECK(m.pages_shared == 2 && m.pages_sharing == 11 && m.ksm_zero_pages == 4 && m.pages_saved == 15);
+	census_ksm_model(c, 4, 0, &m); /* X: 4+4+2, Y: 3, zero: 4 */
+	CHECK(m.pages_shared == 3 + 1 + 1 && m.pages_sharing == 7 + 2 + 3 && m.pages_unshared == 10);
+	census_ksm_model(c, 3, 0, &m); /* X: 3+3+3 and one left alone; Y: 3; zero: 3 and one alone */
+	CHECK(m.pages_shared == 3 + 1 + 1 && m.pages_sharing == 6 + 2 + 2 && m.pages_unshared == 10 + 1 + 1);
+
+	struct census_collisions col;
+	CHECK(census_collisions(c, 0, &col, &err) == 0);
+	/* 13 contents (12 + the zero page); first bytes: 0x11, 0x22, ten 7s, zero 0 */
+	CHECK(col.contents == 13 && col.colliding_pairs == 45 && col.colliding_contents == 10);
+	CHECK(col.zero_checksum == 0 && col.zero_checksum_matches == 0);
+	CHECK(census_collisions(c, 1, &col, &err) == 0);
+	CHECK(col.colliding_pairs == 13 * 12 / 2 && col.zero_checksum == 42 && col.zero_checksum_matches == 12);
+
+	struct census_entry top[3];
+	CHECK(census_top(c, top, 3) == 3);
+	CHECK(top[0].count == 10 && top[1].count == 3 && top[2].count == 1);
+	unsigned char buf[PS];
+	CHECK(census_read(c, &top[1], buf, &err) == 0 && buf[0] == 0x22 && buf[PS - 1] == 0x22);
+	census_free(c);
+}
+
+void test_census(void)
+{
+	run_census(0, 4 * PS);
+	run_census(1, 0);
+	run_census(0, 0);
+
+	/* The table grows past its initial size and keeps every count. */
+	struct census_config cfg = { .page_size = PS, .key_fn = first_byte_sum, .fetch = fetch_mem };
+	struct kb_err err;
+	struct census *c = census_new(&cfg, &err);
+	unsigned char p[PS];
+	for (unsigned i = 0; i < 3000; i++) {
+		memset(p, 0, sizeof(p));
+		memcpy(p, &i, sizeof(i));
+		p[PS - 1] = 1;
+		if (census_add(c, p, UINT64_MAX, &err) != 0)
+			CHECK(0);
+	}
+	CHECK(census_counts(c)->distinct == 3000 && census_counts(c)->table_slots > 1024);
+	census_free(c);
+
+	CHECK(census_page_is_zero(pages[0], PS));
+	unsigned char z[4096] = { 0 };
+	CHECK(census_page_is_zero(z, sizeof(z)));
+	z[4095] = 1;
+	CHECK(!census_page_is_zero(z, sizeof(z)));
+	z[4095] = 0;
+	z[300] = 0x80;
+	CHECK(!census_page_is_zero(z, sizeof(z)));
+}
+
+void test_census_arithmetic(void)
+{
+	/* n(n-1)/2 / 2^32: 2^16 contents give 0.5 pairs minus a hair. */
+	CHECK(fabs(census_expected_pairs(65536, 32) - 65536.0 * 65535 / 2 / 4294967296.0) < 1e-12);
+	CHECK(census_expected_pairs(1, 32) == 0 && census_expected_pairs(0, 32) == 0);
+	/* Small n: about n(n-1)/2^32 colliding contents (twice the pairs). */
+	double e = census_expected_contents(1000, 32);
+	CHECK(fabs(e - 1000.0 * 999 / 4294967296.0) < 1e-9);
+	/* 8-bit range, 256 contents: 256 (1 - (255/256)^255) */
+	CHECK(fabs(census_expected_contents(256, 8) - 256 * (1 - pow(255.0 / 256, 255))) < 1e-9);
+	/* ksmd: 100 pages of 1000 ns per 20 ms sleep: 0.1 ms of 20.1 ms. */
+	CHECK(fabs(scan_ksmd_cpu_share(100, 20, 1000, 1.0) - 0.1 / 20.1) < 1e-12);
+	CHECK(fabs(scan_ksmd_cpu_share(100, 20, 1000, 0.5) - 0.05 / 20.05) < 1e-12);
+	CHECK(scan_ksmd_cpu_share(100, 0, 1000, 1.0) == 1.0);
+}
