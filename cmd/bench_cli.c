@@ -111,6 +111,13 @@ int bench_cli_output_open(const char *cmd, const char *path, struct bench_output
 	return 0;
 }
 
+void bench_cli_output_abort(struct bench_output *o)
+{
+	interrupt_watch_file(NULL);
+	if (o->to_file)
+		atomic_file_abort(&o->af);
+}
+
 int bench_cli_output_close(const char *cmd, struct bench_output *o, int write_rc)
 {
 	struct kb_err err;

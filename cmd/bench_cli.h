@@ -44,6 +44,10 @@ struct bench_output {
 int bench_cli_output_open(const char *cmd, const char *path, struct bench_output *o);
 
 /* Commits (write_rc 0) or discards (write_rc -1) the output; returns the exit code. */
+/* Discards the report after an error already reported: no file is left
+ * and nothing more is printed. */
+void bench_cli_output_abort(struct bench_output *o);
+
 int bench_cli_output_close(const char *cmd, struct bench_output *o, int write_rc);
 
 /* Prints the run's warnings on stderr, for formats that have no place for them. */

@@ -213,12 +213,12 @@ int cmd_bench(int argc, char **argv)
 			failed = selfcheck_run(hashes[i], &set, &o.cfg, &rows[i], &err);
 		page_set_release(&set);
 		if (bench_stop_requested()) { /* a self-check cut short checks nothing */
-			bench_cli_output_close("bench", &out, -1);
+			bench_cli_output_abort(&out);
 			cli_error("bench", "interrupted: self-check abandoned");
 			return interrupt_exit_code();
 		}
 		if (failed) {
-			bench_cli_output_close("bench", &out, -1);
+			bench_cli_output_abort(&out);
 			return cli_fail("bench", &err);
 		}
 		int missed = 0;
@@ -233,7 +233,7 @@ int cmd_bench(int argc, char **argv)
 	rc = bench_cli_measure("bench", hashes, (unsigned)n, &set, &o.cfg, &progress, results, &measured);
 	page_set_release(&set);
 	if (rc != 0) {
-		bench_cli_output_close("bench", &out, -1);
+		bench_cli_output_abort(&out);
 		return rc;
 	}
 	bench_cli_note_interruption("bench", &ctx, (unsigned)n, measured);

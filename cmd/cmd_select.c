@@ -125,7 +125,7 @@ int cmd_select(int argc, char **argv)
 		return rc;
 	struct page_set set;
 	if ((rc = bench_cli_build_set("select", &req, &set)) != 0) {
-		bench_cli_output_close("select", &out, -1);
+		bench_cli_output_abort(&out);
 		return rc;
 	}
 	struct bench_result results[SELECT_MAX];
@@ -135,7 +135,7 @@ int cmd_select(int argc, char **argv)
 	rc = bench_cli_measure("select", hashes, n, &set, &cfg, &progress, results, &measured);
 	page_set_release(&set);
 	if (rc != 0) {
-		bench_cli_output_close("select", &out, -1);
+		bench_cli_output_abort(&out);
 		return rc;
 	}
 	/* The patch kept the first of equals: a strictly higher count wins. */

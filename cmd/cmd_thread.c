@@ -169,7 +169,7 @@ int cmd_thread(int argc, char **argv)
 		}
 	}
 	if (rc != 0) {
-		bench_cli_output_close("thread", &out, -1);
+		bench_cli_output_abort(&out);
 		return rc;
 	}
 
