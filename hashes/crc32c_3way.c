@@ -63,10 +63,9 @@ __attribute__((noinline)) static uint32_t crc32c_3way_update(uint32_t crc, const
 
 static uint64_t crc32c_3way(const void *buf, size_t len)
 {
-	/* Short inputs: the same one-stream loop as crc32c-sse42, inline,
-	 * before any block setup. */
-	if (len < CRC32C_3WAY_MIN_BYTES)
-		return crc32c_x86_1way(0xffffffffu, buf, len) ^ 0xffffffffu;
+	/* Short inputs: crc32c-sse42's own code, as the kernel's one stream. */
+	if (__builtin_expect(len < CRC32C_3WAY_MIN_BYTES, 1)) /* short path falls through */
+		return crc32c_sse42_oneshot(buf, len);
 	return crc32c_3way_update(0xffffffffu, buf, len) ^ 0xffffffffu;
 }
 #define CRC32C_3WAY_FN crc32c_3way

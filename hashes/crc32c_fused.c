@@ -74,9 +74,9 @@ static uint64_t crc32c_fused(const void *buf, size_t len)
 	const unsigned char *p = buf;
 	uint32_t crc = 0xffffffffu;
 
-	/* Short inputs first, without a call: one crc32q stream. */
-	if (len < CRC32C_VPCLMUL_MIN_BYTES)
-		return crc32c_x86_1way(crc, p, len) ^ 0xffffffffu;
+	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
+	if (__builtin_expect(len < CRC32C_VPCLMUL_MIN_BYTES, 1))
+		return crc32c_sse42_oneshot(buf, len);
 	/* Whole chunks while what is left after them could still be fused. */
 	while (len >= CRC32C_FUSED_CHUNK_BYTES + CRC32C_FUSED_MIN_BYTES) {
 		crc = crc32c_fused_chunk(crc, p, CRC32C_FUSED_CHUNK_BYTES);

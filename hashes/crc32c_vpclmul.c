@@ -45,9 +45,9 @@ uint32_t crc32c_vpclmul_update(uint32_t crc, const unsigned char *p, size_t len)
 
 static uint64_t crc32c_vpclmul(const void *buf, size_t len)
 {
-	/* Short inputs without the call (crc32c_vpclmul_update is not inlined). */
-	if (len < CRC32C_VPCLMUL_MIN_BYTES)
-		return crc32c_x86_1way(0xffffffffu, buf, len) ^ 0xffffffffu;
+	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
+	if (__builtin_expect(len < CRC32C_VPCLMUL_MIN_BYTES, 1))
+		return crc32c_sse42_oneshot(buf, len);
 	return crc32c_vpclmul_update(0xffffffffu, buf, len) ^ 0xffffffffu;
 }
 #define CRC32C_VPCLMUL_FN crc32c_vpclmul

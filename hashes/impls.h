@@ -42,5 +42,9 @@ extern const struct hash_impl hash_crc32_zlib;
 /* Building blocks shared with the self-test's references. */
 uint32_t jhash2_kernel(const void *buf, size_t words, uint32_t initval);
 uint32_t crc32c_generic_update(uint32_t crc, const void *buf, size_t len);
+#if defined(__x86_64__)
+/* Standard CRC-32C with one crc32q stream (crc32c_sse42.c). */
+uint64_t crc32c_sse42_oneshot(const void *buf, size_t len);
+#endif
 
 #endif
