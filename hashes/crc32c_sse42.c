@@ -17,7 +17,7 @@ uint64_t crc32c_sse42_oneshot(const void *buf, size_t len)
 {
 	return crc32c_x86_1way(0xffffffffu, buf, len) ^ 0xffffffffu;
 }
-#define crc32c_sse42 crc32c_sse42_oneshot
+#define CRC32C_SSE42_FN crc32c_sse42_oneshot
 #elif defined(__i386__)
 #include <nmmintrin.h>
 
@@ -36,8 +36,6 @@ static uint64_t crc32c_sse42(const void *buf, size_t len)
 		crc = _mm_crc32_u8(crc, *p++);
 	return crc ^ 0xffffffffu;
 }
-#endif
-#if defined(__x86_64__) || defined(__i386__)
 #define CRC32C_SSE42_FN crc32c_sse42
 #else
 /* Listed on every architecture, unavailable (missing sse4.2) off x86. */

@@ -34,7 +34,7 @@ static void add_list(cJSON *o, const char *key, const char *list)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(tok));
 }
 
-static cJSON *context_json(const struct bench_context *c)
+cJSON *report_json_context(const struct bench_context *c)
 {
 	cJSON *o = cJSON_CreateObject();
 	const struct cpu_description *d = &c->cpu;
@@ -147,7 +147,7 @@ cJSON *report_json_document(const struct bench_context *ctx, const struct bench_
 		return NULL;
 	cJSON_AddStringToObject(doc, "schema", REPORT_SCHEMA);
 	cJSON_AddBoolToObject(doc, "interrupted", ctx->interrupted_by != 0);
-	cJSON_AddItemToObject(doc, "context", context_json(ctx));
+	cJSON_AddItemToObject(doc, "context", report_json_context(ctx));
 	cJSON *arr = cJSON_AddArrayToObject(doc, "results");
 	for (size_t i = 0; arr && i < n; i++)
 		cJSON_AddItemToArray(arr, report_json_result(&r[i]));

@@ -68,6 +68,9 @@ void report_csv_field(FILE *out, const char *text, int last);
 
 /* The JSON document {schema, context, results} (json.c). */
 cJSON *report_json_document(const struct bench_context *ctx, const struct bench_result *r, size_t n);
+
+/* The "context" object alone, for other documents (scan's) to share. */
+cJSON *report_json_context(const struct bench_context *c);
 cJSON *report_json_result(const struct bench_result *r);
 /* key: value when present, else null. */
 void report_json_number_or_null(cJSON *o, const char *key, int present, double value);

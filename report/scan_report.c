@@ -224,9 +224,7 @@ cJSON *scan_report_json(const struct bench_context *ctx, const struct scan_resul
 		return NULL;
 	cJSON_AddStringToObject(doc, "schema", SCAN_REPORT_SCHEMA);
 	/* The same context object as the results documents. */
-	cJSON *results = report_json_document(ctx, NULL, 0);
-	cJSON *context = results ? cJSON_DetachItemFromObject(results, "context") : NULL;
-	cJSON_Delete(results);
+	cJSON *context = report_json_context(ctx);
 	cJSON_AddItemToObject(doc, "context", context ? context : cJSON_CreateNull());
 	cJSON *settings = cJSON_AddObjectToObject(doc, "settings");
 	cJSON_AddNumberToObject(settings, "page_size_bytes", r->page_size);

@@ -17,12 +17,15 @@ binary = args.pop(0) if args and not args[0].startswith("-") else "./ksmbench"
 extra = args  # passed through: --repeat, --cpu, --window
 
 
+# What this CPU and build can run, asked once.
+AVAILABLE = {h["name"] for h in json.loads(subprocess.run([binary, "list", "--format", "json"], check=True,
+                                                          capture_output=True, text=True).stdout)["hashes"]
+             if h["available"]}
+
+
 def bench(hashes, page_size):
     """Best bytes/s per implementation at one page size; unavailable ones left out."""
-    avail = json.loads(subprocess.run([binary, "list", "--format", "json"], check=True,
-                                      capture_output=True, text=True).stdout)
-    ok = {h["name"] for h in avail["hashes"] if h["available"]}
-    names = [h for h in hashes if h in ok]
+    names = [h for h in hashes if h in AVAILABLE]
     if not names:
         return {}
     out = subprocess.run([binary, "bench", "-H", ",".join(names), "--page-size", str(page_size),
