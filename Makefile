@@ -30,6 +30,9 @@ LDLIBS := $(PKG_LIBS) -lm
 ifneq ($(filter x86_64% i386% i686%,$(MACHINE)),)
 FLAGS_hashes/crc32c_sse42.c := -msse4.2
 FLAGS_hashes/crc32c_3way.c := -msse4.2 -mpclmul
+FLAGS_hashes/crc32c_3way_fit.c := -msse4.2 -mpclmul
+FLAGS_hashes/crc32c_vpclmul_avx2.c := -msse4.2 -mpclmul -mavx2 -mvpclmulqdq
+FLAGS_hashes/crc32c_fused_avx2.c := -msse4.2 -mpclmul -mavx2 -mvpclmulqdq
 FLAGS_hashes/crc32c_vpclmul.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq
 FLAGS_hashes/crc32c_fused.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq
 FLAGS_hashes/xxh3_sse2.c := -msse2

@@ -115,6 +115,11 @@ static uint32_t detected_once(void)
 	return detected;
 }
 
+uint32_t cpu_features_detected(void)
+{
+	return detected_once();
+}
+
 uint32_t cpu_features(void)
 {
 	return detected_once() & ~disabled_mask;

@@ -26,6 +26,10 @@ enum cpu_feature {
 /* Features of this CPU, minus any masked with cpu_features_disable(). */
 uint32_t cpu_features(void);
 
+/* Features of this CPU as detected, ignoring cpu_features_disable(): what
+ * libraries with their own dispatch (ISA-L, libxxhash) will use. */
+uint32_t cpu_features_detected(void);
+
 /* Masks features by name, as if the CPU lacked them, so that the paths for
  * older CPUs can be exercised here. names: comma-separated, e.g. "avx512f,sse4.2". */
 int cpu_features_disable(const char *names, struct kb_err *err);

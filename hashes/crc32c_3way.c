@@ -1,60 +1,35 @@
-/* CRC-32C the way the kernel's x86-64 code does it from 512 bytes on: three
- * interleaved streams of the crc32q instruction, whose CRCs are recombined
- * with pclmulqdq; below 512 bytes one stream. Three streams hide the
- * latency of crc32q (3 cycles, one issued a cycle on Intel); the input goes
- * in independent blocks of 3 x 384 bytes (below). Built with -msse4.2
- * -mpclmul, x86-64 only; called only where CPUID reports both. */
+/* CRC-32C the way the kernel's x86-64 crc32c_x86_3way() does it, from 512
+ * bytes on (lib/crc/x86/crc32c-3way.S, Linux 6.14+; the same scheme as the
+ * crc32c-intel driver's crc_pcl since 3.8): align to 8 bytes, then blocks of
+ * three lanes of 128 quadwords (3 KiB), a shorter last block of floor(len/24)
+ * quadwords per lane while at least 200 bytes remain, one stream for the
+ * rest. Lane 0 carries the running CRC; lanes 1 and 2 start from zero; two
+ * pclmulqdq move lanes 0 and 1 forward and the last quadword of lane 2 is
+ * folded into the combining crc32q. Below 512 bytes one stream, as the
+ * kernel's inline loop. Kept exact (block sizes, thresholds) because it is
+ * what the kernel runs; crc32c-3way-fit is the faster layout of the same
+ * instructions. Built with -msse4.2 -mpclmul, x86-64 only. */
 #include "hash.h"
 #include "impls.h"
 
 #if defined(__x86_64__)
-#include <string.h>
-#include <wmmintrin.h>
+#include <stdint.h>
 #include <nmmintrin.h>
 
 #include "crc32c_consts.h"
 #include "crc32c_x86.h"
 
-/* The kernel's threshold: below it the recombination does not pay. */
-#define CRC32C_3WAY_MIN_BYTES 512
-
-/* One quadword of each stream; ca, cb, cc and a, b, c are the caller's. */
-#define CRC32C_3WAY_STEP(j)                                         \
-	do {                                                        \
-		ca = _mm_crc32_u64(ca, crc32c_load64(a + 8 * (j))); \
-		cb = _mm_crc32_u64(cb, crc32c_load64(b + 8 * (j))); \
-		cc = _mm_crc32_u64(cc, crc32c_load64(c + 8 * (j))); \
-	} while (0)
-
-/* Blocks of at most this many quadwords per stream. Each block's streams
- * start from zero and the running CRC is moved over the whole block at the
- * recombination, so successive blocks do not wait for each other: with
- * short blocks out-of-order execution runs the next block's streams while
- * the last ones finish (Zen 4 issues two crc32q a cycle; one block of
- * three latency-bound streams fills half of that). */
-#define CRC32C_3WAY_BLOCK_QWORDS 48 /* measured best on Zen 4 among 32..176 */
+#define CRC32C_3WAY_MIN_BYTES 512   /* CRC32C_PCLMUL_BREAKEVEN */
+#define CRC32C_3WAY_SMALL_BYTES 200 /* SMALL_SIZE: below it, one stream */
+#define CRC32C_3WAY_FULL_QWORDS 128 /* quadwords per lane of a full block */
 
 __attribute__((noinline)) static uint32_t crc32c_3way_update(uint32_t crc, const unsigned char *p, size_t len)
 {
-	while (len >= CRC32C_3WAY_MIN_BYTES) {
-		size_t q = len / 24;
-		if (q > CRC32C_3WAY_BLOCK_QWORDS)
-			q = CRC32C_3WAY_BLOCK_QWORDS;
-		const unsigned char *a = p, *b = p + 8 * q, *c = p + 16 * q;
-		uint64_t ca = 0, cb = 0, cc = 0;
-		size_t i = 0;
-		for (; i + 4 <= q; i += 4) {
-			CRC32C_3WAY_STEP(i);
-			CRC32C_3WAY_STEP(i + 1);
-			CRC32C_3WAY_STEP(i + 2);
-			CRC32C_3WAY_STEP(i + 3);
-		}
-		for (; i < q; i++)
-			CRC32C_3WAY_STEP(i);
-		/* The running CRC moves over all three streams, ca over two, cb
-		 * over one; one crc32q reduces the sum of the products. */
-		crc = crc32c_x86_recombine3(crc, crc32c_shift_qwords[q][2], (uint32_t)ca, crc32c_shift_qwords[q][1],
-					    (uint32_t)cb, crc32c_shift_qwords[q][0]) ^ (uint32_t)cc;
+	for (; (uintptr_t)p & 7; p++, len--)
+		crc = _mm_crc32_u8(crc, *p);
+	while (len >= CRC32C_3WAY_SMALL_BYTES) {
+		size_t q = len >= 24 * CRC32C_3WAY_FULL_QWORDS ? CRC32C_3WAY_FULL_QWORDS : len / 24;
+		crc = crc32c_x86_3lanes(crc, p, q);
 		p += 24 * q;
 		len -= 24 * q;
 	}
@@ -75,10 +50,14 @@ static uint64_t crc32c_3way(const void *buf, size_t len)
 
 const struct hash_impl hash_crc32c_3way = {
 	.name = "crc32c-3way",
-	.description = "CRC-32C, 3 interleaved crc32q streams + pclmulqdq recombination from 512 B (kernel x86-64)",
+	.description = "CRC-32C, the kernel's crc32c_x86_3way: 3 crc32q lanes of up to 1 KiB + pclmulqdq, from 512 B",
 	.family = "crc32c",
 	.bits = 32,
 	.provenance = "in-tree",
+	.kernel = { "crc32c() -> crc32c_x86_3way()", "3.8", NULL,
+		    "x86-64 from 512 bytes (crc_pcl in the crc32c-intel driver until 6.13, crc32c_x86_3way() "
+		    "in the CRC library since 6.14); since 6.17 only where AVX-512 is not good" },
+	.scheme = HASH_SCHEME_CRC_3WAY,
 	.cpu_needs = CPU_SSE42 | CPU_PCLMUL,
 	.len_multiple = 1,
 	.fn = CRC32C_3WAY_FN,

@@ -88,6 +88,10 @@ const struct hash_impl hash_crc32c_armv8 = {
 	.family = "crc32c",
 	.bits = 32,
 	.provenance = "in-tree",
+	.kernel = { "crc32c() (arm64)", "4.x", NULL,
+		    "arm64: crc32cx instructions; the kernel interleaves 4 streams with PMULL since 6.14, "
+		    "this entry 3 streams (our recombination)" },
+	.scheme = HASH_SCHEME_CRC_3WAY,
 	.cpu_needs = CPU_ARM_CRC32,
 	.len_multiple = 1,
 	.fn = CRC32C_ARMV8_FN,

@@ -20,6 +20,7 @@
 #define CRC32C_POLY_REFLECTED 0x82f63b78u
 
 uint32_t crc32c_shift_qwords[CRC32C_SHIFT_MAX_QWORDS + 1][3];
+uint32_t crc32c_shift_n[CRC32C_SHIFT_N_MAX + 1];
 struct crc32c_fold_consts crc32c_fold;
 
 /* r * x mod P in the reflected order: x^31 (bit 0) overflows into P. */
@@ -77,9 +78,13 @@ __attribute__((constructor)) static void crc32c_consts_init(void)
 			r = crc32c_mulmod(r, step);
 		}
 	}
+	uint32_t step = crc32c_xpow_mod(64), r = crc32c_xpow_mod(64 - 33);
+	for (unsigned n = 1; n <= CRC32C_SHIFT_N_MAX; n++, r = crc32c_mulmod(r, step))
+		crc32c_shift_n[n] = r;
 	crc32c_fold.f2048 = fold_pair(2048);
 	crc32c_fold.f1024 = fold_pair(1024);
 	crc32c_fold.f512 = fold_pair(512);
+	crc32c_fold.f256 = fold_pair(256);
 	for (unsigned i = 0; i < 3; i++)
 		crc32c_fold.lanes[i] = fold_pair((3 - i) * 128);
 	crc32c_fold.lanes[3].lo = crc32c_fold.lanes[3].hi = 0;

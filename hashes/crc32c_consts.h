@@ -22,6 +22,12 @@
  * the multiplier that moves a CRC forward over k streams of q quadwords. */
 extern uint32_t crc32c_shift_qwords[CRC32C_SHIFT_MAX_QWORDS + 1][3];
 
+/* crc32c_shift_n[n] = x^(64*n - 33) mod P, n = 1 .. 3 * CRC32C_SHIFT_MAX_QWORDS:
+ * the multiplier that moves a CRC forward over n quadwords, for lanes of
+ * unequal length (crc32c_3way_fit.c). */
+#define CRC32C_SHIFT_N_MAX (3 * CRC32C_SHIFT_MAX_QWORDS)
+extern uint32_t crc32c_shift_n[CRC32C_SHIFT_N_MAX + 1];
+
 /* Folding pairs {x^(F+31), x^(F-33)} mod P as 64-bit lanes, for F bits. */
 struct crc32c_fold_pair {
 	uint64_t lo, hi;
@@ -31,6 +37,7 @@ struct crc32c_fold_consts {
 	struct crc32c_fold_pair f2048; /* 4 x 512-bit accumulators, one step */
 	struct crc32c_fold_pair f1024; /* 2 accumulators apart */
 	struct crc32c_fold_pair f512;  /* one 512-bit register forward */
+	struct crc32c_fold_pair f256;  /* one 256-bit register forward */
 	/* 128-bit lanes 0..3 of a 512-bit register folded onto lane 3:
 	 * lane i moves forward by (3 - i) * 128 bits; lane 3 by nothing (zero). */
 	struct crc32c_fold_pair lanes[4];

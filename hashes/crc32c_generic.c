@@ -57,6 +57,10 @@ const struct hash_impl hash_crc32c_generic = {
 	.family = "crc32c",
 	.bits = 32,
 	.provenance = "in-tree",
+	.kernel = { "crc32c()", NULL, NULL,
+		    "the kernel's portable crc32c, where the CPU has no crc32 instruction: slice-by-8 tables as in "
+		    "lib/crc32.c's default; lib/crc (2025) uses a byte-at-a-time table; KSM never used crc32c" },
+	.scheme = HASH_SCHEME_NONE,
 	.len_multiple = 1,
 	.fn = crc32c_generic,
 };

@@ -34,6 +34,8 @@ const struct hash_impl hash_crc32c_isal = {
 	.family = "crc32c",
 	.bits = 32,
 	.provenance = "libisal",
+	.kernel = { NULL, NULL, NULL, "ISA-L, a user-space library" },
+	.scheme = HASH_SCHEME_DISPATCHED,
 	.len_multiple = 1,
 	.fn = CRC32C_ISAL_FN,
 };

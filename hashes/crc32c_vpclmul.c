@@ -61,6 +61,11 @@ const struct hash_impl hash_crc32c_vpclmul = {
 	.family = "crc32c",
 	.bits = 32,
 	.provenance = "in-tree",
+	.kernel = { "crc32c() -> crc32_lsb_vpclmul_avx512()", "6.17", NULL,
+		    "x86-64 from 512 bytes where AVX-512 is good (VPCLMULQDQ, AVX512BW/VL, not PREFER_YMM): "
+		    "Zen 4+, Sapphire Rapids+; same scheme, our own code" },
+	.scheme = HASH_SCHEME_CLMUL_FOLD,
+	.vector_bytes = 64,
 	.cpu_needs = CPU_SSE42 | CPU_PCLMUL | CPU_AVX512F | CPU_VPCLMUL,
 	.len_multiple = 1,
 	.fn = CRC32C_VPCLMUL_FN,

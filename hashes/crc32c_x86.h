@@ -9,6 +9,8 @@
 #include <nmmintrin.h>
 #include <wmmintrin.h>
 
+#include "crc32c_consts.h"
+
 static inline uint64_t crc32c_load64(const unsigned char *p)
 {
 	uint64_t w;
@@ -43,6 +45,52 @@ static inline uint32_t crc32c_x86_recombine3(uint32_t a, uint32_t ka, uint32_t b
 	__m128i m = _mm_xor_si128(_mm_clmulepi64_si128(ab, kab, 0x00), _mm_clmulepi64_si128(ab, kab, 0x11));
 	m = _mm_xor_si128(m, _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)c), _mm_cvtsi32_si128((int)kc), 0x00));
 	return (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(m));
+}
+
+/* The end of a block whose last lane still has its last quadword `last` to
+ * go: crc32q(c, last ^ m) = crc32q(c, last) ^ crc32q(0, m), so the products
+ * a*ka + b*kb ride along in that one crc32q (the kernel's combining step). */
+static inline uint32_t crc32c_x86_combine2(uint32_t a, uint32_t ka, uint32_t b, uint32_t kb, uint32_t c, uint64_t last)
+{
+	__m128i ab = _mm_set_epi64x(b, a), kab = _mm_set_epi64x(kb, ka);
+	__m128i m = _mm_xor_si128(_mm_clmulepi64_si128(ab, kab, 0x00), _mm_clmulepi64_si128(ab, kab, 0x11));
+	return (uint32_t)_mm_crc32_u64(c, (uint64_t)_mm_cvtsi128_si64(m) ^ last);
+}
+
+/* One quadword of each lane (c0, c1, c2 and p, b, c are the caller's),
+ * written out so that the unrolled loop has no inner loop bookkeeping. */
+#define CRC32C_LANES3_STEP(j)                                        \
+	do {                                                         \
+		c0 = _mm_crc32_u64(c0, crc32c_load64(p + 8 * (j))); \
+		c1 = _mm_crc32_u64(c1, crc32c_load64(b + 8 * (j))); \
+		c2 = _mm_crc32_u64(c2, crc32c_load64(c + 8 * (j))); \
+	} while (0)
+
+/* The kernel's 3-way block: three lanes of q quadwords (q <= the shift
+ * table's CRC32C_SHIFT_MAX_QWORDS); lane 0 carries the running CRC, lanes 1
+ * and 2 start from zero, the last quadword of lane 2 rides in the combining
+ * crc32q. Returns the running CRC. */
+static inline uint32_t crc32c_x86_3lanes(uint32_t crc, const unsigned char *p, size_t q)
+{
+	const unsigned char *b = p + 8 * q, *c = p + 16 * q;
+	uint64_t c0 = crc, c1 = 0, c2 = 0;
+	size_t i = 0;
+
+	/* Unrolled by four, as the kernel does, so that loop bookkeeping
+	 * does not compete with crc32q for the ALUs. */
+	for (; i + 4 <= q - 1; i += 4) {
+		CRC32C_LANES3_STEP(i);
+		CRC32C_LANES3_STEP(i + 1);
+		CRC32C_LANES3_STEP(i + 2);
+		CRC32C_LANES3_STEP(i + 3);
+	}
+	for (; i < q - 1; i++)
+		CRC32C_LANES3_STEP(i);
+	c0 = _mm_crc32_u64(c0, crc32c_load64(p + 8 * i));
+	c1 = _mm_crc32_u64(c1, crc32c_load64(b + 8 * i));
+	/* Lane 0 moves over lanes 1 and 2, lane 1 over lane 2. */
+	return crc32c_x86_combine2((uint32_t)c0, crc32c_shift_qwords[q][1], (uint32_t)c1, crc32c_shift_qwords[q][0],
+				   (uint32_t)c2, crc32c_load64(c + 8 * i));
 }
 
 /* The CRC register contribution of a 128-bit folded block: its low lane

@@ -7,6 +7,26 @@
 
 #include "../common/err.h"
 
+/* How an implementation spends the CPU, for its ceiling (bench/ceiling.h):
+ * the scheme names the resource that bounds it, vector_bytes its width. */
+enum hash_scheme {
+	HASH_SCHEME_NONE = 0,     /* not modelled (scalar multiply/rotate chains, tables) */
+	HASH_SCHEME_CRC_1WAY,     /* one dependent crc32 stream */
+	HASH_SCHEME_CRC_3WAY,     /* three crc32 streams, recombined by carry-less multiply */
+	HASH_SCHEME_CLMUL_FOLD,   /* (v)pclmulqdq folding, vector_bytes wide */
+	HASH_SCHEME_CRC_CLMUL,    /* folding and crc32 streams at once on parts of the input */
+	HASH_SCHEME_XXH3_VECTOR,  /* XXH3's 32x32->64 multiply-accumulate, vector_bytes wide */
+	HASH_SCHEME_DISPATCHED,   /* a library picks one of the above at run time (see hash_dispatched_scheme) */
+};
+
+/* Where the Linux kernel runs this code, for the thread table and `list`. */
+struct hash_kernel_use {
+	const char *function; /* the kernel function, or NULL: not in the kernel */
+	const char *since;    /* first release that runs it this way, e.g. "5.0" */
+	const char *until;    /* last release, NULL while current */
+	const char *note;     /* on which CPUs and inputs; or why it is not in the kernel */
+};
+
 /* Every implementation has this shape, with the parameters KSM used (seed,
  * initval) fixed inside. Hashes wider than 64 bits return their low 64 bits. */
 typedef uint64_t (*hash_fn)(const void *buf, size_t len);
@@ -27,6 +47,9 @@ struct hash_impl {
 	void (*digest_wide)(const void *buf, size_t len, uint8_t out[HASH_DIGEST_MAX]);
 	/* For aliases ("xxhash", "crc32c"): the implementation they stand for. */
 	const struct hash_impl *(*alias_of)(void);
+	struct hash_kernel_use kernel;
+	enum hash_scheme scheme;
+	unsigned vector_bytes;   /* register width of the scheme (16, 32, 64), 0 for scalar */
 };
 
 /* The registry, in display order. */
@@ -41,6 +64,19 @@ const struct hash_impl *hash_resolve(const struct hash_impl *h);
 
 /* Features h needs that this CPU lacks (0 when it can run). */
 uint32_t hash_missing_features(const struct hash_impl *h);
+
+/* 1 when this build and this CPU can run h (resolving aliases): the one
+ * availability test every caller uses. */
+int hash_available(const struct hash_impl *h);
+
+/* Why h cannot run here, the one wording for `list`, `verify` and errors:
+ * "needs avx512f,vpclmulqdq", "not built for this architecture" or
+ * "not in this build (libisal was not found)". NULL when it is available. */
+const char *hash_unavailable_reason(const struct hash_impl *h, char *buf, size_t size);
+
+/* For a HASH_SCHEME_DISPATCHED entry: the scheme and width its library
+ * picks on this CPU (ISA-L's crc32_iscsi, libxxhash's XXH3 dispatch). */
+enum hash_scheme hash_dispatched_scheme(const struct hash_impl *h, unsigned *vector_bytes);
 
 /* Finds a hash by name and checks this CPU can run it; one clear error if not. */
 const struct hash_impl *hash_select(const char *name, struct kb_err *err);

@@ -75,6 +75,8 @@ const struct hash_impl hash_jhash2 = {
 	.family = "jhash2",
 	.bits = 32,
 	.provenance = "in-tree",
+	.kernel = { "jhash2()", "2.6.32", "4.20",
+		    "KSM's page checksum, jhash2(page, PAGE_SIZE / 4, 17), until commit 59e1a2f4bf83 moved it to xxhash() in 5.0" },
 	.len_multiple = 4,
 	.fn = ksm_jhash2,
 };

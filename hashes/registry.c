@@ -28,8 +28,11 @@ const struct hash_impl *const hash_registry[] = {
 	&hash_crc32c_generic,
 	&hash_crc32c_sse42,
 	&hash_crc32c_3way,
+	&hash_crc32c_3way_fit,
 	&hash_crc32c_vpclmul,
+	&hash_crc32c_vpclmul_avx2,
 	&hash_crc32c_fused,
+	&hash_crc32c_fused_avx2,
 	&hash_crc32c_armv8,
 	&hash_crc32c_isal,
 	&hash_crc32c_isal_3way,
@@ -66,19 +69,67 @@ uint32_t hash_missing_features(const struct hash_impl *h)
 	return missing;
 }
 
+int hash_available(const struct hash_impl *h)
+{
+	const struct hash_impl *r = hash_resolve(h);
+
+	return r && r->fn && !(r->cpu_needs & ~cpu_features());
+}
+
+const char *hash_unavailable_reason(const struct hash_impl *h, char *buf, size_t size)
+{
+	const struct hash_impl *r = hash_resolve(h);
+	char feats[128];
+
+	if (hash_available(h))
+		return NULL;
+	if (!r->fn) {
+		/* Code not built: a library the build did not find, or code for
+		 * another architecture (whose features may well be present). */
+		const char *version = kb_library_version(r->provenance);
+		if (strcmp(r->provenance, "in-tree") != 0 && (!version || !*version))
+			snprintf(buf, size, "not in this build (%s was not found)", r->provenance);
+		else
+			snprintf(buf, size, "not built for this architecture");
+	} else {
+		snprintf(buf, size, "needs %s", cpu_features_names(r->cpu_needs & ~cpu_features(), feats, sizeof(feats)));
+	}
+	return buf;
+}
+
 const struct hash_impl *hash_select(const char *name, struct kb_err *err)
 {
 	const struct hash_impl *h = hash_find(name);
-	char feats[128];
+	char why[160];
 
 	if (!h)
 		return kb_fail(err, "unknown hash '%s' (ksmbench list shows the names)", name), NULL;
-	uint32_t missing = hash_missing_features(h);
-	if (missing || !hash_resolve(h)->fn)
-		return kb_fail(err, "hash '%s' is not available on this CPU (missing: %s)", name,
-			       missing ? cpu_features_names(missing, feats, sizeof(feats)) : "support for this architecture"),
-		       NULL;
+	if (hash_unavailable_reason(h, why, sizeof(why)))
+		return kb_fail(err, "hash '%s' is not available here (%s)", name, why), NULL;
 	return h;
+}
+
+enum hash_scheme hash_dispatched_scheme(const struct hash_impl *h, unsigned *vector_bytes)
+{
+	const struct hash_impl *r = hash_resolve(h);
+	/* The libraries look at the CPU, not at KSMBENCH_DISABLE. */
+	uint32_t f = cpu_features_detected();
+	const uint32_t zmm = CPU_AVX512F | CPU_AVX512VL | CPU_AVX512BW | CPU_VPCLMUL;
+
+	*vector_bytes = r->vector_bytes;
+	if (r->scheme != HASH_SCHEME_DISPATCHED)
+		return r->scheme;
+	if (strcmp(r->family, "crc32c") == 0) {
+		/* ISA-L's crc32_iscsi: 512-bit folding (by16_10) with AVX-512 and
+		 * VPCLMULQDQ, else its 3-way crc32q (_01), else tables. */
+		*vector_bytes = (f & zmm) == zmm ? 64 : 0;
+		if (*vector_bytes)
+			return HASH_SCHEME_CLMUL_FOLD;
+		return (f & (CPU_SSE42 | CPU_PCLMUL)) == (CPU_SSE42 | CPU_PCLMUL) ? HASH_SCHEME_CRC_3WAY : HASH_SCHEME_NONE;
+	}
+	/* libxxhash's XXH3 dispatch: AVX-512, else AVX2, else SSE2. */
+	*vector_bytes = f & CPU_AVX512F ? 64 : f & CPU_AVX2 ? 32 : 16;
+	return HASH_SCHEME_XXH3_VECTOR;
 }
 
 int hash_check_len(const struct hash_impl *h, size_t len, struct kb_err *err)
@@ -126,7 +177,7 @@ int hash_select_list(const char *list, const struct hash_impl **out, unsigned ma
 
 	if (strcmp(list, "all") == 0) {
 		for (unsigned i = 0; i < hash_registry_count && n < max; i++)
-			if (!hash_missing_features(hash_registry[i]) && hash_resolve(hash_registry[i])->fn)
+			if (hash_available(hash_registry[i]))
 				out[n++] = hash_registry[i];
 		return (int)n;
 	}

@@ -6,6 +6,7 @@
 #endif
 #define XXH3_ISA avx2
 #define XXH3_ISA_STR "avx2"
+#define XXH3_ISA_VECTOR_BYTES 32
 #define XXH3_ISA_NEEDS CPU_AVX2
 #define XXH3_ISA_WHAT "AVX2 code path (-mavx2)"
 #include "xxh3_isa.h"

@@ -6,6 +6,7 @@
 #endif
 #define XXH3_ISA avx512
 #define XXH3_ISA_STR "avx512"
+#define XXH3_ISA_VECTOR_BYTES 64
 #define XXH3_ISA_NEEDS CPU_AVX512F
 #define XXH3_ISA_WHAT "AVX-512 code path (-mavx512f)"
 #include "xxh3_isa.h"

@@ -6,6 +6,7 @@
 #endif
 #define XXH3_ISA neon
 #define XXH3_ISA_STR "neon"
+#define XXH3_ISA_VECTOR_BYTES 16
 #define XXH3_ISA_NEEDS CPU_ARM_NEON
 #define XXH3_ISA_WHAT "NEON code path (arm64)"
 #include "xxh3_isa.h"

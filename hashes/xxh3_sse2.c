@@ -6,6 +6,7 @@
 #endif
 #define XXH3_ISA sse2
 #define XXH3_ISA_STR "sse2"
+#define XXH3_ISA_VECTOR_BYTES 16
 #define XXH3_ISA_NEEDS CPU_SSE2
 #define XXH3_ISA_WHAT "SSE2 code path (-msse2)"
 #include "xxh3_isa.h"

@@ -16,6 +16,8 @@ static const struct hash_impl *xxhash_target(void)
 
 const struct hash_impl hash_xxhash = {
 	.name = "xxhash",
+	.kernel = { "xxhash()", "5.0", NULL,
+		    "KSM's page checksum since 5.0: (u32)xxhash(page, PAGE_SIZE, 0), xxh64 on 64-bit, xxh32 on 32-bit" },
 	.description = "the kernel's xxhash(): xxh64 on 64-bit, xxh32 on 32-bit",
 	.alias_of = xxhash_target,
 };

@@ -1,0 +1,59 @@
+/* CRC-32C, our layout of the kernel's 3-way scheme (crc32c-3way): the same
+ * lanes, combination and instructions, but blocks as long as the
+ * recombination table allows (3 x 176 quadwords, 4224 bytes) instead of the
+ * kernel's 3 KiB, and no alignment prologue. A 4 KiB page is then one block
+ * of 3 x 170 quadwords and two crc32q, where the kernel runs a 3 KiB block,
+ * a 1008-byte block (a second combination whose latency the next lanes wait
+ * for) and two crc32q. Measured on Zen 3 with the lane layouts tried
+ * (docs/hashes.md): equal lanes seeded with the running CRC were best,
+ * unequal lanes covering the page exactly were slower (their extra
+ * per-lane tails cost more than the two crc32q they save). Built with
+ * -msse4.2 -mpclmul, x86-64 only. */
+#include "hash.h"
+#include "impls.h"
+
+#if defined(__x86_64__)
+#include <nmmintrin.h>
+
+#include "crc32c_consts.h"
+#include "crc32c_x86.h"
+
+#define CRC32C_FIT_MIN_BYTES 512 /* below it one stream, as crc32c-3way */
+
+__attribute__((noinline)) static uint32_t crc32c_fit_update(uint32_t crc, const unsigned char *p, size_t len)
+{
+	while (len >= CRC32C_FIT_MIN_BYTES) {
+		size_t q = len / 24;
+		if (q > CRC32C_SHIFT_MAX_QWORDS)
+			q = CRC32C_SHIFT_MAX_QWORDS;
+		crc = crc32c_x86_3lanes(crc, p, q);
+		p += 24 * q;
+		len -= 24 * q;
+	}
+	return crc32c_x86_1way(crc, p, len);
+}
+
+static uint64_t crc32c_3way_fit(const void *buf, size_t len)
+{
+	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
+	if (__builtin_expect(len < CRC32C_FIT_MIN_BYTES, 1))
+		return crc32c_sse42_oneshot(buf, len);
+	return crc32c_fit_update(0xffffffffu, buf, len) ^ 0xffffffffu;
+}
+#define CRC32C_3WAY_FIT_FN crc32c_3way_fit
+#else
+#define CRC32C_3WAY_FIT_FN NULL
+#endif
+
+const struct hash_impl hash_crc32c_3way_fit = {
+	.name = "crc32c-3way-fit",
+	.description = "CRC-32C, the kernel's 3 crc32q lanes in blocks of up to 4224 B (a 4 KiB page in one; ours)",
+	.family = "crc32c",
+	.bits = 32,
+	.provenance = "in-tree",
+	.kernel = { NULL, NULL, NULL, "ours: the kernel's crc32c-3way scheme with blocks that fit a 4 KiB page" },
+	.scheme = HASH_SCHEME_CRC_3WAY,
+	.cpu_needs = CPU_SSE42 | CPU_PCLMUL,
+	.len_multiple = 1,
+	.fn = CRC32C_3WAY_FIT_FN,
+};

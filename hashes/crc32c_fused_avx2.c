@@ -1,0 +1,108 @@
+/* CRC-32C, our design for CPUs with VPCLMULQDQ on 256-bit registers and no
+ * AVX-512: crc32c-fused's layout on ymm registers. The front part (about two
+ * thirds) is folded with VPCLMULQDQ, 128 bytes a step; the rest goes in three
+ * crc32q streams advanced in the same loop, so that where the crc32 unit and
+ * the carry-less multipliers issue in parallel (Intel client cores: crc32 and
+ * clmul on different ports) the two overlap. On Zen 3 they do not
+ * (docs/hashes.md), so there it cannot beat crc32c-3way-fit; the `crc32c`
+ * alias chooses it only where measurement shows it wins. Below
+ * CRC32C_FUSED_AVX2_MIN_BYTES it is crc32c-vpclmul-avx2's code. Built with
+ * -msse4.2 -mpclmul -mavx2 -mvpclmulqdq, x86-64 only. */
+#include "hash.h"
+#include "impls.h"
+
+#if defined(__x86_64__)
+#include "crc32c_avx2.h"
+
+#define CRC32C_FUSED_AVX2_MIN_BYTES 2048  /* below it folding alone: too few steps to share */
+#define CRC32C_FUSED_AVX2_CHUNK_BYTES 8192 /* keeps each stream within the recombination table */
+/* Share of the vector part, in 64ths: 256-bit folding at one vpclmulqdq a
+ * cycle takes 16 bytes a cycle, three crc32q streams 8, so two thirds. */
+#define CRC32C_FUSED_AVX2_VECTOR_64THS 40
+
+static uint32_t crc32c_fused_avx2_chunk(uint32_t crc, const unsigned char *p, size_t len)
+{
+	size_t vec = (len * CRC32C_FUSED_AVX2_VECTOR_64THS / 64) & ~(size_t)127;
+	size_t q = (len - vec) / 24;
+	const unsigned char *s = p + vec; /* the three streams: s, s+8q, s+16q */
+	const unsigned char *tail = s + 24 * q;
+	size_t tail_len = len - vec - 24 * q;
+
+	__m256i acc[4] = { crc32c_y_first(crc, p), crc32c_y_load(p + 32), crc32c_y_load(p + 64), crc32c_y_load(p + 96) };
+	__m256i k = crc32c_y_pair(&crc32c_fold.f1024);
+	size_t steps = (vec - 128) / 128; /* vector steps in the shared loop */
+	size_t per_step = steps ? q / steps : 0;
+	uint64_t ca = 0, cb = 0, cc = 0;
+	size_t i = 0;
+	const unsigned char *v = p + 128;
+
+	for (size_t n = 0; n < steps; n++, v += 128) {
+		acc[0] = crc32c_y_fold(acc[0], k, crc32c_y_load(v));
+		acc[1] = crc32c_y_fold(acc[1], k, crc32c_y_load(v + 32));
+		acc[2] = crc32c_y_fold(acc[2], k, crc32c_y_load(v + 64));
+		acc[3] = crc32c_y_fold(acc[3], k, crc32c_y_load(v + 96));
+		for (size_t j = 0; j < per_step; j++, i++) {
+			ca = _mm_crc32_u64(ca, crc32c_load64(s + 8 * i));
+			cb = _mm_crc32_u64(cb, crc32c_load64(s + 8 * (q + i)));
+			cc = _mm_crc32_u64(cc, crc32c_load64(s + 8 * (2 * q + i)));
+		}
+	}
+	for (; i < q; i++) {
+		ca = _mm_crc32_u64(ca, crc32c_load64(s + 8 * i));
+		cb = _mm_crc32_u64(cb, crc32c_load64(s + 8 * (q + i)));
+		cc = _mm_crc32_u64(cc, crc32c_load64(s + 8 * (2 * q + i)));
+	}
+	uint32_t cv = crc32c_x86_reduce128(crc32c_y_finish(crc32c_y_merge4(acc), v, (size_t)(s - v)));
+
+	/* cv moves over all three streams, ca over two, cb over one. */
+	crc = crc32c_x86_recombine3(cv, crc32c_shift_qwords[q][2], (uint32_t)ca, crc32c_shift_qwords[q][1], (uint32_t)cb,
+				    crc32c_shift_qwords[q][0]) ^ (uint32_t)cc;
+	return crc32c_x86_1way(crc, tail, tail_len);
+}
+
+static uint64_t crc32c_fused_avx2(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	uint32_t crc = 0xffffffffu;
+
+	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
+	if (__builtin_expect(len < CRC32C_VPCLMUL_AVX2_MIN_BYTES, 1))
+		return crc32c_sse42_oneshot(buf, len);
+	/* Whole chunks while what is left after them could still be fused. */
+	while (len >= CRC32C_FUSED_AVX2_CHUNK_BYTES + CRC32C_FUSED_AVX2_MIN_BYTES) {
+		crc = crc32c_fused_avx2_chunk(crc, p, CRC32C_FUSED_AVX2_CHUNK_BYTES);
+		p += CRC32C_FUSED_AVX2_CHUNK_BYTES;
+		len -= CRC32C_FUSED_AVX2_CHUNK_BYTES;
+	}
+	if (len >= CRC32C_FUSED_AVX2_MIN_BYTES) {
+		/* One or two chunks, of at most CHUNK bytes each. */
+		size_t first = len > CRC32C_FUSED_AVX2_CHUNK_BYTES ? len / 2 : len;
+		crc = crc32c_fused_avx2_chunk(crc, p, first);
+		p += first;
+		len -= first;
+		if (len)
+			crc = crc32c_fused_avx2_chunk(crc, p, len);
+		len = 0;
+	}
+	crc = crc32c_vpclmul_avx2_update(crc, p, len);
+	_mm256_zeroupper(); /* legacy-SSE code may run next */
+	return crc ^ 0xffffffffu;
+}
+#define CRC32C_FUSED_AVX2_FN crc32c_fused_avx2
+#else
+#define CRC32C_FUSED_AVX2_FN NULL
+#endif
+
+const struct hash_impl hash_crc32c_fused_avx2 = {
+	.name = "crc32c-fused-avx2",
+	.description = "CRC-32C, 256-bit VPCLMULQDQ folding and 3 crc32q streams in parallel on parts of the buffer (ours)",
+	.family = "crc32c",
+	.bits = 32,
+	.provenance = "in-tree",
+	.kernel = { NULL, NULL, NULL, "ours: the kernel has no fused crc32q + VPCLMULQDQ path" },
+	.scheme = HASH_SCHEME_CRC_CLMUL,
+	.vector_bytes = 32,
+	.cpu_needs = CPU_SSE42 | CPU_PCLMUL | CPU_AVX2 | CPU_VPCLMUL,
+	.len_multiple = 1,
+	.fn = CRC32C_FUSED_AVX2_FN,
+};
