@@ -37,5 +37,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 int cmd_ksm(int argc, char **argv);
+int cmd_ceiling(int argc, char **argv);
 
 #endif

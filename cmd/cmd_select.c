@@ -112,7 +112,7 @@ int cmd_select(int argc, char **argv)
 	unsigned n = 0;
 	for (unsigned i = 0; i < hash_registry_count && n < SELECT_MAX; i++) {
 		const struct hash_impl *h = hash_registry[i];
-		if (!h->alias_of && !hash_missing_features(h) && h->fn && !hash_check_len(h, req.page_size, NULL))
+		if (!h->alias_of && hash_available(h) && !hash_check_len(h, req.page_size, NULL))
 			hashes[n++] = h;
 	}
 	interrupt_install();

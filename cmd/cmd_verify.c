@@ -60,19 +60,17 @@ int cmd_verify(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		const struct hash_impl *h = chosen[i];
 		struct selftest_result res;
-		char feats[128];
-		uint32_t missing = hash_missing_features(h);
+		char why[160];
 
-		if (missing || !hash_resolve(h)->fn) {
-			printf("skip  %-16s not available on this CPU (needs %s)\n", h->name,
-			       missing ? cpu_features_names(missing, feats, sizeof(feats)) : "another architecture");
+		if (hash_unavailable_reason(h, why, sizeof(why))) {
+			printf("skip  %-19s not available here (%s)\n", h->name, why);
 			skipped++;
 			continue;
 		}
 		if (selftest_run(h, &so, &res, &err))
 			return cli_fail("verify", &err);
 		cpu_vector_state_clean();
-		printf("%-5s %-16s %u known answers, %lu cross-checks; %s\n", res.failed ? "FAIL" : "ok", h->name,
+		printf("%-5s %-19s %u known answers, %lu cross-checks; %s\n", res.failed ? "FAIL" : "ok", h->name,
 		       res.kats, res.checks, res.detail);
 		fflush(stdout);
 		if (res.failed)

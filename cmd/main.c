@@ -6,6 +6,7 @@
 
 #include "../common/versions.h"
 #include "../hashes/cpu_features.h"
+#include "../hashes/cpu_identity.h"
 #include "cli.h"
 
 static const struct cli_command commands[] = {
@@ -20,6 +21,7 @@ static const struct cli_command commands[] = {
 	{ "plot", "an SVG bar chart of JSON results", cmd_plot },
 	{ "scan", "what KSM would merge in dumps, and what checksumming costs", cmd_scan },
 	{ "ksm", "the live KSM counters (/sys/kernel/mm/ksm, /proc/PID/ksm_stat)", cmd_ksm },
+	{ "ceiling", "this CPU's measured limits for page hashing, per implementation", cmd_ceiling },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -36,7 +38,8 @@ static void usage(FILE *out)
 	fprintf(out, "\n'ksmbench COMMAND --help' describes a command's options.\n"
 		     "Exit status: 0 ok, 1 verification failure, missed self-check target or a\n"
 		     "regression found by compare, 2 usage or input error, 130/143 interrupted.\n"
-		     "KSMBENCH_DISABLE=feat,... hides CPU features (e.g. avx512f,sse4.2).\n");
+		     "KSMBENCH_DISABLE=feat,... hides CPU features (e.g. avx512f,sse4.2);\n"
+		     "KSMBENCH_CPU=VENDOR:FAMILY:MODEL poses as another CPU for the alias table.\n");
 }
 
 static int default_job(void)
@@ -48,10 +51,12 @@ static int default_job(void)
 
 int main(int argc, char **argv)
 {
-	const char *disable = getenv("KSMBENCH_DISABLE");
+	const char *disable = getenv("KSMBENCH_DISABLE"), *cpu = getenv("KSMBENCH_CPU");
 	struct kb_err err;
 
 	if (disable && *disable && cpu_features_disable(disable, &err))
+		return cli_fail(NULL, &err);
+	if (cpu && *cpu && cpu_identity_simulate(cpu, &err))
 		return cli_fail(NULL, &err);
 	if (argc < 2)
 		return default_job();

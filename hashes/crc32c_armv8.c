@@ -88,7 +88,7 @@ const struct hash_impl hash_crc32c_armv8 = {
 	.family = "crc32c",
 	.bits = 32,
 	.provenance = "in-tree",
-	.kernel = { "crc32c() (arm64)", "4.x", NULL,
+	.kernel = { "crc32c() (arm64)", NULL, NULL,
 		    "arm64: crc32cx instructions; the kernel interleaves 4 streams with PMULL since 6.14, "
 		    "this entry 3 streams (our recombination)" },
 	.scheme = HASH_SCHEME_CRC_3WAY,

@@ -42,6 +42,10 @@ extern const struct hash_impl hash_crc32c_isal_3way;
 extern const struct hash_impl hash_crc32c_isal_by16;
 extern const struct hash_impl hash_crc32_zlib;
 
+/* The crc32c entry the kernel's own crc32c() would run on this CPU for an
+ * input of len bytes, and in *why (if not NULL) the kernel's reason. */
+const struct hash_impl *hash_kernel_crc32c(size_t len, const char **why);
+
 /* Building blocks shared with the self-test's references. */
 uint32_t jhash2_kernel(const void *buf, size_t words, uint32_t initval);
 uint32_t crc32c_generic_update(uint32_t crc, const void *buf, size_t len);

@@ -71,7 +71,7 @@ static uint64_t ksm_jhash2(const void *buf, size_t len)
 
 const struct hash_impl hash_jhash2 = {
 	.name = "jhash2",
-	.description = "kernel jhash2(page, len/4, 17): KSM's checksum until Linux 4.19",
+	.description = "kernel jhash2(page, len/4, 17): KSM's checksum until Linux 4.20",
 	.family = "jhash2",
 	.bits = 32,
 	.provenance = "in-tree",

@@ -119,7 +119,7 @@ static const struct hash_impl *find_peer(const struct hash_impl *r)
 {
 	for (unsigned i = 0; i < hash_registry_count; i++) {
 		const struct hash_impl *p = hash_registry[i];
-		if (p != r && !p->alias_of && strcmp(p->family, r->family) == 0 && !hash_missing_features(p) && p->fn)
+		if (p != r && !p->alias_of && strcmp(p->family, r->family) == 0 && hash_available(p))
 			return p;
 	}
 	return NULL;

@@ -1,0 +1,200 @@
+/* The `crc32c`, `xxh3` and `xxh128` aliases (see alias.h): the table line
+ * for this CPU where there is one, else the fastest candidate by a short
+ * measurement at first use (about a millisecond: five rounds of 32 calls on
+ * one 4 KiB page per candidate), cached until the CPU identity or feature
+ * mask changes. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "alias.h"
+#include "cpu_features.h"
+#include "cpu_identity.h"
+#include "impls.h"
+
+#define ALIAS_MEASURE_ROUNDS 5
+#define ALIAS_MEASURE_CALLS 32
+
+struct alias_family {
+	const struct hash_impl *alias;
+	const struct hash_impl *const *candidates; /* NULL-terminated, the fallback last */
+	const char *(*rule_choice)(const struct alias_rule *r);
+	struct alias_choice choice;
+	unsigned key; /* cpu_identity_key() the choice was made under */
+	int decided;
+};
+
+static const struct hash_impl *const crc32c_candidates[] = {
+	&hash_crc32c_fused, &hash_crc32c_fused_avx2, &hash_crc32c_vpclmul, &hash_crc32c_vpclmul_avx2,
+	&hash_crc32c_3way_fit, &hash_crc32c_3way, &hash_crc32c_armv8, &hash_crc32c_sse42, &hash_crc32c_generic, NULL,
+};
+static const struct hash_impl *const xxh3_candidates[] = {
+	&hash_xxh3_avx512, &hash_xxh3_avx2, &hash_xxh3_neon, &hash_xxh3_sse2, &hash_xxh3_lib, NULL,
+};
+static const struct hash_impl *const xxh128_candidates[] = {
+	&hash_xxh128_avx512, &hash_xxh128_avx2, &hash_xxh128_neon, &hash_xxh128_sse2, &hash_xxh128_lib, NULL,
+};
+
+static const char *rule_crc32c(const struct alias_rule *r) { return r->crc32c; }
+static const char *rule_xxh3(const struct alias_rule *r) { return r->xxh3; }
+static const char *rule_xxh128(const struct alias_rule *r) { return r->xxh128; }
+
+static struct alias_family families[] = {
+	{ &hash_crc32c, crc32c_candidates, rule_crc32c, { 0 }, 0, 0 },
+	{ &hash_xxh3, xxh3_candidates, rule_xxh3, { 0 }, 0, 0 },
+	{ &hash_xxh128, xxh128_candidates, rule_xxh128, { 0 }, 0, 0 },
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Best rate of h over a few short rounds on page; every result consumed. */
+static double measure_bytes_per_s(const struct hash_impl *h, const unsigned char *page)
+{
+	volatile uint64_t sink = h->fn(page, ALIAS_MEASURE_BYTES); /* warm caches and branch predictors */
+	double best_s = 0;
+
+	for (int r = 0; r < ALIAS_MEASURE_ROUNDS; r++) {
+		double t0 = now_s();
+		for (int i = 0; i < ALIAS_MEASURE_CALLS; i++)
+			sink += h->fn(page + (i & 1), ALIAS_MEASURE_BYTES);
+		double t = now_s() - t0;
+		if (t > 0 && (best_s == 0 || t < best_s))
+			best_s = t;
+	}
+	(void)sink;
+	cpu_vector_state_clean(); /* the next candidate must not pay for this one */
+	return best_s > 0 ? ALIAS_MEASURE_CALLS * (double)ALIAS_MEASURE_BYTES / best_s : 0;
+}
+
+static void measure(struct alias_family *f)
+{
+	static unsigned char page[ALIAS_MEASURE_BYTES + 64] __attribute__((aligned(64)));
+	struct alias_choice *c = &f->choice;
+	uint64_t s = 0x6b736d62u;
+	double best = -1;
+
+	for (size_t i = 0; i < sizeof(page); i++) /* content does not matter, only that it is not all zero */
+		page[i] = (unsigned char)((s = s * 6364136223846793005ull + 1442695040888963407ull) >> 56);
+	c->how = ALIAS_BY_MEASUREMENT;
+	for (unsigned i = 0; f->candidates[i] && c->ncandidates < ALIAS_CANDIDATES_MAX; i++) {
+		const struct hash_impl *h = f->candidates[i];
+		if (!hash_available(h))
+			continue;
+		double rate = measure_bytes_per_s(h, page);
+		c->candidates[c->ncandidates] = h;
+		c->bytes_per_s[c->ncandidates++] = rate;
+		if (rate > best) { /* ties keep the earlier (preferred) candidate */
+			best = rate;
+			c->target = h;
+		}
+	}
+}
+
+static void decide(struct alias_family *f)
+{
+	struct alias_choice *c = &f->choice;
+	const struct alias_rule *rule = alias_rule_match();
+	const char *name = rule ? f->rule_choice(rule) : NULL;
+	const struct hash_impl *named = name ? hash_find(name) : NULL;
+	unsigned available = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (unsigned i = 0; f->candidates[i]; i++)
+		if (hash_available(f->candidates[i])) {
+			available++;
+			c->target = c->target ? c->target : f->candidates[i];
+		}
+	if (named && hash_available(named)) {
+		c->target = named;
+		c->how = ALIAS_BY_TABLE;
+		c->rule = rule;
+	} else if (available > 1) {
+		measure(f);
+	} else {
+		/* Nothing to decide; the last candidate (portable) is always built. */
+		c->how = ALIAS_ONLY_CANDIDATE;
+		if (!c->target) {
+			unsigned n = 0;
+			while (f->candidates[n + 1])
+				n++;
+			c->target = f->candidates[n];
+		}
+	}
+}
+
+static struct alias_family *family_of(const struct hash_impl *alias)
+{
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (families[i].alias == alias)
+			return &families[i];
+	return NULL;
+}
+
+const struct alias_choice *alias_choice(const struct hash_impl *alias)
+{
+	struct alias_family *f = family_of(alias);
+	unsigned key = cpu_identity_key();
+
+	if (!f)
+		return NULL;
+	if (!f->decided || f->key != key) {
+		decide(f);
+		f->key = key;
+		f->decided = 1;
+	}
+	return &f->choice;
+}
+
+const char *alias_choice_describe(const struct alias_choice *c, char *buf, size_t size)
+{
+	double chosen = 0, next = 0;
+	const char *next_name = NULL;
+
+	if (c->how == ALIAS_BY_TABLE) {
+		snprintf(buf, size, "table: %s (%s)", c->rule->cpu, c->rule->evidence);
+		return buf;
+	}
+	if (c->how == ALIAS_ONLY_CANDIDATE) {
+		snprintf(buf, size, "the only candidate this CPU runs");
+		return buf;
+	}
+	for (unsigned i = 0; i < c->ncandidates; i++) {
+		if (c->candidates[i] == c->target)
+			chosen = c->bytes_per_s[i];
+		else if (c->bytes_per_s[i] > next) {
+			next = c->bytes_per_s[i];
+			next_name = c->candidates[i]->name;
+		}
+	}
+	snprintf(buf, size, "measured at start-up, no table line: %.1f GB/s, next %s %.1f (%u B, best of %u x %u calls)",
+		 chosen / 1e9, next_name ? next_name : "-", next / 1e9, ALIAS_MEASURE_BYTES, ALIAS_MEASURE_ROUNDS,
+		 ALIAS_MEASURE_CALLS);
+	return buf;
+}
+
+static const struct hash_impl *crc32c_chosen(void) { return alias_choice(&hash_crc32c)->target; }
+static const struct hash_impl *xxh3_chosen(void) { return alias_choice(&hash_xxh3)->target; }
+static const struct hash_impl *xxh128_chosen(void) { return alias_choice(&hash_xxh128)->target; }
+
+const struct hash_impl hash_crc32c = {
+	.name = "crc32c",
+	.description = "the fastest CRC-32C here: by the CPU table (docs/hashes.md), else measured at start-up",
+	.alias_of = crc32c_chosen,
+};
+
+const struct hash_impl hash_xxh3 = {
+	.name = "xxh3",
+	.description = "XXH3_64bits, seed 0: the fastest build here, by the CPU table, else measured at start-up",
+	.alias_of = xxh3_chosen,
+};
+
+const struct hash_impl hash_xxh128 = {
+	.name = "xxh128",
+	.description = "XXH3_128bits, seed 0: the fastest build here, by the CPU table, else measured at start-up",
+	.alias_of = xxh128_chosen,
+};

@@ -1,0 +1,61 @@
+/* Which of the registered crc32c entries the kernel's own crc32c() would run
+ * on this CPU (see hash_kernel_crc32c in impls.h): lib/crc/x86/crc32.h of
+ * 6.17 on x86 (the VPCLMULQDQ path where AVX-512 is "good", crc32c_x86_3way
+ * from 512 bytes, the inline crc32 loop below), lib/crc/arm64 on arm64, the
+ * portable tables elsewhere. */
+#include <string.h>
+
+#include "cpu_features.h"
+#include "cpu_identity.h"
+#include "impls.h"
+
+/* X86_FEATURE_PREFER_YMM: Intel family 6 models whose clock drops with
+ * 512-bit vectors (arch/x86/kernel/cpu/intel.c, zmm_exclusion_list):
+ * Skylake-X, Ice Lake (X, D, client, L, NNPI), Tiger Lake (L and client). */
+static int kernel_prefers_ymm(const struct cpu_identity *id)
+{
+	static const unsigned models[] = { 0x55, 0x6a, 0x6c, 0x7d, 0x7e, 0x9d, 0x8c, 0x8d };
+
+	if (strcmp(id->vendor, "GenuineIntel") != 0 || id->family != 6)
+		return 0;
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (id->model == models[i])
+			return 1;
+	return 0;
+}
+
+const struct hash_impl *hash_kernel_crc32c(size_t len, const char **why)
+{
+	uint32_t f = cpu_features();
+	const char *reason = "no crc32 instruction: tables";
+	const struct hash_impl *h = &hash_crc32c_generic;
+
+#if defined(__x86_64__)
+	const uint32_t good_avx512 = CPU_VPCLMUL | CPU_AVX2 | CPU_AVX512BW | CPU_AVX512VL;
+	if (f & CPU_SSE42) {
+		h = &hash_crc32c_sse42;
+		reason = len < 512 ? "inline crc32q loop below 512 B" : "inline crc32q loop: no PCLMULQDQ";
+		if (len >= 512 && (f & CPU_PCLMUL)) {
+			h = &hash_crc32c_3way;
+			reason = "crc32c_x86_3way(): no good AVX-512";
+			if ((f & good_avx512) == good_avx512 && !kernel_prefers_ymm(cpu_identity())) {
+				h = &hash_crc32c_vpclmul;
+				reason = "crc32_lsb_vpclmul_avx512(), 6.17+";
+			}
+		}
+	}
+#elif defined(__i386__)
+	if (f & CPU_SSE42) {
+		h = &hash_crc32c_sse42;
+		reason = "inline crc32l loop on 32-bit x86";
+	}
+#elif defined(__aarch64__)
+	if (f & CPU_ARM_CRC32) {
+		h = &hash_crc32c_armv8;
+		reason = "arm64 crc32c instructions";
+	}
+#endif
+	if (why)
+		*why = reason;
+	return h;
+}
