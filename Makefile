@@ -36,6 +36,9 @@ FLAGS_hashes/crc32c_fused_avx2.c := -msse4.2 -mpclmul -mavx2 -mvpclmulqdq
 FLAGS_hashes/crc32c_vpclmul.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq
 FLAGS_hashes/crc32c_fused.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq
 FLAGS_hashes/xxh3_sse2.c := -msse2
+FLAGS_bench/ceiling_x86_128.c := -msse4.2 -mpclmul
+FLAGS_bench/ceiling_x86_256.c := -msse4.2 -mpclmul -mavx2 -mvpclmulqdq
+FLAGS_bench/ceiling_x86_512.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq
 FLAGS_hashes/xxh3_avx2.c := -mavx2
 FLAGS_hashes/xxh3_avx512.c := -mavx512f
 endif

@@ -1,0 +1,245 @@
+/* Runs the ceiling probes (see ceiling.h): every instruction micro-loop for a
+ * short run, round after round, the best run of each kept; then the memory
+ * probes. Times come from CLOCK_MONOTONIC and become core cycles through
+ * the add chain's rate, so the TSC (which is not the core clock) plays no
+ * part. */
+#include "ceiling.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "../hashes/cpu_features.h"
+#include "ceiling_probes.h"
+#include "clock.h"
+#include "context.h"
+
+#if defined(__x86_64__)
+#define X86(fn) fn
+#else
+#define X86(fn) NULL
+#endif
+
+#define CEIL_ROUNDS_MAX 31
+#define CEIL_COLD_PAGES 16 /* random pages per round of the cold-page probe */
+
+enum probe_kind { K_HZ, K_CYCLES, K_BYTES_PER_CYCLE, K_BYTES_PER_S, K_NS };
+
+static const struct probe {
+	const char *key, *label, *unit;
+	uint32_t needs;
+	ceiling_loop_fn loop;
+	double ops; /* instructions, vectors or bytes per iteration */
+	enum probe_kind kind;
+} probes[CEIL_NPROBES] = {
+	[CEIL_CORE_CLOCK] = { "core_clock_hz", "core clock (dependent add chain)", "Hz", 0, ceiling_add_chain, 8, K_HZ },
+	[CEIL_CRC32_TPUT] = { "crc32q_throughput_cycles", "crc32q throughput (8 chains)", "cycles", CPU_SSE42,
+			      X86(ceiling_crc32_tput), 8, K_CYCLES },
+	[CEIL_CRC32_LAT] = { "crc32q_latency_cycles", "crc32q latency (1 chain)", "cycles", CPU_SSE42,
+			     X86(ceiling_crc32_lat), 8, K_CYCLES },
+	[CEIL_CLMUL_XMM] = { "pclmulqdq_xmm_cycles", "pclmulqdq xmm throughput", "cycles", CPU_SSE42 | CPU_PCLMUL,
+			     X86(ceiling_clmul_xmm), 8, K_CYCLES },
+	[CEIL_CLMUL_YMM] = { "vpclmulqdq_ymm_cycles", "vpclmulqdq ymm throughput", "cycles",
+			     CPU_AVX2 | CPU_VPCLMUL | CPU_SSE42, X86(ceiling_clmul_ymm), 8, K_CYCLES },
+	[CEIL_CLMUL_ZMM] = { "vpclmulqdq_zmm_cycles", "vpclmulqdq zmm throughput", "cycles",
+			     CPU_AVX512F | CPU_VPCLMUL | CPU_SSE42, X86(ceiling_clmul_zmm), 8, K_CYCLES },
+	[CEIL_MIXED_XMM] = { "mixed_crc32q_pclmulqdq_xmm_cycles", "6 crc32q + 4 pclmulqdq xmm, one loop", "cycles",
+			     CPU_SSE42 | CPU_PCLMUL, X86(ceiling_mixed_xmm), 1, K_CYCLES },
+	[CEIL_MIXED_YMM] = { "mixed_crc32q_vpclmulqdq_ymm_cycles", "6 crc32q + 4 vpclmulqdq ymm, one loop", "cycles",
+			     CPU_AVX2 | CPU_VPCLMUL | CPU_SSE42, X86(ceiling_mixed_ymm), 1, K_CYCLES },
+	[CEIL_MIXED_ZMM] = { "mixed_crc32q_vpclmulqdq_zmm_cycles", "6 crc32q + 4 vpclmulqdq zmm, one loop", "cycles",
+			     CPU_AVX512F | CPU_VPCLMUL | CPU_SSE42, X86(ceiling_mixed_zmm), 1, K_CYCLES },
+	[CEIL_MUL32_XMM] = { "pmuludq_xmm_cycles", "pmuludq xmm throughput (32x32->64)", "cycles",
+			     CPU_SSE42 | CPU_PCLMUL, X86(ceiling_mul32_xmm), 8, K_CYCLES },
+	[CEIL_MUL32_YMM] = { "vpmuludq_ymm_cycles", "vpmuludq ymm throughput", "cycles", CPU_AVX2,
+			     X86(ceiling_mul32_ymm), 8, K_CYCLES },
+	[CEIL_MUL32_ZMM] = { "vpmuludq_zmm_cycles", "vpmuludq zmm throughput", "cycles", CPU_AVX512F,
+			     X86(ceiling_mul32_zmm), 8, K_CYCLES },
+	[CEIL_XXH3_XMM] = { "xxh3_step_xmm_cycles", "XXH3 accumulate step, per xmm of input", "cycles",
+			    CPU_SSE42 | CPU_PCLMUL, X86(ceiling_xxh3_xmm), 4, K_CYCLES },
+	[CEIL_XXH3_YMM] = { "xxh3_step_ymm_cycles", "XXH3 accumulate step, per ymm of input", "cycles", CPU_AVX2,
+			    X86(ceiling_xxh3_ymm), 2, K_CYCLES },
+	[CEIL_XXH3_ZMM] = { "xxh3_step_zmm_cycles", "XXH3 accumulate step, per zmm of input", "cycles", CPU_AVX512F,
+			    X86(ceiling_xxh3_zmm), 1, K_CYCLES },
+	[CEIL_LOAD_XMM] = { "l1_load_xmm_bytes_per_cycle", "L1 loads, xmm", "B/cycle", CPU_SSE42 | CPU_PCLMUL,
+			    X86(ceiling_load_xmm), 8 * 16, K_BYTES_PER_CYCLE },
+	[CEIL_LOAD_YMM] = { "l1_load_ymm_bytes_per_cycle", "L1 loads, ymm", "B/cycle", CPU_AVX2,
+			    X86(ceiling_load_ymm), 8 * 32, K_BYTES_PER_CYCLE },
+	[CEIL_LOAD_ZMM] = { "l1_load_zmm_bytes_per_cycle", "L1 loads, zmm", "B/cycle", CPU_AVX512F,
+			    X86(ceiling_load_zmm), 8 * 64, K_BYTES_PER_CYCLE },
+	[CEIL_MEM_STREAM] = { "memory_stream_bytes_per_second", "memory, one streamed read", "B/s", 0, NULL, 0,
+			      K_BYTES_PER_S },
+	[CEIL_COLD_PAGE] = { "cold_page_ns", "one cold 4 KiB page at a random address", "ns", 0, NULL, 0, K_NS },
+};
+
+const char *ceiling_probe_key(enum ceiling_probe_id id) { return probes[id].key; }
+const char *ceiling_probe_label(enum ceiling_probe_id id) { return probes[id].label; }
+const char *ceiling_probe_unit(enum ceiling_probe_id id) { return probes[id].unit; }
+
+void ceiling_default_opts(struct ceiling_opts *o)
+{
+	o->repeats = 7;
+	o->run_s = 0.0004;
+	o->skip_memory = 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Best (smallest) and (median - best) / best in % of n samples; sorts them. */
+static double best_and_spread(double *s, unsigned n, double *spread_pct)
+{
+	qsort(s, n, sizeof(*s), cmp_double);
+	*spread_pct = s[0] > 0 ? 100 * (s[n / 2] - s[0]) / s[0] : 0;
+	return s[0];
+}
+
+static double time_loop_s(ceiling_loop_fn fn, uint64_t iters, uint64_t *sink)
+{
+	uint64_t t0 = clock_now_ns();
+	fn(iters, sink);
+	return (double)(clock_now_ns() - t0) * 1e-9;
+}
+
+/* Iterations for one run of about run_s. */
+static uint64_t calibrate(ceiling_loop_fn fn, double run_s, uint64_t *sink)
+{
+	uint64_t iters = 256;
+	double t;
+
+	fn(iters, sink); /* warm up the unit and the code */
+	while ((t = time_loop_s(fn, iters, sink)) < run_s / 8 && iters < (1ull << 40))
+		iters *= 4;
+	uint64_t want = (uint64_t)((double)iters * run_s / (t > 0 ? t : run_s));
+	return want > 16 ? want : 16;
+}
+
+static void instruction_probes(const struct ceiling_opts *o, struct ceiling_figures *out)
+{
+	static double samples[CEIL_NPROBES][CEIL_ROUNDS_MAX]; /* seconds per op */
+	uint64_t iters[CEIL_NPROBES] = { 0 }, sink = 1;
+	uint32_t have = cpu_features();
+
+	for (int p = 0; p < CEIL_NPROBES; p++)
+		if (probes[p].loop && (have & probes[p].needs) == probes[p].needs)
+			iters[p] = calibrate(probes[p].loop, o->run_s, &sink);
+	for (unsigned r = 0; r < o->repeats; r++)
+		for (int p = 0; p < CEIL_NPROBES; p++)
+			if (iters[p])
+				samples[p][r] = time_loop_s(probes[p].loop, iters[p], &sink) / ((double)iters[p] * probes[p].ops);
+	cpu_vector_state_clean();
+
+	double spread, add_s = best_and_spread(samples[CEIL_CORE_CLOCK], o->repeats, &spread);
+	double hz = add_s > 0 ? 1 / add_s : 0;
+	out->v[CEIL_CORE_CLOCK] = (struct ceiling_value){ hz > 0, hz, spread };
+	for (int p = 0; p < CEIL_NPROBES; p++) {
+		if (!iters[p] || p == CEIL_CORE_CLOCK || hz <= 0)
+			continue;
+		double best = best_and_spread(samples[p], o->repeats, &spread), cycles = best * hz;
+		double v = probes[p].kind == K_BYTES_PER_CYCLE ? (cycles > 0 ? 1 / cycles : 0) : cycles;
+		out->v[p] = (struct ceiling_value){ v > 0, v, spread };
+	}
+	__asm__ volatile("" : : "r"(sink)); /* consumed */
+}
+
+/* A buffer of at least 4x the last-level cache (64 MiB minimum, 1 GiB at
+ * most), touched so that its pages exist. */
+static unsigned char *stream_buffer(size_t *bytes, struct kb_err *err)
+{
+	struct cpu_description d;
+	memset(&d, 0, sizeof(d));
+	cpu_describe(&d);
+	uint64_t want = 4 * cpu_llc_bytes(&d);
+
+	want = want < (64u << 20) ? (64u << 20) : want > (1u << 30) ? (1u << 30) : want;
+	void *p = mmap(NULL, (size_t)want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return kb_fail(err, "cannot map %llu MiB for the memory probes", (unsigned long long)(want >> 20)), NULL;
+	/* Distinct contents per page, so that no page is the shared zero page. */
+	for (size_t off = 0; off < want; off += 4096)
+		memset((unsigned char *)p + off, (int)(off >> 12) | 1, 4096);
+	*bytes = (size_t)want;
+	return p;
+}
+
+static double cold_page_round_ns(const unsigned char *buf, size_t bytes, uint64_t *state, uint64_t *sink)
+{
+	double ns[CEIL_COLD_PAGES];
+	size_t pages = bytes / 4096;
+
+	for (int i = 0; i < CEIL_COLD_PAGES; i++) {
+		*state = *state * 6364136223846793005ull + 1442695040888963407ull;
+		const unsigned char *page = buf + (size_t)((*state >> 33) % pages) * 4096;
+		/* Where lines cannot be flushed (off x86) the page is only as cold
+		 * as the streamed read left it: most of 4x the cache is gone. */
+		ceiling_flush(page, 4096);
+		uint64_t t0 = clock_now_ns();
+		*sink += ceiling_read_u64(page, 4096);
+		ns[i] = (double)(clock_now_ns() - t0);
+	}
+	qsort(ns, CEIL_COLD_PAGES, sizeof(ns[0]), cmp_double);
+	return ns[CEIL_COLD_PAGES / 2]; /* the median page of the round */
+}
+
+static int memory_probes(const struct ceiling_opts *o, struct ceiling_figures *out, struct kb_err *err)
+{
+	double stream_s[CEIL_ROUNDS_MAX], cold_ns[CEIL_ROUNDS_MAX], spread;
+	uint64_t state = 0x6b736d62u, sink = 0;
+	size_t bytes;
+	unsigned char *buf = stream_buffer(&bytes, err);
+
+	if (!buf)
+		return -1;
+	/* Streamed reads are few: each moves the whole buffer. */
+	unsigned stream_rounds = o->repeats < 5 ? o->repeats : 5;
+	for (unsigned r = 0; r < stream_rounds; r++) {
+		uint64_t t0 = clock_now_ns();
+		sink += ceiling_read_u64(buf, bytes);
+		stream_s[r] = (double)(clock_now_ns() - t0) * 1e-9 / (double)bytes;
+	}
+	for (unsigned r = 0; r < o->repeats; r++)
+		cold_ns[r] = cold_page_round_ns(buf, bytes, &state, &sink);
+	double s = best_and_spread(stream_s, stream_rounds, &spread);
+	out->v[CEIL_MEM_STREAM] = (struct ceiling_value){ s > 0, s > 0 ? 1 / s : 0, spread };
+	double c = best_and_spread(cold_ns, o->repeats, &spread);
+	out->v[CEIL_COLD_PAGE] = (struct ceiling_value){ c > 0, c, spread };
+	out->stream_bytes = bytes;
+	munmap(buf, bytes);
+	__asm__ volatile("" : : "r"(sink));
+	return 0;
+}
+
+int ceiling_measure(const struct ceiling_opts *o, struct ceiling_figures *out, struct kb_err *err)
+{
+	uint64_t t0 = clock_now_ns();
+
+	memset(out, 0, sizeof(*out));
+	if (o->repeats < 1 || o->repeats > CEIL_ROUNDS_MAX)
+		return kb_fail(err, "repeats must be 1..%d, not %u", CEIL_ROUNDS_MAX, o->repeats);
+	if (!(o->run_s > 0 && o->run_s <= 0.1))
+		return kb_fail(err, "a probe run must last more than 0 and at most 100 ms");
+	out->repeats = o->repeats;
+	for (size_t i = 0; i < sizeof(ceiling_l1_buf); i++)
+		ceiling_l1_buf[i] = (unsigned char)(i * 131 + 7);
+	instruction_probes(o, out);
+	if (!o->skip_memory && memory_probes(o, out, err))
+		return -1;
+	out->elapsed_s = (double)(clock_now_ns() - t0) * 1e-9;
+	return 0;
+}
+
+double ceiling_coissue(const struct ceiling_figures *f, unsigned w)
+{
+	enum ceiling_probe_id mixed = w == 64 ? CEIL_MIXED_ZMM : w == 32 ? CEIL_MIXED_YMM : CEIL_MIXED_XMM;
+	enum ceiling_probe_id clmul = w == 64 ? CEIL_CLMUL_ZMM : w == 32 ? CEIL_CLMUL_YMM : CEIL_CLMUL_XMM;
+
+	if (!f->v[mixed].measured || !f->v[clmul].measured || !f->v[CEIL_CRC32_TPUT].measured)
+		return -1;
+	double crc = 6 * f->v[CEIL_CRC32_TPUT].value, cl = 4 * f->v[clmul].value;
+	double smaller = crc < cl ? crc : cl;
+	double o = smaller > 0 ? (crc + cl - f->v[mixed].value) / smaller : 0;
+	return o < 0 ? 0 : o > 1 ? 1 : o;
+}

@@ -1,0 +1,97 @@
+/* This CPU's measured limits that bound page hashing, and from them each
+ * implementation's ceiling (docs/ceilings.md has the formulas and why).
+ * Library API for `ksmbench ceiling` and, later, the results model: measure
+ * once (ceiling_measure, about half a second), then ask ceiling_bound() per
+ * implementation and page size; ceiling_for() does both with a per-process
+ * cache. */
+#ifndef KB_CEILING_H
+#define KB_CEILING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/err.h"
+#include "../hashes/hash.h"
+
+/* What is measured. Units: CEIL_CORE_CLOCK in Hz; instruction probes in core
+ * cycles per instruction (CEIL_MIXED_*: cycles per loop iteration of 6
+ * crc32q + 4 (v)pclmulqdq); CEIL_XXH3_* in cycles per vector of input;
+ * CEIL_LOAD_* in bytes per cycle; CEIL_MEM_STREAM in bytes per second;
+ * CEIL_COLD_PAGE in ns. */
+enum ceiling_probe_id {
+	CEIL_CORE_CLOCK,  /* a dependent add chain: one add per cycle */
+	CEIL_CRC32_TPUT,  /* crc32q, 8 independent chains */
+	CEIL_CRC32_LAT,   /* crc32q, one dependent chain */
+	CEIL_CLMUL_XMM,   /* pclmulqdq, 8 independent chains */
+	CEIL_CLMUL_YMM,   /* vpclmulqdq ymm */
+	CEIL_CLMUL_ZMM,   /* vpclmulqdq zmm */
+	CEIL_MIXED_XMM,   /* 6 crc32q + 4 pclmulqdq in one loop */
+	CEIL_MIXED_YMM,
+	CEIL_MIXED_ZMM,
+	CEIL_MUL32_XMM,   /* pmuludq (32x32->64, what XXH3 multiplies with), 8 chains */
+	CEIL_MUL32_YMM,
+	CEIL_MUL32_ZMM,
+	CEIL_XXH3_XMM,    /* XXH3's accumulate step (load, xor, shift, multiply, shuffle, 2 adds) */
+	CEIL_XXH3_YMM,
+	CEIL_XXH3_ZMM,
+	CEIL_LOAD_XMM,    /* loads from a 16 KiB buffer (L1) */
+	CEIL_LOAD_YMM,
+	CEIL_LOAD_ZMM,
+	CEIL_MEM_STREAM,  /* one streamed read of 4x the last-level cache (at least 64 MiB) */
+	CEIL_COLD_PAGE,   /* reading one 4 KiB page at a random address, flushed from the caches */
+	CEIL_NPROBES
+};
+
+struct ceiling_value {
+	int measured;      /* 0: this CPU or build cannot run the probe */
+	double value;      /* best of the repeats, in the unit above */
+	double spread_pct; /* (median - best) / best of the repeats, in % */
+};
+
+struct ceiling_figures {
+	struct ceiling_value v[CEIL_NPROBES];
+	unsigned repeats;
+	double elapsed_s;       /* wall time of the measurement */
+	size_t stream_bytes;    /* size of the streamed buffer */
+};
+
+struct ceiling_opts {
+	unsigned repeats;       /* best of this many short runs (default 7) */
+	double run_s;           /* length of one run of an instruction probe (default 0.4 ms) */
+	int skip_memory;        /* 1: no streamed-memory or cold-page probes (unit tests) */
+};
+
+void ceiling_default_opts(struct ceiling_opts *o);
+
+/* Runs every probe this CPU supports, interleaved round by round so that a
+ * noisy moment hits all probes alike. */
+int ceiling_measure(const struct ceiling_opts *o, struct ceiling_figures *out, struct kb_err *err);
+
+/* Probe metadata for renderers. */
+const char *ceiling_probe_key(enum ceiling_probe_id id);   /* JSON key, e.g. "crc32q_throughput_cycles" */
+const char *ceiling_probe_label(enum ceiling_probe_id id); /* table label */
+const char *ceiling_probe_unit(enum ceiling_probe_id id);
+
+/* How much of the smaller of crc32q and (v)pclmulqdq work overlaps the other
+ * in the mixed loop of width w (16, 32, 64): 0 none (the time is the sum of
+ * the parts), 1 full (the time is the larger part). -1 if not measured. */
+double ceiling_coissue(const struct ceiling_figures *f, unsigned w);
+
+/* The bound on one implementation at one page size. */
+struct ceiling_bound {
+	double bytes_per_s;         /* hot, in L1; 0 when not modelled */
+	double cold_bytes_per_s;    /* streamed from memory: min(hot, memory bandwidth) */
+	const char *limit;          /* the resource that binds, e.g. "crc32q throughput" */
+	const char *formula;        /* the family's formula, as in docs/ceilings.md */
+};
+
+/* Pure: the bound from given figures (tested with known inputs). Returns 0,
+ * or -1 when the family is not modelled or a needed probe was not measured
+ * (bound->limit then says why). */
+int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, size_t page_size,
+		  struct ceiling_bound *bound);
+
+/* The same from this process's measurement, made on first call. */
+int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_bound *bound, struct kb_err *err);
+
+#endif

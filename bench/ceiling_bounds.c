@@ -1,0 +1,165 @@
+/* Each implementation family's ceiling from the measured limits (see
+ * ceiling.h; docs/ceilings.md explains each formula). Rates are computed in
+ * bytes per core cycle, then scaled by the core clock. The bounds are those
+ * of the instruction stream in L1: call overhead, the last reductions and
+ * loop bookkeeping come on top, so a good implementation reaches 0.9-0.97
+ * of them. */
+#include "ceiling.h"
+
+#include <string.h>
+
+#define CEIL_CRC_LANES 3 /* crc32q streams of the 3-way and fused schemes */
+
+static const struct ceiling_value *val(const struct ceiling_figures *f, enum ceiling_probe_id id)
+{
+	return f->v[id].measured && f->v[id].value > 0 ? &f->v[id] : NULL;
+}
+
+static enum ceiling_probe_id by_width(unsigned w, enum ceiling_probe_id xmm)
+{
+	return (enum ceiling_probe_id)(xmm + (w == 64 ? 2 : w == 32 ? 1 : 0));
+}
+
+static int fail(struct ceiling_bound *b, const char *why)
+{
+	b->bytes_per_s = b->cold_bytes_per_s = 0;
+	b->limit = why;
+	return -1;
+}
+
+/* One stream: each crc32q waits for the last, 8 bytes per latency. */
+static int crc_1way(const struct ceiling_figures *f, double *per_cycle, struct ceiling_bound *b)
+{
+	const struct ceiling_value *lat = val(f, CEIL_CRC32_LAT);
+
+	if (!lat)
+		return fail(b, "crc32q latency not measured");
+	*per_cycle = 8 / lat->value;
+	b->limit = "crc32q latency (one dependent stream)";
+	b->formula = "8 B / crc32q latency";
+	return 0;
+}
+
+/* Three streams: the port's throughput or three latency chains, less. */
+static int crc_3way(const struct ceiling_figures *f, double *per_cycle, struct ceiling_bound *b)
+{
+	const struct ceiling_value *tput = val(f, CEIL_CRC32_TPUT), *lat = val(f, CEIL_CRC32_LAT);
+
+	if (!tput || !lat)
+		return fail(b, "crc32q not measured");
+	double by_port = 8 / tput->value, by_lanes = CEIL_CRC_LANES * 8 / lat->value;
+	*per_cycle = by_port < by_lanes ? by_port : by_lanes;
+	b->limit = by_port <= by_lanes ? "crc32q throughput" : "crc32q latency x 3 streams";
+	b->formula = "min(8 B / crc32q throughput, 3 x 8 B / crc32q latency)";
+	return 0;
+}
+
+/* Folding: two carry-less multiplies per register of input, one load. */
+static int clmul_fold(const struct ceiling_figures *f, unsigned w, double *per_cycle, struct ceiling_bound *b)
+{
+	const struct ceiling_value *cl = val(f, by_width(w, CEIL_CLMUL_XMM)), *ld = val(f, by_width(w, CEIL_LOAD_XMM));
+
+	if (!cl)
+		return fail(b, "(v)pclmulqdq of this width not measured");
+	double by_mul = w / (2 * cl->value), by_load = ld ? ld->value : by_mul;
+	*per_cycle = by_mul < by_load ? by_mul : by_load;
+	b->limit = by_mul <= by_load ? (w == 64 ? "vpclmulqdq zmm throughput" : w == 32 ? "vpclmulqdq ymm throughput"
+									: "pclmulqdq throughput")
+				     : "L1 loads";
+	b->formula = "min(W / (2 x clmul throughput), L1 load bytes per cycle)";
+	return 0;
+}
+
+/* Both at once: the bytes of the mixed loop (6 crc32q of 8 bytes, 4
+ * multiplies of half a register each) over its measured cycles, never less
+ * than either part alone. The mixed loop is near the balance the fused
+ * implementations use; where the units do not overlap it shows their sum. */
+static int crc_clmul(const struct ceiling_figures *f, unsigned w, double *per_cycle, struct ceiling_bound *b)
+{
+	double crc, cl;
+	struct ceiling_bound tmp = *b;
+	const struct ceiling_value *mixed = val(f, by_width(w, CEIL_MIXED_XMM));
+
+	if (crc_3way(f, &crc, &tmp) || clmul_fold(f, w, &cl, &tmp))
+		return fail(b, tmp.limit);
+	if (!mixed)
+		return fail(b, "the mixed crc32q + (v)pclmulqdq loop was not measured");
+	double together = (6 * 8 + 4 * w / 2.0) / mixed->value, alone = crc > cl ? crc : cl;
+	*per_cycle = together > alone ? together : alone;
+	b->limit = together > alone ? "crc32q and (v)pclmulqdq together (the mixed loop)"
+				    : "crc32q and (v)pclmulqdq do not overlap: the faster alone";
+	b->formula = "max((6 x 8 B + 4 x W/2) / mixed-loop cycles, crc alone, fold alone)";
+	return 0;
+}
+
+/* XXH3: per register of input one multiply, two loads and the step's mix. */
+static int xxh3_vector(const struct ceiling_figures *f, unsigned w, double *per_cycle, struct ceiling_bound *b)
+{
+	const struct ceiling_value *step = val(f, by_width(w, CEIL_XXH3_XMM)), *mul = val(f, by_width(w, CEIL_MUL32_XMM));
+	const struct ceiling_value *ld = val(f, by_width(w, CEIL_LOAD_XMM));
+
+	if (!step || !mul)
+		return fail(b, "XXH3 step or 32-bit multiply of this width not measured");
+	double by_step = w / step->value, by_mul = w / mul->value, by_load = ld ? ld->value / 2 : by_step;
+	*per_cycle = by_step;
+	b->limit = "XXH3 accumulate step (its instruction mix)";
+	if (by_mul < *per_cycle) {
+		*per_cycle = by_mul;
+		b->limit = "32-bit vector multiply throughput";
+	}
+	if (by_load < *per_cycle) {
+		*per_cycle = by_load;
+		b->limit = "L1 loads (data and secret)";
+	}
+	b->formula = "min(W / XXH3 step, W / multiply throughput, L1 load bytes per cycle / 2)";
+	return 0;
+}
+
+int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, size_t page_size,
+		  struct ceiling_bound *b)
+{
+	unsigned w;
+	enum hash_scheme s = hash_dispatched_scheme(h, &w);
+	const struct ceiling_value *hz = val(f, CEIL_CORE_CLOCK), *mem = val(f, CEIL_MEM_STREAM);
+	double per_cycle = 0;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	if (!hz)
+		return fail(b, "core clock not measured");
+	/* Below their thresholds the multi-stream schemes run one stream. */
+	if ((s == HASH_SCHEME_CRC_3WAY && page_size < 512) || (s == HASH_SCHEME_CLMUL_FOLD && page_size < 128))
+		s = HASH_SCHEME_CRC_1WAY;
+	if (s == HASH_SCHEME_CRC_CLMUL && page_size < 2048)
+		s = HASH_SCHEME_CLMUL_FOLD;
+	switch (s) {
+	case HASH_SCHEME_CRC_1WAY: rc = crc_1way(f, &per_cycle, b); break;
+	case HASH_SCHEME_CRC_3WAY: rc = crc_3way(f, &per_cycle, b); break;
+	case HASH_SCHEME_CLMUL_FOLD: rc = clmul_fold(f, w, &per_cycle, b); break;
+	case HASH_SCHEME_CRC_CLMUL: rc = crc_clmul(f, w, &per_cycle, b); break;
+	case HASH_SCHEME_XXH3_VECTOR: rc = xxh3_vector(f, w, &per_cycle, b); break;
+	default: return fail(b, "not modelled (scalar multiply, rotate and table chains)");
+	}
+	if (rc)
+		return rc;
+	b->bytes_per_s = per_cycle * hz->value;
+	b->cold_bytes_per_s = mem && mem->value < b->bytes_per_s ? mem->value : b->bytes_per_s;
+	return 0;
+}
+
+int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_bound *bound, struct kb_err *err)
+{
+	static struct ceiling_figures figures;
+	static int measured;
+
+	if (!measured) {
+		struct ceiling_opts o;
+		ceiling_default_opts(&o);
+		if (ceiling_measure(&o, &figures, err))
+			return -1;
+		measured = 1;
+	}
+	if (ceiling_bound(&figures, h, page_size, bound))
+		return kb_fail(err, "no ceiling for %s: %s", h->name, bound->limit);
+	return 0;
+}

@@ -1,0 +1,39 @@
+/* The portable micro-loops of bench/ceiling.c: a dependent add chain (the
+ * core clock: one add retires per cycle on every CPU this targets) and a
+ * streamed 64-bit read (memory bandwidth), plus the L1 buffer the vector
+ * probes share. */
+#include "ceiling_probes.h"
+
+#include <string.h>
+
+unsigned char ceiling_l1_buf[CEILING_L1_BYTES + 256] __attribute__((aligned(64)));
+
+void ceiling_add_chain(uint64_t iters, uint64_t *sink)
+{
+	uint64_t x = *sink;
+
+	/* The empty asm after each add keeps the compiler from folding them:
+	 * eight real adds, each waiting for the last. */
+	for (uint64_t i = 0; i < iters; i++) {
+#define CEIL_ADD1 x += 1; __asm__ volatile("" : "+r"(x))
+		CEIL_ADD1; CEIL_ADD1; CEIL_ADD1; CEIL_ADD1;
+		CEIL_ADD1; CEIL_ADD1; CEIL_ADD1; CEIL_ADD1;
+#undef CEIL_ADD1
+	}
+	*sink = x;
+}
+
+uint64_t ceiling_read_u64(const unsigned char *buf, size_t bytes)
+{
+	uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+
+	for (size_t off = 0; off + 32 <= bytes; off += 32) {
+		uint64_t w[4];
+		memcpy(w, buf + off, sizeof(w));
+		a0 ^= w[0];
+		a1 ^= w[1];
+		a2 ^= w[2];
+		a3 ^= w[3];
+	}
+	return a0 ^ a1 ^ a2 ^ a3;
+}

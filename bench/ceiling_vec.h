@@ -1,0 +1,109 @@
+/* Body of the vector micro-loops of one register width: bench/ceiling_x86_
+ * 128.c, _256.c and _512.c define the operations below for their width and
+ * include this, each compiled with its own target flags. Defines before
+ * including: V (the vector type), CEIL_W (bytes), CEIL_SUFFIX (xmm, ymm,
+ * zmm) and VLOAD, VXOR, VSRL32, VMUL32, VSHUF, VADD, VCLMUL, VSET1, VLOW64. */
+#include <nmmintrin.h>
+#include <stdint.h>
+
+#include "ceiling_probes.h"
+
+#define CEIL_CAT2(a, b) a##b
+#define CEIL_CAT(a, b) CEIL_CAT2(a, b)
+#define CEIL_FN(name) CEIL_CAT(name, CEIL_SUFFIX)
+
+/* 8 independent carry-less multiply chains. */
+void CEIL_FN(ceiling_clmul_)(uint64_t iters, uint64_t *sink)
+{
+	V k = VSET1(0x9e3779b97f4a7c15ull ^ *sink);
+	V x0 = VSET1(1), x1 = VSET1(2), x2 = VSET1(3), x3 = VSET1(4);
+	V x4 = VSET1(5), x5 = VSET1(6), x6 = VSET1(7), x7 = VSET1(8);
+
+	for (uint64_t i = 0; i < iters; i++) {
+		x0 = VCLMUL(x0, k); x1 = VCLMUL(x1, k); x2 = VCLMUL(x2, k); x3 = VCLMUL(x3, k);
+		x4 = VCLMUL(x4, k); x5 = VCLMUL(x5, k); x6 = VCLMUL(x6, k); x7 = VCLMUL(x7, k);
+	}
+	x0 = VXOR(VXOR(VXOR(x0, x1), VXOR(x2, x3)), VXOR(VXOR(x4, x5), VXOR(x6, x7)));
+	*sink += VLOW64(x0);
+}
+
+/* 6 crc32q chains and 4 carry-less multiply chains in one loop: if the two
+ * units issue in parallel this takes the longer part, else their sum. */
+void CEIL_FN(ceiling_mixed_)(uint64_t iters, uint64_t *sink)
+{
+	V k = VSET1(0x9e3779b97f4a7c15ull ^ *sink);
+	V x0 = VSET1(1), x1 = VSET1(2), x2 = VSET1(3), x3 = VSET1(4);
+	uint64_t c0 = 1, c1 = 2, c2 = 3, c3 = 4, c4 = 5, c5 = 6;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		x0 = VCLMUL(x0, k);
+		c0 = _mm_crc32_u64(c0, i);
+		c1 = _mm_crc32_u64(c1, i);
+		x1 = VCLMUL(x1, k);
+		c2 = _mm_crc32_u64(c2, i);
+		x2 = VCLMUL(x2, k);
+		c3 = _mm_crc32_u64(c3, i);
+		c4 = _mm_crc32_u64(c4, i);
+		x3 = VCLMUL(x3, k);
+		c5 = _mm_crc32_u64(c5, i);
+	}
+	*sink += VLOW64(VXOR(VXOR(x0, x1), VXOR(x2, x3))) + (c0 ^ c1 ^ c2 ^ c3 ^ c4 ^ c5);
+}
+
+/* 8 independent 32x32->64 multiply chains. */
+void CEIL_FN(ceiling_mul32_)(uint64_t iters, uint64_t *sink)
+{
+	V k = VSET1(0x9e3779b1u ^ (uint32_t)*sink);
+	V x0 = VSET1(1), x1 = VSET1(2), x2 = VSET1(3), x3 = VSET1(4);
+	V x4 = VSET1(5), x5 = VSET1(6), x6 = VSET1(7), x7 = VSET1(8);
+
+	for (uint64_t i = 0; i < iters; i++) {
+		x0 = VMUL32(x0, k); x1 = VMUL32(x1, k); x2 = VMUL32(x2, k); x3 = VMUL32(x3, k);
+		x4 = VMUL32(x4, k); x5 = VMUL32(x5, k); x6 = VMUL32(x6, k); x7 = VMUL32(x7, k);
+	}
+	x0 = VXOR(VXOR(VXOR(x0, x1), VXOR(x2, x3)), VXOR(VXOR(x4, x5), VXOR(x6, x7)));
+	*sink += VLOW64(x0);
+}
+
+/* One 64-byte XXH3 stripe per iteration, as XXH3's accumulate does it:
+ * data and secret loads, xor, shift, multiply, shuffle, two adds; input
+ * from a 1 KiB block in L1, secret offsets advancing 8 bytes a stripe. */
+void CEIL_FN(ceiling_xxh3_)(uint64_t iters, uint64_t *sink)
+{
+	enum { LANES = 64 / CEIL_W };
+	const unsigned char *in = ceiling_l1_buf, *secret = ceiling_l1_buf + 1024;
+	V acc[LANES];
+	size_t off = 0;
+
+	for (int l = 0; l < LANES; l++)
+		acc[l] = VSET1(*sink + (uint64_t)l);
+	for (uint64_t i = 0; i < iters; i++) {
+		const unsigned char *s = secret + (i & 15) * 8;
+		for (int l = 0; l < LANES; l++) {
+			V d = VLOAD(in + off + l * CEIL_W), dk = VXOR(d, VLOAD(s + l * CEIL_W));
+			acc[l] = VADD(VADD(acc[l], VSHUF(d)), VMUL32(dk, VSRL32(dk)));
+		}
+		off = (off + 64) & 1023;
+	}
+	for (int l = 1; l < LANES; l++)
+		acc[0] = VXOR(acc[0], acc[l]);
+	*sink += VLOW64(acc[0]);
+}
+
+/* 8 loads per iteration from a 16 KiB buffer, into 8 accumulators. */
+void CEIL_FN(ceiling_load_)(uint64_t iters, uint64_t *sink)
+{
+	V a0 = VSET1(*sink), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+	size_t off = 0;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		const unsigned char *p = ceiling_l1_buf + off;
+		a0 = VXOR(a0, VLOAD(p)); a1 = VXOR(a1, VLOAD(p + CEIL_W));
+		a2 = VXOR(a2, VLOAD(p + 2 * CEIL_W)); a3 = VXOR(a3, VLOAD(p + 3 * CEIL_W));
+		a4 = VXOR(a4, VLOAD(p + 4 * CEIL_W)); a5 = VXOR(a5, VLOAD(p + 5 * CEIL_W));
+		a6 = VXOR(a6, VLOAD(p + 6 * CEIL_W)); a7 = VXOR(a7, VLOAD(p + 7 * CEIL_W));
+		off = (off + 8 * CEIL_W) & (CEILING_L1_BYTES - 1);
+	}
+	a0 = VXOR(VXOR(VXOR(a0, a1), VXOR(a2, a3)), VXOR(VXOR(a4, a5), VXOR(a6, a7)));
+	*sink += VLOW64(a0);
+}

@@ -1,0 +1,63 @@
+/* The 128-bit micro-loops of bench/ceiling.c (see ceiling_vec.h), crc32q
+ * throughput and latency, and cache-line flushes. Built with -msse4.2
+ * -mpclmul, x86-64 only; run only where CPUID reports SSE4.2 and PCLMULQDQ. */
+#include "ceiling_probes.h"
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#include <wmmintrin.h>
+
+#define V __m128i
+#define CEIL_W 16
+#define CEIL_SUFFIX xmm
+#define VLOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define VXOR _mm_xor_si128
+#define VSRL32(a) _mm_srli_epi64(a, 32)
+#define VMUL32 _mm_mul_epu32
+#define VSHUF(a) _mm_shuffle_epi32(a, 0x4e)
+#define VADD _mm_add_epi64
+#define VCLMUL(a, k) _mm_clmulepi64_si128(a, k, 0x00)
+#define VSET1(x) _mm_set1_epi64x((long long)(x))
+#define VLOW64(a) ((uint64_t)_mm_cvtsi128_si64(a))
+#include "ceiling_vec.h"
+
+void ceiling_crc32_tput(uint64_t iters, uint64_t *sink)
+{
+	uint64_t c0 = *sink, c1 = 2, c2 = 3, c3 = 4, c4 = 5, c5 = 6, c6 = 7, c7 = 8;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		c0 = _mm_crc32_u64(c0, i); c1 = _mm_crc32_u64(c1, i); c2 = _mm_crc32_u64(c2, i);
+		c3 = _mm_crc32_u64(c3, i); c4 = _mm_crc32_u64(c4, i); c5 = _mm_crc32_u64(c5, i);
+		c6 = _mm_crc32_u64(c6, i); c7 = _mm_crc32_u64(c7, i);
+	}
+	*sink += c0 ^ c1 ^ c2 ^ c3 ^ c4 ^ c5 ^ c6 ^ c7;
+}
+
+void ceiling_crc32_lat(uint64_t iters, uint64_t *sink)
+{
+	uint64_t c = *sink;
+
+	/* Each crc32q takes the last one's result as both inputs. */
+	for (uint64_t i = 0; i < iters; i++) {
+		c = _mm_crc32_u64(c, c); c = _mm_crc32_u64(c, c); c = _mm_crc32_u64(c, c);
+		c = _mm_crc32_u64(c, c); c = _mm_crc32_u64(c, c); c = _mm_crc32_u64(c, c);
+		c = _mm_crc32_u64(c, c); c = _mm_crc32_u64(c, c);
+	}
+	*sink += c;
+}
+
+int ceiling_flush(const void *p, size_t len)
+{
+	for (size_t off = 0; off < len; off += 64)
+		_mm_clflush((const char *)p + off);
+	_mm_mfence();
+	return 0;
+}
+#else
+int ceiling_flush(const void *p, size_t len)
+{
+	(void)p;
+	(void)len;
+	return -1;
+}
+#endif
