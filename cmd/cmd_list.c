@@ -64,7 +64,7 @@ static void note(const struct hash_impl *h, int wide, char *buf, size_t size)
 	char prov[240];
 
 	if (c && !wide)
-		snprintf(buf, size, "= %s, %s", c->target->name,
+		snprintf(buf, size, "%s, %s", c->target->name,
 			 c->how == ALIAS_BY_TABLE ? "table" : c->how == ALIAS_BY_MEASUREMENT ? "measured" : "only one");
 	else if (c)
 		snprintf(buf, size, "%s: %s", c->target->name, alias_choice_describe(c, prov, sizeof(prov)));

@@ -20,6 +20,9 @@ const struct cpu_identity *cpu_identity(void);
  * cpu_features_disable(). */
 int cpu_identity_simulate(const char *spec, struct kb_err *err);
 
+/* Undoes cpu_identity_simulate(): this CPU again. */
+void cpu_identity_real(void);
+
 /* A key of the identity and the feature mask together: caches of choices
  * made from them (the aliases') compare it to know when to decide again. */
 unsigned cpu_identity_key(void);

@@ -16,6 +16,7 @@ def run(*args, stdin=None, env=None, timeout=600, user=None):
     """Runs ksmbench with args; returns (exit code, stdout, stderr) as text."""
     full_env = dict(os.environ)
     full_env.pop("KSMBENCH_DISABLE", None)
+    full_env.pop("KSMBENCH_CPU", None)
     if env:
         full_env.update(env)
     cmd = [BIN, *args]

@@ -1,12 +1,14 @@
 """CLI tests for the fast hashes: every entry listed on every architecture,
-the best-available aliases and their rule, and agreement of all crc32c and
-xxh3 variants on inputs far longer than verify's sweep."""
+the aliases and how they chose (the CPU table, or a start-up measurement,
+simulated with KSMBENCH_CPU), kernel availability in `list`, and agreement of
+all crc32c and xxh3 variants on inputs far longer than verify's sweep."""
 import json
 
-from clitest import run, check, temp_file, finish
+from clitest import run, check, check_usage_error, temp_file, finish
 
-CRC = ["crc32c-generic", "crc32c-sse42", "crc32c-3way", "crc32c-vpclmul", "crc32c-fused",
-       "crc32c-armv8", "crc32c-isal", "crc32c-isal-3way", "crc32c-isal-by16"]
+CRC = ["crc32c-generic", "crc32c-sse42", "crc32c-3way", "crc32c-3way-fit", "crc32c-vpclmul",
+       "crc32c-vpclmul-avx2", "crc32c-fused", "crc32c-fused-avx2", "crc32c-armv8", "crc32c-isal",
+       "crc32c-isal-3way", "crc32c-isal-by16"]
 XXH3 = ["xxh3-avx512", "xxh3-avx2", "xxh3-sse2", "xxh3-neon", "xxh3-dispatch", "xxh3-lib"]
 XXH128 = ["xxh128-avx512", "xxh128-avx2", "xxh128-sse2", "xxh128-neon", "xxh128-lib"]
 
@@ -26,31 +28,90 @@ for n in CRC + XXH3 + XXH128:
     # Unavailable entries say why: a missing feature, or code not built here.
     if not e["available"]:
         rc, out, _ = run("list")
-        row = [line for line in out.splitlines() if line.split()[0] == n][0]
+        row = [line for line in out.splitlines() if line.split()[:1] == [n]][0]
         check("no (needs " in row or "not built" in row, f"{n} says why it is unavailable")
 
-# The aliases resolve to an available entry of their family, by the documented order.
-ORDER = {"crc32c": ["crc32c-fused", "crc32c-vpclmul", "crc32c-3way", "crc32c-armv8", "crc32c-sse42",
-                    "crc32c-generic"],
-         "xxh3": ["xxh3-avx512", "xxh3-avx2", "xxh3-neon", "xxh3-sse2", "xxh3-lib"],
-         "xxh128": ["xxh128-avx512", "xxh128-avx2", "xxh128-neon", "xxh128-sse2", "xxh128-lib"]}
+# The aliases resolve to an available entry of their family and say how.
+FAMILY = {"crc32c": CRC, "xxh3": XXH3, "xxh128": XXH128}
 
 
-def check_rule(ents, label):
-    for alias, order in ORDER.items():
-        want = next(n for n in order if ents[n]["available"])
-        check(ents[alias]["alias_of"] == want and ents[alias]["available"], f"{alias} -> {want} ({label})")
+def check_aliases(ents, label, want_how=None):
+    for alias, members in FAMILY.items():
+        e = ents[alias]
+        target = e["alias_of"]
+        check(e["available"] and target in members and ents[target]["available"], f"{alias} -> {target} ({label})")
+        check(e["chosen_by"] in ("table", "measurement", "only candidate") and e["choice"],
+              f"{alias} says how it was chosen ({label}): {e.get('choice')}")
+        if want_how:
+            ok = e["chosen_by"] in want_how.get(alias, ("table", "measurement", "only candidate"))
+            check(ok, f"{alias} chosen by {e['chosen_by']} ({label}), expected {want_how.get(alias)}")
+        if e["chosen_by"] == "table":
+            check(e["choice_evidence"].startswith("docs/hashes.md#"), f"{alias} cites its evidence ({label})")
+        if e["chosen_by"] == "measurement":
+            rates = e["measured_bytes_per_second"]
+            check(len(rates) >= 2 and rates[target] == max(rates.values()),
+                  f"{alias} took the fastest measured ({label}): {rates}")
 
 
-check_rule(entries, "this CPU")
+check_aliases(entries, "this CPU")
 rc, out, _ = run("list")
-row = [line for line in out.splitlines() if line.split()[0] == "crc32c"][0]
-check(f"alias of {entries['crc32c']['alias_of']}" in row, "list table shows what crc32c resolved to")
-# Older CPUs, emulated by masking features: the rule steps down.
+row = [line for line in out.splitlines() if line.split()[:1] == ["crc32c"]][0]
+check(f"{entries['crc32c']['alias_of']}, " in row, "list table shows what crc32c resolved to and how")
+check(max(len(line) for line in out.splitlines()) <= 100, "list fits 100 columns")
+rc, wide, _ = run("list", "--wide")
+check(rc == 0 and max(len(line) for line in wide.splitlines()) > 100 and "KERNEL FUNCTION" in wide,
+      "list --wide shows everything")
+# Older CPUs, emulated by masking features: the choice stays runnable.
 for masked in ("avx512f", "avx512f,avx2,pclmulqdq", "avx512f,avx2,pclmulqdq,sse4.2,sse2"):
     rc, ents = listing({"KSMBENCH_DISABLE": masked})
     if rc == 0:
-        check_rule(ents, f"without {masked}")
+        check_aliases(ents, f"without {masked}")
+# Simulated CPUs: the table line of this session's VM (family 25 model 17,
+# AVX-512 hidden) where this CPU has what it needs; an unknown CPU measures.
+have = {n for n, e in entries.items() if e["available"]}
+rc, ents = listing({"KSMBENCH_CPU": "AuthenticAMD:25:17", "KSMBENCH_DISABLE": "avx512f"})
+if rc == 0 and {"crc32c-fused-avx2", "xxh3-avx2"} <= have:
+    check(ents["crc32c"]["alias_of"] == "crc32c-fused-avx2" and ents["crc32c"]["chosen_by"] == "table",
+          "family 25 model 17 without AVX-512: the table's crc32c-fused-avx2")
+    check_aliases(ents, "AMD 25:17", {"crc32c": ("table",), "xxh3": ("table",), "xxh128": ("table",)})
+rc, ents = listing({"KSMBENCH_CPU": "NoSuchVendor:1:1"})
+check(rc == 0, "list for an unknown CPU")
+check_aliases(ents, "unknown CPU", {a: ("measurement", "only candidate") for a in FAMILY})
+rc, out, _ = run("list", env={"KSMBENCH_CPU": "NoSuchVendor:1:1"})
+row = [line for line in out.splitlines() if line.split()[:1] == ["crc32c"]][0]
+check("measured" in row or "only one" in row, f"list says crc32c was measured: {row}")
+check_usage_error(["list"], "KSMBENCH_CPU", "malformed KSMBENCH_CPU", env={"KSMBENCH_CPU": "AMD"})
+
+# Kernel availability: every entry says whether the kernel runs it.
+for n, e in entries.items():
+    k = e["kernel"]
+    check(isinstance(k["in_kernel"], bool) and (k["function"] is None) != k["in_kernel"] and k["note"],
+          f"{n} kernel availability")
+check(entries["jhash2"]["kernel"]["until"] == "4.20" and entries["xxhash"]["kernel"]["since"] == "5.0",
+      "jhash2 until 4.20, xxhash() since 5.0")
+for n in ("xxh3", "xxh3-avx2", "crc32c-isal", "crc32c-fused", "crc32c-3way-fit", "crc32-zlib"):
+    check(not entries[n]["kernel"]["in_kernel"], f"{n} is not in the kernel")
+check("crc32_le" in entries["crc32-zlib"]["kernel"]["note"], "crc32-zlib: the kernel's crc32_le, unused by KSM")
+check(entries["crc32c-vpclmul"]["kernel"]["since"] == "6.17", "crc32c-vpclmul: the kernel's since 6.17")
+kc = json.loads(run("list", "--format", "json")[1])["kernel_crc32c"]
+check(kc["name"] in CRC and entries[kc["name"]]["kernel"]["in_kernel"] and kc["reason"],
+      f"the kernel's own crc32c choice: {kc}")
+check("The kernel's crc32c() on this CPU" in run("list")[1], "list names the kernel's crc32c choice")
+# One wording for unavailable entries, in list and verify.
+for n in CRC + XXH3:
+    if not entries[n]["available"]:
+        why = entries[n]["unavailable_reason"]
+        rc, out, _ = run("verify", "-H", "jhash2", "--quick")
+        rc, vout, verr = run("verify", "-H", n, "--quick")
+        check(rc == 2 and why in verr, f"verify -H {n} gives list's reason: {verr.strip()}")
+        row = [line for line in run("list")[1].splitlines() if line.split()[:1] == [n]][0]
+        check(f"no ({why})" in row or "..." in row, f"list gives the same reason for {n}")
+        break
+rc, out, _ = run("verify", "--quick")
+skips = [line for line in out.splitlines() if line.startswith("skip")]
+for line in skips:
+    name = line.split()[1]
+    check(f"({entries[name]['unavailable_reason']})" in line, f"verify's skip line for {name} uses list's reason")
 
 # Every available variant gives the same digest on long, odd-sized inputs
 # (verify stops at 4200 bytes; these cross the 8 KiB chunks and table caps).

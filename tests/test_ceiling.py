@@ -1,0 +1,62 @@
+"""CLI tests for `ksmbench ceiling`: the JSON parsed (every limit present,
+measured ones positive with a spread, the stability figure, ceilings per
+available implementation with their limiting resource), the text table, and
+bad options. No absolute speed is asserted."""
+import json
+
+from clitest import run, check, check_usage_error, finish
+
+rc, out, err = run("ceiling", "--format", "json", "--repeat", "3")
+check(rc == 0 and err == "", f"ceiling --format json: rc={rc} {err!r}")
+doc = json.loads(out)
+KEYS = ["core_clock_hz", "crc32q_throughput_cycles", "crc32q_latency_cycles", "pclmulqdq_xmm_cycles",
+        "vpclmulqdq_ymm_cycles", "vpclmulqdq_zmm_cycles", "mixed_crc32q_vpclmulqdq_ymm_cycles",
+        "pmuludq_xmm_cycles", "vpmuludq_ymm_cycles", "xxh3_step_ymm_cycles", "l1_load_ymm_bytes_per_cycle",
+        "memory_stream_bytes_per_second", "cold_page_ns"]
+for k in KEYS:
+    check(k in doc["limits"], f"limit {k} present")
+for k, v in doc["limits"].items():
+    if v["measured"]:
+        check(v["value"] > 0 and v["spread_pct"] >= 0 and v["unit"] and v["what"], f"{k} positive, with spread")
+    else:
+        check(v["value"] is None and v["spread_pct"] is None, f"{k} unmeasured is null")
+for k in ("core_clock_hz", "memory_stream_bytes_per_second", "cold_page_ns"):
+    check(doc["limits"][k]["measured"], f"{k} is measured on every architecture")
+check(doc["repeats"] == 3 and doc["elapsed_s"] > 0 and doc["largest_spread_pct"] >= 0, "run facts")
+check(doc["stream_bytes"] >= 64 << 20 and doc["page_size"] == 4096, "stream buffer and page size")
+check(set(doc["coissue"]) == {"xmm", "ymm", "zmm"} and all(v is None or 0 <= v <= 1 for v in doc["coissue"].values()),
+      "co-issue fractions in [0, 1] or null")
+listed = {h["name"]: h for h in json.loads(run("list", "--format", "json")[1])["hashes"]}
+names = {c["hash"] for c in doc["ceilings"]}
+check(names == {n for n, h in listed.items() if h["available"]}, "a ceiling entry for every available hash")
+lim = doc["limits"]
+for c in doc["ceilings"]:
+    if c["ceiling_bytes_per_second"] is None:
+        check(c["limited_by"] and c["formula"] is None, f"{c['hash']}: why there is no ceiling")
+        continue
+    check(c["ceiling_bytes_per_second"] > 0 and 0 < c["cold_ceiling_bytes_per_second"] <= c["ceiling_bytes_per_second"],
+          f"{c['hash']} ceiling positive, cold <= hot")
+    check(c["limited_by"] and c["formula"], f"{c['hash']} names its limit and formula")
+by = {c["hash"]: c for c in doc["ceilings"]}
+if "crc32c-sse42" in by and lim["crc32q_latency_cycles"]["measured"]:
+    want = 8 / lim["crc32q_latency_cycles"]["value"] * lim["core_clock_hz"]["value"]
+    got = by["crc32c-sse42"]["ceiling_bytes_per_second"]
+    check(abs(got - want) <= 1e-6 * want, f"crc32c-sse42 = 8 B / crc32q latency x clock: {got} vs {want}")
+for name in ("jhash2", "xxh64"):
+    check(by[name]["ceiling_bytes_per_second"] is None and "not modelled" in by[name]["limited_by"],
+          f"{name}: not modelled")
+
+rc, out, _ = run("ceiling", "--repeat", "2", "--page-size", "256")
+lines = out.splitlines()
+check(rc == 0 and lines[0].startswith("ceiling: ") and "best of 2 repeats" in lines[0] and "largest spread" in lines[0],
+      f"table header: {lines[:1]}")
+check(any(line.startswith("core clock") and "GHz" in line for line in lines), "table shows the core clock")
+check("ceilings at 256 B per call" in out and "LIMITED BY" in out, "table shows the ceilings at the page size")
+rc, out, _ = run("ceiling", "--help")
+check(rc == 0 and "usage: ksmbench ceiling" in out, "ceiling --help")
+check_usage_error(["ceiling", "--format", "xml"], "unknown format", "bad format")
+check_usage_error(["ceiling", "--repeat", "0"], "repeat", "repeat 0")
+check_usage_error(["ceiling", "--repeat", "40"], "at most 31", "repeat 40")
+check_usage_error(["ceiling", "--page-size", "63"], "page", "page size 63")
+check_usage_error(["ceiling", "extra"], "unexpected argument", "extra argument")
+finish("ceiling")

@@ -1,0 +1,144 @@
+/* Unit tests of the alias rules (hashes/alias*.c): table lines chosen for
+ * simulated CPUs, the start-up measurement where no line matches, the cache,
+ * and the kernel's own crc32c choice (hashes/kernel_crc32c.c). */
+#include <string.h>
+
+#include "../../hashes/alias.h"
+#include "../../hashes/cpu_features.h"
+#include "../../hashes/cpu_identity.h"
+#include "../../hashes/impls.h"
+#include "check.h"
+#include "groups.h"
+
+static int has(uint32_t f)
+{
+	return (cpu_features() & f) == f;
+}
+
+void test_cpu_identity(void)
+{
+	struct kb_err err;
+
+	CHECK(cpu_identity_simulate("AuthenticAMD", &err) == -1 && strstr(err.msg, "VENDOR:FAMILY:MODEL"));
+	CHECK(cpu_identity_simulate(":25:1", &err) == -1);
+	CHECK(cpu_identity_simulate("AuthenticAMD:x:1", &err) == -1);
+	CHECK(cpu_identity_simulate("AuthenticAMD:25:1z", &err) == -1);
+	CHECK(cpu_identity_simulate("AuthenticAMD:25:300", &err) == -1);
+	CHECK(cpu_identity_simulate("AuthenticAMDAuthenticAMD:25:1", &err) == -1);
+	unsigned before = cpu_identity_key();
+	CHECK(cpu_identity_simulate("AuthenticAMD:0x19:0x11", &err) == 0);
+	const struct cpu_identity *id = cpu_identity();
+	CHECK_STR(id->vendor, "AuthenticAMD");
+	CHECK(id->family == 25 && id->model == 17 && id->simulated);
+	CHECK(cpu_identity_key() != before);
+	cpu_identity_real();
+	CHECK(cpu_identity_key() == before);
+}
+
+/* Every line names entries of the right family, and cites its evidence. */
+static void check_rules_well_formed(void)
+{
+	for (unsigned i = 0; i < alias_rules_count; i++) {
+		const struct alias_rule *r = &alias_rules[i];
+		const char *names[3] = { r->crc32c, r->xxh3, r->xxh128 };
+		const char *families[3] = { "crc32c", "xxh3", "xxh128" };
+		CHECK(r->cpu && r->evidence && strncmp(r->evidence, "docs/hashes.md#", 15) == 0);
+		CHECK(r->model_lo <= r->model_hi);
+		for (int k = 0; k < 3; k++) {
+			if (!names[k])
+				continue;
+			const struct hash_impl *h = hash_find(names[k]);
+			CHECK(h && !h->alias_of && strcmp(h->family, families[k]) == 0);
+		}
+	}
+}
+
+void test_alias_table(void)
+{
+	struct kb_err err;
+	const uint32_t avx2_clmul = CPU_AVX2 | CPU_VPCLMUL | CPU_SSE42 | CPU_PCLMUL;
+
+	check_rules_well_formed();
+	/* This session's VM: family 25 model 0x11 without AVX-512. */
+	CHECK(cpu_identity_simulate("AuthenticAMD:25:17", &err) == 0);
+	if (has(avx2_clmul) && cpu_features_disable("avx512f", &err) == 0) {
+		const struct alias_choice *c = alias_choice(&hash_crc32c);
+		CHECK(c->how == ALIAS_BY_TABLE && c->target == &hash_crc32c_fused_avx2);
+		CHECK(alias_choice(&hash_xxh3)->target == &hash_xxh3_avx2);
+		CHECK(alias_choice(&hash_xxh128)->how == ALIAS_BY_TABLE);
+		CHECK(hash_resolve(&hash_crc32c) == &hash_crc32c_fused_avx2);
+		/* Zen 3: a line for xxh3, none for crc32c (measured). */
+		CHECK(cpu_identity_simulate("AuthenticAMD:25:1", &err) == 0);
+		CHECK(alias_choice(&hash_xxh3)->how == ALIAS_BY_TABLE);
+		CHECK(alias_choice(&hash_crc32c)->how == ALIAS_BY_MEASUREMENT);
+		/* A line whose entries need what the CPU lacks does not match. */
+		CHECK(cpu_identity_simulate("AuthenticAMD:26:2", &err) == 0);
+		CHECK(alias_rule_match() == NULL);
+		cpu_features_enable_all();
+	}
+	CHECK(alias_choice(&hash_jhash2) == NULL);
+	cpu_identity_real();
+}
+
+void test_alias_measurement(void)
+{
+	struct kb_err err;
+	char text[300];
+
+	/* No line for this vendor: every alias is measured, or has one candidate. */
+	CHECK(cpu_identity_simulate("NoSuchVendor:1:1", &err) == 0);
+	CHECK(alias_rule_match() == NULL);
+	const struct alias_choice *c = alias_choice(&hash_crc32c);
+	CHECK(c->how != ALIAS_BY_TABLE && hash_available(c->target));
+	if (c->how == ALIAS_BY_MEASUREMENT) {
+		double best = 0, target_rate = -1;
+		CHECK(c->ncandidates >= 2);
+		for (unsigned i = 0; i < c->ncandidates; i++) {
+			CHECK(c->bytes_per_s[i] > 0 && hash_available(c->candidates[i]));
+			best = c->bytes_per_s[i] > best ? c->bytes_per_s[i] : best;
+			if (c->candidates[i] == c->target)
+				target_rate = c->bytes_per_s[i];
+		}
+		CHECK(target_rate == best); /* the fastest measured one is chosen */
+		CHECK(strstr(alias_choice_describe(c, text, sizeof(text)), "measured at start-up") != NULL);
+	}
+	/* Cached: the same decision object until the CPU changes. */
+	CHECK(alias_choice(&hash_crc32c) == c && alias_choice(&hash_crc32c)->target == c->target);
+#if defined(__x86_64__)
+	/* One candidate left: nothing to measure. */
+	CHECK(cpu_features_disable("sse4.2,sse2", &err) == 0);
+	CHECK(alias_choice(&hash_crc32c)->how == ALIAS_ONLY_CANDIDATE);
+	CHECK(alias_choice(&hash_crc32c)->target == &hash_crc32c_generic);
+	CHECK(strstr(alias_choice_describe(alias_choice(&hash_crc32c), text, sizeof(text)), "only candidate"));
+	cpu_features_enable_all();
+#endif
+	cpu_identity_real();
+	CHECK(!cpu_identity()->simulated);
+}
+
+void test_kernel_crc32c(void)
+{
+	struct kb_err err;
+	const char *why = NULL;
+
+#if defined(__x86_64__)
+	if (has(CPU_SSE42 | CPU_PCLMUL)) {
+		CHECK(cpu_identity_simulate("AuthenticAMD:25:17", &err) == 0);
+		CHECK(hash_kernel_crc32c(511, &why) == &hash_crc32c_sse42 && strstr(why, "below 512"));
+		const struct hash_impl *k = hash_kernel_crc32c(4096, &why);
+		int good = has(CPU_VPCLMUL | CPU_AVX2 | CPU_AVX512BW | CPU_AVX512VL);
+		CHECK(k == (good ? &hash_crc32c_vpclmul : &hash_crc32c_3way));
+		/* Ice Lake server is on the kernel's PREFER_YMM list: 3-way there. */
+		CHECK(cpu_identity_simulate("GenuineIntel:6:0x6a", &err) == 0);
+		CHECK(hash_kernel_crc32c(4096, &why) == &hash_crc32c_3way);
+		CHECK(cpu_features_disable("pclmulqdq", &err) == 0);
+		CHECK(hash_kernel_crc32c(4096, &why) == &hash_crc32c_sse42 && strstr(why, "PCLMULQDQ"));
+		CHECK(cpu_features_disable("sse4.2", &err) == 0);
+		CHECK(hash_kernel_crc32c(4096, &why) == &hash_crc32c_generic);
+		cpu_features_enable_all();
+	}
+#endif
+	cpu_identity_real();
+	CHECK(hash_kernel_crc32c(4096, NULL) != NULL);
+	CHECK(strcmp(hash_kernel_crc32c(64, &why)->family, "crc32c") == 0 && why && *why);
+}

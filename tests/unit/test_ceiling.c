@@ -1,0 +1,113 @@
+/* Unit tests of bench/ceiling*.c: each family's formula on known figures,
+ * and a short real measurement (positive values, option checks). */
+#include <math.h>
+#include <string.h>
+
+#include "../../bench/ceiling.h"
+#include "../../hashes/cpu_features.h"
+#include "../../hashes/impls.h"
+#include "check.h"
+#include "groups.h"
+
+static void set(struct ceiling_figures *f, enum ceiling_probe_id id, double v)
+{
+	f->v[id].measured = 1;
+	f->v[id].value = v;
+}
+
+static int near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fabs(b);
+}
+
+/* A 3 GHz CPU: crc32q 1 a cycle, latency 3; vpclmulqdq ymm one per 2
+ * cycles; the mixed loop 9 cycles (its parts 6 and 8); 64 B/cycle of ymm
+ * loads; XXH3 1.5 cycles per ymm, vpmuludq 0.5; memory 20 GB/s. */
+static void known(struct ceiling_figures *f)
+{
+	memset(f, 0, sizeof(*f));
+	set(f, CEIL_CORE_CLOCK, 3e9);
+	set(f, CEIL_CRC32_TPUT, 1.0);
+	set(f, CEIL_CRC32_LAT, 3.0);
+	set(f, CEIL_CLMUL_YMM, 2.0);
+	set(f, CEIL_MIXED_YMM, 9.0);
+	set(f, CEIL_LOAD_YMM, 64.0);
+	set(f, CEIL_XXH3_YMM, 1.5);
+	set(f, CEIL_MUL32_YMM, 0.5);
+	set(f, CEIL_MEM_STREAM, 20e9);
+}
+
+void test_ceiling_bounds(void)
+{
+	struct ceiling_figures f;
+	struct ceiling_bound b;
+
+	known(&f);
+	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, &b) == 0 && near(b.bytes_per_s, 8e9));
+	CHECK(strstr(b.limit, "latency") && b.formula);
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(strstr(b.limit, "throughput") && near(b.cold_bytes_per_s, 20e9));
+	/* Below 512 bytes the 3-way code runs one stream. */
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way_fit, 256, &b) == 0 && near(b.bytes_per_s, 8e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_vpclmul_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(strstr(b.limit, "vpclmulqdq ymm"));
+	/* Fused: (6 x 8 + 4 x 16) bytes per 9 cycles. */
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 112.0 / 9 * 3e9));
+	CHECK(strstr(b.limit, "together"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 1024, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(near(ceiling_coissue(&f, 32), 5.0 / 6));
+	CHECK(ceiling_coissue(&f, 64) == -1);
+	/* XXH3 AVX2: the step (32 / 1.5 B a cycle) binds, not the multiply (64). */
+	CHECK(ceiling_bound(&f, &hash_xxh3_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 32 / 1.5 * 3e9));
+	CHECK(strstr(b.limit, "XXH3") && near(b.cold_bytes_per_s, 20e9));
+	set(&f, CEIL_MUL32_YMM, 2.0); /* a slow multiplier binds instead */
+	CHECK(ceiling_bound(&f, &hash_xxh128_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 16 * 3e9));
+	CHECK(strstr(b.limit, "multiply"));
+	/* No overlap: the mixed loop takes the sum of its parts. */
+	set(&f, CEIL_MIXED_YMM, 14.0);
+	CHECK(near(ceiling_coissue(&f, 32), 0));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(strstr(b.limit, "do not overlap"));
+	/* Unmodelled families and missing probes are errors with a reason. */
+	CHECK(ceiling_bound(&f, &hash_jhash2, 4096, &b) == -1 && strstr(b.limit, "not modelled"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_vpclmul, 4096, &b) == -1 && b.bytes_per_s == 0);
+	f.v[CEIL_CORE_CLOCK].measured = 0;
+	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, &b) == -1 && strstr(b.limit, "core clock"));
+	for (int p = 0; p < CEIL_NPROBES; p++)
+		CHECK(ceiling_probe_key((enum ceiling_probe_id)p) && ceiling_probe_label((enum ceiling_probe_id)p) &&
+		      ceiling_probe_unit((enum ceiling_probe_id)p));
+}
+
+void test_ceiling_measure(void)
+{
+	struct ceiling_figures f;
+	struct ceiling_opts o;
+	struct ceiling_bound b;
+	struct kb_err err;
+
+	ceiling_default_opts(&o);
+	CHECK(o.repeats == 7 && o.run_s > 0);
+	o.repeats = 0;
+	CHECK(ceiling_measure(&o, &f, &err) == -1 && strstr(err.msg, "repeats"));
+	o.repeats = 3;
+	o.run_s = 0.0002;
+	o.skip_memory = 1;
+	CHECK(ceiling_measure(&o, &f, &err) == 0);
+	CHECK(f.v[CEIL_CORE_CLOCK].measured && f.v[CEIL_CORE_CLOCK].value > 1e6 && f.elapsed_s > 0);
+	CHECK(!f.v[CEIL_MEM_STREAM].measured && !f.v[CEIL_COLD_PAGE].measured);
+	for (int p = 0; p < CEIL_NPROBES; p++)
+		if (f.v[p].measured)
+			CHECK(f.v[p].value > 0 && f.v[p].spread_pct >= 0);
+#if defined(__x86_64__)
+	if (cpu_features() & CPU_SSE42) {
+		CHECK(f.v[CEIL_CRC32_TPUT].measured && f.v[CEIL_CRC32_LAT].measured);
+		/* Latency can never be below throughput. */
+		CHECK(f.v[CEIL_CRC32_LAT].value >= 0.9 * f.v[CEIL_CRC32_TPUT].value);
+		CHECK(ceiling_for(&hash_crc32c_sse42, 4096, &b, &err) == 0 && b.bytes_per_s > 0);
+	}
+	CHECK(!!f.v[CEIL_CLMUL_ZMM].measured == !!((cpu_features() & (CPU_AVX512F | CPU_VPCLMUL)) == (CPU_AVX512F | CPU_VPCLMUL)));
+#else
+	CHECK(!f.v[CEIL_CRC32_TPUT].measured);
+#endif
+	CHECK(ceiling_for(&hash_jhash2, 4096, &b, &err) == -1 && strstr(err.msg, "no ceiling for jhash2"));
+}
