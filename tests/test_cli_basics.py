@@ -20,9 +20,9 @@ check(out.startswith("ksmbench 0."), "version line")
 
 # list: every name, a header, json with types
 rc, out, err = run("list")
-check(rc == 0 and out.splitlines()[0].split()[:3] == ["NAME", "BITS", "AVAILABLE"], "list header")
+check(rc == 0 and out.splitlines()[0].split()[:3] == ["NAME", "AVAILABLE", "KERNEL"], "list header")
 for n in NAMES:
-    check(any(line.split()[0] == n for line in out.splitlines()[2:]), f"list shows {n}")
+    check(any(line.split()[:1] == [n] for line in out.splitlines()[2:]), f"list shows {n}")
 rc, out, err = run("list", "--format", "json")
 doc = json.loads(out)
 entries = {e["name"]: e for e in doc["hashes"]}
