@@ -56,7 +56,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 UNIT := $(BUILD)/unit-tests
 
-.PHONY: all deps bench run test check san-test fuzz fuzz-build cross-test bench-scan clean install uninstall FORCE
+.PHONY: all deps bench bench-ceiling run test check san-test fuzz fuzz-build cross-test bench-scan clean install uninstall FORCE
 
 all: $(OUT)
 
@@ -81,6 +81,10 @@ deps:
 bench: deps
 	@$(MAKE) --no-print-directory all
 	scripts/bench_targets.py ./$(OUT) --repeat 7
+
+# How far `ksmbench ceiling` moves between runs (scripts/ceiling_spread.py).
+bench-ceiling: $(OUT)
+	scripts/ceiling_spread.py ./$(OUT) --runs 5
 
 run: deps
 	@$(MAKE) --no-print-directory all

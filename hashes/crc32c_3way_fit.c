@@ -1,14 +1,15 @@
 /* CRC-32C, our layout of the kernel's 3-way scheme (crc32c-3way): the same
  * lanes, combination and instructions, but blocks as long as the
  * recombination table allows (3 x 176 quadwords, 4224 bytes) instead of the
- * kernel's 3 KiB, and no alignment prologue. A 4 KiB page is then one block
- * of 3 x 170 quadwords and two crc32q, where the kernel runs a 3 KiB block,
- * a 1008-byte block (a second combination whose latency the next lanes wait
- * for) and two crc32q. Measured on Zen 3 with the lane layouts tried
- * (docs/hashes.md): equal lanes seeded with the running CRC were best,
- * unequal lanes covering the page exactly were slower (their extra
- * per-lane tails cost more than the two crc32q they save). Built with
- * -msse4.2 -mpclmul, x86-64 only. */
+ * kernel's 3 KiB, no alignment prologue, and the last block's odd bytes
+ * first. A 4 KiB page is then two crc32q and one block of 3 x 170
+ * quadwords, where the kernel runs a 3 KiB block, a 1008-byte block (a
+ * second combination whose latency the next lanes wait for) and two
+ * dependent crc32q at the very end. Of the layouts measured
+ * (docs/hashes.md) equal lanes seeded with the running CRC were best;
+ * unequal lanes covering the page exactly were slower (their per-lane
+ * tails cost more than the two crc32q they save). Built with -msse4.2
+ * -mpclmul, x86-64 only. */
 #include "hash.h"
 #include "impls.h"
 
@@ -24,8 +25,16 @@ __attribute__((noinline)) static uint32_t crc32c_fit_update(uint32_t crc, const 
 {
 	while (len >= CRC32C_FIT_MIN_BYTES) {
 		size_t q = len / 24;
-		if (q > CRC32C_SHIFT_MAX_QWORDS)
+		if (q > CRC32C_SHIFT_MAX_QWORDS) {
 			q = CRC32C_SHIFT_MAX_QWORDS;
+		} else if (len % 24) {
+			/* The last block: its 0..23 odd bytes go first, so that
+			 * their dependent crc32q delay lane 0's start (the other
+			 * lanes run meanwhile) instead of ending the call. */
+			crc = crc32c_x86_1way(crc, p, len % 24);
+			p += len % 24;
+			len -= len % 24;
+		}
 		crc = crc32c_x86_3lanes(crc, p, q);
 		p += 24 * q;
 		len -= 24 * q;

@@ -60,14 +60,11 @@ static uint32_t crc32c_fused_avx2_chunk(uint32_t crc, const unsigned char *p, si
 	return crc32c_x86_1way(crc, tail, tail_len);
 }
 
-static uint64_t crc32c_fused_avx2(const void *buf, size_t len)
+/* Out of line, so that the short path below saves no registers. */
+__attribute__((noinline)) static uint64_t crc32c_fused_avx2_long(const unsigned char *p, size_t len)
 {
-	const unsigned char *p = buf;
 	uint32_t crc = 0xffffffffu;
 
-	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
-	if (__builtin_expect(len < CRC32C_VPCLMUL_AVX2_MIN_BYTES, 1))
-		return crc32c_sse42_oneshot(buf, len);
 	/* Whole chunks while what is left after them could still be fused. */
 	while (len >= CRC32C_FUSED_AVX2_CHUNK_BYTES + CRC32C_FUSED_AVX2_MIN_BYTES) {
 		crc = crc32c_fused_avx2_chunk(crc, p, CRC32C_FUSED_AVX2_CHUNK_BYTES);
@@ -87,6 +84,14 @@ static uint64_t crc32c_fused_avx2(const void *buf, size_t len)
 	crc = crc32c_vpclmul_avx2_update(crc, p, len);
 	_mm256_zeroupper(); /* legacy-SSE code may run next */
 	return crc ^ 0xffffffffu;
+}
+
+static uint64_t crc32c_fused_avx2(const void *buf, size_t len)
+{
+	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
+	if (__builtin_expect(len < CRC32C_VPCLMUL_AVX2_MIN_BYTES, 1))
+		return crc32c_sse42_oneshot(buf, len);
+	return crc32c_fused_avx2_long(buf, len);
 }
 #define CRC32C_FUSED_AVX2_FN crc32c_fused_avx2
 #else

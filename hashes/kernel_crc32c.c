@@ -9,6 +9,7 @@
 #include "cpu_identity.h"
 #include "impls.h"
 
+#if defined(__x86_64__)
 /* X86_FEATURE_PREFER_YMM: Intel family 6 models whose clock drops with
  * 512-bit vectors (arch/x86/kernel/cpu/intel.c, zmm_exclusion_list):
  * Skylake-X, Ice Lake (X, D, client, L, NNPI), Tiger Lake (L and client). */
@@ -23,6 +24,7 @@ static int kernel_prefers_ymm(const struct cpu_identity *id)
 			return 1;
 	return 0;
 }
+#endif
 
 const struct hash_impl *hash_kernel_crc32c(size_t len, const char **why)
 {
@@ -45,15 +47,20 @@ const struct hash_impl *hash_kernel_crc32c(size_t len, const char **why)
 		}
 	}
 #elif defined(__i386__)
+	(void)len;
 	if (f & CPU_SSE42) {
 		h = &hash_crc32c_sse42;
 		reason = "inline crc32l loop on 32-bit x86";
 	}
 #elif defined(__aarch64__)
+	(void)len;
 	if (f & CPU_ARM_CRC32) {
 		h = &hash_crc32c_armv8;
 		reason = "arm64 crc32c instructions";
 	}
+#else
+	(void)len;
+	(void)f;
 #endif
 	if (why)
 		*why = reason;
