@@ -118,10 +118,10 @@ void test_alias_measurement(void)
 
 void test_kernel_crc32c(void)
 {
-	struct kb_err err;
 	const char *why = NULL;
 
 #if defined(__x86_64__)
+	struct kb_err err;
 	if (has(CPU_SSE42 | CPU_PCLMUL)) {
 		CHECK(cpu_identity_simulate("AuthenticAMD:25:17", &err) == 0);
 		CHECK(hash_kernel_crc32c(511, &why) == &hash_crc32c_sse42 && strstr(why, "below 512"));
