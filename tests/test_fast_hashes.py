@@ -82,6 +82,18 @@ row = [line for line in out.splitlines() if line.split()[:1] == ["crc32c"]][0]
 check("measured" in row or "only one" in row, f"list says crc32c was measured: {row}")
 check_usage_error(["list"], "KSMBENCH_CPU", "malformed KSMBENCH_CPU", env={"KSMBENCH_CPU": "AMD"})
 
+# Every table line cites a section of docs/hashes.md that exists.
+import os
+import re
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+doc_md = open(os.path.join(ROOT, "docs", "hashes.md")).read()
+anchors = {re.sub(r"[^a-z0-9 -]", "", h.strip().lower()).replace(" ", "-")
+           for h in re.findall(r"^#+ (.*)$", doc_md, re.M)}
+cited = re.findall(r'"docs/hashes\.md#([a-z0-9-]+)"', open(os.path.join(ROOT, "hashes", "alias_rules.c")).read())
+check(len(cited) >= 3, f"alias table lines cite docs/hashes.md: {cited}")
+for a in cited:
+    check(a in anchors, f"docs/hashes.md has the section #{a}")
+
 # Kernel availability: every entry says whether the kernel runs it.
 for n, e in entries.items():
     k = e["kernel"]
