@@ -58,14 +58,8 @@ static uint32_t crc32c_fused_chunk(uint32_t crc, const unsigned char *p, size_t 
 	uint32_t cv = crc32c_x86_reduce128(crc32c_z_finish(crc32c_z_merge4(acc), v, (size_t)(s - v)));
 
 	/* cv moves over all three streams, ca over two, cb over one. */
-	__m128i m = _mm_xor_si128(
-		_mm_clmulepi64_si128(_mm_cvtsi32_si128((int)cv),
-				     _mm_cvtsi32_si128((int)crc32c_shift_qwords[q][2]), 0x00),
-		_mm_clmulepi64_si128(_mm_cvtsi32_si128((int)ca), _mm_cvtsi32_si128((int)crc32c_shift_qwords[q][1]),
-				     0x00));
-	m = _mm_xor_si128(m, _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)cb),
-						  _mm_cvtsi32_si128((int)crc32c_shift_qwords[q][0]), 0x00));
-	crc = (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(m)) ^ (uint32_t)cc;
+	crc = crc32c_x86_recombine3(cv, crc32c_shift_qwords[q][2], (uint32_t)ca, crc32c_shift_qwords[q][1], (uint32_t)cb,
+				    crc32c_shift_qwords[q][0]) ^ (uint32_t)cc;
 	return crc32c_x86_1way(crc, tail, tail_len);
 }
 

@@ -37,12 +37,7 @@ uint32_t crc32c_vpclmul_avx2_update(uint32_t crc, const unsigned char *p, size_t
 	p += whole;
 	len -= whole;
 
-	__m128i k128 = _mm_loadu_si128((const __m128i *)(const void *)&crc32c_fold.f128);
-	for (; len >= 16; len -= 16, p += 16) {
-		__m128i f = _mm_xor_si128(_mm_clmulepi64_si128(v, k128, 0x00), _mm_clmulepi64_si128(v, k128, 0x11));
-		v = _mm_xor_si128(f, _mm_loadu_si128((const __m128i *)(const void *)p));
-	}
-	uint32_t crc_out = crc32c_x86_1way(crc32c_x86_reduce128(v), p, len);
+	uint32_t crc_out = crc32c_x86_fold16_finish(v, p, len);
 	_mm256_zeroupper(); /* legacy-SSE code may run next */
 	return crc_out;
 }

@@ -101,4 +101,17 @@ static inline uint32_t crc32c_x86_reduce128(__m128i v)
 	return (uint32_t)_mm_crc32_u64(_mm_crc32_u64(0, lo), hi);
 }
 
+/* The last 16-byte blocks folded into v with pclmulqdq, then v and the
+ * last 0..15 bytes to a CRC: the end of every folding variant. */
+static inline uint32_t crc32c_x86_fold16_finish(__m128i v, const unsigned char *p, size_t len)
+{
+	__m128i k128 = _mm_loadu_si128((const __m128i *)(const void *)&crc32c_fold.f128);
+
+	for (; len >= 16; len -= 16, p += 16) {
+		__m128i f = _mm_xor_si128(_mm_clmulepi64_si128(v, k128, 0x00), _mm_clmulepi64_si128(v, k128, 0x11));
+		v = _mm_xor_si128(f, _mm_loadu_si128((const __m128i *)(const void *)p));
+	}
+	return crc32c_x86_1way(crc32c_x86_reduce128(v), p, len);
+}
+
 #endif
