@@ -64,8 +64,7 @@ static void note(const struct hash_impl *h, int wide, char *buf, size_t size)
 	char prov[240];
 
 	if (c && !wide)
-		snprintf(buf, size, "%s, %s", c->target->name,
-			 c->how == ALIAS_BY_TABLE ? "table" : c->how == ALIAS_BY_MEASUREMENT ? "measured" : "only one");
+		snprintf(buf, size, "= %s", c->target->name); /* how: in the lines below the table */
 	else if (c)
 		snprintf(buf, size, "%s: %s", c->target->name, alias_choice_describe(c, prov, sizeof(prov)));
 	else if (wide)
@@ -117,6 +116,30 @@ static size_t note_room(void)
 	return used + 12 < LIST_COLUMNS ? LIST_COLUMNS - used : 12;
 }
 
+/* How each alias chose, and the kernel's own crc32c choice, a line each. */
+static int print_footer(void)
+{
+	static const struct hash_impl *const aliases[] = { &hash_crc32c, &hash_xxh3, &hash_xxh128 };
+	char line[400], how[300];
+	const char *why;
+	int rc = printf("\n") < 0;
+
+	for (size_t i = 0; rc == 0 && i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		const struct alias_choice *c = alias_choice(aliases[i]);
+		snprintf(line, sizeof(line), "%s = %s, %s", aliases[i]->name, c->target->name,
+			 alias_choice_describe(c, how, sizeof(how)));
+		fit(line, LIST_COLUMNS);
+		rc = printf("%s\n", line) < 0;
+	}
+	const struct hash_impl *k = hash_kernel_crc32c(4096, &why);
+	snprintf(line, sizeof(line), "The kernel's crc32c() on this CPU at 4 KiB: %s (%s).", k->name, why);
+	fit(line, LIST_COLUMNS);
+	if (rc == 0)
+		rc = printf("%s\nKERNEL: releases that run it (KSM used jhash2, then xxhash); --wide for details.\n",
+			    line) < 0;
+	return rc;
+}
+
 static int print_table(int wide)
 {
 	struct table *t = wide ? table_new(8, "lrllllll") : table_new(4, "llll");
@@ -127,21 +150,14 @@ static int print_table(int wide)
 		return -1;
 	rc = wide ? table_add_rowf(t, "NAME", "BITS", "AVAILABLE", "KERNEL", "KERNEL FUNCTION", "PROVENANCE",
 				   "ALIAS OF / CHOSEN BY", "DESCRIPTION")
-		  : table_add_rowf(t, "NAME", "AVAILABLE", "KERNEL", "PROVENANCE / ALIAS OF");
+		  : table_add_rowf(t, "NAME", "AVAILABLE", "KERNEL", "PROVENANCE");
 	for (unsigned i = 0; rc == 0 && i < hash_registry_count; i++)
 		rc = add_row(t, hash_registry[i], wide, room);
 	if (rc == 0)
 		rc = table_print(t, stdout);
 	table_free(t);
-	if (rc == 0 && !wide) {
-		const char *why;
-		const struct hash_impl *k = hash_kernel_crc32c(4096, &why);
-		char line[200];
-		snprintf(line, sizeof(line), "The kernel's crc32c() on this CPU at 4 KiB: %s (%s).", k->name, why);
-		fit(line, LIST_COLUMNS);
-		rc = printf("\n%s\nKERNEL: releases that run it (KSM used jhash2, then xxhash); --wide for details.\n",
-			    line) < 0;
-	}
+	if (rc == 0 && !wide)
+		rc = print_footer();
 	return rc;
 }
 

@@ -16,20 +16,20 @@ const struct alias_rule alias_rules[] = {
 	 * 2025-12-01: crc32q and vpclmulqdq ymm overlap (9 cycles for a loop
 	 * of 6 + 4 whose parts take 6 and 8), fused-avx2 1.40x the 3-way. */
 	{ AMD, 0x19, 0x10, 0x1f, CPU_AVX2 | CPU_VPCLMUL | CPU_SSE42 | CPU_PCLMUL, CPU_AVX512F,
-	  "AMD family 25 model 0x10-0x1f without AVX-512 (Zen 4, AVX-512 hidden)", "crc32c-fused-avx2", "xxh3-avx2",
+	  "AMD 25/0x10-0x1f, no AVX-512 (Zen 4, AVX-512 hidden)", "crc32c-fused-avx2", "xxh3-avx2",
 	  "xxh128-avx2", "docs/hashes.md#family-25-model-17-avx-512-hidden" },
 	/* Zen 3 (family 25 model 1, an earlier session): crc32q and vpclmulqdq
 	 * ymm did not overlap; XXH3 AVX2 43.1 vs dispatch 37.9 GB/s. None of
 	 * our newer crc32c entries was measured there: measure. */
-	{ AMD, 0x19, 0x00, 0x0f, CPU_AVX2, CPU_AVX512F, "AMD family 25 model 0x00-0x0f (Zen 3)", NULL, "xxh3-avx2",
+	{ AMD, 0x19, 0x00, 0x0f, CPU_AVX2, CPU_AVX512F, "AMD 25/0x00-0x0f (Zen 3)", NULL, "xxh3-avx2",
 	  NULL, "docs/hashes.md#family-25-model-1-zen-3" },
 	/* Zen 4 with AVX-512: XXH3 AVX-512 61.6 vs AVX2 55.0 GB/s; no figures
 	 * for our crc32c entries there. */
-	{ AMD, 0x19, 0x00, 0xff, CPU_AVX512F | CPU_VPCLMUL, 0, "AMD family 25 with AVX-512 (Zen 4)", NULL,
+	{ AMD, 0x19, 0x00, 0xff, CPU_AVX512F | CPU_VPCLMUL, 0, "AMD 25 with AVX-512 (Zen 4)", NULL,
 	  "xxh3-avx512", NULL, "docs/hashes.md#family-25-with-avx-512-zen-4" },
 	/* Zen 5: fused 67.6, vpclmul 55.0, ISA-L 53.5, 3-way 39.0; XXH3 AVX-512 76.8 GB/s. */
 	{ AMD, 0x1a, 0x00, 0xff, CPU_AVX512F | CPU_VPCLMUL | CPU_SSE42 | CPU_PCLMUL, 0,
-	  "AMD family 26 with AVX-512 (Zen 5)", "crc32c-fused", "xxh3-avx512", NULL,
+	  "AMD 26 with AVX-512 (Zen 5)", "crc32c-fused", "xxh3-avx512", NULL,
 	  "docs/hashes.md#family-26-with-avx-512-zen-5" },
 };
 

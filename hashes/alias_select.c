@@ -171,7 +171,7 @@ const char *alias_choice_describe(const struct alias_choice *c, char *buf, size_
 			next_name = c->candidates[i]->name;
 		}
 	}
-	snprintf(buf, size, "measured at start-up, no table line: %.1f GB/s, next %s %.1f (%u B, best of %u x %u calls)",
+	snprintf(buf, size, "measured at start-up: %.1f GB/s, next %s %.1f (%u B, best of %u x %u calls)",
 		 chosen / 1e9, next_name ? next_name : "-", next / 1e9, ALIAS_MEASURE_BYTES, ALIAS_MEASURE_ROUNDS,
 		 ALIAS_MEASURE_CALLS);
 	return buf;
