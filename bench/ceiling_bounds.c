@@ -130,7 +130,7 @@ int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, si
 	/* Below their thresholds the multi-stream schemes run one stream. */
 	if ((s == HASH_SCHEME_CRC_3WAY && page_size < 512) || (s == HASH_SCHEME_CLMUL_FOLD && page_size < 128))
 		s = HASH_SCHEME_CRC_1WAY;
-	if (s == HASH_SCHEME_CRC_CLMUL && page_size < 2048)
+	if (s == HASH_SCHEME_CRC_CLMUL && page_size < (w == 32 ? 1024u : 2048u)) /* their thresholds */
 		s = HASH_SCHEME_CLMUL_FOLD;
 	switch (s) {
 	case HASH_SCHEME_CRC_1WAY: rc = crc_1way(f, &per_cycle, b); break;
