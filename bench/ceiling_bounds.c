@@ -147,7 +147,7 @@ int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, si
 	return 0;
 }
 
-int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_bound *bound, struct kb_err *err)
+const struct ceiling_figures *ceiling_process_figures(struct kb_err *err)
 {
 	static struct ceiling_figures figures;
 	static int measured;
@@ -156,10 +156,19 @@ int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_boun
 		struct ceiling_opts o;
 		ceiling_default_opts(&o);
 		if (ceiling_measure(&o, &figures, err))
-			return -1;
+			return NULL;
 		measured = 1;
 	}
-	if (ceiling_bound(&figures, h, page_size, bound))
+	return &figures;
+}
+
+int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_bound *bound, struct kb_err *err)
+{
+	const struct ceiling_figures *f = ceiling_process_figures(err);
+
+	if (!f)
+		return -1;
+	if (ceiling_bound(f, h, page_size, bound))
 		return kb_fail(err, "no ceiling for %s: %s", h->name, bound->limit);
 	return 0;
 }

@@ -110,4 +110,6 @@ void test_ceiling_measure(void)
 	CHECK(!f.v[CEIL_CRC32_TPUT].measured);
 #endif
 	CHECK(ceiling_for(&hash_jhash2, 4096, &b, &err) == -1 && strstr(err.msg, "no ceiling for jhash2"));
+	const struct ceiling_figures *pf = ceiling_process_figures(&err);
+	CHECK(pf && pf == ceiling_process_figures(&err) && pf->v[CEIL_MEM_STREAM].measured && pf->stream_bytes >= (64u << 20));
 }
