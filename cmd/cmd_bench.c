@@ -41,15 +41,15 @@ static void usage(void)
 	       "  --hz N                jiffies: the emulated CONFIG_HZ (default 250)\n"
 	       "  --align-tick          jiffies: start on a tick edge (the patch did not)\n"
 	       "  --cpu N               pin to CPU N (default: the highest-numbered CPU allowed)\n"
-	       "  --format FMT          table (default), kernel, csv, tsv, json, gha\n"
-	       "                        (github-action-benchmark) or markdown\n"
+	       "  --format FMT          %s (default table;\n"
+	       "                        gha: github-action-benchmark's array)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
 	       "  -q, --quiet           no progress line and no warnings on stderr\n"
 	       "  --selfcheck           compare the harness with a minimal loop, and rdtsc with\n"
 	       "                        window, per hash on a hot page; exit 1 if a target is missed\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
 	       "and the exit status is 130 (143).\n",
-	       run_cli_formats(REPORT_BENCH), dump_format_names());
+	       run_cli_formats(REPORT_BENCH), dump_format_names(), run_cli_format_list(REPORT_BENCH));
 }
 
 struct bench_opts {
@@ -84,7 +84,10 @@ static int parse_set(int c, const char *arg, struct page_set_request *set)
 
 	switch (c) {
 	case O_DATA: set->data = arg; return 0;
-	case O_SEED: return kb_parse_uint(arg, UINT64_MAX, &set->seed, &err) ? cli_error("bench", "--seed: %s", err.msg) : 0;
+	case O_SEED:
+		if (kb_parse_uint(arg, UINT64_MAX, &set->seed, &err))
+			return cli_error("bench", "--seed: %s", err.msg);
+		return 0;
 	case O_PAGE: return kb_parse_page_size(arg, &set->page_size, &err) ? cli_fail("bench", &err) : 0;
 	case O_CACHE:
 		if (strcmp(arg, "hot") != 0 && strcmp(arg, "cold") != 0)

@@ -24,11 +24,11 @@ static void usage(void)
 	       "by their ranges not overlapping. Otherwise it is 'noise'.\n\n"
 	       "  --threshold PERCENT   smallest change that counts, e.g. 5%% (default 5%%)\n"
 	       "  --alpha P             significance level of the rank test (default 0.05)\n"
-	       "  --format FMT          table (default), json or markdown\n"
+	       "  --format FMT          %s (default table)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n\n"
 	       "Exit status: 0 no regression, 1 a regression, 2 unusable input (not a results\n"
 	       "document, a field missing, or no result in common).\n",
-	       run_cli_formats(REPORT_COMPARE));
+	       run_cli_formats(REPORT_COMPARE), run_cli_format_list(REPORT_COMPARE));
 }
 
 static int parse_number(const char *text, int percent_ok, double lo, double hi, double *out)

@@ -36,10 +36,10 @@ static void usage(void)
 	       "  --window TIME          length of a timing round (default 50ms)\n"
 	       "  --seed N               sample and visiting order seed (default 1)\n"
 	       "  --cpu N                pin the timing to CPU N (default: the highest-numbered allowed)\n"
-	       "  --format FMT           table (default), csv, tsv or json\n"
+	       "  --format FMT           %s (default table)\n"
 	       "  -o, --output FILE      write the report to FILE (atomically)\n\n"
 	       "Ctrl-C (or SIGTERM) abandons the scan: no report, exit status 130 (143).\n",
-	       run_cli_formats(REPORT_SCAN), dump_format_names());
+	       run_cli_formats(REPORT_SCAN), dump_format_names(), run_cli_format_list(REPORT_SCAN));
 }
 
 struct progress {

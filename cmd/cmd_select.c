@@ -23,12 +23,12 @@ static void usage(void)
 	       "  --hz N            emulated CONFIG_HZ (default 250)\n"
 	       "  --align-tick      start each window on a tick edge (the patch did not)\n"
 	       "  --cpu N           pin to CPU N (default: the highest-numbered CPU allowed)\n"
-	       "  --format FMT      kernel (default), json, gha or markdown\n"
+	       "  --format FMT      %s (default kernel)\n"
 	       "  -o, --output FILE write the report to FILE (atomically)\n"
 	       "  -q, --quiet       no progress line and no warnings on stderr\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: the hashes measured so far are reported and\n"
 	       "the choice made among them, marked interrupted; exit status 130 (143).\n",
-	       run_cli_formats(REPORT_SELECT));
+	       run_cli_formats(REPORT_SELECT), run_cli_format_list(REPORT_SELECT));
 }
 
 struct select_opts {

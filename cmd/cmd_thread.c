@@ -29,12 +29,12 @@ static void usage(void)
 	       "  --working-set SIZE    cold working set (default 4x the last-level cache, 64M..1G)\n"
 	       "  --seed N              seed of the random pages and visiting order (default 1)\n"
 	       "  --cpu N               pin to CPU N (default: the highest-numbered CPU allowed)\n"
-	       "  --format FMT          table (default), kernel, csv, tsv, json, gha or markdown\n"
+	       "  --format FMT          %s (default table)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
 	       "  -q, --quiet           no progress line and no warnings on stderr\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
 	       "and the exit status is 130 (143).\n",
-	       run_cli_formats(REPORT_THREAD));
+	       run_cli_formats(REPORT_THREAD), run_cli_format_list(REPORT_THREAD));
 }
 
 struct thread_opts {

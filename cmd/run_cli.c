@@ -83,6 +83,13 @@ const char *run_cli_formats(enum report_kind kind)
 	return report_format_names(kind, "|", names[kind], sizeof(names[kind]));
 }
 
+const char *run_cli_format_list(enum report_kind kind)
+{
+	static char names[REPORT_KINDS][160];
+
+	return report_format_names(kind, ", ", names[kind], sizeof(names[kind]));
+}
+
 int run_cli_cpu(const char *cmd, int requested, int only_choose, int *cpu, const char **rule)
 {
 	struct kb_err err;
@@ -108,11 +115,13 @@ int run_cli_measure(const char *cmd, const struct bench_step *steps, unsigned ns
 void run_cli_finish(const char *cmd, struct bench_context *ctx, const struct bench_results *r,
 		    const struct report_format *f, int quiet)
 {
+	int signo;
+
 	bench_context_note_stop(ctx, r->planned, (unsigned)r->n);
-	if (ctx->interrupted_by)
+	if ((signo = ctx->interrupted_by) != 0)
 		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurements reported\n", cmd,
-			ctx->interrupted_by == SIGTERM ? "SIGTERM" : ctx->interrupted_by == SIGINT ? "SIGINT" : "a signal",
-			ctx->completed, ctx->planned);
+			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal", ctx->completed,
+			ctx->planned);
 	for (unsigned i = 0; f->no_warnings && !quiet && i < ctx->nwarnings; i++)
 		fprintf(stderr, "ksmbench %s: warning: %s\n", cmd, ctx->warnings[i]);
 }

@@ -39,7 +39,9 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, const struct ben
  * run exits 128 + the signal (130 for SIGINT), report written or not. */
 int run_cli_exit_code(int close_rc);
 
-/* The usage line's "table|kernel|...": the formats that write kind. */
+/* For --help: the formats that write kind, "table|kernel|..." (a usage
+ * line) or, with list, "table, kernel, ... or markdown". */
 const char *run_cli_formats(enum report_kind kind);
+const char *run_cli_format_list(enum report_kind kind);
 
 #endif

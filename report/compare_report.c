@@ -114,8 +114,10 @@ static const struct record_field document_fields[] = {
 	{ .name = "regressions", .type = RECORD_UINT, .get = c_regressions },
 	{ .name = "improvements", .type = RECORD_UINT, .get = c_improvements },
 	{ .name = "comparisons", .type = RECORD_OBJECT, .get = c_pair, .count = n_pairs, .sub = &pair_schema },
-	{ .name = "only_in_base", .type = RECORD_OBJECT, .get = c_only_base, .count = n_only_base, .sub = &key_schema },
-	{ .name = "only_in_new", .type = RECORD_OBJECT, .get = c_only_new, .count = n_only_new, .sub = &key_schema },
+	{ .name = "only_in_base", .type = RECORD_OBJECT, .get = c_only_base, .count = n_only_base,
+	  .sub = &key_schema },
+	{ .name = "only_in_new", .type = RECORD_OBJECT, .get = c_only_new, .count = n_only_new,
+	  .sub = &key_schema },
 };
 
 const struct record_schema compare_document_schema = { NULL, RECORD_FIELDS(document_fields), NULL, 0 };

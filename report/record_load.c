@@ -60,8 +60,8 @@ static int load_reals(const struct record_field *f, const cJSON *x, struct recor
 	a->items = v;
 	cJSON_ArrayForEach(e, x) {
 		if (!number_ok(e))
-			return kb_fail(ld->err, "%s: %s%s%s[%zu] is not a number >= 0", ld->path, ld->what ? ld->what : "",
-				       ld->what ? ": " : "", f->name, a->n);
+			return kb_fail(ld->err, "%s: %s%s%s[%zu] is not a number >= 0", ld->path,
+				       ld->what ? ld->what : "", ld->what ? ": " : "", f->name, a->n);
 		v[a->n++] = e->valuedouble;
 	}
 	return 0;

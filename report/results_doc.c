@@ -26,8 +26,10 @@ static size_t n_results(const struct record_row *w)
 static const struct record_field document_fields[] = {
 	{ .name = "schema", .type = RECORD_STR, .get = d_schema },
 	{ .name = "interrupted", .type = RECORD_BOOL, .get = d_interrupted, .load = LD(interrupted) },
-	{ .name = "context", .type = RECORD_OBJECT, .get = d_context, .sub = &report_context_schema, .load = LD(context) },
-	{ .name = "results", .type = RECORD_OBJECT, .flags = RECORD_REQUIRED, .get = d_result, .count = n_results,
+	{ .name = "context", .type = RECORD_OBJECT, .get = d_context, .sub = &report_context_schema,
+	  .load = LD(context) },
+	{ .name = "results", .type = RECORD_OBJECT, .flags = RECORD_REQUIRED, .get = d_result,
+	  .count = n_results,
 	  .sub = &report_result_schema, .load = LD(results_read) },
 };
 

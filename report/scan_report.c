@@ -130,14 +130,16 @@ static const struct record_field hash_fields[] = {
 	{ .name = "colliding_pairs", .type = RECORD_UINT, .get = h_pairs },
 	{ .name = "expected_colliding_pairs", .type = RECORD_REAL, .format = "%.6g", .get = h_expected_pairs },
 	{ .name = "colliding_contents", .type = RECORD_UINT, .get = h_coll_contents },
-	{ .name = "expected_colliding_contents", .type = RECORD_REAL, .format = "%.6g", .get = h_expected_contents },
+	{ .name = "expected_colliding_contents", .type = RECORD_REAL, .format = "%.6g",
+	  .get = h_expected_contents },
 	{ .name = "zero_checksum_matches", .type = RECORD_UINT, .get = h_zero_matches },
 	{ .name = "ns_per_page_median", .type = RECORD_REAL, .format = "%.2f", .get = h_ns_median },
 	{ .name = "ns_per_page_p90", .type = RECORD_REAL, .format = "%.2f", .get = h_ns_p90 },
 	{ .name = "full_scan_checksum_ms", .type = RECORD_REAL, .format = "%.4f", .get = h_full_ms },
 	{ .name = "steady_scan_checksum_ms", .type = RECORD_REAL, .format = "%.4f", .get = h_steady_ms },
 	{ .name = "ksmd_checksum_cpu_share", .type = RECORD_REAL, .format = "%.6f", .get = h_cpu },
-	{ .name = "ksmd_steady_checksum_cpu_share", .type = RECORD_REAL, .format = "%.6f", .get = h_steady_cpu },
+	{ .name = "ksmd_steady_checksum_cpu_share", .type = RECORD_REAL, .format = "%.6f",
+	  .get = h_steady_cpu },
 	{ .name = "full_scan_seconds", .type = RECORD_REAL, .get = h_full_s },
 	{ .name = "timing", .type = RECORD_OBJECT, .get = h_timing, .sub = &report_result_schema },
 };
@@ -286,18 +288,25 @@ static const struct record_field csv_fields[] = {
 	{ .name = "zero_checksum", .type = RECORD_STR, .flags = CSV, .get = h_zero_sum },
 	{ .name = "contents", .type = RECORD_UINT, .flags = CSV, .get = h_contents },
 	{ .name = "colliding_pairs", .type = RECORD_UINT, .flags = CSV, .get = h_pairs },
-	{ .name = "expected_colliding_pairs", .type = RECORD_REAL, .flags = CSV, .format = "%.6g", .get = h_expected_pairs },
+	{ .name = "expected_colliding_pairs", .type = RECORD_REAL, .flags = CSV, .format = "%.6g",
+	  .get = h_expected_pairs },
 	{ .name = "colliding_contents", .type = RECORD_UINT, .flags = CSV, .get = h_coll_contents },
-	{ .name = "expected_colliding_contents", .type = RECORD_REAL, .flags = CSV, .format = "%.6g", .get = h_expected_contents },
+	{ .name = "expected_colliding_contents", .type = RECORD_REAL, .flags = CSV, .format = "%.6g",
+	  .get = h_expected_contents },
 	{ .name = "zero_checksum_matches", .type = RECORD_UINT, .flags = CSV, .get = h_zero_matches },
-	{ .name = "ns_per_page_median", .type = RECORD_REAL, .flags = CSV, .format = "%.2f", .get = h_ns_median },
+	{ .name = "ns_per_page_median", .type = RECORD_REAL, .flags = CSV, .format = "%.2f",
+	  .get = h_ns_median },
 	{ .name = "ns_per_page_p90", .type = RECORD_REAL, .flags = CSV, .format = "%.2f", .get = h_ns_p90 },
-	{ .name = "full_scan_checksum_ms", .type = RECORD_REAL, .flags = CSV, .format = "%.4f", .get = h_full_ms },
-	{ .name = "steady_scan_checksum_ms", .type = RECORD_REAL, .flags = CSV, .format = "%.4f", .get = h_steady_ms },
+	{ .name = "full_scan_checksum_ms", .type = RECORD_REAL, .flags = CSV, .format = "%.4f",
+	  .get = h_full_ms },
+	{ .name = "steady_scan_checksum_ms", .type = RECORD_REAL, .flags = CSV, .format = "%.4f",
+	  .get = h_steady_ms },
 	{ .name = "pages_to_scan", .type = RECORD_UINT, .flags = CSV, .get = v_pts },
 	{ .name = "sleep_millisecs", .type = RECORD_UINT, .flags = CSV, .get = v_sleep },
-	{ .name = "ksmd_checksum_cpu_share", .type = RECORD_REAL, .flags = CSV, .format = "%.6f", .get = h_cpu },
-	{ .name = "ksmd_steady_checksum_cpu_share", .type = RECORD_REAL, .flags = CSV, .format = "%.6f", .get = h_steady_cpu },
+	{ .name = "ksmd_checksum_cpu_share", .type = RECORD_REAL, .flags = CSV, .format = "%.6f",
+	  .get = h_cpu },
+	{ .name = "ksmd_steady_checksum_cpu_share", .type = RECORD_REAL, .flags = CSV, .format = "%.6f",
+	  .get = h_steady_cpu },
 };
 
 const struct record_schema scan_csv_schema = { NULL, RECORD_FIELDS(csv_fields), NULL, 0 };
@@ -325,7 +334,8 @@ static const struct record_column dump_columns[] = {
 static int dumps_table(FILE *out, const struct report_document *doc)
 {
 	const struct scan_result *r = doc->scan;
-	struct record_list dumps = { &dump_schema, &r->dumps[0].stats, r->ndumps, sizeof(r->dumps[0]), { .item = doc } };
+	struct record_list dumps = { &dump_schema, &r->dumps[0].stats, r->ndumps, sizeof(r->dumps[0]),
+				     { .item = doc } };
 	struct table *t = record_table(RECORD_COLUMNS(dump_columns), &dumps);
 
 	if (t && r->ndumps > 1) {

@@ -105,14 +105,21 @@ static const struct record_field row_fields[] = {
 	{ .name = "hash", .type = RECORD_STR, .flags = RECORD_CSV, .get = t_hash },
 	{ .name = "implementation", .type = RECORD_STR, .flags = RECORD_CSV, .get = t_impl },
 	{ .name = "kernel_mb_per_s_here", .type = RECORD_INT, .flags = RECORD_CSV, .get = t_mb_here },
-	{ .name = "speedup_vs_jhash2_kernel_here", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f", .get = t_mb_x_here },
+	{ .name = "speedup_vs_jhash2_kernel_here", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f",
+	  .get = t_mb_x_here },
 	{ .name = "kernel_mb_per_s_thread", .type = RECORD_INT, .flags = RECORD_CSV, .get = t_mb_thread },
-	{ .name = "speedup_vs_jhash2_kernel_thread", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f", .get = t_mb_x_thread },
-	{ .name = "ns_per_page_here", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.2f", .get = t_ns_here },
-	{ .name = "speedup_vs_jhash2_ksm_here", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f", .get = t_ns_x_here },
-	{ .name = "ns_per_page_thread", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.2f", .get = t_ns_thread },
-	{ .name = "speedup_vs_jhash2_ksm_thread", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f", .get = t_ns_x_thread },
-	{ .name = "v1_mib_per_s_thread", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.1f", .get = t_v1 },
+	{ .name = "speedup_vs_jhash2_kernel_thread", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f",
+	  .get = t_mb_x_thread },
+	{ .name = "ns_per_page_here", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.2f",
+	  .get = t_ns_here },
+	{ .name = "speedup_vs_jhash2_ksm_here", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f",
+	  .get = t_ns_x_here },
+	{ .name = "ns_per_page_thread", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.2f",
+	  .get = t_ns_thread },
+	{ .name = "speedup_vs_jhash2_ksm_thread", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f",
+	  .get = t_ns_x_thread },
+	{ .name = "v1_mib_per_s_thread", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.1f",
+	  .get = t_v1 },
 };
 
 const struct record_schema thread_row_schema = { NULL, RECORD_FIELDS(row_fields), NULL, 0 };
@@ -165,10 +172,10 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 	const struct bench_result *m = doc->nrows ? doc->rows[0].ksm : NULL;
 
 	if (style == REPORT_MARKDOWN)
-		return fprintf(out, "\nMB/s: the v2 patch's self-test (zero page, HZ>>3 jiffies, count * PAGE_SIZE >> 17); "
-				    "ns/page: rdtsc median per call over random pages in a cold working set; "
-				    "x jhash2: times faster than jhash2 on the same machine. Thread figures: Xeon E5-2420 v2 "
-				    "(MB/s) and ksmd on a Xeon E5-2620 v3 with 4 VMs (ns/page).\n") < 0;
+		return fprintf(out, "\nMB/s: the v2 patch's self-test (zero page, HZ>>3 jiffies, count * PAGE_SIZE "
+				    ">> 17); ns/page: rdtsc median per call over random pages in a cold working set; "
+				    "x jhash2: times faster than jhash2 on the same machine. Thread figures: Xeon "
+				    "E5-2420 v2 (MB/s) and ksmd on a Xeon E5-2620 v3 with 4 VMs (ns/page).\n") < 0;
 	if (doc->nrows == 0)
 		return 0;
 	fprintf(out, "\nMB/s: the v2 patch's self-test, count * PAGE_SIZE >> 17 after HZ>>3 emulated jiffies\n"

@@ -195,8 +195,11 @@ static size_t craft_elf(unsigned char *f)
 	put16(f + 52, 64);
 	put16(f + 54, 56);
 	put16(f + 56, 3);
-	static const uint64_t ph[3][6] = { /* type, offset, paddr, filesz, memsz */
-		{ 4, 0, 0, 4, 4, 0 }, { 1, 0, 0x100000, 2 * PS, 3 * PS, 0 }, { 1, 0, 0x200000, PS + 100, PS + 100, 0 } };
+	static const uint64_t ph[3][5] = { /* type, offset (set below), paddr, filesz, memsz */
+		{ 4, 0, 0, 4, 4 },
+		{ 1, 0, 0x100000, 2 * PS, 3 * PS },
+		{ 1, 0, 0x200000, PS + 100, PS + 100 },
+	};
 	for (unsigned i = 0; i < 3; i++) {
 		unsigned char *p = f + phoff + i * 56;
 		put32(p, (uint32_t)ph[i][0]);

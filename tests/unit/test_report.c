@@ -102,11 +102,14 @@ static const struct record_schema part_schema = { NULL, RECORD_FIELDS(part_field
 #define TL(m) RECORD_LOAD(struct toy_read, m)
 
 static const struct record_field toy_fields[] = {
-	{ .name = "name", .type = RECORD_STR, .flags = RECORD_CSV | RECORD_REQUIRED, .get = t_name, .load = TL(name) },
+	{ .name = "name", .type = RECORD_STR, .flags = RECORD_CSV | RECORD_REQUIRED, .get = t_name,
+	  .load = TL(name) },
 	{ .name = "count", .type = RECORD_UINT, .flags = RECORD_CSV, .get = t_count, .load = TL(count) },
-	{ .name = "ratio", .type = RECORD_REAL, .applies = 2, .flags = RECORD_CSV, .format = "%.3f", .get = t_ratio,
+	{ .name = "ratio", .type = RECORD_REAL, .applies = 2, .flags = RECORD_CSV, .format = "%.3f",
+	  .get = t_ratio,
 	  .load = TL(ratio) },
-	{ .name = "readings", .type = RECORD_REAL, .get = t_reading, .count = n_readings, .load = TL(readings) },
+	{ .name = "readings", .type = RECORD_REAL, .get = t_reading, .count = n_readings,
+	  .load = TL(readings) },
 	{ .name = "part", .type = RECORD_OBJECT, .get = t_part, .sub = &part_schema, .load = TL(part) },
 	{ .name = "map", .type = RECORD_MAP, .get = t_entry, .count = two },
 };
@@ -176,7 +179,8 @@ void test_report_record(void)
 	/* Reading back: types checked, arrays and nested objects stored. */
 	struct toy_read back;
 	struct kb_err err;
-	cJSON *in = cJSON_Parse("{\"name\":\"n\",\"count\":3,\"ratio\":0.5,\"readings\":[4,5,6],\"part\":{\"on\":true}}");
+	cJSON *in = cJSON_Parse("{\"name\":\"n\",\"count\":3,\"ratio\":0.5,\"readings\":[4,5,6],"
+				"\"part\":{\"on\":true}}");
 	memset(&back, 0, sizeof(back));
 	CHECK(record_load(&toy_schema, in, &back, "f.json", NULL, &err) == 0);
 	CHECK(strcmp(back.name, "n") == 0 && back.count == 3 && back.ratio == 0.5 && back.part.on == 1);
@@ -196,7 +200,8 @@ void test_report_record(void)
 	for (size_t i = 0; i < sizeof(bad_docs) / sizeof(bad_docs[0]); i++) {
 		in = cJSON_Parse(bad_docs[i][0]);
 		memset(&back, 0, sizeof(back));
-		CHECK(record_load(&toy_schema, in, &back, "f.json", "toy", &err) == -1 && strstr(err.msg, bad_docs[i][1]));
+		CHECK(record_load(&toy_schema, in, &back, "f.json", "toy", &err) == -1 &&
+		      strstr(err.msg, bad_docs[i][1]));
 		record_load_release(&toy_schema, &back);
 		cJSON_Delete(in);
 	}

@@ -153,7 +153,8 @@ void test_report_formats_registry(void)
 	char names[160];
 	struct kb_err err;
 
-	CHECK_STR(report_format_names(REPORT_BENCH, "|", names, sizeof(names)), "table|kernel|csv|tsv|json|gha|markdown");
+	CHECK_STR(report_format_names(REPORT_BENCH, "|", names, sizeof(names)),
+		  "table|kernel|csv|tsv|json|gha|markdown");
 	CHECK_STR(report_format_names(REPORT_SELECT, ", ", names, sizeof(names)), "kernel, json, gha or markdown");
 	CHECK_STR(report_format_names(REPORT_SCAN, "|", names, sizeof(names)), "table|csv|tsv|json");
 	CHECK_STR(report_format_names(REPORT_PLOT, "|", names, sizeof(names)), "svg");
