@@ -242,9 +242,9 @@ int cmd_bench(int argc, char **argv)
 	interrupt_install(INTERRUPT_STOP);
 	if ((rc = run_cli_cpu("bench", o.cpu, 0, &cpu, &rule)) != 0)
 		return rc;
-	if (!(ctx = malloc(sizeof(*ctx))))
-		return cli_error("bench", "out of memory");
-	bench_context_gather(ctx, cpu, rule, hashes, (unsigned)n, o.step.cfg.timer == BENCH_TIMER_RDTSC || o.selfcheck);
+	if (!(ctx = run_cli_context("bench", cpu, rule, hashes, (unsigned)n,
+				    o.step.cfg.timer == BENCH_TIMER_RDTSC || o.selfcheck)))
+		return KB_EXIT_USAGE;
 	o.step.set.llc_bytes = cpu_llc_bytes(&ctx->cpu);
 	o.step.set.cold &= !o.selfcheck;
 	if ((rc = cmd_output_open("bench", o.output, 0644, &out)) == 0)

@@ -42,14 +42,14 @@ static void usage(void)
 	       run_cli_formats(REPORT_SCAN), dump_format_names(), run_cli_format_list(REPORT_SCAN));
 }
 
-struct progress {
+struct scan_progress {
 	uint64_t start_ns, last_ns;
 	int shown;
 };
 
 static void show_progress(void *ctx, uint64_t done, uint64_t total)
 {
-	struct progress *p = ctx;
+	struct scan_progress *p = ctx;
 	uint64_t now = clock_now_ns();
 
 	/* Only for runs longer than a second, at most four times a second. */
@@ -206,7 +206,7 @@ static int select_hashes(struct scan_cli *s)
 
 static int scan_and_report(struct scan_cli *s, const struct bench_context *ctx, const struct report_format *f)
 {
-	struct progress prog = { 0 };
+	struct scan_progress prog = { 0 };
 	struct scan_result r;
 	struct cmd_output out;
 	struct kb_err err;
@@ -214,7 +214,7 @@ static int scan_and_report(struct scan_cli *s, const struct bench_context *ctx, 
 
 	if (isatty(STDERR_FILENO)) {
 		prog.start_ns = clock_now_ns();
-		s->o.progress = show_progress;
+		s->o.on_progress = show_progress;
 		s->o.progress_ctx = &prog;
 	}
 	if ((rc = cmd_output_open("scan", s->output, 0644, &out)) != 0)
@@ -254,10 +254,10 @@ int cmd_scan(int argc, char **argv)
 	/* Chosen now, pinned by the scan for the timing only (scan.h). */
 	if ((rc = run_cli_cpu("scan", s.cpu, 1, &s.o.pin_cpu, &rule)) != 0)
 		return rc;
-	struct bench_context *ctx = malloc(sizeof(*ctx));
+	struct bench_context *ctx = run_cli_context("scan", s.o.pin_cpu, rule, s.o.hashes, s.o.nhashes,
+						    s.o.sample_pages > 0);
 	if (!ctx)
-		return cli_error("scan", "out of memory");
-	bench_context_gather(ctx, s.o.pin_cpu, rule, s.o.hashes, s.o.nhashes, s.o.sample_pages > 0);
+		return KB_EXIT_USAGE;
 	s.o.llc_bytes = cpu_llc_bytes(&ctx->cpu);
 	rc = scan_and_report(&s, ctx, f);
 	free(ctx);

@@ -123,10 +123,9 @@ int cmd_select(int argc, char **argv)
 	interrupt_install(INTERRUPT_STOP);
 	if ((rc = run_cli_cpu("select", o.cpu, 0, &cpu, &rule)) != 0)
 		return rc;
-	struct bench_context *ctx = malloc(sizeof(*ctx));
+	struct bench_context *ctx = run_cli_context("select", cpu, rule, hashes, n, 0);
 	if (!ctx)
-		return cli_error("select", "out of memory");
-	bench_context_gather(ctx, cpu, rule, hashes, n, 0);
+		return KB_EXIT_USAGE;
 	rc = measure_and_report(&o, hashes, n, ctx, f);
 	free(ctx);
 	return rc;

@@ -151,10 +151,9 @@ int cmd_thread(int argc, char **argv)
 	if ((rc = run_cli_cpu("thread", o.cpu, 0, &cpu, &rule)) != 0)
 		return rc;
 	unsigned n = contenders(hashes, published);
-	struct bench_context *ctx = malloc(sizeof(*ctx));
+	struct bench_context *ctx = run_cli_context("thread", cpu, rule, hashes, n, 1);
 	if (!ctx)
-		return cli_error("thread", "out of memory");
-	bench_context_gather(ctx, cpu, rule, hashes, n, 1);
+		return KB_EXIT_USAGE;
 	o.steps[1].set.llc_bytes = cpu_llc_bytes(&ctx->cpu);
 	if ((rc = cmd_output_open("thread", o.output, 0644, &out)) == 0) {
 		rc = run_cli_measure("thread", o.steps, 2, hashes, n, o.quiet, &results);

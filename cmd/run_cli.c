@@ -3,6 +3,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../bench/pin.h"
 #include "../common/duration_parse.h"
@@ -98,6 +99,19 @@ int run_cli_cpu(const char *cmd, int requested, int only_choose, int *cpu, const
 	if (*cpu < 0 || (!only_choose && pin_to_cpu(*cpu, &err)))
 		return cli_fail(cmd, &err);
 	return 0;
+}
+
+struct bench_context *run_cli_context(const char *cmd, int cpu, const char *rule,
+				      const struct hash_impl *const *hashes, unsigned n, int uses_counter)
+{
+	/* Its warnings and names take a few KiB: not on the stack. */
+	struct bench_context *ctx = malloc(sizeof(*ctx));
+
+	if (!ctx)
+		cli_error(cmd, "out of memory");
+	else
+		bench_context_gather(ctx, cpu, rule, hashes, n, uses_counter);
+	return ctx;
 }
 
 int run_cli_measure(const char *cmd, const struct bench_step *steps, unsigned nsteps,

@@ -24,6 +24,12 @@ int run_cli_format(const char *cmd, const char *name, enum report_kind kind, con
  * *rule; pinned there too unless only_choose. */
 int run_cli_cpu(const char *cmd, int requested, int only_choose, int *cpu, const char **rule);
 
+/* The run's context, gathered for the CPU chosen and the hashes measured
+ * (uses_counter: the cycle counter's figures are reported); NULL after
+ * printing the error. Freed with free(). */
+struct bench_context *run_cli_context(const char *cmd, int cpu, const char *rule,
+				      const struct hash_impl *const *hashes, unsigned n, int uses_counter);
+
 /* Runs the plan with a progress line on a terminal (none with quiet);
  * out gets what was measured, also when a stop request ends it early. */
 int run_cli_measure(const char *cmd, const struct bench_step *steps, unsigned nsteps,

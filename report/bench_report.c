@@ -59,16 +59,31 @@ static const struct record_column columns[] = {
 	{ "TSC cyc/call p10/p50/p90", 'r', NULL, 0, NULL, cycles_cell },
 };
 
+int bench_report_rows(const struct report_document *doc, struct record_list *rows)
+{
+	*rows = (struct record_list){ &report_result_schema, doc->results, doc->nresults, sizeof(*doc->results),
+				      { .item = doc } };
+	return 0;
+}
+
 int bench_report_text(FILE *out, const struct report_document *doc, enum report_style style)
 {
 	struct record_list rows;
 
-	if (report_document_rows(doc, &rows))
-		return -1;
+	bench_report_rows(doc, &rows);
 	struct table *t = record_table(RECORD_COLUMNS(columns), &rows);
 	int rc = t ? report_table_in_context(out, doc->ctx, t, style, 1) : -1;
 	table_free(t);
 	return rc;
+}
+
+/* The kernel's figure for a result: its own for the jiffies timer, else the
+ * best rate in the same unit (MiB/s, as count * PAGE_SIZE >> 17 is). */
+static long kernel_mb_per_s(const struct bench_result *r)
+{
+	if (r->timer == BENCH_TIMER_JIFFIES)
+		return r->jiffies.kernel_mb_per_s_best;
+	return (long)(bench_bytes_per_s(r->page_size, r->ns_per_page.best) / (1 << 20));
 }
 
 int report_kernel_line(FILE *out, const char *name, long mb_per_s)
@@ -79,7 +94,7 @@ int report_kernel_line(FILE *out, const char *name, long mb_per_s)
 int bench_report_kernel(FILE *out, const struct report_document *doc)
 {
 	for (size_t i = 0; i < doc->nresults; i++)
-		if (report_kernel_line(out, doc->results[i].hash, report_kernel_mb_per_s(&doc->results[i])))
+		if (report_kernel_line(out, doc->results[i].hash, kernel_mb_per_s(&doc->results[i])))
 			return -1;
 	return 0;
 }

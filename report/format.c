@@ -1,6 +1,6 @@
 /* The format registry: one entry per format, each defined in its own file
  * (format_NAME.c: const struct report_format report_format_NAME), in the
- * order --help lists them; and the helpers several formats share. */
+ * order --help lists them */
 #include <string.h>
 
 #include "report.h"
@@ -49,20 +49,4 @@ int report_write(const struct report_format *f, const struct report_document *do
 	if (!f->render[doc->kind])
 		return -1;
 	return f->render[doc->kind](out, doc) || ferror(out) ? -1 : 0;
-}
-
-const char *report_stable_data(const char *data)
-{
-	if (strncmp(data, "file:", 5) == 0) {
-		const char *slash = strrchr(data, '/');
-		return slash ? slash + 1 : data + 5;
-	}
-	return data;
-}
-
-long report_kernel_mb_per_s(const struct bench_result *r)
-{
-	if (r->timer == BENCH_TIMER_JIFFIES)
-		return r->jiffies.kernel_mb_per_s_best;
-	return (long)(bench_bytes_per_s(r->page_size, r->ns_per_page.best) / (1 << 20));
 }

@@ -5,9 +5,7 @@
 
 static int csv_render(FILE *out, const struct report_document *doc)
 {
-	struct record_list rows;
-
-	return report_document_rows(doc, &rows) ? -1 : record_write_delimited(out, &rows, ',');
+	return report_write_rows(out, doc, ',');
 }
 
 const struct report_format report_format_csv = {

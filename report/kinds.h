@@ -10,6 +10,11 @@
 /* Text: plain aligned columns, or GitHub-flavoured Markdown. */
 enum report_style { REPORT_PLAIN, REPORT_MARKDOWN };
 
+/* The rows of a document's CSV (report_document_rows dispatches here). */
+int bench_report_rows(const struct report_document *doc, struct record_list *rows);
+int thread_report_rows(const struct report_document *doc, struct record_list *rows);
+int scan_report_rows(const struct report_document *doc, struct record_list *rows);
+
 int bench_report_text(FILE *out, const struct report_document *doc, enum report_style style);
 int bench_report_kernel(FILE *out, const struct report_document *doc);
 int bench_report_gha(FILE *out, const struct report_document *doc);

@@ -87,12 +87,12 @@ int report_write(const struct report_format *f, const struct report_document *do
 const struct record_schema *report_document_schema(enum report_kind kind);
 int report_document_rows(const struct report_document *doc, struct record_list *rows);
 
-/* A dataset name that stays the same across CI runs: a file's base name
- * ("file:/tmp/x/guest.core" -> "guest.core"), else the name itself. */
-const char *report_stable_data(const char *data);
+/* The document's rows as delimited text (record_write_delimited). */
+int report_write_rows(FILE *out, const struct report_document *doc, char sep);
 
-/* The kernel's figure for a result: its own for the jiffies timer, else the
- * best rate in the same unit (MiB/s, as count * PAGE_SIZE >> 17 is). */
-long report_kernel_mb_per_s(const struct bench_result *r);
+/* A dataset name that stays the same across CI runs: a file's base name
+ * ("file:/tmp/x/guest.core" -> "guest.core"), else the name itself
+ * (result_fields.c). */
+const char *report_stable_data(const char *data);
 
 #endif

@@ -311,6 +311,14 @@ static const struct record_field csv_fields[] = {
 
 const struct record_schema scan_csv_schema = { NULL, RECORD_FIELDS(csv_fields), NULL, 0 };
 
+int scan_report_rows(const struct report_document *doc, struct record_list *rows)
+{
+	const struct scan_result *r = doc->scan;
+
+	*rows = (struct record_list){ &scan_csv_schema, r->hashes, r->nhashes, sizeof(r->hashes[0]), { .item = doc } };
+	return 0;
+}
+
 /* The text report: a table per section. */
 static int print_table(struct table *t, FILE *out)
 {

@@ -187,12 +187,17 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 	return fprintf(out, "x jhash2: times faster than jhash2 on the same machine (1.00 = jhash2).\n") < 0;
 }
 
+int thread_report_rows(const struct report_document *doc, struct record_list *rows)
+{
+	*rows = (struct record_list){ &thread_row_schema, doc->rows, doc->nrows, sizeof(*doc->rows), { .item = doc } };
+	return 0;
+}
+
 int thread_report_text(FILE *out, const struct report_document *doc, enum report_style style)
 {
 	struct record_list rows;
 
-	if (report_document_rows(doc, &rows))
-		return -1;
+	thread_report_rows(doc, &rows);
 	struct table *t = record_table(RECORD_COLUMNS(columns), &rows);
 	/* Markdown: its notes before the legend; plain text: after it. */
 	int rc = t ? report_table_in_context(out, doc->ctx, t, style, style == REPORT_MARKDOWN) : -1;

@@ -100,9 +100,9 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 			if (census_add(c, pg.data, loc, err))
 				return -1;
 			sample_page(st, pg.data, o->page_size);
-			if (o->progress && ++since_progress == PROGRESS_PAGES) {
+			if (o->on_progress && ++since_progress == PROGRESS_PAGES) {
 				since_progress = 0;
-				o->progress(o->progress_ctx, census_counts(c)->pages * o->page_size, total_bytes);
+				o->on_progress(o->progress_ctx, census_counts(c)->pages * o->page_size, total_bytes);
 			}
 		}
 		if (rc < 0)

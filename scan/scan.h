@@ -43,7 +43,7 @@ struct scan_options {
 	/* The timing runs pinned to this CPU (-1: not pinned); the pass over the
 	 * dumps is not, so that its read-ahead thread runs on another CPU. */
 	int pin_cpu;
-	scan_progress_fn progress;
+	scan_progress_fn on_progress;
 	void *progress_ctx;
 };
 
