@@ -160,6 +160,10 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		return cli_fail("bench", &err);
 	if (!o->warmup_given)
 		o->step.cfg.warmup_ns = o->step.cfg.window_ns / 4;
+	const struct page_set_request *set = &o->step.set;
+	if ((set->dump.format || set->dump.lime.ranges) &&
+	    (strcmp(set->data, "zero") == 0 || strcmp(set->data, "random") == 0))
+		return cli_error("bench", "--input-format and --lime-ranges are for --data FILE");
 	if (o->step.set.misalign >= o->step.set.page_size)
 		return cli_error("bench", "--misalign %u must be smaller than the page size %u", o->step.set.misalign,
 				 o->step.set.page_size);

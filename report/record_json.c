@@ -15,19 +15,20 @@ static cJSON *scalar(const struct record_value *v)
 	}
 }
 
-/* The value of f in row, element index of an array field. A nested
- * object's row is nested in row and carries the element's index. */
+/* The value of f in row: of the whole field, or (an array) of its element
+ * at. A nested object's row is nested in row, and carries the element's
+ * index (0 for a lone object). */
 static cJSON *value(const struct record_schema *s, const struct record_field *f, const struct record_row *row,
-		    size_t index)
+		    const size_t *at)
 {
-	struct record_row at = { row->item, row->up, index };
+	struct record_row here = { row->item, row->up, at ? *at : row->index };
 	struct record_value v;
 
-	if (!record_get(s, f, &at, &v))
+	if (!record_get(s, f, &here, &v))
 		return cJSON_CreateNull();
 	if (v.type != RECORD_OBJECT)
 		return scalar(&v);
-	struct record_row sub = { v.item, row, index };
+	struct record_row sub = { v.item, row, at ? *at : 0 };
 	return record_json(f->sub, &sub);
 }
 
@@ -44,7 +45,7 @@ static cJSON *array(const struct record_schema *s, const struct record_field *f,
 			if (v.key)
 				cJSON_AddItemToObject(a, v.key, present ? scalar(&v) : cJSON_CreateNull());
 		} else {
-			cJSON_AddItemToArray(a, value(s, f, row, i));
+			cJSON_AddItemToArray(a, value(s, f, row, &i));
 		}
 	}
 	return a;
@@ -62,7 +63,7 @@ static int add_field(const struct record_field *f, void *arg)
 	cJSON *item;
 
 	if (!f->count)
-		item = value(b->s, f, b->row, b->row->index);
+		item = value(b->s, f, b->row, NULL);
 	else if (f->applies && b->s->row_class && !(f->applies & b->s->row_class(b->row)))
 		item = cJSON_CreateNull();
 	else

@@ -269,6 +269,7 @@ check_usage_error(["bench", "--data", lime_raw, "--input-format", "lime-raw"], "
                   "lime-raw without ranges")
 check_usage_error(["bench", "--data", lime_raw, "--lime-ranges", "0-fff"], "takes no LiME ranges",
                   "ranges for a raw file")
+check_usage_error(["bench", "--input-format", "raw"], "are for --data FILE", "--input-format without a file")
 os.unlink(lime_raw)
 
 # tsv: the CSV's columns, tab-separated
