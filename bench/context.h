@@ -7,17 +7,11 @@
 #include <stdint.h>
 
 #include "../hashes/hash.h"
+#include "cpu_describe.h"
 
 #define CONTEXT_WARNINGS_MAX 8
 #define CONTEXT_FEATURES_MAX 24
 
-struct cpu_description {
-	int known;                 /* the CPU was identified (libcpuid or /proc/cpuinfo) */
-	char vendor[32], brand[80];
-	int family, model, stepping, ext_family, ext_model;
-	int l1d_kib, l2_kib, l3_kib; /* -1 when not reported */
-	int logical_cpus;
-};
 
 struct bench_context {
 	char date[32];             /* UTC, ISO 8601 */
@@ -42,12 +36,6 @@ struct bench_context {
 	int interrupted_by;
 	unsigned planned, completed;
 };
-
-/* Describes the CPU: libcpuid, else /proc/cpuinfo (cpu_describe.c). */
-void cpu_describe(struct cpu_description *out);
-
-/* The last-level cache in bytes, 0 if unknown. */
-uint64_t cpu_llc_bytes(const struct cpu_description *d);
 
 /* Fills ctx for a run on pinned_cpu (chosen by pin_rule) over the n
  * hashes; uses_counter says the cycle counter's figures will be reported

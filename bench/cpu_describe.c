@@ -11,7 +11,7 @@
 #include <libcpuid.h>
 #endif
 
-#include "context.h"
+#include "cpu_describe.h"
 
 static void trim_blanks(char *s)
 {
