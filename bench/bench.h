@@ -1,5 +1,7 @@
 /* Measuring one hash over one page set with one timer: warm-up, repeated
- * rounds, statistics. Results are values; nothing here prints. */
+ * rounds, statistics (measure.c, one file per timer behind timer.h).
+ * Results are values; nothing here prints. run.h measures a list of hashes
+ * over a plan of page sets. */
 #ifndef KB_BENCH_H
 #define KB_BENCH_H
 
@@ -8,11 +10,13 @@
 #include "../datasets/page_set.h"
 #include "../hashes/hash.h"
 #include "stats.h"
+#include "stop.h"
 
 enum bench_timer {
 	BENCH_TIMER_WINDOW,  /* calls counted in a CLOCK_MONOTONIC window */
 	BENCH_TIMER_JIFFIES, /* the kernel self-test: HZ>>3 emulated jiffies */
 	BENCH_TIMER_RDTSC,   /* every call timed with serialized TSC reads */
+	BENCH_TIMERS
 };
 
 const char *bench_timer_name(enum bench_timer t);
@@ -41,56 +45,78 @@ struct bench_config {
 /* Defaults: window, 125 ms, 5 rounds, HZ 250, clean vector state. */
 void bench_config_default(struct bench_config *cfg);
 
+/* One round as measured. Per-round facts besides the figure (interference,
+ * clock) belong here. */
+struct bench_round {
+	double ns_per_page; /* window, jiffies: elapsed / calls; rdtsc: the round's median call */
+};
+
+/* The counter the rdtsc timer reads (recorded for every timer). */
+struct bench_counter {
+	int is_tsc;            /* 1: the TSC; 0: CLOCK_MONOTONIC ns */
+	double hz;             /* ticks per second */
+	double overhead_ticks; /* subtracted from each timed call */
+};
+
+/* What only the jiffies timer measures. */
+struct bench_jiffies_part {
+	unsigned hz, window_jiffies;
+	int align_tick;
+	long kernel_mb_per_s_best, kernel_mb_per_s_median; /* count * PAGE_SIZE >> 17 */
+	double bias_percent_median; /* the kernel figure against the true rate */
+	double window_ns_median;    /* the window's true length */
+};
+
+/* What only the rdtsc timer measures: per-call ticks over all the rounds,
+ * the timer's overhead subtracted. The mean includes interruptions (as a
+ * window's wall time does); the median and percentiles leave them out. */
+struct bench_rdtsc_part {
+	double ticks_per_call_median, ticks_per_call_p10, ticks_per_call_p90, ticks_per_call_mean;
+};
+
 struct bench_result {
 	const char *hash;      /* the name asked for */
 	const char *impl;      /* the implementation that ran (aliases resolved) */
-	char data[300];        /* "zero", "random", "file:PATH" */
+	char data[PAGE_SET_DATA_MAX]; /* "zero", "random", "file:PATH" */
 	const char *cache;     /* "hot" or "cold" */
 	uint32_t page_size;
 	uint32_t misalign;
 	uint64_t working_set_bytes;
 	uint64_t set_pages;
-	enum bench_timer timer;
+	enum bench_timer timer; /* tags the per-timer part below */
 	unsigned repeats;      /* rounds measured: fewer than asked when interrupted */
 	unsigned repeats_requested;
-	int interrupted;       /* a stop request (bench_stop_requested) cut the rounds short */
+	int interrupted;       /* a stop request cut the rounds short */
 	uint64_t window_ns;    /* window, or rdtsc round length */
 	uint64_t calls;        /* timed calls over all rounds */
-
-	/* Per round: ns per page (rdtsc: the round's per-call median). */
-	struct stats_summary ns_per_page;
-	double ns_per_page_rounds[BENCH_REPEAT_MAX]; /* in the order measured; repeats of them */
-	double bytes_per_second_best, bytes_per_second_median;
-
-	/* jiffies */
-	unsigned hz, window_jiffies;
-	int align_tick;
-	long kernel_mb_per_s_best, kernel_mb_per_s_median; /* count * PAGE_SIZE >> 17 */
-	double bias_percent_median;                        /* kernel figure against the true rate */
-	double window_ns_median;                           /* the window's true length */
-
-	/* rdtsc (and counter facts for every timer) */
-	int counter_is_tsc;
-	double counter_hz;
-	double overhead_ticks;       /* subtracted from each call */
-	double ticks_per_call_median, ticks_per_call_p10, ticks_per_call_p90;
-	/* The mean call, interruptions included (as a window's wall time includes
-	 * them); the median leaves them out. */
-	double ticks_per_call_mean;
+	struct bench_counter counter;
+	struct stats_summary ns_per_page; /* over the rounds */
+	struct bench_round *rounds;       /* repeats of them, in the order measured (owned) */
+	union {
+		struct bench_jiffies_part jiffies; /* timer == BENCH_TIMER_JIFFIES */
+		struct bench_rdtsc_part rdtsc;     /* timer == BENCH_TIMER_RDTSC */
+	};
 };
 
-/* Runs cfg's measurement of h over set into out. When a stop is requested
- * (bench_stop_request, e.g. from a SIGINT handler) the round in progress is
- * dropped and the measurement ends with the rounds completed so far, marked
- * interrupted; out->repeats is 0 if none was. */
+/* The one conversion from time per page to rate: 0 when ns is not positive. */
+static inline double bench_bytes_per_s(uint32_t page_size, double ns_per_page)
+{
+	return ns_per_page > 0 ? page_size * 1e9 / ns_per_page : 0;
+}
+
+/* Counter ticks in ns. */
+static inline double bench_ticks_ns(const struct bench_counter *c, double ticks)
+{
+	return ticks * 1e9 / c->hz;
+}
+
+/* Runs cfg's measurement of h over set into out (released with
+ * bench_result_release). When a stop is requested (bench_stop_request) the
+ * round in progress is dropped and the measurement ends with the rounds
+ * completed so far, marked interrupted; out->repeats is 0 if none was. */
 int bench_measure(const struct hash_impl *h, const struct page_set *set, const struct bench_config *cfg,
 		  struct bench_result *out, struct kb_err *err);
 
-/* Stopping a run early, from a signal handler: bench_stop_request() only
- * stores to a volatile sig_atomic_t (async-signal-safe); the timed loops
- * check it once per batch (window, jiffies) or per call (rdtsc). */
-void bench_stop_request(int signo);
-int bench_stop_requested(void); /* the signal number asked with, 0 if none */
-void bench_stop_reset(void);
+void bench_result_release(struct bench_result *r);
 
 #endif

@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 
+#include "stats.h"
+
 #if CLOCK_HAVE_TSC
 #include <cpuid.h>
 #endif
@@ -71,11 +73,6 @@ static double measure_hz(uint64_t span_ns)
 	return (c1 - c0) * 1e9 / (double)(t1 - t0);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 #endif
 
 const struct counter_info *counter_info(void)
@@ -97,7 +94,7 @@ const struct counter_info *counter_info(void)
 	double hz[5];
 	for (int i = 0; i < 5; i++)
 		hz[i] = measure_hz(6000000u);
-	qsort(hz, 5, sizeof(hz[0]), cmp_double);
+	stats_sort(hz, 5);
 	info.hz = hz[2];
 #else
 	info.is_tsc = 0;

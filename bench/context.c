@@ -11,6 +11,7 @@
 #include "../common/versions.h"
 #include "../hashes/cpu_features.h"
 #include "clock.h"
+#include "stop.h"
 
 /* Set by the Makefile: the flags this file was built with stand for the build. */
 #ifndef KB_CFLAGS
@@ -68,8 +69,26 @@ static void describe_build(struct bench_context *ctx)
 #endif
 }
 
-void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const struct hash_impl *const *hashes,
-			  unsigned n, int uses_counter)
+/* The comma-separated feature names as a list. */
+static void list_features(struct bench_context *ctx, uint32_t needs)
+{
+	char names[256];
+
+	cpu_features_names(needs, names, sizeof(names));
+	for (char *save = NULL, *tok = strtok_r(names, ",", &save); tok && ctx->nfeatures < CONTEXT_FEATURES_MAX;
+	     tok = strtok_r(NULL, ",", &save))
+		snprintf(ctx->features_used[ctx->nfeatures++], sizeof(ctx->features_used[0]), "%s", tok);
+}
+
+void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsigned completed)
+{
+	ctx->planned = planned;
+	ctx->completed = completed;
+	ctx->interrupted_by = bench_stop_requested();
+}
+
+void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char *pin_rule,
+			  const struct hash_impl *const *hashes, unsigned n, int uses_counter)
 {
 	struct utsname u;
 	time_t now = time(NULL);
@@ -86,11 +105,12 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const struc
 	if (uname(&u) == 0)
 		snprintf(ctx->kernel_release, sizeof(ctx->kernel_release), "%s", u.release);
 	ctx->pinned_cpu = pinned_cpu;
+	ctx->pin_rule = pin_rule;
 	read_governor(pinned_cpu, ctx->governor, sizeof(ctx->governor));
 	cpu_describe(&ctx->cpu);
 	for (unsigned i = 0; i < n; i++)
 		needs |= hash_resolve(hashes[i])->cpu_needs;
-	cpu_features_names(needs, ctx->features_used, sizeof(ctx->features_used));
+	list_features(ctx, needs);
 
 	const struct counter_info *ci = counter_info();
 	ctx->counter_is_tsc = ci->is_tsc;

@@ -7,16 +7,11 @@
 #include <stdint.h>
 
 #include "../hashes/hash.h"
+#include "cpu_describe.h"
 
 #define CONTEXT_WARNINGS_MAX 8
+#define CONTEXT_FEATURES_MAX 24
 
-struct cpu_description {
-	int known;                 /* the CPU was identified (libcpuid or /proc/cpuinfo) */
-	char vendor[32], brand[80];
-	int family, model, stepping, ext_family, ext_model;
-	int l1d_kib, l2_kib, l3_kib; /* -1 when not reported */
-	int logical_cpus;
-};
 
 struct bench_context {
 	char date[32];             /* UTC, ISO 8601 */
@@ -27,8 +22,10 @@ struct bench_context {
 	char kernel_release[128];
 	char governor[64];         /* "" when the kernel exposes no cpufreq */
 	int pinned_cpu;
+	const char *pin_rule;      /* how it was chosen (bench/pin.h) */
 	struct cpu_description cpu;
-	char features_used[256];   /* CPU features the measured implementations need */
+	char features_used[CONTEXT_FEATURES_MAX][24]; /* CPU features the measured implementations need */
+	unsigned nfeatures;
 	int counter_is_tsc, tsc_invariant, has_rdtscp;
 	double counter_hz, counter_overhead_ticks;
 	uint64_t clock_resolution_ns, clock_granularity_ns;
@@ -40,16 +37,15 @@ struct bench_context {
 	unsigned planned, completed;
 };
 
-/* Describes the CPU: libcpuid, else /proc/cpuinfo (cpu_describe.c). */
-void cpu_describe(struct cpu_description *out);
+/* Fills ctx for a run on pinned_cpu (chosen by pin_rule) over the n
+ * hashes; uses_counter says the cycle counter's figures will be reported
+ * (its warnings apply). */
+void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char *pin_rule,
+			  const struct hash_impl *const *hashes, unsigned n, int uses_counter);
 
-/* The last-level cache in bytes, 0 if unknown. */
-uint64_t cpu_llc_bytes(const struct cpu_description *d);
-
-/* Fills ctx for a run on pinned_cpu over the n hashes; uses_counter says the
- * cycle counter's figures will be reported (its warnings apply). */
-void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const struct hash_impl *const *hashes,
-			  unsigned n, int uses_counter);
+/* Records whether a stop request (bench/stop.h) cut the run short, with the
+ * measurements planned and completed. */
+void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsigned completed);
 
 /* Appends a warning (ignored once CONTEXT_WARNINGS_MAX are held). */
 void bench_context_warn(struct bench_context *ctx, const char *fmt, ...)

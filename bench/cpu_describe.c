@@ -11,7 +11,7 @@
 #include <libcpuid.h>
 #endif
 
-#include "context.h"
+#include "cpu_describe.h"
 
 static void trim_blanks(char *s)
 {
@@ -20,24 +20,33 @@ static void trim_blanks(char *s)
 }
 
 #ifdef KB_HAVE_LIBCPUID
+static int identify(struct cpu_description *out, struct cpu_raw_data_t *raw, struct cpu_id_t *id)
+{
+	if (!cpuid_present() || cpuid_get_raw_data(raw) != 0 || cpu_identify(raw, id) != 0)
+		return -1;
+	strncpy(out->vendor, id->vendor_str, sizeof(out->vendor) - 1);
+	strncpy(out->brand, id->brand_str, sizeof(out->brand) - 1);
+	out->family = id->family;
+	out->model = id->model;
+	out->stepping = id->stepping;
+	out->ext_family = id->ext_family;
+	out->ext_model = id->ext_model;
+	out->l1d_kib = id->l1_data_cache;
+	out->l2_kib = id->l2_cache;
+	out->l3_kib = id->l3_cache;
+	return 0;
+}
+
+/* libcpuid's structures are several KiB: on the heap. */
 static int describe(struct cpu_description *out)
 {
-	struct cpu_raw_data_t raw;
-	struct cpu_id_t id;
+	struct cpu_raw_data_t *raw = malloc(sizeof(*raw));
+	struct cpu_id_t *id = malloc(sizeof(*id));
+	int rc = raw && id ? identify(out, raw, id) : -1;
 
-	if (!cpuid_present() || cpuid_get_raw_data(&raw) != 0 || cpu_identify(&raw, &id) != 0)
-		return -1;
-	strncpy(out->vendor, id.vendor_str, sizeof(out->vendor) - 1);
-	strncpy(out->brand, id.brand_str, sizeof(out->brand) - 1);
-	out->family = id.family;
-	out->model = id.model;
-	out->stepping = id.stepping;
-	out->ext_family = id.ext_family;
-	out->ext_model = id.ext_model;
-	out->l1d_kib = id.l1_data_cache;
-	out->l2_kib = id.l2_cache;
-	out->l3_kib = id.l3_cache;
-	return 0;
+	free(raw);
+	free(id);
+	return rc;
 }
 #else
 static int cache_kib(int name)

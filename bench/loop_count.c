@@ -17,7 +17,7 @@ void loop_count_until(hash_fn fn, const struct page_set *set, size_t *pos, uint6
 		}
 		calls += batch;
 		now = clock_now_ns();
-	} while (now < deadline_ns && !bench_stop_signal);
+	} while (now < deadline_ns && !bench_stop_requested());
 	*pos = i;
 	out->calls = calls;
 	out->start_ns = start_ns;

@@ -9,7 +9,7 @@ size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, uint
 	size_t count = set->count, i = *pos, len = set->page_size, n = 0;
 	uint64_t acc = 0, first = counter_start(), last = first;
 
-	while (n < max_calls && last - first < round_ticks && !bench_stop_signal) {
+	while (n < max_calls && last - first < round_ticks && !bench_stop_requested()) {
 		uint64_t s = counter_start();
 		acc ^= fn(order[i], len);
 		last = counter_end();

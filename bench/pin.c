@@ -1,12 +1,29 @@
-/* CPU pinning with sched_setaffinity (see pin.h). */
+/* CPU choice and pinning with sched_getaffinity / sched_setaffinity (see pin.h). */
 #include "pin.h"
 
 #include <errno.h>
 #include <sched.h>
 
-int pin_current_cpu(void)
+int pin_choose(int requested, const char **rule, struct kb_err *err)
 {
-	return sched_getcpu();
+	cpu_set_t allowed;
+
+	if (requested >= CPU_SETSIZE)
+		return kb_fail(err, "CPU %d does not exist", requested);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		return kb_fail_errno(err, errno, "cannot read this process's CPU affinity");
+	if (requested >= 0) {
+		if (!CPU_ISSET(requested, &allowed))
+			return kb_fail(err, "CPU %d is not available to this process", requested);
+		*rule = PIN_RULE_ASKED;
+		return requested;
+	}
+	for (int cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+		if (CPU_ISSET(cpu, &allowed)) {
+			*rule = PIN_RULE_DEFAULT;
+			return cpu;
+		}
+	return kb_fail(err, "this process may run on no CPU");
 }
 
 int pin_to_cpu(int cpu, struct kb_err *err)

@@ -31,8 +31,14 @@ int selfcheck_run(const struct hash_impl *h, const struct page_set *set, const s
 	if (bench_measure(h, set, &c, &window, err))
 		return -1;
 	c.timer = BENCH_TIMER_RDTSC;
-	if (bench_measure(h, set, &c, &rdtsc, err))
+	if (bench_measure(h, set, &c, &rdtsc, err)) {
+		bench_result_release(&window);
 		return -1;
+	}
+	bench_result_release(&window);
+	bench_result_release(&rdtsc);
+	if (window.repeats == 0 || rdtsc.repeats == 0) /* stopped: the caller abandons the check */
+		return 0;
 
 	/* The same number of calls per round as the harness made. */
 	uint64_t calls = window.calls / window.repeats ? window.calls / window.repeats : 1;
@@ -55,9 +61,10 @@ int selfcheck_run(const struct hash_impl *h, const struct page_set *set, const s
 	row->rdtsc_ns_per_page_median = rdtsc.ns_per_page.median;
 	/* Like for like: a window's time includes every interruption of the
 	 * rounds, and so does the mean call; the median call does not. */
-	row->rdtsc_ns_per_page_mean = rdtsc.ticks_per_call_mean * 1e9 / rdtsc.counter_hz;
+	row->rdtsc_ns_per_page_mean = bench_ticks_ns(&rdtsc.counter, rdtsc.rdtsc.ticks_per_call_mean);
 	row->rdtsc_diff_percent = (row->rdtsc_ns_per_page_mean / window.ns_per_page.median - 1) * 100;
-	row->compute_bound = window.bytes_per_second_median < SELFCHECK_COMPUTE_BOUND_BYTES_PER_S;
+	row->compute_bound =
+		bench_bytes_per_s(set->page_size, window.ns_per_page.median) < SELFCHECK_COMPUTE_BOUND_BYTES_PER_S;
 	row->rdtsc_ok = fabs(row->rdtsc_diff_percent) <= SELFCHECK_RDTSC_TARGET_PERCENT;
 	return 0;
 }

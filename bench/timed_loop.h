@@ -4,15 +4,12 @@
 #ifndef KB_TIMED_LOOP_H
 #define KB_TIMED_LOOP_H
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../datasets/page_set.h"
 #include "../hashes/hash.h"
-
-/* Non-zero once a stop was requested (stop.c): the loops end early. */
-extern volatile sig_atomic_t bench_stop_signal;
+#include "stop.h"
 
 /* A round that counts calls until a CLOCK_MONOTONIC deadline. The clock is
  * read once per batch of calls, not per call, so its cost stays out of the

@@ -2,18 +2,16 @@
  * timer and reports the results in the chosen format. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "../bench/bench.h"
-#include "../bench/context.h"
 #include "../bench/selfcheck.h"
 #include "../common/duration_parse.h"
 #include "../common/size_parse.h"
-#include "../report/results.h"
-#include "bench_cli.h"
 #include "cli.h"
 #include "interrupt.h"
-#include "term.h"
+#include "output.h"
+#include "run_cli.h"
 
 #define MAX_HASHES 64
 
@@ -21,11 +19,13 @@ static void usage(void)
 {
 	printf("usage: ksmbench bench [-H NAME[,NAME...]|all] [--data zero|random|FILE] [--cache hot|cold]\n"
 	       "                      [--timer window|jiffies|rdtsc] [--page-size N]\n"
-	       "                      [--format table|kernel|csv|json|gha|markdown] [-o FILE] [--quiet] [options]\n\n"
+	       "                      [--format %s] [-o FILE] [--quiet] [options]\n\n"
 	       "Measures page hashes: warm-up, then --repeat rounds; reports best, median, min,\n"
 	       "max and coefficient of variation of the time per page.\n\n"
 	       "  -H, --hash LIST       hashes to measure (default all available)\n"
 	       "  --data SRC            zero (the zero page), random (default), or a FILE's pages\n"
+	       "  --input-format F      the FILE's format: %s (default auto)\n"
+	       "  --lime-ranges R       ranges of a lime-raw or lime-padded FILE\n"
 	       "  --seed N              seed of the random pages and of the cold visiting order (default 1)\n"
 	       "  --page-size N         page size (default 4K; a multiple of 64 up to 16M)\n"
 	       "  --cache hot|cold      hot: one page (a file: its first 256 KiB) reused (default);\n"
@@ -40,96 +40,112 @@ static void usage(void)
 	       "  --repeat N            rounds (default 5)\n"
 	       "  --hz N                jiffies: the emulated CONFIG_HZ (default 250)\n"
 	       "  --align-tick          jiffies: start on a tick edge (the patch did not)\n"
-	       "  --cpu N               pin to CPU N (default: the CPU it starts on)\n"
-	       "  --format FMT          table (default), kernel, csv, json, gha (github-action-benchmark)\n"
-	       "                        or markdown\n"
+	       "  --cpu N               pin to CPU N (default: the highest-numbered CPU allowed)\n"
+	       "  --format FMT          %s (default table;\n"
+	       "                        gha: github-action-benchmark's array)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
 	       "  -q, --quiet           no progress line and no warnings on stderr\n"
 	       "  --selfcheck           compare the harness with a minimal loop, and rdtsc with\n"
 	       "                        window, per hash on a hot page; exit 1 if a target is missed\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
-	       "and the exit status is 130 (143).\n");
+	       "and the exit status is 130 (143).\n",
+	       run_cli_formats(REPORT_BENCH), dump_format_names(), run_cli_format_list(REPORT_BENCH));
 }
 
 struct bench_opts {
 	const char *hashes, *format_name, *output, *timer_name;
-	struct bench_set_request set;
-	struct bench_config cfg;
+	struct bench_step step;
 	int warmup_given, cpu, selfcheck, quiet;
 };
 
-static int parse(int argc, char **argv, struct bench_opts *o)
+enum { O_DATA = 256, O_SEED, O_PAGE, O_CACHE, O_WS, O_MIS, O_IFMT, O_LIME, O_TIMER, O_WIN, O_WARM, O_REP, O_HZ,
+       O_ALIGN, O_CPU, O_FMT, O_SELF };
+
+static const struct option options[] = {
+	{ "hash", required_argument, NULL, 'H' },      { "data", required_argument, NULL, O_DATA },
+	{ "seed", required_argument, NULL, O_SEED },   { "page-size", required_argument, NULL, O_PAGE },
+	{ "cache", required_argument, NULL, O_CACHE }, { "working-set", required_argument, NULL, O_WS },
+	{ "misalign", required_argument, NULL, O_MIS }, { "input-format", required_argument, NULL, O_IFMT },
+	{ "lime-ranges", required_argument, NULL, O_LIME }, { "timer", required_argument, NULL, O_TIMER },
+	{ "window", required_argument, NULL, O_WIN },  { "warmup", required_argument, NULL, O_WARM },
+	{ "repeat", required_argument, NULL, O_REP },  { "hz", required_argument, NULL, O_HZ },
+	{ "align-tick", no_argument, NULL, O_ALIGN },  { "cpu", required_argument, NULL, O_CPU },
+	{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
+	{ "selfcheck", no_argument, NULL, O_SELF },    { "help", no_argument, NULL, 'h' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* What is hashed: 0, an exit code, or -1 when c is not such an option. */
+static int parse_set(int c, const char *arg, struct page_set_request *set)
 {
-	enum { O_DATA = 256, O_SEED, O_PAGE, O_CACHE, O_WS, O_MIS, O_TIMER, O_WIN, O_WARM, O_REP, O_HZ, O_ALIGN,
-	       O_CPU, O_FMT, O_SELF };
-	static const struct option opts[] = {
-		{ "hash", required_argument, NULL, 'H' },      { "data", required_argument, NULL, O_DATA },
-		{ "seed", required_argument, NULL, O_SEED },   { "page-size", required_argument, NULL, O_PAGE },
-		{ "cache", required_argument, NULL, O_CACHE }, { "working-set", required_argument, NULL, O_WS },
-		{ "misalign", required_argument, NULL, O_MIS }, { "timer", required_argument, NULL, O_TIMER },
-		{ "window", required_argument, NULL, O_WIN },  { "warmup", required_argument, NULL, O_WARM },
-		{ "repeat", required_argument, NULL, O_REP },  { "hz", required_argument, NULL, O_HZ },
-		{ "align-tick", no_argument, NULL, O_ALIGN },  { "cpu", required_argument, NULL, O_CPU },
-		{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
-		{ "selfcheck", no_argument, NULL, O_SELF },    { "help", no_argument, NULL, 'h' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct kb_err err;
 	uint64_t v;
-	int c;
+
+	switch (c) {
+	case O_DATA: set->data = arg; return 0;
+	case O_SEED:
+		if (kb_parse_uint(arg, UINT64_MAX, &set->seed, &err))
+			return cli_error("bench", "--seed: %s", err.msg);
+		return 0;
+	case O_PAGE: return kb_parse_page_size(arg, &set->page_size, &err) ? cli_fail("bench", &err) : 0;
+	case O_CACHE:
+		if (strcmp(arg, "hot") != 0 && strcmp(arg, "cold") != 0)
+			return cli_error("bench", "unknown cache mode '%s' (hot or cold)", arg);
+		set->cold = strcmp(arg, "cold") == 0;
+		return 0;
+	case O_WS: return run_cli_parse_working_set("bench", arg, &set->working_set_bytes);
+	case O_MIS:
+		if (kb_parse_uint(arg, KB_PAGE_SIZE_MAX, &v, &err))
+			return cli_error("bench", "--misalign: %s", err.msg);
+		set->misalign = (uint32_t)v;
+		return 0;
+	case O_IFMT:
+		set->dump.format = arg;
+		return dump_format_check(arg, &err) ? cli_fail("bench", &err) : 0;
+	case O_LIME: set->dump.lime.ranges = arg; return 0;
+	default: return -1;
+	}
+}
+
+/* How it is timed: 0, an exit code, or -1 when c is not such an option. */
+static int parse_timing(int c, const char *arg, struct bench_opts *o)
+{
+	struct bench_config *cfg = &o->step.cfg;
+	struct kb_err err;
+
+	switch (c) {
+	case O_TIMER: o->timer_name = arg; return 0;
+	case O_WIN: return run_cli_parse_window("bench", arg, &cfg->window_ns);
+	case O_WARM:
+		o->warmup_given = 1;
+		if (kb_parse_duration_ns(arg, 0, 60000000000u, &cfg->warmup_ns, &err))
+			return cli_error("bench", "--warmup: %s", err.msg);
+		return 0;
+	case O_REP: return run_cli_parse_repeat("bench", arg, &cfg->repeat);
+	case O_HZ: return run_cli_parse_hz("bench", arg, &cfg->hz);
+	case O_ALIGN: cfg->align_tick = 1; return 0;
+	case O_CPU: return run_cli_parse_cpu("bench", arg, &o->cpu);
+	default: return -1;
+	}
+}
+
+/* 0, an exit code, or -1 after --help. */
+static int parse(int argc, char **argv, struct bench_opts *o)
+{
+	struct kb_err err;
+	int c, rc;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "H:o:hq", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "H:o:hq", options, NULL)) != -1) {
+		if ((rc = parse_set(c, optarg, &o->step.set)) >= 0 || (rc = parse_timing(c, optarg, o)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 'H': o->hashes = optarg; break;
-		case O_DATA: o->set.data = optarg; break;
-		case O_SEED:
-			if (kb_parse_uint(optarg, UINT64_MAX, &o->set.seed, &err))
-				return cli_error("bench", "--seed: %s", err.msg);
-			break;
-		case O_PAGE:
-			if (kb_parse_page_size(optarg, &o->set.page_size, &err))
-				return cli_fail("bench", &err);
-			break;
-		case O_CACHE:
-			if (strcmp(optarg, "hot") != 0 && strcmp(optarg, "cold") != 0)
-				return cli_error("bench", "unknown cache mode '%s' (hot or cold)", optarg);
-			o->set.cold = strcmp(optarg, "cold") == 0;
-			break;
-		case O_WS:
-			if (bench_cli_parse_working_set("bench", optarg, &o->set.working_set_bytes))
-				return KB_EXIT_USAGE;
-			break;
-		case O_MIS:
-			if (kb_parse_uint(optarg, KB_PAGE_SIZE_MAX, &v, &err))
-				return cli_error("bench", "--misalign: %s", err.msg);
-			o->set.misalign = (uint32_t)v;
-			break;
-		case O_TIMER: o->timer_name = optarg; break;
-		case O_WIN:
-			if (kb_parse_duration_ns(optarg, 100000u, 60000000000u, &o->cfg.window_ns, &err))
-				return cli_error("bench", "--window: %s", err.msg);
-			break;
-		case O_WARM:
-			if (kb_parse_duration_ns(optarg, 0, 60000000000u, &o->cfg.warmup_ns, &err))
-				return cli_error("bench", "--warmup: %s", err.msg);
-			o->warmup_given = 1;
-			break;
-		case O_REP:
-			if (bench_cli_parse_repeat("bench", optarg, &o->cfg.repeat))
-				return KB_EXIT_USAGE;
-			break;
-		case O_HZ:
-			if (bench_cli_parse_hz("bench", optarg, &o->cfg.hz))
-				return KB_EXIT_USAGE;
-			break;
-		case O_ALIGN: o->cfg.align_tick = 1; break;
-		case O_CPU:
-			if (bench_cli_parse_cpu("bench", optarg, &o->cpu))
-				return KB_EXIT_USAGE;
-			break;
 		case O_FMT: o->format_name = optarg; break;
 		case 'o': o->output = optarg; break;
 		case O_SELF: o->selfcheck = 1; break;
@@ -140,105 +156,104 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 	}
 	if (optind < argc)
 		return cli_error("bench", "unexpected argument '%s'", argv[optind]);
-	if (bench_timer_parse(o->timer_name, &o->cfg.timer, &err))
+	if (bench_timer_parse(o->timer_name, &o->step.cfg.timer, &err))
 		return cli_fail("bench", &err);
 	if (!o->warmup_given)
-		o->cfg.warmup_ns = o->cfg.window_ns / 4;
-	if (o->set.misalign >= o->set.page_size)
-		return cli_error("bench", "--misalign %u must be smaller than the page size %u", o->set.misalign,
-				 o->set.page_size);
+		o->step.cfg.warmup_ns = o->step.cfg.window_ns / 4;
+	const struct page_set_request *set = &o->step.set;
+	if ((set->dump.format || set->dump.lime.ranges) &&
+	    (strcmp(set->data, "zero") == 0 || strcmp(set->data, "random") == 0))
+		return cli_error("bench", "--input-format and --lime-ranges are for --data FILE");
+	if (o->step.set.misalign >= o->step.set.page_size)
+		return cli_error("bench", "--misalign %u must be smaller than the page size %u", o->step.set.misalign,
+				 o->step.set.page_size);
 	return 0;
 }
 
-static int write_report(FILE *out, enum report_format f, const struct bench_context *ctx,
-			const struct bench_result *r, size_t n)
+/* --selfcheck: the table of comparisons; exit 1 when a target is missed. */
+static int run_selfcheck(const struct bench_opts *o, const struct hash_impl *const *hashes, unsigned n,
+			 struct bench_context *ctx, const struct report_format *f, struct cmd_output *out)
 {
-	switch (f) {
-	case REPORT_TABLE: return report_table(out, ctx, r, n);
-	case REPORT_KERNEL: return report_kernel(out, r, n);
-	case REPORT_CSV: return report_csv(out, r, n);
-	case REPORT_JSON: return report_json_print(out, report_json_document(ctx, r, n));
-	case REPORT_GHA: return report_gha(out, ctx, r, n);
-	case REPORT_MARKDOWN: return report_markdown(out, ctx, r, n);
+	struct selfcheck_row *rows = calloc(n ? n : 1, sizeof(*rows));
+	struct page_set set;
+	struct kb_err err;
+	int failed = rows ? 0 : kb_fail(&err, "out of memory"), missed = 0;
+
+	if (!failed && !(failed = page_set_build(&o->step.set, &set, &err))) {
+		for (unsigned i = 0; i < n && !failed && !bench_stop_requested(); i++)
+			failed = selfcheck_run(hashes[i], &set, &o->step.cfg, &rows[i], &err);
+		page_set_release(&set);
 	}
-	return -1;
+	if (failed || bench_stop_requested()) { /* a self-check cut short checks nothing */
+		free(rows);
+		cmd_output_abort(out);
+		if (!failed)
+			return cli_error("bench", "interrupted: self-check abandoned"), interrupt_exit_code();
+		return cli_fail("bench", &err);
+	}
+	for (unsigned i = 0; i < n; i++)
+		missed |= !rows[i].harness_ok || (rows[i].compute_bound && !rows[i].rdtsc_ok);
+	struct report_document doc = { .kind = REPORT_SELFCHECK, .ctx = ctx, .checks = rows, .nchecks = n };
+	int rc = cmd_output_close("bench", out, cmd_output_write(out, f, &doc));
+	free(rows);
+	return rc != KB_EXIT_OK ? rc : missed ? KB_EXIT_FAIL : KB_EXIT_OK;
+}
+
+static int run_measure(const struct bench_opts *o, const struct hash_impl *const *hashes, unsigned n,
+		       struct bench_context *ctx, const struct report_format *f, struct cmd_output *out)
+{
+	struct bench_results results = { 0 };
+	int rc = run_cli_measure("bench", &o->step, 1, hashes, n, o->quiet, &results);
+
+	if (rc != 0) {
+		bench_results_free(&results);
+		cmd_output_abort(out);
+		return rc;
+	}
+	run_cli_finish("bench", ctx, &results, f, o->quiet);
+	struct report_document doc = { .kind = REPORT_BENCH, .ctx = ctx, .results = results.items,
+				       .nresults = results.n };
+	rc = run_cli_exit_code(cmd_output_close("bench", out, cmd_output_write(out, f, &doc)));
+	bench_results_free(&results);
+	return rc;
 }
 
 int cmd_bench(int argc, char **argv)
 {
-	struct bench_opts o = { .hashes = "all", .format_name = "table", .timer_name = "window", .cpu = -1 };
+	struct bench_opts o = { .hashes = "all", .format_name = "table", .timer_name = "window", .cpu = -1,
+				.step.set = { .data = "random", .page_size = 4096, .seed = 1 } };
 	const struct hash_impl *hashes[MAX_HASHES];
-	struct bench_result results[MAX_HASHES];
-	struct bench_context ctx;
-	struct bench_output out;
-	enum report_format format;
-	struct page_set set;
+	const struct report_format *f;
+	struct bench_context *ctx;
+	struct cmd_output out;
 	struct kb_err err;
-	int pinned, rc;
+	const char *rule;
+	int rc, cpu;
 
-	o.set.data = "random";
-	o.set.page_size = 4096;
-	o.set.seed = 1;
-	bench_config_default(&o.cfg);
-	rc = parse(argc, argv, &o);
-	if (rc)
+	bench_config_default(&o.step.cfg);
+	if ((rc = parse(argc, argv, &o)) != 0)
 		return rc < 0 ? KB_EXIT_OK : rc;
-	if (report_format_parse(o.format_name, &format, &err))
-		return cli_fail("bench", &err);
-	if (o.selfcheck && format != REPORT_TABLE)
+	if (o.selfcheck && strcmp(o.format_name, "table") != 0)
 		return cli_error("bench", "--selfcheck prints a table only");
+	if ((rc = run_cli_format("bench", o.format_name, o.selfcheck ? REPORT_SELFCHECK : REPORT_BENCH, &f)) != 0)
+		return rc;
 	int n = hash_select_list(o.hashes, hashes, MAX_HASHES, &err);
 	if (n < 0)
 		return cli_fail("bench", &err);
 	for (int i = 0; i < n; i++)
-		if (hash_check_len(hashes[i], o.set.page_size, &err))
+		if (hash_check_len(hashes[i], o.step.set.page_size, &err))
 			return cli_fail("bench", &err);
-	interrupt_install();
-	if ((rc = bench_cli_pin("bench", o.cpu, &pinned)) != 0)
+	interrupt_install(INTERRUPT_STOP);
+	if ((rc = run_cli_cpu("bench", o.cpu, 0, &cpu, &rule)) != 0)
 		return rc;
-	bench_context_gather(&ctx, pinned, hashes, (unsigned)n, o.cfg.timer == BENCH_TIMER_RDTSC || o.selfcheck);
-	o.set.llc_bytes = cpu_llc_bytes(&ctx.cpu);
-	if (o.selfcheck)
-		o.set.cold = 0;
-	if ((rc = bench_cli_build_set("bench", &o.set, &set)) != 0)
-		return rc;
-	if ((rc = bench_cli_output_open("bench", o.output, &out)) != 0) {
-		page_set_release(&set);
-		return rc;
-	}
-	if (o.selfcheck) {
-		struct selfcheck_row rows[MAX_HASHES];
-		int failed = 0;
-		for (int i = 0; i < n && !failed && !bench_stop_requested(); i++)
-			failed = selfcheck_run(hashes[i], &set, &o.cfg, &rows[i], &err);
-		page_set_release(&set);
-		if (bench_stop_requested()) { /* a self-check cut short checks nothing */
-			bench_cli_output_abort(&out);
-			cli_error("bench", "interrupted: self-check abandoned");
-			return interrupt_exit_code();
-		}
-		if (failed) {
-			bench_cli_output_abort(&out);
-			return cli_fail("bench", &err);
-		}
-		int missed = 0;
-		for (int i = 0; i < n; i++)
-			missed |= !rows[i].harness_ok || (rows[i].compute_bound && !rows[i].rdtsc_ok);
-		rc = bench_cli_output_close("bench", &out, report_selfcheck(out.fp, &ctx, rows, (size_t)n));
-		return rc != KB_EXIT_OK ? rc : missed ? KB_EXIT_FAIL : KB_EXIT_OK;
-	}
-	struct progress progress;
-	unsigned measured = 0;
-	progress_init(&progress, "bench", o.quiet);
-	rc = bench_cli_measure("bench", hashes, (unsigned)n, &set, &o.cfg, &progress, results, &measured);
-	page_set_release(&set);
-	if (rc != 0) {
-		bench_cli_output_abort(&out);
-		return rc;
-	}
-	bench_cli_note_interruption("bench", &ctx, (unsigned)n, measured);
-	if ((format == REPORT_KERNEL || format == REPORT_CSV) && !o.quiet)
-		bench_cli_warnings_to_stderr("bench", &ctx);
-	return bench_cli_exit_code(
-		bench_cli_output_close("bench", &out, write_report(out.fp, format, &ctx, results, measured)));
+	if (!(ctx = run_cli_context("bench", cpu, rule, hashes, (unsigned)n,
+				    o.step.cfg.timer == BENCH_TIMER_RDTSC || o.selfcheck)))
+		return KB_EXIT_USAGE;
+	o.step.set.llc_bytes = cpu_llc_bytes(&ctx->cpu);
+	o.step.set.cold &= !o.selfcheck;
+	if ((rc = cmd_output_open("bench", o.output, 0644, &out)) == 0)
+		rc = o.selfcheck ? run_selfcheck(&o, hashes, (unsigned)n, ctx, f, &out)
+				 : run_measure(&o, hashes, (unsigned)n, ctx, f, &out);
+	free(ctx);
+	return rc;
 }

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../common/atomic_file.h"
 #include "../common/size_parse.h"
 #include "../datasets/capture.h"
 #include "cli.h"
+#include "output.h"
 
 static void usage(void)
 {
@@ -58,16 +58,17 @@ int cmd_capture(int argc, char **argv)
 	if (!pid || !output)
 		return cli_error("capture", "--pid and -o are required (see ksmbench capture --help)");
 
-	struct atomic_file af;
+	struct cmd_output out;
 	struct capture_stats st;
-	if (atomic_file_open(&af, output, 0600, &err))
-		return cli_fail("capture", &err);
-	if (capture_process((pid_t)pid, all, af.fp, &st, &err)) {
-		atomic_file_abort(&af);
+	int rc = cmd_output_open("capture", output, 0600, &out);
+	if (rc)
+		return rc;
+	if (capture_process((pid_t)pid, all, out.fp, &st, &err)) {
+		cmd_output_abort(&out);
 		return cli_fail("capture", &err);
 	}
-	if (atomic_file_commit(&af, &err))
-		return cli_fail("capture", &err);
+	if ((rc = cmd_output_close("capture", &out, 0)) != 0)
+		return rc;
 	printf("captured process %llu: %llu mappings, %llu segments, %llu pages present, "
 	       "%llu absent, %llu bytes -> %s\n", (unsigned long long)pid,
 	       (unsigned long long)st.mappings, (unsigned long long)st.segments,

@@ -9,7 +9,7 @@
 #include "../common/size_parse.h"
 #include "../hashes/hash.h"
 #include "../report/ceiling_report.h"
-#include "bench_cli.h"
+#include "run_cli.h"
 #include "cli.h"
 
 static void usage(void)
@@ -24,7 +24,7 @@ static void usage(void)
 	       "  --format F      table (default) or json\n"
 	       "  --page-size N   bytes per call for the ceilings (default 4K)\n"
 	       "  --repeat N      repeats of every probe, best kept (default 7, 1..31)\n"
-	       "  --cpu N         pin to CPU N (default: the CPU it starts on)\n");
+	       "  --cpu N         pin to CPU N (default: the highest-numbered CPU allowed)\n");
 }
 
 struct ceiling_args {
@@ -58,13 +58,13 @@ static int parse(int argc, char **argv, struct ceiling_args *a)
 				return cli_fail("ceiling", &err);
 			break;
 		case O_REPEAT:
-			if (bench_cli_parse_repeat("ceiling", optarg, &a->repeats))
+			if (run_cli_parse_repeat("ceiling", optarg, &a->repeats))
 				return KB_EXIT_USAGE;
 			if (a->repeats > 31)
 				return cli_error("ceiling", "--repeat is at most 31 here, not %u", a->repeats);
 			break;
 		case O_CPU:
-			if (bench_cli_parse_cpu("ceiling", optarg, &a->cpu))
+			if (run_cli_parse_cpu("ceiling", optarg, &a->cpu))
 				return KB_EXIT_USAGE;
 			break;
 		case 'h': usage(); return -1;
@@ -84,11 +84,12 @@ int cmd_ceiling(int argc, char **argv)
 	struct cpu_description cpu;
 	struct ceiling_opts o;
 	struct kb_err err;
+	const char *rule;
 	int rc, pinned;
 
 	if ((rc = parse(argc, argv, &a)) != 0)
 		return rc < 0 ? KB_EXIT_OK : rc;
-	if ((rc = bench_cli_pin("ceiling", a.cpu, &pinned)) != 0)
+	if ((rc = run_cli_cpu("ceiling", a.cpu, 0, &pinned, &rule)) != 0)
 		return rc;
 	ceiling_default_opts(&o);
 	o.repeats = a.repeats;

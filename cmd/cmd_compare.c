@@ -7,14 +7,15 @@
 #include <string.h>
 
 #include "../report/compare.h"
-#include "bench_cli.h"
 #include "cli.h"
+#include "output.h"
+#include "run_cli.h"
 #include "term.h"
 
 static void usage(void)
 {
 	printf("usage: ksmbench compare BASE.json NEW.json [--threshold PERCENT] [--alpha P]\n"
-	       "                        [--format table|json|markdown] [-o FILE]\n\n"
+	       "                        [--format %s] [-o FILE]\n\n"
 	       "Compares two results documents (bench, thread or select --format json): results\n"
 	       "are matched by hash, data, cache, page size and timer, and their median rates\n"
 	       "compared. A change beyond the threshold is a regression (or an improvement)\n"
@@ -23,10 +24,11 @@ static void usage(void)
 	       "by their ranges not overlapping. Otherwise it is 'noise'.\n\n"
 	       "  --threshold PERCENT   smallest change that counts, e.g. 5%% (default 5%%)\n"
 	       "  --alpha P             significance level of the rank test (default 0.05)\n"
-	       "  --format FMT          table (default), json or markdown\n"
+	       "  --format FMT          %s (default table)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n\n"
 	       "Exit status: 0 no regression, 1 a regression, 2 unusable input (not a results\n"
-	       "document, a field missing, or no result in common).\n");
+	       "document, a field missing, or no result in common).\n",
+	       run_cli_formats(REPORT_COMPARE), run_cli_format_list(REPORT_COMPARE));
 }
 
 static int parse_number(const char *text, int percent_ok, double lo, double hi, double *out)
@@ -44,7 +46,8 @@ static int parse_number(const char *text, int percent_ok, double lo, double hi, 
 	return 0;
 }
 
-int cmd_compare(int argc, char **argv)
+/* 0, an exit code, or -1 after --help. */
+static int parse(int argc, char **argv, struct compare_settings *s, const char **format, const char **output)
 {
 	enum { O_THRESHOLD = 256, O_ALPHA, O_FMT };
 	static const struct option opts[] = {
@@ -52,9 +55,6 @@ int cmd_compare(int argc, char **argv)
 		{ "format", required_argument, NULL, O_FMT },          { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },                    { NULL, 0, NULL, 0 },
 	};
-	struct compare_settings s = { .threshold_percent = 5, .alpha = 0.05 };
-	const char *format = "table", *output = NULL;
-	struct kb_err err;
 	int c;
 
 	opterr = 0;
@@ -62,43 +62,49 @@ int cmd_compare(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_THRESHOLD:
-			if (parse_number(optarg, 1, 0, 1000, &s.threshold_percent))
+			if (parse_number(optarg, 1, 0, 1000, &s->threshold_percent))
 				return cli_error("compare", "--threshold '%s' must be a percentage from 0 to 1000", optarg);
 			break;
 		case O_ALPHA:
-			if (parse_number(optarg, 0, 1e-9, 0.5, &s.alpha))
+			if (parse_number(optarg, 0, 1e-9, 0.5, &s->alpha))
 				return cli_error("compare", "--alpha '%s' must be a number above 0 and at most 0.5", optarg);
 			break;
-		case O_FMT: format = optarg; break;
-		case 'o': output = optarg; break;
-		case 'h': usage(); return KB_EXIT_OK;
+		case O_FMT: *format = optarg; break;
+		case 'o': *output = optarg; break;
+		case 'h': usage(); return -1;
 		default: return cli_bad_option("compare", argv, optopt);
 		}
 	}
-	if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0 && strcmp(format, "markdown") != 0)
-		return cli_error("compare", "unknown format '%s' (table, json or markdown)", format);
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_settings s = { .threshold_percent = 5, .alpha = 0.05 };
+	const char *format = "table", *output = NULL;
+	const struct report_format *f;
+	struct loaded_doc base, new_;
+	struct compare_outcome o;
+	struct kb_err err;
+	int rc;
+
+	if ((rc = parse(argc, argv, &s, &format, &output)) != 0)
+		return rc < 0 ? KB_EXIT_OK : rc;
+	if ((rc = run_cli_format("compare", format, REPORT_COMPARE, &f)) != 0)
+		return rc;
 	if (argc - optind != 2)
 		return cli_error("compare", "needs two files, BASE.json and NEW.json (see ksmbench compare --help)");
-
-	struct loaded_doc base, new_;
 	if (results_load(argv[optind], &base, &err))
 		return cli_fail("compare", &err);
 	if (results_load(argv[optind + 1], &new_, &err)) {
 		results_release(&base);
 		return cli_fail("compare", &err);
 	}
-	struct compare_outcome o;
-	int rc = compare_run(&base, &new_, &s, &o, &err) ? cli_fail("compare", &err) : 0;
-	struct bench_output out;
-	if (rc == 0 && (rc = bench_cli_output_open("compare", output, &out)) == 0) {
-		int wrc;
-		if (strcmp(format, "json") == 0)
-			wrc = compare_report_json(out.fp, &base, &new_, &s, &o);
-		else if (strcmp(format, "markdown") == 0)
-			wrc = compare_report_markdown(out.fp, &base, &new_, &s, &o);
-		else
-			wrc = compare_report_table(out.fp, &base, &new_, &s, &o, !output && term_color(stdout));
-		rc = bench_cli_output_close("compare", &out, wrc);
+	rc = compare_run(&base, &new_, &s, &o, &err) ? cli_fail("compare", &err) : 0;
+	if (rc == 0) {
+		struct report_document doc = { .kind = REPORT_COMPARE, .base = &base, .new_ = &new_, .settings = &s,
+					       .outcome = &o, .color = !output && term_color(stdout) };
+		rc = cmd_report("compare", output, f, &doc);
 		if (rc == 0 && o.counts[VERDICT_REGRESSION])
 			rc = KB_EXIT_FAIL;
 	}

@@ -3,9 +3,10 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "../report/svg_chart.h"
-#include "bench_cli.h"
+#include "../report/results_load.h"
 #include "cli.h"
+#include "output.h"
+#include "run_cli.h"
 
 static void usage(void)
 {
@@ -26,8 +27,8 @@ int cmd_plot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *title = NULL;
+	const struct report_format *f;
 	struct loaded_doc doc;
-	struct bench_output out;
 	struct kb_err err;
 	int c, rc;
 
@@ -49,8 +50,9 @@ int cmd_plot(int argc, char **argv)
 		results_release(&doc);
 		return cli_error("plot", "%s holds no results to draw", argv[optind]);
 	}
-	if ((rc = bench_cli_output_open("plot", output, &out)) == 0)
-		rc = bench_cli_output_close("plot", &out, svg_chart_write(out.fp, &doc, title));
+	struct report_document d = { .kind = REPORT_PLOT, .base = &doc, .title = title };
+	if ((rc = run_cli_format("plot", "svg", REPORT_PLOT, &f)) == 0)
+		rc = cmd_report("plot", output, f, &d);
 	results_release(&doc);
 	return rc;
 }

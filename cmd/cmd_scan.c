@@ -1,23 +1,21 @@
 /* ksmbench scan: what KSM would merge in a set of dumps, and what
  * checksumming that memory costs (scan/scan.h does the work). */
 #include <getopt.h>
-#include <sched.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "../bench/clock.h"
-#include "../bench/context.h"
-#include "../common/duration_parse.h"
 #include "../common/size_parse.h"
-#include "../report/scan_report.h"
-#include "bench_cli.h"
+#include "../scan/scan.h"
 #include "cli.h"
+#include "output.h"
+#include "run_cli.h"
 
 static void usage(void)
 {
 	printf("usage: ksmbench scan [-H NAME[,NAME...]] [--pages-to-scan N] [--sleep-ms N] [--top N]\n"
-	       "                     [--format table|json|csv] [-o FILE] [options] DUMP...\n\n"
+	       "                     [--format %s] [-o FILE] [options] DUMP...\n\n"
 	       "Reads every DUMP (any format sum --per-page reads; several dumps = several VMs\n"
 	       "on one host) and reports zero, duplicate and unique pages decided by full\n"
 	       "content, what KSM would leave in pages_shared and pages_sharing with and without\n"
@@ -37,20 +35,21 @@ static void usage(void)
 	       "  --repeat N             timing rounds per hash (default 3)\n"
 	       "  --window TIME          length of a timing round (default 50ms)\n"
 	       "  --seed N               sample and visiting order seed (default 1)\n"
-	       "  --cpu N                pin to CPU N\n"
-	       "  --format FMT           table (default), json or csv\n"
-	       "  -o, --output FILE      write the report to FILE (atomically)\n",
-	       dump_format_names);
+	       "  --cpu N                pin the timing to CPU N (default: the highest-numbered allowed)\n"
+	       "  --format FMT           %s (default table)\n"
+	       "  -o, --output FILE      write the report to FILE (atomically)\n\n"
+	       "Ctrl-C (or SIGTERM) abandons the scan: no report, exit status 130 (143).\n",
+	       run_cli_formats(REPORT_SCAN), dump_format_names(), run_cli_format_list(REPORT_SCAN));
 }
 
-struct progress {
+struct scan_progress {
 	uint64_t start_ns, last_ns;
 	int shown;
 };
 
 static void show_progress(void *ctx, uint64_t done, uint64_t total)
 {
-	struct progress *p = ctx;
+	struct scan_progress *p = ctx;
 	uint64_t now = clock_now_ns();
 
 	/* Only for runs longer than a second, at most four times a second. */
@@ -67,176 +66,200 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
 	fflush(stderr);
 }
 
-static int parse_uint_opt(const char *what, const char *text, uint64_t max, uint64_t *out)
+struct scan_cli {
+	struct scan_options o;
+	const char *hashes, *format_name, *output;
+	int cpu;
+};
+
+enum { O_PTS = 256, O_SLEEP, O_MPS, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP, O_WIN, O_SEED,
+       O_CPU, O_FMT };
+
+static const struct option options[] = {
+	{ "hash", required_argument, NULL, 'H' },
+	{ "pages-to-scan", required_argument, NULL, O_PTS },
+	{ "sleep-ms", required_argument, NULL, O_SLEEP },
+	{ "max-page-sharing", required_argument, NULL, O_MPS },
+	{ "top", required_argument, NULL, O_TOP },
+	{ "page-size", required_argument, NULL, O_PAGE },
+	{ "input-format", required_argument, NULL, O_IFMT },
+	{ "lime-ranges", required_argument, NULL, O_LIME },
+	{ "sample-pages", required_argument, NULL, O_SAMPLE },
+	{ "working-set", required_argument, NULL, O_WS },
+	{ "repeat", required_argument, NULL, O_REP },
+	{ "window", required_argument, NULL, O_WIN },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "cpu", required_argument, NULL, O_CPU },
+	{ "format", required_argument, NULL, O_FMT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* An unsigned option value up to max, at least min. */
+static int number(const char *what, const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
 	struct kb_err err;
 
 	if (kb_parse_uint(text, max, out, &err))
 		return cli_error("scan", "%s: %s", what, err.msg);
+	if (*out < min)
+		return cli_error("scan", "%s must be at least %llu", what, (unsigned long long)min);
 	return 0;
+}
+
+static int number_u(const char *what, const char *text, uint64_t min, uint64_t max, unsigned *out)
+{
+	uint64_t v;
+	int rc = number(what, text, min, max, &v);
+
+	if (rc == 0)
+		*out = (unsigned)v;
+	return rc;
+}
+
+/* The KSM model's settings: 0, an exit code, or -1 when c is not one. */
+static int parse_model(int c, const char *arg, struct scan_options *o)
+{
+	switch (c) {
+	case O_PTS: return number_u("--pages-to-scan", arg, 1, UINT32_MAX, &o->pages_to_scan);
+	case O_SLEEP: return number_u("--sleep-ms", arg, 0, UINT32_MAX, &o->sleep_ms);
+	case O_MPS:
+		if (number_u("--max-page-sharing", arg, 0, UINT32_MAX, &o->max_page_sharing))
+			return KB_EXIT_USAGE;
+		if (o->max_page_sharing == 1)
+			return cli_error("scan", "--max-page-sharing must be 0 (no limit) or at least 2");
+		return 0;
+	case O_TOP: return number_u("--top", arg, 0, SCAN_TOP_MAX, &o->top);
+	default: return -1;
+	}
+}
+
+/* The dumps and the timing: 0, an exit code, or -1 when c is not one. */
+static int parse_input(int c, const char *arg, struct scan_cli *s)
+{
+	struct scan_options *o = &s->o;
+	struct kb_err err;
+	unsigned sample;
+
+	switch (c) {
+	case O_PAGE: return kb_parse_page_size(arg, &o->page_size, &err) ? cli_fail("scan", &err) : 0;
+	case O_IFMT: o->dump.format = arg; return dump_format_check(arg, &err) ? cli_fail("scan", &err) : 0;
+	case O_LIME: o->dump.lime.ranges = arg; return 0;
+	case O_SAMPLE:
+		if (number_u("--sample-pages", arg, 0, 1u << 20, &sample))
+			return KB_EXIT_USAGE;
+		o->sample_pages = sample;
+		return 0;
+	case O_WS: return run_cli_parse_working_set("scan", arg, &o->working_set_bytes);
+	case O_REP: return run_cli_parse_repeat("scan", arg, &o->bench.repeat);
+	case O_WIN: return run_cli_parse_window("scan", arg, &o->bench.window_ns);
+	case O_SEED: return number("--seed", arg, 0, UINT64_MAX, &o->seed);
+	case O_CPU: return run_cli_parse_cpu("scan", arg, &s->cpu);
+	default: return -1;
+	}
+}
+
+/* 0, an exit code, or -1 after --help. */
+static int parse(int argc, char **argv, struct scan_cli *s)
+{
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "H:o:h", options, NULL)) != -1) {
+		if ((rc = parse_model(c, optarg, &s->o)) >= 0 || (rc = parse_input(c, optarg, s)) >= 0) {
+			if (rc)
+				return rc;
+			continue;
+		}
+		switch (c) {
+		case 'H': s->hashes = optarg; break;
+		case O_FMT: s->format_name = optarg; break;
+		case 'o': s->output = optarg; break;
+		case 'h': usage(); return -1;
+		default: return cli_bad_option("scan", argv, optopt);
+		}
+	}
+	if (optind == argc)
+		return cli_error("scan", "no dump given (see ksmbench scan --help)");
+	s->o.paths = argv + optind;
+	s->o.npaths = (size_t)(argc - optind);
+	s->o.bench.warmup_ns = s->o.bench.window_ns / 4;
+	return 0;
+}
+
+/* The hashes to examine, each able to take a page. */
+static int select_hashes(struct scan_cli *s)
+{
+	struct kb_err err;
+	int n = hash_select_list(s->hashes, s->o.hashes, CENSUS_SUMS_MAX, &err);
+
+	if (n < 0)
+		return cli_fail("scan", &err);
+	s->o.nhashes = (unsigned)n;
+	for (int i = 0; i < n; i++)
+		if (hash_check_len(s->o.hashes[i], s->o.page_size, &err))
+			return cli_fail("scan", &err);
+	return 0;
+}
+
+static int scan_and_report(struct scan_cli *s, const struct bench_context *ctx, const struct report_format *f)
+{
+	struct scan_progress prog = { 0 };
+	struct scan_result r;
+	struct cmd_output out;
+	struct kb_err err;
+	int rc;
+
+	if (isatty(STDERR_FILENO)) {
+		prog.start_ns = clock_now_ns();
+		s->o.on_progress = show_progress;
+		s->o.progress_ctx = &prog;
+	}
+	if ((rc = cmd_output_open("scan", s->output, 0644, &out)) != 0)
+		return rc;
+	rc = scan_run(&s->o, &r, &err);
+	if (prog.shown)
+		fprintf(stderr, "\r%60s\r", "");
+	if (rc) {
+		cmd_output_abort(&out);
+		return cli_fail("scan", &err);
+	}
+	struct report_document doc = { .kind = REPORT_SCAN, .ctx = ctx, .scan = &r };
+	rc = cmd_output_close("scan", &out, cmd_output_write(&out, f, &doc));
+	scan_result_free(&r);
+	return rc;
 }
 
 int cmd_scan(int argc, char **argv)
 {
-	enum { O_PTS = 256, O_SLEEP, O_MPS, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP, O_WIN,
-	       O_SEED, O_CPU, O_FMT };
-	static const struct option opts[] = {
-		{ "hash", required_argument, NULL, 'H' },
-		{ "pages-to-scan", required_argument, NULL, O_PTS },
-		{ "sleep-ms", required_argument, NULL, O_SLEEP },
-		{ "max-page-sharing", required_argument, NULL, O_MPS },
-		{ "top", required_argument, NULL, O_TOP },
-		{ "page-size", required_argument, NULL, O_PAGE },
-		{ "input-format", required_argument, NULL, O_IFMT },
-		{ "lime-ranges", required_argument, NULL, O_LIME },
-		{ "sample-pages", required_argument, NULL, O_SAMPLE },
-		{ "working-set", required_argument, NULL, O_WS },
-		{ "repeat", required_argument, NULL, O_REP },
-		{ "window", required_argument, NULL, O_WIN },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "cpu", required_argument, NULL, O_CPU },
-		{ "format", required_argument, NULL, O_FMT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct scan_options o = { .page_size = 4096, .pages_to_scan = SCAN_PAGES_TO_SCAN_DEFAULT,
-				  .sleep_ms = SCAN_SLEEP_MS_DEFAULT, .max_page_sharing = SCAN_MAX_PAGE_SHARING_DEFAULT,
-				  .sample_pages = SCAN_SAMPLE_PAGES_DEFAULT, .seed = 1 };
-	const char *hashes = "xxhash", *format = "table", *output = NULL;
-	struct progress prog = { 0 };
-	struct scan_result r;
-	struct kb_err err;
-	uint64_t v;
-	int c, cpu = -1, pinned;
+	struct scan_cli s = { .o = { .page_size = 4096, .pages_to_scan = SCAN_PAGES_TO_SCAN_DEFAULT,
+				     .sleep_ms = SCAN_SLEEP_MS_DEFAULT,
+				     .max_page_sharing = SCAN_MAX_PAGE_SHARING_DEFAULT,
+				     .sample_pages = SCAN_SAMPLE_PAGES_DEFAULT, .seed = 1 },
+			      .hashes = "xxhash", .format_name = "table", .cpu = -1 };
+	const struct report_format *f;
+	const char *rule;
+	int rc;
 
-	bench_config_default(&o.bench);
-	o.bench.timer = BENCH_TIMER_RDTSC;
-	o.bench.repeat = 3;
-	o.bench.window_ns = 50000000u;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "H:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'H': hashes = optarg; break;
-		case O_PTS:
-			if (parse_uint_opt("--pages-to-scan", optarg, UINT32_MAX, &v))
-				return KB_EXIT_USAGE;
-			if (v == 0)
-				return cli_error("scan", "--pages-to-scan must be at least 1");
-			o.pages_to_scan = (unsigned)v;
-			break;
-		case O_SLEEP:
-			if (parse_uint_opt("--sleep-ms", optarg, UINT32_MAX, &v))
-				return KB_EXIT_USAGE;
-			o.sleep_ms = (unsigned)v;
-			break;
-		case O_MPS:
-			if (parse_uint_opt("--max-page-sharing", optarg, UINT32_MAX, &v))
-				return KB_EXIT_USAGE;
-			if (v == 1)
-				return cli_error("scan", "--max-page-sharing must be 0 (no limit) or at least 2");
-			o.max_page_sharing = (unsigned)v;
-			break;
-		case O_TOP:
-			if (parse_uint_opt("--top", optarg, SCAN_TOP_MAX, &v))
-				return KB_EXIT_USAGE;
-			o.top = (unsigned)v;
-			break;
-		case O_PAGE:
-			if (kb_parse_page_size(optarg, &o.page_size, &err))
-				return cli_fail("scan", &err);
-			break;
-		case O_IFMT:
-			if (dump_format_check(optarg, &err))
-				return cli_fail("scan", &err);
-			o.dump.format = optarg;
-			break;
-		case O_LIME: o.dump.lime_ranges = optarg; break;
-		case O_SAMPLE:
-			if (parse_uint_opt("--sample-pages", optarg, 1u << 20, &v))
-				return KB_EXIT_USAGE;
-			o.sample_pages = (size_t)v;
-			break;
-		case O_WS:
-			if (bench_cli_parse_working_set("scan", optarg, &o.working_set_bytes))
-				return KB_EXIT_USAGE;
-			break;
-		case O_REP:
-			if (bench_cli_parse_repeat("scan", optarg, &o.bench.repeat))
-				return KB_EXIT_USAGE;
-			break;
-		case O_WIN:
-			if (kb_parse_duration_ns(optarg, 100000u, 60000000000u, &o.bench.window_ns, &err))
-				return cli_error("scan", "--window: %s", err.msg);
-			break;
-		case O_SEED:
-			if (parse_uint_opt("--seed", optarg, UINT64_MAX, &o.seed))
-				return KB_EXIT_USAGE;
-			break;
-		case O_CPU:
-			if (bench_cli_parse_cpu("scan", optarg, &cpu))
-				return KB_EXIT_USAGE;
-			break;
-		case O_FMT: format = optarg; break;
-		case 'o': output = optarg; break;
-		case 'h': usage(); return KB_EXIT_OK;
-		default: return cli_bad_option("scan", argv, optopt);
-		}
-	}
-	if (strcmp(format, "table") != 0 && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
-		return cli_error("scan", "unknown format '%s' (table, json or csv)", format);
-	if (optind == argc)
-		return cli_error("scan", "no dump given (see ksmbench scan --help)");
-	int n = hash_select_list(hashes, o.hashes, CENSUS_SUMS_MAX, &err);
-	if (n < 0)
-		return cli_fail("scan", &err);
-	o.nhashes = (unsigned)n;
-	for (int i = 0; i < n; i++)
-		if (hash_check_len(o.hashes[i], o.page_size, &err))
-			return cli_fail("scan", &err);
-	o.paths = argv + optind;
-	o.npaths = (size_t)(argc - optind);
-	o.bench.warmup_ns = o.bench.window_ns / 4;
-
-	/* The CPU is checked and chosen now, but the process is pinned only
-	 * for the timing: the pass over the dumps reads ahead on a second
-	 * thread, which must be free to run on another CPU. */
-	cpu_set_t all;
-	if (sched_getaffinity(0, sizeof(all), &all) != 0)
-		CPU_ZERO(&all);
-	int rc = bench_cli_pin("scan", cpu, &pinned);
-	if (rc)
+	bench_config_default(&s.o.bench);
+	s.o.bench.timer = BENCH_TIMER_RDTSC;
+	s.o.bench.repeat = 3;
+	s.o.bench.window_ns = 50000000u;
+	if ((rc = parse(argc, argv, &s)) != 0)
+		return rc < 0 ? KB_EXIT_OK : rc;
+	if ((rc = run_cli_format("scan", s.format_name, REPORT_SCAN, &f)) != 0 || (rc = select_hashes(&s)) != 0)
 		return rc;
-	if (CPU_COUNT(&all))
-		sched_setaffinity(0, sizeof(all), &all);
-	o.pin_cpu = pinned;
-	struct bench_context ctx;
-	bench_context_gather(&ctx, pinned, o.hashes, o.nhashes, o.sample_pages > 0);
-	o.llc_bytes = cpu_llc_bytes(&ctx.cpu);
-	if (isatty(STDERR_FILENO)) {
-		prog.start_ns = clock_now_ns();
-		o.progress = show_progress;
-		o.progress_ctx = &prog;
-	}
-	struct bench_output out;
-	if ((rc = bench_cli_output_open("scan", output, &out)) != 0)
+	/* Chosen now, pinned by the scan for the timing only (scan.h). */
+	if ((rc = run_cli_cpu("scan", s.cpu, 1, &s.o.pin_cpu, &rule)) != 0)
 		return rc;
-	rc = scan_run(&o, &r, &err);
-	if (prog.shown)
-		fprintf(stderr, "\r%60s\r", "");
-	if (rc) {
-		if (out.to_file)
-			atomic_file_abort(&out.af);
-		return cli_fail("scan", &err);
-	}
-	int wrc;
-	if (strcmp(format, "json") == 0)
-		wrc = report_json_print(out.fp, scan_report_json(&ctx, &r));
-	else if (strcmp(format, "csv") == 0)
-		wrc = scan_report_csv(out.fp, &r);
-	else
-		wrc = scan_report_table(out.fp, &r);
-	scan_result_free(&r);
-	return bench_cli_output_close("scan", &out, wrc);
+	struct bench_context *ctx = run_cli_context("scan", s.o.pin_cpu, rule, s.o.hashes, s.o.nhashes,
+						    s.o.sample_pages > 0);
+	if (!ctx)
+		return KB_EXIT_USAGE;
+	s.o.llc_bytes = cpu_llc_bytes(&ctx->cpu);
+	rc = scan_and_report(&s, ctx, f);
+	free(ctx);
+	return rc;
 }

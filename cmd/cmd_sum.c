@@ -24,7 +24,7 @@ static void usage(void)
 	       "  --input-format F      %s (default auto)\n"
 	       "  --lime-ranges R       ranges of a lime-raw or lime-padded file:\n"
 	       "                        START-END[,...] in hex, END inclusive, or @FILE\n",
-	       dump_format_names);
+	       dump_format_names());
 }
 
 static int sum_whole(const struct hash_impl *h, const char *path)
@@ -55,7 +55,7 @@ static int sum_pages(const struct hash_impl *h, const char *path, uint32_t page_
 
 	if (hash_check_len(h, page_size, &err))
 		return cli_fail("sum", &err);
-	struct page_source *src = dump_source_open_opts(path, page_size, opts, &err);
+	struct page_source *src = dump_source_open(path, page_size, opts, &err);
 	if (!src)
 		return cli_fail("sum", &err);
 	int raw = strcmp(src->format, "raw") == 0;
@@ -95,7 +95,7 @@ int cmd_sum(int argc, char **argv)
 	const char *name = "xxhash";
 	uint32_t page_size = 4096;
 	int per_page = 0, c, status = KB_EXIT_OK;
-	struct dump_options dump_opts = { NULL, NULL };
+	struct dump_options dump_opts = { 0 };
 	struct kb_err err;
 
 	opterr = 0;
@@ -113,12 +113,12 @@ int cmd_sum(int argc, char **argv)
 				return cli_fail("sum", &err);
 			dump_opts.format = optarg;
 			break;
-		case 'r': dump_opts.lime_ranges = optarg; break;
+		case 'r': dump_opts.lime.ranges = optarg; break;
 		case 'h': usage(); return KB_EXIT_OK;
 		default: return cli_bad_option("sum", argv, optopt);
 		}
 	}
-	if ((dump_opts.format || dump_opts.lime_ranges) && !per_page)
+	if ((dump_opts.format || dump_opts.lime.ranges) && !per_page)
 		return cli_error("sum", "--input-format and --lime-ranges need --per-page");
 	const struct hash_impl *h = hash_select(name, &err);
 	if (!h)

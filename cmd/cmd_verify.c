@@ -19,6 +19,18 @@ static void usage(void)
 	       "  --quick          lengths 0..600 at offsets 0..7 (for valgrind and emulators)\n");
 }
 
+/* The hashes of list, or every registered one; -1 with err. */
+static int choose(const char *list, const struct hash_impl **chosen, unsigned max, struct kb_err *err)
+{
+	int n = 0;
+
+	if (list)
+		return hash_select_list(list, chosen, max, err);
+	for (unsigned i = 0; i < hash_registry_count && (unsigned)n < max; i++)
+		chosen[n++] = hash_registry[i];
+	return n;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -47,15 +59,8 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("verify", "unexpected argument '%s'", argv[optind]);
-	if (list) {
-		n = hash_select_list(list, chosen, 64, &err);
-		if (n < 0)
-			return cli_fail("verify", &err);
-	} else {
-		n = 0;
-		for (unsigned i = 0; i < hash_registry_count && n < 64; i++)
-			chosen[n++] = hash_registry[i];
-	}
+	if ((n = choose(list, chosen, 64, &err)) < 0)
+		return cli_fail("verify", &err);
 
 	for (int i = 0; i < n; i++) {
 		const struct hash_impl *h = chosen[i];

@@ -1,31 +1,34 @@
-/* Signal handlers of the measuring commands (see interrupt.h). Only
- * async-signal-safe calls in the handler: a store to a sig_atomic_t, and on
- * the second signal unlink() and _exit(). */
+/* Signal handlers of the commands that write -o (see interrupt.h). Only
+ * async-signal-safe calls in the handler: stores to sig_atomic_t, unlink()
+ * and _exit(). */
 #include "interrupt.h"
 
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../bench/bench.h"
+#include "../bench/stop.h"
 
 static char watched_path[4096];
-static volatile sig_atomic_t watching;
+static volatile sig_atomic_t watching, graceful;
 
 static void on_signal(int signo)
 {
-	if (bench_stop_requested()) {
-		if (watching)
-			unlink(watched_path);
-		_exit(128 + signo);
+	if (graceful && !bench_stop_requested()) {
+		bench_stop_request(signo);
+		return;
 	}
-	bench_stop_request(signo);
+	if (watching)
+		unlink(watched_path);
+	_exit(128 + signo);
 }
 
-void interrupt_install(void)
+void interrupt_install(enum interrupt_mode mode)
 {
 	struct sigaction sa;
 
+	if (mode == INTERRUPT_STOP)
+		graceful = 1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

@@ -1,14 +1,23 @@
-/* Ctrl-C and SIGTERM during a measuring run: the first signal asks the
- * bench loops to stop (they end with what was measured, which is reported
- * and marked interrupted); a second one ends the process at once, removing
- * the -o temporary file first so that no partial file is left. */
+/* Ctrl-C and SIGTERM, the same way in every command that writes -o: the
+ * -o temporary file is watched, so that no partial file is ever left. A
+ * command that measures (bench, thread, select) asks for a graceful stop:
+ * the first signal asks the bench loops to stop (they end with what was
+ * measured, which is reported and marked interrupted) and a second one ends
+ * the process at once. Every other command ends at the first signal. Either
+ * way the exit status is 128 + the signal (130, 143). */
 #ifndef KB_INTERRUPT_H
 #define KB_INTERRUPT_H
 
-/* Installs the SIGINT and SIGTERM handlers. */
-void interrupt_install(void);
+enum interrupt_mode {
+	INTERRUPT_EXIT, /* end at once, removing the watched file */
+	INTERRUPT_STOP, /* first signal: a stop request (bench/stop.h) */
+};
 
-/* The temporary file a second signal must remove (NULL: none). */
+/* Installs the SIGINT and SIGTERM handlers; a later call may only turn
+ * INTERRUPT_EXIT into INTERRUPT_STOP, not back. */
+void interrupt_install(enum interrupt_mode mode);
+
+/* The temporary file a signal must remove (NULL: none). */
 void interrupt_watch_file(const char *tmp_path);
 
 /* 128 + the signal that stopped the run (130 for SIGINT, 143 for SIGTERM),

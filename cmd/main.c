@@ -34,7 +34,8 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nbench, thread and select stop cleanly on Ctrl-C or SIGTERM: what was measured\n"
-		     "is reported and marked interrupted. 'man ksmbench' has everything.\n");
+		     "is reported and marked interrupted; no command leaves a partial -o file.\n"
+		     "'man ksmbench' has everything.\n");
 	fprintf(out, "\n'ksmbench COMMAND --help' describes a command's options.\n"
 		     "Exit status: 0 ok, 1 verification failure, missed self-check target or a\n"
 		     "regression found by compare, 2 usage or input error, 130/143 interrupted.\n"

@@ -23,24 +23,18 @@ void progress_init(struct progress *p, const char *cmd, int quiet)
 	p->on = !quiet && isatty(STDERR_FILENO);
 }
 
-void progress_round(void *arg, const struct hash_impl *h, unsigned round, unsigned rounds)
+void progress_show(void *arg, const struct bench_progress *b)
 {
 	struct progress *p = arg;
 
 	if (!p || !p->on)
 		return;
 	/* \r and erase-to-end-of-line: the line is rewritten in place. */
-	fprintf(stderr, "\rksmbench %s: %u/%u %s round %u/%u\033[K", p->cmd, p->index, p->total, h->name,
-		round + 1, rounds);
-	fflush(stderr);
-	p->shown = 1;
-}
-
-void progress_note(struct progress *p, const char *text)
-{
-	if (!p->on)
-		return;
-	fprintf(stderr, "\rksmbench %s: %s\033[K", p->cmd, text);
+	if (b->note)
+		fprintf(stderr, "\rksmbench %s: %s\033[K", p->cmd, b->note);
+	else
+		fprintf(stderr, "\rksmbench %s: %u/%u %s round %u/%u\033[K", p->cmd, b->index, b->total,
+			b->hash->name, b->round, b->rounds);
 	fflush(stderr);
 	p->shown = 1;
 }

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "../hashes/hash.h"
+#include "../bench/run.h"
 
 /* Whether to colour what goes to fp: a terminal, NO_COLOR unset or empty,
  * TERM not "dumb". */
@@ -20,18 +20,16 @@ int term_color(FILE *fp);
 #define TERM_RESET "\033[0m"
 
 /* One line on stderr, rewritten in place: "ksmbench bench: 3/12 xxh64
- * round 2/5". Off unless stderr is a terminal, and with --quiet. */
+ * round 2/5", or a step's note ("building the cold working set"). Off
+ * unless stderr is a terminal, and with --quiet. */
 struct progress {
 	int on, shown;
 	const char *cmd;
-	unsigned index, total; /* the measurement under way, counting from 1 */
 };
 
 void progress_init(struct progress *p, const char *cmd, int quiet);
-/* bench_config.on_round: arg is the struct progress. */
-void progress_round(void *arg, const struct hash_impl *h, unsigned round, unsigned rounds);
-/* A free-text step ("building the cold working set"). */
-void progress_note(struct progress *p, const char *text);
+/* A bench_progress_fn (bench/run.h): arg is the struct progress. */
+void progress_show(void *arg, const struct bench_progress *b);
 /* Erases the line (before anything else is written to the terminal). */
 void progress_clear(struct progress *p);
 

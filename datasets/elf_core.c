@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dump.h"
 #include "segment_pager.h"
 
 #define ELF_PN_XNUM 0xffffu
@@ -200,8 +201,10 @@ static int elf_fetch(struct page_source *src, uint64_t locator, void *buf, struc
 
 static const struct page_source_ops elf_ops = { elf_next, elf_close, elf_fetch };
 
-struct page_source *elf_core_open(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
+struct page_source *elf_core_open(const struct dump_open *a, struct kb_err *err)
 {
+	struct kb_stream *s = a->stream;
+	uint32_t page_size = a->page_size;
 	struct elf_source *e = calloc(1, sizeof(*e));
 	struct elf_header h = { 0 };
 

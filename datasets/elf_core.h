@@ -10,9 +10,11 @@
 /* 1 when the first bytes are an ELF identification. */
 int elf_core_detect(const unsigned char *head, size_t len);
 
-/* Takes ownership of s. Pages are yielded in file order, segment by
- * segment, at p_paddr + k * page_size when any segment has a non-zero
- * p_paddr (a physical dump), else at p_vaddr + k * page_size. */
-struct page_source *elf_core_open(struct kb_stream *s, uint32_t page_size, struct kb_err *err);
+/* The dump table's entry (dump.h): takes over a->stream. Pages are yielded
+ * in file order, segment by segment, at p_paddr + k * page_size when any
+ * segment has a non-zero p_paddr (a physical dump), else at p_vaddr + k *
+ * page_size. */
+struct dump_open;
+struct page_source *elf_core_open(const struct dump_open *a, struct kb_err *err);
 
 #endif

@@ -7,15 +7,15 @@
 #include "dump.h"
 #include "page_set.h"
 
-int page_content_file(struct page_content *c, const char *path, uint32_t page_size, size_t max_bytes,
-		      struct kb_err *err)
+int page_content_file(struct page_content *c, const char *path, uint32_t page_size,
+		      const struct dump_options *opts, size_t max_bytes, struct kb_err *err)
 {
 	size_t max_pages = max_bytes / page_size ? max_bytes / page_size : 1;
 	struct page pg;
 	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
-	struct page_source *src = dump_source_open(path, page_size, NULL, err);
+	struct page_source *src = dump_source_open(path, page_size, opts, err);
 	if (!src)
 		return -1;
 	c->bytes = malloc(max_pages * page_size);

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "dump.h"
+
 #define KD_ZLIB 0x1u
 #define KD_LZO 0x2u
 #define KD_SNAPPY 0x4u
@@ -273,9 +275,11 @@ static void kdump_close(struct page_source *src)
 /* No fetch: a page needs its descriptor and decompression (see page_source.h). */
 static const struct page_source_ops kdump_ops = { kdump_next, kdump_close, NULL };
 
-struct page_source *kdump_open(const struct dump_input *in, struct kb_stream *first,
-			       uint32_t page_size, struct kb_err *err)
+struct page_source *kdump_open(const struct dump_open *a, struct kb_err *err)
 {
+	const struct dump_input *in = a->in;
+	struct kb_stream *first = a->stream;
+	uint32_t page_size = a->page_size;
 	struct kdump_source *k = calloc(1, sizeof(*k));
 
 	if (!k) {

@@ -13,10 +13,11 @@
 /* 1 when the first bytes are the "KDUMP   " signature. */
 int kdump_detect(const unsigned char *head, size_t len);
 
-/* Takes ownership of first (a cursor of in); opens three more cursors. The
- * dump's page size (its block size) must be a multiple of page_size: a
- * larger dump page is yielded as several pages. */
-struct page_source *kdump_open(const struct dump_input *in, struct kb_stream *first,
-			       uint32_t page_size, struct kb_err *err);
+/* The dump table's entry (dump.h): takes over a->stream (a cursor of
+ * a->in) and opens three more cursors. The dump's page size (its block
+ * size) must be a multiple of a->page_size: a larger dump page is yielded
+ * as several pages. */
+struct dump_open;
+struct page_source *kdump_open(const struct dump_open *a, struct kb_err *err);
 
 #endif

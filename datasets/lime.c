@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/arith.h"
+#include "dump.h"
 #include "segment_pager.h"
 
 #define LIME_HEADER_BYTES 32u
@@ -133,11 +135,6 @@ int lime_parse_ranges(const char *spec, struct lime_range **out, size_t *count, 
 	return (int)*count;
 }
 
-static uint64_t div_up(uint64_t a, uint64_t b)
-{
-	return a / b + (a % b != 0);
-}
-
 /* Starts the next range: 1, 0 at the end of the file, -1. */
 static int lime_begin_next(struct lime_source *l, struct kb_err *err)
 {
@@ -179,7 +176,7 @@ static int lime_begin_next(struct lime_source *l, struct kb_err *err)
 	if (kb_stream_check_range(l->s, data_off, len, l->what, err))
 		return -1;
 	if (l->layout == LIME_PADDED) {
-		st->holes += div_up(r.start - l->prev_end, l->base.page_size);
+		st->holes += kb_div_up(r.start - l->prev_end, l->base.page_size);
 		l->prev_end = r.end + 1;
 	}
 	l->next_range++;
@@ -221,8 +218,8 @@ static int lime_fetch(struct page_source *src, uint64_t locator, void *buf, stru
 
 static const struct page_source_ops lime_ops = { lime_next, lime_close, lime_fetch };
 
-struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, enum lime_layout layout,
-			      const struct lime_range *ranges, size_t nranges, struct kb_err *err)
+static struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, enum lime_layout layout,
+				     const struct lime_range *ranges, size_t nranges, struct kb_err *err)
 {
 	struct lime_source *l = calloc(1, sizeof(*l));
 
@@ -260,4 +257,41 @@ struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, enum lime
 fail:
 	lime_close(&l->base);
 	return NULL;
+}
+
+struct page_source *lime_open_headers(const struct dump_open *a, struct kb_err *err)
+{
+	return lime_open(a->stream, a->page_size, LIME_HEADERS, NULL, 0, err);
+}
+
+/* A headerless layout: its ranges are the format's option. */
+static struct page_source *open_with_ranges(const struct dump_open *a, enum lime_layout layout,
+					    struct kb_err *err)
+{
+	const char *spec = a->opts->lime.ranges;
+	struct lime_range *ranges;
+	size_t n;
+
+	if (!spec) {
+		kb_stream_close(a->stream);
+		return kb_fail(err, "the %s format needs --lime-ranges START-END[,...] or @FILE",
+			       layout == LIME_RAW ? "lime-raw" : "lime-padded"), NULL;
+	}
+	if (lime_parse_ranges(spec, &ranges, &n, err) < 0) {
+		kb_stream_close(a->stream);
+		return NULL;
+	}
+	struct page_source *src = lime_open(a->stream, a->page_size, layout, ranges, n, err);
+	free(ranges);
+	return src;
+}
+
+struct page_source *lime_open_raw(const struct dump_open *a, struct kb_err *err)
+{
+	return open_with_ranges(a, LIME_RAW, err);
+}
+
+struct page_source *lime_open_padded(const struct dump_open *a, struct kb_err *err)
+{
+	return open_with_ranges(a, LIME_PADDED, err);
 }

@@ -16,6 +16,11 @@ struct lime_range {
 	uint64_t start, end; /* inclusive, as LiME and /proc/iomem write them */
 };
 
+/* The LiME formats' option: where the ranges of a headerless file are. */
+struct lime_options {
+	const char *ranges; /* lime-raw and lime-padded: "START-END,..." or "@FILE" */
+};
+
 /* 1 when the first bytes are a LiME range header. */
 int lime_detect(const unsigned char *head, size_t len);
 
@@ -25,9 +30,12 @@ int lime_detect(const unsigned char *head, size_t len);
  * *out is malloc'ed. */
 int lime_parse_ranges(const char *spec, struct lime_range **out, size_t *count, struct kb_err *err);
 
-/* Takes ownership of s. For LIME_RAW and LIME_PADDED, ranges (copied) say
- * where the bytes belong; for LIME_HEADERS they must be NULL. */
-struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, enum lime_layout layout,
-			      const struct lime_range *ranges, size_t nranges, struct kb_err *err);
+/* The three formats of the dump table (dump.h), each taking over a->stream:
+ * `lime`; `lime-raw` and `lime-padded`, whose ranges come from
+ * a->opts->lime.ranges (parsed with lime_parse_ranges). */
+struct dump_open;
+struct page_source *lime_open_headers(const struct dump_open *a, struct kb_err *err);
+struct page_source *lime_open_raw(const struct dump_open *a, struct kb_err *err);
+struct page_source *lime_open_padded(const struct dump_open *a, struct kb_err *err);
 
 #endif

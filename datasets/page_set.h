@@ -10,7 +10,9 @@
 #include <stdint.h>
 
 #include "../common/err.h"
+#include "dump.h"
 
+#define PAGE_SET_DATA_MAX 300              /* bytes of a set's name, "file:PATH" included */
 #define PAGE_SET_HOT_FILE_MAX (256u << 10) /* bytes of a file kept in a hot set */
 #define PAGE_SET_COLD_PAGES_MAX (1u << 22) /* pages in a cold set, whatever their size */
 
@@ -21,7 +23,7 @@ struct page_set {
 	size_t count;
 	uint32_t page_size;
 	uint32_t misalign;           /* each page starts this many bytes past a 64-byte boundary */
-	char data[300];              /* "zero", "random", "file:PATH" */
+	char data[PAGE_SET_DATA_MAX]; /* "zero", "random", "file:PATH" */
 	const char *cache;           /* "hot" or "cold" */
 	uint64_t working_set_bytes;  /* count * page_size */
 };
@@ -31,7 +33,7 @@ struct page_content {
 	unsigned char *bytes;
 	size_t pages;
 	uint32_t page_size;
-	char data[300];
+	char data[PAGE_SET_DATA_MAX];
 };
 
 /* One page of zeros (zero_page.c). */
@@ -41,10 +43,10 @@ int page_content_zero(struct page_content *c, uint32_t page_size, struct kb_err 
  * working set is filled from the same stream, so every page differs. */
 int page_content_random(struct page_content *c, uint32_t page_size, uint64_t seed, struct kb_err *err);
 
-/* The whole pages of a file, in any format dump_source_open() reads, up to
- * max_bytes (file_pages.c). */
-int page_content_file(struct page_content *c, const char *path, uint32_t page_size, size_t max_bytes,
-		      struct kb_err *err);
+/* The whole pages of a file, in any format dump_source_open() reads (opts:
+ * NULL to detect it), up to max_bytes (file_pages.c). */
+int page_content_file(struct page_content *c, const char *path, uint32_t page_size,
+		      const struct dump_options *opts, size_t max_bytes, struct kb_err *err);
 
 void page_content_release(struct page_content *c);
 
@@ -61,5 +63,21 @@ void page_set_release(struct page_set *s);
 /* The default cold working set for a last-level cache of llc_bytes (0 if
  * unknown): four times it, at least 64 MiB, at most 1 GiB. */
 uint64_t page_set_cold_default_bytes(uint64_t llc_bytes);
+
+/* What a benchmark hashes, as the command line names it: the content
+ * ("zero", "random" or a file's pages), laid out hot or cold. */
+struct page_set_request {
+	const char *data;           /* "zero", "random" or a path */
+	struct dump_options dump;   /* a file's format and that format's options */
+	uint32_t page_size;
+	uint32_t misalign;
+	uint64_t seed;              /* random content and the cold visiting order */
+	int cold;
+	uint64_t working_set_bytes; /* cold: 0 for the default from llc_bytes */
+	uint64_t llc_bytes;
+};
+
+/* The page set a request names (page_set_build.c). */
+int page_set_build(const struct page_set_request *req, struct page_set *set, struct kb_err *err);
 
 #endif

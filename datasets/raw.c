@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "dump.h"
 #include "dump_input.h"
 #include "readahead.h"
 
@@ -90,7 +91,7 @@ static int raw_fetch(struct page_source *src, uint64_t locator, void *buf, struc
 
 static const struct page_source_ops raw_ops = { raw_next, raw_close, raw_fetch };
 
-struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
+static struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
 {
 	struct raw_source *r = calloc(1, sizeof(*r));
 	size_t cap = RAW_CHUNK_BYTES > page_size ? RAW_CHUNK_BYTES / page_size * page_size : page_size;
@@ -114,6 +115,11 @@ struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_si
 		return NULL;
 	}
 	return &r->base;
+}
+
+struct page_source *raw_open(const struct dump_open *a, struct kb_err *err)
+{
+	return raw_source_from_stream(a->stream, a->page_size, err);
 }
 
 struct page_source *raw_source_open(const char *path, uint32_t page_size, struct kb_err *err)

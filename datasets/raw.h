@@ -11,7 +11,8 @@
  * shorter than a page is counted in stats, not yielded. */
 struct page_source *raw_source_open(const char *path, uint32_t page_size, struct kb_err *err);
 
-/* The same over an open stream (taken over). */
-struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_size, struct kb_err *err);
+/* The dump table's entry (dump.h): the same over a->stream (taken over). */
+struct dump_open;
+struct page_source *raw_open(const struct dump_open *a, struct kb_err *err);
 
 #endif

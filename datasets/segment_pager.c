@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/arith.h"
+
 #define PAGER_CHUNK_BYTES (1u << 20)
 
 int segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t page_size,
@@ -43,21 +45,16 @@ void segment_pager_free(struct segment_pager *p)
 	p->buf = NULL;
 }
 
-static uint64_t div_up(uint64_t a, uint64_t b)
-{
-	return a / b + (a % b != 0);
-}
-
 void segment_pager_begin(struct segment_pager *p, struct page_stats *stats, uint64_t addr,
 			 uint64_t file_off, uint64_t file_len, uint64_t mem_len, uint64_t skip_len,
 			 const char *what)
 {
 	uint64_t ps = p->page_size;
-	uint64_t with_data = div_up(file_len, ps);
-	uint64_t slots = div_up(mem_len > file_len ? mem_len : file_len, ps);
+	uint64_t with_data = kb_div_up(file_len, ps);
+	uint64_t slots = kb_div_up(mem_len > file_len ? mem_len : file_len, ps);
 	uint64_t skip = skip_len < file_len ? skip_len : file_len;
 	uint64_t overlap = skip == file_len ? with_data : skip / ps;
-	uint64_t first = div_up(skip, ps), full = file_len / ps;
+	uint64_t first = kb_div_up(skip, ps), full = file_len / ps;
 	uint64_t yield = skip < file_len && full > first ? full - first : 0;
 	uint64_t partial = with_data - overlap - yield;
 

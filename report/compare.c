@@ -35,9 +35,9 @@ static int check_unique(const struct loaded_doc *d, struct kb_err *err)
 		for (size_t j = i + 1; j < d->n; j++)
 			if (same_key(&d->results[i], &d->results[j]))
 				return kb_fail(err, "%s: results[%zu] and results[%zu] measure the same thing (%s, %s, %s, "
-						    "%u bytes, %s timer): cannot tell which to compare",
+						    "%llu bytes, %s timer): cannot tell which to compare",
 					       d->path, i, j, d->results[i].hash, d->results[i].data, d->results[i].cache,
-					       d->results[i].page_size, d->results[i].timer);
+					       (unsigned long long)d->results[i].page_size, d->results[i].timer);
 	return 0;
 }
 

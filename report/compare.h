@@ -56,12 +56,7 @@ void compare_release(struct compare_outcome *out);
 const char *compare_verdict_name(enum compare_verdict v);
 const char *compare_method_name(enum compare_method m);
 
-/* Renderers (compare_report.c); color: SGR colours for the verdicts. */
-int compare_report_table(FILE *out, const struct loaded_doc *base, const struct loaded_doc *new_,
-			 const struct compare_settings *s, const struct compare_outcome *o, int color);
-int compare_report_markdown(FILE *out, const struct loaded_doc *base, const struct loaded_doc *new_,
-			    const struct compare_settings *s, const struct compare_outcome *o);
-int compare_report_json(FILE *out, const struct loaded_doc *base, const struct loaded_doc *new_,
-			const struct compare_settings *s, const struct compare_outcome *o);
+/* The compare document's fields and text: compare_report.c, written through
+ * the format registry (report.h). */
 
 #endif

@@ -1,75 +1,202 @@
-/* ksmbench compare's reports: an aligned table (verdicts coloured on a
- * terminal), Markdown for a review, JSON for a pipeline (see compare.h). */
+/* The compare document: its fields (schema ksmbench-compare/1), and the
+ * text report, an aligned table (verdicts coloured on a terminal) or
+ * Markdown for a review (see compare.h). */
+#include <stddef.h>
 #include <string.h>
 
 #include "compare.h"
-#include "results.h"
-#include "table.h"
+#include "kinds.h"
+#include "record_table.h"
 
 #define COMPARE_SCHEMA "ksmbench-compare/1"
 
-static void key_cells(const struct loaded_result *r, char *data, size_t dsize, char *page, size_t psize)
+#define DOC(row) ((const struct report_document *)(row)->item)
+#define RUN(row) ((const struct loaded_doc *)(row)->item)
+#define PAIR(row) ((const struct compare_pair *)(row)->item)
+/* A key's row is a pointer to a result: an entry of an only-in list, or a
+ * pair (whose first member is its base result). */
+#define KEY(row) (*(const struct loaded_result *const *)(row)->item)
+_Static_assert(offsetof(struct compare_pair, base) == 0, "a pair's row is its base result's key");
+
+RECORD_GETTER(k_hash, record_str(v, KEY(w)->hash))
+RECORD_GETTER(k_data, (results_dataset(KEY(w), v->buf, sizeof(v->buf)), record_str(v, v->buf)))
+RECORD_GETTER(k_cache, record_str(v, KEY(w)->cache))
+RECORD_GETTER(k_page, record_uint(v, KEY(w)->page_size))
+RECORD_GETTER(k_misalign, record_uint(v, KEY(w)->misalign))
+RECORD_GETTER(k_timer, record_str(v, KEY(w)->timer))
+
+static const struct record_field key_fields[] = {
+	{ .name = "hash", .type = RECORD_STR, .get = k_hash },
+	{ .name = "data", .type = RECORD_STR, .get = k_data },
+	{ .name = "cache", .type = RECORD_STR, .get = k_cache },
+	{ .name = "page_size_bytes", .type = RECORD_UINT, .get = k_page },
+	{ .name = "misalign_bytes", .type = RECORD_UINT, .get = k_misalign },
+	{ .name = "timer", .type = RECORD_STR, .get = k_timer },
+};
+
+static const struct record_schema key_schema = { NULL, RECORD_FIELDS(key_fields), NULL, 0 };
+
+RECORD_GETTER(p_impl_base, record_str(v, PAIR(w)->base->impl))
+RECORD_GETTER(p_impl_new, record_str(v, PAIR(w)->new_->impl))
+RECORD_GETTER(p_base_rate, record_real(v, PAIR(w)->base->bytes_per_second_median))
+RECORD_GETTER(p_new_rate, record_real(v, PAIR(w)->new_->bytes_per_second_median))
+RECORD_GETTER(p_change, record_real(v, PAIR(w)->change_percent))
+RECORD_GETTER(p_verdict, record_str(v, compare_verdict_name(PAIR(w)->verdict)))
+RECORD_GETTER(p_method, record_str(v, compare_method_name(PAIR(w)->method)))
+RECORD_GETTER(p_p, PAIR(w)->p_value >= 0 && record_real(v, PAIR(w)->p_value))
+RECORD_GETTER(p_overlap, record_bool(v, PAIR(w)->ranges_overlap))
+RECORD_GETTER(p_base_rounds, record_uint(v, PAIR(w)->base_samples))
+RECORD_GETTER(p_new_rounds, record_uint(v, PAIR(w)->new_samples))
+
+static const struct record_field pair_fields[] = {
+	{ .name = "implementation_base", .type = RECORD_STR, .get = p_impl_base },
+	{ .name = "implementation_new", .type = RECORD_STR, .get = p_impl_new },
+	{ .name = "base_bytes_per_second_median", .type = RECORD_REAL, .get = p_base_rate },
+	{ .name = "new_bytes_per_second_median", .type = RECORD_REAL, .get = p_new_rate },
+	{ .name = "change_percent", .type = RECORD_REAL, .get = p_change },
+	{ .name = "verdict", .type = RECORD_STR, .get = p_verdict },
+	{ .name = "method", .type = RECORD_STR, .get = p_method },
+	{ .name = "p_value", .type = RECORD_REAL, .get = p_p },
+	{ .name = "ranges_overlap", .type = RECORD_BOOL, .get = p_overlap },
+	{ .name = "base_rounds", .type = RECORD_UINT, .get = p_base_rounds },
+	{ .name = "new_rounds", .type = RECORD_UINT, .get = p_new_rounds },
+};
+
+static const struct record_schema pair_schema = { &key_schema, RECORD_FIELDS(pair_fields), NULL, 0 };
+
+RECORD_GETTER(r_path, record_str(v, RUN(w)->path))
+RECORD_GETTER(r_date, record_str(v, RUN(w)->date))
+RECORD_GETTER(r_git, record_str(v, RUN(w)->git_revision))
+RECORD_GETTER(r_interrupted, record_bool(v, RUN(w)->interrupted))
+
+static const struct record_field run_fields[] = {
+	{ .name = "path", .type = RECORD_STR, .get = r_path },
+	{ .name = "date", .type = RECORD_STR, .get = r_date },
+	{ .name = "git_revision", .type = RECORD_STR, .get = r_git },
+	{ .name = "interrupted", .type = RECORD_BOOL, .get = r_interrupted },
+};
+
+static const struct record_schema run_schema = { NULL, RECORD_FIELDS(run_fields), NULL, 0 };
+
+#define OUT(row) (DOC(row)->outcome)
+RECORD_GETTER(c_schema, record_str(v, COMPARE_SCHEMA))
+RECORD_GETTER(c_threshold, record_real(v, DOC(w)->settings->threshold_percent))
+RECORD_GETTER(c_alpha, record_real(v, DOC(w)->settings->alpha))
+RECORD_GETTER(c_base, record_item(v, DOC(w)->base))
+RECORD_GETTER(c_new, record_item(v, DOC(w)->new_))
+RECORD_GETTER(c_regressions, record_uint(v, OUT(w)->counts[VERDICT_REGRESSION]))
+RECORD_GETTER(c_improvements, record_uint(v, OUT(w)->counts[VERDICT_IMPROVEMENT]))
+RECORD_GETTER(c_pair, record_item(v, &OUT(w)->pairs[w->index]))
+RECORD_GETTER(c_only_base, record_item(v, &OUT(w)->only_base[w->index]))
+RECORD_GETTER(c_only_new, record_item(v, &OUT(w)->only_new[w->index]))
+
+static size_t n_pairs(const struct record_row *w)
 {
-	results_dataset(r, data, dsize);
-	if (r->misalign)
-		snprintf(page, psize, "%u+%u", r->page_size, r->misalign);
-	else
-		snprintf(page, psize, "%u", r->page_size);
+	return OUT(w)->npairs;
 }
 
-static void test_cell(const struct compare_pair *p, char *buf, size_t size)
+static size_t n_only_base(const struct record_row *w)
 {
+	return OUT(w)->nonly_base;
+}
+
+static size_t n_only_new(const struct record_row *w)
+{
+	return OUT(w)->nonly_new;
+}
+
+static const struct record_field document_fields[] = {
+	{ .name = "schema", .type = RECORD_STR, .get = c_schema },
+	{ .name = "threshold_percent", .type = RECORD_REAL, .get = c_threshold },
+	{ .name = "alpha", .type = RECORD_REAL, .get = c_alpha },
+	{ .name = "base", .type = RECORD_OBJECT, .get = c_base, .sub = &run_schema },
+	{ .name = "new", .type = RECORD_OBJECT, .get = c_new, .sub = &run_schema },
+	{ .name = "regressions", .type = RECORD_UINT, .get = c_regressions },
+	{ .name = "improvements", .type = RECORD_UINT, .get = c_improvements },
+	{ .name = "comparisons", .type = RECORD_OBJECT, .get = c_pair, .count = n_pairs, .sub = &pair_schema },
+	{ .name = "only_in_base", .type = RECORD_OBJECT, .get = c_only_base, .count = n_only_base,
+	  .sub = &key_schema },
+	{ .name = "only_in_new", .type = RECORD_OBJECT, .get = c_only_new, .count = n_only_new,
+	  .sub = &key_schema },
+};
+
+const struct record_schema compare_document_schema = { NULL, RECORD_FIELDS(document_fields), NULL, 0 };
+
+static int page_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct loaded_result *r = KEY(w);
+
+	if (r->misalign)
+		snprintf(buf, size, "%llu+%llu", (unsigned long long)r->page_size, (unsigned long long)r->misalign);
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)r->page_size);
+	return 1;
+}
+
+static int rounds_cell(const struct record_row *w, char *buf, size_t size)
+{
+	snprintf(buf, size, "%zu/%zu", PAIR(w)->base_samples, PAIR(w)->new_samples);
+	return 1;
+}
+
+static int spread_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct compare_pair *p = PAIR(w);
+
 	if (p->method == METHOD_RANGES)
 		snprintf(buf, size, "ranges %s", p->ranges_overlap ? "overlap" : "apart");
 	else
 		snprintf(buf, size, "p=%.3g%s", p->p_value, p->method == METHOD_RANK_EXACT ? "" : " (normal)");
+	return 1;
 }
 
-/* All columns but the verdict, which the caller prints (coloured or bold). */
-static struct table *pairs_table(const struct compare_outcome *o, const char *verdict_header,
-				 const char *(*verdict_text)(enum compare_verdict, char *, size_t))
+static int plain_verdict(const struct record_row *w, char *buf, size_t size)
 {
-	struct table *t = table_new(11, "lllrlrrrrll");
-	int rc = 0;
-
-	if (!t || table_add_rowf(t, "HASH", "DATA", "CACHE", "PAGE", "TIMER", "BASE MB/s", "NEW MB/s", "CHANGE %",
-				 "ROUNDS", "SPREAD", verdict_header))
-		rc = -1;
-	for (size_t i = 0; rc == 0 && i < o->npairs; i++) {
-		const struct compare_pair *p = &o->pairs[i];
-		char data[320], page[32], a[32], b[32], ch[32], rounds[32], test[48], verdict[64];
-		key_cells(p->base, data, sizeof(data), page, sizeof(page));
-		snprintf(a, sizeof(a), "%.0f", p->base->bytes_per_second_median / 1e6);
-		snprintf(b, sizeof(b), "%.0f", p->new_->bytes_per_second_median / 1e6);
-		snprintf(ch, sizeof(ch), "%+.1f", p->change_percent);
-		snprintf(rounds, sizeof(rounds), "%zu/%zu", p->base_samples, p->new_samples);
-		test_cell(p, test, sizeof(test));
-		rc = table_add_rowf(t, p->base->hash, data, p->base->cache, page, p->base->timer, a, b, ch, rounds,
-				    test, verdict_text(p->verdict, verdict, sizeof(verdict)));
-	}
-	return table_done(t, rc);
+	snprintf(buf, size, "%s", compare_verdict_name(PAIR(w)->verdict));
+	return 1;
 }
 
-static const char *plain_verdict(enum compare_verdict v, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s", compare_verdict_name(v));
-	return buf;
-}
-
-static const char *color_verdict(enum compare_verdict v, char *buf, size_t size)
+/* The verdict is the last column: its colour codes cannot upset the alignment. */
+static int color_verdict(const struct record_row *w, char *buf, size_t size)
 {
 	static const char *const sgr[] = { "", "\033[33m", "\033[32m", "\033[1;31m" };
+	enum compare_verdict v = PAIR(w)->verdict;
+
 	if (v == VERDICT_UNCHANGED)
-		return plain_verdict(v, buf, size);
+		return plain_verdict(w, buf, size);
 	snprintf(buf, size, "%s%s\033[0m", sgr[v], compare_verdict_name(v));
-	return buf;
+	return 1;
 }
 
-static const char *markdown_verdict(enum compare_verdict v, char *buf, size_t size)
+static int markdown_verdict(const struct record_row *w, char *buf, size_t size)
 {
+	enum compare_verdict v = PAIR(w)->verdict;
+
 	snprintf(buf, size, v == VERDICT_REGRESSION || v == VERDICT_IMPROVEMENT ? "**%s**" : "%s",
 		 compare_verdict_name(v));
-	return buf;
+	return 1;
+}
+
+static struct table *pairs_table(const struct report_document *doc, enum report_style style)
+{
+	const struct record_column columns[] = {
+		{ "HASH", 'l', "hash", 0, NULL, NULL },
+		{ "DATA", 'l', "data", 0, NULL, NULL },
+		{ "CACHE", 'l', "cache", 0, NULL, NULL },
+		{ "PAGE", 'r', NULL, 0, NULL, page_cell },
+		{ "TIMER", 'l', "timer", 0, NULL, NULL },
+		{ "BASE MB/s", 'r', "base_bytes_per_second_median", 1e-6, "%.0f", NULL },
+		{ "NEW MB/s", 'r', "new_bytes_per_second_median", 1e-6, "%.0f", NULL },
+		{ "CHANGE %", 'r', "change_percent", 0, "%+.1f", NULL },
+		{ "ROUNDS", 'r', NULL, 0, NULL, rounds_cell },
+		{ "SPREAD", 'l', NULL, 0, NULL, spread_cell },
+		{ "VERDICT", 'l', NULL, 0, NULL,
+		  style == REPORT_MARKDOWN ? markdown_verdict : doc->color ? color_verdict : plain_verdict },
+	};
+	const struct compare_outcome *o = doc->outcome;
+	struct record_list pairs = { &pair_schema, o->pairs, o->npairs, sizeof(o->pairs[0]), { .item = doc } };
+
+	return record_table(RECORD_COLUMNS(columns), &pairs);
 }
 
 static void describe_run(FILE *out, const char *label, const struct loaded_doc *d, const char *prefix)
@@ -83,8 +210,10 @@ static void list_only(FILE *out, const char *label, const struct loaded_result *
 		      const char *prefix)
 {
 	for (size_t i = 0; i < n; i++) {
-		char data[320], page[32];
-		key_cells(r[i], data, sizeof(data), page, sizeof(page));
+		char data[320], page[48];
+		struct record_row row = { &r[i], NULL, i };
+		results_dataset(r[i], data, sizeof(data));
+		page_cell(&row, page, sizeof(page));
 		fprintf(out, "%sonly in %s: %s %s %s %s %s\n", prefix, label, r[i]->hash, data, r[i]->cache, page,
 			r[i]->timer);
 	}
@@ -100,118 +229,29 @@ static void summary(FILE *out, const struct compare_settings *s, const struct co
 		o->nonly_new);
 }
 
-int compare_report_table(FILE *out, const struct loaded_doc *base, const struct loaded_doc *new_,
-			 const struct compare_settings *s, const struct compare_outcome *o, int color)
+int compare_report_text(FILE *out, const struct report_document *doc, enum report_style style)
 {
-	/* The verdict is the last column: its colour codes cannot upset the alignment. */
-	struct table *t = pairs_table(o, "VERDICT", color ? color_verdict : plain_verdict);
+	const struct compare_outcome *o = doc->outcome;
+	struct table *t = pairs_table(doc, style);
+	int md = style == REPORT_MARKDOWN, rc;
 
 	if (!t)
 		return -1;
-	describe_run(out, "base", base, "# ");
-	describe_run(out, "new ", new_, "# ");
-	int rc = table_print(t, out);
-	table_free(t);
-	list_only(out, "base", o->only_base, o->nonly_base, "");
-	list_only(out, "new", o->only_new, o->nonly_new, "");
-	summary(out, s, o);
-	return rc || ferror(out) ? -1 : 0;
-}
-
-int compare_report_markdown(FILE *out, const struct loaded_doc *base, const struct loaded_doc *new_,
-			    const struct compare_settings *s, const struct compare_outcome *o)
-{
-	struct table *t = pairs_table(o, "VERDICT", markdown_verdict);
-
-	if (!t)
-		return -1;
-	fprintf(out, "### ksmbench compare: %zu regression%s\n\n", o->counts[VERDICT_REGRESSION],
-		o->counts[VERDICT_REGRESSION] == 1 ? "" : "s");
-	describe_run(out, "Base", base, "- ");
-	describe_run(out, "New", new_, "- ");
-	fputc('\n', out);
-	int rc = table_print_markdown(t, out);
-	table_free(t);
-	fputc('\n', out);
-	list_only(out, "base", o->only_base, o->nonly_base, "- ");
-	list_only(out, "new", o->only_new, o->nonly_new, "- ");
-	if (o->nonly_base || o->nonly_new)
+	if (md)
+		fprintf(out, "### ksmbench compare: %zu regression%s\n\n", o->counts[VERDICT_REGRESSION],
+			o->counts[VERDICT_REGRESSION] == 1 ? "" : "s");
+	describe_run(out, md ? "Base" : "base", doc->base, md ? "- " : "# ");
+	describe_run(out, md ? "New" : "new ", doc->new_, md ? "- " : "# ");
+	if (md)
 		fputc('\n', out);
-	summary(out, s, o);
+	rc = md ? table_print_markdown(t, out) : table_print(t, out);
+	table_free(t);
+	if (md)
+		fputc('\n', out);
+	list_only(out, "base", o->only_base, o->nonly_base, md ? "- " : "");
+	list_only(out, "new", o->only_new, o->nonly_new, md ? "- " : "");
+	if (md && (o->nonly_base || o->nonly_new))
+		fputc('\n', out);
+	summary(out, doc->settings, o);
 	return rc || ferror(out) ? -1 : 0;
-}
-
-static cJSON *key_json(const struct loaded_result *r)
-{
-	cJSON *o = cJSON_CreateObject();
-	char data[320];
-
-	results_dataset(r, data, sizeof(data));
-	cJSON_AddStringToObject(o, "hash", r->hash);
-	cJSON_AddStringToObject(o, "data", data);
-	cJSON_AddStringToObject(o, "cache", r->cache);
-	cJSON_AddNumberToObject(o, "page_size_bytes", r->page_size);
-	cJSON_AddNumberToObject(o, "misalign_bytes", r->misalign);
-	cJSON_AddStringToObject(o, "timer", r->timer);
-	return o;
-}
-
-static cJSON *run_json(const struct loaded_doc *d)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(o, "path", d->path);
-	if (d->date)
-		cJSON_AddStringToObject(o, "date", d->date);
-	else
-		cJSON_AddNullToObject(o, "date");
-	if (d->git_revision)
-		cJSON_AddStringToObject(o, "git_revision", d->git_revision);
-	else
-		cJSON_AddNullToObject(o, "git_revision");
-	cJSON_AddBoolToObject(o, "interrupted", d->interrupted);
-	return o;
-}
-
-int compare_report_json(FILE *out, const struct loaded_doc *base, const struct loaded_doc *new_,
-			const struct compare_settings *s, const struct compare_outcome *o)
-{
-	cJSON *doc = cJSON_CreateObject();
-
-	if (!doc)
-		return -1;
-	cJSON_AddStringToObject(doc, "schema", COMPARE_SCHEMA);
-	cJSON_AddNumberToObject(doc, "threshold_percent", s->threshold_percent);
-	cJSON_AddNumberToObject(doc, "alpha", s->alpha);
-	cJSON_AddItemToObject(doc, "base", run_json(base));
-	cJSON_AddItemToObject(doc, "new", run_json(new_));
-	cJSON_AddNumberToObject(doc, "regressions", (double)o->counts[VERDICT_REGRESSION]);
-	cJSON_AddNumberToObject(doc, "improvements", (double)o->counts[VERDICT_IMPROVEMENT]);
-	cJSON *arr = cJSON_AddArrayToObject(doc, "comparisons");
-	for (size_t i = 0; arr && i < o->npairs; i++) {
-		const struct compare_pair *p = &o->pairs[i];
-		cJSON *c = key_json(p->base);
-		cJSON_AddItemToArray(arr, c);
-		cJSON_AddStringToObject(c, "implementation_base", p->base->impl);
-		cJSON_AddStringToObject(c, "implementation_new", p->new_->impl);
-		cJSON_AddNumberToObject(c, "base_bytes_per_second_median", p->base->bytes_per_second_median);
-		cJSON_AddNumberToObject(c, "new_bytes_per_second_median", p->new_->bytes_per_second_median);
-		cJSON_AddNumberToObject(c, "change_percent", p->change_percent);
-		cJSON_AddStringToObject(c, "verdict", compare_verdict_name(p->verdict));
-		cJSON_AddStringToObject(c, "method", compare_method_name(p->method));
-		if (p->p_value >= 0)
-			cJSON_AddNumberToObject(c, "p_value", p->p_value);
-		else
-			cJSON_AddNullToObject(c, "p_value");
-		cJSON_AddBoolToObject(c, "ranges_overlap", p->ranges_overlap);
-		cJSON_AddNumberToObject(c, "base_rounds", (double)p->base_samples);
-		cJSON_AddNumberToObject(c, "new_rounds", (double)p->new_samples);
-	}
-	cJSON *ob = cJSON_AddArrayToObject(doc, "only_in_base");
-	for (size_t i = 0; ob && i < o->nonly_base; i++)
-		cJSON_AddItemToArray(ob, key_json(o->only_base[i]));
-	cJSON *on = cJSON_AddArrayToObject(doc, "only_in_new");
-	for (size_t i = 0; on && i < o->nonly_new; i++)
-		cJSON_AddItemToArray(on, key_json(o->only_new[i]));
-	return report_json_print(out, doc);
 }

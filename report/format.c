@@ -1,37 +1,52 @@
-/* Format names, and the kernel's MB/s figure shared by several formats. */
+/* The format registry: one entry per format, each defined in its own file
+ * (format_NAME.c: const struct report_format report_format_NAME), in the
+ * order --help lists them */
 #include <string.h>
 
-#include "results.h"
+#include "report.h"
 
-int report_format_parse(const char *name, enum report_format *out, struct kb_err *err)
+#define FORMATS(X) X(table) X(kernel) X(csv) X(tsv) X(json) X(gha) X(markdown) X(svg)
+
+#define DECLARE(name) extern const struct report_format report_format_##name;
+FORMATS(DECLARE)
+#define ENTRY(name) &report_format_##name,
+static const struct report_format *const formats[] = { FORMATS(ENTRY) };
+
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+const char *report_format_names(enum report_kind kind, const char *sep, char *buf, size_t size)
 {
-	static const char *const names[] = { "table", "kernel", "csv", "json", "gha", "markdown" };
+	size_t n = 0, k = 0, used = 0;
 
-	for (unsigned i = 0; i < 6; i++)
-		if (strcmp(name, names[i]) == 0) {
-			*out = (enum report_format)i;
-			return 0;
-		}
-	return kb_fail(err, "unknown format '%s' (table, kernel, csv, json, gha or markdown)", name);
-}
-
-long report_kernel_mb_per_s(const struct bench_result *r)
-{
-	if (r->timer == BENCH_TIMER_JIFFIES)
-		return r->kernel_mb_per_s_best;
-	return (long)(r->bytes_per_second_best / (1 << 20));
-}
-
-const char *report_clock_name(const struct bench_result *r)
-{
-	return r->timer == BENCH_TIMER_RDTSC && r->counter_is_tsc ? "tsc" : "monotonic";
-}
-
-const char *report_stable_data(const char *data)
-{
-	if (strncmp(data, "file:", 5) == 0) {
-		const char *slash = strrchr(data, '/');
-		return slash ? slash + 1 : data + 5;
+	for (size_t i = 0; i < NFORMATS; i++)
+		n += formats[i]->render[kind] != NULL;
+	buf[0] = '\0';
+	for (size_t i = 0; i < NFORMATS && used < size; i++) {
+		if (!formats[i]->render[kind])
+			continue;
+		/* "a, b or c" when sep is ", " */
+		const char *s = k == 0 ? "" : strcmp(sep, ", ") == 0 && k + 1 == n ? " or " : sep;
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", s, formats[i]->name);
+		k++;
 	}
-	return data;
+	return buf;
+}
+
+const struct report_format *report_format_find(const char *name, enum report_kind kind, struct kb_err *err)
+{
+	char names[160];
+
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (strcmp(name, formats[i]->name) == 0 && formats[i]->render[kind])
+			return formats[i];
+	kb_fail(err, "unknown format '%s' for %s (%s)", name, report_kind_name(kind),
+		report_format_names(kind, ", ", names, sizeof(names)));
+	return NULL;
+}
+
+int report_write(const struct report_format *f, const struct report_document *doc, FILE *out)
+{
+	if (!f->render[doc->kind])
+		return -1;
+	return f->render[doc->kind](out, doc) || ferror(out) ? -1 : 0;
 }

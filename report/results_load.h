@@ -1,34 +1,52 @@
 /* Reading a results document (schema ksmbench-results/1) back, for the
- * commands that consume one (compare, plot). Every field they use is
- * checked; a file that is not such a document gives one error naming the
- * file and what is wrong. */
+ * commands that consume one (compare, plot), driven by the same field
+ * tables that write it (result_fields.c, results_doc.c): every field they
+ * use is checked; a file that is not such a document gives one error
+ * naming the file and what is wrong. */
 #ifndef KB_RESULTS_LOAD_H
 #define KB_RESULTS_LOAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cJSON.h>
 
 #include "../common/err.h"
+#include "record.h"
 
+/* A result as read back (the result schema's load struct). */
 struct loaded_result {
 	/* Strings point into the document. */
 	const char *hash, *impl, *data, *cache, *timer;
-	unsigned page_size, misalign, repeats;
+	uint64_t page_size, misalign, repeats;
+	int interrupted;
 	double bytes_per_second_best, bytes_per_second_median;
+	double ns_per_page_min, ns_per_page_max;
+	struct record_array rounds_read; /* bytes_per_second_rounds */
+	/* Derived once read: */
 	double bytes_per_second_min, bytes_per_second_max; /* of the slowest and fastest rounds */
 	const double *rounds;  /* bytes_per_second_rounds; NULL in files written before they were kept */
 	size_t nrounds;
-	int interrupted;
+};
+
+/* The context as read back (the context schema's load struct). */
+struct loaded_context {
+	const char *date, *git_revision; /* NULL when absent */
+	struct loaded_cpu {
+		const char *brand;
+	} cpu;
 };
 
 struct loaded_doc {
 	const char *path;
 	cJSON *root;
+	/* Read by the results document's schema: */
+	int interrupted;               /* the run was stopped early */
+	struct loaded_context context;
+	struct record_array results_read;
+	/* Views of it: */
 	struct loaded_result *results;
 	size_t n;
-	double *round_store;     /* every result's rounds */
-	int interrupted;         /* the run was stopped early */
 	const char *date, *git_revision, *cpu_brand; /* NULL when absent */
 };
 

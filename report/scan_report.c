@@ -1,151 +1,461 @@
-/* The reports of `ksmbench scan`: a text table per section, one JSON
- * document (schema ksmbench-scan/1), or CSV with one row per hash. */
-#include "scan_report.h"
-
-#include <stdlib.h>
+/* The scan document (schema ksmbench-scan/1): its fields, its CSV rows
+ * (one per hash, the document's totals repeated on each), and the text
+ * report, a table per section. */
 #include <string.h>
 
-#include "table.h"
+#include "../scan/scan.h"
+#include "kinds.h"
+#include "record_table.h"
+#include "result_fields.h"
 
-static void hex32(char *buf, size_t len, uint32_t v)
+#define SCAN_SCHEMA "ksmbench-scan/1"
+
+#define DOC(row) ((const struct report_document *)(row)->item)
+#define STATS(row) ((const struct page_stats *)(row)->item)
+#define KSM(row) ((const struct census_ksm *)(row)->item)
+#define HASH(row) ((const struct scan_hash *)(row)->item)
+#define TOP(row) ((const struct scan_top *)(row)->item)
+/* The scan of the document a row is nested in, and of a CSV row's up. */
+#define SCAN_UP(row) (DOC((row)->up)->scan)
+#define SCAN(row) (DOC(row)->scan)
+
+/* The dumps' and the totals' page counts. */
+RECORD_GETTER(p_pages, record_uint(v, STATS(w)->pages))
+RECORD_GETTER(p_holes, record_uint(v, STATS(w)->holes))
+RECORD_GETTER(p_excluded, record_uint(v, STATS(w)->excluded))
+RECORD_GETTER(p_partial, record_uint(v, STATS(w)->partial_pages))
+RECORD_GETTER(p_partial_bytes, record_uint(v, STATS(w)->partial_bytes))
+RECORD_GETTER(p_overlap, record_uint(v, STATS(w)->overlap))
+
+static const struct record_field stats_fields[] = {
+	{ .name = "pages", .type = RECORD_UINT, .get = p_pages },
+	{ .name = "holes", .type = RECORD_UINT, .get = p_holes },
+	{ .name = "excluded", .type = RECORD_UINT, .get = p_excluded },
+	{ .name = "partial_pages", .type = RECORD_UINT, .get = p_partial },
+	{ .name = "partial_bytes", .type = RECORD_UINT, .get = p_partial_bytes },
+	{ .name = "overlap", .type = RECORD_UINT, .get = p_overlap },
+};
+
+static const struct record_schema stats_schema = { NULL, RECORD_FIELDS(stats_fields), NULL, 0 };
+
+/* A dump's row: its stats, element index of the document's dumps. */
+#define DUMP(row) (&SCAN_UP(row)->dumps[(row)->index])
+RECORD_GETTER(d_path, record_str(v, DUMP(w)->path))
+RECORD_GETTER(d_format, record_str(v, DUMP(w)->format))
+RECORD_GETTER(d_fetchable, record_bool(v, DUMP(w)->fetchable))
+
+static const struct record_field dump_fields[] = {
+	{ .name = "path", .type = RECORD_STR, .get = d_path },
+	{ .name = "format", .type = RECORD_STR, .get = d_format },
+	{ .name = "fetchable", .type = RECORD_BOOL, .get = d_fetchable },
+};
+
+static const struct record_schema dump_schema = { &stats_schema, RECORD_FIELDS(dump_fields), NULL, 0 };
+
+/* Totals: the stats of every dump, nested in the document. */
+RECORD_GETTER(t_zero, record_uint(v, SCAN_UP(w)->counts.zero_pages))
+RECORD_GETTER(t_distinct, record_uint(v, SCAN_UP(w)->counts.distinct))
+RECORD_GETTER(t_duplicated, record_uint(v, SCAN_UP(w)->duplicated_contents))
+RECORD_GETTER(t_duplicates, record_uint(v, SCAN_UP(w)->duplicate_pages))
+RECORD_GETTER(t_bytes, record_uint(v, SCAN_UP(w)->bytes_scanned))
+
+static const struct record_field totals_fields[] = {
+	{ .name = "zero_pages", .type = RECORD_UINT, .get = t_zero },
+	{ .name = "distinct_contents", .type = RECORD_UINT, .get = t_distinct },
+	{ .name = "duplicated_contents", .type = RECORD_UINT, .get = t_duplicated },
+	{ .name = "duplicate_pages", .type = RECORD_UINT, .get = t_duplicates },
+	{ .name = "bytes", .type = RECORD_UINT, .get = t_bytes },
+};
+
+static const struct record_schema totals_schema = { &stats_schema, RECORD_FIELDS(totals_fields), NULL, 0 };
+
+/* What KSM would leave, nested in the document's ksm object. */
+RECORD_GETTER(k_shared, record_uint(v, KSM(w)->pages_shared))
+RECORD_GETTER(k_sharing, record_uint(v, KSM(w)->pages_sharing))
+RECORD_GETTER(k_unshared, record_uint(v, KSM(w)->pages_unshared))
+RECORD_GETTER(k_zero, record_uint(v, KSM(w)->ksm_zero_pages))
+RECORD_GETTER(k_saved, record_uint(v, KSM(w)->pages_saved))
+RECORD_GETTER(k_bytes, record_uint(v, KSM(w)->pages_saved * SCAN_UP(w)->page_size))
+
+static const struct record_field ksm_fields[] = {
+	{ .name = "pages_shared", .type = RECORD_UINT, .get = k_shared },
+	{ .name = "pages_sharing", .type = RECORD_UINT, .get = k_sharing },
+	{ .name = "pages_unshared", .type = RECORD_UINT, .get = k_unshared },
+	{ .name = "ksm_zero_pages", .type = RECORD_UINT, .get = k_zero },
+	{ .name = "pages_saved", .type = RECORD_UINT, .get = k_saved },
+	{ .name = "bytes_saved", .type = RECORD_UINT, .get = k_bytes },
+};
+
+static const struct record_schema ksm_schema = { NULL, RECORD_FIELDS(ksm_fields), NULL, 0 };
+
+RECORD_GETTER(k_zp0, record_item(v, &DOC(w)->scan->ksm[0]))
+RECORD_GETTER(k_zp1, record_item(v, &DOC(w)->scan->ksm[1]))
+
+static const struct record_field ksm_pair_fields[] = {
+	{ .name = "use_zero_pages_0", .type = RECORD_OBJECT, .get = k_zp0, .sub = &ksm_schema },
+	{ .name = "use_zero_pages_1", .type = RECORD_OBJECT, .get = k_zp1, .sub = &ksm_schema },
+};
+
+static const struct record_schema ksm_pair_schema = { NULL, RECORD_FIELDS(ksm_pair_fields), NULL, 0 };
+
+/* Per hash: collisions against an ideal hash, and the cost. */
+static int timed(const struct scan_hash *h, struct record_value *v, double x)
 {
-	snprintf(buf, len, "%08x", v);
+	return h->timed && record_real(v, x);
 }
 
-/* Prints t if the rows were built (rc 0), frees it, returns the outcome. */
-static int print_table(struct table *t, FILE *out, int rc)
+RECORD_GETTER(h_hash, record_str(v, HASH(w)->hash->name))
+RECORD_GETTER(h_impl, record_str(v, hash_resolve(HASH(w)->hash)->name))
+RECORD_GETTER(h_zero_sum, record_strf(v, "%08x", HASH(w)->coll.zero_checksum))
+RECORD_GETTER(h_contents, record_uint(v, HASH(w)->coll.contents))
+RECORD_GETTER(h_pairs, record_uint(v, HASH(w)->coll.colliding_pairs))
+RECORD_GETTER(h_expected_pairs, record_real(v, HASH(w)->coll.expected_pairs))
+RECORD_GETTER(h_coll_contents, record_uint(v, HASH(w)->coll.colliding_contents))
+RECORD_GETTER(h_expected_contents, record_real(v, HASH(w)->coll.expected_contents))
+RECORD_GETTER(h_zero_matches, record_uint(v, HASH(w)->coll.zero_checksum_matches))
+RECORD_GETTER(h_ns_median, timed(HASH(w), v, HASH(w)->ns_per_page_median))
+RECORD_GETTER(h_ns_p90, timed(HASH(w), v, HASH(w)->ns_per_page_p90))
+RECORD_GETTER(h_full_ms, timed(HASH(w), v, HASH(w)->full_scan_checksum_ms))
+RECORD_GETTER(h_steady_ms, timed(HASH(w), v, HASH(w)->steady_scan_checksum_ms))
+RECORD_GETTER(h_cpu, timed(HASH(w), v, HASH(w)->ksmd_checksum_cpu_share))
+RECORD_GETTER(h_steady_cpu, timed(HASH(w), v, HASH(w)->ksmd_steady_checksum_cpu_share))
+RECORD_GETTER(h_full_s, timed(HASH(w), v, HASH(w)->full_scan_seconds))
+RECORD_GETTER(h_timing, HASH(w)->timed && record_item(v, &HASH(w)->bench))
+
+static const struct record_field hash_fields[] = {
+	{ .name = "hash", .type = RECORD_STR, .get = h_hash },
+	{ .name = "implementation", .type = RECORD_STR, .get = h_impl },
+	{ .name = "zero_checksum", .type = RECORD_STR, .get = h_zero_sum },
+	{ .name = "contents", .type = RECORD_UINT, .get = h_contents },
+	{ .name = "colliding_pairs", .type = RECORD_UINT, .get = h_pairs },
+	{ .name = "expected_colliding_pairs", .type = RECORD_REAL, .format = "%.6g", .get = h_expected_pairs },
+	{ .name = "colliding_contents", .type = RECORD_UINT, .get = h_coll_contents },
+	{ .name = "expected_colliding_contents", .type = RECORD_REAL, .format = "%.6g",
+	  .get = h_expected_contents },
+	{ .name = "zero_checksum_matches", .type = RECORD_UINT, .get = h_zero_matches },
+	{ .name = "ns_per_page_median", .type = RECORD_REAL, .format = "%.2f", .get = h_ns_median },
+	{ .name = "ns_per_page_p90", .type = RECORD_REAL, .format = "%.2f", .get = h_ns_p90 },
+	{ .name = "full_scan_checksum_ms", .type = RECORD_REAL, .format = "%.4f", .get = h_full_ms },
+	{ .name = "steady_scan_checksum_ms", .type = RECORD_REAL, .format = "%.4f", .get = h_steady_ms },
+	{ .name = "ksmd_checksum_cpu_share", .type = RECORD_REAL, .format = "%.6f", .get = h_cpu },
+	{ .name = "ksmd_steady_checksum_cpu_share", .type = RECORD_REAL, .format = "%.6f",
+	  .get = h_steady_cpu },
+	{ .name = "full_scan_seconds", .type = RECORD_REAL, .get = h_full_s },
+	{ .name = "timing", .type = RECORD_OBJECT, .get = h_timing, .sub = &report_result_schema },
+};
+
+static const struct record_schema hash_schema = { NULL, RECORD_FIELDS(hash_fields), NULL, 0 };
+
+/* The most duplicated contents; the zero page's checksum is the first hash's. */
+RECORD_GETTER(o_count, record_uint(v, TOP(w)->entry.count))
+RECORD_GETTER(o_sum, record_strf(v, "%08x", TOP(w)->is_zero ? SCAN_UP(w)->hashes[0].coll.zero_checksum
+							    : TOP(w)->entry.sum0))
+RECORD_GETTER(o_zero, record_bool(v, TOP(w)->is_zero))
+RECORD_GETTER(o_single, record_bool(v, TOP(w)->single_byte))
+RECORD_GETTER(o_byte, TOP(w)->single_byte && record_uint(v, TOP(w)->is_zero ? 0 : TOP(w)->byte_value))
+
+static const struct record_field top_fields[] = {
+	{ .name = "count", .type = RECORD_UINT, .get = o_count },
+	{ .name = "checksum", .type = RECORD_STR, .get = o_sum },
+	{ .name = "zero_page", .type = RECORD_BOOL, .get = o_zero },
+	{ .name = "single_byte", .type = RECORD_BOOL, .get = o_single },
+	{ .name = "byte_value", .type = RECORD_UINT, .get = o_byte },
+};
+
+static const struct record_schema top_schema = { NULL, RECORD_FIELDS(top_fields), NULL, 0 };
+
+/* The document's own fields. */
+RECORD_GETTER(s_schema, record_str(v, SCAN_SCHEMA))
+RECORD_GETTER(s_context, record_item(v, DOC(w)->ctx))
+RECORD_GETTER(s_self, record_item(v, DOC(w)))
+RECORD_GETTER(s_page, record_uint(v, SCAN(w)->page_size))
+RECORD_GETTER(s_mps, record_uint(v, SCAN(w)->max_page_sharing))
+RECORD_GETTER(s_pts, record_uint(v, SCAN(w)->pages_to_scan))
+RECORD_GETTER(s_sleep, record_uint(v, SCAN(w)->sleep_ms))
+RECORD_GETTER(s_sample, record_uint(v, SCAN(w)->sample_pages))
+RECORD_GETTER(s_ws, record_uint(v, SCAN(w)->working_set_bytes))
+RECORD_GETTER(s_dump, record_item(v, &SCAN(w)->dumps[w->index].stats))
+RECORD_GETTER(s_totals, record_item(v, &SCAN(w)->total))
+RECORD_GETTER(s_hash, record_item(v, &SCAN(w)->hashes[w->index]))
+RECORD_GETTER(s_top, record_item(v, &SCAN(w)->top[w->index]))
+RECORD_GETTER(c_compares, record_uint(v, SCAN(w)->counts.compares))
+RECORD_GETTER(c_key_collisions, record_uint(v, SCAN(w)->counts.key_collisions))
+RECORD_GETTER(c_fetches, record_uint(v, SCAN(w)->counts.fetches))
+RECORD_GETTER(c_spilled, record_uint(v, SCAN(w)->counts.spilled))
+RECORD_GETTER(c_slots, record_uint(v, SCAN(w)->counts.table_slots))
+RECORD_GETTER(c_table_bytes, record_uint(v, SCAN(w)->counts.table_bytes))
+RECORD_GETTER(c_elapsed, record_uint(v, SCAN(w)->census_ns))
+RECORD_GETTER(c_rate, record_real(v, SCAN(w)->census_ns ? (double)SCAN(w)->bytes_scanned * 1e9 /
+								  (double)SCAN(w)->census_ns : 0))
+
+static size_t n_dumps(const struct record_row *w)
 {
-	if (rc == 0)
-		rc = table_print(t, out);
+	return SCAN(w)->ndumps;
+}
+
+static size_t n_hashes(const struct record_row *w)
+{
+	return SCAN(w)->nhashes;
+}
+
+static size_t n_top(const struct record_row *w)
+{
+	return SCAN(w)->ntop;
+}
+
+static const struct record_field settings_fields[] = {
+	{ .name = "page_size_bytes", .type = RECORD_UINT, .get = s_page },
+	{ .name = "max_page_sharing", .type = RECORD_UINT, .get = s_mps },
+	{ .name = "pages_to_scan", .type = RECORD_UINT, .get = s_pts },
+	{ .name = "sleep_millisecs", .type = RECORD_UINT, .get = s_sleep },
+	{ .name = "sample_pages", .type = RECORD_UINT, .get = s_sample },
+	{ .name = "working_set_bytes", .type = RECORD_UINT, .get = s_ws },
+};
+
+/* Settings are fields of the document itself (their row: the document). */
+static const struct record_schema settings_schema = { NULL, RECORD_FIELDS(settings_fields), NULL, 0 };
+
+static const struct record_field census_fields[] = {
+	{ .name = "compares", .type = RECORD_UINT, .get = c_compares },
+	{ .name = "key_collisions", .type = RECORD_UINT, .get = c_key_collisions },
+	{ .name = "fetches", .type = RECORD_UINT, .get = c_fetches },
+	{ .name = "spilled_pages", .type = RECORD_UINT, .get = c_spilled },
+	{ .name = "table_slots", .type = RECORD_UINT, .get = c_slots },
+	{ .name = "table_bytes", .type = RECORD_UINT, .get = c_table_bytes },
+	{ .name = "elapsed_ns", .type = RECORD_UINT, .get = c_elapsed },
+	{ .name = "bytes_per_second", .type = RECORD_REAL, .get = c_rate },
+};
+
+static const struct record_schema census_schema = { NULL, RECORD_FIELDS(census_fields), NULL, 0 };
+
+static const struct record_field document_fields[] = {
+	{ .name = "schema", .type = RECORD_STR, .get = s_schema },
+	{ .name = "context", .type = RECORD_OBJECT, .get = s_context, .sub = &report_context_schema },
+	{ .name = "settings", .type = RECORD_OBJECT, .get = s_self, .sub = &settings_schema },
+	{ .name = "dumps", .type = RECORD_OBJECT, .get = s_dump, .count = n_dumps, .sub = &dump_schema },
+	{ .name = "totals", .type = RECORD_OBJECT, .get = s_totals, .sub = &totals_schema },
+	{ .name = "census", .type = RECORD_OBJECT, .get = s_self, .sub = &census_schema },
+	{ .name = "ksm", .type = RECORD_OBJECT, .get = s_self, .sub = &ksm_pair_schema },
+	{ .name = "hashes", .type = RECORD_OBJECT, .get = s_hash, .count = n_hashes, .sub = &hash_schema },
+	{ .name = "top", .type = RECORD_OBJECT, .get = s_top, .count = n_top, .sub = &top_schema },
+};
+
+const struct record_schema scan_document_schema = { NULL, RECORD_FIELDS(document_fields), NULL, 0 };
+
+/* CSV: a row per hash, the document's figures repeated on each. */
+RECORD_GETTER(v_dumps, record_uint(v, SCAN_UP(w)->ndumps))
+RECORD_GETTER(v_page, record_uint(v, SCAN_UP(w)->page_size))
+RECORD_GETTER(v_pages, record_uint(v, SCAN_UP(w)->total.pages))
+RECORD_GETTER(v_holes, record_uint(v, SCAN_UP(w)->total.holes))
+RECORD_GETTER(v_excluded, record_uint(v, SCAN_UP(w)->total.excluded))
+RECORD_GETTER(v_partial, record_uint(v, SCAN_UP(w)->total.partial_pages))
+RECORD_GETTER(v_mps, record_uint(v, SCAN_UP(w)->max_page_sharing))
+RECORD_GETTER(v_shared, record_uint(v, SCAN_UP(w)->ksm[0].pages_shared))
+RECORD_GETTER(v_sharing, record_uint(v, SCAN_UP(w)->ksm[0].pages_sharing))
+RECORD_GETTER(v_unshared, record_uint(v, SCAN_UP(w)->ksm[0].pages_unshared))
+RECORD_GETTER(v_saved, record_uint(v, SCAN_UP(w)->ksm[0].pages_saved * SCAN_UP(w)->page_size))
+RECORD_GETTER(v_shared_zp, record_uint(v, SCAN_UP(w)->ksm[1].pages_shared))
+RECORD_GETTER(v_sharing_zp, record_uint(v, SCAN_UP(w)->ksm[1].pages_sharing))
+RECORD_GETTER(v_zero_zp, record_uint(v, SCAN_UP(w)->ksm[1].ksm_zero_pages))
+RECORD_GETTER(v_saved_zp, record_uint(v, SCAN_UP(w)->ksm[1].pages_saved * SCAN_UP(w)->page_size))
+RECORD_GETTER(v_pts, record_uint(v, SCAN_UP(w)->pages_to_scan))
+RECORD_GETTER(v_sleep, record_uint(v, SCAN_UP(w)->sleep_ms))
+
+#define CSV RECORD_CSV
+
+static const struct record_field csv_fields[] = {
+	{ .name = "hash", .type = RECORD_STR, .flags = CSV, .get = h_hash },
+	{ .name = "implementation", .type = RECORD_STR, .flags = CSV, .get = h_impl },
+	{ .name = "dumps", .type = RECORD_UINT, .flags = CSV, .get = v_dumps },
+	{ .name = "page_size_bytes", .type = RECORD_UINT, .flags = CSV, .get = v_page },
+	{ .name = "pages", .type = RECORD_UINT, .flags = CSV, .get = v_pages },
+	{ .name = "zero_pages", .type = RECORD_UINT, .flags = CSV, .get = t_zero },
+	{ .name = "holes", .type = RECORD_UINT, .flags = CSV, .get = v_holes },
+	{ .name = "excluded", .type = RECORD_UINT, .flags = CSV, .get = v_excluded },
+	{ .name = "partial_pages", .type = RECORD_UINT, .flags = CSV, .get = v_partial },
+	{ .name = "distinct_contents", .type = RECORD_UINT, .flags = CSV, .get = t_distinct },
+	{ .name = "duplicated_contents", .type = RECORD_UINT, .flags = CSV, .get = t_duplicated },
+	{ .name = "duplicate_pages", .type = RECORD_UINT, .flags = CSV, .get = t_duplicates },
+	{ .name = "max_page_sharing", .type = RECORD_UINT, .flags = CSV, .get = v_mps },
+	{ .name = "pages_shared", .type = RECORD_UINT, .flags = CSV, .get = v_shared },
+	{ .name = "pages_sharing", .type = RECORD_UINT, .flags = CSV, .get = v_sharing },
+	{ .name = "pages_unshared", .type = RECORD_UINT, .flags = CSV, .get = v_unshared },
+	{ .name = "bytes_saved", .type = RECORD_UINT, .flags = CSV, .get = v_saved },
+	{ .name = "pages_shared_zp", .type = RECORD_UINT, .flags = CSV, .get = v_shared_zp },
+	{ .name = "pages_sharing_zp", .type = RECORD_UINT, .flags = CSV, .get = v_sharing_zp },
+	{ .name = "ksm_zero_pages_zp", .type = RECORD_UINT, .flags = CSV, .get = v_zero_zp },
+	{ .name = "bytes_saved_zp", .type = RECORD_UINT, .flags = CSV, .get = v_saved_zp },
+	{ .name = "zero_checksum", .type = RECORD_STR, .flags = CSV, .get = h_zero_sum },
+	{ .name = "contents", .type = RECORD_UINT, .flags = CSV, .get = h_contents },
+	{ .name = "colliding_pairs", .type = RECORD_UINT, .flags = CSV, .get = h_pairs },
+	{ .name = "expected_colliding_pairs", .type = RECORD_REAL, .flags = CSV, .format = "%.6g",
+	  .get = h_expected_pairs },
+	{ .name = "colliding_contents", .type = RECORD_UINT, .flags = CSV, .get = h_coll_contents },
+	{ .name = "expected_colliding_contents", .type = RECORD_REAL, .flags = CSV, .format = "%.6g",
+	  .get = h_expected_contents },
+	{ .name = "zero_checksum_matches", .type = RECORD_UINT, .flags = CSV, .get = h_zero_matches },
+	{ .name = "ns_per_page_median", .type = RECORD_REAL, .flags = CSV, .format = "%.2f",
+	  .get = h_ns_median },
+	{ .name = "ns_per_page_p90", .type = RECORD_REAL, .flags = CSV, .format = "%.2f", .get = h_ns_p90 },
+	{ .name = "full_scan_checksum_ms", .type = RECORD_REAL, .flags = CSV, .format = "%.4f",
+	  .get = h_full_ms },
+	{ .name = "steady_scan_checksum_ms", .type = RECORD_REAL, .flags = CSV, .format = "%.4f",
+	  .get = h_steady_ms },
+	{ .name = "pages_to_scan", .type = RECORD_UINT, .flags = CSV, .get = v_pts },
+	{ .name = "sleep_millisecs", .type = RECORD_UINT, .flags = CSV, .get = v_sleep },
+	{ .name = "ksmd_checksum_cpu_share", .type = RECORD_REAL, .flags = CSV, .format = "%.6f",
+	  .get = h_cpu },
+	{ .name = "ksmd_steady_checksum_cpu_share", .type = RECORD_REAL, .flags = CSV, .format = "%.6f",
+	  .get = h_steady_cpu },
+};
+
+const struct record_schema scan_csv_schema = { NULL, RECORD_FIELDS(csv_fields), NULL, 0 };
+
+int scan_report_rows(const struct report_document *doc, struct record_list *rows)
+{
+	const struct scan_result *r = doc->scan;
+
+	*rows = (struct record_list){ &scan_csv_schema, r->hashes, r->nhashes, sizeof(r->hashes[0]), { .item = doc } };
+	return 0;
+}
+
+/* The text report: a table per section. */
+static int print_table(struct table *t, FILE *out)
+{
+	int rc = t ? table_print(t, out) : -1;
+
 	table_free(t);
 	return rc;
 }
 
-static int dumps_table(FILE *out, const struct scan_result *r)
-{
-	struct table *t = table_new(7, "llrrrrr");
-	char v[5][32];
-	int rc = 0;
+static const struct record_column dump_columns[] = {
+	{ "DUMP", 'l', "path", 0, NULL, NULL },
+	{ "FORMAT", 'l', "format", 0, NULL, NULL },
+	{ "pages", 'r', "pages", 0, NULL, NULL },
+	{ "holes", 'r', "holes", 0, NULL, NULL },
+	{ "excluded", 'r', "excluded", 0, NULL, NULL },
+	{ "partial", 'r', "partial_pages", 0, NULL, NULL },
+	{ "overlap", 'r', "overlap", 0, NULL, NULL },
+};
 
-	if (!t || table_add_rowf(t, "DUMP", "FORMAT", "pages", "holes", "excluded", "partial", "overlap"))
-		rc = -1;
-	/* One row per dump, and their sum when there are several. */
-	for (size_t i = 0; rc == 0 && i < r->ndumps + (r->ndumps > 1); i++) {
-		const struct page_stats *s = i < r->ndumps ? &r->dumps[i].stats : &r->total;
-		snprintf(v[0], 32, "%llu", (unsigned long long)s->pages);
-		snprintf(v[1], 32, "%llu", (unsigned long long)s->holes);
-		snprintf(v[2], 32, "%llu", (unsigned long long)s->excluded);
-		snprintf(v[3], 32, "%llu", (unsigned long long)s->partial_pages);
-		snprintf(v[4], 32, "%llu", (unsigned long long)s->overlap);
-		rc = table_add_rowf(t, i < r->ndumps ? r->dumps[i].path : "(all)",
-				    i < r->ndumps ? r->dumps[i].format : "", v[0], v[1], v[2], v[3], v[4]);
+/* One row per dump, and their sum when there are several. */
+static int dumps_table(FILE *out, const struct report_document *doc)
+{
+	const struct scan_result *r = doc->scan;
+	struct record_list dumps = { &dump_schema, &r->dumps[0].stats, r->ndumps, sizeof(r->dumps[0]),
+				     { .item = doc } };
+	struct table *t = record_table(RECORD_COLUMNS(dump_columns), &dumps);
+
+	if (t && r->ndumps > 1) {
+		struct record_row total = { &r->total, &dumps.up, 0 };
+		char cells[5][32];
+		for (unsigned c = 2; c < 7; c++)
+			record_cell(&dump_columns[c], &stats_schema, &total, cells[c - 2], sizeof(cells[0]));
+		if (table_add_rowf(t, "(all)", "", cells[0], cells[1], cells[2], cells[3], cells[4]))
+			t = table_done(t, -1);
 	}
-	return print_table(t, out, rc);
+	return print_table(t, out);
 }
 
-static int ksm_table(FILE *out, const struct scan_result *r)
+/* Transposed: a row per KSM counter, a column per use_zero_pages. */
+static int ksm_table(FILE *out, const struct report_document *doc)
 {
+	const struct scan_result *r = doc->scan;
 	struct table *t = table_new(3, "lrr");
-	char a[32], b[32];
+	struct record_row top = { doc, NULL, 0 };
+	struct record_row zp[2] = { { &r->ksm[0], &top, 0 }, { &r->ksm[1], &top, 0 } };
 	int rc = t && table_add_rowf(t, "KSM would leave", "use_zero_pages=0", "use_zero_pages=1") == 0 ? 0 : -1;
-	const struct census_ksm *k0 = &r->ksm[0], *k1 = &r->ksm[1];
-	static const char *const names[] = { "pages_shared", "pages_sharing", "pages_unshared", "ksm_zero_pages" };
-	uint64_t v0[] = { k0->pages_shared, k0->pages_sharing, k0->pages_unshared, k0->ksm_zero_pages };
-	uint64_t v1[] = { k1->pages_shared, k1->pages_sharing, k1->pages_unshared, k1->ksm_zero_pages };
+	char a[32], b[32];
 
-	for (unsigned i = 0; rc == 0 && i < 4; i++) {
-		snprintf(a, sizeof(a), "%llu", (unsigned long long)v0[i]);
-		snprintf(b, sizeof(b), "%llu", (unsigned long long)v1[i]);
-		rc = table_add_rowf(t, names[i], a, b);
+	for (unsigned i = 0; rc == 0 && i < 4; i++) { /* pages_shared .. ksm_zero_pages */
+		const struct record_column c = { NULL, 'r', ksm_fields[i].name, 0, NULL, NULL };
+		record_cell(&c, &ksm_schema, &zp[0], a, sizeof(a));
+		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));
+		rc = table_add_rowf(t, ksm_fields[i].name, a, b);
 	}
 	if (rc == 0) {
-		snprintf(a, sizeof(a), "%.1f", (double)k0->pages_saved * r->page_size / 1048576.0);
-		snprintf(b, sizeof(b), "%.1f", (double)k1->pages_saved * r->page_size / 1048576.0);
+		const struct record_column c = { NULL, 'r', "bytes_saved", 1.0 / 1048576, "%.1f", NULL };
+		record_cell(&c, &ksm_schema, &zp[0], a, sizeof(a));
+		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));
 		rc = table_add_rowf(t, "memory saved (MiB)", a, b);
 	}
-	return print_table(t, out, rc);
+	return print_table(table_done(t, rc), out);
 }
 
-static int hash_table(FILE *out, const struct scan_result *r)
+/* ksmd's share of a CPU, every page (and once merged), in percent. */
+static int cpu_cell(const struct record_row *w, char *buf, size_t size)
 {
-	struct table *t = table_new(11, "llrrrrrrrrr");
-	int rc = 0;
+	const struct scan_hash *h = HASH(w);
 
-	if (!t || table_add_rowf(t, "HASH", "zero_checksum", "contents", "collisions", "expected",
-				 "zero_cksum hits", "ns/page p50", "ns/page p90", "ms/full scan",
-				 "ms/steady scan", "ksmd CPU %"))
-		rc = -1;
-	for (unsigned i = 0; rc == 0 && i < r->nhashes; i++) {
-		const struct scan_hash *h = &r->hashes[i];
-		char z[16], n[32], cp[32], ep[32], zm[32], p50[32] = "-", p90[32] = "-", fs[32] = "-",
-			ss[32] = "-", cpu[48] = "-";
-		hex32(z, sizeof(z), h->coll.zero_checksum);
-		snprintf(n, sizeof(n), "%llu", (unsigned long long)h->coll.contents);
-		snprintf(cp, sizeof(cp), "%llu", (unsigned long long)h->coll.colliding_pairs);
-		snprintf(ep, sizeof(ep), "%.3g", h->coll.expected_pairs);
-		snprintf(zm, sizeof(zm), "%llu", (unsigned long long)h->coll.zero_checksum_matches);
-		if (h->timed) {
-			snprintf(p50, sizeof(p50), "%.1f", h->ns_per_page_median);
-			snprintf(p90, sizeof(p90), "%.1f", h->ns_per_page_p90);
-			snprintf(fs, sizeof(fs), "%.3f", h->full_scan_checksum_ms);
-			snprintf(ss, sizeof(ss), "%.3f", h->steady_scan_checksum_ms);
-			snprintf(cpu, sizeof(cpu), "%.3f (%.3f)", 100 * h->ksmd_checksum_cpu_share,
-				 100 * h->ksmd_steady_checksum_cpu_share);
-		}
-		rc = table_add_rowf(t, h->hash->name, z, n, cp, ep, zm, p50, p90, fs, ss, cpu);
-	}
-	return print_table(t, out, rc);
+	if (!h->timed)
+		return 0;
+	snprintf(buf, size, "%.3f (%.3f)", 100 * h->ksmd_checksum_cpu_share, 100 * h->ksmd_steady_checksum_cpu_share);
+	return 1;
 }
 
-static void top_bytes(const struct scan_top *x, char *buf, size_t len)
+static const struct record_column hash_columns[] = {
+	{ "HASH", 'l', "hash", 0, NULL, NULL },
+	{ "zero_checksum", 'l', "zero_checksum", 0, NULL, NULL },
+	{ "contents", 'r', "contents", 0, NULL, NULL },
+	{ "collisions", 'r', "colliding_pairs", 0, NULL, NULL },
+	{ "expected", 'r', "expected_colliding_pairs", 0, "%.3g", NULL },
+	{ "zero_cksum hits", 'r', "zero_checksum_matches", 0, NULL, NULL },
+	{ "ns/page p50", 'r', "ns_per_page_median", 0, "%.1f", NULL },
+	{ "ns/page p90", 'r', "ns_per_page_p90", 0, "%.1f", NULL },
+	{ "ms/full scan", 'r', "full_scan_checksum_ms", 0, "%.3f", NULL },
+	{ "ms/steady scan", 'r', "steady_scan_checksum_ms", 0, "%.3f", NULL },
+	{ "ksmd CPU %", 'r', NULL, 0, NULL, cpu_cell },
+};
+
+static int rank_cell(const struct record_row *w, char *buf, size_t size)
 {
+	snprintf(buf, size, "%zu", w->index + 1);
+	return 1;
+}
+
+static int content_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct scan_top *x = TOP(w);
+
 	if (x->is_zero)
-		snprintf(buf, len, "zero page");
+		snprintf(buf, size, "zero page");
 	else if (x->single_byte)
-		snprintf(buf, len, "every byte 0x%02x", x->byte_value);
+		snprintf(buf, size, "every byte 0x%02x", x->byte_value);
 	else
-		snprintf(buf, len, "mixed");
+		snprintf(buf, size, "mixed");
+	return 1;
 }
 
-static int top_table(FILE *out, const struct scan_result *r)
+/* The checksum column is headed by the first hash's name. */
+static int top_table(FILE *out, const struct report_document *doc)
 {
-	struct table *t = table_new(4, "rrll");
-	int rc = t && table_add_rowf(t, "RANK", "COUNT", r->hashes[0].hash->name, "CONTENT") == 0 ? 0 : -1;
+	const struct scan_result *r = doc->scan;
+	const struct record_column columns[] = {
+		{ "RANK", 'r', NULL, 0, NULL, rank_cell },
+		{ "COUNT", 'r', "count", 0, NULL, NULL },
+		{ r->hashes[0].hash->name, 'l', "checksum", 0, NULL, NULL },
+		{ "CONTENT", 'l', NULL, 0, NULL, content_cell },
+	};
+	struct record_list top = { &top_schema, r->top, r->ntop, sizeof(r->top[0]), { .item = doc } };
 
-	for (size_t i = 0; rc == 0 && i < r->ntop; i++) {
-		const struct scan_top *x = &r->top[i];
-		char rank[24], count[24], sum[16], what[40];
-		snprintf(rank, sizeof(rank), "%zu", i + 1);
-		snprintf(count, sizeof(count), "%u", x->entry.count);
-		hex32(sum, sizeof(sum), x->is_zero ? r->hashes[0].coll.zero_checksum : x->entry.sum0);
-		top_bytes(x, what, sizeof(what));
-		rc = table_add_rowf(t, rank, count, sum, what);
-	}
-	return print_table(t, out, rc);
+	return print_table(record_table(RECORD_COLUMNS(columns), &top), out);
 }
 
-int scan_report_table(FILE *out, const struct scan_result *r)
+static int summary(FILE *out, const struct scan_result *r)
 {
 	const struct census_counts *c = &r->counts;
 
-	fprintf(out, "# ksmbench scan: %zu dump%s, %u-byte pages; KSM settings modelled: max_page_sharing %u, "
-		     "pages_to_scan %u, sleep_millisecs %u\n",
-		r->ndumps, r->ndumps == 1 ? "" : "s", r->page_size, r->max_page_sharing, r->pages_to_scan,
-		r->sleep_ms);
-	if (dumps_table(out, r))
-		return -1;
-	fprintf(out, "\n%llu pages: %llu zero, %llu distinct non-zero contents; %llu of them occur more than "
-		     "once, in %llu surplus copies (duplicates by full content: %llu compares, %llu key "
-		     "collisions)\n\n",
-		(unsigned long long)r->total.pages, (unsigned long long)c->zero_pages,
-		(unsigned long long)c->distinct, (unsigned long long)r->duplicated_contents,
-		(unsigned long long)r->duplicate_pages, (unsigned long long)c->compares,
-		(unsigned long long)c->key_collisions);
-	if (ksm_table(out, r))
-		return -1;
-	fputc('\n', out);
-	if (hash_table(out, r))
-		return -1;
+	return fprintf(out, "\n%llu pages: %llu zero, %llu distinct non-zero contents; %llu of them occur more than "
+			    "once, in %llu surplus copies (duplicates by full content: %llu compares, %llu key "
+			    "collisions)\n\n",
+		       (unsigned long long)r->total.pages, (unsigned long long)c->zero_pages,
+		       (unsigned long long)c->distinct, (unsigned long long)r->duplicated_contents,
+		       (unsigned long long)r->duplicate_pages, (unsigned long long)c->compares,
+		       (unsigned long long)c->key_collisions) < 0;
+}
+
+static int legend(FILE *out, const struct scan_result *r)
+{
 	if (r->sample_pages)
 		fprintf(out, "cost: rdtsc per call over %zu sampled pages laid out in a %.0f MiB cold set; ksmd CPU %% "
 			     "= checksumming share of one CPU at pages_to_scan/sleep_millisecs, every page "
@@ -153,198 +463,23 @@ int scan_report_table(FILE *out, const struct scan_result *r)
 			r->sample_pages, (double)r->working_set_bytes / 1048576.0);
 	else
 		fprintf(out, "cost: not measured (--sample-pages 0, or no whole page to sample)\n");
-	fprintf(out, "collisions: pairs of different contents with equal 32-bit checksums; expected: "
-		     "n(n-1)/2 / 2^32 pairs for an ideal hash\n");
-	if (r->ntop) {
-		fputc('\n', out);
-		if (top_table(out, r))
-			return -1;
-	}
-	return ferror(out) ? -1 : 0;
+	return fprintf(out, "collisions: pairs of different contents with equal 32-bit checksums; expected: "
+			    "n(n-1)/2 / 2^32 pairs for an ideal hash\n") < 0;
 }
 
-static cJSON *stats_json(const struct page_stats *s)
+int scan_report_table(FILE *out, const struct report_document *doc)
 {
-	cJSON *o = cJSON_CreateObject();
+	const struct scan_result *r = doc->scan;
+	struct record_list hashes = { &hash_schema, r->hashes, r->nhashes, sizeof(r->hashes[0]), { .item = doc } };
 
-	cJSON_AddNumberToObject(o, "pages", (double)s->pages);
-	cJSON_AddNumberToObject(o, "holes", (double)s->holes);
-	cJSON_AddNumberToObject(o, "excluded", (double)s->excluded);
-	cJSON_AddNumberToObject(o, "partial_pages", (double)s->partial_pages);
-	cJSON_AddNumberToObject(o, "partial_bytes", (double)s->partial_bytes);
-	cJSON_AddNumberToObject(o, "overlap", (double)s->overlap);
-	return o;
-}
-
-static cJSON *ksm_json(const struct census_ksm *k, uint32_t page_size)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(o, "pages_shared", (double)k->pages_shared);
-	cJSON_AddNumberToObject(o, "pages_sharing", (double)k->pages_sharing);
-	cJSON_AddNumberToObject(o, "pages_unshared", (double)k->pages_unshared);
-	cJSON_AddNumberToObject(o, "ksm_zero_pages", (double)k->ksm_zero_pages);
-	cJSON_AddNumberToObject(o, "pages_saved", (double)k->pages_saved);
-	cJSON_AddNumberToObject(o, "bytes_saved", (double)k->pages_saved * page_size);
-	return o;
-}
-
-static cJSON *hash_json(const struct scan_hash *h)
-{
-	cJSON *o = cJSON_CreateObject();
-	char z[16];
-
-	cJSON_AddStringToObject(o, "hash", h->hash->name);
-	cJSON_AddStringToObject(o, "implementation", hash_resolve(h->hash)->name);
-	hex32(z, sizeof(z), h->coll.zero_checksum);
-	cJSON_AddStringToObject(o, "zero_checksum", z);
-	cJSON_AddNumberToObject(o, "contents", (double)h->coll.contents);
-	cJSON_AddNumberToObject(o, "colliding_pairs", (double)h->coll.colliding_pairs);
-	cJSON_AddNumberToObject(o, "expected_colliding_pairs", h->coll.expected_pairs);
-	cJSON_AddNumberToObject(o, "colliding_contents", (double)h->coll.colliding_contents);
-	cJSON_AddNumberToObject(o, "expected_colliding_contents", h->coll.expected_contents);
-	cJSON_AddNumberToObject(o, "zero_checksum_matches", (double)h->coll.zero_checksum_matches);
-	report_json_number_or_null(o, "ns_per_page_median", h->timed, h->ns_per_page_median);
-	report_json_number_or_null(o, "ns_per_page_p90", h->timed, h->ns_per_page_p90);
-	report_json_number_or_null(o, "full_scan_checksum_ms", h->timed, h->full_scan_checksum_ms);
-	report_json_number_or_null(o, "steady_scan_checksum_ms", h->timed, h->steady_scan_checksum_ms);
-	report_json_number_or_null(o, "ksmd_checksum_cpu_share", h->timed, h->ksmd_checksum_cpu_share);
-	report_json_number_or_null(o, "ksmd_steady_checksum_cpu_share", h->timed, h->ksmd_steady_checksum_cpu_share);
-	report_json_number_or_null(o, "full_scan_seconds", h->timed, h->full_scan_seconds);
-	cJSON_AddItemToObject(o, "timing", h->timed ? report_json_result(&h->bench) : cJSON_CreateNull());
-	return o;
-}
-
-cJSON *scan_report_json(const struct bench_context *ctx, const struct scan_result *r)
-{
-	cJSON *doc = cJSON_CreateObject();
-	const struct census_counts *c = &r->counts;
-
-	if (!doc)
-		return NULL;
-	cJSON_AddStringToObject(doc, "schema", SCAN_REPORT_SCHEMA);
-	/* The same context object as the results documents. */
-	cJSON *context = report_json_context(ctx);
-	cJSON_AddItemToObject(doc, "context", context ? context : cJSON_CreateNull());
-	cJSON *settings = cJSON_AddObjectToObject(doc, "settings");
-	cJSON_AddNumberToObject(settings, "page_size_bytes", r->page_size);
-	cJSON_AddNumberToObject(settings, "max_page_sharing", r->max_page_sharing);
-	cJSON_AddNumberToObject(settings, "pages_to_scan", r->pages_to_scan);
-	cJSON_AddNumberToObject(settings, "sleep_millisecs", r->sleep_ms);
-	cJSON_AddNumberToObject(settings, "sample_pages", (double)r->sample_pages);
-	cJSON_AddNumberToObject(settings, "working_set_bytes", (double)r->working_set_bytes);
-	cJSON *dumps = cJSON_AddArrayToObject(doc, "dumps");
-	for (size_t i = 0; i < r->ndumps; i++) {
-		cJSON *d = stats_json(&r->dumps[i].stats);
-		cJSON_AddStringToObject(d, "path", r->dumps[i].path);
-		cJSON_AddStringToObject(d, "format", r->dumps[i].format);
-		cJSON_AddBoolToObject(d, "fetchable", r->dumps[i].fetchable);
-		cJSON_AddItemToArray(dumps, d);
-	}
-	cJSON *tot = stats_json(&r->total);
-	cJSON_AddNumberToObject(tot, "zero_pages", (double)c->zero_pages);
-	cJSON_AddNumberToObject(tot, "distinct_contents", (double)c->distinct);
-	cJSON_AddNumberToObject(tot, "duplicated_contents", (double)r->duplicated_contents);
-	cJSON_AddNumberToObject(tot, "duplicate_pages", (double)r->duplicate_pages);
-	cJSON_AddNumberToObject(tot, "bytes", (double)r->bytes_scanned);
-	cJSON_AddItemToObject(doc, "totals", tot);
-	cJSON *census = cJSON_AddObjectToObject(doc, "census");
-	cJSON_AddNumberToObject(census, "compares", (double)c->compares);
-	cJSON_AddNumberToObject(census, "key_collisions", (double)c->key_collisions);
-	cJSON_AddNumberToObject(census, "fetches", (double)c->fetches);
-	cJSON_AddNumberToObject(census, "spilled_pages", (double)c->spilled);
-	cJSON_AddNumberToObject(census, "table_slots", (double)c->table_slots);
-	cJSON_AddNumberToObject(census, "table_bytes", (double)c->table_bytes);
-	cJSON_AddNumberToObject(census, "elapsed_ns", (double)r->census_ns);
-	cJSON_AddNumberToObject(census, "bytes_per_second",
-				r->census_ns ? (double)r->bytes_scanned * 1e9 / (double)r->census_ns : 0);
-	cJSON *ksm = cJSON_AddObjectToObject(doc, "ksm");
-	cJSON_AddItemToObject(ksm, "use_zero_pages_0", ksm_json(&r->ksm[0], r->page_size));
-	cJSON_AddItemToObject(ksm, "use_zero_pages_1", ksm_json(&r->ksm[1], r->page_size));
-	cJSON *hashes = cJSON_AddArrayToObject(doc, "hashes");
-	for (unsigned i = 0; i < r->nhashes; i++)
-		cJSON_AddItemToArray(hashes, hash_json(&r->hashes[i]));
-	cJSON *top = cJSON_AddArrayToObject(doc, "top");
-	for (size_t i = 0; i < r->ntop; i++) {
-		const struct scan_top *x = &r->top[i];
-		cJSON *o = cJSON_CreateObject();
-		char sum[16];
-		cJSON_AddNumberToObject(o, "count", x->entry.count);
-		hex32(sum, sizeof(sum), x->is_zero ? r->hashes[0].coll.zero_checksum : x->entry.sum0);
-		cJSON_AddStringToObject(o, "checksum", sum);
-		cJSON_AddBoolToObject(o, "zero_page", x->is_zero);
-		cJSON_AddBoolToObject(o, "single_byte", x->single_byte);
-		report_json_number_or_null(o, "byte_value", x->single_byte, x->is_zero ? 0 : x->byte_value);
-		cJSON_AddItemToArray(top, o);
-	}
-	return doc;
-}
-
-static const char *const csv_columns[] = {
-	"hash", "implementation", "dumps", "page_size_bytes", "pages", "zero_pages", "holes", "excluded",
-	"partial_pages", "distinct_contents", "duplicated_contents", "duplicate_pages", "max_page_sharing",
-	"pages_shared", "pages_sharing", "pages_unshared", "bytes_saved", "pages_shared_zp", "pages_sharing_zp",
-	"ksm_zero_pages_zp", "bytes_saved_zp", "zero_checksum", "contents", "colliding_pairs",
-	"expected_colliding_pairs", "colliding_contents", "expected_colliding_contents", "zero_checksum_matches",
-	"ns_per_page_median", "ns_per_page_p90", "full_scan_checksum_ms", "steady_scan_checksum_ms",
-	"pages_to_scan", "sleep_millisecs", "ksmd_checksum_cpu_share", "ksmd_steady_checksum_cpu_share",
-};
-
-#define CSV_NCOLUMNS (sizeof(csv_columns) / sizeof(csv_columns[0]))
-
-int scan_report_csv(FILE *out, const struct scan_result *r)
-{
-	char v[CSV_NCOLUMNS][320];
-	const struct census_counts *c = &r->counts;
-
-	for (size_t k = 0; k < CSV_NCOLUMNS; k++)
-		report_csv_field(out, csv_columns[k], k + 1 == CSV_NCOLUMNS);
-	for (unsigned i = 0; i < r->nhashes; i++) {
-		const struct scan_hash *h = &r->hashes[i];
-		const struct census_ksm *k0 = &r->ksm[0], *k1 = &r->ksm[1];
-		unsigned k = 0;
-#define U(x) snprintf(v[k++], sizeof(v[0]), "%llu", (unsigned long long)(x))
-#define T(fmt, x) (h->timed ? (void)snprintf(v[k++], sizeof(v[0]), fmt, x) : (void)(v[k++][0] = '\0'))
-		snprintf(v[k++], sizeof(v[0]), "%s", h->hash->name);
-		snprintf(v[k++], sizeof(v[0]), "%s", hash_resolve(h->hash)->name);
-		U(r->ndumps);
-		U(r->page_size);
-		U(r->total.pages);
-		U(c->zero_pages);
-		U(r->total.holes);
-		U(r->total.excluded);
-		U(r->total.partial_pages);
-		U(c->distinct);
-		U(r->duplicated_contents);
-		U(r->duplicate_pages);
-		U(r->max_page_sharing);
-		U(k0->pages_shared);
-		U(k0->pages_sharing);
-		U(k0->pages_unshared);
-		U(k0->pages_saved * r->page_size);
-		U(k1->pages_shared);
-		U(k1->pages_sharing);
-		U(k1->ksm_zero_pages);
-		U(k1->pages_saved * r->page_size);
-		hex32(v[k++], sizeof(v[0]), h->coll.zero_checksum);
-		U(h->coll.contents);
-		U(h->coll.colliding_pairs);
-		snprintf(v[k++], sizeof(v[0]), "%.6g", h->coll.expected_pairs);
-		U(h->coll.colliding_contents);
-		snprintf(v[k++], sizeof(v[0]), "%.6g", h->coll.expected_contents);
-		U(h->coll.zero_checksum_matches);
-		T("%.2f", h->ns_per_page_median);
-		T("%.2f", h->ns_per_page_p90);
-		T("%.4f", h->full_scan_checksum_ms);
-		T("%.4f", h->steady_scan_checksum_ms);
-		U(r->pages_to_scan);
-		U(r->sleep_ms);
-		T("%.6f", h->ksmd_checksum_cpu_share);
-		T("%.6f", h->ksmd_steady_checksum_cpu_share);
-#undef U
-#undef T
-		for (size_t j = 0; j < CSV_NCOLUMNS; j++)
-			report_csv_field(out, v[j], j + 1 == CSV_NCOLUMNS);
-	}
-	return ferror(out) ? -1 : 0;
+	fprintf(out, "# ksmbench scan: %zu dump%s, %u-byte pages; KSM settings modelled: max_page_sharing %u, "
+		     "pages_to_scan %u, sleep_millisecs %u\n",
+		r->ndumps, r->ndumps == 1 ? "" : "s", r->page_size, r->max_page_sharing, r->pages_to_scan,
+		r->sleep_ms);
+	if (dumps_table(out, doc) || summary(out, r) || ksm_table(out, doc) || fputc('\n', out) == EOF ||
+	    print_table(record_table(RECORD_COLUMNS(hash_columns), &hashes), out) || legend(out, r))
+		return -1;
+	if (r->ntop && (fputc('\n', out) == EOF || top_table(out, doc)))
+		return -1;
+	return 0;
 }

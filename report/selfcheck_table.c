@@ -1,10 +1,16 @@
 /* The report of ksmbench bench --selfcheck: one row per hash, each with its
  * two comparisons and whether they meet their targets. */
 #include "../bench/selfcheck.h"
-#include "results.h"
-#include "table.h"
+#include "context_text.h"
 
-int report_selfcheck(FILE *out, const struct bench_context *ctx, const struct selfcheck_row *rows, size_t n)
+static const char *rdtsc_verdict(const struct selfcheck_row *x)
+{
+	if (!x->compute_bound)
+		return x->rdtsc_ok ? "yes (not compute-bound)" : "no (not compute-bound: no target)";
+	return x->rdtsc_ok ? "yes" : "NO";
+}
+
+static struct table *checks_table(const struct selfcheck_row *rows, size_t n)
 {
 	struct table *t = table_new(10, "lrrrlrrrlr");
 	int rc = 0;
@@ -22,20 +28,21 @@ int report_selfcheck(FILE *out, const struct bench_context *ctx, const struct se
 		snprintf(r, sizeof(r), "%.1f", x->rdtsc_ns_per_page_mean);
 		snprintf(m, sizeof(m), "%.1f", x->rdtsc_ns_per_page_median);
 		snprintf(e, sizeof(e), "%+.2f", x->rdtsc_diff_percent);
-		const char *rdtsc_verdict = !x->compute_bound ? (x->rdtsc_ok ? "yes (not compute-bound)"
-									       : "no (not compute-bound: no target)")
-							      : x->rdtsc_ok ? "yes" : "NO";
-		rc = table_add_rowf(t, x->hash, a, b, d, x->harness_ok ? "yes" : "NO", w, r, e, rdtsc_verdict, m);
+		rc = table_add_rowf(t, x->hash, a, b, d, x->harness_ok ? "yes" : "NO", w, r, e, rdtsc_verdict(x), m);
 	}
-	if (rc == 0)
-		rc = report_table_under_context(out, ctx, t);
+	return table_done(t, rc);
+}
+
+int selfcheck_report_table(FILE *out, const struct report_document *doc)
+{
+	struct table *t = checks_table(doc->checks, doc->nchecks);
+	int rc = t ? report_table_in_context(out, doc->ctx, t, REPORT_PLAIN, 0) : -1;
+
+	table_free(t);
 	if (rc == 0 && fprintf(out, "\nharness: the window timer's best round; minimal: a bare loop around the same calls.\n"
 				    "rdtsc mean: the mean call, timer overhead subtracted, interruptions included as in a\n"
 				    "window's wall time (compared with the window's median round); rdtsc median leaves\n"
 				    "them out, so the gap between the two is time lost to interrupts and preemption.\n") < 0)
 		rc = -1;
-	if (rc == 0)
-		rc = report_warnings(out, ctx);
-	table_free(t);
-	return rc;
+	return rc == 0 ? report_warnings(out, doc->ctx) : -1;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/versions.h"
+#include "kinds.h"
 
 #define WIDTH 960
 #define X0 210.0 /* left end of the bars */
@@ -60,8 +61,8 @@ static void group_label(const struct loaded_result *r, char *buf, size_t size)
 	char data[320];
 
 	results_dataset(r, data, sizeof(data));
-	snprintf(buf, size, "%s data, %s cache, %u-byte pages%s, %s timer",
-		 strcmp(data, "zero") == 0 ? "zero-page" : data, r->cache, r->page_size,
+	snprintf(buf, size, "%s data, %s cache, %llu-byte pages%s, %s timer",
+		 strcmp(data, "zero") == 0 ? "zero-page" : data, r->cache, (unsigned long long)r->page_size,
 		 r->misalign ? " (misaligned)" : "", r->timer);
 }
 
@@ -186,7 +187,7 @@ int svg_chart_write(FILE *out, const struct loaded_doc *doc, const char *title)
 		put_text(out, r->timer);
 		fprintf(out, "\" data-page-size=\"%u\" data-bytes-per-second=\"%.0f\" x=\"%.1f\" y=\"%.1f\" "
 			     "width=\"%.2f\" height=\"%.1f\" fill=\"%s\"><title>",
-			r->page_size, r->bytes_per_second_median, X0, by, w, BAR, family_color(r->hash));
+			(unsigned)r->page_size, r->bytes_per_second_median, X0, by, w, BAR, family_color(r->hash));
 		put_text(out, name);
 		fprintf(out, ": %.2f %s median%s</title></rect>\n", r->bytes_per_second_median / unit,
 			giga ? "GB/s" : "MB/s", r->interrupted ? " (rounds cut short)" : "");
@@ -207,4 +208,9 @@ int svg_chart_write(FILE *out, const struct loaded_doc *doc, const char *title)
 	fputs("</svg>\n", out);
 	free(order);
 	return ferror(out) ? -1 : 0;
+}
+
+int svg_chart_render(FILE *out, const struct report_document *doc)
+{
+	return svg_chart_write(out, doc->base, doc->title);
 }

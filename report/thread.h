@@ -1,14 +1,11 @@
 /* The linux-mm thread's comparison (2017-2018, KSM's page checksum): the
- * figures published there, and this machine's beside them. */
+ * figures published there, and this machine's beside them (thread.c). */
 #ifndef KB_THREAD_H
 #define KB_THREAD_H
 
-#include <stdio.h>
-
-#include <cJSON.h>
+#include <stddef.h>
 
 #include "../bench/bench.h"
-#include "../bench/context.h"
 
 /* A published figure is 0 where the thread had none for that hash. */
 struct thread_published {
@@ -22,22 +19,22 @@ struct thread_published {
 extern const struct thread_published thread_published[];
 extern const unsigned thread_published_count;
 
+/* One row: a contender's results here beside its published figures, and
+ * every figure's speed-up against jhash2 (0 where there is none). */
 struct thread_row {
-	const char *label;                 /* the thread's name for it ("crc32c") */
-	const struct bench_result *kernel; /* jiffies, zero page, hot */
-	const struct bench_result *ksm;    /* rdtsc, random pages, cold */
 	const struct thread_published *published;
+	const struct bench_result *kernel; /* jiffies, zero page, hot; NULL: not measured */
+	const struct bench_result *ksm;    /* rdtsc, random pages, cold; NULL: not measured */
+	double mb_here, mb_x_here, mb_thread, mb_x_thread;
+	double ns_here, ns_x_here, ns_thread, ns_x_thread;
 };
 
 /* Speed-up against jhash2: rate / jhash2's rate (0 if either is missing). */
 double thread_speedup_rate(double rate, double jhash2_rate);
 
-int thread_report_table(FILE *out, const struct bench_context *ctx, const struct thread_row *rows, unsigned n);
-int thread_report_markdown(FILE *out, const struct bench_context *ctx, const struct thread_row *rows, unsigned n);
-int thread_report_csv(FILE *out, const struct thread_row *rows, unsigned n);
-int thread_report_kernel(FILE *out, const struct thread_row *rows, unsigned n);
-/* The results document (schema, context, results) with a "thread" object. */
-cJSON *thread_report_json(const struct bench_context *ctx, const struct bench_result *results, unsigned nresults,
-			  const struct thread_row *rows, unsigned n);
+/* The rows of contenders[0..n) from the results measured (matched by hash
+ * and timer; after an interruption some have none). */
+void thread_rows_build(const struct thread_published *const *contenders, size_t n,
+		       const struct bench_result *results, size_t nresults, struct thread_row *rows);
 
 #endif

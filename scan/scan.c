@@ -10,6 +10,7 @@
 
 #include "../bench/clock.h"
 #include "../bench/pin.h"
+#include "../common/arith.h"
 #include "../common/prng.h"
 #include "../datasets/page_set.h"
 
@@ -83,7 +84,7 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 
 	expected_pages(o, &total_bytes);
 	for (size_t i = 0; i < o->npaths; i++) {
-		struct page_source *src = dump_source_open_opts(o->paths[i], o->page_size, &o->dump, err);
+		struct page_source *src = dump_source_open(o->paths[i], o->page_size, &o->dump, err);
 		if (!src)
 			return -1;
 		st->srcs[st->nsrcs++] = src;
@@ -99,9 +100,9 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 			if (census_add(c, pg.data, loc, err))
 				return -1;
 			sample_page(st, pg.data, o->page_size);
-			if (o->progress && ++since_progress == PROGRESS_PAGES) {
+			if (o->on_progress && ++since_progress == PROGRESS_PAGES) {
 				since_progress = 0;
-				o->progress(o->progress_ctx, census_counts(c)->pages * o->page_size, total_bytes);
+				o->on_progress(o->progress_ctx, census_counts(c)->pages * o->page_size, total_bytes);
 			}
 		}
 		if (rc < 0)
@@ -185,10 +186,9 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 			page_set_release(&set);
 			return -1;
 		}
-		double ns_per_tick = 1e9 / h->bench.counter_hz;
 		h->timed = 1;
-		h->ns_per_page_median = h->bench.ticks_per_call_median * ns_per_tick;
-		h->ns_per_page_p90 = h->bench.ticks_per_call_p90 * ns_per_tick;
+		h->ns_per_page_median = bench_ticks_ns(&h->bench.counter, h->bench.rdtsc.ticks_per_call_median);
+		h->ns_per_page_p90 = bench_ticks_ns(&h->bench.counter, h->bench.rdtsc.ticks_per_call_p90);
 		double c = h->ns_per_page_median;
 		uint64_t pages = r->total.pages;
 		double steady = pages ? (double)r->ksm[0].pages_unshared / (double)pages : 0;
@@ -196,7 +196,7 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 		h->steady_scan_checksum_ms = (double)r->ksm[0].pages_unshared * c / 1e6;
 		h->ksmd_checksum_cpu_share = scan_ksmd_cpu_share(o->pages_to_scan, o->sleep_ms, c, 1.0);
 		h->ksmd_steady_checksum_cpu_share = scan_ksmd_cpu_share(o->pages_to_scan, o->sleep_ms, c, steady);
-		uint64_t batches = (pages + o->pages_to_scan - 1) / o->pages_to_scan;
+		uint64_t batches = kb_div_up(pages, o->pages_to_scan);
 		h->full_scan_seconds = ((double)batches * o->sleep_ms * 1e6 + (double)pages * c) / 1e9;
 	}
 	page_set_release(&set);
@@ -227,10 +227,15 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 	if (!key)
 		return -1;
 	cfg.key_fn = hash_resolve(key)->fn;
+	r->hashes = calloc(o->nhashes, sizeof(*r->hashes));
+	if (!r->hashes)
+		return kb_fail(err, "out of memory");
 	r->nhashes = o->nhashes;
 	for (unsigned i = 0; i < o->nhashes; i++) {
-		if (hash_check_len(o->hashes[i], o->page_size, err))
+		if (hash_check_len(o->hashes[i], o->page_size, err)) {
+			scan_result_free(r);
 			return -1;
+		}
 		r->hashes[i].hash = o->hashes[i];
 		cfg.sum_fns[i] = hash_resolve(o->hashes[i])->fn;
 	}
@@ -282,8 +287,12 @@ out:
 
 void scan_result_free(struct scan_result *r)
 {
+	for (unsigned i = 0; r->hashes && i < r->nhashes; i++)
+		bench_result_release(&r->hashes[i].bench);
+	free(r->hashes);
 	free(r->dumps);
 	free(r->top);
+	r->hashes = NULL;
 	r->dumps = NULL;
 	r->top = NULL;
 }

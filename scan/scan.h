@@ -40,8 +40,10 @@ struct scan_options {
 	uint64_t llc_bytes;
 	struct bench_config bench;  /* the rdtsc timer's settings */
 	uint64_t seed;
-	int pin_cpu;                /* the timing runs pinned to this CPU (-1: not pinned) */
-	scan_progress_fn progress;
+	/* The timing runs pinned to this CPU (-1: not pinned); the pass over the
+	 * dumps is not, so that its read-ahead thread runs on another CPU. */
+	int pin_cpu;
+	scan_progress_fn on_progress;
 	void *progress_ctx;
 };
 
@@ -85,7 +87,7 @@ struct scan_result {
 	struct census_ksm ksm[2];      /* use_zero_pages 0 and 1 */
 	uint64_t duplicated_contents;  /* non-zero contents seen at least twice */
 	uint64_t duplicate_pages;      /* sum over non-zero contents of count - 1 */
-	struct scan_hash hashes[CENSUS_SUMS_MAX];
+	struct scan_hash *hashes;      /* nhashes of them */
 	unsigned nhashes;
 	struct scan_top *top;
 	size_t ntop;

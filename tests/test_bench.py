@@ -8,7 +8,7 @@ import os
 import re
 import tempfile
 
-from clitest import run, check, check_usage_error, temp_file, finish
+from clitest import BIN, run, check, check_usage_error, temp_file, finish
 
 FAST = ["--window", "3ms", "--warmup", "1ms", "--repeat", "2"]
 CSV_HEADER = ("hash,implementation,data,cache,page_size_bytes,misalign_bytes,working_set_bytes,timer,repeats,"
@@ -186,6 +186,16 @@ check(kinds == [("jiffies", "zero", "hot")] * len(NAMES) + [("rdtsc", "random", 
 rc, out, err = run(*THREAD, "--format", "csv")
 check(rc == 0 and out.splitlines()[0].startswith("hash,implementation,kernel_mb_per_s_here,"), "thread csv")
 check(len(out.splitlines()) == 1 + len(NAMES), "thread csv rows")
+# Integers as integers, the published figures as posted, v1's column too.
+trows = {r["hash"]: r for r in csv.DictReader(io.StringIO(out))} if rc == 0 else {}
+check("v1_mib_per_s_thread" in out.splitlines()[0] and trows.get("xxh64", {}).get("v1_mib_per_s_thread") == "11556.6",
+      "thread csv: v1 figures")
+check(trows.get("crc32c", {}).get("kernel_mb_per_s_thread") == "12081" and
+      trows.get("crc32c", {}).get("ns_per_page_thread") == "1084.10" and
+      trows.get("jhash2", {}).get("ns_per_page_thread") == "5128.30", f"thread csv: published figures {trows.get('crc32c')}")
+check(all(re.fullmatch(r"\d+", r["kernel_mb_per_s_here"]) for r in trows.values() if r["kernel_mb_per_s_here"]),
+      "thread csv: the kernel's figures are integers")
+check("e+" not in out, "thread csv: no exponent notation")
 rc, out, err = run(*THREAD, "--format", "kernel")
 lines = out.splitlines()
 check(rc == 0 and [x.split()[1] for x in lines] == NAMES and all(kernel_line_ok(x) for x in lines), "thread kernel")
@@ -205,6 +215,69 @@ if m:
 rc, out, err = run("select", "--format", "json")
 doc = json.loads(out) if rc == 0 else {}
 check(doc.get("selection", {}).get("choice") in [r["hash"] for r in doc.get("results", [])], "select json")
+
+# One round has no spread: no CV (JSON null, "-" in the tables), as select's
+# single rounds and any result an interruption left with one round.
+r = bench_json("-H", "xxh64", "--repeat", "1")["results"][0]
+check(r["repeats"] == 1 and r["cv"] is None, f"one round: cv null: {r['cv']!r}")
+check(bench_json("-H", "xxh64")["results"][0]["cv"] is not None, "two rounds: a cv")
+rc, out, err = run("bench", *FAST, "-H", "xxh64", "--repeat", "1")
+row = [l.split() for l in out.splitlines() if l.startswith("xxh64 ")]
+check(rc == 0 and row and row[0][8] == "-", f"one round: CV % is '-': {row}")
+rc, out, err = run("select", "--format", "json")
+check(rc == 0 and all(r["cv"] is None for r in json.loads(out)["results"]), "select: no CV of one round")
+rc, out, err = run("select", "--format", "markdown")
+rows = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith(("| HASH", "| ---"))]
+check(rc == 0 and rows and all(l.split("|")[9].strip() == "-" for l in rows), f"select markdown CV: {rows[:1]}")
+
+# The default CPU: the highest this process may use, on every run, and said
+# so. The child starts on CPU 0 with every CPU allowed (where the old rule,
+# "the CPU it starts on", picked 0).
+allowed = sorted(os.sched_getaffinity(0))
+
+
+def on_cpu0_then_all():
+    os.sched_setaffinity(0, {allowed[0]})
+    os.sched_setaffinity(0, set(allowed))
+
+
+import subprocess  # noqa: E402 (only this test starts the binary itself)
+for _ in range(2):
+    p = subprocess.run([BIN, "bench", *FAST, "-H", "xxh64", "--format", "json"], capture_output=True,
+                       preexec_fn=on_cpu0_then_all)
+    c = json.loads(p.stdout)["context"] if p.returncode == 0 else {}
+    check(c.get("pinned_cpu") == allowed[-1] and c.get("pinned_cpu_rule") == "highest allowed",
+          f"default CPU is the highest allowed ({allowed[-1]}): {c.get('pinned_cpu')} {c.get('pinned_cpu_rule')}")
+rc, out, err = run("bench", *FAST, "-H", "xxh64")
+check(f"CPU {allowed[-1]} pinned (highest allowed)" in out.splitlines()[0], f"context line: {out[:200]!r}")
+rc, out, err = run("bench", *FAST, "-H", "xxh64", "--cpu", str(allowed[0]), "--format", "json")
+c = json.loads(out)["context"] if rc == 0 else {}
+check(c.get("pinned_cpu") == allowed[0] and c.get("pinned_cpu_rule") == "--cpu", f"--cpu: {c}")
+
+# --data FILE --input-format F (and the LiME formats' ranges)
+pages = b"".join(bytes([i]) * 4096 for i in (1, 2, 3))
+lime_raw = temp_file(pages)
+r = bench_json("-H", "xxh64", "--data", lime_raw, "--input-format", "lime-raw", "--lime-ranges",
+               "0x10000-0x10fff,0x80000-0x81fff")["results"][0]
+check(r["pages_in_set"] == 3 and r["data"] == f"file:{lime_raw}", f"--input-format lime-raw: {r['pages_in_set']}")
+r = bench_json("-H", "xxh64", "--data", lime_raw, "--input-format", "lime-raw", "--lime-ranges", "0-fff")["results"][0]
+check(r["pages_in_set"] == 1, "the ranges say which pages")
+check_usage_error(["bench", "--data", lime_raw, "--input-format", "elf"], lime_raw, "--input-format elf of a raw file")
+check_usage_error(["bench", "--data", lime_raw, "--input-format", "vmdk"], "unknown input format 'vmdk'",
+                  "unknown --input-format")
+check_usage_error(["bench", "--data", lime_raw, "--input-format", "lime-raw"], "--lime-ranges",
+                  "lime-raw without ranges")
+check_usage_error(["bench", "--data", lime_raw, "--lime-ranges", "0-fff"], "takes no LiME ranges",
+                  "ranges for a raw file")
+check_usage_error(["bench", "--input-format", "raw"], "are for --data FILE", "--input-format without a file")
+os.unlink(lime_raw)
+
+# tsv: the CSV's columns, tab-separated
+rc, out, err = run("bench", *FAST, "-H", "jhash2,xxh32", "--timer", "jiffies", "--repeat", "1", "--format", "tsv")
+lines = out.splitlines()
+check(rc == 0 and lines[0] == CSV_HEADER.replace(",", "\t") and len(lines) == 3, f"tsv: {lines[:1]}")
+check(all(len(l.split("\t")) == len(CSV_HEADER.split(",")) for l in lines), "tsv: every row has every column")
+check_usage_error(["select", "--format", "tsv"], "(kernel, json, gha or markdown)", "a format select does not write")
 
 # --selfcheck: the comparison table (its verdicts depend on the machine's noise)
 rc, out, err = run("bench", "--selfcheck", "-H", "jhash2,xxh64", "--window", "5ms", "--repeat", "3")

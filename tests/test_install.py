@@ -79,7 +79,7 @@ if shutil.which("bash") and os.path.isfile(comp_path):
     check(set(complete("bench", "--")) >= {"--hash", "--data", "--format", "--quiet", "--output", "--timer",
                                            "--selfcheck", "--repeat"}, "bench options")
     check("--threshold" in complete("compare", "--th"), "compare options")
-    check(complete("bench", "--format", "") == ["table", "kernel", "csv", "json", "gha", "markdown"],
+    check(complete("bench", "--format", "") == ["table", "kernel", "csv", "tsv", "json", "gha", "markdown"],
           f"format values: {complete('bench', '--format', '')}")
     check(complete("compare", "--format", "") == ["table", "json", "markdown"], "compare format values")
     check(complete("bench", "--timer", "") == ["window", "jiffies", "rdtsc"], "timer values")

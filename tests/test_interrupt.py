@@ -43,6 +43,8 @@ res = doc["results"]
 check(len(res) <= 1 and all(r["hash"] == "xxh64" and r["interrupted"] is True for r in res), f"xxh64 cut short: {res}")
 check(all(1 <= r["repeats"] < 5 and r["repeats_requested"] == 5
           and len(r["bytes_per_second_rounds"]) == r["repeats"] for r in res), "only whole rounds kept")
+# One round left has no CV (null); two or more have one.
+check(all((r["cv"] is None) == (r["repeats"] == 1) for r in res), f"cv of the rounds kept: {res}")
 check(f"interrupted by SIGINT: {len(res)} of 3 measurements reported" in err, f"stderr note: {err!r}")
 
 # --- SIGTERM, -o: the file is whole, valid, marked; no temporary left
@@ -54,6 +56,22 @@ check(rc == 143, f"SIGTERM exits 143: rc={rc}")
 check(json.load(open(target))["interrupted"] is True, "-o file whole and marked")
 check(not [f for f in os.listdir(outdir) if f.startswith(os.path.basename(target) + ".tmp")], "no temporary left")
 os.unlink(target)
+
+# --- scan -o, stopped while it reads: the same interrupt path, no temporary
+# left, no report, exit 143. The dump is a FIFO nobody writes to, so the
+# scan waits in it until the signal.
+fifo = os.path.join(outdir, f"ksmbench-int-{os.getpid()}.fifo")
+os.mkfifo(fifo)
+target = os.path.join(outdir, f"ksmbench-int-scan-{os.getpid()}.json")
+p = start("scan", "--format", "json", "-o", target, fifo)
+rc, out, err = stop_after(p, 0.5, signal.SIGTERM)
+check(rc == 143 and not os.path.exists(target), f"scan -o: SIGTERM exits 143, no report: rc={rc} err={err!r}")
+check(not [f for f in os.listdir(outdir) if f.startswith(os.path.basename(target) + ".tmp")],
+      "scan -o: no temporary left")
+p = start("scan", fifo)
+rc, out, err = stop_after(p, 0.5, signal.SIGINT)
+check(rc == 130 and out == "", f"scan: SIGINT exits 130: rc={rc}")
+os.unlink(fifo)
 
 # --- interrupted during the first round: nothing measured, an empty but valid report
 p = start("bench", "-H", "xxh64", "--window", f"{3 * SCALE}s", "--warmup", "1ms", "--repeat", "2", "--format", "json")

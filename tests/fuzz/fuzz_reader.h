@@ -18,7 +18,7 @@ static char fuzz_path[64];
 
 static void fuzz_read(const uint8_t *data, size_t size, const char *format, const char *ranges)
 {
-	struct dump_options opts = { format, ranges };
+	struct dump_options opts = { .format = format, .lime = { ranges } };
 	struct kb_err err;
 	struct page pg;
 	volatile unsigned char sink = 0;
@@ -33,7 +33,7 @@ static void fuzz_read(const uint8_t *data, size_t size, const char *format, cons
 		abort();
 	/* 512-byte pages: more pages per input byte, and a divisor of the
 	 * kdump block sizes in the seeds. */
-	struct page_source *src = dump_source_open_opts(fuzz_path, 512, &opts, &err);
+	struct page_source *src = dump_source_open(fuzz_path, 512, &opts, &err);
 	if (!src)
 		return;
 	while (page_source_next(src, &pg, &err) == 1)

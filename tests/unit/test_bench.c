@@ -1,20 +1,24 @@
-/* Unit tests: statistics, the jiffies emulation's arithmetic, durations,
- * page sets, and one short measurement per timer. */
+/* Unit tests of bench/: statistics, the jiffies emulation's arithmetic, one
+ * short measurement per timer, the stop request, the CPU choice, and a run
+ * over a plan of page sets. */
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../bench/bench.h"
 #include "../../bench/jiffies.h"
+#include "../../bench/pin.h"
+#include "../../bench/run.h"
 #include "../../bench/stats.h"
-#include "../../common/duration_parse.h"
 #include "../../datasets/page_set.h"
 #include "check.h"
 #include "groups.h"
 
 #define NEAR(a, b, eps) (fabs((a) - (b)) <= (eps))
 
-void test_stats(void)
+void test_bench_stats(void)
 {
 	const double five[] = { 5, 1, 4, 2, 3 };
 	struct stats_summary s;
@@ -44,7 +48,7 @@ void test_stats(void)
 	CHECK(stats_percentile_u32(u, 5, 0) == 1 && u[0] == 1 && u[4] == 9);
 }
 
-void test_jiffies(void)
+void test_bench_jiffies(void)
 {
 	/* The patch's window: HZ >> 3 jiffies. */
 	CHECK(jiffies_window(250) == 31 && jiffies_window(100) == 12);
@@ -81,77 +85,6 @@ void test_jiffies(void)
 	CHECK(jiffies_hz_valid(250) && jiffies_hz_valid(8) && !jiffies_hz_valid(7) && !jiffies_hz_valid(10001));
 }
 
-void test_duration_parse(void)
-{
-	struct kb_err err;
-	uint64_t ns;
-
-	CHECK(kb_parse_duration_ns("125ms", 0, UINT64_MAX, &ns, &err) == 0 && ns == 125000000u);
-	CHECK(kb_parse_duration_ns("125", 0, UINT64_MAX, &ns, &err) == 0 && ns == 125000000u);
-	CHECK(kb_parse_duration_ns("2s", 0, UINT64_MAX, &ns, &err) == 0 && ns == 2000000000u);
-	CHECK(kb_parse_duration_ns("500us", 0, UINT64_MAX, &ns, &err) == 0 && ns == 500000u);
-	CHECK(kb_parse_duration_ns("7ns", 0, UINT64_MAX, &ns, &err) == 0 && ns == 7u);
-	CHECK(kb_parse_duration_ns("", 0, UINT64_MAX, &ns, &err) == -1);
-	CHECK(kb_parse_duration_ns("1h", 0, UINT64_MAX, &ns, &err) == -1);
-	CHECK(kb_parse_duration_ns("-1ms", 0, UINT64_MAX, &ns, &err) == -1);
-	CHECK(kb_parse_duration_ns("0", 100000, 1000000000, &ns, &err) == -1 && strstr(err.msg, "must be"));
-	CHECK(kb_parse_duration_ns("99999999999999999999s", 0, UINT64_MAX, &ns, &err) == -1);
-}
-
-void test_page_set(void)
-{
-	struct page_content c;
-	struct page_set s;
-	struct kb_err err;
-
-	CHECK(page_content_random(&c, 4096, 42, &err) == 0 && c.pages == 1);
-	CHECK(page_set_hot(&s, &c, 0, &err) == 0);
-	CHECK(s.count == 1 && memcmp(s.order[0], c.bytes, 4096) == 0 && strcmp(s.cache, "hot") == 0);
-	CHECK(((uintptr_t)s.order[0] & 63) == 0);
-	page_set_release(&s);
-
-	CHECK(page_set_hot(&s, &c, 5, &err) == 0 && ((uintptr_t)s.order[0] & 63) == 5);
-	page_set_release(&s);
-	CHECK(page_set_hot(&s, &c, 4096, &err) == -1 && strstr(err.msg, "smaller than the page size"));
-
-	/* Cold: every page once, in a shuffled order, every page different. */
-	CHECK(page_set_cold(&s, &c, 1u << 20, 3, 7, &err) == 0);
-	CHECK(s.count == 256 && s.working_set_bytes == (1u << 20) && strcmp(s.cache, "cold") == 0);
-	const unsigned char *lowest = s.order[0];
-	size_t in_order = 0, slot = 4096 + 64;
-	unsigned char seen[256] = { 0 };
-	for (size_t i = 0; i < s.count; i++)
-		if (s.order[i] < lowest)
-			lowest = s.order[i];
-	for (size_t i = 0; i < s.count; i++) {
-		size_t k = (size_t)(s.order[i] - lowest) / slot;
-		CHECK(k < 256 && (size_t)(s.order[i] - lowest) % slot == 0);
-		if (k < 256)
-			seen[k]++;
-		if (i && s.order[i] == s.order[i - 1] + slot)
-			in_order++;
-	}
-	int all_once = 1;
-	for (size_t k = 0; k < 256; k++)
-		all_once &= seen[k] == 1;
-	CHECK(all_once);
-	CHECK(in_order < 16);
-	CHECK(memcmp(s.order[0], s.order[1], 4096) != 0);
-	page_set_release(&s);
-	page_content_release(&c);
-
-	CHECK(page_content_zero(&c, 64, &err) == 0 && c.bytes[0] == 0 && c.bytes[63] == 0);
-	CHECK(page_set_cold(&s, &c, 64 * 10, 0, 1, &err) == 0 && s.count == 10);
-	page_set_release(&s);
-	page_content_release(&c);
-
-	CHECK(page_set_cold_default_bytes(0) == 64ull << 20);
-	CHECK(page_set_cold_default_bytes(32ull << 20) == 128ull << 20);
-	CHECK(page_set_cold_default_bytes(1ull << 30) == 1ull << 30);
-
-	CHECK(page_content_file(&c, "/nonexistent/ksmbench", 4096, 1 << 20, &err) == -1);
-}
-
 void test_bench_measure(void)
 {
 	const struct hash_impl *h = hash_find("xxh64");
@@ -170,21 +103,31 @@ void test_bench_measure(void)
 	CHECK(bench_measure(h, &s, &cfg, &r, &err) == 0);
 	CHECK(r.calls > 0 && r.repeats == 3 && strcmp(r.impl, "xxh64") == 0);
 	CHECK(r.ns_per_page.min <= r.ns_per_page.median && r.ns_per_page.median <= r.ns_per_page.max);
-	CHECK(NEAR(r.bytes_per_second_best, 4096 * 1e9 / r.ns_per_page.best, 1e-3));
+	CHECK(NEAR(bench_bytes_per_s(r.page_size, r.ns_per_page.best), 4096 * 1e9 / r.ns_per_page.best, 1e-3));
+	CHECK(r.rounds && r.ns_per_page.n == 3);
+	bench_result_release(&r);
 
 	cfg.timer = BENCH_TIMER_RDTSC;
 	CHECK(bench_measure(h, &s, &cfg, &r, &err) == 0);
-	CHECK(r.ticks_per_call_p10 <= r.ticks_per_call_median && r.ticks_per_call_median <= r.ticks_per_call_p90);
-	CHECK(r.counter_hz > 1e6 && r.ns_per_page.median > 0);
+	CHECK(r.rdtsc.ticks_per_call_p10 <= r.rdtsc.ticks_per_call_median &&
+	      r.rdtsc.ticks_per_call_median <= r.rdtsc.ticks_per_call_p90);
+	CHECK(r.counter.hz > 1e6 && r.ns_per_page.median > 0);
+	/* The mean call includes the interrupted ones: never below the fastest. */
+	CHECK(r.rdtsc.ticks_per_call_mean >= r.rdtsc.ticks_per_call_p10);
+	bench_result_release(&r);
 
 	cfg.timer = BENCH_TIMER_JIFFIES;
 	cfg.repeat = 1;
 	cfg.hz = 1000; /* 125 jiffies of 1 ms */
 	CHECK(bench_measure(h, &s, &cfg, &r, &err) == 0);
-	CHECK(r.hz == 1000 && r.window_jiffies == 125);
-	CHECK(r.kernel_mb_per_s_best == jiffies_kernel_mb_per_s(r.calls, 4096));
+	CHECK(r.jiffies.hz == 1000 && r.jiffies.window_jiffies == 125);
+	CHECK(r.jiffies.kernel_mb_per_s_best == jiffies_kernel_mb_per_s(r.calls, 4096));
 	/* The window: 124 to 125 ms by the emulated ticks, plus at most a batch. */
-	CHECK(r.window_ns_median >= 124000000.0 && r.window_ns_median < 200000000.0);
+	CHECK(r.jiffies.window_ns_median >= 124000000.0 && r.jiffies.window_ns_median < 200000000.0);
+	bench_result_release(&r);
+	cfg.hz = 7;
+	CHECK(bench_measure(h, &s, &cfg, &r, &err) == -1 && strstr(err.msg, "HZ 7"));
+	cfg.hz = 1000;
 
 	cfg.repeat = 0;
 	CHECK(bench_measure(h, &s, &cfg, &r, &err) == -1);
@@ -196,6 +139,7 @@ void test_bench_measure(void)
 	cfg.repeat = 1;
 	cfg.timer = BENCH_TIMER_WINDOW;
 	CHECK(bench_measure(hash_find("jhash2"), &s, &cfg, &r, &err) == 0 && r.page_size == 64);
+	bench_result_release(&r);
 	page_set_release(&s);
 	page_content_release(&c);
 
@@ -203,4 +147,117 @@ void test_bench_measure(void)
 	CHECK(bench_timer_parse("rdtsc", &t, &err) == 0 && t == BENCH_TIMER_RDTSC);
 	CHECK(bench_timer_parse("tsc", &t, &err) == -1 && strstr(err.msg, "unknown timer"));
 	CHECK_STR(bench_timer_name(BENCH_TIMER_JIFFIES), "jiffies");
+}
+
+void test_bench_stop_request(void)
+{
+	const struct hash_impl *h = hash_find("xxh64");
+	struct bench_config cfg;
+	struct page_set set;
+	struct page_content content;
+	struct bench_result r;
+	struct kb_err err;
+
+	CHECK(bench_stop_requested() == 0);
+	CHECK(page_content_zero(&content, 4096, &err) == 0);
+	CHECK(page_set_hot(&set, &content, 0, &err) == 0);
+	page_content_release(&content);
+	bench_config_default(&cfg);
+	cfg.window_ns = 1000000;
+	cfg.warmup_ns = 100000;
+	cfg.repeat = 3;
+	/* Requested before the start: nothing measured, no error. */
+	bench_stop_request(SIGINT);
+	CHECK(bench_stop_requested() == SIGINT);
+	CHECK(bench_measure(h, &set, &cfg, &r, &err) == 0 && r.repeats == 0 && r.interrupted &&
+	      r.repeats_requested == 3 && r.rounds == NULL);
+	bench_stop_reset();
+	CHECK(bench_measure(h, &set, &cfg, &r, &err) == 0 && r.repeats == 3 && !r.interrupted);
+	for (unsigned i = 0; i < 3; i++)
+		CHECK(r.rounds[i].ns_per_page >= r.ns_per_page.min && r.rounds[i].ns_per_page <= r.ns_per_page.max);
+	bench_result_release(&r);
+	page_set_release(&set);
+}
+
+/* The default CPU is the same on every call: the highest one allowed. */
+void test_bench_pin(void)
+{
+	const char *rule = NULL;
+	struct kb_err err;
+	cpu_set_t allowed;
+	int highest = -1;
+
+	CHECK(sched_getaffinity(0, sizeof(allowed), &allowed) == 0);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &allowed))
+			highest = cpu;
+	CHECK(pin_choose(-1, &rule, &err) == highest && strcmp(rule, PIN_RULE_DEFAULT) == 0);
+	CHECK(pin_choose(-1, &rule, &err) == highest);
+	CHECK(pin_choose(highest, &rule, &err) == highest && strcmp(rule, PIN_RULE_ASKED) == 0);
+	CHECK(pin_choose(CPU_SETSIZE + 5, &rule, &err) == -1 && strstr(err.msg, "does not exist"));
+	/* Under a narrower mask the rule follows it. */
+	if (highest > 0) {
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(0, &one);
+		CHECK(sched_setaffinity(0, sizeof(one), &one) == 0);
+		CHECK(pin_choose(-1, &rule, &err) == 0);
+		CHECK(pin_choose(highest, &rule, &err) == -1 && strstr(err.msg, "not available"));
+		CHECK(sched_setaffinity(0, sizeof(allowed), &allowed) == 0);
+	}
+}
+
+/* A plan of two page sets, two hashes each: four results in order, with
+ * their progress events; a stop request ends it with what was measured. */
+struct progress_log {
+	unsigned events, notes, last_index, last_step;
+};
+
+static void log_progress(void *arg, const struct bench_progress *p)
+{
+	struct progress_log *log = arg;
+
+	log->events++;
+	log->notes += p->note != NULL;
+	if (!p->note) {
+		log->last_index = p->index;
+		log->last_step = p->step;
+	}
+}
+
+void test_bench_run(void)
+{
+	const struct hash_impl *hashes[] = { hash_find("xxh64"), hash_find("jhash2") };
+	struct bench_step steps[2];
+	struct bench_results out = { 0 };
+	struct progress_log log = { 0 };
+	struct kb_err err;
+
+	for (int i = 0; i < 2; i++) {
+		bench_config_default(&steps[i].cfg);
+		steps[i].cfg.window_ns = 1000000;
+		steps[i].cfg.warmup_ns = 100000;
+		steps[i].cfg.repeat = 2;
+		steps[i].set = (struct page_set_request){ .data = i ? "random" : "zero", .page_size = 1024, .seed = 3,
+							  .cold = i, .working_set_bytes = 1 << 20 };
+		steps[i].building_note = i ? "building" : NULL;
+	}
+	steps[1].cfg.timer = BENCH_TIMER_RDTSC;
+	CHECK(bench_run(steps, 2, hashes, 2, log_progress, &log, &out, &err) == 0);
+	CHECK(out.n == 4 && out.planned == 4);
+	CHECK(out.n == 4 && strcmp(out.items[0].hash, "xxh64") == 0 && strcmp(out.items[1].data, "zero") == 0 &&
+	      strcmp(out.items[2].cache, "cold") == 0 && out.items[3].timer == BENCH_TIMER_RDTSC &&
+	      out.items[3].working_set_bytes == 1 << 20 && out.items[3].rounds != NULL);
+	CHECK(log.events == 4 * 2 + 1 && log.notes == 1 && log.last_index == 2 && log.last_step == 2);
+	bench_results_free(&out);
+	CHECK(out.n == 0 && out.items == NULL);
+
+	bench_stop_request(SIGTERM);
+	CHECK(bench_run(steps, 2, hashes, 2, NULL, NULL, &out, &err) == 0 && out.n == 0 && out.planned == 4);
+	bench_stop_reset();
+	bench_results_free(&out);
+
+	steps[0].set.data = "/nonexistent/ksmbench-pages";
+	CHECK(bench_run(steps, 2, hashes, 2, NULL, NULL, &out, &err) == -1 && strstr(err.msg, "/nonexistent"));
+	bench_results_free(&out);
 }

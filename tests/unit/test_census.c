@@ -96,7 +96,7 @@ static void run_census(int spill, size_t cache_bytes)
 	census_free(c);
 }
 
-void test_census(void)
+void test_census_contents(void)
 {
 	run_census(0, 4 * PS);
 	run_census(1, 0);

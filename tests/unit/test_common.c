@@ -1,4 +1,5 @@
-/* Unit tests: atomic output files and the pseudo-random generator. */
+/* Unit tests of common/: atomic output files, the pseudo-random generator,
+ * size, number and duration parsing, and the shared arithmetic. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -6,8 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/arith.h"
 #include "../../common/atomic_file.h"
+#include "../../common/duration_parse.h"
 #include "../../common/prng.h"
+#include "../../common/size_parse.h"
 #include "check.h"
 #include "groups.h"
 
@@ -22,7 +26,7 @@ static int count_entries(const char *dir)
 	return n;
 }
 
-void test_atomic_file(void)
+void test_common_atomic_file(void)
 {
 	char dir[] = "/tmp/ksmbench-atomic-XXXXXX", path[64], buf[16] = { 0 };
 	struct atomic_file af;
@@ -54,7 +58,7 @@ void test_atomic_file(void)
 	rmdir(dir);
 }
 
-void test_prng(void)
+void test_common_prng(void)
 {
 	uint64_t a = 42, b = 42;
 	unsigned char x[13], y[13];
@@ -65,4 +69,58 @@ void test_prng(void)
 	CHECK(prng_next(&a) == prng_next(&b));
 	for (int i = 0; i < 1000; i++)
 		CHECK(prng_below(&a, 7) < 7);
+}
+
+void test_common_size_parse(void)
+{
+	struct kb_err err;
+	uint64_t v = 0;
+	uint32_t ps = 0;
+
+	CHECK(kb_parse_size("4096", &v, &err) == 0 && v == 4096);
+	CHECK(kb_parse_size("4K", &v, &err) == 0 && v == 4096);
+	CHECK(kb_parse_size("64k", &v, &err) == 0 && v == 65536);
+	CHECK(kb_parse_size("2MiB", &v, &err) == 0 && v == 2u << 20);
+	CHECK(kb_parse_size("1G", &v, &err) == 0 && v == 1u << 30);
+	CHECK(kb_parse_size("", &v, &err) == -1);
+	CHECK(kb_parse_size("4X", &v, &err) == -1 && strstr(err.msg, "not a size"));
+	CHECK(kb_parse_size("-4", &v, &err) == -1);
+	CHECK(kb_parse_size("99999999999999999999", &v, &err) == -1 && strstr(err.msg, "too large"));
+	CHECK(kb_parse_size("17179869184G", &v, &err) == -1);
+
+	CHECK(kb_parse_page_size("4K", &ps, &err) == 0 && ps == 4096);
+	CHECK(kb_parse_page_size("64", &ps, &err) == 0 && ps == 64);
+	CHECK(kb_parse_page_size("100", &ps, &err) == -1 && strstr(err.msg, "multiple of 64"));
+	CHECK(kb_parse_page_size("0", &ps, &err) == -1);
+	CHECK(kb_parse_page_size("32M", &ps, &err) == -1);
+
+	CHECK(kb_parse_uint("17", 100, &v, &err) == 0 && v == 17);
+	CHECK(kb_parse_uint("101", 100, &v, &err) == -1);
+	CHECK(kb_parse_uint("1x", 100, &v, &err) == -1);
+}
+
+void test_common_duration_parse(void)
+{
+	struct kb_err err;
+	uint64_t ns;
+
+	CHECK(kb_parse_duration_ns("125ms", 0, UINT64_MAX, &ns, &err) == 0 && ns == 125000000u);
+	CHECK(kb_parse_duration_ns("125", 0, UINT64_MAX, &ns, &err) == 0 && ns == 125000000u);
+	CHECK(kb_parse_duration_ns("2s", 0, UINT64_MAX, &ns, &err) == 0 && ns == 2000000000u);
+	CHECK(kb_parse_duration_ns("500us", 0, UINT64_MAX, &ns, &err) == 0 && ns == 500000u);
+	CHECK(kb_parse_duration_ns("7ns", 0, UINT64_MAX, &ns, &err) == 0 && ns == 7u);
+	CHECK(kb_parse_duration_ns("", 0, UINT64_MAX, &ns, &err) == -1);
+	CHECK(kb_parse_duration_ns("1h", 0, UINT64_MAX, &ns, &err) == -1);
+	CHECK(kb_parse_duration_ns("-1ms", 0, UINT64_MAX, &ns, &err) == -1);
+	CHECK(kb_parse_duration_ns("0", 100000, 1000000000, &ns, &err) == -1 && strstr(err.msg, "must be"));
+	CHECK(kb_parse_duration_ns("99999999999999999999s", 0, UINT64_MAX, &ns, &err) == -1);
+}
+
+void test_common_div_up(void)
+{
+	CHECK(kb_div_up(0, 4096) == 0 && kb_div_up(1, 4096) == 1 && kb_div_up(4096, 4096) == 1);
+	CHECK(kb_div_up(4097, 4096) == 2);
+	/* No overflow where (a + b - 1) / b would wrap. */
+	CHECK(kb_div_up(UINT64_MAX, 2) == (UINT64_MAX >> 1) + 1);
+	CHECK(kb_div_up(UINT64_MAX, UINT64_MAX) == 1);
 }

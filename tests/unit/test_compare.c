@@ -1,12 +1,10 @@
-/* Unit tests: the Mann-Whitney U test (exact values from the counting
- * definition) and the stop request. */
+/* Unit tests of compare's statistic: the Mann-Whitney U test (exact values
+ * from the counting definition). */
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bench/bench.h"
 #include "../../bench/rank_test.h"
 #include "check.h"
 #include "groups.h"
@@ -30,7 +28,7 @@ static double brute_cdf(unsigned m, unsigned n, double u)
 	return (double)hits / all;
 }
 
-void test_rank_test(void)
+void test_compare_rank_test(void)
 {
 	struct rank_test t;
 
@@ -76,33 +74,4 @@ void test_rank_test(void)
 		big_b[i] = i;
 	}
 	CHECK(rank_test_run(big_a, 30, big_b, 30, &t) == 0 && !t.exact && t.p < 1e-9);
-}
-
-void test_stop_request(void)
-{
-	const struct hash_impl *h = hash_find("xxh64");
-	struct bench_config cfg;
-	struct page_set set;
-	struct page_content content;
-	struct bench_result r;
-	struct kb_err err;
-
-	CHECK(bench_stop_requested() == 0);
-	CHECK(page_content_zero(&content, 4096, &err) == 0);
-	CHECK(page_set_hot(&set, &content, 0, &err) == 0);
-	page_content_release(&content);
-	bench_config_default(&cfg);
-	cfg.window_ns = 1000000;
-	cfg.warmup_ns = 100000;
-	cfg.repeat = 3;
-	/* Requested before the start: nothing measured, no error. */
-	bench_stop_request(SIGINT);
-	CHECK(bench_stop_requested() == SIGINT);
-	CHECK(bench_measure(h, &set, &cfg, &r, &err) == 0 && r.repeats == 0 && r.interrupted &&
-	      r.repeats_requested == 3);
-	bench_stop_reset();
-	CHECK(bench_measure(h, &set, &cfg, &r, &err) == 0 && r.repeats == 3 && !r.interrupted);
-	for (unsigned i = 0; i < 3; i++)
-		CHECK(r.ns_per_page_rounds[i] >= r.ns_per_page.min && r.ns_per_page_rounds[i] <= r.ns_per_page.max);
-	page_set_release(&set);
 }

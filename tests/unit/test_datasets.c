@@ -1,10 +1,12 @@
-/* Unit tests: the raw page source. */
+/* Unit tests of datasets/: the raw page source, page sets, and building a
+ * page set from a request (zero, random, a file in a named format). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../../datasets/file_input.h"
+#include "../../datasets/page_set.h"
 #include "../../datasets/raw.h"
 #include "check.h"
 #include "groups.h"
@@ -24,7 +26,7 @@ static char *temp_file(const void *data, size_t len)
 	return path;
 }
 
-void test_raw_source(void)
+void test_datasets_raw_source(void)
 {
 	struct kb_err err;
 	struct page pg;
@@ -60,4 +62,100 @@ void test_raw_source(void)
 	CHECK(raw_source_open("/nonexistent/x", 4096, &err) == NULL && strstr(err.msg, "No such file"));
 	CHECK(file_input_open("/tmp", &err) == -1 && strstr(err.msg, "is a directory"));
 	free(data);
+}
+
+void test_datasets_page_set(void)
+{
+	struct page_content c;
+	struct page_set s;
+	struct kb_err err;
+
+	CHECK(page_content_random(&c, 4096, 42, &err) == 0 && c.pages == 1);
+	CHECK(page_set_hot(&s, &c, 0, &err) == 0);
+	CHECK(s.count == 1 && memcmp(s.order[0], c.bytes, 4096) == 0 && strcmp(s.cache, "hot") == 0);
+	CHECK(((uintptr_t)s.order[0] & 63) == 0);
+	page_set_release(&s);
+
+	CHECK(page_set_hot(&s, &c, 5, &err) == 0 && ((uintptr_t)s.order[0] & 63) == 5);
+	page_set_release(&s);
+	CHECK(page_set_hot(&s, &c, 4096, &err) == -1 && strstr(err.msg, "smaller than the page size"));
+
+	/* Cold: every page once, in a shuffled order, every page different. */
+	CHECK(page_set_cold(&s, &c, 1u << 20, 3, 7, &err) == 0);
+	CHECK(s.count == 256 && s.working_set_bytes == (1u << 20) && strcmp(s.cache, "cold") == 0);
+	const unsigned char *lowest = s.order[0];
+	size_t in_order = 0, slot = 4096 + 64;
+	unsigned char seen[256] = { 0 };
+	for (size_t i = 0; i < s.count; i++)
+		if (s.order[i] < lowest)
+			lowest = s.order[i];
+	for (size_t i = 0; i < s.count; i++) {
+		size_t k = (size_t)(s.order[i] - lowest) / slot;
+		CHECK(k < 256 && (size_t)(s.order[i] - lowest) % slot == 0);
+		if (k < 256)
+			seen[k]++;
+		if (i && s.order[i] == s.order[i - 1] + slot)
+			in_order++;
+	}
+	int all_once = 1;
+	for (size_t k = 0; k < 256; k++)
+		all_once &= seen[k] == 1;
+	CHECK(all_once);
+	CHECK(in_order < 16);
+	CHECK(memcmp(s.order[0], s.order[1], 4096) != 0);
+	page_set_release(&s);
+	page_content_release(&c);
+
+	CHECK(page_content_zero(&c, 64, &err) == 0 && c.bytes[0] == 0 && c.bytes[63] == 0);
+	CHECK(page_set_cold(&s, &c, 64 * 10, 0, 1, &err) == 0 && s.count == 10);
+	page_set_release(&s);
+	page_content_release(&c);
+
+	CHECK(page_set_cold_default_bytes(0) == 64ull << 20);
+	CHECK(page_set_cold_default_bytes(32ull << 20) == 128ull << 20);
+	CHECK(page_set_cold_default_bytes(1ull << 30) == 1ull << 30);
+
+	CHECK(page_content_file(&c, "/nonexistent/ksmbench", 4096, NULL, 1 << 20, &err) == -1);
+}
+
+void test_datasets_page_set_build(void)
+{
+	struct page_set_request req = { .data = "zero", .page_size = 4096, .seed = 1 };
+	unsigned char pages[3 * 1024];
+	struct page_set s;
+	struct kb_err err;
+
+	CHECK(page_set_build(&req, &s, &err) == 0 && s.count == 1 && strcmp(s.data, "zero") == 0 &&
+	      s.order[0][0] == 0 && strcmp(s.cache, "hot") == 0);
+	page_set_release(&s);
+	req.data = "random";
+	req.cold = 1;
+	req.working_set_bytes = 1 << 20;
+	CHECK(page_set_build(&req, &s, &err) == 0 && s.count == 256 && strcmp(s.cache, "cold") == 0);
+	page_set_release(&s);
+
+	/* A file's pages, in its detected format or one named. */
+	for (size_t i = 0; i < sizeof(pages); i++)
+		pages[i] = (unsigned char)(i / 1024 + 7);
+	char *path = temp_file(pages, sizeof(pages));
+	char name[64];
+	snprintf(name, sizeof(name), "%s", path ? path : "");
+	req = (struct page_set_request){ .data = name, .page_size = 1024, .seed = 1 };
+	CHECK(page_set_build(&req, &s, &err) == 0 && s.count == 3 && s.order[2][0] == 9 &&
+	      strncmp(s.data, "file:", 5) == 0);
+	page_set_release(&s);
+	req.dump.format = "raw";
+	CHECK(page_set_build(&req, &s, &err) == 0 && s.count == 3);
+	page_set_release(&s);
+	req.dump.format = "lime-raw";
+	req.dump.lime.ranges = "0-3ff";
+	CHECK(page_set_build(&req, &s, &err) == 0 && s.count == 1 && s.order[0][0] == 7);
+	page_set_release(&s);
+	req.dump.format = "elf";
+	req.dump.lime.ranges = NULL;
+	CHECK(page_set_build(&req, &s, &err) == -1 && strstr(err.msg, name));
+	req.dump.format = "raw";
+	req.dump.lime.ranges = "0-3ff";
+	CHECK(page_set_build(&req, &s, &err) == -1 && strstr(err.msg, "LiME ranges"));
+	unlink(name);
 }

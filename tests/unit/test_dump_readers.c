@@ -1,8 +1,15 @@
-/* Unit tests: the pieces under the dump readers: how a segment's pages are
- * counted, the checked reads, the LiME range parser, byte-order fields. */
+/* Unit tests of the dump readers on small inputs crafted here: how a
+ * segment's pages are counted, the checked reads, the LiME range parser,
+ * byte-order fields; the format table (names, detection, options); and the
+ * ELF, LiME and kdump readers, each on a valid file (every page's address
+ * and bytes, the holes, partial and excluded pages) and on broken ones. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
+#include "../../datasets/dump.h"
 #include "../../datasets/lime.h"
 #include "../../datasets/segment_pager.h"
 #include "../../datasets/stream.h"
@@ -23,7 +30,7 @@ static void count(uint64_t file_len, uint64_t mem_len, uint64_t skip, struct pag
 	segment_pager_free(&p);
 }
 
-void test_segment_pager(void)
+void test_dump_readers_segment_pager(void)
 {
 	struct page_stats st;
 	uint64_t y, a;
@@ -48,7 +55,7 @@ void test_segment_pager(void)
 	CHECK(y == 0 && st.overlap == 10 && st.partial_pages == 1 && st.partial_bytes == 5);
 }
 
-void test_stream_checks(void)
+void test_dump_readers_stream_checks(void)
 {
 	struct kb_stream s = { NULL, 1000, "f", 0 };
 	struct kb_err err;
@@ -64,7 +71,7 @@ void test_stream_checks(void)
 	CHECK(kb_get64(be, 1) == 0x0102030405060708ull && kb_get64(be, 0) == 0x0807060504030201ull);
 }
 
-void test_lime_ranges(void)
+void test_dump_readers_lime_ranges(void)
 {
 	struct lime_range *r;
 	size_t n;
@@ -81,4 +88,249 @@ void test_lime_ranges(void)
 	CHECK(lime_parse_ranges("1-10000000000000000", &r, &n, &err) == -1);
 	CHECK(lime_parse_ranges("", &r, &n, &err) == -1 && strstr(err.msg, "no ranges"));
 	CHECK(lime_parse_ranges("@/nonexistent", &r, &n, &err) == -1 && strstr(err.msg, "range file"));
+}
+
+#define PS 1024u /* page size of the crafted files */
+
+/* A file of len bytes, path in path[64]. */
+static int write_file(char path[64], const void *data, size_t len)
+{
+	strcpy(path, "/tmp/ksmbench-dump-XXXXXX");
+	int fd = mkstemp(path);
+	int ok = fd >= 0 && write(fd, data, len) == (ssize_t)len;
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* A page of bytes tag, tag+1, ... */
+static void fill(unsigned char *p, size_t len, unsigned tag)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (unsigned char)(tag + i);
+}
+
+static void put16(unsigned char *p, uint16_t v) { p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); }
+static void put32(unsigned char *p, uint32_t v) { put16(p, (uint16_t)v); put16(p + 2, (uint16_t)(v >> 16)); }
+static void put64(unsigned char *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
+
+struct read_back {
+	struct page_stats stats;
+	const char *format;
+	uint64_t addr[8];
+	unsigned tag[8]; /* each page's first byte */
+	int ok_bytes;    /* every byte follows its first as fill() writes them */
+	unsigned n;
+	char err[512];
+};
+
+/* Reads path (format NULL: detected) to the end; -1 if it cannot be read. */
+static int read_all(const char *path, const char *format, const char *ranges, struct read_back *b)
+{
+	struct dump_options opts = { .format = format, .lime = { ranges } };
+	struct kb_err err;
+	struct page pg;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	b->ok_bytes = 1;
+	struct page_source *src = dump_source_open(path, PS, &opts, &err);
+	if (!src) {
+		snprintf(b->err, sizeof(b->err), "%s", err.msg);
+		return -1;
+	}
+	while ((rc = page_source_next(src, &pg, &err)) == 1 && b->n < 8) {
+		b->addr[b->n] = pg.addr;
+		b->tag[b->n] = pg.data[0];
+		for (size_t i = 1; i < PS; i++)
+			b->ok_bytes &= pg.data[i] == (unsigned char)(pg.data[0] + i);
+		b->n++;
+	}
+	if (rc < 0)
+		snprintf(b->err, sizeof(b->err), "%s", err.msg);
+	b->stats = src->stats;
+	b->format = src->format;
+	page_source_close(src);
+	return rc < 0 ? -1 : 0;
+}
+
+void test_dump_readers_table(void)
+{
+	struct kb_err err;
+	struct read_back b;
+	char path[64];
+	unsigned char pages[2 * PS];
+
+	CHECK_STR(dump_format_names(), "auto, raw, elf, lime, lime-raw, lime-padded, kdump");
+	CHECK(dump_format_check("auto", &err) == 0 && dump_format_check("lime-padded", &err) == 0);
+	CHECK(dump_format_check("vmdk", &err) == -1 && strstr(err.msg, "unknown input format 'vmdk' (known: auto,"));
+	/* Nothing recognised: raw; the LiME ranges belong to two formats only. */
+	fill(pages, PS, 1);
+	fill(pages + PS, PS, 2);
+	CHECK(write_file(path, pages, sizeof(pages)) == 0);
+	CHECK(read_all(path, NULL, NULL, &b) == 0 && strcmp(b.format, "raw") == 0 && b.n == 2 && b.ok_bytes);
+	CHECK(read_all(path, "raw", "0-3ff", &b) == -1 && strstr(b.err, "takes no LiME ranges"));
+	CHECK(read_all(path, "lime-raw", NULL, &b) == -1 && strstr(b.err, "--lime-ranges"));
+	CHECK(read_all(path, "lime-raw", "0x5000-0x53ff,0x9000-0x93ff", &b) == 0 && b.n == 2 &&
+	      b.addr[0] == 0x5000 && b.addr[1] == 0x9000 && b.tag[1] == 2);
+	CHECK(read_all(path, "nosuch", NULL, &b) == -1 && strstr(b.err, "unknown input format"));
+	unlink(path);
+}
+
+/* ELF64 little-endian core: a note, then two PT_LOADs right after it (not
+ * page aligned): 0x100000 with two pages and one more of p_memsz (a hole),
+ * 0x200000 with one page and 100 bytes (a partial page). */
+static size_t craft_elf(unsigned char *f)
+{
+	const size_t phoff = 64, note = phoff + 3 * 56, data = note + 4;
+	size_t len = data + 3 * PS + 100;
+
+	memset(f, 0, len);
+	memcpy(f, "\177ELF\2\1\1", 7);
+	put16(f + 16, 4);  /* ET_CORE */
+	put16(f + 18, 62); /* x86-64 */
+	put32(f + 20, 1);
+	put64(f + 32, phoff);
+	put16(f + 52, 64);
+	put16(f + 54, 56);
+	put16(f + 56, 3);
+	static const uint64_t ph[3][5] = { /* type, offset (set below), paddr, filesz, memsz */
+		{ 4, 0, 0, 4, 4 },
+		{ 1, 0, 0x100000, 2 * PS, 3 * PS },
+		{ 1, 0, 0x200000, PS + 100, PS + 100 },
+	};
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned char *p = f + phoff + i * 56;
+		put32(p, (uint32_t)ph[i][0]);
+		put64(p + 8, i == 0 ? note : i == 1 ? data : data + 2 * PS);
+		put64(p + 24, ph[i][2]);
+		put64(p + 32, ph[i][3]);
+		put64(p + 40, ph[i][4]);
+	}
+	memcpy(f + note, "NOTE", 4);
+	for (unsigned k = 0; k < 3; k++)
+		fill(f + data + k * PS, PS, 10 * (k + 1));
+	fill(f + data + 3 * PS, 100, 99);
+	return len;
+}
+
+void test_dump_readers_elf(void)
+{
+	static unsigned char f[4096 + 3 * PS];
+	struct read_back b;
+	char path[64];
+	size_t len = craft_elf(f);
+
+	CHECK(write_file(path, f, len) == 0);
+	CHECK(read_all(path, NULL, NULL, &b) == 0 && strcmp(b.format, "elf") == 0);
+	CHECK(b.n == 3 && b.addr[0] == 0x100000 && b.addr[1] == 0x100000 + PS && b.addr[2] == 0x200000);
+	CHECK(b.tag[0] == 10 && b.tag[1] == 20 && b.tag[2] == 30 && b.ok_bytes);
+	CHECK(b.stats.pages == 3 && b.stats.holes == 1 && b.stats.partial_pages == 1 && b.stats.partial_bytes == 100);
+	unlink(path);
+
+	/* A segment past the end of the file; a header cut short. */
+	put64(f + 64 + 2 * 56 + 8, 1u << 30);
+	CHECK(write_file(path, f, len) == 0);
+	CHECK(read_all(path, "elf", NULL, &b) == -1 && b.err[0]);
+	unlink(path);
+	CHECK(write_file(path, f, 60) == 0);
+	CHECK(read_all(path, "elf", NULL, &b) == -1 && strstr(b.err, path));
+	unlink(path);
+}
+
+/* LiME: two ranges, each after its 32-byte header (end inclusive). */
+static size_t craft_lime(unsigned char *f, uint32_t version)
+{
+	static const uint64_t range[2][2] = { { 0x1000, 0x1000 + 2 * PS - 1 }, { 0x4000, 0x4000 + PS - 1 } };
+	size_t len = 0;
+
+	for (unsigned r = 0; r < 2; r++) {
+		memset(f + len, 0, 32);
+		put32(f + len, LIME_MAGIC);
+		put32(f + len + 4, version);
+		put64(f + len + 8, range[r][0]);
+		put64(f + len + 16, range[r][1]);
+		len += 32;
+		for (uint64_t a = range[r][0]; a <= range[r][1]; a += PS, len += PS)
+			fill(f + len, PS, (unsigned)(a >> 8));
+	}
+	return len;
+}
+
+void test_dump_readers_lime(void)
+{
+	static unsigned char f[64 + 3 * PS];
+	struct read_back b;
+	char path[64];
+	size_t len = craft_lime(f, 1);
+
+	CHECK(write_file(path, f, len) == 0);
+	CHECK(read_all(path, NULL, NULL, &b) == 0 && strcmp(b.format, "lime") == 0);
+	CHECK(b.n == 3 && b.addr[0] == 0x1000 && b.addr[1] == 0x1000 + PS && b.addr[2] == 0x4000);
+	CHECK(b.tag[0] == 0x10 && b.tag[1] == 0x14 && b.tag[2] == 0x40 && b.ok_bytes && b.stats.holes == 0);
+	unlink(path);
+
+	/* Cut in the second range; a header of an unknown version. */
+	CHECK(write_file(path, f, len - 10) == 0);
+	CHECK(read_all(path, "lime", NULL, &b) == -1 && b.err[0]);
+	unlink(path);
+	craft_lime(f, 2);
+	CHECK(write_file(path, f, len) == 0);
+	CHECK(read_all(path, "lime", NULL, &b) == -1 && strstr(b.err, "version 2"));
+	unlink(path);
+}
+
+/* kdump-compressed, 64-bit little-endian, version 6, 1 KiB blocks: pfn 1
+ * stored raw, pfn 2 zlib-compressed, pfn 3 left out by the dump tool
+ * (bitmap 1 only), 64 pfns in all. */
+static size_t craft_kdump(unsigned char *f, uint64_t max_mapnr)
+{
+	const size_t bs = PS, desc = 4 * bs, data = 5 * bs;
+	unsigned char page[PS];
+	uLongf packed = 2 * PS;
+
+	memset(f, 0, 8 * bs);
+	memcpy(f, "KDUMP   ", 8);
+	put32(f + 8, 6);
+	put32(f + 428, (uint32_t)bs); /* block size */
+	put32(f + 432, 1);            /* sub-header blocks */
+	put32(f + 436, 2);            /* bitmap blocks: two bitmaps of one block */
+	put32(f + 440, (uint32_t)max_mapnr);
+	put64(f + bs + 96, max_mapnr);
+	f[2 * bs] = 1 << 1 | 1 << 2 | 1 << 3; /* bitmap 1: memory */
+	f[3 * bs] = 1 << 1 | 1 << 2;          /* bitmap 2: dumped */
+	fill(f + data, PS, 50);
+	put64(f + desc, data);
+	put32(f + desc + 8, PS);
+	fill(page, PS, 60);
+	CHECK(compress2(f + data + PS, &packed, page, PS, 9) == Z_OK && packed < PS);
+	put64(f + desc + 24, data + PS);
+	put32(f + desc + 32, (uint32_t)packed);
+	put32(f + desc + 36, 1); /* zlib */
+	return data + PS + packed;
+}
+
+void test_dump_readers_kdump(void)
+{
+	static unsigned char f[8 * PS + 2 * PS];
+	struct read_back b;
+	char path[64];
+	size_t len = craft_kdump(f, 64);
+
+	CHECK(write_file(path, f, len) == 0);
+	CHECK(read_all(path, NULL, NULL, &b) == 0 && strcmp(b.format, "kdump") == 0);
+	CHECK(b.n == 2 && b.addr[0] == PS && b.addr[1] == 2 * PS && b.tag[0] == 50 && b.tag[1] == 60 && b.ok_bytes);
+	CHECK(b.stats.pages == 2 && b.stats.excluded == 1);
+	unlink(path);
+
+	/* A compression it does not read; more pfns than the bitmaps hold. */
+	put32(f + 4 * PS + 36, 0x20);
+	CHECK(write_file(path, f, len) == 0);
+	CHECK(read_all(path, "kdump", NULL, &b) == -1 && strstr(b.err, "zstd"));
+	unlink(path);
+	craft_kdump(f, 1u << 20);
+	CHECK(write_file(path, f, len) == 0);
+	CHECK(read_all(path, "kdump", NULL, &b) == -1 && strstr(b.err, path));
+	unlink(path);
 }

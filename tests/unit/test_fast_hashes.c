@@ -39,7 +39,7 @@ static uint32_t xpow_by_table(size_t bytes)
 	return r;
 }
 
-void test_crc32c_consts(void)
+void test_fast_hashes_crc32c_consts(void)
 {
 	CHECK(crc32c_xpow_mod(0) == 0x80000000u);
 	CHECK(crc32c_xpow_mod(31) == 0x00000001u);
@@ -84,7 +84,7 @@ static const size_t crc_lengths[] = {
 	9215, 9216, 9217, 10239, 10240, 10241, 12288, 16383, 16384, 16385, 17409, 65543, (1u << 20) + 3,
 };
 
-void test_crc32c_fast(void)
+void test_fast_hashes_crc32c(void)
 {
 	const struct hash_impl *impls[] = { &hash_crc32c_sse42,	     &hash_crc32c_3way,	  &hash_crc32c_3way_fit,
 					    &hash_crc32c_vpclmul,    &hash_crc32c_vpclmul_avx2, &hash_crc32c_fused,
@@ -127,7 +127,7 @@ void test_crc32c_fast(void)
 	free(b);
 }
 
-void test_xxh3_builds(void)
+void test_fast_hashes_xxh3_builds(void)
 {
 	const struct hash_impl *h64[] = { &hash_xxh3_sse2, &hash_xxh3_avx2, &hash_xxh3_avx512, &hash_xxh3_neon,
 					  &hash_xxh3_dispatch, &hash_xxh3_lib };
@@ -166,7 +166,7 @@ void test_xxh3_builds(void)
 	free(b);
 }
 
-void test_best_aliases(void)
+void test_fast_hashes_best_aliases(void)
 {
 	struct kb_err err;
 	const struct hash_impl *c = hash_resolve(&hash_crc32c);

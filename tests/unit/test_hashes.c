@@ -18,7 +18,7 @@ static unsigned char *random_buffer(size_t n, uint32_t seed)
 	return b;
 }
 
-void test_jhash2(void)
+void test_hashes_jhash2(void)
 {
 	static const uint32_t zero[1024];
 	uint32_t words[3] = { 1, 2, 3 };
@@ -43,7 +43,7 @@ void test_jhash2(void)
 	free(b);
 }
 
-void test_crc32c(void)
+void test_hashes_crc32c(void)
 {
 	const char *check = "123456789";
 	unsigned char *b = random_buffer(5000, 11);
@@ -70,7 +70,7 @@ void test_crc32c(void)
 	free(b);
 }
 
-void test_xxhash(void)
+void test_hashes_xxhash(void)
 {
 	static const unsigned char zero[4096];
 	uint8_t d[16];

@@ -6,7 +6,7 @@
 #include "check.h"
 #include "groups.h"
 
-void test_registry(void)
+void test_registry_lookup(void)
 {
 	struct kb_err err;
 	const struct hash_impl *list[32];
@@ -49,7 +49,7 @@ void test_registry(void)
 	CHECK(all >= 6);
 }
 
-void test_cpu_features(void)
+void test_registry_cpu_features(void)
 {
 	struct kb_err err;
 	char names[128];
@@ -70,7 +70,7 @@ void test_cpu_features(void)
 	cpu_vector_state_clean(); /* must be harmless on any CPU */
 }
 
-void test_selftest(void)
+void test_registry_selftest(void)
 {
 	struct selftest_opts o;
 	struct selftest_result r;

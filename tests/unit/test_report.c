@@ -1,13 +1,19 @@
-/* Unit tests: table rendering. */
+/* Unit tests of report/'s building blocks: aligned and Markdown tables, and
+ * the results model (record.h) on a small schema of its own: nulls by row
+ * class, arrays, nested objects, maps, CSV and TSV escaping, text columns,
+ * and reading back with type checks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../report/record_json.h"
+#include "../../report/record_load.h"
+#include "../../report/record_table.h"
 #include "../../report/table.h"
 #include "check.h"
 #include "groups.h"
 
-void test_table(void)
+void test_report_table(void)
 {
 	struct table *t = table_new(3, "lrl");
 	char *text = NULL;
@@ -34,4 +40,169 @@ void test_table(void)
 			"| crc32c | 12081 |  |\n| a\\|b | 1 | x |\n");
 	free(text);
 	table_free(t);
+}
+
+/* A toy record: a name, a count, an optional ratio, readings, a part. */
+struct toy {
+	const char *name;
+	unsigned count;
+	double ratio;  /* class 2 only */
+	double readings[3];
+	size_t nreadings;
+	struct toy_part {
+		int on;
+	} part;
+};
+
+struct toy_read {
+	const char *name;
+	uint64_t count;
+	double ratio;
+	struct record_array readings;
+	struct toy_part_read {
+		int on;
+	} part;
+};
+
+#define TOY(w) ((const struct toy *)(w)->item)
+
+static unsigned toy_class(const struct record_row *w)
+{
+	return TOY(w)->count > 1 ? 2 : 1;
+}
+
+RECORD_GETTER(t_name, record_str(v, TOY(w)->name))
+RECORD_GETTER(t_count, record_uint(v, TOY(w)->count))
+RECORD_GETTER(t_ratio, record_real(v, TOY(w)->ratio))
+RECORD_GETTER(t_reading, record_real(v, TOY(w)->readings[w->index]))
+RECORD_GETTER(t_part, record_item(v, &TOY(w)->part))
+RECORD_GETTER(t_on, record_bool(v, ((const struct toy_part *)w->item)->on))
+RECORD_GETTER(t_parent, record_str(v, TOY(w->up)->name))
+RECORD_GETTER(t_entry, (v->key = w->index ? "b" : "a", v->type = RECORD_UINT, record_uint(v, w->index + 10)))
+
+static size_t n_readings(const struct record_row *w)
+{
+	return TOY(w)->nreadings;
+}
+
+static size_t two(const struct record_row *w)
+{
+	(void)w;
+	return 2;
+}
+
+static const struct record_field part_fields[] = {
+	{ .name = "on", .type = RECORD_BOOL, .get = t_on, .load = RECORD_LOAD(struct toy_part_read, on) },
+	{ .name = "parent", .type = RECORD_STR, .get = t_parent },
+};
+
+static const struct record_schema part_schema = { NULL, RECORD_FIELDS(part_fields), NULL,
+						  sizeof(struct toy_part_read) };
+
+#define TL(m) RECORD_LOAD(struct toy_read, m)
+
+static const struct record_field toy_fields[] = {
+	{ .name = "name", .type = RECORD_STR, .flags = RECORD_CSV | RECORD_REQUIRED, .get = t_name,
+	  .load = TL(name) },
+	{ .name = "count", .type = RECORD_UINT, .flags = RECORD_CSV, .get = t_count, .load = TL(count) },
+	{ .name = "ratio", .type = RECORD_REAL, .applies = 2, .flags = RECORD_CSV, .format = "%.3f",
+	  .get = t_ratio,
+	  .load = TL(ratio) },
+	{ .name = "readings", .type = RECORD_REAL, .get = t_reading, .count = n_readings,
+	  .load = TL(readings) },
+	{ .name = "part", .type = RECORD_OBJECT, .get = t_part, .sub = &part_schema, .load = TL(part) },
+	{ .name = "map", .type = RECORD_MAP, .get = t_entry, .count = two },
+};
+
+static const struct record_schema toy_schema = { NULL, RECORD_FIELDS(toy_fields), toy_class,
+						 sizeof(struct toy_read) };
+
+static char *csv_of(const struct record_list *l, char sep)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	if (f && record_write_delimited(f, l, sep) != 0) {
+		free(text);
+		text = NULL;
+	}
+	if (f)
+		fclose(f);
+	return text;
+}
+
+void test_report_record(void)
+{
+	struct toy toys[2] = { { "a,\"b\"", 1, 0.5, { 1, 2 }, 2, { 1 } }, { "tab\there", 7, 0.25, { 3 }, 1, { 0 } } };
+	struct record_list l = { &toy_schema, toys, 2, sizeof(toys[0]), { NULL, NULL, 0 } };
+	struct record_row row = record_list_row(&l, 0);
+
+	/* JSON: null where the row's class does not apply, nested and arrays. */
+	cJSON *o = record_json(&toy_schema, &row);
+	char *text = cJSON_PrintUnformatted(o);
+	CHECK_STR(text, "{\"name\":\"a,\\\"b\\\"\",\"count\":1,\"ratio\":null,\"readings\":[1,2],"
+			"\"part\":{\"on\":true,\"parent\":\"a,\\\"b\\\"\"},\"map\":{\"a\":10,\"b\":11}}");
+	free(text);
+	cJSON_Delete(o);
+
+	/* CSV quotes, TSV escapes; only the CSV fields; null is empty. */
+	text = csv_of(&l, ',');
+	CHECK_STR(text, "name,count,ratio\n\"a,\"\"b\"\"\",1,\ntab\there,7,0.250\n");
+	free(text);
+	text = csv_of(&l, '\t');
+	CHECK_STR(text, "name\tcount\tratio\na,\"b\"\t1\t\ntab\\there\t7\t0.250\n");
+	free(text);
+
+	/* Text columns: scaled, formatted, "-" for null; an unknown field fails. */
+	const struct record_column cols[] = {
+		{ "NAME", 'l', "name", 0, NULL, NULL },
+		{ "RATIO %", 'r', "ratio", 100, "%.0f", NULL },
+		{ "COUNT", 'r', "count", 0, NULL, NULL },
+	};
+	struct table *t = record_table(RECORD_COLUMNS(cols), &l);
+	char *printed = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&printed, &size);
+	CHECK(t && f && table_print(t, f) == 0);
+	fclose(f);
+	CHECK_STR(printed, "NAME      RATIO %  COUNT\n"
+			   "------------------------\n"
+			   "a,\"b\"           -      1\n"
+			   "tab\there       25      7\n");
+	free(printed);
+	table_free(t);
+	const struct record_column bad[] = { { "X", 'l', "nosuch", 0, NULL, NULL } };
+	CHECK(record_table(RECORD_COLUMNS(bad), &l) == NULL);
+	CHECK(record_find(&toy_schema, "part") != NULL && record_find(&toy_schema, "on") == NULL);
+
+	/* Reading back: types checked, arrays and nested objects stored. */
+	struct toy_read back;
+	struct kb_err err;
+	cJSON *in = cJSON_Parse("{\"name\":\"n\",\"count\":3,\"ratio\":0.5,\"readings\":[4,5,6],"
+				"\"part\":{\"on\":true}}");
+	memset(&back, 0, sizeof(back));
+	CHECK(record_load(&toy_schema, in, &back, "f.json", NULL, &err) == 0);
+	CHECK(strcmp(back.name, "n") == 0 && back.count == 3 && back.ratio == 0.5 && back.part.on == 1);
+	CHECK(back.readings.n == 3 && ((double *)back.readings.items)[2] == 6);
+	record_load_release(&toy_schema, &back);
+	CHECK(back.readings.items == NULL);
+	cJSON_Delete(in);
+	static const char *const bad_docs[][2] = {
+		{ "{\"count\":3}", "\"name\" is missing or not a string" },
+		{ "{\"name\":\"n\",\"count\":-1}", "\"count\" is missing or not an integer >= 0" },
+		{ "{\"name\":\"n\",\"count\":1.5}", "not an integer" },
+		{ "{\"name\":\"n\",\"ratio\":\"x\"}", "\"ratio\" is missing or not a number >= 0" },
+		{ "{\"name\":\"n\",\"readings\":[1,-2]}", "f.json: toy: readings[1] is not a number >= 0" },
+		{ "{\"name\":\"n\",\"readings\":7}", "\"readings\" is missing or not an array" },
+		{ "{\"name\":\"n\",\"part\":{\"on\":1}}", "\"on\" is missing or not true or false" },
+	};
+	for (size_t i = 0; i < sizeof(bad_docs) / sizeof(bad_docs[0]); i++) {
+		in = cJSON_Parse(bad_docs[i][0]);
+		memset(&back, 0, sizeof(back));
+		CHECK(record_load(&toy_schema, in, &back, "f.json", "toy", &err) == -1 &&
+		      strstr(err.msg, bad_docs[i][1]));
+		record_load_release(&toy_schema, &back);
+		cJSON_Delete(in);
+	}
 }

@@ -1,78 +1,239 @@
-/* Unit tests: the kernel lines, CSV and JSON renderers on known results. */
+/* Unit tests of report/'s formats on known results: the kernel lines, CSV
+ * and TSV, JSON, the registry's names and errors, a result of one round
+ * (no CV), the thread's CSV precision, and a document read back. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "../../report/results.h"
+#include "../../report/record_json.h"
+#include "../../report/report.h"
+#include "../../report/results_load.h"
+#include "../../report/thread.h"
 #include "check.h"
 #include "groups.h"
 
-static char *render(int (*fn)(FILE *, const struct bench_result *, size_t), const struct bench_result *r,
-		    size_t n)
+/* doc written in the format called name, as a string (NULL on failure). */
+static char *render(const char *name, const struct report_document *doc)
 {
+	const struct report_format *f = report_format_find(name, doc->kind, NULL);
 	char *text = NULL;
 	size_t size = 0;
-	FILE *f = open_memstream(&text, &size);
+	FILE *out = open_memstream(&text, &size);
 
-	if (!f)
+	if (!out)
 		return NULL;
-	if (fn(f, r, n) != 0) {
-		fclose(f);
+	if (!f || report_write(f, doc, out) != 0) {
+		fclose(out);
 		free(text);
 		return NULL;
 	}
-	fclose(f);
+	fclose(out);
 	return text;
 }
 
-void test_report_formats(void)
+static cJSON *json_of(const struct report_document *doc)
 {
-	struct bench_result r[2];
-	struct bench_context ctx;
-	char *text;
+	struct record_row top = { doc, NULL, 0 };
 
-	memset(r, 0, sizeof(r));
-	memset(&ctx, 0, sizeof(ctx));
+	return record_json(report_document_schema(doc->kind), &top);
+}
+
+/* Two results: crc32c by the jiffies timer, jhash2 by the window. */
+static void two_results(struct bench_result r[2], struct bench_round rounds[2])
+{
+	memset(r, 0, 2 * sizeof(*r));
 	r[0].hash = "crc32c";
 	r[0].impl = "crc32c-isal";
 	strcpy(r[0].data, "zero");
 	r[0].cache = "hot";
 	r[0].page_size = 4096;
 	r[0].timer = BENCH_TIMER_JIFFIES;
-	r[0].kernel_mb_per_s_best = 12081;
-	r[0].counter_hz = 2e9;
+	r[0].jiffies.kernel_mb_per_s_best = 12081;
+	r[0].counter.hz = 2e9;
 	r[1] = r[0];
 	r[1].hash = r[1].impl = "jhash2";
 	r[1].timer = BENCH_TIMER_WINDOW;
-	r[1].bytes_per_second_best = 1569.0 * (1 << 20) + 5; /* the kernel unit is MiB/s */
+	/* The kernel unit is MiB/s. */
+	r[1].ns_per_page.best = r[1].ns_per_page.median = 4096e9 / (1569.0 * (1 << 20) + 5);
+	r[1].ns_per_page.n = 2;
+	r[1].ns_per_page.cv = 0.25;
+	r[1].repeats = 2;
+	r[1].rounds = rounds;
+	rounds[0].ns_per_page = rounds[1].ns_per_page = r[1].ns_per_page.best;
 	strcpy(r[1].data, "file:a,b\"c");
+}
+
+void test_report_formats_results(void)
+{
+	struct bench_result r[2];
+	struct bench_round rounds[2];
+	struct bench_context ctx;
+	char *text;
+
+	memset(&ctx, 0, sizeof(ctx));
+	two_results(r, rounds);
+	struct report_document doc = { .kind = REPORT_BENCH, .ctx = &ctx, .results = r, .nresults = 2 };
 
 	/* Exactly the patch's printk("ksm: %-8s hash() %5ld MB/s\n"). */
-	text = render(report_kernel, r, 2);
+	text = render("kernel", &doc);
 	CHECK_STR(text, "ksm: crc32c   hash() 12081 MB/s\n"
 			"ksm: jhash2   hash()  1569 MB/s\n");
 	free(text);
 
-	text = render(report_csv, r, 2);
+	text = render("csv", &doc);
 	CHECK(text && strncmp(text, "hash,implementation,data,cache,page_size_bytes,", 47) == 0);
 	CHECK(text && strstr(text, "\njhash2,jhash2,\"file:a,b\"\"c\",hot,4096,"));
 	CHECK(text && strstr(text, ",12081,"));
 	free(text);
 
-	cJSON *doc = report_json_document(&ctx, r, 2);
-	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(doc, "schema")), "ksmbench-results/1");
-	cJSON *results = cJSON_GetObjectItem(doc, "results");
+	/* TSV: the same columns, tabs between them, nothing quoted. */
+	text = render("tsv", &doc);
+	CHECK(text && strncmp(text, "hash\timplementation\tdata\tcache\tpage_size_bytes\t", 47) == 0);
+	CHECK(text && strstr(text, "\njhash2\tjhash2\tfile:a,b\"c\thot\t4096\t"));
+	free(text);
+
+	cJSON *json = json_of(&doc);
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(json, "schema")), "ksmbench-results/1");
+	cJSON *results = cJSON_GetObjectItem(json, "results");
 	CHECK(cJSON_GetArraySize(results) == 2);
 	cJSON *first = cJSON_GetArrayItem(results, 0), *second = cJSON_GetArrayItem(results, 1);
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(first, "kernel_mb_per_s_best")) == 12081);
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(second, "kernel_mb_per_s_best")));
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(second, "tsc_cycles_per_page_median")));
 	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(second, "data")), "file:a,b\"c");
-	CHECK(cJSON_IsObject(cJSON_GetObjectItem(doc, "context")));
-	cJSON_Delete(doc);
+	CHECK(cJSON_IsObject(cJSON_GetObjectItem(json, "context")));
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(second, "bytes_per_second_rounds")) == 2);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(second, "cv")) == 0.25);
+	cJSON_Delete(json);
 
-	enum report_format f;
 	struct kb_err err;
-	CHECK(report_format_parse("kernel", &f, &err) == 0 && f == REPORT_KERNEL);
-	CHECK(report_format_parse("xml", &f, &err) == -1 && strstr(err.msg, "unknown format 'xml'"));
+	CHECK(report_format_find("kernel", REPORT_BENCH, &err) != NULL);
+	CHECK(report_format_find("xml", REPORT_BENCH, &err) == NULL && strstr(err.msg, "unknown format 'xml'"));
+}
+
+/* One round has no spread: no CV, in the table ("-") and in JSON (null). */
+void test_report_formats_one_round(void)
+{
+	struct bench_result r[2];
+	struct bench_round rounds[2];
+	struct bench_context ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	two_results(r, rounds);
+	r[1].ns_per_page.n = 1;
+	r[1].repeats = 1;
+	struct report_document doc = { .kind = REPORT_BENCH, .ctx = &ctx, .results = &r[1], .nresults = 1 };
+	cJSON *json = json_of(&doc);
+	cJSON *res = cJSON_GetArrayItem(cJSON_GetObjectItem(json, "results"), 0);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(res, "cv")));
+	cJSON_Delete(json);
+
+	char *text = render("table", &doc);
+	const char *row = text ? strstr(text, "\njhash2") : NULL;
+	/* HASH DATA CACHE TIMER PAGE best median ns/page CV%: the ninth cell. */
+	char cells[12][64];
+	int n = row ? sscanf(row, "%63s %63s %63s %63s %63s %63s %63s %63s %63s", cells[0], cells[1], cells[2],
+			     cells[3], cells[4], cells[5], cells[6], cells[7], cells[8]) : 0;
+	CHECK(n == 9 && strcmp(cells[8], "-") == 0);
+	free(text);
+	text = render("csv", &doc);
+	CHECK(text && strstr(text, ",1,0,") && strstr(text, ",,,,,,,,,,monotonic\n"));
+	free(text);
+	/* select's lines and choice come from the same results. */
+	doc.kind = REPORT_SELECT;
+	text = render("markdown", &doc);
+	CHECK(text && strstr(text, "| - |") && strstr(text, "**jhash2**"));
+	free(text);
+}
+
+/* The formats each kind has, by name; one error naming them otherwise. */
+void test_report_formats_registry(void)
+{
+	char names[160];
+	struct kb_err err;
+
+	CHECK_STR(report_format_names(REPORT_BENCH, "|", names, sizeof(names)),
+		  "table|kernel|csv|tsv|json|gha|markdown");
+	CHECK_STR(report_format_names(REPORT_SELECT, ", ", names, sizeof(names)), "kernel, json, gha or markdown");
+	CHECK_STR(report_format_names(REPORT_SCAN, "|", names, sizeof(names)), "table|csv|tsv|json");
+	CHECK_STR(report_format_names(REPORT_PLOT, "|", names, sizeof(names)), "svg");
+	CHECK(report_format_find("csv", REPORT_SELECT, &err) == NULL &&
+	      strstr(err.msg, "unknown format 'csv' for select (kernel, json, gha or markdown)"));
+	CHECK(report_format_find("json", REPORT_PLOT, &err) == NULL && strstr(err.msg, "(svg)"));
+	for (int k = 0; k < REPORT_KINDS; k++)
+		CHECK(report_format_names((enum report_kind)k, "|", names, sizeof(names))[0] != '\0');
+}
+
+/* The thread's CSV: integers as integers, published figures as posted. */
+void test_report_formats_thread(void)
+{
+	static const struct thread_published pub[2] = {
+		{ "crc32c", 12081, 1084.10, 0 },
+		{ "jhash2", 1569, 5128.30, 2251.9 },
+	};
+	const struct thread_published *contenders[2] = { &pub[0], &pub[1] };
+	struct bench_result r[2];
+	struct bench_round rounds[2];
+	struct thread_row rows[2];
+	struct bench_context ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	two_results(r, rounds);
+	r[1].timer = BENCH_TIMER_JIFFIES;
+	r[1].jiffies.kernel_mb_per_s_best = 1500;
+	thread_rows_build(contenders, 2, r, 2, rows);
+	CHECK(rows[0].kernel == &r[0] && rows[1].kernel == &r[1] && rows[0].ksm == NULL);
+	struct report_document doc = { .kind = REPORT_THREAD, .ctx = &ctx, .results = r, .nresults = 2,
+				       .rows = rows, .nrows = 2 };
+	char *text = render("csv", &doc);
+	CHECK(text && strstr(text, ",v1_mib_per_s_thread\n"));
+	CHECK(text && strstr(text, "\ncrc32c,crc32c-isal,12081,8.0540,12081,7.6998,,,1084.10,4.7305,\n"));
+	CHECK(text && strstr(text, "\njhash2,jhash2,1500,1.0000,1569,1.0000,,,5128.30,1.0000,2251.9\n"));
+	CHECK(text && !strstr(text, "e+"));
+	free(text);
+	cJSON *json = json_of(&doc);
+	cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(json, "thread"), "rows"), 0);
+	/* As posted (and not against the literal: i386 compares that in long double). */
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(row, "ns_per_page_thread")) == pub[0].ksm_ns_per_page);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(row, "ns_per_page_here")));
+	cJSON_Delete(json);
+}
+
+/* A document written as JSON reads back by the same tables. */
+void test_report_formats_read_back(void)
+{
+	struct bench_result r[2];
+	struct bench_round rounds[2];
+	struct bench_context ctx;
+	char path[] = "/tmp/ksmbench-unit-json-XXXXXX";
+	struct loaded_doc back;
+	struct kb_err err;
+
+	memset(&ctx, 0, sizeof(ctx));
+	strcpy(ctx.date, "2026-01-02T03:04:05Z");
+	strcpy(ctx.git_revision, "abc");
+	two_results(r, rounds);
+	r[0].misalign = 3;
+	struct report_document doc = { .kind = REPORT_BENCH, .ctx = &ctx, .results = r, .nresults = 2 };
+	char *text = render("json", &doc);
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && text && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	free(text);
+	CHECK(results_load(path, &back, &err) == 0);
+	CHECK(back.n == 2 && strcmp(back.results[0].hash, "crc32c") == 0 && back.results[0].misalign == 3);
+	CHECK(back.n == 2 && strcmp(back.results[1].impl, "jhash2") == 0 && back.results[1].nrounds == 2);
+	CHECK(back.date && strcmp(back.date, "2026-01-02T03:04:05Z") == 0 && !back.cpu_brand);
+	results_release(&back);
+
+	/* A number a count cannot be (issue 13: a cast of 1e30 was undefined). */
+	FILE *f = fopen(path, "w");
+	fputs("{\"schema\": \"ksmbench-results/1\", \"results\": [{\"hash\": \"x\", \"data\": \"zero\", "
+	      "\"cache\": \"hot\", \"timer\": \"window\", \"page_size_bytes\": 4096, \"misalign_bytes\": 1e30, "
+	      "\"bytes_per_second_best\": 1, \"bytes_per_second_median\": 1, \"ns_per_page_min\": 1, "
+	      "\"ns_per_page_max\": 1}]}", f);
+	fclose(f);
+	CHECK(results_load(path, &back, &err) == -1 && strstr(err.msg, "results[0]: \"misalign_bytes\""));
+	unlink(path);
 }

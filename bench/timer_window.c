@@ -1,0 +1,18 @@
+/* The window timer: calls counted until a CLOCK_MONOTONIC deadline, the
+ * clock read once per batch (see timer.h). Nothing beyond the common
+ * figures: the round's time per call. */
+#include "timed_loop.h"
+#include "timer.h"
+
+static uint64_t window_round(struct bench_session *s, unsigned r)
+{
+	struct loop_count lc;
+	uint64_t t0 = clock_now_ns();
+
+	loop_count_until(s->fn, s->set, &s->pos, t0, t0 + s->cfg->window_ns, s->batch, &lc);
+	s->sink ^= lc.sink;
+	s->ns_per_page[r] = (double)(lc.end_ns - lc.start_ns) / (double)lc.calls;
+	return lc.calls;
+}
+
+const struct bench_timer_ops bench_timer_window = { .name = "window", .round = window_round };

@@ -1,0 +1,148 @@
+/* Shared pieces of the measuring commands (see run_cli.h). */
+#include "run_cli.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../bench/pin.h"
+#include "../common/duration_parse.h"
+#include "../common/size_parse.h"
+#include "cli.h"
+#include "interrupt.h"
+#include "term.h"
+
+int run_cli_parse_cpu(const char *cmd, const char *text, int *cpu)
+{
+	struct kb_err err;
+	uint64_t v;
+
+	if (kb_parse_uint(text, 65535, &v, &err))
+		return cli_error(cmd, "--cpu: %s", err.msg);
+	*cpu = (int)v;
+	return 0;
+}
+
+int run_cli_parse_repeat(const char *cmd, const char *text, unsigned *repeat)
+{
+	struct kb_err err;
+	uint64_t v;
+
+	if (kb_parse_uint(text, BENCH_REPEAT_MAX, &v, &err))
+		return cli_error(cmd, "--repeat: %s", err.msg);
+	if (v == 0)
+		return cli_error(cmd, "--repeat: must be at least 1");
+	*repeat = (unsigned)v;
+	return 0;
+}
+
+int run_cli_parse_hz(const char *cmd, const char *text, unsigned *hz)
+{
+	struct kb_err err;
+	uint64_t v;
+
+	if (kb_parse_uint(text, 10000, &v, &err) || v < 8)
+		return cli_error(cmd, "--hz '%s' must be from 8 to 10000", text);
+	*hz = (unsigned)v;
+	return 0;
+}
+
+int run_cli_parse_working_set(const char *cmd, const char *text, uint64_t *bytes)
+{
+	struct kb_err err;
+	uint64_t v;
+
+	if (kb_parse_size(text, &v, &err))
+		return cli_error(cmd, "--working-set: %s", err.msg);
+	if (v < (64u << 10) || v > (64ull << 30))
+		return cli_error(cmd, "--working-set '%s' must be from 64K to 64G", text);
+	*bytes = v;
+	return 0;
+}
+
+int run_cli_parse_window(const char *cmd, const char *text, uint64_t *ns)
+{
+	struct kb_err err;
+
+	if (kb_parse_duration_ns(text, 100000u, 60000000000u, ns, &err))
+		return cli_error(cmd, "--window: %s", err.msg);
+	return 0;
+}
+
+int run_cli_format(const char *cmd, const char *name, enum report_kind kind, const struct report_format **f)
+{
+	struct kb_err err;
+
+	*f = report_format_find(name, kind, &err);
+	return *f ? 0 : cli_fail(cmd, &err);
+}
+
+const char *run_cli_formats(enum report_kind kind)
+{
+	static char names[REPORT_KINDS][160];
+
+	return report_format_names(kind, "|", names[kind], sizeof(names[kind]));
+}
+
+const char *run_cli_format_list(enum report_kind kind)
+{
+	static char names[REPORT_KINDS][160];
+
+	return report_format_names(kind, ", ", names[kind], sizeof(names[kind]));
+}
+
+int run_cli_cpu(const char *cmd, int requested, int only_choose, int *cpu, const char **rule)
+{
+	struct kb_err err;
+
+	*cpu = pin_choose(requested, rule, &err);
+	if (*cpu < 0 || (!only_choose && pin_to_cpu(*cpu, &err)))
+		return cli_fail(cmd, &err);
+	return 0;
+}
+
+struct bench_context *run_cli_context(const char *cmd, int cpu, const char *rule,
+				      const struct hash_impl *const *hashes, unsigned n, int uses_counter)
+{
+	/* Its warnings and names take a few KiB: not on the stack. */
+	struct bench_context *ctx = malloc(sizeof(*ctx));
+
+	if (!ctx)
+		cli_error(cmd, "out of memory");
+	else
+		bench_context_gather(ctx, cpu, rule, hashes, n, uses_counter);
+	return ctx;
+}
+
+int run_cli_measure(const char *cmd, const struct bench_step *steps, unsigned nsteps,
+		    const struct hash_impl *const *hashes, unsigned nhashes, int quiet, struct bench_results *out)
+{
+	struct progress progress;
+	struct kb_err err;
+
+	progress_init(&progress, cmd, quiet);
+	int rc = bench_run(steps, nsteps, hashes, nhashes, progress_show, &progress, out, &err);
+	progress_clear(&progress);
+	return rc ? cli_fail(cmd, &err) : 0;
+}
+
+void run_cli_finish(const char *cmd, struct bench_context *ctx, const struct bench_results *r,
+		    const struct report_format *f, int quiet)
+{
+	int signo;
+
+	bench_context_note_stop(ctx, r->planned, (unsigned)r->n);
+	if ((signo = ctx->interrupted_by) != 0)
+		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurements reported\n", cmd,
+			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal", ctx->completed,
+			ctx->planned);
+	for (unsigned i = 0; f->no_warnings && !quiet && i < ctx->nwarnings; i++)
+		fprintf(stderr, "ksmbench %s: warning: %s\n", cmd, ctx->warnings[i]);
+}
+
+int run_cli_exit_code(int close_rc)
+{
+	int code = interrupt_exit_code();
+
+	return code ? code : close_rc;
+}

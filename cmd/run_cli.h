@@ -1,0 +1,53 @@
+/* Pieces shared by the commands that measure (bench, thread, select, scan):
+ * their option values, choosing the CPU, the progress line, the report's
+ * format, and what an interruption changes. Each function that can fail
+ * prints its error and returns the exit code, or returns 0. */
+#ifndef KB_RUN_CLI_H
+#define KB_RUN_CLI_H
+
+#include <stdint.h>
+
+#include "../bench/context.h"
+#include "../bench/run.h"
+#include "../report/report.h"
+
+int run_cli_parse_cpu(const char *cmd, const char *text, int *cpu);           /* --cpu N */
+int run_cli_parse_repeat(const char *cmd, const char *text, unsigned *repeat); /* --repeat 1..1000 */
+int run_cli_parse_hz(const char *cmd, const char *text, unsigned *hz);         /* --hz 8..10000 */
+int run_cli_parse_working_set(const char *cmd, const char *text, uint64_t *bytes); /* 64K..64G */
+int run_cli_parse_window(const char *cmd, const char *text, uint64_t *ns);     /* --window */
+
+/* The report format called name for kind. */
+int run_cli_format(const char *cmd, const char *name, enum report_kind kind, const struct report_format **f);
+
+/* The CPU for requested (-1: the default rule, bench/pin.h) in *cpu and
+ * *rule; pinned there too unless only_choose. */
+int run_cli_cpu(const char *cmd, int requested, int only_choose, int *cpu, const char **rule);
+
+/* The run's context, gathered for the CPU chosen and the hashes measured
+ * (uses_counter: the cycle counter's figures are reported); NULL after
+ * printing the error. Freed with free(). */
+struct bench_context *run_cli_context(const char *cmd, int cpu, const char *rule,
+				      const struct hash_impl *const *hashes, unsigned n, int uses_counter);
+
+/* Runs the plan with a progress line on a terminal (none with quiet);
+ * out gets what was measured, also when a stop request ends it early. */
+int run_cli_measure(const char *cmd, const struct bench_step *steps, unsigned nsteps,
+		    const struct hash_impl *const *hashes, unsigned nhashes, int quiet, struct bench_results *out);
+
+/* After the run: records in ctx whether a stop request cut it short (says
+ * so on stderr when it did), and prints the context's warnings on stderr
+ * for a format that has no place for them (not with quiet). */
+void run_cli_finish(const char *cmd, struct bench_context *ctx, const struct bench_results *r,
+		    const struct report_format *f, int quiet);
+
+/* The exit code after the report was written with close_rc: an interrupted
+ * run exits 128 + the signal (130 for SIGINT), report written or not. */
+int run_cli_exit_code(int close_rc);
+
+/* For --help: the formats that write kind, "table|kernel|..." (a usage
+ * line) or, with list, "table, kernel, ... or markdown". */
+const char *run_cli_formats(enum report_kind kind);
+const char *run_cli_format_list(enum report_kind kind);
+
+#endif

@@ -1,0 +1,26 @@
+/* From a request to a page set (see page_set.h): the content first, then
+ * its layout. Every command that measures builds its sets here. */
+#include <string.h>
+
+#include "page_set.h"
+
+int page_set_build(const struct page_set_request *req, struct page_set *set, struct kb_err *err)
+{
+	struct page_content content;
+	uint64_t ws = req->working_set_bytes ? req->working_set_bytes : page_set_cold_default_bytes(req->llc_bytes);
+	int rc;
+
+	if (strcmp(req->data, "zero") == 0)
+		rc = page_content_zero(&content, req->page_size, err);
+	else if (strcmp(req->data, "random") == 0)
+		rc = page_content_random(&content, req->page_size, req->seed, err);
+	else
+		rc = page_content_file(&content, req->data, req->page_size, &req->dump,
+				       req->cold ? (size_t)ws : PAGE_SET_HOT_FILE_MAX, err);
+	if (rc)
+		return -1;
+	rc = req->cold ? page_set_cold(set, &content, ws, req->misalign, req->seed, err)
+		       : page_set_hot(set, &content, req->misalign, err);
+	page_content_release(&content);
+	return rc;
+}

@@ -1,0 +1,157 @@
+/* The bench document in text: the results table (plain or Markdown) under
+ * the context, the kernel's lines, and github-action-benchmark's array.
+ * Columns show fields of the result schema (result_fields.c). */
+#include "context_text.h"
+#include "record_json.h"
+#include "record_table.h"
+#include "result_fields.h"
+
+#define RES(row) ((const struct bench_result *)(row)->item)
+
+/* "hash (implementation)" when an alias ran something else. */
+static int hash_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct bench_result *r = RES(w);
+
+	if (r->impl && r->impl != r->hash && *r->impl)
+		snprintf(buf, size, "%s (%s)", r->hash, r->impl);
+	else
+		snprintf(buf, size, "%s", r->hash);
+	return 1;
+}
+
+/* The page size, "+N" when misaligned. */
+static int page_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct bench_result *r = RES(w);
+
+	if (r->misalign)
+		snprintf(buf, size, "%u+%u", r->page_size, r->misalign);
+	else
+		snprintf(buf, size, "%u", r->page_size);
+	return 1;
+}
+
+/* rdtsc: p10/p50/p90 per call, in TSC cycles or (no TSC) ns. */
+static int cycles_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct bench_result *r = RES(w);
+
+	if (r->timer != BENCH_TIMER_RDTSC)
+		return 0;
+	snprintf(buf, size, "%.0f/%.0f/%.0f%s", r->rdtsc.ticks_per_call_p10, r->rdtsc.ticks_per_call_median,
+		 r->rdtsc.ticks_per_call_p90, r->counter.is_tsc ? "" : " ns");
+	return 1;
+}
+
+static const struct record_column columns[] = {
+	{ "HASH", 'l', NULL, 0, NULL, hash_cell },
+	{ "DATA", 'l', "data", 0, NULL, NULL },
+	{ "CACHE", 'l', "cache", 0, NULL, NULL },
+	{ "TIMER", 'l', "timer", 0, NULL, NULL },
+	{ "PAGE", 'r', NULL, 0, NULL, page_cell },
+	{ "MB/s best", 'r', "bytes_per_second_best", 1e-6, "%.0f", NULL },
+	{ "MB/s median", 'r', "bytes_per_second_median", 1e-6, "%.0f", NULL },
+	{ "ns/page median", 'r', "ns_per_page_median", 0, "%.1f", NULL },
+	{ "CV %", 'r', "cv", 100, "%.1f", NULL },
+	{ "kernel MB/s", 'r', "kernel_mb_per_s_best", 0, NULL, NULL },
+	{ "bias %", 'r', "bias_percent_median", 0, "%+.1f", NULL },
+	{ "TSC cyc/call p10/p50/p90", 'r', NULL, 0, NULL, cycles_cell },
+};
+
+int bench_report_rows(const struct report_document *doc, struct record_list *rows)
+{
+	*rows = (struct record_list){ &report_result_schema, doc->results, doc->nresults, sizeof(*doc->results),
+				      { .item = doc } };
+	return 0;
+}
+
+int bench_report_text(FILE *out, const struct report_document *doc, enum report_style style)
+{
+	struct record_list rows;
+
+	bench_report_rows(doc, &rows);
+	struct table *t = record_table(RECORD_COLUMNS(columns), &rows);
+	int rc = t ? report_table_in_context(out, doc->ctx, t, style, 1) : -1;
+	table_free(t);
+	return rc;
+}
+
+/* The kernel's figure for a result: its own for the jiffies timer, else the
+ * best rate in the same unit (MiB/s, as count * PAGE_SIZE >> 17 is). */
+static long kernel_mb_per_s(const struct bench_result *r)
+{
+	if (r->timer == BENCH_TIMER_JIFFIES)
+		return r->jiffies.kernel_mb_per_s_best;
+	return (long)(bench_bytes_per_s(r->page_size, r->ns_per_page.best) / (1 << 20));
+}
+
+int report_kernel_line(FILE *out, const char *name, long mb_per_s)
+{
+	return fprintf(out, "ksm: %-8s hash() %5ld MB/s\n", name, mb_per_s) < 0 ? -1 : 0;
+}
+
+int bench_report_kernel(FILE *out, const struct report_document *doc)
+{
+	for (size_t i = 0; i < doc->nresults; i++)
+		if (report_kernel_line(out, doc->results[i].hash, kernel_mb_per_s(&doc->results[i])))
+			return -1;
+	return 0;
+}
+
+/* github-action-benchmark's name: stable across runs (no path, date or
+ * host), "HASH DATA CACHE PAGEB TIMER", so that a dashboard's series go on. */
+static void gha_name(char *buf, size_t size, const struct bench_result *r)
+{
+	char page[32];
+
+	if (r->misalign)
+		snprintf(page, sizeof(page), "%uB+%u", r->page_size, r->misalign);
+	else
+		snprintf(page, sizeof(page), "%uB", r->page_size);
+	snprintf(buf, size, "%s %s %s %s %s", r->hash, report_stable_data(r->data), r->cache, page,
+		 bench_timer_name(r->timer));
+}
+
+/* {name, unit, value, range, extra}: the unit is always MB/s (10^6 bytes
+ * per second), the value the median round's rate, the range half the
+ * spread of the rounds. */
+static cJSON *gha_entry(const struct bench_result *r, const struct bench_context *ctx)
+{
+	cJSON *o = cJSON_CreateObject();
+	char name[400], range[64], extra[400], cv[32] = "";
+	double lo = bench_bytes_per_s(r->page_size, r->ns_per_page.max) / 1e6;
+	double hi = bench_bytes_per_s(r->page_size, r->ns_per_page.min) / 1e6;
+
+	if (!o)
+		return NULL;
+	gha_name(name, sizeof(name), r);
+	snprintf(range, sizeof(range), "± %.1f", (hi - lo) / 2);
+	if (r->ns_per_page.n > 1)
+		snprintf(cv, sizeof(cv), "; CV %.2f%%", r->ns_per_page.cv * 100);
+	snprintf(extra, sizeof(extra), "implementation %s; best %.1f MB/s; median of %u rounds%s%s", r->impl,
+		 bench_bytes_per_s(r->page_size, r->ns_per_page.best) / 1e6, r->repeats, cv,
+		 r->interrupted ? "; rounds cut short by an interruption"
+		 : ctx->interrupted_by ? "; run interrupted" : "");
+	cJSON_AddStringToObject(o, "name", name);
+	cJSON_AddStringToObject(o, "unit", "MB/s");
+	cJSON_AddNumberToObject(o, "value", bench_bytes_per_s(r->page_size, r->ns_per_page.median) / 1e6);
+	cJSON_AddStringToObject(o, "range", range);
+	cJSON_AddStringToObject(o, "extra", extra);
+	return o;
+}
+
+int bench_report_gha(FILE *out, const struct report_document *doc)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; arr && i < doc->nresults; i++) {
+		cJSON *o = gha_entry(&doc->results[i], doc->ctx);
+		if (!o) {
+			cJSON_Delete(arr);
+			return -1;
+		}
+		cJSON_AddItemToArray(arr, o);
+	}
+	return record_json_print(out, arr);
+}

@@ -1,0 +1,138 @@
+/* The ksm document: every file of /sys/kernel/mm/ksm this kernel has with
+ * its meaning, the scan rate it implies, and one process's KSM counters. */
+#include <string.h>
+
+#include "../scan/ksm_sysfs.h"
+#include "kinds.h"
+#include "table.h"
+
+#define DOC(row) ((const struct report_document *)(row)->item)
+
+static const struct ksm_value *find(const struct ksm_value *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return &v[i];
+	return NULL;
+}
+
+/* ksmd scans at most pages_to_scan pages per sleep_millisecs; -1 if unknown. */
+static double pages_per_second(const struct report_document *doc)
+{
+	const struct ksm_value *pts = find(doc->sysfs, doc->nsysfs, "pages_to_scan");
+	const struct ksm_value *sl = find(doc->sysfs, doc->nsysfs, "sleep_millisecs");
+
+	if (!pts || !sl || !pts->is_number || !sl->is_number || sl->number <= 0)
+		return -1;
+	return (double)pts->number * 1000.0 / (double)sl->number;
+}
+
+/* A counter as a map entry: a number where the file holds one. */
+static int entry(const struct ksm_value *x, struct record_value *v)
+{
+	v->key = x->name;
+	if (x->is_number) {
+		v->type = RECORD_INT;
+		return record_int(v, x->number);
+	}
+	v->type = RECORD_STR;
+	v->str = x->text;
+	return 1;
+}
+
+/* The process's counters, then its pid. */
+static int process_entry(const struct record_row *w, struct record_value *v)
+{
+	const struct report_document *doc = DOC(w);
+
+	if (w->index < doc->nprocess)
+		return entry(&doc->process[w->index], v);
+	v->key = "pid";
+	v->type = RECORD_INT;
+	return record_int(v, doc->pid);
+}
+
+/* Meanings of every counter shown, once each. */
+static int meaning(const struct record_row *w, struct record_value *v)
+{
+	const struct report_document *doc = DOC(w);
+	int from_sysfs = w->index < doc->nsysfs;
+	const struct ksm_value *x = from_sysfs ? &doc->sysfs[w->index] : &doc->process[w->index - doc->nsysfs];
+
+	if (!x->meaning || (!from_sysfs && find(doc->sysfs, doc->nsysfs, x->name)))
+		return 0;
+	v->key = x->name;
+	v->type = RECORD_STR;
+	return record_str(v, x->meaning);
+}
+
+RECORD_GETTER(k_schema, record_str(v, "ksmbench-ksm/1"))
+RECORD_GETTER(k_dir, record_str(v, DOC(w)->ksm_dir))
+RECORD_GETTER(k_sysfs, entry(&DOC(w)->sysfs[w->index], v))
+RECORD_GETTER(k_rate, pages_per_second(DOC(w)) >= 0 && record_real(v, pages_per_second(DOC(w))))
+RECORD_GETTER(k_process, process_entry(w, v))
+RECORD_GETTER(k_meaning, meaning(w, v))
+
+static size_t n_sysfs(const struct record_row *w)
+{
+	return DOC(w)->nsysfs;
+}
+
+static size_t n_process(const struct record_row *w)
+{
+	return DOC(w)->nprocess + 1;
+}
+
+static size_t n_meanings(const struct record_row *w)
+{
+	return DOC(w)->nsysfs + DOC(w)->nprocess;
+}
+
+/* Rows: the document; "process" is null without --pid. */
+enum { WITH_PID = 1 };
+
+static unsigned ksm_class(const struct record_row *w)
+{
+	return DOC(w)->pid ? WITH_PID : 0;
+}
+
+static const struct record_field document_fields[] = {
+	{ .name = "schema", .type = RECORD_STR, .get = k_schema },
+	{ .name = "sysfs_dir", .type = RECORD_STR, .get = k_dir },
+	{ .name = "sysfs", .type = RECORD_MAP, .get = k_sysfs, .count = n_sysfs },
+	{ .name = "max_pages_per_second", .type = RECORD_REAL, .get = k_rate },
+	{ .name = "process", .type = RECORD_MAP, .applies = WITH_PID, .get = k_process, .count = n_process },
+	{ .name = "meanings", .type = RECORD_MAP, .get = k_meaning, .count = n_meanings },
+};
+
+const struct record_schema ksm_document_schema = { NULL, RECORD_FIELDS(document_fields), ksm_class, 0 };
+
+static int values_table(FILE *out, const char *head, const struct ksm_value *v, size_t n)
+{
+	struct table *t = table_new(3, "lrl");
+	int rc = t && table_add_rowf(t, head, "value", "meaning") == 0 ? 0 : -1;
+
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = table_add_rowf(t, v[i].name, v[i].text, v[i].meaning ? v[i].meaning : "");
+	if (rc == 0)
+		rc = table_print(t, out);
+	table_free(t);
+	return rc;
+}
+
+int ksm_report_table(FILE *out, const struct report_document *doc)
+{
+	double pps = pages_per_second(doc);
+	char head[48];
+
+	if (values_table(out, doc->ksm_dir, doc->sysfs, doc->nsysfs))
+		return -1;
+	if (pps >= 0)
+		fprintf(out, "\nksmd scans at most %.0f pages/s (pages_to_scan * 1000 / sleep_millisecs), "
+			     "%.1f MiB/s of 4 KiB pages\n", pps, pps * 4096 / 1048576.0);
+	if (!doc->pid)
+		return 0;
+	snprintf(head, sizeof(head), "process %d", doc->pid);
+	fputc('\n', out);
+	return values_table(out, head, doc->process, doc->nprocess);
+}

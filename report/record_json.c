@@ -1,0 +1,96 @@
+/* JSON from the results model (see record_json.h). */
+#include "record_json.h"
+
+#include <stdlib.h>
+
+static cJSON *scalar(const struct record_value *v)
+{
+	switch (v->type) {
+	case RECORD_STR: return cJSON_CreateString(v->str ? v->str : "");
+	case RECORD_UINT: return cJSON_CreateNumber((double)v->u);
+	case RECORD_INT: return cJSON_CreateNumber((double)v->i);
+	case RECORD_REAL: return cJSON_CreateNumber(v->real);
+	case RECORD_BOOL: return cJSON_CreateBool(v->boolean);
+	default: return cJSON_CreateNull();
+	}
+}
+
+/* The value of f in row: of the whole field, or (an array) of its element
+ * at. A nested object's row is nested in row, and carries the element's
+ * index (0 for a lone object). */
+static cJSON *value(const struct record_schema *s, const struct record_field *f, const struct record_row *row,
+		    const size_t *at)
+{
+	struct record_row here = { row->item, row->up, at ? *at : row->index };
+	struct record_value v;
+
+	if (!record_get(s, f, &here, &v))
+		return cJSON_CreateNull();
+	if (v.type != RECORD_OBJECT)
+		return scalar(&v);
+	struct record_row sub = { v.item, row, at ? *at : 0 };
+	return record_json(f->sub, &sub);
+}
+
+static cJSON *array(const struct record_schema *s, const struct record_field *f, const struct record_row *row)
+{
+	cJSON *a = f->type == RECORD_MAP ? cJSON_CreateObject() : cJSON_CreateArray();
+	size_t n = f->count(row);
+
+	for (size_t i = 0; a && i < n; i++) {
+		if (f->type == RECORD_MAP) {
+			struct record_row at = { row->item, row->up, i };
+			struct record_value v;
+			int present = record_get(s, f, &at, &v);
+			if (v.key)
+				cJSON_AddItemToObject(a, v.key, present ? scalar(&v) : cJSON_CreateNull());
+		} else {
+			cJSON_AddItemToArray(a, value(s, f, row, &i));
+		}
+	}
+	return a;
+}
+
+struct build {
+	const struct record_schema *s;
+	const struct record_row *row;
+	cJSON *o;
+};
+
+static int add_field(const struct record_field *f, void *arg)
+{
+	struct build *b = arg;
+	cJSON *item;
+
+	if (!f->count)
+		item = value(b->s, f, b->row, NULL);
+	else if (f->applies && b->s->row_class && !(f->applies & b->s->row_class(b->row)))
+		item = cJSON_CreateNull();
+	else
+		item = array(b->s, f, b->row);
+	if (!item)
+		return -1;
+	cJSON_AddItemToObject(b->o, f->name, item);
+	return 0;
+}
+
+cJSON *record_json(const struct record_schema *s, const struct record_row *row)
+{
+	struct build b = { s, row, cJSON_CreateObject() };
+
+	if (b.o && record_each(s, add_field, &b)) {
+		cJSON_Delete(b.o);
+		return NULL;
+	}
+	return b.o;
+}
+
+int record_json_print(FILE *out, cJSON *doc)
+{
+	char *text = doc ? cJSON_Print(doc) : NULL;
+	int rc = text && fprintf(out, "%s\n", text) >= 0 && !ferror(out) ? 0 : -1;
+
+	free(text);
+	cJSON_Delete(doc);
+	return rc;
+}

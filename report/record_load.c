@@ -1,0 +1,154 @@
+/* Reading records back (see record_load.h). Numbers must be finite and not
+ * negative (every quantity read back is a size, a count, a rate or a time);
+ * an integer field must hold an integer a double represents exactly. */
+#include "record_load.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+struct load {
+	const char *path, *what;
+	struct kb_err *err;
+};
+
+static int fail(const struct load *ld, const char *name, const char *problem)
+{
+	return kb_fail(ld->err, "%s: %s%s\"%s\" %s", ld->path, ld->what ? ld->what : "", ld->what ? ": " : "",
+		       name, problem);
+}
+
+static int number_ok(const cJSON *x)
+{
+	return cJSON_IsNumber(x) && isfinite(x->valuedouble) && x->valuedouble >= 0;
+}
+
+static int load_scalar(const struct record_field *f, const cJSON *x, char *at, const struct load *ld)
+{
+	switch (f->type) {
+	case RECORD_STR:
+		if (!cJSON_IsString(x))
+			return fail(ld, f->name, "is missing or not a string");
+		*(const char **)at = x->valuestring;
+		return 0;
+	case RECORD_UINT:
+		if (!number_ok(x) || x->valuedouble != floor(x->valuedouble) || x->valuedouble > 9007199254740992.0)
+			return fail(ld, f->name, "is missing or not an integer >= 0");
+		*(uint64_t *)at = (uint64_t)x->valuedouble;
+		return 0;
+	case RECORD_REAL:
+		if (!number_ok(x))
+			return fail(ld, f->name, "is missing or not a number >= 0");
+		*(double *)at = x->valuedouble;
+		return 0;
+	case RECORD_BOOL:
+		if (!cJSON_IsBool(x))
+			return fail(ld, f->name, "is missing or not true or false");
+		*(int *)at = cJSON_IsTrue(x);
+		return 0;
+	default:
+		return fail(ld, f->name, "cannot be read back");
+	}
+}
+
+static int load_reals(const struct record_field *f, const cJSON *x, struct record_array *a, const struct load *ld)
+{
+	double *v = malloc(((size_t)cJSON_GetArraySize(x) + 1) * sizeof(double));
+	const cJSON *e;
+
+	if (!v)
+		return kb_fail(ld->err, "out of memory reading %s", ld->path);
+	a->items = v;
+	cJSON_ArrayForEach(e, x) {
+		if (!number_ok(e))
+			return kb_fail(ld->err, "%s: %s%s%s[%zu] is not a number >= 0", ld->path,
+				       ld->what ? ld->what : "", ld->what ? ": " : "", f->name, a->n);
+		v[a->n++] = e->valuedouble;
+	}
+	return 0;
+}
+
+static int load_objects(const struct record_field *f, const cJSON *x, struct record_array *a,
+			const struct load *ld)
+{
+	size_t size = f->sub->load_size;
+	char *items = calloc((size_t)cJSON_GetArraySize(x) + 1, size);
+	const cJSON *e;
+
+	if (!items)
+		return kb_fail(ld->err, "out of memory reading %s", ld->path);
+	a->items = items;
+	cJSON_ArrayForEach(e, x) {
+		char what[64];
+		snprintf(what, sizeof(what), "%s[%zu]", f->name, a->n);
+		if (!cJSON_IsObject(e))
+			return kb_fail(ld->err, "%s: %s is not an object", ld->path, what);
+		int rc = record_load(f->sub, e, items + a->n * size, ld->path, what, ld->err);
+		a->n++;
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+struct walk {
+	const cJSON *obj;
+	char *target;
+	const struct load *ld;
+};
+
+static int load_field(const struct record_field *f, void *arg)
+{
+	const struct walk *w = arg;
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(w->obj, f->name);
+
+	if (!f->load)
+		return 0;
+	char *at = w->target + f->load - 1;
+	if ((!x || cJSON_IsNull(x)) && !(f->flags & RECORD_REQUIRED))
+		return 0;
+	if (f->count && !cJSON_IsArray(x))
+		return fail(w->ld, f->name, "is missing or not an array");
+	if (f->count)
+		return f->type == RECORD_OBJECT ? load_objects(f, x, (struct record_array *)at, w->ld)
+						: load_reals(f, x, (struct record_array *)at, w->ld);
+	if (f->type == RECORD_OBJECT) {
+		if (!x || !cJSON_IsObject(x))
+			return fail(w->ld, f->name, "is missing or not an object");
+		return record_load(f->sub, x, at, w->ld->path, w->ld->what, w->ld->err);
+	}
+	return load_scalar(f, x, at, w->ld);
+}
+
+int record_load(const struct record_schema *s, const cJSON *obj, void *target, const char *path,
+		const char *what, struct kb_err *err)
+{
+	struct load ld = { path, what, err };
+	struct walk w = { obj, target, &ld };
+
+	return record_each(s, load_field, &w) ? -1 : 0;
+}
+
+static int release_field(const struct record_field *f, void *arg)
+{
+	char *target = arg;
+
+	if (!f->load)
+		return 0;
+	char *at = target + f->load - 1;
+	if (f->count) {
+		struct record_array *a = (struct record_array *)at;
+		for (size_t i = 0; f->type == RECORD_OBJECT && i < a->n; i++)
+			record_load_release(f->sub, (char *)a->items + i * f->sub->load_size);
+		free(a->items);
+		a->items = NULL;
+		a->n = 0;
+	} else if (f->type == RECORD_OBJECT) {
+		record_load_release(f->sub, at);
+	}
+	return 0;
+}
+
+void record_load_release(const struct record_schema *s, void *target)
+{
+	record_each(s, release_field, target);
+}

@@ -1,0 +1,59 @@
+/* Tables of records (see record_table.h). */
+#include "record_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void record_cell(const struct record_column *c, const struct record_schema *s, const struct record_row *row,
+		 char *buf, size_t size)
+{
+	const struct record_field *f = c->field ? record_find(s, c->field) : NULL;
+	struct record_value v;
+	double scale = c->scale ? c->scale : 1;
+
+	if (c->cell) {
+		if (!c->cell(row, buf, size))
+			snprintf(buf, size, "-");
+		return;
+	}
+	if (!f || !record_get(s, f, row, &v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (v.type == RECORD_REAL)
+		snprintf(buf, size, c->format ? c->format : "%.1f", v.real * scale);
+	else if ((v.type == RECORD_UINT || v.type == RECORD_INT) && (c->scale || c->format))
+		snprintf(buf, size, c->format ? c->format : "%.0f",
+			 (v.type == RECORD_UINT ? (double)v.u : (double)v.i) * scale);
+	else
+		record_text(&v, NULL, buf, size);
+}
+
+struct table *record_table(const struct record_column *cols, unsigned ncols, const struct record_list *l)
+{
+	enum { CELL_BYTES = 320 };
+	char align[16] = "";
+	const char *cells[16];
+
+	if (ncols == 0 || ncols > 15)
+		return NULL;
+	for (unsigned c = 0; c < ncols; c++) {
+		if (cols[c].field && !record_find(l->schema, cols[c].field))
+			return NULL;
+		align[c] = cols[c].align;
+		cells[c] = cols[c].header;
+	}
+	struct table *t = table_new(ncols, align);
+	char *text = malloc((size_t)ncols * CELL_BYTES);
+	int rc = t && text ? table_add_row(t, cells) : -1;
+	for (size_t i = 0; rc == 0 && i < l->count; i++) {
+		struct record_row row = record_list_row(l, i);
+		for (unsigned c = 0; c < ncols; c++) {
+			record_cell(&cols[c], l->schema, &row, text + c * CELL_BYTES, CELL_BYTES);
+			cells[c] = text + c * CELL_BYTES;
+		}
+		rc = table_add_row(t, cells);
+	}
+	free(text);
+	return table_done(t, rc);
+}

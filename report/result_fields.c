@@ -1,0 +1,284 @@
+/* The fields of a result (struct bench_result) and of the run's context:
+ * the one description JSON, CSV, the tables and results_load use. Every
+ * result has every field, null where it does not apply (the timer's row
+ * class says which); CSV columns are the fields marked RECORD_CSV, in
+ * table order. Units are in the names. */
+#include "result_fields.h"
+
+#include <string.h>
+
+#include "../common/versions.h"
+#include "report.h"
+#include "results_load.h"
+
+const char *report_stable_data(const char *data)
+{
+	if (strncmp(data, "file:", 5) == 0) {
+		const char *slash = strrchr(data, '/');
+		return slash ? slash + 1 : data + 5;
+	}
+	return data;
+}
+
+#define RES(row) ((const struct bench_result *)(row)->item)
+#define CTX(row) ((const struct bench_context *)(row)->item)
+#define CPU(row) ((const struct cpu_description *)(row)->item)
+
+/* Row classes: which timer, and for rdtsc which counter. */
+enum { WINDOW = 1, JIFFIES = 2, RDTSC_TSC = 4, RDTSC_NS = 8, RDTSC = RDTSC_TSC | RDTSC_NS };
+
+static unsigned result_class(const struct record_row *row)
+{
+	const struct bench_result *r = RES(row);
+
+	if (r->timer == BENCH_TIMER_JIFFIES)
+		return JIFFIES;
+	if (r->timer == BENCH_TIMER_RDTSC)
+		return r->counter.is_tsc ? RDTSC_TSC : RDTSC_NS;
+	return WINDOW;
+}
+
+static double rate(const struct bench_result *r, double ns)
+{
+	return bench_bytes_per_s(r->page_size, ns);
+}
+
+static double cycles(const struct bench_result *r, double ns)
+{
+	return ns * r->counter.hz / 1e9;
+}
+
+static double per_call_ns(const struct bench_result *r, double ticks)
+{
+	return bench_ticks_ns(&r->counter, ticks);
+}
+
+RECORD_GETTER(g_hash, record_str(v, RES(w)->hash))
+RECORD_GETTER(g_impl, record_str(v, RES(w)->impl))
+RECORD_GETTER(g_data, record_str(v, RES(w)->data))
+RECORD_GETTER(g_cache, record_str(v, RES(w)->cache))
+RECORD_GETTER(g_page, record_uint(v, RES(w)->page_size))
+RECORD_GETTER(g_misalign, record_uint(v, RES(w)->misalign))
+RECORD_GETTER(g_ws, record_uint(v, RES(w)->working_set_bytes))
+RECORD_GETTER(g_pages, record_uint(v, RES(w)->set_pages))
+RECORD_GETTER(g_timer, record_str(v, bench_timer_name(RES(w)->timer)))
+RECORD_GETTER(g_repeats, record_uint(v, RES(w)->repeats))
+RECORD_GETTER(g_requested, record_uint(v, RES(w)->repeats_requested))
+RECORD_GETTER(g_interrupted, record_bool(v, RES(w)->interrupted))
+RECORD_GETTER(g_calls, record_uint(v, RES(w)->calls))
+RECORD_GETTER(g_round_ns, record_uint(v, RES(w)->window_ns))
+RECORD_GETTER(g_bps_best, record_real(v, rate(RES(w), RES(w)->ns_per_page.best)))
+RECORD_GETTER(g_bps_median, record_real(v, rate(RES(w), RES(w)->ns_per_page.median)))
+RECORD_GETTER(g_ns_best, record_real(v, RES(w)->ns_per_page.best))
+RECORD_GETTER(g_ns_median, record_real(v, RES(w)->ns_per_page.median))
+RECORD_GETTER(g_ns_min, record_real(v, RES(w)->ns_per_page.min))
+RECORD_GETTER(g_ns_max, record_real(v, RES(w)->ns_per_page.max))
+RECORD_GETTER(g_ns_mean, record_real(v, RES(w)->ns_per_page.mean))
+/* One round has no spread: no CV. */
+RECORD_GETTER(g_cv, RES(w)->ns_per_page.n > 1 && record_real(v, RES(w)->ns_per_page.cv))
+static size_t n_rounds(const struct record_row *w)
+{
+	return RES(w)->repeats;
+}
+
+RECORD_GETTER(g_round_bps, record_real(v, rate(RES(w), RES(w)->rounds[w->index].ns_per_page)))
+RECORD_GETTER(g_kmb_best, record_int(v, RES(w)->jiffies.kernel_mb_per_s_best))
+RECORD_GETTER(g_kmb_median, record_int(v, RES(w)->jiffies.kernel_mb_per_s_median))
+RECORD_GETTER(g_hz, record_uint(v, RES(w)->jiffies.hz))
+RECORD_GETTER(g_wjiffies, record_uint(v, RES(w)->jiffies.window_jiffies))
+RECORD_GETTER(g_align, record_bool(v, RES(w)->jiffies.align_tick))
+RECORD_GETTER(g_window_med, record_real(v, RES(w)->jiffies.window_ns_median))
+RECORD_GETTER(g_bias, record_real(v, RES(w)->jiffies.bias_percent_median))
+RECORD_GETTER(g_cyc_page, record_real(v, cycles(RES(w), RES(w)->ns_per_page.median)))
+RECORD_GETTER(g_cyc_p10, record_real(v, RES(w)->rdtsc.ticks_per_call_p10))
+RECORD_GETTER(g_cyc_med, record_real(v, RES(w)->rdtsc.ticks_per_call_median))
+RECORD_GETTER(g_cyc_p90, record_real(v, RES(w)->rdtsc.ticks_per_call_p90))
+RECORD_GETTER(g_cyc_mean, record_real(v, RES(w)->rdtsc.ticks_per_call_mean))
+RECORD_GETTER(g_call_p10, record_real(v, per_call_ns(RES(w), RES(w)->rdtsc.ticks_per_call_p10)))
+RECORD_GETTER(g_call_med, record_real(v, per_call_ns(RES(w), RES(w)->rdtsc.ticks_per_call_median)))
+RECORD_GETTER(g_call_p90, record_real(v, per_call_ns(RES(w), RES(w)->rdtsc.ticks_per_call_p90)))
+RECORD_GETTER(g_call_mean, record_real(v, per_call_ns(RES(w), RES(w)->rdtsc.ticks_per_call_mean)))
+RECORD_GETTER(g_overhead, record_real(v, RES(w)->counter.overhead_ticks))
+RECORD_GETTER(g_clock, record_str(v, result_class(w) == RDTSC_TSC ? "tsc" : "monotonic"))
+
+#define LR(member) RECORD_LOAD(struct loaded_result, member)
+#define CSV RECORD_CSV
+#define REQ RECORD_REQUIRED
+
+/* name, type, applies, flags, CSV decimals, getter[, count, sub, load] */
+static const struct record_field result_fields[] = {
+	{ .name = "hash", .type = RECORD_STR, .flags = CSV | REQ, .get = g_hash, .load = LR(hash) },
+	{ .name = "implementation", .type = RECORD_STR, .flags = CSV, .get = g_impl, .load = LR(impl) },
+	{ .name = "data", .type = RECORD_STR, .flags = CSV | REQ, .get = g_data, .load = LR(data) },
+	{ .name = "cache", .type = RECORD_STR, .flags = CSV | REQ, .get = g_cache, .load = LR(cache) },
+	{ .name = "page_size_bytes", .type = RECORD_UINT, .flags = CSV | REQ, .get = g_page,
+	  .load = LR(page_size) },
+	{ .name = "misalign_bytes", .type = RECORD_UINT, .flags = CSV, .get = g_misalign,
+	  .load = LR(misalign) },
+	{ .name = "working_set_bytes", .type = RECORD_UINT, .flags = CSV, .get = g_ws },
+	{ .name = "pages_in_set", .type = RECORD_UINT, .get = g_pages },
+	{ .name = "timer", .type = RECORD_STR, .flags = CSV | REQ, .get = g_timer, .load = LR(timer) },
+	{ .name = "repeats", .type = RECORD_UINT, .flags = CSV, .get = g_repeats, .load = LR(repeats) },
+	{ .name = "repeats_requested", .type = RECORD_UINT, .get = g_requested },
+	{ .name = "interrupted", .type = RECORD_BOOL, .get = g_interrupted, .load = LR(interrupted) },
+	{ .name = "calls", .type = RECORD_UINT, .flags = CSV, .get = g_calls },
+	{ .name = "round_ns", .type = RECORD_UINT, .get = g_round_ns },
+	{ .name = "bytes_per_second_best", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.0f",
+	  .get = g_bps_best, .load = LR(bytes_per_second_best) },
+	{ .name = "bytes_per_second_median", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.0f",
+	  .get = g_bps_median, .load = LR(bytes_per_second_median) },
+	{ .name = "ns_per_page_best", .type = RECORD_REAL, .flags = CSV, .format = "%.2f", .get = g_ns_best },
+	{ .name = "ns_per_page_median", .type = RECORD_REAL, .flags = CSV, .format = "%.2f",
+	  .get = g_ns_median },
+	{ .name = "ns_per_page_min", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.2f", .get = g_ns_min,
+	  .load = LR(ns_per_page_min) },
+	{ .name = "ns_per_page_max", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.2f", .get = g_ns_max,
+	  .load = LR(ns_per_page_max) },
+	{ .name = "ns_per_page_mean", .type = RECORD_REAL, .format = "%.2f", .get = g_ns_mean },
+	{ .name = "cv", .type = RECORD_REAL, .flags = CSV, .format = "%.4f", .get = g_cv },
+	/* Every round's rate, in the order measured: compare's samples. */
+	{ .name = "bytes_per_second_rounds", .type = RECORD_REAL, .get = g_round_bps, .count = n_rounds,
+	  .load = LR(rounds_read) },
+	{ .name = "kernel_mb_per_s_best", .type = RECORD_INT, .applies = JIFFIES, .flags = CSV,
+	  .get = g_kmb_best },
+	{ .name = "kernel_mb_per_s_median", .type = RECORD_INT, .applies = JIFFIES, .flags = CSV,
+	  .get = g_kmb_median },
+	{ .name = "hz", .type = RECORD_UINT, .applies = JIFFIES, .flags = CSV, .get = g_hz },
+	{ .name = "window_jiffies", .type = RECORD_UINT, .applies = JIFFIES, .flags = CSV, .get = g_wjiffies },
+	{ .name = "align_tick", .type = RECORD_BOOL, .applies = JIFFIES, .get = g_align },
+	{ .name = "window_ns_median", .type = RECORD_REAL, .applies = JIFFIES, .get = g_window_med },
+	{ .name = "bias_percent_median", .type = RECORD_REAL, .applies = JIFFIES, .flags = CSV, .format = "%.3f",
+	  .get = g_bias },
+	{ .name = "tsc_cycles_per_page_median", .type = RECORD_REAL, .applies = RDTSC_TSC, .flags = CSV,
+	  .format = "%.1f", .get = g_cyc_page },
+	{ .name = "tsc_cycles_per_call_p10", .type = RECORD_REAL, .applies = RDTSC_TSC, .flags = CSV,
+	  .format = "%.1f", .get = g_cyc_p10 },
+	{ .name = "tsc_cycles_per_call_median", .type = RECORD_REAL, .applies = RDTSC_TSC, .format = "%.1f",
+	  .get = g_cyc_med },
+	{ .name = "tsc_cycles_per_call_p90", .type = RECORD_REAL, .applies = RDTSC_TSC, .flags = CSV,
+	  .format = "%.1f", .get = g_cyc_p90 },
+	{ .name = "tsc_cycles_per_call_mean", .type = RECORD_REAL, .applies = RDTSC_TSC, .format = "%.1f",
+	  .get = g_cyc_mean },
+	{ .name = "ns_per_call_p10", .type = RECORD_REAL, .applies = RDTSC, .format = "%.1f",
+	  .get = g_call_p10 },
+	{ .name = "ns_per_call_median", .type = RECORD_REAL, .applies = RDTSC, .format = "%.1f",
+	  .get = g_call_med },
+	{ .name = "ns_per_call_p90", .type = RECORD_REAL, .applies = RDTSC, .format = "%.1f",
+	  .get = g_call_p90 },
+	{ .name = "ns_per_call_mean", .type = RECORD_REAL, .applies = RDTSC, .format = "%.1f",
+	  .get = g_call_mean },
+	{ .name = "timer_overhead_tsc_cycles", .type = RECORD_REAL, .applies = RDTSC_TSC, .format = "%.1f",
+	  .get = g_overhead },
+	{ .name = "clock", .type = RECORD_STR, .flags = CSV, .get = g_clock },
+};
+
+const struct record_schema report_result_schema = {
+	NULL, RECORD_FIELDS(result_fields), result_class, sizeof(struct loaded_result),
+};
+
+/* The context: the machine, the build, the settings, the warnings. */
+RECORD_GETTER(c_date, record_str(v, CTX(w)->date))
+RECORD_GETTER(c_host, record_str(v, CTX(w)->host))
+RECORD_GETTER(c_version, record_str(v, CTX(w)->version))
+RECORD_GETTER(c_git, record_str(v, CTX(w)->git_revision))
+RECORD_GETTER(c_compiler, record_str(v, CTX(w)->compiler))
+RECORD_GETTER(c_cflags, record_str(v, CTX(w)->cflags))
+RECORD_GETTER(c_optimized, record_bool(v, CTX(w)->optimized))
+RECORD_GETTER(c_sanitized, record_bool(v, CTX(w)->sanitized))
+static size_t n_libraries(const struct record_row *w)
+{
+	size_t n = 0;
+
+	(void)w;
+	while (kb_library_keys[n])
+		n++;
+	return n;
+}
+static int c_library(const struct record_row *w, struct record_value *v)
+{
+	v->key = kb_library_keys[w->index];
+	v->type = RECORD_STR;
+	return record_str(v, kb_library_version(v->key));
+}
+RECORD_GETTER(c_cpu, record_item(v, &CTX(w)->cpu))
+static size_t n_features(const struct record_row *w)
+{
+	return CTX(w)->nfeatures;
+}
+
+RECORD_GETTER(c_feature, record_str(v, CTX(w)->features_used[w->index]))
+RECORD_GETTER(c_tsc_hz, CTX(w)->counter_is_tsc && record_real(v, CTX(w)->counter_hz))
+RECORD_GETTER(c_invariant, record_bool(v, CTX(w)->counter_is_tsc && CTX(w)->tsc_invariant))
+RECORD_GETTER(c_rdtscp, record_bool(v, CTX(w)->has_rdtscp))
+RECORD_GETTER(c_overhead, CTX(w)->counter_is_tsc && record_real(v, CTX(w)->counter_overhead_ticks))
+RECORD_GETTER(c_resolution, record_uint(v, CTX(w)->clock_resolution_ns))
+RECORD_GETTER(c_granularity, record_uint(v, CTX(w)->clock_granularity_ns))
+RECORD_GETTER(c_kernel, record_str(v, CTX(w)->kernel_release))
+RECORD_GETTER(c_governor, record_str(v, CTX(w)->governor))
+RECORD_GETTER(c_pinned, record_int(v, CTX(w)->pinned_cpu))
+RECORD_GETTER(c_pin_rule, record_str(v, CTX(w)->pin_rule))
+static size_t n_warnings(const struct record_row *w)
+{
+	return CTX(w)->nwarnings;
+}
+
+RECORD_GETTER(c_warning, record_str(v, CTX(w)->warnings[w->index]))
+
+RECORD_GETTER(u_vendor, CPU(w)->known && record_str(v, CPU(w)->vendor))
+RECORD_GETTER(u_brand, CPU(w)->known && record_str(v, CPU(w)->brand))
+RECORD_GETTER(u_family, CPU(w)->known && record_int(v, CPU(w)->family))
+RECORD_GETTER(u_model, CPU(w)->known && record_int(v, CPU(w)->model))
+RECORD_GETTER(u_stepping, CPU(w)->known && record_int(v, CPU(w)->stepping))
+RECORD_GETTER(u_ext_family, CPU(w)->known && record_int(v, CPU(w)->ext_family))
+RECORD_GETTER(u_ext_model, CPU(w)->known && record_int(v, CPU(w)->ext_model))
+RECORD_GETTER(u_cpus, record_int(v, CPU(w)->logical_cpus))
+RECORD_GETTER(u_l1d, CPU(w)->l1d_kib > 0 && record_uint(v, CPU(w)->l1d_kib * 1024ull))
+RECORD_GETTER(u_l2, CPU(w)->l2_kib > 0 && record_uint(v, CPU(w)->l2_kib * 1024ull))
+RECORD_GETTER(u_l3, CPU(w)->l3_kib > 0 && record_uint(v, CPU(w)->l3_kib * 1024ull))
+
+static const struct record_field cpu_fields[] = {
+	{ .name = "vendor", .type = RECORD_STR, .get = u_vendor },
+	{ .name = "brand", .type = RECORD_STR, .get = u_brand, .load = RECORD_LOAD(struct loaded_cpu, brand) },
+	{ .name = "family", .type = RECORD_INT, .get = u_family },
+	{ .name = "model", .type = RECORD_INT, .get = u_model },
+	{ .name = "stepping", .type = RECORD_INT, .get = u_stepping },
+	{ .name = "ext_family", .type = RECORD_INT, .get = u_ext_family },
+	{ .name = "ext_model", .type = RECORD_INT, .get = u_ext_model },
+	{ .name = "logical_cpus", .type = RECORD_INT, .get = u_cpus },
+	{ .name = "cache_l1d_bytes", .type = RECORD_UINT, .get = u_l1d },
+	{ .name = "cache_l2_bytes", .type = RECORD_UINT, .get = u_l2 },
+	{ .name = "cache_l3_bytes", .type = RECORD_UINT, .get = u_l3 },
+};
+
+static const struct record_schema cpu_schema = { NULL, RECORD_FIELDS(cpu_fields), NULL, sizeof(struct loaded_cpu) };
+
+#define LC(member) RECORD_LOAD(struct loaded_context, member)
+
+static const struct record_field context_fields[] = {
+	{ .name = "date", .type = RECORD_STR, .get = c_date, .load = LC(date) },
+	{ .name = "host", .type = RECORD_STR, .get = c_host },
+	{ .name = "ksmbench_version", .type = RECORD_STR, .get = c_version },
+	{ .name = "git_revision", .type = RECORD_STR, .get = c_git, .load = LC(git_revision) },
+	{ .name = "compiler", .type = RECORD_STR, .get = c_compiler },
+	{ .name = "cflags", .type = RECORD_STR, .get = c_cflags },
+	{ .name = "optimized", .type = RECORD_BOOL, .get = c_optimized },
+	{ .name = "sanitized", .type = RECORD_BOOL, .get = c_sanitized },
+	{ .name = "libraries", .type = RECORD_MAP, .get = c_library, .count = n_libraries },
+	{ .name = "cpu", .type = RECORD_OBJECT, .get = c_cpu, .sub = &cpu_schema, .load = LC(cpu) },
+	{ .name = "features_used", .type = RECORD_STR, .get = c_feature, .count = n_features },
+	{ .name = "tsc_hz", .type = RECORD_REAL, .get = c_tsc_hz },
+	{ .name = "tsc_invariant", .type = RECORD_BOOL, .get = c_invariant },
+	{ .name = "rdtscp", .type = RECORD_BOOL, .get = c_rdtscp },
+	{ .name = "timer_overhead_tsc_cycles", .type = RECORD_REAL, .get = c_overhead },
+	{ .name = "clock_resolution_ns", .type = RECORD_UINT, .get = c_resolution },
+	{ .name = "clock_granularity_ns", .type = RECORD_UINT, .get = c_granularity },
+	{ .name = "kernel_release", .type = RECORD_STR, .get = c_kernel },
+	{ .name = "governor", .type = RECORD_STR, .get = c_governor },
+	{ .name = "pinned_cpu", .type = RECORD_INT, .get = c_pinned },
+	{ .name = "pinned_cpu_rule", .type = RECORD_STR, .get = c_pin_rule },
+	{ .name = "warnings", .type = RECORD_STR, .get = c_warning, .count = n_warnings },
+};
+
+const struct record_schema report_context_schema = {
+	NULL, RECORD_FIELDS(context_fields), NULL, sizeof(struct loaded_context),
+};

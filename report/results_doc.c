@@ -1,0 +1,110 @@
+/* The results document {schema, interrupted, context, results} (bench;
+ * thread and select extend it), and reading it back with the same tables
+ * (see results_load.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../datasets/file_input.h"
+#include "record_load.h"
+#include "report.h"
+#include "result_fields.h"
+#include "results_load.h"
+
+#define DOC(row) ((const struct report_document *)(row)->item)
+#define LD(member) RECORD_LOAD(struct loaded_doc, member)
+
+RECORD_GETTER(d_schema, record_str(v, REPORT_SCHEMA))
+RECORD_GETTER(d_interrupted, record_bool(v, DOC(w)->ctx->interrupted_by != 0))
+RECORD_GETTER(d_context, record_item(v, DOC(w)->ctx))
+RECORD_GETTER(d_result, record_item(v, &DOC(w)->results[w->index]))
+
+static size_t n_results(const struct record_row *w)
+{
+	return DOC(w)->nresults;
+}
+
+static const struct record_field document_fields[] = {
+	{ .name = "schema", .type = RECORD_STR, .get = d_schema },
+	{ .name = "interrupted", .type = RECORD_BOOL, .get = d_interrupted, .load = LD(interrupted) },
+	{ .name = "context", .type = RECORD_OBJECT, .get = d_context, .sub = &report_context_schema,
+	  .load = LD(context) },
+	{ .name = "results", .type = RECORD_OBJECT, .flags = RECORD_REQUIRED, .get = d_result,
+	  .count = n_results,
+	  .sub = &report_result_schema, .load = LD(results_read) },
+};
+
+const struct record_schema report_results_document_schema = {
+	NULL, RECORD_FIELDS(document_fields), NULL, sizeof(struct loaded_doc),
+};
+
+static const char *get_string(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int parse(const char *path, struct loaded_doc *doc, struct kb_err *err)
+{
+	struct file_blob blob;
+
+	if (file_blob_load(path, &blob, err))
+		return -1;
+	doc->root = cJSON_ParseWithLength((const char *)blob.data, blob.len);
+	file_blob_release(&blob);
+	if (!doc->root)
+		return kb_fail(err, "%s: not a JSON document", path);
+	const char *schema = get_string(doc->root, "schema");
+	if (!cJSON_IsObject(doc->root) || !schema)
+		return kb_fail(err, "%s: not a ksmbench results document (no \"schema\"; write one with "
+				    "ksmbench bench --format json)", path);
+	if (strcmp(schema, REPORT_SCHEMA) != 0)
+		return kb_fail(err, "%s: schema \"%.100s\" is not %s", path, schema, REPORT_SCHEMA);
+	return 0;
+}
+
+/* What the readers use besides the fields as read. */
+static int derive(struct loaded_doc *doc, struct kb_err *err)
+{
+	doc->results = doc->results_read.items;
+	doc->n = doc->results_read.n;
+	doc->date = doc->context.date;
+	doc->git_revision = doc->context.git_revision;
+	doc->cpu_brand = doc->context.cpu.brand;
+	for (size_t i = 0; i < doc->n; i++) {
+		struct loaded_result *r = &doc->results[i];
+		if (r->page_size < 1 || r->page_size > 1000000000u)
+			return kb_fail(err, "%s: results[%zu]: page_size_bytes %llu is out of range", doc->path, i,
+				       (unsigned long long)r->page_size);
+		if (!r->impl)
+			r->impl = r->hash;
+		r->bytes_per_second_min = bench_bytes_per_s((uint32_t)r->page_size, r->ns_per_page_max);
+		r->bytes_per_second_max = bench_bytes_per_s((uint32_t)r->page_size, r->ns_per_page_min);
+		r->rounds = r->rounds_read.n ? r->rounds_read.items : NULL;
+		r->nrounds = r->rounds_read.n;
+	}
+	return 0;
+}
+
+int results_load(const char *path, struct loaded_doc *doc, struct kb_err *err)
+{
+	memset(doc, 0, sizeof(*doc));
+	doc->path = path;
+	if (parse(path, doc, err) ||
+	    record_load(&report_results_document_schema, doc->root, doc, path, NULL, err) || derive(doc, err)) {
+		results_release(doc);
+		return -1;
+	}
+	return 0;
+}
+
+void results_release(struct loaded_doc *doc)
+{
+	record_load_release(&report_results_document_schema, doc);
+	cJSON_Delete(doc->root);
+	memset(doc, 0, sizeof(*doc));
+}
+
+void results_dataset(const struct loaded_result *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", strncmp(r->data, "file:", 5) == 0 ? "file:" : "", report_stable_data(r->data));
+}
