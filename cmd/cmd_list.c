@@ -1,5 +1,6 @@
-/* ksmbench list: the registered hashes, whether this CPU runs them, and where
- * they come from (report/list_report.c renders them). */
+/* ksmbench list: the registered hashes, whether this CPU runs them, whether
+ * the kernel runs them, and where they come from (report/list_report.c
+ * renders them). */
 #include <getopt.h>
 #include <stdio.h>
 
@@ -10,9 +11,12 @@
 
 static void usage(void)
 {
-	printf("usage: ksmbench list [--format %s] [--names]\n\n"
-	       "Lists every registered hash: name, output bits, whether this CPU can run it\n"
-	       "(and the missing features if not), provenance and description.\n",
+	printf("usage: ksmbench list [--format %s] [--wide] [--names]\n\n"
+	       "Lists every registered hash: whether this CPU can run it (and why not),\n"
+	       "whether and since when the kernel runs it, provenance, and for the aliases\n"
+	       "which implementation they stand for and how that was chosen (the CPU table\n"
+	       "of docs/hashes.md, or a measurement at start-up). The table fits 100\n"
+	       "columns; --wide adds bits, the kernel function, the rule and the description.\n",
 	       run_cli_formats(REPORT_LIST));
 }
 
@@ -22,11 +26,12 @@ int cmd_list(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "names", no_argument, NULL, 'n' },
+		{ "wide", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct report_format *f;
 	const char *format = "table";
-	int c, names = 0;
+	int c, names = 0, wide = 0;
 
 	opterr = 0;
 	optind = 1;
@@ -35,6 +40,7 @@ int cmd_list(int argc, char **argv)
 		case 'f': format = optarg; break;
 		case 'h': usage(); return KB_EXIT_OK;
 		case 'n': names = 1; break;
+		case 'w': wide = 1; break;
 		default: return cli_bad_option("list", argv, optopt);
 		}
 	}
@@ -48,7 +54,7 @@ int cmd_list(int argc, char **argv)
 			printf("%s\n", hash_registry[i]->name);
 		return fflush(stdout) == 0 ? KB_EXIT_OK : cli_error("list", "cannot write the list");
 	}
-	struct report_document doc = { .kind = REPORT_LIST };
+	struct report_document doc = { .kind = REPORT_LIST, .wide = wide };
 	if (report_write(f, &doc, stdout) != 0 || fflush(stdout) != 0)
 		return cli_error("list", "cannot write the list");
 	return KB_EXIT_OK;

@@ -1,12 +1,163 @@
-/* The list document: every registered hash, whether this CPU runs it, and
- * where it comes from (ksmbench list). */
+/* The list document: every registered hash, whether this CPU runs it (and
+ * why not, in hash_unavailable_reason's one wording), whether and since
+ * when the kernel runs it, where it comes from, and for the aliases what
+ * they stand for and how that was chosen (ksmbench list). The default
+ * table fits LIST_COLUMNS with the aliases' choices in lines below it;
+ * --wide shows every column instead. */
+#include <string.h>
+
+#include "../hashes/alias.h"
 #include "../hashes/cpu_features.h"
 #include "../hashes/hash.h"
+#include "../hashes/impls.h"
 #include "kinds.h"
 #include "record_table.h"
 
+#define LIST_COLUMNS 100 /* the default table fits a terminal of this width */
+#define LIST_NOTE_MIN 12 /* the last column keeps at least this much */
+#define LIST_KERNEL_PAGE 4096 /* the page size of the kernel's crc32c choice */
+
 #define HASH(row) (*(const struct hash_impl *const *)(row)->item)
 #define IMPL(row) hash_resolve(HASH(row))
+#define KUSE(row) ((const struct hash_kernel_use *)(row)->item)
+
+/* Row classes: how an entry was resolved. */
+enum { NOT_CHOSEN = 1, BY_TABLE = 2, BY_MEASUREMENT = 4, ONLY_CANDIDATE = 8, CHOSEN = 14 };
+
+static unsigned entry_class(const struct record_row *w)
+{
+	static const unsigned by_how[] = { [ALIAS_BY_TABLE] = BY_TABLE, [ALIAS_BY_MEASUREMENT] = BY_MEASUREMENT,
+					   [ALIAS_ONLY_CANDIDATE] = ONLY_CANDIDATE };
+	const struct alias_choice *c = alias_choice(HASH(w));
+
+	return c ? by_how[c->how] : NOT_CHOSEN;
+}
+
+/* An alias's own kernel use (xxhash() is one), else its target's. */
+static const struct hash_kernel_use *kernel_use(const struct hash_impl *h)
+{
+	return h->kernel.function ? &h->kernel : &hash_resolve(h)->kernel;
+}
+
+static int l_chosen_by(const struct record_row *w, struct record_value *v)
+{
+	static const char *const how[] = { [ALIAS_BY_TABLE] = "table", [ALIAS_BY_MEASUREMENT] = "measurement",
+					   [ALIAS_ONLY_CANDIDATE] = "only candidate" };
+
+	return record_str(v, how[alias_choice(HASH(w))->how]);
+}
+
+/* Each candidate measured at start-up and its best rate. */
+static size_t n_measured(const struct record_row *w)
+{
+	return alias_choice(HASH(w))->ncandidates;
+}
+
+static int l_measured(const struct record_row *w, struct record_value *v)
+{
+	const struct alias_choice *c = alias_choice(HASH(w));
+
+	v->key = c->candidates[w->index]->name;
+	v->type = RECORD_REAL;
+	return record_real(v, c->bytes_per_s[w->index]);
+}
+
+RECORD_GETTER(l_name, record_str(v, HASH(w)->name))
+RECORD_GETTER(l_bits, record_uint(v, IMPL(w)->bits))
+RECORD_GETTER(l_available, record_bool(v, hash_available(HASH(w))))
+RECORD_GETTER(l_reason, record_str(v, hash_unavailable_reason(HASH(w), v->buf, sizeof(v->buf))))
+RECORD_GETTER(l_missing, (record_str(v, cpu_features_names(hash_missing_features(HASH(w)), v->buf, sizeof(v->buf))), 1))
+RECORD_GETTER(l_needs, (record_str(v, cpu_features_names(IMPL(w)->cpu_needs, v->buf, sizeof(v->buf))), 1))
+RECORD_GETTER(l_provenance, record_str(v, hash_provenance(HASH(w), v->buf, sizeof(v->buf))))
+RECORD_GETTER(l_alias_of, IMPL(w) != HASH(w) && record_str(v, IMPL(w)->name))
+RECORD_GETTER(l_choice, record_str(v, alias_choice_describe(alias_choice(HASH(w)), v->buf, sizeof(v->buf))))
+RECORD_GETTER(l_evidence, record_str(v, alias_choice(HASH(w))->rule->evidence))
+RECORD_GETTER(l_family, record_str(v, IMPL(w)->family))
+RECORD_GETTER(l_kernel, record_item(v, kernel_use(HASH(w))))
+RECORD_GETTER(l_description, record_str(v, HASH(w)->description))
+RECORD_GETTER(l_entry, record_item(v, &hash_registry[w->index]))
+
+RECORD_GETTER(k_function, record_str(v, KUSE(w)->function))
+RECORD_GETTER(k_in_kernel, record_bool(v, KUSE(w)->function != NULL))
+RECORD_GETTER(k_since, record_str(v, KUSE(w)->since))
+RECORD_GETTER(k_until, record_str(v, KUSE(w)->until))
+RECORD_GETTER(k_note, (record_str(v, KUSE(w)->note ? KUSE(w)->note : ""), 1))
+
+/* Where the kernel runs it: null function, since and until when it does not. */
+static const struct record_field kernel_fields[] = {
+	{ .name = "function", .type = RECORD_STR, .get = k_function },
+	{ .name = "in_kernel", .type = RECORD_BOOL, .get = k_in_kernel },
+	{ .name = "since", .type = RECORD_STR, .get = k_since },
+	{ .name = "until", .type = RECORD_STR, .get = k_until },
+	{ .name = "note", .type = RECORD_STR, .get = k_note },
+};
+
+static const struct record_schema kernel_schema = { NULL, RECORD_FIELDS(kernel_fields), NULL, 0 };
+
+/* Feature lists are "" when empty, not null; the choice fields are null
+ * for entries that are not chosen aliases. */
+static const struct record_field hash_fields[] = {
+	{ .name = "name", .type = RECORD_STR, .get = l_name },
+	{ .name = "bits", .type = RECORD_UINT, .get = l_bits },
+	{ .name = "available", .type = RECORD_BOOL, .get = l_available },
+	{ .name = "unavailable_reason", .type = RECORD_STR, .get = l_reason },
+	{ .name = "missing_features", .type = RECORD_STR, .get = l_missing },
+	{ .name = "needs_features", .type = RECORD_STR, .get = l_needs },
+	{ .name = "provenance", .type = RECORD_STR, .get = l_provenance },
+	{ .name = "alias_of", .type = RECORD_STR, .get = l_alias_of },
+	{ .name = "chosen_by", .type = RECORD_STR, .applies = CHOSEN, .get = l_chosen_by },
+	{ .name = "choice", .type = RECORD_STR, .applies = CHOSEN, .get = l_choice },
+	{ .name = "choice_evidence", .type = RECORD_STR, .applies = BY_TABLE, .get = l_evidence },
+	{ .name = "measured_bytes_per_second", .type = RECORD_MAP, .applies = BY_MEASUREMENT, .get = l_measured,
+	  .count = n_measured },
+	{ .name = "family", .type = RECORD_STR, .get = l_family },
+	{ .name = "kernel", .type = RECORD_OBJECT, .get = l_kernel, .sub = &kernel_schema },
+	{ .name = "description", .type = RECORD_STR, .get = l_description },
+};
+
+static const struct record_schema hash_schema = { NULL, RECORD_FIELDS(hash_fields), entry_class, 0 };
+
+static size_t n_hashes(const struct record_row *w)
+{
+	(void)w;
+	return hash_registry_count;
+}
+
+/* The implementation the kernel's crc32c() runs on this CPU, and why. */
+static int kc_name(const struct record_row *w, struct record_value *v)
+{
+	const char *why;
+
+	(void)w;
+	return record_str(v, hash_kernel_crc32c(LIST_KERNEL_PAGE, &why)->name);
+}
+
+static int kc_reason(const struct record_row *w, struct record_value *v)
+{
+	const char *why;
+
+	(void)w;
+	hash_kernel_crc32c(LIST_KERNEL_PAGE, &why);
+	return record_str(v, why);
+}
+
+RECORD_GETTER(kc_page, record_uint(v, LIST_KERNEL_PAGE))
+RECORD_GETTER(l_kernel_crc32c, record_item(v, w->item))
+
+static const struct record_field kernel_crc32c_fields[] = {
+	{ .name = "page_size", .type = RECORD_UINT, .get = kc_page },
+	{ .name = "name", .type = RECORD_STR, .get = kc_name },
+	{ .name = "reason", .type = RECORD_STR, .get = kc_reason },
+};
+
+static const struct record_schema kernel_crc32c_schema = { NULL, RECORD_FIELDS(kernel_crc32c_fields), NULL, 0 };
+
+static const struct record_field document_fields[] = {
+	{ .name = "hashes", .type = RECORD_OBJECT, .get = l_entry, .count = n_hashes, .sub = &hash_schema },
+	{ .name = "kernel_crc32c", .type = RECORD_OBJECT, .get = l_kernel_crc32c, .sub = &kernel_crc32c_schema },
+};
+
+const struct record_schema list_document_schema = { NULL, RECORD_FIELDS(document_fields), NULL, 0 };
 
 /* The one wording (hash_unavailable_reason) of why it cannot run here. */
 static int availability(const struct record_row *w, char *buf, size_t size)
@@ -20,59 +171,112 @@ static int availability(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
-RECORD_GETTER(l_name, record_str(v, HASH(w)->name))
-RECORD_GETTER(l_bits, record_uint(v, IMPL(w)->bits))
-RECORD_GETTER(l_available, record_bool(v, hash_available(HASH(w))))
-RECORD_GETTER(l_missing, (record_str(v, cpu_features_names(hash_missing_features(HASH(w)), v->buf, sizeof(v->buf))), 1))
-RECORD_GETTER(l_needs, (record_str(v, cpu_features_names(IMPL(w)->cpu_needs, v->buf, sizeof(v->buf))), 1))
-RECORD_GETTER(l_provenance, record_str(v, hash_provenance(HASH(w), v->buf, sizeof(v->buf))))
-RECORD_GETTER(l_alias_of, IMPL(w) != HASH(w) && record_str(v, IMPL(w)->name))
-RECORD_GETTER(l_family, record_str(v, IMPL(w)->family))
-RECORD_GETTER(l_description, record_str(v, HASH(w)->description))
-RECORD_GETTER(l_entry, record_item(v, &hash_registry[w->index]))
-
-/* Feature lists are "" when empty, not null. */
-static const struct record_field hash_fields[] = {
-	{ .name = "name", .type = RECORD_STR, .get = l_name },
-	{ .name = "bits", .type = RECORD_UINT, .get = l_bits },
-	{ .name = "available", .type = RECORD_BOOL, .get = l_available },
-	{ .name = "missing_features", .type = RECORD_STR, .get = l_missing },
-	{ .name = "needs_features", .type = RECORD_STR, .get = l_needs },
-	{ .name = "provenance", .type = RECORD_STR, .get = l_provenance },
-	{ .name = "alias_of", .type = RECORD_STR, .get = l_alias_of },
-	{ .name = "family", .type = RECORD_STR, .get = l_family },
-	{ .name = "description", .type = RECORD_STR, .get = l_description },
-};
-
-static const struct record_schema hash_schema = { NULL, RECORD_FIELDS(hash_fields), NULL, 0 };
-
-static size_t n_hashes(const struct record_row *w)
+/* "5.0+", "2.6.32-4.20", "yes" (long-standing), "no". */
+static int kernel_short(const struct record_row *w, char *buf, size_t size)
 {
-	(void)w;
-	return hash_registry_count;
+	const struct hash_kernel_use *k = kernel_use(HASH(w));
+
+	if (!k->function)
+		snprintf(buf, size, "no");
+	else if (k->since && k->until)
+		snprintf(buf, size, "%s-%s", k->since, k->until);
+	else if (k->since)
+		snprintf(buf, size, "%s+", k->since);
+	else
+		snprintf(buf, size, "yes");
+	return 1;
 }
 
-static const struct record_field document_fields[] = {
-	{ .name = "hashes", .type = RECORD_OBJECT, .get = l_entry, .count = n_hashes, .sub = &hash_schema },
-};
+static int kernel_function(const struct record_row *w, char *buf, size_t size)
+{
+	const char *f = kernel_use(HASH(w))->function;
 
-const struct record_schema list_document_schema = { NULL, RECORD_FIELDS(document_fields), NULL, 0 };
+	return f && snprintf(buf, size, "%s", f) >= 0;
+}
+
+/* The default table's last column: what a chosen alias stands for (how it
+ * chose: in the lines below the table), else the provenance. */
+static int note(const struct record_row *w, char *buf, size_t size)
+{
+	const struct alias_choice *c = alias_choice(HASH(w));
+
+	if (c)
+		snprintf(buf, size, "= %s", c->target->name);
+	else
+		hash_provenance(HASH(w), buf, size);
+	return 1;
+}
+
+/* --wide: what a chosen alias stands for and how it chose. */
+static int choice(const struct record_row *w, char *buf, size_t size)
+{
+	const struct alias_choice *c = alias_choice(HASH(w));
+	char how[240];
+
+	return c && snprintf(buf, size, "%s: %s", c->target->name, alias_choice_describe(c, how, sizeof(how))) >= 0;
+}
 
 static const struct record_column columns[] = {
 	{ "NAME", 'l', "name", 0, NULL, NULL },
+	{ "AVAILABLE", 'l', NULL, 0, NULL, availability },
+	{ "KERNEL", 'l', NULL, 0, NULL, kernel_short },
+	{ "PROVENANCE", 'l', NULL, 0, NULL, note },
+};
+
+static const struct record_column wide_columns[] = {
+	{ "NAME", 'l', "name", 0, NULL, NULL },
 	{ "BITS", 'r', "bits", 0, NULL, NULL },
 	{ "AVAILABLE", 'l', NULL, 0, NULL, availability },
+	{ "KERNEL", 'l', NULL, 0, NULL, kernel_short },
+	{ "KERNEL FUNCTION", 'l', NULL, 0, NULL, kernel_function },
 	{ "PROVENANCE", 'l', "provenance", 0, NULL, NULL },
+	{ "ALIAS OF / CHOSEN BY", 'l', NULL, 0, NULL, choice },
 	{ "DESCRIPTION", 'l', "description", 0, NULL, NULL },
 };
+
+/* Cuts s to at most width characters, marking the cut. */
+static void fit(char *s, size_t width)
+{
+	if (strlen(s) > width && width >= 3)
+		strcpy(s + width - 3, "...");
+}
+
+/* How each alias chose, and the kernel's own crc32c choice, a line each. */
+static int footer(FILE *out)
+{
+	static const struct hash_impl *const aliases[] = { &hash_crc32c, &hash_xxh3, &hash_xxh128 };
+	char line[400], how[300];
+	const char *why;
+	int rc = fprintf(out, "\n") < 0;
+
+	for (size_t i = 0; rc == 0 && i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		const struct alias_choice *c = alias_choice(aliases[i]);
+		snprintf(line, sizeof(line), "%s = %s, %s", aliases[i]->name, c->target->name,
+			 alias_choice_describe(c, how, sizeof(how)));
+		fit(line, LIST_COLUMNS);
+		rc = fprintf(out, "%s\n", line) < 0;
+	}
+	const struct hash_impl *k = hash_kernel_crc32c(LIST_KERNEL_PAGE, &why);
+	snprintf(line, sizeof(line), "The kernel's crc32c() on this CPU at 4 KiB: %s (%s).", k->name, why);
+	fit(line, LIST_COLUMNS);
+	if (rc == 0)
+		rc = fprintf(out, "%s\nKERNEL: releases that run it (KSM used jhash2, then xxhash); --wide for details.\n",
+			     line) < 0;
+	return rc ? -1 : 0;
+}
 
 int list_report_table(FILE *out, const struct report_document *doc)
 {
 	struct record_list rows = { &hash_schema, hash_registry, hash_registry_count, sizeof(hash_registry[0]),
 				    { .item = doc } };
-	struct table *t = record_table(RECORD_COLUMNS(columns), &rows);
-	int rc = t ? table_print(t, out) : -1;
+	struct table *t = doc->wide ? record_table(RECORD_COLUMNS(wide_columns), &rows)
+				    : record_table(RECORD_COLUMNS(columns), &rows);
+	int rc = -1;
 
+	if (t && !doc->wide)
+		table_fit_last(t, LIST_COLUMNS, LIST_NOTE_MIN);
+	if (t)
+		rc = table_print(t, out);
 	table_free(t);
-	return rc;
+	return rc == 0 && !doc->wide ? footer(out) : rc;
 }

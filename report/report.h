@@ -57,6 +57,7 @@ struct report_document {
 	const struct selfcheck_row *checks; /* selfcheck */
 	size_t nchecks;
 	int color;                          /* table: colour verdicts (a terminal) */
+	int wide;                           /* table: every column, however wide (list --wide) */
 };
 
 typedef int (*report_render_fn)(FILE *out, const struct report_document *doc);

@@ -60,16 +60,38 @@ int table_add_rowf(struct table *t, ...)
 	return table_add_row(t, cells);
 }
 
-int table_print(const struct table *t, FILE *out)
+static void column_widths(const struct table *t, size_t width[16])
 {
-	size_t width[16] = { 0 };
-
+	for (unsigned c = 0; c < t->ncols; c++)
+		width[c] = 0;
 	for (unsigned r = 0; r < t->nrows; r++)
 		for (unsigned c = 0; c < t->ncols; c++) {
 			size_t w = strlen(t->cells[(size_t)r * t->ncols + c]);
 			if (w > width[c])
 				width[c] = w;
 		}
+}
+
+void table_fit_last(struct table *t, size_t max_width, size_t min_last)
+{
+	size_t width[16], used = 0;
+
+	column_widths(t, width);
+	for (unsigned c = 0; c + 1 < t->ncols; c++)
+		used += width[c] + 2;
+	size_t room = used + min_last < max_width ? max_width - used : min_last;
+	for (unsigned r = 0; room >= 3 && r < t->nrows; r++) {
+		char *cell = t->cells[(size_t)r * t->ncols + t->ncols - 1];
+		if (strlen(cell) > room)
+			strcpy(cell + room - 3, "...");
+	}
+}
+
+int table_print(const struct table *t, FILE *out)
+{
+	size_t width[16];
+
+	column_widths(t, width);
 	for (unsigned r = 0; r < t->nrows; r++) {
 		for (unsigned c = 0; c < t->ncols; c++) {
 			const char *cell = t->cells[(size_t)r * t->ncols + c];

@@ -15,6 +15,11 @@ struct table *table_new(unsigned ncols, const char *right_align);
 int table_add_row(struct table *t, const char *const *cells);
 int table_add_rowf(struct table *t, ...); /* ncols const char * arguments */
 
+/* Cuts the last column's cells (marking each cut with "...") so that the
+ * printed table is at most max_width wide, keeping at least min_last
+ * characters of that column. */
+void table_fit_last(struct table *t, size_t max_width, size_t min_last);
+
 /* Prints header row (the first row added), a rule, and the rest. */
 int table_print(const struct table *t, FILE *out);
 

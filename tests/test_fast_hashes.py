@@ -55,6 +55,16 @@ def check_aliases(ents, label, want_how=None):
 
 
 check_aliases(entries, "this CPU")
+# Every entry has every field (null where it does not apply): not chosen by anything.
+for n in CRC + XXH3 + XXH128 + ["xxhash", "jhash2"]:
+    e = entries[n]
+    check(all(k in e and e[k] is None for k in ("chosen_by", "choice", "choice_evidence",
+                                                 "measured_bytes_per_second")), f"{n}: no choice fields")
+for alias in FAMILY:
+    e = entries[alias]
+    check((e["choice_evidence"] is None) == (e["chosen_by"] != "table")
+          and (e["measured_bytes_per_second"] is None) == (e["chosen_by"] != "measurement"),
+          f"{alias}: evidence and rates only where they apply")
 rc, out, _ = run("list")
 row = [line for line in out.splitlines() if line.split()[:1] == ["crc32c"]][0]
 check(f"= {entries['crc32c']['alias_of']}" in row, "list table shows what crc32c resolved to")

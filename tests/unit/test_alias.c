@@ -15,7 +15,7 @@ static int has(uint32_t f)
 	return (cpu_features() & f) == f;
 }
 
-void test_cpu_identity(void)
+void test_alias_cpu_identity(void)
 {
 	struct kb_err err;
 
@@ -116,7 +116,7 @@ void test_alias_measurement(void)
 	CHECK(!cpu_identity()->simulated);
 }
 
-void test_kernel_crc32c(void)
+void test_alias_kernel_crc32c(void)
 {
 	const char *why = NULL;
 

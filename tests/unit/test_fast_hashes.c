@@ -23,11 +23,6 @@ static unsigned char *random_bytes(size_t n, uint64_t seed)
 	return b;
 }
 
-static int runnable(const struct hash_impl *h)
-{
-	return h->fn && !hash_missing_features(h);
-}
-
 /* x^(8L+31) mod P, independently of crc32c_consts.c: the raw (no inversion)
  * table CRC of a 1 bit followed by zeros, L bytes in all, is x^(8L-1) * x^32. */
 static uint32_t xpow_by_table(size_t bytes)
@@ -96,7 +91,7 @@ void test_fast_hashes_crc32c(void)
 
 	for (size_t i = 0; i < sizeof(impls) / sizeof(impls[0]); i++) {
 		const struct hash_impl *h = hash_resolve(impls[i]);
-		if (!runnable(h))
+		if (!hash_available(h))
 			continue;
 		tested++;
 		CHECK(h->fn("123456789", 9) == 0xe3069283u);
@@ -117,7 +112,7 @@ void test_fast_hashes_crc32c(void)
 
 	/* crc32c-armv8 recombines without PMULL on CPUs that lack it. */
 	struct kb_err err;
-	if (runnable(&hash_crc32c_armv8) && cpu_features_disable("pmull", &err) == 0) {
+	if (hash_available(&hash_crc32c_armv8) && cpu_features_disable("pmull", &err) == 0) {
 		unsigned bad = 0;
 		for (size_t l = 0; l < sizeof(crc_lengths) / sizeof(crc_lengths[0]); l++)
 			bad += hash_crc32c_armv8.fn(b + 5, crc_lengths[l]) != hash_crc32c_generic.fn(b + 5, crc_lengths[l]);
@@ -138,7 +133,7 @@ void test_fast_hashes_xxh3_builds(void)
 	unsigned char *b = random_bytes(100003 + 8, 9);
 
 	for (size_t i = 0; i < sizeof(h64) / sizeof(h64[0]); i++) {
-		if (!runnable(h64[i]))
+		if (!hash_available(h64[i]))
 			continue;
 		unsigned bad = 0;
 		for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++)
@@ -147,7 +142,7 @@ void test_fast_hashes_xxh3_builds(void)
 		CHECK(bad == 0);
 	}
 	for (size_t i = 0; i < sizeof(h128) / sizeof(h128[0]); i++) {
-		if (!runnable(h128[i]))
+		if (!hash_available(h128[i]))
 			continue;
 		unsigned bad = 0;
 		for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++) {
@@ -173,17 +168,17 @@ void test_fast_hashes_best_aliases(void)
 	const struct hash_impl *x = hash_resolve(&hash_xxh3);
 
 	/* The aliases always land on something this CPU runs, of their family. */
-	CHECK(runnable(c) && strcmp(c->family, "crc32c") == 0);
-	CHECK(runnable(x) && strcmp(x->family, "xxh3") == 0);
-	CHECK(runnable(hash_resolve(&hash_xxh128)) && strcmp(hash_resolve(&hash_xxh128)->family, "xxh128") == 0);
+	CHECK(hash_available(c) && strcmp(c->family, "crc32c") == 0);
+	CHECK(hash_available(x) && strcmp(x->family, "xxh3") == 0);
+	CHECK(hash_available(hash_resolve(&hash_xxh128)) && strcmp(hash_resolve(&hash_xxh128)->family, "xxh128") == 0);
 	CHECK(hash_select("crc32c", &err) != NULL && hash_select("xxh3", &err) != NULL);
 #if defined(__x86_64__)
 	/* As features go away (an older CPU), the choice stays runnable. */
 	static const char *const masks[] = { "avx512f", "avx2,pclmulqdq", "sse4.2,sse2" };
 	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
 		CHECK(cpu_features_disable(masks[i], &err) == 0);
-		CHECK(runnable(hash_resolve(&hash_crc32c)) && runnable(hash_resolve(&hash_xxh3)));
-		CHECK(runnable(hash_resolve(&hash_xxh128)));
+		CHECK(hash_available(hash_resolve(&hash_crc32c)) && hash_available(hash_resolve(&hash_xxh3)));
+		CHECK(hash_available(hash_resolve(&hash_xxh128)));
 	}
 	/* Without SSE4.2 or SSE2 the portable entries are all that is left. */
 	CHECK(hash_resolve(&hash_crc32c) == &hash_crc32c_generic);

@@ -40,6 +40,24 @@ void test_report_table(void)
 			"| crc32c | 12081 |  |\n| a\\|b | 1 | x |\n");
 	free(text);
 	table_free(t);
+
+	/* The last column cut to fit a width, each cut marked, a minimum kept. */
+	t = table_new(2, "ll");
+	CHECK(t && table_add_rowf(t, "NAME", "NOTE") == 0 && table_add_rowf(t, "ab", "0123456789") == 0 &&
+	      table_add_rowf(t, "abc", "short") == 0);
+	table_fit_last(t, 12, 4);
+	f = open_memstream(&text, &size);
+	CHECK(f && table_print(t, f) == 0);
+	fclose(f);
+	CHECK_STR(text, "NAME  NOTE\n------------\nab    012...\nabc   short\n");
+	free(text);
+	table_fit_last(t, 8, 4); /* no room: the minimum */
+	f = open_memstream(&text, &size);
+	CHECK(f && table_print(t, f) == 0);
+	fclose(f);
+	CHECK_STR(text, "NAME  NOTE\n----------\nab    0...\nabc   s...\n");
+	free(text);
+	table_free(t);
 }
 
 /* A toy record: a name, a count, an optional ratio, readings, a part. */
