@@ -1,13 +1,22 @@
-/* `ksmbench ceiling` as text or JSON (see ceiling_report.h). The largest
- * spread of any probe is reported as the run's stability. */
+/* The ceiling document (ksmbench ceiling): this CPU's measured limits (the
+ * figures, which a results document's context also carries as "ceiling"),
+ * how much crc32q and carry-less multiply overlap, and each
+ * implementation's ceiling at the page size; fields for JSON, columns for
+ * the text tables. The largest spread of any probe is reported as the
+ * run's stability. */
 #include "ceiling_report.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-#include <cJSON.h>
+#include "kinds.h"
+#include "record_table.h"
 
-#include "table.h"
+#define DOC(row) ((const struct report_document *)(row)->item)
+#define FIG(row) ((const struct ceiling_figures *)(row)->item)
+#define VAL(row) ((const struct ceiling_value *)(row)->item)
+#define PROBE(row) ((enum ceiling_probe_id)(row)->index)
+#define CPU(row) ((const struct cpu_description *)(row)->item)
+#define HASH(row) (*(const struct hash_impl *const *)(row)->item)
 
 static double worst_spread(const struct ceiling_figures *f)
 {
@@ -19,43 +28,210 @@ static double worst_spread(const struct ceiling_figures *f)
 	return w;
 }
 
-static void value_text(const struct ceiling_figures *f, enum ceiling_probe_id id, char *buf, size_t size)
-{
-	const struct ceiling_value *v = &f->v[id];
+/* One probe: its row's index is the probe. */
+RECORD_GETTER(p_measured, record_bool(v, VAL(w)->measured))
+RECORD_GETTER(p_value, VAL(w)->measured && record_real(v, VAL(w)->value))
+RECORD_GETTER(p_spread, VAL(w)->measured && record_real(v, VAL(w)->spread_pct))
+RECORD_GETTER(p_unit, record_str(v, ceiling_probe_unit(PROBE(w))))
+RECORD_GETTER(p_what, record_str(v, ceiling_probe_label(PROBE(w))))
 
-	if (!v->measured)
-		snprintf(buf, size, "-");
-	else if (id == CEIL_CORE_CLOCK)
-		snprintf(buf, size, "%.3f GHz", v->value / 1e9);
-	else if (id == CEIL_MEM_STREAM)
-		snprintf(buf, size, "%.1f GB/s", v->value / 1e9);
-	else if (id == CEIL_COLD_PAGE)
-		snprintf(buf, size, "%.0f ns", v->value);
-	else
-		snprintf(buf, size, "%.2f %s", v->value, ceiling_probe_unit(id));
+static const struct record_field probe_fields[] = {
+	{ .name = "measured", .type = RECORD_BOOL, .get = p_measured },
+	{ .name = "value", .type = RECORD_REAL, .get = p_value },
+	{ .name = "spread_pct", .type = RECORD_REAL, .get = p_spread },
+	{ .name = "unit", .type = RECORD_STR, .get = p_unit },
+	{ .name = "what", .type = RECORD_STR, .get = p_what },
+};
+
+static const struct record_schema probe_schema = { NULL, RECORD_FIELDS(probe_fields), NULL, 0 };
+
+static size_t n_probes(const struct record_row *w)
+{
+	(void)w;
+	return CEIL_NPROBES;
 }
 
-static int probes_table(const struct ceiling_figures *f, FILE *out)
+static size_t n_widths(const struct record_row *w)
 {
-	struct table *t = table_new(3, "lrr");
-	char value[64], spread[32];
-	int rc = t ? table_add_rowf(t, "LIMIT (best of repeats)", "VALUE", "SPREAD") : -1;
+	(void)w;
+	return 3;
+}
 
-	for (int p = 0; rc == 0 && p < CEIL_NPROBES; p++) {
-		value_text(f, (enum ceiling_probe_id)p, value, sizeof(value));
-		if (f->v[p].measured)
-			snprintf(spread, sizeof(spread), "%.1f%%", f->v[p].spread_pct);
-		else
-			snprintf(spread, sizeof(spread), "not here");
-		rc = table_add_rowf(t, ceiling_probe_label((enum ceiling_probe_id)p), value, spread);
-	}
-	for (unsigned w = 16; rc == 0 && w <= 64; w *= 2) {
-		double o = ceiling_coissue(f, w);
+static int f_limit(const struct record_row *w, struct record_value *v)
+{
+	v->key = ceiling_probe_key((enum ceiling_probe_id)w->index);
+	v->type = RECORD_OBJECT;
+	return record_item(v, &FIG(w)->v[w->index]);
+}
+
+/* The overlap of crc32q and (v)pclmulqdq per register width, null where
+ * not measured. */
+static int f_coissue(const struct record_row *w, struct record_value *v)
+{
+	static const char *const widths[] = { "xmm", "ymm", "zmm" };
+	double o = ceiling_coissue(FIG(w), 16u << w->index);
+
+	v->key = widths[w->index];
+	v->type = RECORD_REAL;
+	return o >= 0 && record_real(v, o);
+}
+
+RECORD_GETTER(f_elapsed, record_real(v, FIG(w)->elapsed_s))
+RECORD_GETTER(f_repeats, record_uint(v, FIG(w)->repeats))
+RECORD_GETTER(f_spread, record_real(v, worst_spread(FIG(w))))
+RECORD_GETTER(f_stream, record_uint(v, FIG(w)->stream_bytes))
+
+static const struct record_field figures_fields[] = {
+	{ .name = "elapsed_s", .type = RECORD_REAL, .get = f_elapsed },
+	{ .name = "repeats", .type = RECORD_UINT, .get = f_repeats },
+	{ .name = "largest_spread_pct", .type = RECORD_REAL, .get = f_spread },
+	{ .name = "stream_bytes", .type = RECORD_UINT, .get = f_stream },
+	{ .name = "limits", .type = RECORD_MAP, .get = f_limit, .count = n_probes, .sub = &probe_schema },
+	{ .name = "coissue", .type = RECORD_MAP, .get = f_coissue, .count = n_widths },
+};
+
+const struct record_schema ceiling_figures_schema = { NULL, RECORD_FIELDS(figures_fields), NULL, 0 };
+
+/* The CPU as `ceiling` names it: "" where libcpuid does not know it. */
+RECORD_GETTER(u_brand, (record_str(v, CPU(w)->known ? CPU(w)->brand : ""), 1))
+RECORD_GETTER(u_vendor, (record_str(v, CPU(w)->known ? CPU(w)->vendor : ""), 1))
+RECORD_GETTER(u_family, record_int(v, CPU(w)->ext_family))
+RECORD_GETTER(u_model, record_int(v, CPU(w)->ext_model))
+
+static const struct record_field cpu_fields[] = {
+	{ .name = "brand", .type = RECORD_STR, .get = u_brand },
+	{ .name = "vendor", .type = RECORD_STR, .get = u_vendor },
+	{ .name = "family", .type = RECORD_INT, .get = u_family },
+	{ .name = "model", .type = RECORD_INT, .get = u_model },
+};
+
+static const struct record_schema cpu_schema = { NULL, RECORD_FIELDS(cpu_fields), NULL, 0 };
+
+/* One implementation's bound; its row is nested in the document's. */
+static int bound(const struct record_row *w, struct ceiling_bound *b)
+{
+	const struct ceiling_report *r = DOC(w->up)->ceiling;
+
+	return ceiling_bound(r->figures, HASH(w), r->page_size, b) == 0;
+}
+
+static int b_hot(const struct record_row *w, struct record_value *v)
+{
+	struct ceiling_bound b;
+
+	return bound(w, &b) && record_real(v, b.bytes_per_s);
+}
+
+static int b_cold(const struct record_row *w, struct record_value *v)
+{
+	struct ceiling_bound b;
+
+	return bound(w, &b) && record_real(v, b.cold_bytes_per_s);
+}
+
+static int b_formula(const struct record_row *w, struct record_value *v)
+{
+	struct ceiling_bound b;
+
+	return bound(w, &b) && record_str(v, b.formula);
+}
+
+/* The resource that binds, or why there is no bound. */
+static int b_limit(const struct record_row *w, struct record_value *v)
+{
+	struct ceiling_bound b;
+
+	bound(w, &b);
+	return record_str(v, b.limit);
+}
+
+RECORD_GETTER(b_hash, record_str(v, HASH(w)->name))
+
+static const struct record_field bound_fields[] = {
+	{ .name = "hash", .type = RECORD_STR, .get = b_hash },
+	{ .name = "ceiling_bytes_per_second", .type = RECORD_REAL, .get = b_hot },
+	{ .name = "cold_ceiling_bytes_per_second", .type = RECORD_REAL, .get = b_cold },
+	{ .name = "formula", .type = RECORD_STR, .get = b_formula },
+	{ .name = "limited_by", .type = RECORD_STR, .get = b_limit },
+};
+
+static const struct record_schema bound_schema = { NULL, RECORD_FIELDS(bound_fields), NULL, 0 };
+
+RECORD_GETTER(d_cpu, record_item(v, DOC(w)->ceiling->cpu))
+RECORD_GETTER(d_figures, record_item(v, DOC(w)->ceiling->figures))
+RECORD_GETTER(d_page, record_uint(v, DOC(w)->ceiling->page_size))
+RECORD_GETTER(d_bound, record_item(v, &DOC(w)->ceiling->hashes[w->index]))
+
+static size_t n_hashes(const struct record_row *w)
+{
+	return DOC(w)->ceiling->nhashes;
+}
+
+static const struct record_field document_fields[] = {
+	{ .name = "cpu", .type = RECORD_OBJECT, .get = d_cpu, .sub = &cpu_schema },
+	{ .name = "figures", .type = RECORD_OBJECT, .flags = RECORD_INLINE, .get = d_figures,
+	  .sub = &ceiling_figures_schema },
+	{ .name = "page_size", .type = RECORD_UINT, .get = d_page },
+	{ .name = "ceilings", .type = RECORD_OBJECT, .get = d_bound, .count = n_hashes, .sub = &bound_schema },
+};
+
+const struct record_schema ceiling_document_schema = { NULL, RECORD_FIELDS(document_fields), NULL, 0 };
+
+/* A probe's value for reading: the unit chosen by what it measures. */
+static int value_cell(const struct record_row *w, char *buf, size_t size)
+{
+	enum ceiling_probe_id id = PROBE(w);
+	double x = VAL(w)->value;
+
+	if (!VAL(w)->measured)
+		return 0;
+	if (id == CEIL_CORE_CLOCK)
+		snprintf(buf, size, "%.3f GHz", x / 1e9);
+	else if (id == CEIL_MEM_STREAM)
+		snprintf(buf, size, "%.1f GB/s", x / 1e9);
+	else if (id == CEIL_COLD_PAGE)
+		snprintf(buf, size, "%.0f ns", x);
+	else
+		snprintf(buf, size, "%.2f %s", x, ceiling_probe_unit(id));
+	return 1;
+}
+
+static int spread_cell(const struct record_row *w, char *buf, size_t size)
+{
+	if (VAL(w)->measured)
+		snprintf(buf, size, "%.1f%%", VAL(w)->spread_pct);
+	else
+		snprintf(buf, size, "not here");
+	return 1;
+}
+
+static const struct record_column probe_columns[] = {
+	{ "LIMIT (best of repeats)", 'l', "what", 0, NULL, NULL },
+	{ "VALUE", 'r', NULL, 0, NULL, value_cell },
+	{ "SPREAD", 'r', NULL, 0, NULL, spread_cell },
+};
+
+static const struct record_column bound_columns[] = {
+	{ "HASH", 'l', "hash", 0, NULL, NULL },
+	{ "CEILING GB/s", 'r', "ceiling_bytes_per_second", 1e-9, "%.1f", NULL },
+	{ "COLD GB/s", 'r', "cold_ceiling_bytes_per_second", 1e-9, "%.1f", NULL },
+	{ "LIMITED BY", 'l', "limited_by", 0, NULL, NULL },
+};
+
+/* The probes, then a line per register width whose overlap was measured. */
+static int probes_table(FILE *out, const struct ceiling_figures *f)
+{
+	struct record_list rows = { &probe_schema, f->v, CEIL_NPROBES, sizeof(f->v[0]), { .item = f } };
+	struct table *t = record_table(RECORD_COLUMNS(probe_columns), &rows);
+	static const char *const units[] = { "pclmulqdq xmm", "vpclmulqdq ymm", "vpclmulqdq zmm" };
+	int rc = t ? 0 : -1;
+
+	for (unsigned i = 0; rc == 0 && i < 3; i++) {
+		double o = ceiling_coissue(f, 16u << i);
+		char label[80], value[16];
 		if (o < 0)
 			continue;
-		char label[80];
-		snprintf(label, sizeof(label), "crc32q / %s overlap in one loop", w == 16 ? "pclmulqdq xmm" :
-			 w == 32 ? "vpclmulqdq ymm" : "vpclmulqdq zmm");
+		snprintf(label, sizeof(label), "crc32q / %s overlap in one loop", units[i]);
 		snprintf(value, sizeof(value), "%.0f%%", 100 * o);
 		rc = table_add_rowf(t, label, value, "");
 	}
@@ -65,115 +241,40 @@ static int probes_table(const struct ceiling_figures *f, FILE *out)
 	return rc;
 }
 
-static int bounds_table(const struct ceiling_report *r, FILE *out)
+/* The implementations that have a ceiling (the JSON also lists the others,
+ * saying why they have none). */
+static int bounds_table(FILE *out, const struct report_document *doc)
 {
-	struct table *t = table_new(4, "lrrl");
-	char hot[32], cold[32];
-	int rc = t ? table_add_rowf(t, "HASH", "CEILING GB/s", "COLD GB/s", "LIMITED BY") : -1;
+	const struct ceiling_report *r = doc->ceiling;
+	const struct hash_impl **modelled = malloc((r->nhashes ? r->nhashes : 1) * sizeof(*modelled));
+	struct ceiling_bound b;
+	size_t n = 0;
 
-	for (unsigned i = 0; rc == 0 && i < r->nhashes; i++) {
-		struct ceiling_bound b;
-		if (ceiling_bound(r->figures, r->hashes[i], r->page_size, &b))
-			continue;
-		snprintf(hot, sizeof(hot), "%.1f", b.bytes_per_s / 1e9);
-		snprintf(cold, sizeof(cold), "%.1f", b.cold_bytes_per_s / 1e9);
-		rc = table_add_rowf(t, r->hashes[i]->name, hot, cold, b.limit);
-	}
-	if (rc == 0)
-		rc = table_print(t, out);
+	if (!modelled)
+		return -1;
+	for (unsigned i = 0; i < r->nhashes; i++)
+		if (ceiling_bound(r->figures, r->hashes[i], r->page_size, &b) == 0)
+			modelled[n++] = r->hashes[i];
+	struct record_list rows = { &bound_schema, modelled, n, sizeof(*modelled), { .item = doc } };
+	struct table *t = record_table(RECORD_COLUMNS(bound_columns), &rows);
+	int rc = t ? table_print(t, out) : -1;
 	table_free(t);
+	free(modelled);
 	return rc;
 }
 
-int ceiling_report_table(const struct ceiling_report *r, FILE *out)
+int ceiling_report_table(FILE *out, const struct report_document *doc)
 {
+	const struct ceiling_report *r = doc->ceiling;
 	const struct ceiling_figures *f = r->figures;
 
 	if (fprintf(out, "ceiling: %s (family %d, model %d), %.2f s, best of %u repeats, largest spread %.1f%%\n\n",
 		    r->cpu->known ? r->cpu->brand : "unknown CPU", r->cpu->ext_family, r->cpu->ext_model, f->elapsed_s,
 		    f->repeats, worst_spread(f)) < 0 ||
-	    probes_table(f, out))
+	    probes_table(out, f))
 		return -1;
 	if (fprintf(out, "\nceilings at %zu B per call (hot: L1; cold: streamed from memory); docs/ceilings.md\n\n",
 		    r->page_size) < 0)
 		return -1;
-	return bounds_table(r, out);
-}
-
-static cJSON *probes_json(const struct ceiling_figures *f)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	for (int p = 0; p < CEIL_NPROBES; p++) {
-		cJSON *e = cJSON_AddObjectToObject(o, ceiling_probe_key((enum ceiling_probe_id)p));
-		cJSON_AddBoolToObject(e, "measured", f->v[p].measured);
-		if (f->v[p].measured) {
-			cJSON_AddNumberToObject(e, "value", f->v[p].value);
-			cJSON_AddNumberToObject(e, "spread_pct", f->v[p].spread_pct);
-		} else {
-			cJSON_AddNullToObject(e, "value");
-			cJSON_AddNullToObject(e, "spread_pct");
-		}
-		cJSON_AddStringToObject(e, "unit", ceiling_probe_unit((enum ceiling_probe_id)p));
-		cJSON_AddStringToObject(e, "what", ceiling_probe_label((enum ceiling_probe_id)p));
-	}
-	return o;
-}
-
-static cJSON *bounds_json(const struct ceiling_report *r)
-{
-	cJSON *arr = cJSON_CreateArray();
-
-	for (unsigned i = 0; arr && i < r->nhashes; i++) {
-		struct ceiling_bound b;
-		cJSON *e = cJSON_CreateObject();
-		cJSON_AddItemToArray(arr, e);
-		cJSON_AddStringToObject(e, "hash", r->hashes[i]->name);
-		int rc = ceiling_bound(r->figures, r->hashes[i], r->page_size, &b);
-		if (rc == 0) {
-			cJSON_AddNumberToObject(e, "ceiling_bytes_per_second", b.bytes_per_s);
-			cJSON_AddNumberToObject(e, "cold_ceiling_bytes_per_second", b.cold_bytes_per_s);
-			cJSON_AddStringToObject(e, "formula", b.formula);
-		} else {
-			cJSON_AddNullToObject(e, "ceiling_bytes_per_second");
-			cJSON_AddNullToObject(e, "cold_ceiling_bytes_per_second");
-			cJSON_AddNullToObject(e, "formula");
-		}
-		cJSON_AddStringToObject(e, "limited_by", b.limit);
-	}
-	return arr;
-}
-
-int ceiling_report_json(const struct ceiling_report *r, FILE *out)
-{
-	const struct ceiling_figures *f = r->figures;
-	cJSON *root = cJSON_CreateObject(), *cpu = cJSON_AddObjectToObject(root, "cpu");
-	int rc = 0;
-
-	cJSON_AddStringToObject(cpu, "brand", r->cpu->known ? r->cpu->brand : "");
-	cJSON_AddStringToObject(cpu, "vendor", r->cpu->known ? r->cpu->vendor : "");
-	cJSON_AddNumberToObject(cpu, "family", r->cpu->ext_family);
-	cJSON_AddNumberToObject(cpu, "model", r->cpu->ext_model);
-	cJSON_AddNumberToObject(root, "elapsed_s", f->elapsed_s);
-	cJSON_AddNumberToObject(root, "repeats", f->repeats);
-	cJSON_AddNumberToObject(root, "largest_spread_pct", worst_spread(f));
-	cJSON_AddNumberToObject(root, "stream_bytes", (double)f->stream_bytes);
-	cJSON_AddItemToObject(root, "limits", probes_json(f));
-	cJSON *co = cJSON_AddObjectToObject(root, "coissue");
-	static const char *const widths[] = { "xmm", "ymm", "zmm" };
-	for (unsigned i = 0, w = 16; i < 3; i++, w *= 2) {
-		double o = ceiling_coissue(f, w);
-		if (o < 0)
-			cJSON_AddNullToObject(co, widths[i]);
-		else
-			cJSON_AddNumberToObject(co, widths[i], o);
-	}
-	cJSON_AddNumberToObject(root, "page_size", (double)r->page_size);
-	cJSON_AddItemToObject(root, "ceilings", bounds_json(r));
-	char *text = cJSON_Print(root);
-	if (!text || fprintf(out, "%s\n", text) < 0)
-		rc = -1;
-	free(text);
-	cJSON_Delete(root);
-	return rc;
+	return bounds_table(out, doc);
 }

@@ -1,12 +1,13 @@
-/* Rendering of `ksmbench ceiling`: the measured limits and each available
- * implementation's ceiling, as a text table or JSON. */
+/* What `ksmbench ceiling` reports (a REPORT_CEILING document carries it;
+ * ceiling_report.c describes its fields and tables): the measured limits
+ * and each implementation's ceiling at one page size. */
 #ifndef KB_CEILING_REPORT_H
 #define KB_CEILING_REPORT_H
 
-#include <stdio.h>
+#include <stddef.h>
 
 #include "../bench/ceiling.h"
-#include "../bench/context.h"
+#include "../bench/cpu_describe.h"
 
 struct ceiling_report {
 	const struct ceiling_figures *figures;
@@ -15,8 +16,5 @@ struct ceiling_report {
 	const struct hash_impl *const *hashes; /* the implementations to bound */
 	unsigned nhashes;
 };
-
-int ceiling_report_table(const struct ceiling_report *r, FILE *out);
-int ceiling_report_json(const struct ceiling_report *r, FILE *out);
 
 #endif

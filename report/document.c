@@ -17,6 +17,7 @@ static const struct {
 	[REPORT_LIST] = { "list", &list_document_schema, NULL },
 	[REPORT_KSM] = { "ksm", &ksm_document_schema, NULL },
 	[REPORT_SELFCHECK] = { "bench --selfcheck", NULL, NULL },
+	[REPORT_CEILING] = { "ceiling", &ceiling_document_schema, NULL },
 };
 
 const char *report_kind_name(enum report_kind kind)

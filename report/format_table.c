@@ -27,6 +27,7 @@ const struct report_format report_format_table = {
 		[REPORT_LIST] = list_report_table,
 		[REPORT_KSM] = ksm_report_table,
 		[REPORT_SELFCHECK] = selfcheck_report_table,
+		[REPORT_CEILING] = ceiling_report_table,
 	},
 	0,
 };

@@ -1,7 +1,8 @@
 /* What each kind of document exports to the formats (one module per kind:
  * bench_report.c, thread.c, select_report.c, scan_report.c,
- * compare_report.c, list_report.c, ksm_report.c, svg_chart.c). The format
- * files (format_*.c) put these into their registry entries. */
+ * compare_report.c, list_report.c, ksm_report.c, ceiling_report.c,
+ * svg_chart.c). The format files (format_*.c) put these into their
+ * registry entries. */
 #ifndef KB_KINDS_H
 #define KB_KINDS_H
 
@@ -44,5 +45,10 @@ int ksm_report_table(FILE *out, const struct report_document *doc);
 int svg_chart_render(FILE *out, const struct report_document *doc);
 
 int selfcheck_report_table(FILE *out, const struct report_document *doc);
+
+/* The ceiling document; the figures' fields also make a results context's
+ * "ceiling" object. */
+extern const struct record_schema ceiling_document_schema, ceiling_figures_schema;
+int ceiling_report_table(FILE *out, const struct report_document *doc);
 
 #endif

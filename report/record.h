@@ -21,7 +21,8 @@ enum record_type {
 	RECORD_REAL,
 	RECORD_BOOL,
 	RECORD_OBJECT, /* a nested object: sub's fields over value.item */
-	RECORD_MAP,    /* an object whose keys come from the row: count entries, get gives key and value */
+	RECORD_MAP,    /* an object whose keys come from the row: count entries, get gives key and value
+			* (a scalar, or an OBJECT: item, over sub's fields) */
 };
 
 /* What a field's getter looks at: an item, the row it is nested in, and
@@ -52,6 +53,7 @@ struct record_schema;
 /* Field flags. */
 #define RECORD_CSV 1u      /* a column of the CSV (and TSV) rows */
 #define RECORD_REQUIRED 2u /* results_load: a document without it is rejected */
+#define RECORD_INLINE 4u   /* an OBJECT whose fields JSON writes into the enclosing object */
 
 struct record_field {
 	const char *name;      /* JSON key and CSV column; units are in the name */
@@ -64,7 +66,7 @@ struct record_field {
 	/* Non-NULL: an array of count elements (a MAP: count entries); get
 	 * then sees the element in row->index. */
 	size_t (*count)(const struct record_row *row);
-	const struct record_schema *sub; /* RECORD_OBJECT: the nested object's fields */
+	const struct record_schema *sub; /* RECORD_OBJECT (or a MAP of them): the nested object's fields */
 	/* Reading back: 1 + the offset in the schema's load struct where the
 	 * value goes (STR: const char *, UINT: uint64_t, REAL: double, BOOL:
 	 * int, OBJECT: the nested load struct, an array of REAL or OBJECT: a

@@ -42,8 +42,11 @@ static cJSON *array(const struct record_schema *s, const struct record_field *f,
 			struct record_row at = { row->item, row->up, i };
 			struct record_value v;
 			int present = record_get(s, f, &at, &v);
+			struct record_row sub = { v.item, row, i };
 			if (v.key)
-				cJSON_AddItemToObject(a, v.key, present ? scalar(&v) : cJSON_CreateNull());
+				cJSON_AddItemToObject(a, v.key, !present ? cJSON_CreateNull()
+							       : v.type == RECORD_OBJECT ? record_json(f->sub, &sub)
+							       : scalar(&v));
 		} else {
 			cJSON_AddItemToArray(a, value(s, f, row, &i));
 		}
@@ -57,11 +60,32 @@ struct build {
 	cJSON *o;
 };
 
+static int add_field(const struct record_field *f, void *arg);
+
+static int add_null(const struct record_field *f, void *arg)
+{
+	return cJSON_AddNullToObject(((struct build *)arg)->o, f->name) ? 0 : -1;
+}
+
+/* An inline object's fields, in the enclosing object (null if it is). */
+static int add_inline(struct build *b, const struct record_field *f)
+{
+	struct record_value v;
+
+	if (!record_get(b->s, f, b->row, &v))
+		return record_each(f->sub, add_null, b);
+	struct record_row sub = { v.item, b->row, 0 };
+	struct build in = { f->sub, &sub, b->o };
+	return record_each(f->sub, add_field, &in);
+}
+
 static int add_field(const struct record_field *f, void *arg)
 {
 	struct build *b = arg;
 	cJSON *item;
 
+	if ((f->flags & RECORD_INLINE) && !f->count)
+		return add_inline(b, f);
 	if (!f->count)
 		item = value(b->s, f, b->row, NULL);
 	else if (f->applies && b->s->row_class && !(f->applies & b->s->row_class(b->row)))

@@ -26,6 +26,7 @@ enum report_kind {
 	REPORT_LIST,    /* the hash registry */
 	REPORT_KSM,     /* the live KSM counters */
 	REPORT_SELFCHECK, /* bench --selfcheck's comparisons */
+	REPORT_CEILING, /* this CPU's measured limits and each implementation's ceiling */
 	REPORT_KINDS
 };
 
@@ -36,6 +37,7 @@ struct compare_settings;
 struct compare_outcome;
 struct ksm_value;
 struct selfcheck_row;
+struct ceiling_report;
 
 /* What is reported. Each kind uses its own members; the rest stay zero. */
 struct report_document {
@@ -56,6 +58,7 @@ struct report_document {
 	int pid;                            /* ksm: 0 without --pid */
 	const struct selfcheck_row *checks; /* selfcheck */
 	size_t nchecks;
+	const struct ceiling_report *ceiling; /* ceiling */
 	int color;                          /* table: colour verdicts (a terminal) */
 	int wide;                           /* table: every column, however wide (list --wide) */
 };

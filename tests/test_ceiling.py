@@ -52,6 +52,16 @@ check(rc == 0 and lines[0].startswith("ceiling: ") and "best of 2 repeats" in li
       f"table header: {lines[:1]}")
 check(any(line.startswith("core clock") and "GHz" in line for line in lines), "table shows the core clock")
 check("ceilings at 256 B per call" in out and "LIMITED BY" in out, "table shows the ceilings at the page size")
+# -o: the same document, written atomically; nothing on stdout.
+import os
+import tempfile
+path = os.path.join(tempfile.mkdtemp(prefix="ksmbench-ceiling-"), "c.json")
+rc, out, err = run("ceiling", "--repeat", "1", "--format", "json", "-o", path)
+saved = json.load(open(path)) if os.path.exists(path) else {}
+check(rc == 0 and out == "" and set(saved) == set(doc) and saved["repeats"] == 1, f"ceiling -o FILE: {err!r}")
+os.unlink(path)
+check_usage_error(["ceiling", "-o", "/nonexistent/dir/c.json"], "/nonexistent/dir", "unwritable -o")
+check_usage_error(["ceiling", "--format", "csv"], "(table or json)", "formats named from the registry")
 rc, out, _ = run("ceiling", "--help")
 check(rc == 0 and "usage: ksmbench ceiling" in out, "ceiling --help")
 check_usage_error(["ceiling", "--format", "xml"], "unknown format", "bad format")

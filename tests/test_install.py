@@ -82,6 +82,10 @@ if shutil.which("bash") and os.path.isfile(comp_path):
     check(complete("bench", "--format", "") == ["table", "kernel", "csv", "tsv", "json", "gha", "markdown"],
           f"format values: {complete('bench', '--format', '')}")
     check(complete("compare", "--format", "") == ["table", "json", "markdown"], "compare format values")
+    check(complete("ceiling", "--format", "") == ["table", "json"], "ceiling format values (the registry's)")
+    check(complete("list", "--format", "") == ["table", "json"], "list format values")
+    check({"--output", "--page-size", "--repeat"} <= set(complete("ceiling", "--")), "ceiling options")
+    check({"--wide", "--names"} <= set(complete("list", "--")), "list options")
     check(complete("bench", "--timer", "") == ["window", "jiffies", "rdtsc"], "timer values")
     check(complete("bench", "--cache", "c") == ["cold"], "cache values")
     rc, names, _ = run("list", "--names")

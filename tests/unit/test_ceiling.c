@@ -1,9 +1,16 @@
 /* Unit tests of bench/ceiling*.c: each family's formula on known figures,
- * and a short real measurement (positive values, option checks). */
+ * a short real measurement (positive values, option checks), and the
+ * ceiling document (report/ceiling_report.c) on known figures. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
+
 #include "../../bench/ceiling.h"
+#include "../../report/ceiling_report.h"
+#include "../../report/report.h"
 #include "../../hashes/cpu_features.h"
 #include "../../hashes/impls.h"
 #include "check.h"
@@ -112,4 +119,74 @@ void test_ceiling_measure(void)
 	CHECK(ceiling_for(&hash_jhash2, 4096, &b, &err) == -1 && strstr(err.msg, "no ceiling for jhash2"));
 	const struct ceiling_figures *pf = ceiling_process_figures(&err);
 	CHECK(pf && pf == ceiling_process_figures(&err) && pf->v[CEIL_MEM_STREAM].measured && pf->stream_bytes >= (64u << 20));
+}
+
+/* The document in a format, as text (NULL if it could not be written). */
+static char *render(const char *format, const struct report_document *doc)
+{
+	struct kb_err err;
+	const struct report_format *f = report_format_find(format, REPORT_CEILING, &err);
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	if (!f || !out || report_write(f, doc, out) != 0) {
+		if (out)
+			fclose(out);
+		free(text);
+		return NULL;
+	}
+	fclose(out);
+	return text;
+}
+
+static double number_at(const cJSON *o, const char *a, const char *b)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, a), b);
+	return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+void test_ceiling_report(void)
+{
+	const struct hash_impl *hashes[] = { &hash_crc32c_sse42, &hash_jhash2, &hash_crc32c_fused_avx2 };
+	struct cpu_description cpu;
+	struct ceiling_figures f;
+	struct kb_err err;
+
+	known(&f);
+	f.repeats = 3;
+	f.v[CEIL_CRC32_LAT].spread_pct = 4.5;
+	memset(&cpu, 0, sizeof(cpu));
+	struct ceiling_report r = { &f, &cpu, 4096, hashes, 3 };
+	struct report_document doc = { .kind = REPORT_CEILING, .ceiling = &r };
+	char *text = render("json", &doc);
+	cJSON *o = text ? cJSON_Parse(text) : NULL;
+	CHECK(o != NULL);
+	free(text);
+	const cJSON *lim = cJSON_GetObjectItemCaseSensitive(o, "limits");
+	CHECK(number_at(lim, "crc32q_latency_cycles", "value") == 3 &&
+	      number_at(lim, "crc32q_latency_cycles", "spread_pct") == 4.5);
+	const cJSON *zmm = cJSON_GetObjectItemCaseSensitive(lim, "vpclmulqdq_zmm_cycles");
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(zmm, "measured")) &&
+	      cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(zmm, "value")));
+	CHECK(near(number_at(o, "coissue", "ymm"), 5.0 / 6) &&
+	      cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "coissue"), "zmm")));
+	CHECK(number_at(o, "limits", "largest_spread_pct") == -1); /* the figures' own fields sit at the top */
+	const cJSON *spread = cJSON_GetObjectItemCaseSensitive(o, "largest_spread_pct");
+	CHECK(cJSON_IsNumber(spread) && spread->valuedouble == 4.5);
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "ceilings");
+	CHECK(cJSON_GetArraySize(c) == 3);
+	const cJSON *sse = cJSON_GetArrayItem(c, 0), *jh = cJSON_GetArrayItem(c, 1);
+	const cJSON *hot = cJSON_GetObjectItemCaseSensitive(sse, "ceiling_bytes_per_second");
+	CHECK(cJSON_IsNumber(hot) && near(hot->valuedouble, 8e9));
+	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(jh, "ceiling_bytes_per_second")) &&
+	      cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(jh, "formula")) &&
+	      strstr(cJSON_GetObjectItemCaseSensitive(jh, "limited_by")->valuestring, "not modelled"));
+	cJSON_Delete(o);
+	/* The table lists the modelled implementations only, in GB/s. */
+	text = render("table", &doc);
+	CHECK(text && strstr(text, "best of 3 repeats, largest spread 4.5%") && strstr(text, "\ncrc32c-sse42 ") &&
+	      strstr(text, " 8.0 ") && !strstr(text, "\njhash2") && strstr(text, "crc32q / vpclmulqdq ymm overlap"));
+	free(text);
+	CHECK(report_format_find("csv", REPORT_CEILING, &err) == NULL && strstr(err.msg, "(table or json)"));
 }

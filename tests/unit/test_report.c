@@ -97,6 +97,7 @@ RECORD_GETTER(t_part, record_item(v, &TOY(w)->part))
 RECORD_GETTER(t_on, record_bool(v, ((const struct toy_part *)w->item)->on))
 RECORD_GETTER(t_parent, record_str(v, TOY(w->up)->name))
 RECORD_GETTER(t_entry, (v->key = w->index ? "b" : "a", v->type = RECORD_UINT, record_uint(v, w->index + 10)))
+RECORD_GETTER(t_part_entry, (v->key = w->index ? "y" : "x", v->type = RECORD_OBJECT, record_item(v, &TOY(w)->part)))
 
 static size_t n_readings(const struct record_row *w)
 {
@@ -130,6 +131,9 @@ static const struct record_field toy_fields[] = {
 	  .load = TL(readings) },
 	{ .name = "part", .type = RECORD_OBJECT, .get = t_part, .sub = &part_schema, .load = TL(part) },
 	{ .name = "map", .type = RECORD_MAP, .get = t_entry, .count = two },
+	{ .name = "parts", .type = RECORD_MAP, .get = t_part_entry, .count = two, .sub = &part_schema },
+	{ .name = "inline", .type = RECORD_OBJECT, .applies = 2, .flags = RECORD_INLINE, .get = t_part,
+	  .sub = &part_schema },
 };
 
 static const struct record_schema toy_schema = { NULL, RECORD_FIELDS(toy_fields), toy_class,
@@ -156,11 +160,21 @@ void test_report_record(void)
 	struct record_list l = { &toy_schema, toys, 2, sizeof(toys[0]), { NULL, NULL, 0 } };
 	struct record_row row = record_list_row(&l, 0);
 
-	/* JSON: null where the row's class does not apply, nested and arrays. */
+	/* JSON: null where the row's class does not apply, nested and arrays,
+	 * a map of objects, an inline object's fields (null where it is). */
 	cJSON *o = record_json(&toy_schema, &row);
 	char *text = cJSON_PrintUnformatted(o);
 	CHECK_STR(text, "{\"name\":\"a,\\\"b\\\"\",\"count\":1,\"ratio\":null,\"readings\":[1,2],"
-			"\"part\":{\"on\":true,\"parent\":\"a,\\\"b\\\"\"},\"map\":{\"a\":10,\"b\":11}}");
+			"\"part\":{\"on\":true,\"parent\":\"a,\\\"b\\\"\"},\"map\":{\"a\":10,\"b\":11},"
+			"\"parts\":{\"x\":{\"on\":true,\"parent\":\"a,\\\"b\\\"\"},\"y\":{\"on\":true,\"parent\":\"a,\\\"b\\\"\"}},"
+			"\"on\":null,\"parent\":null}");
+	free(text);
+	cJSON_Delete(o);
+	row = record_list_row(&l, 1);
+	o = record_json(&toy_schema, &row);
+	text = cJSON_PrintUnformatted(o);
+	CHECK(text && strstr(text, "\"parts\":{\"x\":{\"on\":false,\"parent\":\"tab\\there\"},") &&
+	      strstr(text, "},\"on\":false,\"parent\":\"tab\\there\"}"));
 	free(text);
 	cJSON_Delete(o);
 
