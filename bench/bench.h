@@ -92,6 +92,11 @@ struct bench_result {
 	struct bench_counter counter;
 	struct stats_summary ns_per_page; /* over the rounds */
 	struct bench_round *rounds;       /* repeats of them, in the order measured (owned) */
+	/* This CPU's bound on the implementation at this page size (hot: in L1;
+	 * cold: streamed from memory) and what binds it; 0 and NULL where there
+	 * is none (not measured, or not modelled). Set by ceiling_bound_results. */
+	double ceiling_bytes_per_s;
+	const char *ceiling_limit;
 	union {
 		struct bench_jiffies_part jiffies; /* timer == BENCH_TIMER_JIFFIES */
 		struct bench_rdtsc_part rdtsc;     /* timer == BENCH_TIMER_RDTSC */

@@ -1,9 +1,9 @@
 /* This CPU's measured limits that bound page hashing, and from them each
  * implementation's ceiling (docs/ceilings.md has the formulas and why).
- * Library API for `ksmbench ceiling` and, later, the results model: measure
- * once (ceiling_measure, about half a second), then ask ceiling_bound() per
- * implementation and page size; ceiling_for() does both with a per-process
- * cache. */
+ * Library API for `ksmbench ceiling` and the results' "% of ceiling":
+ * measure once (ceiling_measure, about half a second), then ask
+ * ceiling_bound() per implementation and page size; ceiling_for() does both
+ * with a per-process cache. */
 #ifndef KB_CEILING_H
 #define KB_CEILING_H
 
@@ -98,5 +98,13 @@ const struct ceiling_figures *ceiling_process_figures(struct kb_err *err);
 
 /* ceiling_bound() from ceiling_process_figures(). */
 int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_bound *bound, struct kb_err *err);
+
+struct bench_result;
+
+/* Sets each result's ceiling from f (bench.h: ceiling_bytes_per_s and
+ * ceiling_limit): the hot bound for a hot run, the streamed one for a cold
+ * run (then the memory when it binds); none where f is NULL or the
+ * implementation is not modelled. */
+void ceiling_bound_results(const struct ceiling_figures *f, struct bench_result *r, size_t n);
 
 #endif

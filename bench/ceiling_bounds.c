@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "bench.h"
+
 #define CEIL_CRC_LANES 3 /* crc32q streams of the 3-way and fused schemes */
 
 static const struct ceiling_value *val(const struct ceiling_figures *f, enum ceiling_probe_id id)
@@ -171,4 +173,19 @@ int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_boun
 	if (ceiling_bound(f, h, page_size, bound))
 		return kb_fail(err, "no ceiling for %s: %s", h->name, bound->limit);
 	return 0;
+}
+
+void ceiling_bound_results(const struct ceiling_figures *f, struct bench_result *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct hash_impl *h = hash_find(r[i].impl);
+		struct ceiling_bound b;
+		r[i].ceiling_bytes_per_s = 0;
+		r[i].ceiling_limit = NULL;
+		if (!f || !h || ceiling_bound(f, h, r[i].page_size, &b))
+			continue;
+		int cold = r[i].cache && strcmp(r[i].cache, "cold") == 0;
+		r[i].ceiling_bytes_per_s = cold ? b.cold_bytes_per_s : b.bytes_per_s;
+		r[i].ceiling_limit = cold && b.cold_bytes_per_s < b.bytes_per_s ? "memory stream bandwidth" : b.limit;
+	}
 }

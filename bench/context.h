@@ -9,6 +9,8 @@
 #include "../hashes/hash.h"
 #include "cpu_describe.h"
 
+struct ceiling_figures;
+
 #define CONTEXT_WARNINGS_MAX 8
 #define CONTEXT_FEATURES_MAX 24
 
@@ -29,6 +31,9 @@ struct bench_context {
 	int counter_is_tsc, tsc_invariant, has_rdtscp;
 	double counter_hz, counter_overhead_ticks;
 	uint64_t clock_resolution_ns, clock_granularity_ns;
+	/* This process's measured limits (bench/ceiling.h), NULL when not
+	 * measured (--no-ceiling, or the probes failed: a warning says why). */
+	const struct ceiling_figures *ceiling;
 	char warnings[CONTEXT_WARNINGS_MAX][200];
 	unsigned nwarnings;
 	/* Set by the command when a stop request ended the run early: the

@@ -45,6 +45,8 @@ static void usage(void)
 	       "                        gha: github-action-benchmark's array)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
 	       "  -q, --quiet           no progress line and no warnings on stderr\n"
+	       "  --no-ceiling          do not measure this CPU's limits first (about 0.3 s): no\n"
+	       "                        ceiling and %% of ceiling in the results\n"
 	       "  --selfcheck           compare the harness with a minimal loop, and rdtsc with\n"
 	       "                        window, per hash on a hot page; exit 1 if a target is missed\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
@@ -55,11 +57,11 @@ static void usage(void)
 struct bench_opts {
 	const char *hashes, *format_name, *output, *timer_name;
 	struct bench_step step;
-	int warmup_given, cpu, selfcheck, quiet;
+	int warmup_given, cpu, selfcheck, quiet, no_ceiling;
 };
 
 enum { O_DATA = 256, O_SEED, O_PAGE, O_CACHE, O_WS, O_MIS, O_IFMT, O_LIME, O_TIMER, O_WIN, O_WARM, O_REP, O_HZ,
-       O_ALIGN, O_CPU, O_FMT, O_SELF };
+       O_ALIGN, O_CPU, O_FMT, O_SELF, O_NOCEIL };
 
 static const struct option options[] = {
 	{ "hash", required_argument, NULL, 'H' },      { "data", required_argument, NULL, O_DATA },
@@ -72,7 +74,7 @@ static const struct option options[] = {
 	{ "align-tick", no_argument, NULL, O_ALIGN },  { "cpu", required_argument, NULL, O_CPU },
 	{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
 	{ "selfcheck", no_argument, NULL, O_SELF },    { "help", no_argument, NULL, 'h' },
-	{ "quiet", no_argument, NULL, 'q' },
+	{ "quiet", no_argument, NULL, 'q' },           { "no-ceiling", no_argument, NULL, O_NOCEIL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -149,6 +151,7 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		case O_FMT: o->format_name = optarg; break;
 		case 'o': o->output = optarg; break;
 		case O_SELF: o->selfcheck = 1; break;
+		case O_NOCEIL: o->no_ceiling = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'h': usage(); return -1;
 		default: return cli_bad_option("bench", argv, optopt);
@@ -249,6 +252,8 @@ int cmd_bench(int argc, char **argv)
 	if (!(ctx = run_cli_context("bench", cpu, rule, hashes, (unsigned)n,
 				    o.step.cfg.timer == BENCH_TIMER_RDTSC || o.selfcheck)))
 		return KB_EXIT_USAGE;
+	if (!o.no_ceiling && !o.selfcheck)
+		run_cli_ceiling("bench", ctx, o.quiet);
 	o.step.set.llc_bytes = cpu_llc_bytes(&ctx->cpu);
 	o.step.set.cold &= !o.selfcheck;
 	if ((rc = cmd_output_open("bench", o.output, 0644, &out)) == 0)

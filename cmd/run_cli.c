@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../bench/ceiling.h"
 #include "../bench/pin.h"
 #include "../common/duration_parse.h"
 #include "../common/size_parse.h"
@@ -126,11 +127,26 @@ int run_cli_measure(const char *cmd, const struct bench_step *steps, unsigned ns
 	return rc ? cli_fail(cmd, &err) : 0;
 }
 
-void run_cli_finish(const char *cmd, struct bench_context *ctx, const struct bench_results *r,
+void run_cli_ceiling(const char *cmd, struct bench_context *ctx, int quiet)
+{
+	struct bench_progress note = { .note = "measuring this CPU's limits (--no-ceiling skips this)" };
+	struct progress progress;
+	struct kb_err err;
+
+	progress_init(&progress, cmd, quiet);
+	progress_show(&progress, &note);
+	ctx->ceiling = ceiling_process_figures(&err);
+	progress_clear(&progress);
+	if (!ctx->ceiling)
+		bench_context_warn(ctx, "no ceiling figures: %s", err.msg);
+}
+
+void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_results *r,
 		    const struct report_format *f, int quiet)
 {
 	int signo;
 
+	ceiling_bound_results(ctx->ceiling, r->items, r->n);
 	bench_context_note_stop(ctx, r->planned, (unsigned)r->n);
 	if ((signo = ctx->interrupted_by) != 0)
 		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurements reported\n", cmd,

@@ -30,15 +30,21 @@ int run_cli_cpu(const char *cmd, int requested, int only_choose, int *cpu, const
 struct bench_context *run_cli_context(const char *cmd, int cpu, const char *rule,
 				      const struct hash_impl *const *hashes, unsigned n, int uses_counter);
 
+/* This process's limits (bench/ceiling.h, about 0.3 s) into ctx->ceiling,
+ * measured on the pinned CPU before anything is timed, with a progress
+ * note on a terminal; a warning in ctx if the probes could not run. */
+void run_cli_ceiling(const char *cmd, struct bench_context *ctx, int quiet);
+
 /* Runs the plan with a progress line on a terminal (none with quiet);
  * out gets what was measured, also when a stop request ends it early. */
 int run_cli_measure(const char *cmd, const struct bench_step *steps, unsigned nsteps,
 		    const struct hash_impl *const *hashes, unsigned nhashes, int quiet, struct bench_results *out);
 
-/* After the run: records in ctx whether a stop request cut it short (says
- * so on stderr when it did), and prints the context's warnings on stderr
- * for a format that has no place for them (not with quiet). */
-void run_cli_finish(const char *cmd, struct bench_context *ctx, const struct bench_results *r,
+/* After the run: bounds each result by ctx's ceiling (if measured),
+ * records in ctx whether a stop request cut the run short (says so on
+ * stderr when it did), and prints the context's warnings on stderr for a
+ * format that has no place for them (not with quiet). */
+void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_results *r,
 		    const struct report_format *f, int quiet);
 
 /* The exit code after the report was written with close_rc: an interrupted

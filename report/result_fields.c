@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/versions.h"
+#include "kinds.h"
 #include "report.h"
 #include "results_load.h"
 
@@ -76,6 +77,17 @@ RECORD_GETTER(g_ns_max, record_real(v, RES(w)->ns_per_page.max))
 RECORD_GETTER(g_ns_mean, record_real(v, RES(w)->ns_per_page.mean))
 /* One round has no spread: no CV. */
 RECORD_GETTER(g_cv, RES(w)->ns_per_page.n > 1 && record_real(v, RES(w)->ns_per_page.cv))
+/* The share of this CPU's ceiling the best round reached (null without one). */
+static int g_pct(const struct record_row *w, struct record_value *v)
+{
+	const struct bench_result *r = RES(w);
+	double best = rate(r, r->ns_per_page.best);
+
+	return r->ceiling_bytes_per_s > 0 && best > 0 && record_real(v, 100 * best / r->ceiling_bytes_per_s);
+}
+
+RECORD_GETTER(g_ceiling, RES(w)->ceiling_bytes_per_s > 0 && record_real(v, RES(w)->ceiling_bytes_per_s))
+RECORD_GETTER(g_ceiling_limit, record_str(v, RES(w)->ceiling_limit))
 static size_t n_rounds(const struct record_row *w)
 {
 	return RES(w)->repeats;
@@ -136,6 +148,9 @@ static const struct record_field result_fields[] = {
 	  .load = LR(ns_per_page_max) },
 	{ .name = "ns_per_page_mean", .type = RECORD_REAL, .format = "%.2f", .get = g_ns_mean },
 	{ .name = "cv", .type = RECORD_REAL, .flags = CSV, .format = "%.4f", .get = g_cv },
+	{ .name = "ceiling_bytes_per_second", .type = RECORD_REAL, .flags = CSV, .format = "%.0f", .get = g_ceiling },
+	{ .name = "pct_of_ceiling", .type = RECORD_REAL, .flags = CSV, .format = "%.2f", .get = g_pct },
+	{ .name = "ceiling_limited_by", .type = RECORD_STR, .flags = CSV, .get = g_ceiling_limit },
 	/* Every round's rate, in the order measured: compare's samples. */
 	{ .name = "bytes_per_second_rounds", .type = RECORD_REAL, .get = g_round_bps, .count = n_rounds,
 	  .load = LR(rounds_read) },
@@ -217,6 +232,7 @@ RECORD_GETTER(c_kernel, record_str(v, CTX(w)->kernel_release))
 RECORD_GETTER(c_governor, record_str(v, CTX(w)->governor))
 RECORD_GETTER(c_pinned, record_int(v, CTX(w)->pinned_cpu))
 RECORD_GETTER(c_pin_rule, record_str(v, CTX(w)->pin_rule))
+RECORD_GETTER(c_ceiling, record_item(v, CTX(w)->ceiling))
 static size_t n_warnings(const struct record_row *w)
 {
 	return CTX(w)->nwarnings;
@@ -276,6 +292,7 @@ static const struct record_field context_fields[] = {
 	{ .name = "governor", .type = RECORD_STR, .get = c_governor },
 	{ .name = "pinned_cpu", .type = RECORD_INT, .get = c_pinned },
 	{ .name = "pinned_cpu_rule", .type = RECORD_STR, .get = c_pin_rule },
+	{ .name = "ceiling", .type = RECORD_OBJECT, .get = c_ceiling, .sub = &ceiling_figures_schema },
 	{ .name = "warnings", .type = RECORD_STR, .get = c_warning, .count = n_warnings },
 };
 

@@ -8,12 +8,13 @@ import os
 import re
 import tempfile
 
-from clitest import BIN, run, check, check_usage_error, temp_file, finish
+from clitest import BIN, fast_args, run, check, check_usage_error, temp_file, finish
 
 FAST = ["--window", "3ms", "--warmup", "1ms", "--repeat", "2"]
 CSV_HEADER = ("hash,implementation,data,cache,page_size_bytes,misalign_bytes,working_set_bytes,timer,repeats,"
               "calls,bytes_per_second_best,bytes_per_second_median,ns_per_page_best,ns_per_page_median,"
-              "ns_per_page_min,ns_per_page_max,cv,kernel_mb_per_s_best,kernel_mb_per_s_median,hz,window_jiffies,"
+              "ns_per_page_min,ns_per_page_max,cv,ceiling_bytes_per_second,pct_of_ceiling,ceiling_limited_by,"
+              "kernel_mb_per_s_best,kernel_mb_per_s_median,hz,window_jiffies,"
               "bias_percent_median,tsc_cycles_per_page_median,tsc_cycles_per_call_p10,tsc_cycles_per_call_p90,clock")
 NUM = (int, float)
 available = {h["name"] for h in json.loads(run("list", "--format", "json")[1])["hashes"] if h["available"]}
@@ -243,7 +244,7 @@ def on_cpu0_then_all():
 
 import subprocess  # noqa: E402 (only this test starts the binary itself)
 for _ in range(2):
-    p = subprocess.run([BIN, "bench", *FAST, "-H", "xxh64", "--format", "json"], capture_output=True,
+    p = subprocess.run([BIN, *fast_args(["bench", *FAST, "-H", "xxh64", "--format", "json"])], capture_output=True,
                        preexec_fn=on_cpu0_then_all)
     c = json.loads(p.stdout)["context"] if p.returncode == 0 else {}
     check(c.get("pinned_cpu") == allowed[-1] and c.get("pinned_cpu_rule") == "highest allowed",
@@ -283,6 +284,72 @@ check_usage_error(["select", "--format", "tsv"], "(kernel, json, gha or markdown
 rc, out, err = run("bench", "--selfcheck", "-H", "jhash2,xxh64", "--window", "5ms", "--repeat", "3")
 check(rc in (0, 1) and "minimal ns/page" in out and "rdtsc mean" in out and "rdtsc median" in out, f"selfcheck rc={rc} {err!r}")
 check(len([x for x in out.splitlines() if x.startswith(("jhash2 ", "xxh64 "))]) == 2, "selfcheck rows")
+
+
+# % of ceiling: the ceiling probes run once, first; every result says its
+# ceiling (hot: L1; cold: streamed), the share of it the best round reached
+# and what binds, null where the family is not modelled.
+CEIL = [n for n in ("crc32c-sse42", "jhash2", "xxh3", "crc32c", "xxh64") if n in available]
+rc, out, err = run("bench", *FAST, "-H", ",".join(CEIL), "--format", "json", ceiling=True)
+doc = json.loads(out) if rc == 0 else {"context": {}, "results": []}
+ceil = doc["context"].get("ceiling")
+check(rc == 0 and ceil and ceil["limits"]["core_clock_hz"]["measured"] and ceil["repeats"] >= 1
+      and set(ceil["coissue"]) == {"xmm", "ymm", "zmm"}, f"context.ceiling: {err!r}")
+lim = ceil["limits"] if ceil else {}
+for r in doc["results"]:
+    if r["hash"] in ("jhash2", "xxh64"):
+        check(r["ceiling_bytes_per_second"] is None and r["pct_of_ceiling"] is None
+              and r["ceiling_limited_by"] is None, f"{r['hash']}: no ceiling, null")
+        continue
+    c = r["ceiling_bytes_per_second"]
+    check(isinstance(c, NUM) and c > 0 and isinstance(r["ceiling_limited_by"], str), f"{r['hash']}: a ceiling")
+    if isinstance(c, NUM) and c > 0:
+        want = 100 * r["bytes_per_second_best"] / c
+        check(abs(r["pct_of_ceiling"] - want) <= 1e-9 * want, f"{r['hash']}: pct = 100 x best / ceiling")
+by = {r["hash"]: r for r in doc["results"]}
+if "crc32c-sse42" in by and lim.get("crc32q_latency_cycles", {}).get("measured"):
+    want = 8 / lim["crc32q_latency_cycles"]["value"] * lim["core_clock_hz"]["value"]
+    got = by["crc32c-sse42"]["ceiling_bytes_per_second"]
+    check(abs(got - want) <= 1e-9 * want, f"the result's ceiling comes from the context's figures: {got} vs {want}")
+# Cold: never above the memory stream; the memory named where it binds.
+rc, out, err = run("bench", *FAST, "-H", ",".join(CEIL), "--cache", "cold", "--working-set", "1M",
+                   "--format", "json", ceiling=True)
+cold = json.loads(out) if rc == 0 else {"context": {}, "results": []}
+mem = (cold["context"].get("ceiling") or {}).get("limits", {}).get("memory_stream_bytes_per_second", {})
+for r in cold["results"]:
+    c = r["ceiling_bytes_per_second"]
+    if c is None or not mem.get("measured"):
+        continue
+    check(c <= mem["value"] * (1 + 1e-12), f"{r['hash']} cold: ceiling at most the memory stream")
+    if c == mem["value"]:
+        check(r["ceiling_limited_by"] == "memory stream bandwidth", f"{r['hash']} cold: bound by the memory")
+# CSV: the columns, empty where null.
+rc, out, err = run("bench", *FAST, "-H", "jhash2,crc32c", "--format", "csv", ceiling=True)
+rows = list(csv.DictReader(io.StringIO(out)))
+check(rc == 0 and len(rows) == 2 and rows[0]["pct_of_ceiling"] == "" and rows[0]["ceiling_bytes_per_second"] == ""
+      and float(rows[1]["pct_of_ceiling"]) > 0 and rows[1]["ceiling_limited_by"], f"csv ceiling columns: {rows}")
+# --no-ceiling: nothing measured, every ceiling field null.
+d = bench_json("-H", "crc32c")
+check(d["context"]["ceiling"] is None and d["results"][0]["pct_of_ceiling"] is None
+      and d["results"][0]["ceiling_bytes_per_second"] is None, "--no-ceiling: null")
+# thread and select: the same fields in their results.
+rc, out, err = run("thread", "--repeat", "1", "--window", "1ms", "--working-set", "1M", "--format", "json",
+                   ceiling=True)
+t = json.loads(out) if rc == 0 else {"context": {}, "results": []}
+check(t["context"].get("ceiling") and any(isinstance(r["pct_of_ceiling"], NUM) for r in t["results"]),
+      "thread results have % of ceiling")
+check(all("pct_of_ceiling" in r for r in t["results"]), "thread: the field in every result")
+# The probes' vector code leaves no dirty state behind: an SSE2 build after them
+# runs as fast as without them (a dirty state slows it about 4x).
+if "xxh3-sse2" in available:
+    def sse2_best(ceiling):
+        rc, out, _ = run("bench", "--window", "10ms", "--repeat", "5", "-H", "xxh3-sse2", "--format", "json",
+                         ceiling=ceiling)
+        return json.loads(out)["results"][0]["ns_per_page_best"] if rc == 0 else None
+    without = [x for x in (sse2_best(False), sse2_best(False)) if x]
+    after = [x for x in (sse2_best(True), sse2_best(True)) if x]
+    check(without and after and 0.5 < min(after) / min(without) < 2.0,
+          f"xxh3-sse2 after the ceiling probes / without: {after} / {without}")
 
 
 # Order independence: a hash measured alone and after all the others (ISA-L's

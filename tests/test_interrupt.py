@@ -11,7 +11,7 @@ import signal
 import subprocess
 import time
 
-from clitest import BIN, QUICK, run, check, temp_file, finish
+from clitest import BIN, QUICK, fast_args, run, check, temp_file, finish
 
 ENV = {k: v for k, v in os.environ.items() if k != "KSMBENCH_DISABLE"}
 # Under qemu-user (cross-test) start-up takes longer: every delay and window
@@ -20,7 +20,8 @@ SCALE = 4 if QUICK else 1
 
 
 def start(*args, **kw):
-    return subprocess.Popen([BIN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=kw.get("env", ENV))
+    return subprocess.Popen([BIN, *fast_args(args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=kw.get("env", ENV))
 
 
 def stop_after(p, seconds, sig=signal.SIGINT):
@@ -109,7 +110,7 @@ def run_tty(args, env_extra=None, tty_out=False, tty_err=False):
     env.update(env_extra or {})
     mo, so = pty.openpty() if tty_out else (None, None)
     me, se = pty.openpty() if tty_err else (None, None)
-    p = subprocess.Popen([BIN, *args], stdout=so if tty_out else subprocess.PIPE,
+    p = subprocess.Popen([BIN, *fast_args(args)], stdout=so if tty_out else subprocess.PIPE,
                          stderr=se if tty_err else subprocess.PIPE, env=env)
     for fd in (so, se):
         if fd is not None:

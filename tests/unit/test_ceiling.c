@@ -8,6 +8,7 @@
 
 #include <cJSON.h>
 
+#include "../../bench/bench.h"
 #include "../../bench/ceiling.h"
 #include "../../report/ceiling_report.h"
 #include "../../report/report.h"
@@ -189,4 +190,29 @@ void test_ceiling_report(void)
 	      strstr(text, " 8.0 ") && !strstr(text, "\njhash2") && strstr(text, "crc32q / vpclmulqdq ymm overlap"));
 	free(text);
 	CHECK(report_format_find("csv", REPORT_CEILING, &err) == NULL && strstr(err.msg, "(table or json)"));
+}
+
+/* Each result's ceiling: hot or streamed by its cache, the memory named
+ * where it binds, none for an unmodelled family or without figures. */
+void test_ceiling_results(void)
+{
+	struct ceiling_figures f;
+	struct bench_result r[4];
+
+	known(&f);
+	memset(r, 0, sizeof(r));
+	const char *impl[] = { "crc32c-3way", "crc32c-3way", "crc32c-sse42", "jhash2" };
+	const char *cache[] = { "hot", "cold", "cold", "hot" };
+	for (int i = 0; i < 4; i++) {
+		r[i].impl = impl[i];
+		r[i].cache = cache[i];
+		r[i].page_size = 4096;
+	}
+	ceiling_bound_results(&f, r, 4);
+	CHECK(near(r[0].ceiling_bytes_per_s, 24e9) && strcmp(r[0].ceiling_limit, "crc32q throughput") == 0);
+	CHECK(near(r[1].ceiling_bytes_per_s, 20e9) && strcmp(r[1].ceiling_limit, "memory stream bandwidth") == 0);
+	CHECK(near(r[2].ceiling_bytes_per_s, 8e9) && strstr(r[2].ceiling_limit, "latency"));
+	CHECK(r[3].ceiling_bytes_per_s == 0 && r[3].ceiling_limit == NULL);
+	ceiling_bound_results(NULL, r, 4);
+	CHECK(r[0].ceiling_bytes_per_s == 0 && r[0].ceiling_limit == NULL);
 }

@@ -73,6 +73,9 @@ void test_report_formats_results(void)
 
 	memset(&ctx, 0, sizeof(ctx));
 	two_results(r, rounds);
+	/* jhash2 at half its (pretend) ceiling; crc32c without one. */
+	r[1].ceiling_bytes_per_s = 2 * bench_bytes_per_s(4096, r[1].ns_per_page.best);
+	r[1].ceiling_limit = "a limit";
 	struct report_document doc = { .kind = REPORT_BENCH, .ctx = &ctx, .results = r, .nresults = 2 };
 
 	/* Exactly the patch's printk("ksm: %-8s hash() %5ld MB/s\n"). */
@@ -105,7 +108,21 @@ void test_report_formats_results(void)
 	CHECK(cJSON_IsObject(cJSON_GetObjectItem(json, "context")));
 	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(second, "bytes_per_second_rounds")) == 2);
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(second, "cv")) == 0.25);
+	/* % of ceiling: one descriptor each; null without a ceiling, and no
+	 * ceiling figures in a context that has none. */
+	double pct = cJSON_GetNumberValue(cJSON_GetObjectItem(second, "pct_of_ceiling"));
+	CHECK(pct > 49.999999 && pct < 50.000001);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(second, "ceiling_bytes_per_second")) == r[1].ceiling_bytes_per_s);
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(second, "ceiling_limited_by")), "a limit");
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(first, "pct_of_ceiling")) &&
+	      cJSON_IsNull(cJSON_GetObjectItem(first, "ceiling_bytes_per_second")) &&
+	      cJSON_IsNull(cJSON_GetObjectItem(first, "ceiling_limited_by")));
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(json, "context"), "ceiling")));
 	cJSON_Delete(json);
+	text = render("csv", &doc);
+	CHECK(text && strstr(text, ",cv,ceiling_bytes_per_second,pct_of_ceiling,ceiling_limited_by,") &&
+	      strstr(text, ",0.2500,") && strstr(text, ",50.00,a limit,"));
+	free(text);
 
 	struct kb_err err;
 	CHECK(report_format_find("kernel", REPORT_BENCH, &err) != NULL);
