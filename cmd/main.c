@@ -10,7 +10,7 @@
 #include "cli.h"
 
 static const struct cli_command commands[] = {
-	{ "list", "registered hashes, availability on this CPU, provenance", cmd_list },
+	{ "list", "registered hashes: availability here and in the kernel, alias choices", cmd_list },
 	{ "verify", "known-answer tests and cross-checks of every hash", cmd_verify },
 	{ "sum", "checksums of files, whole or per page (like xxhsum)", cmd_sum },
 	{ "capture", "a running process's memory as an ELF core", cmd_capture },

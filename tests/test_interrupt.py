@@ -103,14 +103,14 @@ check(rc == 130 and time.monotonic() - t0 < 2 * SCALE, "a 20 s window stops with
 
 
 # --- terminals: run with stdout and/or stderr on a pty
-def run_tty(args, env_extra=None, tty_out=False, tty_err=False):
+def run_tty(args, env_extra=None, tty_out=False, tty_err=False, ceiling=False):
     env = dict(ENV)
     env.pop("NO_COLOR", None)
     env["TERM"] = "xterm"
     env.update(env_extra or {})
     mo, so = pty.openpty() if tty_out else (None, None)
     me, se = pty.openpty() if tty_err else (None, None)
-    p = subprocess.Popen([BIN, *fast_args(args)], stdout=so if tty_out else subprocess.PIPE,
+    p = subprocess.Popen([BIN, *fast_args(args, ceiling)], stdout=so if tty_out else subprocess.PIPE,
                          stderr=se if tty_err else subprocess.PIPE, env=env)
     for fd in (so, se):
         if fd is not None:
@@ -147,6 +147,12 @@ check(rc == 0 and "\rksmbench bench: 1/2 xxh64 round 1/2" in err and "2/2 jhash2
 check(err.endswith("\r\033[K") or "\r\033[K" in err, "progress line erased at the end")
 rc, out, err = run_tty(BENCH + ["--quiet"], tty_err=True)
 check(rc == 0 and "round" not in err, f"--quiet: no progress line: {err!r}")
+# The ceiling probes first, with a note that says how to skip them.
+rc, out, err = run_tty(BENCH, tty_err=True, ceiling=True)
+note = err.find("\rksmbench bench: measuring this CPU's limits (--no-ceiling skips this)")
+check(rc == 0 and 0 <= note < err.find("1/2 xxh64 round 1/2"), f"ceiling note first: {err!r}")
+rc, out, err = run_tty(BENCH + ["--quiet"], tty_err=True, ceiling=True)
+check(rc == 0 and err == "", f"--quiet: no ceiling note: {err!r}")
 rc, out, err = run(*BENCH)
 check(rc == 0 and "round" not in err and "\r" not in err, "no progress line in a pipe")
 
