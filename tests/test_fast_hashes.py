@@ -67,10 +67,16 @@ for alias in FAMILY:
           f"{alias}: evidence and rates only where they apply")
 rc, out, _ = run("list")
 row = [line for line in out.splitlines() if line.split()[:1] == ["crc32c"]][0]
-check(f"= {entries['crc32c']['alias_of']}" in row, "list table shows what crc32c resolved to")
 how_line = [line for line in out.splitlines() if line.startswith("crc32c = ")]
-check(len(how_line) == 1 and how_line[0].startswith(f"crc32c = {entries['crc32c']['alias_of']}, "),
-      f"list says how crc32c was chosen: {how_line}")
+# A start-up measurement may choose differently in another process when the
+# candidates are within noise (under qemu they all run alike): the table and
+# its footer agree with each other, and with the JSON's process where a CPU
+# table line decided.
+shown = row.split("= ")[1].split()[0] if "= " in row else None
+check(shown in FAMILY["crc32c"] and len(how_line) == 1 and how_line[0].startswith(f"crc32c = {shown}, "),
+      f"list table shows what crc32c resolved to and says how: {row!r} {how_line}")
+if entries["crc32c"]["chosen_by"] == "table":
+    check(shown == entries["crc32c"]["alias_of"], "the table's choice is the same in every process")
 check(max(len(line) for line in out.splitlines()) <= 100, "list fits 100 columns")
 rc, wide, _ = run("list", "--wide")
 check(rc == 0 and max(len(line) for line in wide.splitlines()) > 100 and "KERNEL FUNCTION" in wide,
