@@ -102,7 +102,9 @@ static int kdump_read_header(struct kdump_source *k, struct kb_err *err)
 	k->bitmap_half = bitmap_blocks * k->block_size / 2;
 	k->bitmap2_off = k->bitmap1_off + k->bitmap_half;
 	k->desc_off = (1 + sub_blocks + bitmap_blocks) * k->block_size;
-	if (k->max_mapnr / 8 > k->bitmap_half)
+	/* One bit a pfn, the last byte possibly partly used: rounded up, so that
+	 * every pfn below max_mapnr has its bit inside the bitmaps. */
+	if (k->max_mapnr / 8 + (k->max_mapnr % 8 != 0) > k->bitmap_half)
 		return kb_fail(err, "'%s' is corrupt: %" PRIu64 " pfns do not fit in bitmaps of %"
 				    PRIu64 " bytes", path, k->max_mapnr, k->bitmap_half);
 	return kb_stream_check_range(k->hdr, k->bitmap1_off, 2 * k->bitmap_half, "the kdump bitmaps", err);
