@@ -4,11 +4,12 @@ failed before its fix. Bad input must give exit 2 with one line on stderr
 naming the problem; a quirk the documentation accepts must read as it says."""
 import os
 import struct
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen as g  # noqa: E402
-from clitest import check, finish, run, temp_file  # noqa: E402
+from clitest import BIN, check, finish, run, temp_file  # noqa: E402
 
 PS = 4096
 
@@ -42,5 +43,30 @@ bad_file("kdump max_mapnr one byte past the bitmaps", bytes(kd), "do not fit")
 struct.pack_into("<Q", kd, PS + 96, 8 * PS)
 rc, pages, _, err = sum_pages(bytes(kd))
 check(rc == 0 and [a for a, _ in pages] == [0, PS], f"kdump max_mapnr filling the bitmaps exactly: {pages} {err!r}")
+
+# ---- range files: bounded, text only; a /proc/iomem copy made without root
+# (every range 0-0) is refused naming the cause; junk after a range is refused.
+segs = [(0x1000, g.page("r1")), (0x3000, g.page("r2"))]
+lraw = g.raw(segs)
+rng = ("--input-format", "lime-raw", "--lime-ranges")
+bad_file("--lime-ranges @/dev/zero", lraw, "NUL byte", *rng, "@/dev/zero")
+bad_file("--lime-ranges 0-fff:junk", lraw, "bad range '0-fff:junk'", *rng, "0-fff:junk")
+bad_file("--lime-ranges with an empty element", lraw, "empty range", *rng, "1000-1fff,,3000-3fff")
+hidden = temp_file(b"00000000-00000000 : Reserved\n00000000-00000000 : System RAM\n"
+                   b"  00000000-00000000 : Kernel code\n")
+bad_file("iomem copied without root", lraw, "CAP_SYS_ADMIN", *rng, "@" + hidden)
+os.unlink(hidden)
+junk = temp_file(b"1000-1fff\nthis is not a range\n")
+bad_file("range file with a junk line", lraw, "line 2", *rng, "@" + junk)
+os.unlink(junk)
+# An endless pipe of valid lines stops at the documented size.
+path = temp_file(lraw)
+p = subprocess.run(["sh", "-c", 'yes 1000-1fff | "$0" sum --per-page "$@"', BIN, "--input-format", "lime-raw",
+                    "--lime-ranges", "@-", path], capture_output=True, text=True, timeout=60)
+check(p.returncode == 2 and "larger than 1048576 bytes" in p.stderr and len(p.stderr.splitlines()) == 1,
+      f"endless range pipe: {p.returncode} {p.stderr!r}")
+os.unlink(path)
+rc, pages, _, err = sum_pages(lraw, *rng, "0x1000 - 0x1fff, 3000-3fff")
+check(rc == 0 and [a for a, _ in pages] == [0x1000, 0x3000], f"ranges with blanks: {pages} {err!r}")
 
 finish("dumps-hostile")

@@ -81,4 +81,41 @@ void test_lime_ranges(void)
 	CHECK(lime_parse_ranges("1-10000000000000000", &r, &n, &err) == -1);
 	CHECK(lime_parse_ranges("", &r, &n, &err) == -1 && strstr(err.msg, "no ranges"));
 	CHECK(lime_parse_ranges("@/nonexistent", &r, &n, &err) == -1 && strstr(err.msg, "range file"));
+	/* Nothing but blanks may follow a range on the command line. */
+	CHECK(lime_parse_ranges("0-fff:junk", &r, &n, &err) == -1 && strstr(err.msg, "START-END"));
+	CHECK(lime_parse_ranges("0-fff,", &r, &n, &err) == -1 && strstr(err.msg, "empty range"));
+	CHECK(lime_parse_ranges(" 0 - fff , 2000-2fff ", &r, &n, &err) == 2 && r[1].start == 0x2000);
+	free(r);
+}
+
+void test_lime_range_files(void)
+{
+	static const char iomem[] = "00000000-00000fff : Reserved\n"
+				    "00001000-0009fbff : System RAM\n"
+				    "  00001000-00001fff : Kernel code\n"
+				    "100000000-17fffffff : System RAM\r\n"
+				    "fd000000-fdffffff : PCI Bus 0000:00\n";
+	static const char hidden[] = "00000000-00000000 : Reserved\n00000000-00000000 : System RAM\n";
+	static const char plain[] = "# ranges\n\n1000-1fff\n  0x3000-0x3fff  \n";
+	struct lime_range *r;
+	size_t n;
+	struct kb_err err;
+
+	CHECK(lime_parse_range_text(iomem, strlen(iomem), "iomem", &r, &n, &err) == 2);
+	CHECK(r[0].start == 0x1000 && r[0].end == 0x9fbff && r[1].start == 0x100000000ull &&
+	      r[1].end == 0x17fffffffull);
+	free(r);
+	CHECK(lime_parse_range_text(plain, strlen(plain), "plain", &r, &n, &err) == 2 && r[1].end == 0x3fff);
+	free(r);
+	/* /proc/iomem read without CAP_SYS_ADMIN: every address 0. */
+	CHECK(lime_parse_range_text(hidden, strlen(hidden), "h", &r, &n, &err) == -1 &&
+	      strstr(err.msg, "0-0") && strstr(err.msg, "root"));
+	CHECK(lime_parse_range_text("1000-1fff\njunk\n", 15, "j", &r, &n, &err) == -1 &&
+	      strstr(err.msg, "line 2"));
+	CHECK(lime_parse_range_text("0-fff:\x1b[31m\n", 14, "e", &r, &n, &err) == -1 && !strchr(err.msg, 0x1b));
+	CHECK(lime_parse_range_text("00000000-00000fff : Reserved\n", 29, "r", &r, &n, &err) == -1 &&
+	      strstr(err.msg, "System RAM"));
+	CHECK(lime_parse_range_text("", 0, "empty", &r, &n, &err) == -1 && strstr(err.msg, "no range"));
+	/* Bounded and text only: /dev/zero fails at once. */
+	CHECK(lime_parse_ranges("@/dev/zero", &r, &n, &err) == -1 && strstr(err.msg, "NUL"));
 }
