@@ -28,6 +28,7 @@ struct elf_source {
 	size_t nloads, next_load;
 	uint64_t covered_end; /* file bytes before this were yielded already */
 	int physical;         /* pages at p_paddr, not p_vaddr */
+	int ended;            /* the pass is over: only fetches from here on */
 	uint64_t index;
 	char what[64];
 };
@@ -157,10 +158,32 @@ static int elf_read_loads(struct elf_source *e, const struct elf_header *h, stru
 	return physical;
 }
 
+/* The end of the pass: the rest of the stream checked, and everything but
+ * what fetches need given back (see kb_stream_park). */
+static int elf_end(struct elf_source *e, struct kb_err *err)
+{
+	int rc = kb_stream_finish(e->s, err);
+
+	e->ended = 1;
+	segment_pager_free(&e->pager);
+	free(e->loads);
+	e->loads = NULL;
+	e->nloads = e->next_load = 0;
+	if (e->base.can_fetch) {
+		kb_stream_park(e->s);
+	} else {
+		kb_stream_close(e->s);
+		e->s = e->pager.s = NULL;
+	}
+	return rc;
+}
+
 static int elf_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
 	struct elf_source *e = (struct elf_source *)src;
 
+	if (e->ended)
+		return 0;
 	for (;;) {
 		int rc = segment_pager_next(&e->pager, out, err);
 		if (rc < 0)
@@ -171,7 +194,7 @@ static int elf_next(struct page_source *src, struct page *out, struct kb_err *er
 			return 1;
 		}
 		if (e->next_load == e->nloads)
-			return 0;
+			return elf_end(e, err);
 		const struct elf_load *l = &e->loads[e->next_load++];
 		uint64_t skip = e->covered_end > l->offset ? e->covered_end - l->offset : 0;
 		uint64_t end = l->offset + l->filesz;

@@ -113,6 +113,11 @@ static ssize_t flat_read_at(struct kb_stream *s, uint64_t off, void *buf, size_t
 	return (ssize_t)done;
 }
 
+static int flat_finish(struct kb_stream *s, struct kb_err *err)
+{
+	return kb_stream_finish(((struct flat_stream *)s)->inner, err);
+}
+
 static void flat_close(struct kb_stream *s)
 {
 	struct flat_stream *f = (struct flat_stream *)s;
@@ -121,7 +126,7 @@ static void flat_close(struct kb_stream *s)
 	free(f);
 }
 
-static const struct kb_stream_ops flat_ops = { flat_read_at, flat_close };
+static const struct kb_stream_ops flat_ops = { flat_read_at, flat_close, flat_finish, NULL };
 
 struct kb_stream *kdump_flat_open(struct kb_stream *inner, struct kb_err *err)
 {

@@ -22,6 +22,7 @@ struct lime_source {
 	uint64_t file_off; /* next header (lime) or next range's bytes (raw) */
 	uint64_t prev_end; /* padded: first address after the previous range */
 	uint64_t index;
+	int ended; /* the pass is over: only fetches from here on */
 	char what[64];
 };
 
@@ -85,10 +86,32 @@ static int lime_begin_next(struct lime_source *l, struct kb_err *err)
 	return 1;
 }
 
+/* The end of the pass: the rest of the stream checked, and everything but
+ * what fetches need given back (see kb_stream_park). */
+static int lime_end(struct lime_source *l, struct kb_err *err)
+{
+	int rc = kb_stream_finish(l->s, err);
+
+	l->ended = 1;
+	segment_pager_free(&l->pager);
+	free(l->ranges);
+	l->ranges = NULL;
+	l->nranges = l->next_range = 0;
+	if (l->base.can_fetch) {
+		kb_stream_park(l->s);
+	} else {
+		kb_stream_close(l->s);
+		l->s = l->pager.s = NULL;
+	}
+	return rc;
+}
+
 static int lime_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
 	struct lime_source *l = (struct lime_source *)src;
 
+	if (l->ended)
+		return 0;
 	for (;;) {
 		int rc = segment_pager_next(&l->pager, out, err);
 		if (rc == 1) {
@@ -96,8 +119,10 @@ static int lime_next(struct page_source *src, struct page *out, struct kb_err *e
 			src->stats.pages++;
 			return 1;
 		}
-		if (rc < 0 || (rc = lime_begin_next(l, err)) <= 0)
-			return rc;
+		if (rc == 0 && (rc = lime_begin_next(l, err)) == 0)
+			return lime_end(l, err);
+		if (rc < 0)
+			return -1;
 	}
 }
 

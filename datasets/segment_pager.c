@@ -41,6 +41,8 @@ void segment_pager_free(struct segment_pager *p)
 {
 	free(p->buf);
 	p->buf = NULL;
+	p->buf_alloc = p->buf_len = p->buf_pos = 0;
+	p->remaining = 0;
 }
 
 static uint64_t div_up(uint64_t a, uint64_t b)

@@ -29,6 +29,7 @@ struct segment_pager {
 
 int segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t page_size,
 		       struct kb_err *err);
+/* Frees the read buffer (the end of a pass; fetches still work). */
 void segment_pager_free(struct segment_pager *p);
 
 /* Starts a segment at addr whose first file_len bytes are at file_off

@@ -29,7 +29,12 @@ def sum_pages(data, *extra):
     path = temp_file(data)
     rc, out, err = run("sum", "--per-page", "-H", "crc32-zlib", *extra, path)
     os.unlink(path)
-    pages = [(int(p[2], 16), p[1]) for p in (line.split() for line in out.splitlines()) if len(p) == 3]
+    pages = []
+    for p in (line.split() for line in out.splitlines()):
+        if len(p) == 3 and p[2].startswith("0x"):
+            pages.append((int(p[2], 16), p[1]))
+        elif len(p) == 2 and p[0].startswith(path + ":"):  # raw: FILE:INDEX HEX
+            pages.append((int(p[0][len(path) + 1:]) * PS, p[1]))
     lines = out.splitlines()
     return rc, pages, lines[-1] if lines else "", err
 
@@ -43,6 +48,34 @@ bad_file("kdump max_mapnr one byte past the bitmaps", bytes(kd), "do not fit")
 struct.pack_into("<Q", kd, PS + 96, 8 * PS)
 rc, pages, _, err = sum_pages(bytes(kd))
 check(rc == 0 and [a for a, _ in pages] == [0, PS], f"kdump max_mapnr filling the bitmaps exactly: {pages} {err!r}")
+
+# ---- gzip: every stream is read to its end and its CRC and length checked,
+# though the ELF reader needs nothing past the last segment.
+import gzip  # noqa: E402
+
+esegs = [(0x100000, g.page("z1") + g.page("z2")), (0x200000, g.page("z3"))]
+for label, plain, extra in (("elf", g.elf(esegs), ()),
+                            ("lime-raw", g.raw(esegs), ("--input-format", "lime-raw",
+                                                        "--lime-ranges", "100000-100fff")),
+                            ("kdump", g.kdump({1: g.page("z1"), 3: g.page("z3")}, 64), ()),
+                            ("raw", g.raw(esegs), ())):
+    stored = bytearray(gzip.compress(plain, compresslevel=0))  # data bytes stored as is
+    rc, good, _, err = sum_pages(bytes(stored), *extra)
+    check(rc == 0 and good, f"gzip {label} intact: {err!r}")
+    t = bytearray(stored)
+    t[-8] ^= 0x01
+    bad_file(f"gzip {label} with a bad CRC", bytes(t), "gzip", *extra)
+    t = bytearray(stored)
+    t[-4] ^= 0x01
+    bad_file(f"gzip {label} with a bad length", bytes(t), "gzip", *extra)
+    bad_file(f"gzip {label} with its trailer cut", bytes(stored[:-5]), "truncated", *extra)
+    t = bytearray(stored)
+    t[len(t) // 2] ^= 0x10  # a bit of the stored data: only the CRC can tell
+    bad_file(f"gzip {label} with a flipped data bit", bytes(t), "gzip", *extra)
+gzpath = temp_file(bytes(stored[:-5]))
+rc, out, err = run("scan", "--sample-pages", "0", gzpath)
+check(rc == 2 and "truncated" in err and len(err.splitlines()) == 1, f"scan of a cut gzip: {rc} {err!r}")
+os.unlink(gzpath)
 
 # ---- range files: bounded, text only; a /proc/iomem copy made without root
 # (every range 0-0) is refused naming the cause; junk after a range is refused.

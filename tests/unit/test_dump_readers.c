@@ -1,7 +1,11 @@
 /* Unit tests: the pieces under the dump readers: how a segment's pages are
- * counted, the checked reads, the LiME range parser, byte-order fields. */
+ * counted, the checked reads, parked streams, the LiME range parser,
+ * byte-order fields. */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../datasets/lime.h"
 #include "../../datasets/segment_pager.h"
@@ -118,4 +122,56 @@ void test_lime_range_files(void)
 	CHECK(lime_parse_range_text("", 0, "empty", &r, &n, &err) == -1 && strstr(err.msg, "no range"));
 	/* Bounded and text only: /dev/zero fails at once. */
 	CHECK(lime_parse_ranges("@/dev/zero", &r, &n, &err) == -1 && strstr(err.msg, "NUL"));
+}
+
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* Parked streams hold no descriptor; reads reopen them, at most
+ * KB_STREAM_REOPEN_MAX at once; a file replaced meanwhile is refused. */
+void test_stream_park(void)
+{
+	enum { N = KB_STREAM_REOPEN_MAX + 5 };
+	struct kb_stream *s[N];
+	char path[N][64];
+	struct kb_err err;
+	unsigned char b;
+	int before = open_fds(), ok = 1;
+
+	for (int i = 0; i < N; i++) {
+		snprintf(path[i], sizeof(path[i]), "/tmp/ksmbench-park-%d-%d", (int)getpid(), i);
+		FILE *f = fopen(path[i], "w");
+		fprintf(f, "%c", 'a' + i);
+		fclose(f);
+		s[i] = kb_stream_open_file(path[i], &err);
+		CHECK(s[i] && s[i]->random_access);
+		kb_stream_park(s[i]);
+	}
+	CHECK(open_fds() == before);
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < N; i++)
+			ok &= kb_stream_read(s[i], 0, &b, 1, &err) == 1 && b == 'a' + i &&
+			      open_fds() <= before + KB_STREAM_REOPEN_MAX;
+	CHECK(ok);
+	FILE *f = fopen("/tmp/ksmbench-park-new", "w");
+	fclose(f);
+	CHECK(rename("/tmp/ksmbench-park-new", path[0]) == 0);
+	for (int i = 1; i <= KB_STREAM_REOPEN_MAX; i++) /* push path[0]'s descriptor out */
+		kb_stream_read(s[i], 0, &b, 1, &err);
+	CHECK(kb_stream_read(s[0], 0, &b, 1, &err) == -1 && strstr(err.msg, "was replaced"));
+	for (int i = 0; i < N; i++) {
+		kb_stream_close(s[i]);
+		unlink(path[i]);
+	}
+	CHECK(open_fds() == before);
 }
