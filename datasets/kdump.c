@@ -108,6 +108,9 @@ static int kdump_read_header(struct kdump_source *k, struct kb_err *err)
 	if (k->max_mapnr / 8 + (k->max_mapnr % 8 != 0) > k->bitmap_half)
 		return kb_fail(err, "'%s' is corrupt: %" PRIu64 " pfns do not fit in bitmaps of %"
 				    PRIu64 " bytes", path, k->max_mapnr, k->bitmap_half);
+	if (k->max_mapnr > UINT64_MAX / k->block_size)
+		return kb_fail(err, "'%s' is corrupt: %" PRIu64 " pfns of %u bytes exceed the 64-bit "
+				    "address space", path, k->max_mapnr, k->block_size);
 	return kb_stream_check_range(k->hdr, k->bitmap1_off, 2 * k->bitmap_half, "the kdump bitmaps", err);
 }
 

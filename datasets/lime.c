@@ -28,7 +28,7 @@ struct lime_source {
 
 int lime_detect(const unsigned char *head, size_t len)
 {
-	return len >= 8 && kb_get32(head, 0) == LIME_MAGIC;
+	return len >= 4 && kb_get32(head, 0) == LIME_MAGIC;
 }
 
 static uint64_t div_up(uint64_t a, uint64_t b)

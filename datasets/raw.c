@@ -63,6 +63,10 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 		r->off += (uint64_t)n;
 		r->len = (size_t)n;
 		r->pos = 0;
+		if ((size_t)n < r->cap && r->s->size != KB_STREAM_SIZE_UNKNOWN && r->off < r->s->size)
+			return kb_fail(err, "'%s' shrank while it was read: it ends at %llu bytes, %llu "
+					    "when it was opened", r->s->path, (unsigned long long)r->off,
+				       (unsigned long long)r->s->size);
 		if ((size_t)n < r->cap) {
 			r->at_end = 1;
 			size_t tail = (size_t)n % src->page_size;

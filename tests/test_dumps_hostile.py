@@ -6,6 +6,7 @@ import os
 import struct
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen as g  # noqa: E402
@@ -76,6 +77,76 @@ gzpath = temp_file(bytes(stored[:-5]))
 rc, out, err = run("scan", "--sample-pages", "0", gzpath)
 check(rc == 2 and "truncated" in err and len(err.splitlines()) == 1, f"scan of a cut gzip: {rc} {err!r}")
 os.unlink(gzpath)
+
+# ---- ELF: counts and addresses that would wrap past 2^64
+segs3 = [(0x100000, g.page("e1")), (0x200000, g.page("e2"))]
+many = g.elf(segs3, extra_phdrs=[(1, 0, 0, 0, 0, (1 << 64) - 1)] * 5000)
+bad_file("elf holes of 5000 segments of p_memsz 2^64-1", many, "more than 2^64 bytes")
+top = g.elf([(0xFFFFFFFFFFFFF000, g.page("t1") + g.page("t2"))])
+bad_file("elf segment wrapping past 2^64", top, "wraps past the end")
+rc, pages, _, err = sum_pages(g.elf([(0xFFFFFFFFFFFFE000, g.page("t1") + g.page("t2"))]))
+check(rc == 0 and [a for a, _ in pages] == [0xFFFFFFFFFFFFE000, 0xFFFFFFFFFFFFF000],
+      f"elf segment ending at the top of the space: {pages} {err!r}")
+# Zero-length segments are skipped wherever p_offset points; a segment with
+# no file bytes is holes only, its p_offset unused.
+for label, ph, holes in (("zero-size PT_LOAD", (1, 1 << 40, 0, 0x500000, 0, 0), 0),
+                         ("PT_LOAD without file bytes", (1, 1 << 40, 0, 0x500000, 0, 2 * PS), 2)):
+    rc, pages, summary, err = sum_pages(g.elf(segs3, extra_phdrs=[ph]))
+    check(rc == 0 and len(pages) == 2 and f"{holes} holes" in summary,
+          f"elf {label} with p_offset past the end: rc={rc} {summary!r} {err!r}")
+# 4 to 15 bytes starting with the ELF magic are a truncated ELF file, not raw.
+for n in (4, 10, 15):
+    bad_file(f"{n}-byte file with the ELF magic", g.elf(segs3)[:n], "truncated")
+bad_file("5-byte file with the LiME magic", g.lime(segs3)[:5], "truncated")
+
+# ---- flattened: a missing record, a header alone, no end marker
+def records(flat):
+    """(offset of each record header in the flattened file, the end marker's)."""
+    out, at = [], 4096
+    while True:
+        off, size = struct.unpack_from(">qq", flat, at)
+        if off == -1:
+            return out, at
+        out.append(at)
+        at += 16 + size
+
+
+flat = g.flatten(g.raw([(0, g.page(("f", i))) for i in range(6)]), PS)
+recs, end = records(flat)
+third = [r for r in recs if struct.unpack_from(">q", flat, r)[0] == 2 * PS][0]
+cut = flat[:third] + flat[third + 16 + PS:]  # the data's third page left out, the rest kept
+out = bad_file("flattened raw with a missing record", cut, "a record is missing")
+bad_file("flattened header without records", flat[:4096] + struct.pack(">qq", -1, -1), "without any data record")
+bad_file("flattened header alone, cut", flat[:4096], "without their end marker")
+bad_file("flattened records without the end marker", flat[:end], "without their end marker")
+t = bytearray(flat)
+struct.pack_into(">q", t, 24, 2)
+bad_file("flattened header version 2", bytes(t), "version 2")
+bad_file("flattened signature in 20 bytes", flat[:20], "truncated")
+rc, pages, _, err = sum_pages(flat)
+check(rc == 0 and len(pages) == 6, f"flattened raw intact: {err!r}")
+
+# ---- kdump: pfns whose addresses pass 2^64
+# (bitmaps that large fit only in a stream of unknown size: gzip)
+BS = 1 << 16
+kd = bytearray(g.kdump({1: b"\1" * BS}, 64, block_size=BS))
+struct.pack_into("<I", kd, 436, 0xFFFFFFFF)  # bitmap blocks
+struct.pack_into("<Q", kd, BS + 96, 1 << 49)  # max_mapnr: 2^49 pfns of 2^16 bytes
+bad_file("kdump max_mapnr past the address space", g.gz(bytes(kd)), "exceed the 64-bit")
+
+# ---- a raw file that shrinks while it is read: an error, not fewer pages.
+# The output pipe is left full so that ksmbench waits a few MiB into the
+# file while it is cut to half.
+path = temp_file(b"")
+os.truncate(path, 32 << 20)
+proc = subprocess.Popen([BIN, "sum", "--per-page", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+time.sleep(0.5)
+os.truncate(path, 16 << 20)
+out, err = proc.communicate(timeout=120)
+check(proc.returncode == 2 and b"shrank while it was read" in err and len(err.splitlines()) == 1,
+      f"raw file cut while read: rc={proc.returncode} {err!r}")
+check(out.count(b"\n") < 8192, "the pages read before the cut only")
+os.unlink(path)
 
 # ---- range files: bounded, text only; a /proc/iomem copy made without root
 # (every range 0-0) is refused naming the cause; junk after a range is refused.
