@@ -3,10 +3,12 @@
 failed before its fix. Bad input must give exit 2 with one line on stderr
 naming the problem; a quirk the documentation accepts must read as it says."""
 import os
+import signal
 import struct
 import subprocess
 import sys
 import time
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen as g  # noqa: E402
@@ -147,6 +149,30 @@ check(proc.returncode == 2 and b"shrank while it was read" in err and len(err.sp
       f"raw file cut while read: rc={proc.returncode} {err!r}")
 check(out.count(b"\n") < 8192, "the pages read before the cut only")
 os.unlink(path)
+
+# ---- a gzip bomb: no ratio limit (mostly-zero dumps inflate ~1000:1), the
+# whole of it read and counted; and a long read stops on SIGINT at once.
+bomb = temp_file(b"")
+with gzip.open(bomb, "wb", compresslevel=9) as f:
+    for _ in range(64):
+        f.write(bytes(4 << 20))  # 256 MiB of zero pages
+ratio = (256 << 20) / os.path.getsize(bomb)
+rc, out, err = run("sum", "--per-page", "-H", "crc32-zlib", bomb, timeout=300)
+lines = out.splitlines()
+check(ratio > 900 and rc == 0 and len(lines) == 65536 and lines[-1].endswith(" %08x" % zlib.crc32(bytes(PS))),
+      f"gzip bomb of ratio {ratio:.0f}:1 read whole: rc={rc} {len(lines)} lines {err!r}")
+big = temp_file(b"")
+with gzip.open(big, "wb", compresslevel=1) as f:
+    for _ in range(256):
+        f.write(bytes(4 << 20))  # 1 GiB
+proc = subprocess.Popen([BIN, "scan", "--sample-pages", "0", big], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+time.sleep(0.5)
+t0 = time.monotonic()
+proc.send_signal(signal.SIGINT)
+proc.wait(timeout=30)
+check(proc.returncode != 0 and time.monotonic() - t0 < 2, f"a long gzip read stops on SIGINT: rc={proc.returncode}")
+os.unlink(bomb)
+os.unlink(big)
 
 # ---- range files: bounded, text only; a /proc/iomem copy made without root
 # (every range 0-0) is refused naming the cause; junk after a range is refused.

@@ -34,4 +34,9 @@ check_usage_error(["sum", "-x", "/dev/null"], "unknown option '-x'", "unknown sh
 check_usage_error(["sum", "/dev/null", "-x"], "unknown option '-x'", "unknown short option last")
 check_usage_error(["sum", "-H"], "option '-H' needs a value", "short option without a value")
 check_usage_error(["bench", "-qH"], "option '-H' needs a value", "short option in a cluster without a value")
+# Hash lists: an empty element is a mistake everywhere, not a silent skip.
+for cmd, extra in (("bench", []), ("scan", ["/dev/null"]), ("verify", [])):
+    for bad in ("xxhash,", ",xxhash", "xxh64,,crc32c", ""):
+        check_usage_error([cmd, "-H", bad, *extra], "empty name in the hash list", f"{cmd} -H {bad!r}")
+check_usage_error(["sum", "-H", "xxhash,", "/dev/null"], "one hash name, not a list", "sum -H 'xxhash,'")
 finish("options")
