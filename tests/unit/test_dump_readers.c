@@ -114,10 +114,13 @@ void test_lime_range_files(void)
 	/* /proc/iomem read without CAP_SYS_ADMIN: every address 0. */
 	CHECK(lime_parse_range_text(hidden, strlen(hidden), "h", &r, &n, &err) == -1 &&
 	      strstr(err.msg, "0-0") && strstr(err.msg, "root"));
-	CHECK(lime_parse_range_text("1000-1fff\njunk\n", 15, "j", &r, &n, &err) == -1 &&
-	      strstr(err.msg, "line 2"));
-	CHECK(lime_parse_range_text("0-fff:\x1b[31m\n", 14, "e", &r, &n, &err) == -1 && !strchr(err.msg, 0x1b));
-	CHECK(lime_parse_range_text("00000000-00000fff : Reserved\n", 29, "r", &r, &n, &err) == -1 &&
+	static const char junk[] = "1000-1fff\njunk\n", escape[] = "\x1b[31mred\n";
+	static const char reserved[] = "00000000-00000fff : Reserved\n";
+	CHECK(lime_parse_range_text(junk, strlen(junk), "j", &r, &n, &err) == -1 && strstr(err.msg, "line 2"));
+	/* A terminal escape in the file is not copied into the message. */
+	CHECK(lime_parse_range_text(escape, strlen(escape), "e", &r, &n, &err) == -1 &&
+	      strstr(err.msg, "?[31mred") && !strchr(err.msg, 0x1b));
+	CHECK(lime_parse_range_text(reserved, strlen(reserved), "r", &r, &n, &err) == -1 &&
 	      strstr(err.msg, "System RAM"));
 	CHECK(lime_parse_range_text("", 0, "empty", &r, &n, &err) == -1 && strstr(err.msg, "no range"));
 	/* Bounded and text only: /dev/zero fails at once. */
