@@ -46,6 +46,8 @@ def digest(hash_name, path, *extra):
     return out.split()[0] if rc == 0 and out else f"rc={rc} {err!r}"
 
 
+rc, out, _ = run("list", "--format", "json")
+AVAILABLE = {e["name"] for e in json.loads(out)["hashes"] if e["available"]}
 tmp = tempfile.mkdtemp(prefix="ksmbench-sum-")
 try:
     # ---- streamed sums equal the whole-buffer references, at the edges of
@@ -63,6 +65,8 @@ try:
             want.update({"xxh32": xxhsum(0, path), "xxh64": xxhsum(1, path), "xxh128": xxhsum(2, path),
                          "xxh3": xxhsum(3, path), "xxh3-sse2": xxhsum(3, path), "xxh128-lib": xxhsum(2, path)})
         for name, hexval in want.items():
+            if name not in AVAILABLE:
+                continue
             check(digest(name, path) == hexval, f"sum -H {name} of {size} bytes: {digest(name, path)} != {hexval}")
         for name in ("xxh64", "crc32c", "crc32-zlib", "xxh128"):
             rc, out, err = run("sum", "-H", name, "-", stdin=data)
@@ -79,7 +83,7 @@ gen.wait()
 print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.decode(),
                   "rss_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
 """
-    SANITIZED = "ASAN_OPTIONS" in os.environ
+    SANITIZED = "ASAN_OPTIONS" in os.environ or bool(os.environ.get("KSMBENCH_TEST_EMULATED"))
     size = 1536 * MIB
     for name in ("xxh64", "crc32-zlib"):
         p = subprocess.run([sys.executable, "-c", MEASURE, str(size), BIN, "sum", "-H", name, "-"],
@@ -122,6 +126,8 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.
             "xxh128": "XXH128", "crc32c": "CRC32C", "crc32c-generic": "CRC32C", "crc32-zlib": "CRC32",
             "jhash2": None}
     for name, tag in tags.items():
+        if name not in AVAILABLE:
+            continue
         rc, out, err = run("sum", "--tag", "-H", name, a)
         want_tag = tag or "JHASH2"
         if name == "jhash2":
