@@ -165,24 +165,14 @@ static int elf_read_loads(struct elf_source *e, const struct elf_header *h, stru
 	return physical;
 }
 
-/* The end of the pass: the rest of the stream checked, and everything but
- * what fetches need given back (see kb_stream_park). */
+/* The end of the pass: only what fetches need is kept (segment_pager_end). */
 static int elf_end(struct elf_source *e, struct kb_err *err)
 {
-	int rc = kb_stream_finish(e->s, err);
-
 	e->ended = 1;
-	segment_pager_free(&e->pager);
 	free(e->loads);
 	e->loads = NULL;
 	e->nloads = e->next_load = 0;
-	if (e->base.can_fetch) {
-		kb_stream_park(e->s);
-	} else {
-		kb_stream_close(e->s);
-		e->s = e->pager.s = NULL;
-	}
-	return rc;
+	return segment_pager_end(&e->pager, &e->s, e->base.can_fetch, err);
 }
 
 static int elf_next(struct page_source *src, struct page *out, struct kb_err *err)

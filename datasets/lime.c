@@ -86,24 +86,14 @@ static int lime_begin_next(struct lime_source *l, struct kb_err *err)
 	return 1;
 }
 
-/* The end of the pass: the rest of the stream checked, and everything but
- * what fetches need given back (see kb_stream_park). */
+/* The end of the pass: only what fetches need is kept (segment_pager_end). */
 static int lime_end(struct lime_source *l, struct kb_err *err)
 {
-	int rc = kb_stream_finish(l->s, err);
-
 	l->ended = 1;
-	segment_pager_free(&l->pager);
 	free(l->ranges);
 	l->ranges = NULL;
 	l->nranges = l->next_range = 0;
-	if (l->base.can_fetch) {
-		kb_stream_park(l->s);
-	} else {
-		kb_stream_close(l->s);
-		l->s = l->pager.s = NULL;
-	}
-	return rc;
+	return segment_pager_end(&l->pager, &l->s, l->base.can_fetch, err);
 }
 
 static int lime_next(struct page_source *src, struct page *out, struct kb_err *err)

@@ -45,6 +45,20 @@ void segment_pager_free(struct segment_pager *p)
 	p->remaining = 0;
 }
 
+int segment_pager_end(struct segment_pager *p, struct kb_stream **s, int can_fetch, struct kb_err *err)
+{
+	int rc = kb_stream_finish(*s, err);
+
+	segment_pager_free(p);
+	if (can_fetch) {
+		kb_stream_park(*s);
+	} else {
+		kb_stream_close(*s);
+		*s = p->s = NULL;
+	}
+	return rc;
+}
+
 static uint64_t div_up(uint64_t a, uint64_t b)
 {
 	return a / b + (a % b != 0);

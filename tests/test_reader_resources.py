@@ -45,6 +45,17 @@ def measured(*args, fds=FDS):
     return d["rc"], d["out"], d["err"], d["maxrss_kib"] / 1024
 
 
+def scan_case(label, paths, rss_bound):
+    """scan of paths: memory first (descriptors to spare), then under the
+    descriptor limit; the JSON document, or None."""
+    rc, out, err, rss = measured("scan", "--sample-pages", "0", *paths, fds=4096)
+    check(rc == 0 and (SANITIZED or rss < rss_bound),
+          f"scan of {label}: rc={rc}, peak RSS {rss:.0f} MiB (bound {rss_bound})")
+    rc, out, err, rss = measured("scan", "--sample-pages", "0", "--format", "json", *paths)
+    check(rc == 0, f"scan of {label} under ulimit -n {FDS}: rc={rc} {err[-300:]!r}")
+    return json.loads(out) if rc == 0 else None
+
+
 def quick_page(tag):
     return struct.pack("<QQ", hash(tag) & (2**64 - 1), len(str(tag))) * (PS // 16)
 
@@ -66,17 +77,11 @@ try:
             os.link(core, link)
             paths.append(link)
     paths.sort()
-    # Memory first, with descriptors to spare, then descriptors.
-    rc, out, err, rss = measured("scan", "--sample-pages", "0", *paths, fds=4096)
-    check(rc == 0 and (SANITIZED or rss < ELF_RSS_MIB),
-          f"scan of {NDUMPS} 1 MiB ELF dumps: rc={rc}, peak RSS {rss:.0f} MiB (bound {ELF_RSS_MIB})")
-    rc, out, err, rss = measured("scan", "--sample-pages", "0", "--format", "json", *paths)
-    check(rc == 0, f"scan of {NDUMPS} ELF dumps under ulimit -n {FDS}: rc={rc} {err[-300:]!r}")
-    if rc == 0:
-        t = json.loads(out)["totals"]
-        check(t["pages"] == NDUMPS * 256 and t["distinct_contents"] == 128 + 20 * 128,
-              f"scan counts of the ELF dumps: {t}")
-        check(json.loads(out)["census"]["fetches"] > 0, "representatives were read again")
+    t = scan_case(f"{NDUMPS} 1 MiB ELF dumps", paths, ELF_RSS_MIB)
+    if t:
+        check(t["totals"]["pages"] == NDUMPS * 256 and t["totals"]["distinct_contents"] == 128 + 20 * 128,
+              f"scan counts of the ELF dumps: {t['totals']}")
+        check(t["census"]["fetches"] > 0, "representatives were read again")
 
     # gzip-compressed flattened kdumps: four cursors each, each a gzip
     # stream and a flattened layer.
@@ -88,15 +93,10 @@ try:
         with open(path, "wb") as f:
             f.write(kd)
         kpaths.append(path)
-    rc, out, err, rss = measured("scan", "--sample-pages", "0", *kpaths, fds=4096)
-    check(rc == 0 and (SANITIZED or rss < KDUMP_RSS_MIB),
-          f"scan of {NDUMPS} gzipped flattened kdumps: rc={rc}, peak RSS {rss:.0f} MiB (bound {KDUMP_RSS_MIB})")
-    rc, out, err, rss = measured("scan", "--sample-pages", "0", "--format", "json", *kpaths)
-    check(rc == 0, f"scan of {NDUMPS} gzipped flattened kdumps under ulimit -n {FDS}: rc={rc} {err[-300:]!r}")
-    if rc == 0:
-        t = json.loads(out)["totals"]
-        check(t["pages"] == NDUMPS * len(kpages) and t["distinct_contents"] == len(kpages),
-              f"scan counts of the kdumps: {t}")
+    t = scan_case(f"{NDUMPS} gzipped flattened kdumps", kpaths, KDUMP_RSS_MIB)
+    if t:
+        check(t["totals"]["pages"] == NDUMPS * len(kpages) and t["totals"]["distinct_contents"] == len(kpages),
+              f"scan counts of the kdumps: {t['totals']}")
 
     # sum --per-page over the same files: one source after another.
     rc, out, err, rss = measured("sum", "--per-page", *kpaths[:100], *paths[:100], fds=16)
