@@ -22,14 +22,18 @@ static void release(struct atomic_file *af)
 }
 
 /* The file a chain of symbolic links ends at (malloc'ed), existing or not:
- * a relative link is relative to the directory of the link. */
-static char *follow_links(const char *path, struct kb_err *err)
+ * a relative link is relative to the directory of the link. *via_proc says
+ * whether the chain passed through /proc (/dev/stdout, /dev/fd/N): what
+ * such a link names is an open file of the process, to write as it is. */
+static char *follow_links(const char *path, int *via_proc, struct kb_err *err)
 {
 	char *cur = strdup(path);
 
+	*via_proc = 0;
 	for (int hops = 0; cur; hops++) {
 		struct stat st;
 		char target[PATH_MAX];
+		*via_proc |= strncmp(cur, "/proc/", 6) == 0;
 		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
 			return cur;
 		if (hops == AF_MAX_LINKS) {
@@ -130,13 +134,14 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, stru
 	int exists = stat(path, &st) == 0;
 	if (exists && S_ISDIR(st.st_mode))
 		return kb_fail(err, "cannot write '%s': it is a directory", path);
-	if (!(af->path = follow_links(path, err))) {
+	int via_proc;
+	if (!(af->path = follow_links(path, &via_proc, err))) {
 		release(af);
 		return -1;
 	}
 	/* Nothing to replace: a FIFO or a device is written as it is, and so is
-	 * a /proc link (/dev/stdout), whose target is no path to rename onto. */
-	if ((exists && !S_ISREG(st.st_mode)) || strncmp(af->path, "/proc/", 6) == 0)
+	 * a /proc link (/dev/stdout), which names an open file, not a path. */
+	if ((exists && !S_ISREG(st.st_mode)) || via_proc)
 		return open_direct(af, path, exists && S_ISREG(st.st_mode) ? O_TRUNC : 0, err);
 	if (!exists) {
 		mode_t mask = umask(0);

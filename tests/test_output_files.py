@@ -128,6 +128,17 @@ try:
     rc, out, err = run(*SCAN, "-o", "/dev/stdout")
     check(rc == 0 and json.loads(out)["totals"]["pages"] == 3, f"-o /dev/stdout: rc={rc} {err!r}")
 
+    # /dev/stdout redirected to a file: that open file is written, as the
+    # shell's > would, not a new file renamed over its path.
+    redirected = os.path.join(tmp, "redirected.json")
+    with open(redirected, "w") as f:
+        f.write("old")
+    ino = os.stat(redirected).st_ino
+    with open(redirected, "r+") as f:
+        p = subprocess.run([BIN, *SCAN, "-o", "/dev/stdout"], stdout=f, stderr=subprocess.PIPE, timeout=60)
+    check(p.returncode == 0 and os.stat(redirected).st_ino == ino and is_report(redirected) and not leftovers(tmp),
+          f"-o /dev/stdout into a file: the same file written: rc={p.returncode} {p.stderr!r}")
+
     # A directory is refused; a failed run leaves the old file alone.
     check_usage_error([*SCAN, "-o", sub], "is a directory", "-o DIRECTORY")
     keep = os.path.join(tmp, "keep.json")
