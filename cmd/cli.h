@@ -2,6 +2,8 @@
 #ifndef KB_CLI_H
 #define KB_CLI_H
 
+#include <getopt.h>
+
 #include "../common/err.h"
 
 enum {
@@ -22,8 +24,18 @@ int cli_error(const char *cmd, const char *fmt, ...) KB_PRINTF(2, 3);
 /* Prints an error value the same way; returns KB_EXIT_USAGE. */
 int cli_fail(const char *cmd, const struct kb_err *err);
 
-/* The one line for an option getopt_long rejected (opterr is 0 everywhere). */
+/* The one line for an option getopt_long rejected (opterr is 0 everywhere):
+ * "option '--repeat' needs a value", "unknown option '-x'", "option '--all'
+ * takes no value", "ambiguous option '--w' (--window, --warmup)". */
 int cli_bad_option(const char *cmd, char **argv, int optopt_value);
+
+/* getopt_long, remembering the option tables it was given: getopt returns
+ * the same '?' for an unknown option and for one without its value, and
+ * cli_bad_option needs the tables to tell them apart. Every subcommand's
+ * getopt_long goes through it (cli.h is included after <getopt.h>). */
+int cli_getopt_long(int argc, char *const argv[], const char *shortopts,
+		    const struct option *longopts, int *longindex);
+#define getopt_long cli_getopt_long
 
 /* Subcommands, each in its own file. */
 int cmd_list(int argc, char **argv);

@@ -43,6 +43,22 @@ void segment_pager_free(struct segment_pager *p)
 {
 	free(p->buf);
 	p->buf = NULL;
+	p->buf_alloc = p->buf_len = p->buf_pos = 0;
+	p->remaining = 0;
+}
+
+int segment_pager_end(struct segment_pager *p, struct kb_stream **s, int can_fetch, struct kb_err *err)
+{
+	int rc = kb_stream_finish(*s, err);
+
+	segment_pager_free(p);
+	if (can_fetch) {
+		kb_stream_park(*s);
+	} else {
+		kb_stream_close(*s);
+		*s = p->s = NULL;
+	}
+	return rc;
 }
 
 void segment_pager_begin(struct segment_pager *p, struct page_stats *stats, uint64_t addr,
