@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#undef getopt_long
-
 /* The tables of the getopt_long call in progress (one parse at a time). */
 static const char *cli_shortopts = "";
 static const struct option *cli_longopts;

@@ -31,11 +31,10 @@ int cli_bad_option(const char *cmd, char **argv, int optopt_value);
 
 /* getopt_long, remembering the option tables it was given: getopt returns
  * the same '?' for an unknown option and for one without its value, and
- * cli_bad_option needs the tables to tell them apart. Every subcommand's
- * getopt_long goes through it (cli.h is included after <getopt.h>). */
+ * cli_bad_option needs the tables to tell them apart. Every subcommand
+ * parses its options with it, never with getopt_long itself. */
 int cli_getopt_long(int argc, char *const argv[], const char *shortopts,
 		    const struct option *longopts, int *longindex);
-#define getopt_long cli_getopt_long
 
 /* Subcommands, each in its own file. */
 int cmd_list(int argc, char **argv);

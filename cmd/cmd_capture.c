@@ -72,7 +72,7 @@ int cmd_capture(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "p:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (kb_parse_uint(optarg, 0x7fffffff, &pid, &err) || pid == 0)

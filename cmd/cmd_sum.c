@@ -200,7 +200,7 @@ static int parse_options(int argc, char **argv, struct sum_options *o, struct su
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "H:cqh", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "H:cqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H': m->hash_name = optarg; break;
 		case O_PER_PAGE: m->per_page = 1; break;
