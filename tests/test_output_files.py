@@ -56,6 +56,17 @@ def is_report(path):
         return False
 
 
+def through_fifo(args, fifo):
+    """ksmbench args -o FIFO, a reader on the FIFO: (exit code, stderr, what it read)."""
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
+    reader.start()
+    rc, out, err = run(*args, "-o", fifo, timeout=300)
+    reader.join(timeout=60)
+    return rc, err, got[0] if got else b""
+
+
 def leftovers(d):
     return [n for n in os.listdir(d) if ".tmp-" in n]
 
@@ -126,13 +137,8 @@ try:
 
     # A FIFO: written directly, no temporary, still a FIFO.
     fifo = os.path.join(tmp, "fifo")
-    os.mkfifo(fifo)
-    got = []
-    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
-    reader.start()
-    rc, out, err = run(*SCAN, "-o", fifo, timeout=60)
-    reader.join(timeout=60)
-    check(rc == 0 and got and json.loads(got[0])["totals"]["pages"] == 3, f"-o FIFO: rc={rc} {err!r}")
+    rc, err, data = through_fifo(SCAN, fifo)
+    check(rc == 0 and data and json.loads(data)["totals"]["pages"] == 3, f"-o FIFO: rc={rc} {err!r}")
     check(stat.S_ISFIFO(os.stat(fifo).st_mode) and not leftovers(tmp), "the FIFO stays a FIFO, no temporary")
     # A character device: a private node of the null device (root only).
     if os.geteuid() == 0:
@@ -214,13 +220,8 @@ try:
               stat.S_IMODE(os.stat(real).st_mode) == 0o640 and sorted(os.listdir(d)) == ["link", "real"],
               f"{name} -o LINK to a 0640 file: rc={rc} {oct(os.stat(real).st_mode)} {os.listdir(d)} {err[-200:]!r}")
         fifo = os.path.join(d, "fifo")
-        os.mkfifo(fifo)
-        got = []
-        reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
-        reader.start()
-        rc, out, err = run(*args, "-o", fifo, timeout=300)
-        reader.join(timeout=60)
-        check(rc == 0 and got and looks_right(name, got[0]) and stat.S_ISFIFO(os.stat(fifo).st_mode) and
+        rc, err, data = through_fifo(args, fifo)
+        check(rc == 0 and looks_right(name, data) and stat.S_ISFIFO(os.stat(fifo).st_mode) and
               sorted(os.listdir(d)) == ["fifo", "link", "real"], f"{name} -o FIFO: rc={rc} {err[-200:]!r}")
 
     # SIGTERM as soon as the temporary exists: it is removed, no file is
