@@ -104,7 +104,7 @@ static unsigned contenders(const struct hash_impl **hashes, const struct thread_
 	for (unsigned i = 0; i < thread_published_count && n < THREAD_MAX; i++) {
 		hashes[n] = hash_select(thread_published[i].hash, &err);
 		if (!hashes[n]) {
-			fprintf(stderr, "ksmbench thread: note: %s; its row is left out\n", err.msg);
+			cli_error("thread", "note: %s; its row is left out", err.msg);
 			continue;
 		}
 		published[n++] = &thread_published[i];

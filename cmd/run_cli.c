@@ -153,7 +153,7 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal", ctx->completed,
 			ctx->planned);
 	for (unsigned i = 0; f->no_warnings && !quiet && i < ctx->nwarnings; i++)
-		fprintf(stderr, "ksmbench %s: warning: %s\n", cmd, ctx->warnings[i]);
+		cli_error(cmd, "warning: %s", ctx->warnings[i]);
 }
 
 int run_cli_exit_code(int close_rc)
