@@ -99,21 +99,23 @@ test: deps
 	@$(MAKE) --no-print-directory check
 
 # The suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
-SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+# GCC's and clang's "undefined" leaves out float-cast-overflow: named here.
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 san-test:
 	@$(MAKE) --no-print-directory BUILD=build/san OUT=build/san/ksmbench CFLAGS="$(SAN_FLAGS)" \
 		build/san/ksmbench build/san/unit-tests
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/run.sh build/san/unit-tests build/san/ksmbench
 
-# libFuzzer targets of the dump readers and the LiME range parser (tests/fuzz/), built with clang,
-# ASan and UBSan, seeded by tests/dumpgen.py; each runs FUZZ_SECONDS.
+# libFuzzer targets of the dump readers, the LiME range parser and the results reader
+# (tests/fuzz/), built with clang, ASan and UBSan, seeded by tests/dumpgen.py and by
+# results documents the built ksmbench writes; each runs FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_BUILD := build/fuzz
-FUZZ_SAN := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SAN := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_LIB_SRCS := $(wildcard common/*.c datasets/*.c)
+FUZZ_LIB_SRCS := $(LIB_SRCS)
 
 fuzz-build:
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) \
@@ -121,11 +123,14 @@ fuzz-build:
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) $(FUZZ_TARGETS)
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_reader.h $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
-	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE $(WARN) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< \
-		$(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(PKG_LIBS)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE $(WARN) $(FUZZ_SAN) $(PKG_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) $(LDLIBS)
 
-fuzz: fuzz-build
+fuzz: fuzz-build $(OUT)
 	python3 tests/dumpgen.py $(FUZZ_BUILD)/seeds
+	./$(OUT) bench --no-ceiling -H xxh64,jhash2 --repeat 3 --window 1ms --format json \
+		-o $(FUZZ_BUILD)/seeds/bench.json
+	./$(OUT) select --no-ceiling --repeat 1 --format json -o $(FUZZ_BUILD)/seeds/select.json
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $$t.corpus; \
 		echo "== $$t for $(FUZZ_SECONDS) s"; \

@@ -92,6 +92,56 @@ except ET.ParseError as e:
     check(False, f"plot: the SVG does not parse: {e}: {svg[:300]!r}")
 no_controls(svg, "plot")
 
+# --- Numbers out of their fields' ranges: refused by plot and compare alike
+good = write(doc(result()))
+bad_numbers = [
+    ("ns_per_page_min", 1e-320, "not 0 or a number from 1e-06 to 1e+15"),  # an infinite rate
+    ("ns_per_page_max", 1e300, "ns_per_page_max"),
+    ("misalign_bytes", 1e30, "not an integer from 0 to 1e+09"),            # a float-cast overflow
+    ("repeats", 1e30, "repeats"),
+    ("page_size_bytes", 0, "page_size_bytes"),
+    ("page_size_bytes", 4096.5, "page_size_bytes"),
+    ("bytes_per_second_median", 1e16, "bytes_per_second_median"),
+    ("bytes_per_second_best", -1, "bytes_per_second_best"),
+    ("bytes_per_second_rounds", [1e9, 1e300], "bytes_per_second_rounds[1] is not a number from 0 to 1e+15"),
+]
+for field, value, needle in bad_numbers:
+    path = write(doc(result(**{field: value})))
+    check_usage_error(["plot", path], needle, f"plot refuses {field}={value!r}")
+    check_usage_error(["compare", good, path], needle, f"compare refuses {field}={value!r}")
+# Python writes what JSON cannot hold as bare words: not JSON at all.
+path = write(None, json.dumps(doc(result(ns_per_page_min=float("inf")))).encode())
+check_usage_error(["plot", path], "not a JSON document", "plot refuses Infinity")
+# A jiffies result has no time per page: 0 is allowed.
+rc, svg, err = run("plot", write(doc(result(ns_per_page_min=0, ns_per_page_max=0))))
+check(rc == 0 and "nan" not in svg and "inf" not in svg, f"plot of zero times: rc={rc} err={err!r}")
+
+# --- Nothing after the document but white space
+text = json.dumps(doc(result())).encode()
+check(run("plot", write(None, text + b" \n\t\r\n"))[0] == 0, "trailing white space is accepted")
+for tail, what in ((b"x", "a word"), (b"{}", "a second document"), (b"\0", "a NUL byte"),
+                   (b"\n]", "a bracket")):
+    check_usage_error(["plot", write(None, text + tail)], "trailing data after the JSON document",
+                      f"plot refuses {what} after the document")
+    check_usage_error(["compare", good, write(None, text + tail)], "trailing data",
+                      f"compare refuses {what} after the document")
+
+# --- Input limits: bytes, JSON values, array elements (docs/input-limits.md)
+big = write(None, text[:-1] + b', "pad": "' + b"a" * (16 << 20) + b'"}')
+check_usage_error(["plot", big], "is larger than 16777216 bytes", "plot refuses a document over 16 MiB")
+with open(big, "rb") as f:
+    check_usage_error(["plot", "-"], "is larger than 16777216 bytes", "plot refuses 16 MiB from a pipe",
+                      stdin=f.read())
+zeros = write(None, text[:-1] + b', "pad": [' + b"0," * 1000000 + b'0]}')
+check_usage_error(["plot", zeros], "more than 1000000 JSON values", "plot refuses a million values")
+rounds = write(doc(result(bytes_per_second_rounds=[1e9] * 100001)))
+check_usage_error(["compare", rounds, good], "\"bytes_per_second_rounds\" has more than 100000 elements",
+                  "compare refuses more than 100000 rounds")
+many = write(doc(*[result(f"h{i}") for i in range(3000)]))
+rc, svg, err = run("plot", many, timeout=60)
+check(rc == 0 and svg.count("<rect class=\"bar\"") + svg.count("data-hash=") >= 3000,
+      f"plot of 3000 results: rc={rc} err={err[:200]!r}")
+
 for p in made:
     os.unlink(p)
 finish("hostile_docs")
