@@ -22,7 +22,7 @@ static void usage(void)
 	       "                      [--format %s] [-o FILE] [--quiet] [options]\n\n"
 	       "Measures page hashes: warm-up, then --repeat rounds; reports best, median, min,\n"
 	       "max and coefficient of variation of the time per page.\n\n"
-	       "  -H, --hash LIST       hashes to measure (default all available)\n"
+	       "  -H, --hash LIST       hashes to measure (default all available); 'xxh3-*' is a glob\n"
 	       "  --data SRC            zero (the zero page), random (default), or a FILE's pages\n"
 	       "  --input-format F      the FILE's format: %s (default auto)\n"
 	       "  --lime-ranges R       ranges of a lime-raw or lime-padded FILE\n"

@@ -15,7 +15,7 @@ static void usage(void)
 	       "against an independent reference and another implementation of the same\n"
 	       "function on random buffers of every length 0..4200 at every start offset\n"
 	       "0..63. One line per hash; exit 1 on any mismatch.\n\n"
-	       "  -H, --hash LIST  only these hashes\n"
+	       "  -H, --hash LIST  only these hashes ('crc32c-*': a glob over the names)\n"
 	       "  --quick          lengths 0..600 at offsets 0..7 (for valgrind and emulators)\n");
 }
 
