@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include "escape.h"
+#include "../common/plural.h"
 
 /* The machine's own strings (a hypervisor sets the CPU's brand, sysfs files
  * give the governor a warning names), escaped for the target. */
@@ -60,8 +61,9 @@ int report_interruption(FILE *out, const struct bench_context *ctx, const char *
 {
 	if (!ctx->interrupted_by)
 		return 0;
-	fprintf(out, "%sinterrupted by %s: %u of %u measurements completed (a round cut short is dropped)\n",
-		prefix, ctx->interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT", ctx->completed, ctx->planned);
+	fprintf(out, "%sinterrupted by %s: %u of %u measurement%s completed (a round cut short is dropped)\n",
+		prefix, ctx->interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT", ctx->completed, ctx->planned,
+		kb_s(ctx->planned));
 	return ferror(out) ? -1 : 0;
 }
 
