@@ -14,7 +14,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def make(*args):
-    p = subprocess.run(["make", "--no-print-directory", "-C", ROOT, *args], capture_output=True, text=True)
+    # Not the variables of a make this suite may run under (make test passes WERROR=-Werror).
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    p = subprocess.run(["make", "--no-print-directory", "-C", ROOT, *args], capture_output=True, text=True,
+                       env=env)
     return p.returncode, p.stdout, p.stderr
 
 
