@@ -14,8 +14,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def make(*args):
-    # Not the variables of a make this suite may run under (make test passes WERROR=-Werror).
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    # Not the variables of a make this suite may run under: make test passes
+    # WERROR=-Werror, which make exports to its recipes' environment too.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "WERROR")}
     p = subprocess.run(["make", "--no-print-directory", "-C", ROOT, *args], capture_output=True, text=True,
                        env=env)
     return p.returncode, p.stdout, p.stderr
