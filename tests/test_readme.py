@@ -21,7 +21,8 @@ block may use a file an earlier one wrote), and removed at the end.
   needs=ksm: /sys/kernel/mm/ksm must exist (the examples only read it);
   needs=qemu: a running qemu-system-x86_64 process.
 Also: the README has at most 300 lines, every relative link names an
-existing file, and every in-page link (#anchor) a heading."""
+existing file, and every in-page link (#anchor) a heading; the relative
+links of docs/*.md name existing files."""
 import csv
 import io
 import json
@@ -98,6 +99,15 @@ for link in links:
         check(os.path.exists(os.path.join(ROOT, path)), f"link {link}: {path} exists")
     else:
         check(anchor in anchors, f"in-page link #{anchor} names a heading")
+
+# the pages the README points to: their relative links name files too
+for doc in sorted(os.listdir(os.path.join(ROOT, "docs"))):
+    if doc.endswith(".md"):
+        body = open(os.path.join(ROOT, "docs", doc)).read()
+        for link in re.findall(r"\]\(([^)\s]+)\)", body):
+            path = link.partition("#")[0]
+            if path and not re.match(r"[a-z]+://", link):
+                check(os.path.exists(os.path.join(ROOT, "docs", path)), f"docs/{doc}: link {link} exists")
 
 
 # --- the example blocks
