@@ -60,13 +60,29 @@ int table_add_rowf(struct table *t, ...)
 	return table_add_row(t, cells);
 }
 
+/* Characters on screen: UTF-8 continuation bytes take no column ("±"). */
+static size_t display_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void pad(FILE *out, size_t n)
+{
+	while (n--)
+		fputc(' ', out);
+}
+
 static void column_widths(const struct table *t, size_t width[16])
 {
 	for (unsigned c = 0; c < t->ncols; c++)
 		width[c] = 0;
 	for (unsigned r = 0; r < t->nrows; r++)
 		for (unsigned c = 0; c < t->ncols; c++) {
-			size_t w = strlen(t->cells[(size_t)r * t->ncols + c]);
+			size_t w = display_width(t->cells[(size_t)r * t->ncols + c]);
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -97,10 +113,14 @@ int table_print(const struct table *t, FILE *out)
 			const char *cell = t->cells[(size_t)r * t->ncols + c];
 			int last = c + 1 == t->ncols;
 			/* The last left-aligned column is not padded: no trailing blanks. */
+			size_t gap = width[c] - display_width(cell);
 			if (t->align[c] == 'r')
-				fprintf(out, "%*s%s", (int)width[c], cell, last ? "" : "  ");
-			else
-				fprintf(out, "%-*s%s", last ? 0 : (int)width[c], cell, last ? "" : "  ");
+				pad(out, gap);
+			fputs(cell, out);
+			if (t->align[c] != 'r' && !last)
+				pad(out, gap);
+			if (!last)
+				fputs("  ", out);
 		}
 		fputc('\n', out);
 		if (r == 0) {
