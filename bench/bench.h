@@ -32,7 +32,7 @@ int bench_timer_parse(const char *name, enum bench_timer *out, struct kb_err *er
 
 /* Calls per timed sample for a counter of step_ticks and calls of
  * call_ticks: 1 when the step is at most 1% of a call, else enough calls
- * that it is 1% of the batch (at most BENCH_RDTSC_BATCH_MAX). */
+ * that it is 0.5% of the batch (at most BENCH_RDTSC_BATCH_MAX). */
 uint64_t bench_rdtsc_batch(double step_ticks, double call_ticks);
 
 struct bench_config {

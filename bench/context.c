@@ -112,10 +112,13 @@ static void note_probes(struct bench_context *ctx)
 	interference_close(&p);
 }
 
-void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsigned completed)
+void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsigned completed, unsigned rounds_done,
+			     unsigned rounds_planned)
 {
 	ctx->planned = planned;
 	ctx->completed = completed;
+	ctx->rounds_done = rounds_done;
+	ctx->rounds_planned = rounds_planned;
 	ctx->interrupted_by = bench_stop_requested();
 }
 

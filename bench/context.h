@@ -50,9 +50,11 @@ struct bench_context {
 	char warnings[CONTEXT_WARNINGS_MAX][200];
 	unsigned nwarnings;
 	/* Set by the command when a stop request ended the run early: the
-	 * signal, and how many measurements were planned and completed. */
+	 * signal, how many measurements were planned and reported (those with
+	 * a whole round), and the rounds taken of those planned. */
 	int interrupted_by;
 	unsigned planned, completed;
+	unsigned rounds_done, rounds_planned;
 };
 
 /* Fills ctx for a run on pinned_cpu (chosen by pin_rule) over the n
@@ -68,8 +70,9 @@ void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan 
 void bench_context_note_results(struct bench_context *ctx, const struct bench_result *r, size_t n);
 
 /* Records whether a stop request (bench/stop.h) cut the run short, with the
- * measurements planned and completed. */
-void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsigned completed);
+ * measurements planned and reported, and the rounds taken and planned. */
+void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsigned completed, unsigned rounds_done,
+			     unsigned rounds_planned);
 
 /* Appends a warning (ignored once CONTEXT_WARNINGS_MAX are held). */
 void bench_context_warn(struct bench_context *ctx, const char *fmt, ...)

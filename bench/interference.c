@@ -43,6 +43,7 @@ int interference_parse_stat(const char *text, int cpu, struct interference_mark 
 	int found = 0;
 
 	m->own_total = m->own_steal = m->others_total = m->others_idle = 0;
+	m->others = 0;
 	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		uint64_t v[8], total = 0;
 		int n;
@@ -57,6 +58,7 @@ int interference_parse_stat(const char *text, int cpu, struct interference_mark 
 		} else {
 			m->others_total += total;
 			m->others_idle += v[3] + v[4];
+			m->others++;
 		}
 	}
 	return found ? 0 : -1;
@@ -219,14 +221,15 @@ void interference_measure(const struct interference_probe *p, const struct inter
 			  const struct interference_mark *b, struct bench_round *r)
 {
 	r->known = 0;
-	if (a->stat_ok && b->stat_ok && b->own_total > a->own_total) {
+	int stat = a->stat_ok && b->stat_ok;
+	if (stat && b->own_total >= a->own_total + 2) {
 		r->steal_share = share(b->own_steal - a->own_steal, b->own_total - a->own_total);
 		r->known |= INTERFERENCE_STEAL;
-		if (b->others_total > a->others_total) {
-			uint64_t total = b->others_total - a->others_total, idle = b->others_idle - a->others_idle;
-			r->other_busy_share = idle < total ? share(total - idle, total) : 0;
-			r->known |= INTERFERENCE_BUSY;
-		}
+	}
+	if (stat && b->others && b->others_total >= a->others_total + 2 * (uint64_t)b->others) {
+		uint64_t total = b->others_total - a->others_total, idle = b->others_idle - a->others_idle;
+		r->other_busy_share = idle < total ? share(total - idle, total) : 0;
+		r->known |= INTERFERENCE_BUSY;
 	}
 	uint64_t wall = b->wall_ns - a->wall_ns, on = b->thread_ns - a->thread_ns;
 	if (wall > 0 && a->thread_ns && b->thread_ns) {

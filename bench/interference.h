@@ -43,6 +43,7 @@ struct interference_mark {
 	int stat_ok;
 	uint64_t own_total, own_steal;       /* this CPU's ticks in /proc/stat */
 	uint64_t others_total, others_idle;  /* the other CPUs' ticks, idle and iowait as idle */
+	unsigned others;                     /* how many other CPUs */
 	uint64_t wall_ns, thread_ns;         /* CLOCK_MONOTONIC and the thread's CPU clock */
 	long involuntary;                    /* ru_nivcsw */
 	uint64_t migrations;
@@ -62,7 +63,8 @@ void interference_close(struct interference_probe *p);
 void interference_mark(struct interference_probe *p, struct interference_mark *m, int with_clock, int at_end);
 
 /* The round's figures from the marks around it (sets r->known and the
- * figures it names). */
+ * figures it names). /proc/stat counts 10 ms ticks: over fewer than two
+ * ticks per CPU a share is not known. */
 void interference_measure(const struct interference_probe *p, const struct interference_mark *a,
 			  const struct interference_mark *b, struct bench_round *r);
 

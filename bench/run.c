@@ -244,8 +244,11 @@ int bench_results_finish(struct bench_results *l, struct kb_err *err)
 
 	if (estimate_results(l->items, l->n, &disturb_default, &estimate_default))
 		return kb_fail(err, "out of memory");
+	l->rounds_done = l->rounds_planned = 0;
 	for (size_t i = 0; i < l->n; i++) {
 		struct bench_result *r = &l->items[i];
+		l->rounds_done += r->repeats;
+		l->rounds_planned += r->repeats_requested * l->processes_planned;
 		r->interrupted = bench_stop_requested() && r->repeats < r->repeats_requested * l->processes_planned;
 		if (r->repeats == 0)
 			bench_result_release(r);

@@ -85,6 +85,7 @@ struct bench_results {
 	unsigned planned;        /* measurements the plan had */
 	unsigned processes_planned;
 	unsigned processes_done; /* processes whose rounds are all in */
+	unsigned rounds_done, rounds_planned; /* set by bench_results_finish */
 };
 
 /* One result per measurement of plan, described but not yet measured. */

@@ -1,6 +1,7 @@
 /* The rdtsc timer: calls timed with serialized counter reads, alone or, when
  * the counter's step is over 1% of a call, in batches; a round's figure is
  * its median per-call time (see timer.h). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "timed_loop.h"
@@ -14,8 +15,9 @@ uint64_t bench_rdtsc_batch(double step_ticks, double call_ticks)
 {
 	if (step_ticks <= 1 || call_ticks <= 0 || step_ticks <= BENCH_RDTSC_STEP_SHARE * call_ticks)
 		return 1;
-	double b = step_ticks / (BENCH_RDTSC_STEP_SHARE * call_ticks);
-	return b >= BENCH_RDTSC_BATCH_MAX ? BENCH_RDTSC_BATCH_MAX : (uint64_t)b + 1;
+	/* Half the share aimed at: the warm-up's estimate of a call may be off. */
+	double b = ceil(step_ticks / (BENCH_RDTSC_STEP_SHARE / 2 * call_ticks));
+	return b >= BENCH_RDTSC_BATCH_MAX ? BENCH_RDTSC_BATCH_MAX : (uint64_t)b;
 }
 
 static void rdtsc_calibrate(struct bench_session *s)

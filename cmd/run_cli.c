@@ -181,7 +181,7 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 	int signo;
 
 	ceiling_bound_results(ctx->ceiling, r->items, r->n);
-	bench_context_note_stop(ctx, r->planned, (unsigned)r->n);
+	bench_context_note_stop(ctx, r->planned, (unsigned)r->n, r->rounds_done, r->rounds_planned);
 	if ((signo = ctx->interrupted_by) != 0)
 		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurements reported\n", cmd,
 			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal", ctx->completed,

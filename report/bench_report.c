@@ -74,14 +74,14 @@ static int page_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
-/* A per-call figure no finer than the counter resolves: rounded to the
- * power of ten at or above the resolution (step over batch) when that is
- * coarser than one tick. */
+/* A per-call figure with no digit finer than the counter resolves: rounded
+ * to the power of ten of the resolution's leading digit (a step of 26
+ * ticks: tens) when that is coarser than one tick. */
 static double resolved(double ticks, double resolution)
 {
-	if (resolution <= 1)
+	if (resolution < 10)
 		return round(ticks);
-	double unit = pow(10, ceil(log10(resolution)));
+	double unit = pow(10, floor(log10(resolution)));
 	return round(ticks / unit) * unit;
 }
 

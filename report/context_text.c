@@ -34,8 +34,9 @@ int report_interruption(FILE *out, const struct bench_context *ctx, const char *
 {
 	if (!ctx->interrupted_by)
 		return 0;
-	fprintf(out, "%sinterrupted by %s: %u of %u measurements completed (a round cut short is dropped)\n",
-		prefix, ctx->interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT", ctx->completed, ctx->planned);
+	fprintf(out, "%sinterrupted by %s: %u of %u measurements reported, %u of %u rounds (a round cut short is "
+		     "dropped)\n", prefix, ctx->interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT", ctx->completed,
+		ctx->planned, ctx->rounds_done, ctx->rounds_planned);
 	return ferror(out) ? -1 : 0;
 }
 
