@@ -92,6 +92,17 @@ static double measure_step(void)
 	return g ? (double)g : 1;
 }
 
+void counter_info_simulate_step(uint64_t step)
+{
+	static double measured;
+
+	counter_info();
+	if (!info.simulated_step)
+		measured = info.step_ticks;
+	info.simulated_step = step;
+	info.step_ticks = step ? (double)step : measured;
+}
+
 void counter_info_adopt(double hz, double overhead_ticks, double step_ticks)
 {
 	counter_info();

@@ -85,6 +85,11 @@ const struct counter_info *counter_info(void);
  * run converts ticks the same way. */
 void counter_info_adopt(double hz, double overhead_ticks, double step_ticks);
 
+/* Reads rounded down to multiples of step from now on, and step taken as
+ * the counter's (tests of the batched fallback; 0 turns it off and keeps
+ * the step measured). */
+void counter_info_simulate_step(uint64_t step);
+
 /* The step of a counter whose differences are d[0..n) (0s ignored): their
  * greatest common divisor; 0 when every difference is 0. */
 uint64_t counter_step_of(const uint64_t *d, size_t n);

@@ -30,12 +30,13 @@ unsigned bench_names_group(const struct hash_impl **hashes, unsigned n, struct b
 			names[groups] = (struct bench_names){ .hash = h->name };
 			groups++;
 		} else if (h == target) { /* the implementation itself: it names the group */
-			add_alias(&names[g], names[g].hash);
+			const char *was = names[g].hash;
 			hashes[g] = h;
 			names[g].hash = h->name;
 			for (unsigned a = 0; a < names[g].naliases; a++)
 				if (strcmp(names[g].aliases[a], h->name) == 0)
 					names[g].aliases[a] = names[g].aliases[--names[g].naliases];
+			add_alias(&names[g], was);
 		} else {
 			add_alias(&names[g], h->name);
 		}
