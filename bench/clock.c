@@ -68,7 +68,7 @@ static uint64_t simulated_step(void)
 	char *end;
 	unsigned long long v = s ? strtoull(s, &end, 10) : 0;
 
-	return s && *s && *end == '\0' && v > 1 && v < 1000000 ? (uint64_t)v : 0;
+	return s && *s && *end == '\0' && v > 1 && v < 1000000000 ? (uint64_t)v : 0;
 }
 
 static uint64_t quantized(uint64_t ticks)
@@ -89,6 +89,8 @@ static double measure_step(void)
 		prev = now;
 	}
 	uint64_t g = counter_step_of(d, READS);
+	if (info.simulated_step && g < info.simulated_step) /* reads closer than a simulated step */
+		g = info.simulated_step;
 	return g ? (double)g : 1;
 }
 

@@ -108,7 +108,8 @@ static unsigned verdict(const struct bench_result *r, const struct estimate_rule
 		bits |= STABILITY_SPREAD;
 	if ((double)r->rounds_disturbed > rules->disturbed_share_max * (double)r->repeats)
 		bits |= STABILITY_DISTURBED;
-	if (r->timer == BENCH_TIMER_RDTSC && r->rdtsc.ticks_per_call_median > 0 &&
+	/* A median of 0 ticks: every sample fell within one step. */
+	if (r->timer == BENCH_TIMER_RDTSC && r->rdtsc.resolution_ticks > 0 &&
 	    r->rdtsc.resolution_ticks > rules->timer_share_max * r->rdtsc.ticks_per_call_median)
 		bits |= STABILITY_TIMER;
 	return bits;

@@ -132,8 +132,10 @@ int select_report_markdown(FILE *out, const struct report_document *doc)
 		return 0;
 	if (bench_report_text(out, doc, REPORT_MARKDOWN))
 		return -1;
-	return fprintf(out, "\nChoice (v2 patch: highest count, median over %u processes): **%s** (fastest in %u)\n",
-		       processes_of(doc), chosen(doc)->hash, won(doc)) < 0 ? -1 : 0;
+	unsigned np = processes_of(doc);
+
+	return fprintf(out, "\nChoice (v2 patch: highest count, median over %u process%s): **%s** (fastest in %u)\n",
+		       np, np == 1 ? "" : "es", chosen(doc)->hash, won(doc)) < 0 ? -1 : 0;
 }
 
 int select_report_kernel(FILE *out, const struct report_document *doc)
