@@ -31,8 +31,9 @@ int bench_timer_parse(const char *name, enum bench_timer *out, struct kb_err *er
 #define BENCH_RDTSC_BATCH_MAX 4096u       /* calls per timed sample at most */
 
 /* Calls per timed sample for a counter of step_ticks and calls of
- * call_ticks: 1 when the step is at most 1% of a call, else enough calls
- * that it is 0.5% of the batch (at most BENCH_RDTSC_BATCH_MAX). */
+ * call_ticks: 1 when the step is at most 0.5% of a call, else enough calls
+ * that it is 0.5% of the batch (at most BENCH_RDTSC_BATCH_MAX): under 1%
+ * even when the estimate of a call is off by a factor of 2. */
 uint64_t bench_rdtsc_batch(double step_ticks, double call_ticks);
 
 struct bench_config {

@@ -284,7 +284,7 @@ void test_estimate_rdtsc_batch(void)
 	struct page_set s;
 	struct kb_err err;
 
-	CHECK(bench_rdtsc_batch(1, 100) == 1 && bench_rdtsc_batch(26, 2600) == 1);
+	CHECK(bench_rdtsc_batch(1, 100) == 1 && bench_rdtsc_batch(26, 5200) == 1 && bench_rdtsc_batch(26, 2600) == 2);
 	CHECK(bench_rdtsc_batch(26, 1000) == 6); /* 26 / (0.5% of 1000) = 5.2 */
 	CHECK(bench_rdtsc_batch(26, 0.001) == BENCH_RDTSC_BATCH_MAX);
 
