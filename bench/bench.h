@@ -67,6 +67,7 @@ struct bench_round {
 	double other_busy_share, steal_share, off_cpu_share; /* 0..1 of the round */
 	uint64_t involuntary_switches, migrations;
 	double clock_hz;    /* effective core clock (bench/clock_chain.h) */
+	double throughput;  /* the core's independent additions per ns (bench/clock_chain.h) */
 	double core_cycles, instructions; /* hardware counters of the thread over the round */
 	unsigned disturbed; /* DISTURB_* bits (bench/disturb.h); 0: the estimate uses it */
 };

@@ -4,8 +4,12 @@
  * the core ran at. Timed around every round (bench/interference.h): a
  * round whose clock dropped (host frequency, throttling, a slower core) is
  * told apart from one the hash itself made slow. It does not see an SMT
- * sibling's load, which shares the core's units but not its clock; the
- * other CPUs' busy share covers that. */
+ * sibling's load, which shares the core's units but not its clock: the
+ * core's throughput does, from a fixed block of independent additions
+ * (eight chains of SSE2 vector adds on x86, four scalar chains elsewhere)
+ * that a free core runs at full width and a shared one at about half, be
+ * the sibling this machine's other CPU or, in a VM, another tenant's on
+ * the host (which /proc/stat never shows). */
 #ifndef KB_CLOCK_CHAIN_H
 #define KB_CLOCK_CHAIN_H
 
@@ -22,5 +26,10 @@ uint64_t clock_chain_run(uint64_t adds);
 /* The clock in Hz: the fastest of three chains (an interruption only makes
  * one slower), timed with CLOCK_MONOTONIC. */
 double clock_chain_hz(void);
+
+/* Independent additions per ns, the fastest of three blocks of
+ * CLOCK_CHAIN_ADDS (22.6 on a free Zen 3 core of the development VM, ~12
+ * with its SMT sibling busy). */
+double clock_chain_throughput(void);
 
 #endif

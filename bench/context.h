@@ -44,6 +44,7 @@ struct bench_context {
 	char hardware_counters_note[160]; /* why not, "" when there are */
 	const char *migrations_source;
 	double reference_clock_hz;  /* the fastest effective clock of the run's rounds (bench_context_note_results) */
+	double reference_throughput; /* the highest core throughput of its rounds, additions per ns */
 	/* This process's measured limits (bench/ceiling.h), NULL when not
 	 * measured (--no-ceiling, or the probes failed: a warning says why). */
 	const struct ceiling_figures *ceiling;

@@ -16,17 +16,21 @@ const struct disturb_thresholds disturb_default = {
 	.switches = 10,
 	.migrations = 0,
 	.clock_drop = 0.05,
+	.throughput_drop = 0.15,
 };
 
-static const char *const names[DISTURB_KINDS] = { "busy", "steal", "off-cpu", "switches", "migrated", "clock" };
+static const char *const names[DISTURB_KINDS] = { "busy", "steal", "off-cpu", "switches", "migrated", "clock",
+						    "shared-core" };
 
 const char *disturb_name(unsigned i)
 {
 	return i < DISTURB_KINDS ? names[i] : "?";
 }
 
-unsigned disturb_round(const struct bench_round *r, double reference_hz, const struct disturb_thresholds *t)
+unsigned disturb_round(const struct bench_round *r, const struct disturb_reference *ref,
+		       const struct disturb_thresholds *t)
 {
+	double reference_hz = ref ? ref->clock_hz : 0, reference_tp = ref ? ref->throughput : 0;
 	unsigned bits = 0;
 
 	if ((r->known & INTERFERENCE_BUSY) && r->other_busy_share > t->busy_share)
@@ -41,18 +45,23 @@ unsigned disturb_round(const struct bench_round *r, double reference_hz, const s
 		bits |= DISTURB_MIGRATED;
 	if ((r->known & INTERFERENCE_CLOCK) && reference_hz > 0 && r->clock_hz < (1 - t->clock_drop) * reference_hz)
 		bits |= DISTURB_CLOCK;
+	if ((r->known & INTERFERENCE_THROUGHPUT) && reference_tp > 0 &&
+	    r->throughput < (1 - t->throughput_drop) * reference_tp)
+		bits |= DISTURB_SHARED;
 	return bits;
 }
 
-double disturb_reference_hz(const struct bench_result *results, size_t n)
+struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n)
 {
-	double best = 0;
+	struct disturb_reference ref = { 0, 0 };
 
 	for (size_t i = 0; i < n; i++)
 		for (unsigned j = 0; j < results[i].repeats; j++) {
 			const struct bench_round *r = &results[i].rounds[j];
-			if ((r->known & INTERFERENCE_CLOCK) && r->clock_hz > best)
-				best = r->clock_hz;
+			if ((r->known & INTERFERENCE_CLOCK) && r->clock_hz > ref.clock_hz)
+				ref.clock_hz = r->clock_hz;
+			if ((r->known & INTERFERENCE_THROUGHPUT) && r->throughput > ref.throughput)
+				ref.throughput = r->throughput;
 		}
-	return best;
+	return ref;
 }

@@ -15,7 +15,8 @@ enum {
 	DISTURB_SWITCHES = 8u, /* involuntary context switches */
 	DISTURB_MIGRATED = 16u,/* the thread moved to another CPU */
 	DISTURB_CLOCK = 32u,   /* the core clock dropped against the run's fastest */
-	DISTURB_KINDS = 6
+	DISTURB_SHARED = 64u,  /* the core's throughput dropped: an SMT sibling (here or on the host) shared it */
+	DISTURB_KINDS = 7
 };
 
 struct disturb_thresholds {
@@ -25,19 +26,26 @@ struct disturb_thresholds {
 	uint64_t switches;     /* involuntary context switches above this many */
 	uint64_t migrations;   /* migrations above this many */
 	double clock_drop;     /* effective clock below (1 - this) x the run's fastest */
+	double throughput_drop; /* the core's throughput below (1 - this) x the run's highest */
+};
+
+/* The run's best rounds, which the clock and throughput are judged against. */
+struct disturb_reference {
+	double clock_hz, throughput; /* 0: unknown, not judged */
 };
 
 extern const struct disturb_thresholds disturb_default;
 
-/* The DISTURB_* bits of r against t, the run's fastest clock being
- * reference_hz (0: unknown, no clock test). Unknown figures never disturb. */
-unsigned disturb_round(const struct bench_round *r, double reference_hz, const struct disturb_thresholds *t);
+/* The DISTURB_* bits of r against t and the run's reference (NULL: no
+ * clock or throughput test). Unknown figures never disturb. */
+unsigned disturb_round(const struct bench_round *r, const struct disturb_reference *ref,
+		       const struct disturb_thresholds *t);
 
 /* The name of bit i (0..DISTURB_KINDS-1): "busy", "steal", "off-cpu",
- * "switches", "migrated", "clock". */
+ * "switches", "migrated", "clock", "shared-core". */
 const char *disturb_name(unsigned i);
 
-/* The fastest clock over every round of n results (0 if none measured it). */
-double disturb_reference_hz(const struct bench_result *results, size_t n);
+/* The fastest clock and highest throughput over every round of n results. */
+struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n);
 
 #endif

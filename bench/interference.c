@@ -205,11 +205,15 @@ static void read_counters(struct interference_probe *p, struct interference_mark
 void interference_mark(struct interference_probe *p, struct interference_mark *m, int with_clock, int at_end)
 {
 	memset(m, 0, sizeof(*m));
-	if (with_clock && !at_end)
+	if (with_clock && !at_end) {
 		m->clock_hz = clock_chain_hz();
+		m->throughput = clock_chain_throughput();
+	}
 	read_counters(p, m);
-	if (with_clock && at_end)
+	if (with_clock && at_end) {
+		m->throughput = clock_chain_throughput();
 		m->clock_hz = clock_chain_hz();
+	}
 }
 
 static double share(uint64_t part, uint64_t whole)
@@ -248,6 +252,11 @@ void interference_measure(const struct interference_probe *p, const struct inter
 	if (a->clock_hz > 0 && b->clock_hz > 0) {
 		r->clock_hz = (a->clock_hz + b->clock_hz) / 2;
 		r->known |= INTERFERENCE_CLOCK;
+	}
+	/* The lower of the two: a core shared at either edge was likely shared inside. */
+	if (a->throughput > 0 && b->throughput > 0) {
+		r->throughput = a->throughput < b->throughput ? a->throughput : b->throughput;
+		r->known |= INTERFERENCE_THROUGHPUT;
 	}
 	if (p->fd_cycles >= 0 && b->cycles > a->cycles) {
 		r->core_cycles = (double)(b->cycles - a->cycles);

@@ -24,6 +24,7 @@ enum {
 	INTERFERENCE_MIGRATIONS = 16u,
 	INTERFERENCE_CLOCK = 32u,    /* clock_hz */
 	INTERFERENCE_PMU = 64u,      /* core_cycles, instructions */
+	INTERFERENCE_THROUGHPUT = 128u, /* throughput */
 };
 
 /* Open once per measuring process, on the CPU it is pinned to. */
@@ -50,6 +51,7 @@ struct interference_mark {
 	int cpu;                             /* sched_getcpu() */
 	uint64_t cycles, instructions;
 	double clock_hz;                     /* the chain's clock, 0 if not measured */
+	double throughput;                   /* the core's throughput, 0 if not measured */
 };
 
 /* Opens what this system offers; never fails (a probe that cannot be read
@@ -57,9 +59,9 @@ struct interference_mark {
 void interference_open(struct interference_probe *p);
 void interference_close(struct interference_probe *p);
 
-/* Reads every probe; with_clock: runs the clock chain too (before the
- * other reads at the start of a round, after them at its end, so that the
- * chain stays outside the window the counters cover). */
+/* Reads every probe; with_clock: runs the clock chain and the throughput
+ * block too (before the other reads at the start of a round, after them at
+ * its end, so that they stay outside the window the counters cover). */
 void interference_mark(struct interference_probe *p, struct interference_mark *m, int with_clock, int at_end);
 
 /* The round's figures from the marks around it (sets r->known and the

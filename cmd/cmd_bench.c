@@ -20,9 +20,9 @@
 #define MAX_HASHES 64
 #define SWEEP_MAX 8     /* values per swept option */
 #define STEPS_MAX 64    /* combinations of a sweep */
-#define BENCH_PROCESSES_DEFAULT 10u
-#define BENCH_ROUNDS_DEFAULT 3u
-#define BENCH_WINDOW_DEFAULT_NS 50000000u
+#define BENCH_PROCESSES_DEFAULT 20u
+#define BENCH_ROUNDS_DEFAULT 2u
+#define BENCH_WINDOW_DEFAULT_NS 40000000u
 
 static void usage(void)
 {
@@ -53,7 +53,7 @@ static void usage(void)
 	       "                        rdtsc: calls timed with serialized TSC reads\n"
 	       "  --processes N         measuring processes (default %u; 1: this process only)\n"
 	       "  --repeat N            rounds per process and measurement (default %u)\n"
-	       "  --window TIME         window length, and rdtsc round length (default 50ms)\n"
+	       "  --window TIME         window length, and rdtsc round length (default 40ms)\n"
 	       "  --warmup TIME         untimed calls before each round (default a quarter of the window)\n"
 	       "  --hz N                jiffies: the emulated CONFIG_HZ (default 250)\n"
 	       "  --align-tick          jiffies: start on a tick edge (the patch did not)\n"

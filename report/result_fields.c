@@ -348,6 +348,7 @@ RECORD_GETTER(c_pmu, record_bool(v, CTX(w)->hardware_counters))
 RECORD_GETTER(c_pmu_note, record_str(v, CTX(w)->hardware_counters_note))
 RECORD_GETTER(c_migrations, record_str(v, CTX(w)->migrations_source))
 RECORD_GETTER(c_reference, CTX(w)->reference_clock_hz > 0 && record_real(v, CTX(w)->reference_clock_hz))
+RECORD_GETTER(c_reference_tp, CTX(w)->reference_throughput > 0 && record_real(v, CTX(w)->reference_throughput))
 RECORD_GETTER(c_thresholds, CTX(w)->processes && record_item(v, &disturb_default))
 RECORD_GETTER(c_rules, CTX(w)->processes && record_item(v, &estimate_default))
 static size_t n_warnings(const struct record_row *w)
@@ -420,6 +421,7 @@ static const struct record_field context_fields[] = {
 	{ .name = "hardware_counters_note", .type = RECORD_STR, .get = c_pmu_note },
 	{ .name = "migrations_source", .type = RECORD_STR, .get = c_migrations },
 	{ .name = "reference_clock_hz", .type = RECORD_REAL, .get = c_reference },
+	{ .name = "reference_throughput_adds_per_ns", .type = RECORD_REAL, .get = c_reference_tp },
 	{ .name = "disturbance_thresholds", .type = RECORD_OBJECT, .get = c_thresholds,
 	  .sub = &report_thresholds_schema },
 	{ .name = "stability_rules", .type = RECORD_OBJECT, .get = c_rules, .sub = &report_rules_schema },

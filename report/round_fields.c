@@ -68,6 +68,7 @@ RECORD_GETTER(r_off, known(w, INTERFERENCE_OFF_CPU) && record_real(v, RND(w)->of
 RECORD_GETTER(r_switches, known(w, INTERFERENCE_SWITCHES) && record_uint(v, RND(w)->involuntary_switches))
 RECORD_GETTER(r_migrations, known(w, INTERFERENCE_MIGRATIONS) && record_uint(v, RND(w)->migrations))
 RECORD_GETTER(r_clock, known(w, INTERFERENCE_CLOCK) && record_real(v, RND(w)->clock_hz))
+RECORD_GETTER(r_throughput, known(w, INTERFERENCE_THROUGHPUT) && record_real(v, RND(w)->throughput))
 RECORD_GETTER(r_cycles, known(w, INTERFERENCE_PMU) && record_real(v, RND(w)->core_cycles))
 RECORD_GETTER(r_instr, known(w, INTERFERENCE_PMU) && record_real(v, RND(w)->instructions))
 RECORD_GETTER(r_cpp, known(w, INTERFERENCE_PMU) && RND(w)->calls &&
@@ -100,6 +101,7 @@ static const struct record_field round_fields[] = {
 	{ .name = "involuntary_context_switches", .type = RECORD_UINT, .get = r_switches },
 	{ .name = "migrations", .type = RECORD_UINT, .get = r_migrations },
 	{ .name = "effective_clock_hz", .type = RECORD_REAL, .get = r_clock },
+	{ .name = "core_throughput_adds_per_ns", .type = RECORD_REAL, .get = r_throughput },
 	{ .name = "core_cycles", .type = RECORD_REAL, .get = r_cycles },
 	{ .name = "instructions", .type = RECORD_REAL, .get = r_instr },
 	{ .name = "core_cycles_per_page", .type = RECORD_REAL, .get = r_cpp },
@@ -139,6 +141,7 @@ RECORD_GETTER(t_off, record_real(v, DT(w)->off_cpu_share))
 RECORD_GETTER(t_switches, record_uint(v, DT(w)->switches))
 RECORD_GETTER(t_migrations, record_uint(v, DT(w)->migrations))
 RECORD_GETTER(t_clock, record_real(v, DT(w)->clock_drop))
+RECORD_GETTER(t_throughput, record_real(v, DT(w)->throughput_drop))
 
 /* A round is disturbed when a figure is above its threshold (the clock: below). */
 static const struct record_field threshold_fields[] = {
@@ -148,6 +151,7 @@ static const struct record_field threshold_fields[] = {
 	{ .name = "involuntary_context_switches", .type = RECORD_UINT, .get = t_switches },
 	{ .name = "migrations", .type = RECORD_UINT, .get = t_migrations },
 	{ .name = "clock_drop_share", .type = RECORD_REAL, .get = t_clock },
+	{ .name = "throughput_drop_share", .type = RECORD_REAL, .get = t_throughput },
 };
 
 const struct record_schema report_thresholds_schema = { NULL, RECORD_FIELDS(threshold_fields), NULL, 0 };

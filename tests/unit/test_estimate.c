@@ -50,41 +50,50 @@ void test_estimate_interval(void)
 static struct bench_round quiet_round(unsigned process, unsigned round, double ns)
 {
 	return (struct bench_round){ .process = process, .round = round, .ns_per_page = ns, .calls = 1000,
-				     .elapsed_ns = ns * 1000, .clock_hz = 3e9, .known = INTERFERENCE_BUSY |
-				     INTERFERENCE_STEAL | INTERFERENCE_OFF_CPU | INTERFERENCE_SWITCHES |
-				     INTERFERENCE_MIGRATIONS | INTERFERENCE_CLOCK };
+				     .elapsed_ns = ns * 1000, .clock_hz = 3e9, .throughput = 20,
+				     .known = INTERFERENCE_BUSY | INTERFERENCE_STEAL | INTERFERENCE_OFF_CPU |
+					      INTERFERENCE_SWITCHES | INTERFERENCE_MIGRATIONS | INTERFERENCE_CLOCK |
+					      INTERFERENCE_THROUGHPUT };
 }
 
 void test_estimate_disturb(void)
 {
 	const struct disturb_thresholds *t = &disturb_default;
+	const struct disturb_reference ref = { 3e9, 20 }, none = { 0, 0 };
 	struct bench_round r = quiet_round(0, 0, 100);
 
-	CHECK(disturb_round(&r, 3e9, t) == 0);
+	CHECK(disturb_round(&r, &ref, t) == 0);
 	r.other_busy_share = 0.51;
-	CHECK(disturb_round(&r, 3e9, t) == DISTURB_BUSY);
+	CHECK(disturb_round(&r, &ref, t) == DISTURB_BUSY);
 	r.other_busy_share = 0.5; /* at the threshold: not above it */
-	CHECK(disturb_round(&r, 3e9, t) == 0);
+	CHECK(disturb_round(&r, &ref, t) == 0);
 	r.steal_share = 0.03;
 	r.off_cpu_share = 0.05;
-	CHECK(disturb_round(&r, 3e9, t) == (DISTURB_STEAL | DISTURB_OFF_CPU));
+	CHECK(disturb_round(&r, &ref, t) == (DISTURB_STEAL | DISTURB_OFF_CPU));
 	r = quiet_round(0, 0, 100);
 	r.involuntary_switches = 11;
 	r.migrations = 1;
-	CHECK(disturb_round(&r, 3e9, t) == (DISTURB_SWITCHES | DISTURB_MIGRATED));
+	CHECK(disturb_round(&r, &ref, t) == (DISTURB_SWITCHES | DISTURB_MIGRATED));
 	r = quiet_round(0, 0, 100);
 	r.clock_hz = 2.84e9; /* 5.3% below the fastest */
-	CHECK(disturb_round(&r, 3e9, t) == DISTURB_CLOCK && disturb_round(&r, 0, t) == 0);
+	CHECK(disturb_round(&r, &ref, t) == DISTURB_CLOCK && disturb_round(&r, &none, t) == 0 &&
+	      disturb_round(&r, NULL, t) == 0);
 	r.clock_hz = 2.86e9;
-	CHECK(disturb_round(&r, 3e9, t) == 0);
+	CHECK(disturb_round(&r, &ref, t) == 0);
+	/* A shared core: the throughput 16% below the run's highest. */
+	r.throughput = 16.8;
+	CHECK(disturb_round(&r, &ref, t) == DISTURB_SHARED);
+	r.throughput = 17.2;
+	CHECK(disturb_round(&r, &ref, t) == 0);
 	/* Unknown figures never disturb. */
 	r = quiet_round(0, 0, 100);
 	r.known = 0;
 	r.other_busy_share = r.steal_share = r.off_cpu_share = 1;
 	r.involuntary_switches = r.migrations = 99;
-	r.clock_hz = 1;
-	CHECK(disturb_round(&r, 3e9, t) == 0);
-	CHECK(strcmp(disturb_name(0), "busy") == 0 && strcmp(disturb_name(5), "clock") == 0);
+	r.clock_hz = r.throughput = 1;
+	CHECK(disturb_round(&r, &ref, t) == 0);
+	CHECK(strcmp(disturb_name(0), "busy") == 0 && strcmp(disturb_name(5), "clock") == 0 &&
+	      strcmp(disturb_name(6), "shared-core") == 0);
 }
 
 /* A result of processes x rounds window rounds, ns[p][r]. */
@@ -164,6 +173,11 @@ void test_estimate_verdicts(void)
 	make_result(&r, 5, 1, ok);
 	r.rounds[2].clock_hz = 2.5e9;
 	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0 && r.rounds[2].disturbed == DISTURB_CLOCK);
+	bench_result_release(&r);
+	/* A shared core against the run's highest throughput. */
+	make_result(&r, 5, 1, ok);
+	r.rounds[4].throughput = 11;
+	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0 && r.rounds[4].disturbed == DISTURB_SHARED);
 	bench_result_release(&r);
 
 	/* rdtsc: a counter step above 1% of a call is "timer too coarse". */
@@ -326,6 +340,7 @@ void test_estimate_wire(void)
 	r.batch = 4;
 	r.other_busy_share = 0.25;
 	r.involuntary_switches = 7;
+	r.throughput = 21.5;
 	CHECK(out && wire_write_round(out, 5, &r) == 0);
 	fclose(out);
 	text[strcspn(text, "\n")] = '\0';
@@ -333,7 +348,7 @@ void test_estimate_wire(void)
 	got = msg.r;
 	CHECK(got.process == 3 && got.round == 2 && got.sequence == 17 && got.ns_per_page == r.ns_per_page &&
 	      got.ticks_median == 321.5 && got.batch == 4 && got.other_busy_share == 0.25 &&
-	      got.involuntary_switches == 7 && got.known == r.known && got.clock_hz == 3e9);
+	      got.involuntary_switches == 7 && got.known == r.known && got.clock_hz == 3e9 && got.throughput == 21.5);
 	CHECK(wire_parse(text, 5, 1, &msg, &err) == -1); /* measurement 5 of 5 */
 	free(text);
 	CHECK(wire_parse("ksmbench-worker 1 4 0", 4, 1, &msg, &err) == 0 && msg.measurements == 4);
@@ -343,14 +358,15 @@ void test_estimate_wire(void)
 	CHECK(wire_parse("progress 3 1 2 4 4", 4, 1, &msg, &err) == 0 && msg.slot == 4);
 	CHECK(wire_parse("end 15", 4, 1, &msg, &err) == 0 && msg.signo == 15);
 	const char *bad[] = { "", "garbage", "end", "end -1", "end 15 x", "set 1 1", "set x 1 1",
-			      "round 0 0 0 0 nan 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 -5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 0 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 2 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0" };
+			      "round 0 0 0 0 nan 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 -5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 0 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 2 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 256 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK(wire_parse(bad[i], 4, 1, &msg, &err) == -1);
-	CHECK(wire_parse("round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0", 4, 1, &msg, &err) == 0);
+	CHECK(wire_parse("round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0", 4, 1, &msg, &err) == 0);
 }
 
 void test_estimate_probes(void)
@@ -384,6 +400,7 @@ void test_estimate_probes(void)
 	memset(&r, 0, sizeof(r));
 	interference_measure(&p, &a, &b, &r);
 	CHECK((r.known & INTERFERENCE_CLOCK) && r.clock_hz > 1e6);
+	CHECK((r.known & INTERFERENCE_THROUGHPUT) && r.throughput > 0.1);
 	CHECK((r.known & INTERFERENCE_OFF_CPU) && r.off_cpu_share >= 0 && r.off_cpu_share <= 1);
 	CHECK(!(r.known & INTERFERENCE_BUSY) || (r.other_busy_share >= 0 && r.other_busy_share <= 1));
 	CHECK(r.known & INTERFERENCE_MIGRATIONS);
