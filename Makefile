@@ -112,7 +112,7 @@ san-test:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/run.sh build/san/unit-tests build/san/ksmbench
 
-# libFuzzer targets of the dump readers (tests/fuzz/), built with clang,
+# libFuzzer targets of the dump readers and the LiME range parser (tests/fuzz/), built with clang,
 # ASan and UBSan, seeded by tests/dumpgen.py; each runs FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang

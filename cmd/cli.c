@@ -1,9 +1,21 @@
 /* Error lines and option diagnostics shared by the subcommands. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+/* The tables of the getopt_long call in progress (one parse at a time). */
+static const char *cli_shortopts = "";
+static const struct option *cli_longopts;
+
+int cli_getopt_long(int argc, char *const argv[], const char *shortopts,
+		    const struct option *longopts, int *longindex)
+{
+	cli_shortopts = shortopts;
+	cli_longopts = longopts;
+	return getopt_long(argc, argv, shortopts, longopts, longindex);
+}
 
 int cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -22,14 +34,45 @@ int cli_fail(const char *cmd, const struct kb_err *err)
 	return cli_error(cmd, "%s", err->msg);
 }
 
+/* A long option getopt_long rejected: word is "--name" or "--name=value". */
+static int bad_long_option(const char *cmd, const char *word, int optopt_value)
+{
+	const char *name = word + 2;
+	size_t len = strcspn(name, "=");
+	const struct option *hit = NULL;
+	char matches[256] = "";
+	unsigned nmatches = 0;
+
+	for (const struct option *o = cli_longopts; o && o->name; o++) {
+		if (strncmp(o->name, name, len) != 0)
+			continue;
+		if (strlen(o->name) == len || (optopt_value && o->val == optopt_value && !hit))
+			hit = o;
+		size_t used = strlen(matches);
+		snprintf(matches + used, sizeof(matches) - used, "%s--%s", nmatches++ ? ", " : "", o->name);
+	}
+	/* getopt_long names the option in optopt when it knew it: a missing
+	 * value, or a value given to an option that takes none. */
+	if (optopt_value && hit && name[len] == '=' && hit->has_arg == no_argument)
+		return cli_error(cmd, "option '--%s' takes no value (see ksmbench %s --help)", hit->name, cmd);
+	if (optopt_value && hit)
+		return cli_error(cmd, "option '--%s' needs a value (see ksmbench %s --help)", hit->name, cmd);
+	if (nmatches > 1)
+		return cli_error(cmd, "ambiguous option '--%.*s' (%s)", (int)len, name, matches);
+	return cli_error(cmd, "unknown option '--%.*s' (see ksmbench %s --help)", (int)len, name, cmd);
+}
+
 int cli_bad_option(const char *cmd, char **argv, int optopt_value)
 {
 	/* getopt_long leaves the offending word at argv[optind - 1]. */
 	const char *word = argv[optind - 1];
 
-	if (optopt_value && word[0] == '-' && word[1] != '-' && word[1] == optopt_value && word[2] == '\0')
+	if (strncmp(word, "--", 2) == 0 && word[2])
+		return bad_long_option(cmd, word, optopt_value);
+	const char *known = optopt_value > 0 && optopt_value != ':' ? strchr(cli_shortopts, optopt_value) : NULL;
+	if (known && known[1] == ':')
 		return cli_error(cmd, "option '-%c' needs a value (see ksmbench %s --help)", optopt_value, cmd);
-	if (optopt_value)
+	if (optopt_value > ' ' && optopt_value < 127)
 		return cli_error(cmd, "unknown option '-%c' (see ksmbench %s --help)", optopt_value, cmd);
-	return cli_error(cmd, "unknown option or missing value in '%s' (see ksmbench %s --help)", word, cmd);
+	return cli_error(cmd, "unknown option in '%s' (see ksmbench %s --help)", word, cmd);
 }

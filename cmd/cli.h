@@ -2,6 +2,8 @@
 #ifndef KB_CLI_H
 #define KB_CLI_H
 
+#include <getopt.h>
+
 #include "../common/err.h"
 
 enum {
@@ -23,8 +25,17 @@ int cli_error(const char *cmd, const char *fmt, ...) KB_PRINTF(2, 3);
 /* Prints an error value the same way; returns KB_EXIT_USAGE. */
 int cli_fail(const char *cmd, const struct kb_err *err);
 
-/* The one line for an option getopt_long rejected (opterr is 0 everywhere). */
+/* The one line for an option getopt_long rejected (opterr is 0 everywhere):
+ * "option '--repeat' needs a value", "unknown option '-x'", "option '--all'
+ * takes no value", "ambiguous option '--w' (--window, --warmup)". */
 int cli_bad_option(const char *cmd, char **argv, int optopt_value);
+
+/* getopt_long, remembering the option tables it was given: getopt returns
+ * the same '?' for an unknown option and for one without its value, and
+ * cli_bad_option needs the tables to tell them apart. Every subcommand
+ * parses its options with it, never with getopt_long itself. */
+int cli_getopt_long(int argc, char *const argv[], const char *shortopts,
+		    const struct option *longopts, int *longindex);
 
 /* Subcommands, each in its own file. */
 int cmd_list(int argc, char **argv);

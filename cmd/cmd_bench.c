@@ -256,7 +256,7 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "H:o:hq", options, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "H:o:hq", options, NULL)) != -1) {
 		if ((rc = parse_sweep(c, optarg, &o->sweep)) >= 0 || (rc = parse_set(c, optarg, &o->base.set)) >= 0 ||
 		    (rc = parse_timing(c, optarg, o)) >= 0) {
 			if (rc)

@@ -2,6 +2,8 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "../common/size_parse.h"
 #include "../datasets/capture.h"
@@ -16,11 +18,41 @@ static void usage(void)
 	       "ksmbench and gdb read. Only pages present in memory (/proc/PID/pagemap)\n"
 	       "are written; untouched and swapped-out pages are recorded as holes.\n"
 	       "The process keeps running and is only read (process_vm_readv); stop it\n"
-	       "first (kill -STOP) for a consistent image. FILE is created with mode 0600.\n\n"
+	       "first (kill -STOP) for a consistent image. FILE is created with mode 0600;\n"
+	       "-o - writes the core to standard output (headers first: it streams, e.g.\n"
+	       "into gzip or ksmbench sum --per-page -). A summary line goes to stderr.\n\n"
 	       "  -p, --pid PID   the process\n"
-	       "  -o, --output F  the core file to write\n"
+	       "  -o, --output F  the core file to write ('-': standard output)\n"
 	       "  --all           also file-backed and shared mappings\n"
 	       "  --mergeable     only mappings KSM may merge (VmFlags mg in /proc/PID/smaps)\n");
+}
+
+/* The summary goes to stderr: standard output may be the core itself. */
+static int capture_to(pid_t pid, int all, const char *output)
+{
+	struct cmd_output out;
+	struct capture_stats st;
+	struct kb_err err;
+	int rc = cmd_output_open("capture", output, 0600, &out);
+
+	if (rc)
+		return rc;
+	if (capture_process(pid, all, out.fp, &st, &err)) {
+		cmd_output_abort(&out);
+		return cli_fail("capture", &err);
+	}
+	if ((rc = cmd_output_close("capture", &out, 0)) != 0)
+		return rc;
+	fprintf(stderr, "captured process %d: %llu mappings, %llu segments, %llu pages present, "
+		"%llu absent, %llu bytes -> %s\n", (int)pid, (unsigned long long)st.mappings,
+		(unsigned long long)st.segments, (unsigned long long)st.pages_present,
+		(unsigned long long)st.pages_absent, (unsigned long long)st.bytes,
+		strcmp(output, "-") == 0 ? "standard output" : output);
+	if (st.pages_vanished)
+		fprintf(stderr, "ksmbench capture: warning: %llu pages were unmapped by the process while "
+			"it was captured and are written as zeros (stop it first: kill -STOP)\n",
+			(unsigned long long)st.pages_vanished);
+	return KB_EXIT_OK;
 }
 
 int cmd_capture(int argc, char **argv)
@@ -40,7 +72,7 @@ int cmd_capture(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "p:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (kb_parse_uint(optarg, 0x7fffffff, &pid, &err) || pid == 0)
@@ -58,21 +90,7 @@ int cmd_capture(int argc, char **argv)
 	if (!pid || !output)
 		return cli_error("capture", "--pid and -o are required (see ksmbench capture --help)");
 
-	struct cmd_output out;
-	struct capture_stats st;
-	int rc = cmd_output_open("capture", output, 0600, &out);
-	if (rc)
-		return rc;
-	if (capture_process((pid_t)pid, all, out.fp, &st, &err)) {
-		cmd_output_abort(&out);
-		return cli_fail("capture", &err);
-	}
-	if ((rc = cmd_output_close("capture", &out, 0)) != 0)
-		return rc;
-	printf("captured process %llu: %llu mappings, %llu segments, %llu pages present, "
-	       "%llu absent, %llu bytes -> %s\n", (unsigned long long)pid,
-	       (unsigned long long)st.mappings, (unsigned long long)st.segments,
-	       (unsigned long long)st.pages_present, (unsigned long long)st.pages_absent,
-	       (unsigned long long)st.bytes, output);
-	return KB_EXIT_OK;
+	if (strcmp(output, "-") == 0 && isatty(STDOUT_FILENO))
+		return cli_error("capture", "refusing to write a core to a terminal (redirect it, or give -o FILE)");
+	return capture_to((pid_t)pid, all, output);
 }

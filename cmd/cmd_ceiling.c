@@ -55,7 +55,7 @@ static int parse(int argc, char **argv, struct ceiling_args *a)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_FMT: a->format_name = optarg; break;
 		case 'o': a->output = optarg; break;

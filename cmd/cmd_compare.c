@@ -63,7 +63,7 @@ static int parse(int argc, char **argv, struct compare_settings *s, const char *
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_THRESHOLD:
 			if (parse_number(optarg, 1, 0, 1000, &s->threshold_percent))

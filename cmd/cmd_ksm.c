@@ -34,7 +34,7 @@ static int parse(int argc, char **argv, const char **format, int *pid)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (kb_parse_uint(optarg, 0x7fffffff, &v, &err) || v == 0)

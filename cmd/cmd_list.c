@@ -35,7 +35,7 @@ int cmd_list(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': format = optarg; break;
 		case 'h': usage(); return KB_EXIT_OK;

@@ -167,7 +167,7 @@ static int parse(int argc, char **argv, struct scan_cli *s)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "H:o:h", options, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "H:o:h", options, NULL)) != -1) {
 		if ((rc = parse_model(c, optarg, &s->o)) >= 0 || (rc = parse_input(c, optarg, s)) >= 0) {
 			if (rc)
 				return rc;

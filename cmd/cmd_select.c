@@ -60,7 +60,7 @@ static int parse(int argc, char **argv, struct select_opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while (rc == 0 && (c = getopt_long(argc, argv, "o:hq", opts, NULL)) != -1) {
+	while (rc == 0 && (c = cli_getopt_long(argc, argv, "o:hq", opts, NULL)) != -1) {
 		switch (c) {
 		case O_REP: rc = run_cli_parse_repeat("select", optarg, &o->step.cfg.repeat); break;
 		case O_HZ: rc = run_cli_parse_hz("select", optarg, &o->step.cfg.hz); break;

@@ -1,135 +1,275 @@
-/* ksmbench sum: checksums of files, whole or per page, in xxhsum's manner. */
+/* ksmbench sum: checksums of files, whole or per page, in xxhsum's manner:
+ * GNU lines "HEX  FILE" or BSD ones with --tag, per-page lines, KSM's
+ * 32-bit digest with --ksm, and --check to verify a list. */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/size_parse.h"
 #include "../datasets/file_input.h"
-#include "../datasets/dump.h"
-#include "../hashes/hash.h"
+#include "../hashes/hash_stream.h"
 #include "cli.h"
+#include "sum.h"
+
+#define SUM_CHUNK_BYTES (1u << 20)
 
 static void usage(void)
 {
-	printf("usage: ksmbench sum [-H NAME] [--per-page [--input-format F] [--lime-ranges R]]\n"
-	       "                    [--page-size N] [FILE...]\n\n"
-	       "Prints 'HEX  FILE' per file (the whole file hashed as one buffer), or with\n"
-	       "--per-page 'FILE:PAGE_INDEX HEX' per page of a raw file; a trailing partial\n"
-	       "page is reported, not hashed. A memory dump (detected from its content)\n"
-	       "gives 'FILE:PAGE_INDEX HEX 0xADDRESS' per page, then one line counting\n"
-	       "the pages it could not hash. '-' or no FILE reads standard input.\n\n"
-	       "  -H, --hash NAME       hash to use (default xxhash, KSM's checksum today)\n"
+	printf("usage: ksmbench sum [-H NAME] [--tag] [FILE...]\n"
+	       "       ksmbench sum --per-page [--ksm] [-H NAME] [--page-size N] [--input-format F]\n"
+	       "                    [--lime-ranges R] [FILE...]\n"
+	       "       ksmbench sum -c [-H NAME] [--ksm] [--quiet | --status] [LIST...]\n\n"
+	       "Prints 'HEX  FILE' per file (the whole file hashed, read in pieces), with\n"
+	       "--tag 'TAG (FILE) = HEX' (XXH32, XXH64, XXH3, XXH128, CRC32C, CRC32, JHASH2),\n"
+	       "or with --per-page 'FILE:PAGE_INDEX HEX' per page of a raw file; a trailing\n"
+	       "partial page is reported, not hashed. A memory dump (detected from its\n"
+	       "content) gives 'FILE:PAGE_INDEX HEX 0xADDRESS' per page, then one line\n"
+	       "counting the pages it could not hash. '-' or no FILE reads standard input.\n"
+	       "--check verifies lists of any of these lines: 'FILE: OK' or 'FILE: FAILED'\n"
+	       "per file (per-page lines: 'FILE:PAGE: FAILED' per page), exit 1 on any\n"
+	       "mismatch or unreadable file.\n\n"
+	       "  -H, --hash NAME       hash to use (default xxhash, KSM's checksum today);\n"
+	       "                        --check: the hash of the lines without a tag\n"
+	       "  --tag                 BSD-style lines, as xxhsum --tag\n"
 	       "  --per-page            one line per page\n"
+	       "  --ksm                 per page: the checksum as KSM stores it, the hash's\n"
+	       "                        low 32 bits ((u32)xxhash(page, PAGE_SIZE, 0) by default)\n"
 	       "  --page-size N         page size for --per-page (default 4K; multiple of 64)\n"
 	       "  --input-format F      %s (default auto)\n"
 	       "  --lime-ranges R       ranges of a lime-raw or lime-padded file:\n"
-	       "                        START-END[,...] in hex, END inclusive, or @FILE\n",
-	       dump_format_names());
+	       "                        START-END[,...] in hex, END inclusive, or @FILE\n"
+	       "  -c, --check           verify the checksums listed in each LIST\n"
+	       "  -q, --quiet           --check: no line for a file that is OK\n"
+	       "  --status              --check: print nothing; the exit status says it\n"
+	       "A hash without a streaming form (jhash2) sums at most %u MiB.\n",
+	       dump_format_names(), HASH_STREAM_BUFFER_MAX >> 20);
 }
 
-static int sum_whole(const struct hash_impl *h, const char *path)
-{
-	struct file_blob blob;
-	struct kb_err err;
-	char hex[HASH_HEX_MAX];
+static const struct {
+	const char *family, *tag, *hash;
+} sum_tags[] = {
+	{ "xxh32", "XXH32", "xxh32" },     { "xxh64", "XXH64", "xxh64" },    { "xxh3", "XXH3", "xxh3" },
+	{ "xxh128", "XXH128", "xxh128" },  { "crc32c", "CRC32C", "crc32c" }, { "crc32", "CRC32", "crc32-zlib" },
+	{ "jhash2", "JHASH2", "jhash2" },
+};
 
-	if (file_blob_load(path, &blob, &err))
-		return cli_fail("sum", &err);
-	if (hash_check_len(h, blob.len, &err)) {
-		file_blob_release(&blob);
-		return cli_error("sum", "'%s': %s", path, err.msg);
+const char *sum_tag_of(const struct hash_impl *h, char *buf, size_t size)
+{
+	const struct hash_impl *r = hash_resolve(h);
+	size_t i;
+
+	for (i = 0; r->family && i < sizeof(sum_tags) / sizeof(sum_tags[0]); i++)
+		if (strcmp(r->family, sum_tags[i].family) == 0)
+			return sum_tags[i].tag;
+	/* A hash added later: its name, upper case. */
+	for (i = 0; r->name[i] && i + 1 < size; i++)
+		buf[i] = (char)toupper((unsigned char)r->name[i]);
+	buf[i] = '\0';
+	return buf;
+}
+
+const struct hash_impl *sum_hash_of_tag(const char *tag, size_t len)
+{
+	for (size_t i = 0; i < sizeof(sum_tags) / sizeof(sum_tags[0]); i++)
+		if (strlen(sum_tags[i].tag) == len && memcmp(sum_tags[i].tag, tag, len) == 0)
+			return hash_find(sum_tags[i].hash);
+	for (unsigned i = 0; i < hash_registry_count; i++)
+		if (strlen(hash_registry[i]->name) == len && strncasecmp(hash_registry[i]->name, tag, len) == 0)
+			return hash_registry[i];
+	return NULL;
+}
+
+/* err's message with the file's name in front. */
+static int fail_in(struct kb_err *err, const char *path)
+{
+	struct kb_err inner = *err;
+
+	return kb_fail(err, "'%s': %.400s", path, inner.msg);
+}
+
+int sum_file_digest(const struct hash_impl *h, const char *path, char hex[HASH_HEX_MAX], struct kb_err *err)
+{
+	struct hash_stream hs;
+	unsigned char *buf = malloc(SUM_CHUNK_BYTES);
+	int fd = buf ? file_input_open(path, err) : kb_fail(err, "out of memory");
+	ssize_t n = SUM_CHUNK_BYTES;
+	int rc = -1;
+
+	if (fd >= 0 && hash_stream_init(&hs, h, err) == 0) {
+		while (n == SUM_CHUNK_BYTES && (n = file_input_read_full(fd, buf, SUM_CHUNK_BYTES, path, err)) >= 0)
+			if (hash_stream_update(&hs, buf, (size_t)n, err))
+				n = fail_in(err, path);
+		if (n < 0)
+			hash_stream_free(&hs);
+		else
+			rc = hash_stream_final(&hs, hex, err) ? fail_in(err, path) : 0;
 	}
-	hash_hex(h, blob.data, blob.len, hex);
-	file_blob_release(&blob);
-	printf("%s  %s\n", hex, path);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rc;
+}
+
+void sum_page_hex(const struct sum_options *o, const unsigned char *page, char hex[HASH_HEX_MAX])
+{
+	if (o->ksm)
+		snprintf(hex, HASH_HEX_MAX, "%08x", (unsigned)(uint32_t)hash_resolve(o->h)->fn(page, o->page_size));
+	else
+		hash_hex(o->h, page, o->page_size, hex);
+}
+
+static int sum_whole(const struct sum_options *o, const char *path, int tag)
+{
+	struct kb_err err;
+	char hex[HASH_HEX_MAX], tag_buf[32];
+
+	if (sum_file_digest(o->h, path, hex, &err))
+		return cli_fail("sum", &err);
+	if (tag)
+		printf("%s (%s) = %s\n", sum_tag_of(o->h, tag_buf, sizeof(tag_buf)), path, hex);
+	else
+		printf("%s  %s\n", hex, path);
 	return KB_EXIT_OK;
 }
 
-static int sum_pages(const struct hash_impl *h, const char *path, uint32_t page_size,
-		     const struct dump_options *opts)
+static void print_page_summary(const struct page_source *src, const char *path, int raw)
+{
+	const struct page_stats *st = &src->stats;
+
+	if (raw && st->partial_pages)
+		printf("%s:%llu partial page of %llu bytes, not hashed\n", path,
+		       (unsigned long long)st->pages, (unsigned long long)st->partial_bytes);
+	else if (!raw)
+		printf("%s: %s, %llu pages hashed; not hashed: %llu holes, %llu excluded, "
+		       "%llu partial (%llu bytes), %llu overlapping\n", path, src->format,
+		       (unsigned long long)st->pages, (unsigned long long)st->holes,
+		       (unsigned long long)st->excluded, (unsigned long long)st->partial_pages,
+		       (unsigned long long)st->partial_bytes, (unsigned long long)st->overlap);
+}
+
+static int sum_pages(const struct sum_options *o, const char *path)
 {
 	struct kb_err err;
 	struct page pg;
 	char hex[HASH_HEX_MAX];
 	int rc;
 
-	if (hash_check_len(h, page_size, &err))
-		return cli_fail("sum", &err);
-	struct page_source *src = dump_source_open(path, page_size, opts, &err);
+	struct page_source *src = dump_source_open(path, o->page_size, &o->dump, &err);
 	if (!src)
 		return cli_fail("sum", &err);
 	int raw = strcmp(src->format, "raw") == 0;
 	while ((rc = page_source_next(src, &pg, &err)) == 1) {
-		hash_hex(h, pg.data, page_size, hex);
+		sum_page_hex(o, pg.data, hex);
 		if (raw)
 			printf("%s:%llu %s\n", path, (unsigned long long)pg.index, hex);
 		else
 			printf("%s:%llu %s 0x%llx\n", path, (unsigned long long)pg.index, hex,
 			       (unsigned long long)pg.addr);
 	}
-	const struct page_stats *st = &src->stats;
-	if (rc == 0 && raw && st->partial_pages)
-		printf("%s:%llu partial page of %llu bytes, not hashed\n", path,
-		       (unsigned long long)st->pages, (unsigned long long)st->partial_bytes);
-	else if (rc == 0 && !raw)
-		printf("%s: %s, %llu pages hashed; not hashed: %llu holes, %llu excluded, "
-		       "%llu partial (%llu bytes), %llu overlapping\n", path, src->format,
-		       (unsigned long long)st->pages, (unsigned long long)st->holes,
-		       (unsigned long long)st->excluded, (unsigned long long)st->partial_pages,
-		       (unsigned long long)st->partial_bytes, (unsigned long long)st->overlap);
+	if (rc == 0)
+		print_page_summary(src, path, raw);
 	page_source_close(src);
 	return rc < 0 ? cli_fail("sum", &err) : KB_EXIT_OK;
 }
 
-int cmd_sum(int argc, char **argv)
+enum { O_PAGE_SIZE = 256, O_FORMAT, O_RANGES, O_TAG, O_KSM, O_STATUS, O_PER_PAGE };
+
+struct sum_modes {
+	int per_page, check, tag;
+	const char *hash_name;
+};
+
+/* Options into o and m: 0, or the exit status of an error. */
+static int parse_options(int argc, char **argv, struct sum_options *o, struct sum_modes *m)
 {
 	static const struct option opts[] = {
-		{ "hash", required_argument, NULL, 'H' },
-		{ "per-page", no_argument, NULL, 'p' },
-		{ "page-size", required_argument, NULL, 's' },
-		{ "input-format", required_argument, NULL, 'f' },
-		{ "lime-ranges", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "hash", required_argument, NULL, 'H' },       { "per-page", no_argument, NULL, O_PER_PAGE },
+		{ "page-size", required_argument, NULL, O_PAGE_SIZE },
+		{ "input-format", required_argument, NULL, O_FORMAT },
+		{ "lime-ranges", required_argument, NULL, O_RANGES },
+		{ "check", no_argument, NULL, 'c' },            { "tag", no_argument, NULL, O_TAG },
+		{ "ksm", no_argument, NULL, O_KSM },             { "quiet", no_argument, NULL, 'q' },
+		{ "status", no_argument, NULL, O_STATUS },      { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *name = "xxhash";
-	uint32_t page_size = 4096;
-	int per_page = 0, c, status = KB_EXIT_OK;
-	struct dump_options dump_opts = { 0 };
 	struct kb_err err;
+	int c;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "H:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "H:cqh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'H': name = optarg; break;
-		case 'p': per_page = 1; break;
-		case 's':
-			if (kb_parse_page_size(optarg, &page_size, &err))
+		case 'H': m->hash_name = optarg; break;
+		case O_PER_PAGE: m->per_page = 1; break;
+		case O_PAGE_SIZE:
+			if (kb_parse_page_size(optarg, &o->page_size, &err))
 				return cli_fail("sum", &err);
 			break;
-		case 'f':
+		case O_FORMAT:
 			if (dump_format_check(optarg, &err))
 				return cli_fail("sum", &err);
-			dump_opts.format = optarg;
+			o->dump.format = optarg;
 			break;
-		case 'r': dump_opts.lime.ranges = optarg; break;
-		case 'h': usage(); return KB_EXIT_OK;
+		case O_RANGES: o->dump.lime.ranges = optarg; break;
+		case 'c': m->check = 1; break;
+		case O_TAG: m->tag = 1; break;
+		case O_KSM: o->ksm = 1; break;
+		case 'q': o->quiet = 1; break;
+		case O_STATUS: o->status = 1; break;
+		case 'h': usage(); return -1;
 		default: return cli_bad_option("sum", argv, optopt);
 		}
 	}
-	if ((dump_opts.format || dump_opts.lime.ranges) && !per_page)
-		return cli_error("sum", "--input-format and --lime-ranges need --per-page");
-	const struct hash_impl *h = hash_select(name, &err);
-	if (!h)
+	return 0;
+}
+
+/* Options that only make sense together. */
+static int check_modes(const struct sum_options *o, const struct sum_modes *m)
+{
+	int pages = m->per_page || m->check;
+
+	if ((o->dump.format || o->dump.lime.ranges) && !pages)
+		return cli_error("sum", "--input-format and --lime-ranges need --per-page (or --check)");
+	if (o->ksm && !pages)
+		return cli_error("sum", "--ksm gives page checksums: it needs --per-page (or --check)");
+	if (m->tag && pages)
+		return cli_error("sum", "--tag writes whole-file lines: not with --per-page or --check");
+	if (m->per_page && m->check)
+		return cli_error("sum", "--check reads the kind of each line from the list: no --per-page");
+	if ((o->quiet || o->status) && !m->check)
+		return cli_error("sum", "--quiet and --status go with --check");
+	if (strchr(m->hash_name, ','))
+		return cli_error("sum", "-H takes one hash name, not a list ('%s')", m->hash_name);
+	return 0;
+}
+
+int cmd_sum(int argc, char **argv)
+{
+	struct sum_options o = { .page_size = 4096 };
+	struct sum_modes m = { .hash_name = "xxhash" };
+	struct kb_err err;
+	int status = KB_EXIT_OK, rc;
+
+	if ((rc = parse_options(argc, argv, &o, &m)) != 0)
+		return rc < 0 ? KB_EXIT_OK : rc;
+	if ((rc = check_modes(&o, &m)) != 0)
+		return rc;
+	if (!(o.h = hash_select(m.hash_name, &err)))
+		return cli_fail("sum", &err);
+	if ((m.per_page || m.check) && hash_check_len(o.h, o.page_size, &err))
 		return cli_fail("sum", &err);
 
 	char *stdin_only[] = { "-" };
 	char **files = optind < argc ? argv + optind : stdin_only;
 	int nfiles = optind < argc ? argc - optind : 1;
+	if (m.check)
+		status = sum_check_lists(&o, files, nfiles);
 	/* A bad file is reported and skipped; the others are still summed. */
-	for (int i = 0; i < nfiles; i++) {
-		int rc = per_page ? sum_pages(h, files[i], page_size, &dump_opts) : sum_whole(h, files[i]);
+	for (int i = 0; !m.check && i < nfiles; i++) {
+		rc = m.per_page ? sum_pages(&o, files[i]) : sum_whole(&o, files[i], m.tag);
 		if (rc != KB_EXIT_OK)
 			status = rc;
 	}

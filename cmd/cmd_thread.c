@@ -74,7 +74,7 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while (rc == 0 && (c = getopt_long(argc, argv, "o:hq", opts, NULL)) != -1) {
+	while (rc == 0 && (c = cli_getopt_long(argc, argv, "o:hq", opts, NULL)) != -1) {
 		switch (c) {
 		case O_REP: rc = run_cli_parse_repeat("thread", optarg, &kernel->cfg.repeat); break;
 		case O_WIN: rc = run_cli_parse_window("thread", optarg, &ksm->cfg.window_ns); break;

@@ -49,7 +49,7 @@ int cmd_verify(int argc, char **argv)
 	selftest_default_opts(&so);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "H:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "H:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H': list = optarg; break;
 		case 'q': so.max_len = 600; so.max_offset = 7; break;

@@ -1,6 +1,8 @@
 /* Report outputs (see output.h). */
 #include "output.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
 
 #include "cli.h"
@@ -9,18 +11,27 @@
 int cmd_output_open(const char *cmd, const char *path, mode_t mode, struct cmd_output *o)
 {
 	struct kb_err err;
+	sigset_t stop, saved;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->fp = stdout;
 	interrupt_install(INTERRUPT_EXIT);
 	if (!path)
 		return 0;
-	if (atomic_file_open(&o->af, path, mode, &err))
-		return cli_fail(cmd, &err);
-	o->fp = o->af.fp;
-	o->to_file = 1;
-	interrupt_watch_file(o->af.tmp_path);
-	return 0;
+	/* Held back from the temporary's creation until it is watched: a
+	 * signal in between would end the process and leave it behind. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop, &saved);
+	if ((rc = atomic_file_open(&o->af, path, mode, &err)) == 0) {
+		o->fp = o->af.fp;
+		o->to_file = 1;
+		interrupt_watch_file(o->af.tmp_path);
+	}
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	return rc ? cli_fail(cmd, &err) : 0;
 }
 
 int cmd_output_write(struct cmd_output *o, const struct report_format *f, const struct report_document *doc)

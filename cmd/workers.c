@@ -62,6 +62,7 @@ static int worker_exe(char *buf, size_t size)
 static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, char **args)
 {
 	cpu_set_t one;
+	sigset_t none;
 
 	dup2(out_w, STDOUT_FILENO);
 	dup2(err_w, STDERR_FILENO);
@@ -74,6 +75,8 @@ static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, 
 	sched_setaffinity(0, sizeof(one), &one);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL); /* the parent may hold signals while it writes; the worker must not inherit that */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(KB_EXIT_USAGE);

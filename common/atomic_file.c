@@ -1,58 +1,214 @@
-/* Atomically written output files (see atomic_file.h). */
+/* Output files written like `cmd > FILE`, atomically where they can be
+ * (see atomic_file.h). */
 #include "atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Links followed before giving up, as the kernel's limit for a path. */
+#define AF_MAX_LINKS 40
 
 static void release(struct atomic_file *af)
 {
 	free(af->path);
 	free(af->tmp_path);
 	memset(af, 0, sizeof(*af));
+	af->target_fd = -1;
+}
+
+/* The file a chain of symbolic links ends at (malloc'ed), existing or not:
+ * a relative link is relative to the directory of the link. *via_proc says
+ * whether the chain passed through /proc (/dev/stdout, /dev/fd/N): what
+ * such a link names is an open file of the process, to write as it is. */
+static char *follow_links(const char *path, int *via_proc, struct kb_err *err)
+{
+	char *cur = strdup(path);
+
+	*via_proc = 0;
+	for (int hops = 0; cur; hops++) {
+		struct stat st;
+		char target[PATH_MAX];
+		*via_proc |= strncmp(cur, "/proc/", 6) == 0;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		if (hops == AF_MAX_LINKS) {
+			free(cur);
+			return kb_fail(err, "cannot write '%s': too many levels of symbolic links", path), NULL;
+		}
+		ssize_t n = readlink(cur, target, sizeof(target) - 1);
+		if (n < 0) {
+			int e = errno;
+			free(cur);
+			return kb_fail_errno(err, e, "cannot write '%s'", path), NULL;
+		}
+		target[n] = '\0';
+		const char *slash = strrchr(cur, '/');
+		size_t dir_len = target[0] != '/' && slash ? (size_t)(slash - cur) + 1 : 0;
+		char *next = malloc(dir_len + (size_t)n + 1);
+		if (next) {
+			memcpy(next, cur, dir_len);
+			memcpy(next + dir_len, target, (size_t)n + 1);
+		}
+		free(cur);
+		cur = next;
+	}
+	return kb_fail(err, "out of memory"), NULL;
+}
+
+static int open_direct(struct atomic_file *af, const char *path, int flags, struct kb_err *err)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | flags);
+
+	if (fd < 0 || !(af->fp = fdopen(fd, "w"))) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		release(af);
+		return kb_fail_errno(err, e, "cannot write '%s'", path);
+	}
+	af->kind = ATOMIC_FILE_DIRECT;
+	return 0;
+}
+
+/* The new file may take the old one's place when it can have its owner
+ * and its links: one link, and ours or we are root (the group is tried by
+ * fchown in make_temporary). Otherwise the output is copied into it. */
+static int can_replace(const struct stat *st)
+{
+	uid_t me = geteuid();
+
+	return st->st_nlink == 1 && (me == 0 || st->st_uid == me);
+}
+
+/* The temporary beside the target: a new file's mode, or the old file's
+ * mode and owner (a group we may not give it: copied into place instead). */
+static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t mode, struct kb_err *err)
+{
+	size_t n = strlen(af->path) + 32;
+	int fd = -1, e = 0;
+
+	if (!(af->tmp_path = malloc(n))) {
+		release(af);
+		return kb_fail(err, "out of memory");
+	}
+	/* Same directory as the target, so that rename() stays atomic. */
+	snprintf(af->tmp_path, n, "%s.tmp-XXXXXX", af->path);
+	if ((fd = mkstemp(af->tmp_path)) < 0) {
+		e = errno;
+		free(af->tmp_path);
+		af->tmp_path = NULL;
+	} else {
+		if (old && af->kind == ATOMIC_FILE_RENAME && fchown(fd, old->st_uid, old->st_gid) < 0)
+			af->kind = ATOMIC_FILE_COPY;
+		if (fchmod(fd, mode) < 0 || !(af->fp = fdopen(fd, "w+")))
+			e = errno;
+	}
+	if (e) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(af->tmp_path);
+		}
+		kb_fail_errno(err, e, "cannot create a temporary file beside '%s'", af->path);
+		release(af);
+		return -1;
+	}
+	return 0;
 }
 
 int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, struct kb_err *err)
 {
 	struct stat st;
-	size_t n = strlen(path) + 32;
 
 	memset(af, 0, sizeof(*af));
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+	af->target_fd = -1;
+	if (strcmp(path, "-") == 0) {
+		af->fp = stdout;
+		af->kind = ATOMIC_FILE_STDOUT;
+		return 0;
+	}
+	int exists = stat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode))
 		return kb_fail(err, "cannot write '%s': it is a directory", path);
-	af->path = strdup(path);
-	af->tmp_path = malloc(n);
-	if (!af->path || !af->tmp_path) {
+	int via_proc;
+	if (!(af->path = follow_links(path, &via_proc, err))) {
 		release(af);
-		return kb_fail(err, "out of memory");
+		return -1;
 	}
-	/* Same directory as the target, so that rename() stays atomic. */
-	snprintf(af->tmp_path, n, "%s.tmp-XXXXXX", path);
-	int fd = mkstemp(af->tmp_path);
-	if (fd < 0) {
-		int e = errno;
-		release(af);
-		return kb_fail_errno(err, e, "cannot create '%s'", path);
+	/* Nothing to replace: a FIFO or a device is written as it is, and so is
+	 * a /proc link (/dev/stdout), which names an open file, not a path. */
+	if ((exists && !S_ISREG(st.st_mode)) || via_proc)
+		return open_direct(af, path, exists && S_ISREG(st.st_mode) ? O_TRUNC : 0, err);
+	if (!exists) {
+		mode_t mask = umask(0);
+		umask(mask);
+		af->kind = ATOMIC_FILE_RENAME;
+		return make_temporary(af, NULL, mode & ~mask, err);
 	}
-	if (fchmod(fd, mode) < 0 || !(af->fp = fdopen(fd, "w"))) {
+	af->kind = can_replace(&st) ? ATOMIC_FILE_RENAME : ATOMIC_FILE_COPY;
+	if (make_temporary(af, &st, st.st_mode & 0777, err))
+		return -1;
+	if (af->kind == ATOMIC_FILE_COPY && (af->target_fd = open(af->path, O_WRONLY | O_CLOEXEC)) < 0) {
 		int e = errno;
-		close(fd);
-		unlink(af->tmp_path);
-		release(af);
-		return kb_fail_errno(err, e, "cannot create '%s'", path);
+		atomic_file_abort(af);
+		return kb_fail_errno(err, e, "cannot write '%s'", path);
 	}
 	return 0;
 }
 
-int atomic_file_commit(struct atomic_file *af, struct kb_err *err)
+/* The finished temporary into the existing file, which keeps its inode. */
+static int copy_into_target(struct atomic_file *af)
+{
+	char buf[1 << 16];
+	size_t n;
+
+	if (fseeko(af->fp, 0, SEEK_SET) != 0 || ftruncate(af->target_fd, 0) != 0)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), af->fp)) > 0)
+		for (size_t done = 0; done < n; ) {
+			ssize_t w = write(af->target_fd, buf + done, n - done);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				return -1;
+			done += (size_t)w;
+		}
+	if (ferror(af->fp) || fsync(af->target_fd) != 0)
+		return -1;
+	return 0;
+}
+
+static int commit_unnamed(struct atomic_file *af, struct kb_err *err)
 {
 	int failed = ferror(af->fp) || fflush(af->fp) != 0;
 	int e = errno;
 
-	if (!failed && fsync(fileno(af->fp)) < 0) {
+	if (af->kind == ATOMIC_FILE_DIRECT && fclose(af->fp) != 0 && !failed) {
+		failed = 1;
+		e = errno;
+	}
+	if (failed)
+		kb_fail_errno(err, e, "cannot write '%s'", af->kind == ATOMIC_FILE_STDOUT ? "standard output" : af->path);
+	release(af);
+	return failed ? -1 : 0;
+}
+
+int atomic_file_commit(struct atomic_file *af, struct kb_err *err)
+{
+	if (af->kind == ATOMIC_FILE_STDOUT || af->kind == ATOMIC_FILE_DIRECT)
+		return commit_unnamed(af, err);
+	int failed = ferror(af->fp) || fflush(af->fp) != 0;
+	int e = errno;
+
+	if (!failed && af->kind == ATOMIC_FILE_COPY && copy_into_target(af) != 0) {
+		failed = 1;
+		e = errno;
+	}
+	if (!failed && af->kind == ATOMIC_FILE_RENAME && fsync(fileno(af->fp)) < 0) {
 		failed = 1;
 		e = errno;
 	}
@@ -61,22 +217,30 @@ int atomic_file_commit(struct atomic_file *af, struct kb_err *err)
 		e = errno;
 	}
 	af->fp = NULL;
-	if (!failed && rename(af->tmp_path, af->path) < 0) {
+	if (af->kind == ATOMIC_FILE_COPY && close(af->target_fd) != 0 && !failed) {
 		failed = 1;
 		e = errno;
 	}
-	if (failed) {
-		unlink(af->tmp_path);
-		kb_fail_errno(err, e, "cannot write '%s'", af->path);
+	if (!failed && af->kind == ATOMIC_FILE_RENAME && rename(af->tmp_path, af->path) < 0) {
+		failed = 1;
+		e = errno;
 	}
+	if (failed || af->kind == ATOMIC_FILE_COPY)
+		unlink(af->tmp_path);
+	if (failed)
+		kb_fail_errno(err, e, "cannot write '%s'", af->path);
 	release(af);
 	return failed ? -1 : 0;
 }
 
 void atomic_file_abort(struct atomic_file *af)
 {
-	if (af->fp)
+	if (af->fp && af->kind != ATOMIC_FILE_STDOUT)
 		fclose(af->fp);
+	else if (af->fp)
+		fflush(stdout);
+	if (af->kind == ATOMIC_FILE_COPY && af->target_fd >= 0)
+		close(af->target_fd);
 	if (af->tmp_path)
 		unlink(af->tmp_path);
 	release(af);

@@ -1,6 +1,20 @@
-/* Output files written atomically: a temporary file beside the target,
- * renamed over it only when everything was written. A failed or interrupted
- * run leaves no file and no partial output. */
+/* Output files (-o) written the way `cmd > FILE` would leave them, but
+ * atomically where a file can be: the output goes to a temporary file
+ * beside the target and is renamed over it only when everything was
+ * written, so a failed or interrupted run leaves the old file (or none).
+ * What the path names decides the rest:
+ *   "-"                    standard output, written directly;
+ *   a symbolic link        followed: the temporary goes beside the file it
+ *                          points to (created if the link dangles), the
+ *                          link stays;
+ *   a FIFO, a character or block device, a /proc path (/dev/stdout)
+ *                          opened and written directly, never replaced;
+ *   an existing file       keeps its mode and owner; when the new file
+ *                          could not get them (not ours, and we are not
+ *                          root) or it has other hard links, the finished
+ *                          output is copied into it at the end instead;
+ *   a directory            refused.
+ * A new file gets the mode asked for, less the umask. */
 #ifndef KB_ATOMIC_FILE_H
 #define KB_ATOMIC_FILE_H
 
@@ -9,20 +23,30 @@
 
 #include "err.h"
 
-struct atomic_file {
-	FILE *fp;       /* write here */
-	char *path;     /* the target */
-	char *tmp_path; /* the temporary beside it */
+enum atomic_file_kind {
+	ATOMIC_FILE_RENAME,  /* temporary renamed over the target */
+	ATOMIC_FILE_COPY,    /* temporary copied into the existing target */
+	ATOMIC_FILE_DIRECT,  /* written straight to the target (FIFO, device) */
+	ATOMIC_FILE_STDOUT,  /* "-" */
 };
 
-/* Creates the temporary with the given mode (e.g. 0644, 0600 for memory). */
+struct atomic_file {
+	FILE *fp;       /* write here */
+	char *path;     /* the target (symbolic links followed) */
+	char *tmp_path; /* the temporary beside it, or NULL (direct, stdout) */
+	enum atomic_file_kind kind;
+	int target_fd;  /* ATOMIC_FILE_COPY: the existing file, opened for writing */
+};
+
+/* Opens path for writing; mode is a new file's (0644, 0600 for memory). */
 int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, struct kb_err *err);
 
-/* Flushes, fsyncs and renames onto the target; on failure removes the
- * temporary. Either way af is released. */
+/* Flushes and puts the output in place (fsync, then rename or copy); on
+ * failure removes the temporary. Either way af is released. */
 int atomic_file_commit(struct atomic_file *af, struct kb_err *err);
 
-/* Removes the temporary and releases af (safe on an unopened af). */
+/* Removes the temporary and releases af (safe on an unopened af). What a
+ * direct target was sent cannot be taken back. */
 void atomic_file_abort(struct atomic_file *af);
 
 #endif

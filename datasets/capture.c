@@ -1,6 +1,8 @@
-/* Process capture (see capture.h). The file is written in one pass: a
- * placeholder ELF header, the page data mapping by mapping, then the
- * program header table, and finally the real ELF header. */
+/* Process capture (see capture.h), in two passes: the layout first (the
+ * mappings and, from the page map, which of their pages are present), so
+ * that the ELF header and program headers are written before the data;
+ * then the present pages, read with process_vm_readv. The file is written
+ * front to back: it can go to a pipe. */
 #include "capture.h"
 
 #include <elf.h>
@@ -40,7 +42,6 @@ struct cap_state {
 	int open_seg;  /* the last phdr can still grow */
 	unsigned char *buf;
 	uint64_t entries[CAP_BATCH_PAGES];
-	struct iovec local[CAP_BATCH_PAGES / 2 + 1], remote[CAP_BATCH_PAGES / 2 + 1];
 	struct capture_stats *stats;
 };
 
@@ -123,7 +124,7 @@ static int fail_access(pid_t pid, int e, const char *what, struct kb_err *err)
 /* Appends at the end of what was written (file_off). */
 static int append(struct cap_state *c, const void *data, size_t len, struct kb_err *err)
 {
-	if (fwrite(data, 1, len, c->out) != len)
+	if (len && fwrite(data, 1, len, c->out) != len)
 		return kb_fail_errno(err, errno, "cannot write the core file");
 	c->file_off += len;
 	return 0;
@@ -143,28 +144,25 @@ static Elf64_Phdr *new_phdr(struct cap_state *c, uint64_t vaddr, uint32_t flags,
 	memset(p, 0, sizeof(*p));
 	p->p_type = PT_LOAD;
 	p->p_flags = flags;
-	p->p_offset = c->file_off;
 	p->p_vaddr = vaddr;
 	p->p_align = c->page_size;
 	c->stats->segments++;
 	return p;
 }
 
-/* One page at vaddr: present (its bytes in data) or absent (data NULL). */
-static int add_page(struct cap_state *c, uint64_t vaddr, uint32_t flags, const unsigned char *data,
-		    struct kb_err *err)
+/* One page at vaddr in the layout: present (its bytes will be written) or
+ * absent (p_memsz only). */
+static int add_page(struct cap_state *c, uint64_t vaddr, uint32_t flags, int present, struct kb_err *err)
 {
 	Elf64_Phdr *p = c->open_seg ? &c->phdrs[c->nphdrs - 1] : NULL;
 
 	/* Data may only extend a segment that has no absent tail yet. */
-	if (!p || (data && p->p_memsz != p->p_filesz)) {
+	if (!p || (present && p->p_memsz != p->p_filesz)) {
 		if (!(p = new_phdr(c, vaddr, flags, err)))
 			return -1;
 		c->open_seg = 1;
 	}
-	if (data) {
-		if (append(c, data, c->page_size, err))
-			return -1;
+	if (present) {
 		p->p_filesz += c->page_size;
 		c->stats->pages_present++;
 	} else {
@@ -174,8 +172,10 @@ static int add_page(struct cap_state *c, uint64_t vaddr, uint32_t flags, const u
 	return 0;
 }
 
-static int capture_mapping(struct cap_state *c, uint64_t start, uint64_t end, uint32_t flags,
-			   struct kb_err *err)
+/* The first pass over a mapping: which pages are present, from the page
+ * map alone (nothing of the memory is read yet). */
+static int layout_mapping(struct cap_state *c, uint64_t start, uint64_t end, uint32_t flags,
+			  struct kb_err *err)
 {
 	uint64_t ps = c->page_size;
 
@@ -187,48 +187,54 @@ static int capture_mapping(struct cap_state *c, uint64_t start, uint64_t end, ui
 			return fail_access(c->pid, errno, "the page map", err);
 		if ((size_t)got < n * 8)
 			memset((char *)c->entries + got, 0, n * 8 - (size_t)got);
-		/* The present pages of the batch in one call: one iovec per run
-		 * of present pages, each landing at its place in buf. */
-		size_t nio = 0;
-		uint64_t want = 0;
-		for (size_t i = 0; i < n; ) {
-			size_t j = i;
-			while (j < n && c->entries[j] >> 63)
-				j++;
-			if (j > i) {
-				c->local[nio] = (struct iovec){ c->buf + i * ps, (j - i) * ps };
-				c->remote[nio++] = (struct iovec){ (void *)(uintptr_t)(at + i * ps), (j - i) * ps };
-				want += (j - i) * ps;
-			}
-			i = j + 1;
-		}
-		ssize_t rd = nio ? process_vm_readv(c->pid, c->local, nio, c->remote, nio, 0) : 0;
-		if (rd < 0 && (errno == EPERM || errno == ESRCH))
-			return fail_access(c->pid, errno, "the memory", err);
-		int all_read = rd >= 0 && (uint64_t)rd == want;
-		for (size_t i = 0; i < n; i++) {
-			uint64_t va = at + i * ps;
-			const unsigned char *data = NULL;
-			if (c->entries[i] >> 63) {
-				if (all_read) {
-					data = c->buf + i * ps;
-				} else {
-					/* Something was unmapped meanwhile: page by page,
-					 * a page that no longer reads is absent. */
-					struct iovec l1 = { c->buf + i * ps, ps }, r1 = { (void *)(uintptr_t)va, ps };
-					ssize_t one = process_vm_readv(c->pid, &l1, 1, &r1, 1, 0);
-					if (one < 0 && (errno == EPERM || errno == ESRCH))
-						return fail_access(c->pid, errno, "the memory", err);
-					if (one == (ssize_t)ps)
-						data = c->buf + i * ps;
-				}
-			}
-			if (add_page(c, va, flags, data, err))
+		for (size_t i = 0; i < n; i++)
+			if (add_page(c, at + i * ps, flags, (int)(c->entries[i] >> 63), err))
 				return -1;
-		}
 		at += n * ps;
 	}
 	c->stats->mappings++;
+	return 0;
+}
+
+/* n pages at va into c->buf: one call for the batch, then page by page
+ * when something was unmapped meanwhile; a page that no longer reads is
+ * written as zeros and counted as vanished. */
+static int read_pages(struct cap_state *c, uint64_t va, size_t n, struct kb_err *err)
+{
+	uint64_t ps = c->page_size;
+	struct iovec local = { c->buf, n * ps }, remote = { (void *)(uintptr_t)va, n * ps };
+	ssize_t rd = process_vm_readv(c->pid, &local, 1, &remote, 1, 0);
+
+	if (rd < 0 && (errno == EPERM || errno == ESRCH))
+		return fail_access(c->pid, errno, "the memory", err);
+	if (rd == (ssize_t)(n * ps))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct iovec l1 = { c->buf + i * ps, ps }, r1 = { (void *)(uintptr_t)(va + i * ps), ps };
+		ssize_t one = process_vm_readv(c->pid, &l1, 1, &r1, 1, 0);
+		if (one < 0 && (errno == EPERM || errno == ESRCH))
+			return fail_access(c->pid, errno, "the memory", err);
+		if (one != (ssize_t)ps) {
+			memset(c->buf + i * ps, 0, ps);
+			c->stats->pages_vanished++;
+		}
+	}
+	return 0;
+}
+
+/* The second pass: every segment's present pages, in file order. */
+static int write_data(struct cap_state *c, struct kb_err *err)
+{
+	for (size_t k = 0; k < c->nphdrs; k++) {
+		const Elf64_Phdr *p = &c->phdrs[k];
+		for (uint64_t done = 0; done < p->p_filesz; ) {
+			uint64_t left = (p->p_filesz - done) / c->page_size;
+			size_t n = left < CAP_BATCH_PAGES ? (size_t)left : CAP_BATCH_PAGES;
+			if (read_pages(c, p->p_vaddr + done, n, err) || append(c, c->buf, n * c->page_size, err))
+				return -1;
+			done += n * c->page_size;
+		}
+	}
 	return 0;
 }
 
@@ -249,16 +255,19 @@ static int mapping_wanted(const char *perms, unsigned long inode, const char *na
 	       strncmp(name, "[anon:", 6) == 0;
 }
 
+/* The ELF header and the program header table (in section header 0's
+ * sh_info when there are PN_XNUM or more), first: the data's place is
+ * known from the layout, so the core can be written to a pipe. The data
+ * starts on a page boundary, as in the kernel's core dumps. */
 static int write_headers(struct cap_state *c, struct kb_err *err)
 {
 	Elf64_Ehdr eh;
-	static const unsigned char pad[8];
+	Elf64_Shdr sh;
 	int xnum = c->nphdrs >= PN_XNUM;
+	uint64_t table = (uint64_t)c->nphdrs * sizeof(Elf64_Phdr);
+	uint64_t shoff = sizeof(eh) + table, data = shoff + (xnum ? sizeof(sh) : 0);
 
-	if (append(c, pad, (size_t)(-c->file_off & 7), err))
-		return -1;
-	uint64_t phoff = c->file_off;
-
+	data = (data + c->page_size - 1) / c->page_size * c->page_size;
 	memset(&eh, 0, sizeof(eh));
 	memcpy(eh.e_ident, ELFMAG, SELFMAG);
 	eh.e_ident[EI_CLASS] = ELFCLASS64;
@@ -267,27 +276,30 @@ static int write_headers(struct cap_state *c, struct kb_err *err)
 	eh.e_type = ET_CORE;
 	eh.e_machine = CAP_MACHINE;
 	eh.e_version = EV_CURRENT;
-	eh.e_phoff = phoff;
+	eh.e_phoff = c->nphdrs ? sizeof(eh) : 0;
 	eh.e_ehsize = sizeof(Elf64_Ehdr);
 	eh.e_phentsize = sizeof(Elf64_Phdr);
 	eh.e_phnum = xnum ? PN_XNUM : (Elf64_Half)c->nphdrs;
-	uint64_t table = (uint64_t)c->nphdrs * sizeof(Elf64_Phdr);
-	if (c->nphdrs && append(c, c->phdrs, (size_t)table, err))
-		return -1;
 	if (xnum) {
-		/* More than 65534 segments: the count goes in section 0's sh_info. */
-		Elf64_Shdr sh;
 		memset(&sh, 0, sizeof(sh));
 		sh.sh_info = (Elf64_Word)c->nphdrs;
-		eh.e_shoff = phoff + table;
+		eh.e_shoff = shoff;
 		eh.e_shentsize = sizeof(Elf64_Shdr);
 		eh.e_shnum = 1;
-		if (append(c, &sh, sizeof(sh), err))
-			return -1;
 	}
-	if (fseeko(c->out, 0, SEEK_SET) != 0 || fwrite(&eh, sizeof(eh), 1, c->out) != 1)
-		return kb_fail_errno(err, errno, "cannot write the core file");
-	c->stats->bytes = xnum ? eh.e_shoff + sizeof(Elf64_Shdr) : phoff + table;
+	uint64_t off = data;
+	for (size_t k = 0; k < c->nphdrs; k++) {
+		c->phdrs[k].p_offset = off;
+		off += c->phdrs[k].p_filesz;
+	}
+	c->stats->bytes = off;
+	if (append(c, &eh, sizeof(eh), err) || append(c, c->phdrs, (size_t)table, err) ||
+	    (xnum && append(c, &sh, sizeof(sh), err)))
+		return -1;
+	static const unsigned char zeros[256];
+	while (c->file_off < data)
+		if (append(c, zeros, data - c->file_off < sizeof(zeros) ? (size_t)(data - c->file_off) : sizeof(zeros), err))
+			return -1;
 	return 0;
 }
 
@@ -366,9 +378,6 @@ int capture_process(pid_t pid, int all, FILE *out, struct capture_stats *stats, 
 		kb_fail(err, "out of memory");
 		goto out;
 	}
-	/* Placeholder header: the real one is written last. */
-	if (append(&c, &(Elf64_Ehdr){ 0 }, sizeof(Elf64_Ehdr), err))
-		goto out;
 	int any = 0;
 	while (fgets(line, sizeof(line), maps)) {
 		uint64_t start, end;
@@ -387,7 +396,7 @@ int capture_process(pid_t pid, int all, FILE *out, struct capture_stats *stats, 
 			continue;
 		uint32_t flags = (perms[0] == 'r' ? PF_R : 0) | (perms[1] == 'w' ? PF_W : 0) |
 				 (perms[2] == 'x' ? PF_X : 0);
-		if (capture_mapping(&c, start, end, flags, err))
+		if (layout_mapping(&c, start, end, flags, err))
 			goto out;
 	}
 	if (!any) {
@@ -395,7 +404,9 @@ int capture_process(pid_t pid, int all, FILE *out, struct capture_stats *stats, 
 		fail_access(pid, EACCES, "the mappings", err);
 		goto out;
 	}
-	rc = write_headers(&c, err);
+	if (write_headers(&c, err) || write_data(&c, err))
+		goto out;
+	rc = fflush(out) == 0 ? 0 : kb_fail_errno(err, errno, "cannot write the core file");
 out:
 	if (maps)
 		fclose(maps);

@@ -29,13 +29,14 @@ struct elf_source {
 	size_t nloads, next_load;
 	uint64_t covered_end; /* file bytes before this were yielded already */
 	int physical;         /* pages at p_paddr, not p_vaddr */
+	int ended;            /* the pass is over: only fetches from here on */
 	uint64_t index;
 	char what[64];
 };
 
 int elf_core_detect(const unsigned char *head, size_t len)
 {
-	return len >= 16 && memcmp(head, "\177ELF", 4) == 0;
+	return len >= 4 && memcmp(head, "\177ELF", 4) == 0;
 }
 
 struct elf_header {
@@ -109,6 +110,7 @@ static int elf_read_loads(struct elf_source *e, const struct elf_header *h, stru
 {
 	size_t cap = 0;
 	int physical = 0;
+	uint64_t total_memsz = 0;
 	unsigned char ph[64];
 	char what[48];
 
@@ -137,11 +139,17 @@ static int elf_read_loads(struct elf_source *e, const struct elf_header *h, stru
 			return kb_fail(err, "'%s' is corrupt: segment %u has p_filesz %llu > p_memsz %llu",
 				       e->s->path, i, (unsigned long long)l.filesz,
 				       (unsigned long long)l.memsz);
-		snprintf(what, sizeof(what), "the data of segment %u", i);
-		if (kb_stream_check_range(e->s, l.offset, l.filesz, what, err))
-			return -1;
 		if (l.memsz == 0)
-			continue; /* nothing to page */
+			continue; /* nothing to page, wherever p_offset points */
+		snprintf(what, sizeof(what), "the data of segment %u", i);
+		if (l.filesz && kb_stream_check_range(e->s, l.offset, l.filesz, what, err))
+			return -1;
+		/* Past the whole address space the page and hole counts would wrap. */
+		if (l.memsz > UINT64_MAX - total_memsz)
+			return kb_fail(err, "'%s' is corrupt: its segments add up to more than 2^64 bytes "
+					    "of memory (segment %u has p_memsz %#llx)", e->s->path, i,
+				       (unsigned long long)l.memsz);
+		total_memsz += l.memsz;
 		if (e->nloads == ELF_MAX_LOADS)
 			return kb_fail(err, "'%s': more than %u PT_LOAD segments", e->s->path, ELF_MAX_LOADS);
 		if (e->nloads == cap) {
@@ -158,10 +166,22 @@ static int elf_read_loads(struct elf_source *e, const struct elf_header *h, stru
 	return physical;
 }
 
+/* The end of the pass: only what fetches need is kept (segment_pager_end). */
+static int elf_end(struct elf_source *e, struct kb_err *err)
+{
+	e->ended = 1;
+	free(e->loads);
+	e->loads = NULL;
+	e->nloads = e->next_load = 0;
+	return segment_pager_end(&e->pager, &e->s, e->base.can_fetch, err);
+}
+
 static int elf_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
 	struct elf_source *e = (struct elf_source *)src;
 
+	if (e->ended)
+		return 0;
 	for (;;) {
 		int rc = segment_pager_next(&e->pager, out, err);
 		if (rc < 0)
@@ -172,7 +192,7 @@ static int elf_next(struct page_source *src, struct page *out, struct kb_err *er
 			return 1;
 		}
 		if (e->next_load == e->nloads)
-			return 0;
+			return elf_end(e, err);
 		const struct elf_load *l = &e->loads[e->next_load++];
 		uint64_t skip = e->covered_end > l->offset ? e->covered_end - l->offset : 0;
 		uint64_t end = l->offset + l->filesz;
@@ -223,6 +243,16 @@ struct page_source *elf_core_open(const struct dump_open *a, struct kb_err *err)
 	if (physical < 0)
 		goto fail;
 	e->physical = physical;
+	for (size_t i = 0; i < e->nloads; i++) {
+		const struct elf_load *l = &e->loads[i];
+		uint64_t addr = physical ? l->paddr : l->vaddr;
+		if (l->memsz - 1 > UINT64_MAX - addr) {
+			kb_fail(err, "'%s' is corrupt: segment %u at %#llx with p_memsz %#llx wraps past "
+				     "the end of the 64-bit address space", s->path, l->phdr_index,
+				(unsigned long long)addr, (unsigned long long)l->memsz);
+			goto fail;
+		}
+	}
 	if (e->nloads > 1)
 		qsort(e->loads, e->nloads, sizeof(*e->loads), load_cmp);
 	return &e->base;

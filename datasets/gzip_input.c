@@ -145,6 +145,18 @@ static ssize_t gz_read_at(struct kb_stream *s, uint64_t off, void *buf, size_t l
 	return n < 0 ? -1 : (ssize_t)(done + (size_t)n);
 }
 
+/* Decompresses the rest: inflate checks each member's CRC-32 and length
+ * when it reaches the member's end, and a missing trailer is truncation. */
+static int gz_finish(struct kb_stream *s, struct kb_err *err)
+{
+	struct gzip_stream *g = (struct gzip_stream *)s;
+
+	while (!g->at_end)
+		if (gz_produce(g, NULL, UINT64_MAX, err) < 0)
+			return -1;
+	return kb_stream_finish(g->inner, err);
+}
+
 static void gz_close(struct kb_stream *s)
 {
 	struct gzip_stream *g = (struct gzip_stream *)s;
@@ -154,7 +166,7 @@ static void gz_close(struct kb_stream *s)
 	free(g);
 }
 
-static const struct kb_stream_ops gz_ops = { gz_read_at, gz_close };
+static const struct kb_stream_ops gz_ops = { gz_read_at, gz_close, gz_finish, NULL };
 
 struct kb_stream *gzip_input_open(struct kb_stream *inner, struct kb_err *err)
 {

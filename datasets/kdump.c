@@ -32,10 +32,10 @@ struct kdump_source {
 	uint64_t pfn;          /* next pfn to look at */
 	uint64_t chunk_first;  /* pfn of bitmap chunk bit 0 */
 	size_t chunk_len;      /* bytes in the bitmap chunks */
-	unsigned char bm1[KD_BITMAP_CHUNK], bm2buf[KD_BITMAP_CHUNK];
+	unsigned char *bm1, *bm2buf; /* KD_BITMAP_CHUNK bytes each */
 
 	uint64_t desc_index;   /* next descriptor to read */
-	unsigned char descs[KD_DESC_BATCH * KD_DESC_BYTES];
+	unsigned char *descs;  /* KD_DESC_BATCH descriptors */
 	uint64_t descs_first;  /* index of descs[0] */
 	size_t descs_count;
 
@@ -49,6 +49,7 @@ struct kdump_source {
 	uint64_t page_addr;    /* address of the page in `page` */
 	uint32_t sub_next, sub_count; /* requested pages left in it */
 	uint64_t index;
+	int ended;             /* the pass is over and everything given back */
 };
 
 int kdump_detect(const unsigned char *head, size_t len)
@@ -104,9 +105,14 @@ static int kdump_read_header(struct kdump_source *k, struct kb_err *err)
 	k->bitmap_half = bitmap_blocks * k->block_size / 2;
 	k->bitmap2_off = k->bitmap1_off + k->bitmap_half;
 	k->desc_off = (1 + sub_blocks + bitmap_blocks) * k->block_size;
-	if (k->max_mapnr / 8 > k->bitmap_half)
+	/* One bit a pfn, the last byte possibly partly used: rounded up, so that
+	 * every pfn below max_mapnr has its bit inside the bitmaps. */
+	if (k->max_mapnr / 8 + (k->max_mapnr % 8 != 0) > k->bitmap_half)
 		return kb_fail(err, "'%s' is corrupt: %" PRIu64 " pfns do not fit in bitmaps of %"
 				    PRIu64 " bytes", path, k->max_mapnr, k->bitmap_half);
+	if (k->max_mapnr > UINT64_MAX / k->block_size)
+		return kb_fail(err, "'%s' is corrupt: %" PRIu64 " pfns of %u bytes exceed the 64-bit "
+				    "address space", path, k->max_mapnr, k->block_size);
 	return kb_stream_check_range(k->hdr, k->bitmap1_off, 2 * k->bitmap_half, "the kdump bitmaps", err);
 }
 
@@ -131,7 +137,7 @@ static int desc_next(struct kdump_source *k, uint64_t *off, uint32_t *size, uint
 
 	if (i < k->descs_first || i >= k->descs_first + k->descs_count) {
 		uint64_t at = k->desc_off + i * KD_DESC_BYTES;
-		ssize_t n = kb_stream_read(k->desc, at, k->descs, sizeof(k->descs), err);
+		ssize_t n = kb_stream_read(k->desc, at, k->descs, KD_DESC_BATCH * KD_DESC_BYTES, err);
 		if (n < 0)
 			return -1;
 		if ((size_t)n < KD_DESC_BYTES)
@@ -239,14 +245,45 @@ static int kdump_advance(struct kdump_source *k, struct kb_err *err)
 	return 0;
 }
 
+/* Streams and buffers: allocated by kdump_open, given back at the end of
+ * the pass (a kdump source cannot fetch, so nothing is needed after it). */
+static void kdump_release(struct kdump_source *k)
+{
+	kb_stream_close(k->hdr);
+	kb_stream_close(k->bm2);
+	kb_stream_close(k->desc);
+	kb_stream_close(k->data);
+	k->hdr = k->bm2 = k->desc = k->data = NULL;
+	free(k->packed);
+	free(k->page);
+	free(k->repeat_page);
+	free(k->bm1);
+	k->packed = k->page = k->repeat_page = k->bm1 = k->bm2buf = k->descs = NULL;
+}
+
+/* The end: the rest of the file checked through the data cursor (the one
+ * furthest on), then everything given back. */
+static int kdump_end(struct kdump_source *k, struct kb_err *err)
+{
+	int rc = kb_stream_finish(k->data, err);
+
+	k->ended = 1;
+	kdump_release(k);
+	return rc;
+}
+
 static int kdump_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
 	struct kdump_source *k = (struct kdump_source *)src;
 
+	if (k->ended)
+		return 0;
 	if (k->sub_next == k->sub_count) {
 		int rc = kdump_advance(k, err);
-		if (rc <= 0)
-			return rc;
+		if (rc == 0)
+			return kdump_end(k, err);
+		if (rc < 0)
+			return -1;
 	}
 	uint64_t delta = (uint64_t)k->sub_next * src->page_size;
 	out->addr = k->page_addr + delta;
@@ -262,13 +299,7 @@ static void kdump_close(struct page_source *src)
 {
 	struct kdump_source *k = (struct kdump_source *)src;
 
-	kb_stream_close(k->hdr);
-	kb_stream_close(k->bm2);
-	kb_stream_close(k->desc);
-	kb_stream_close(k->data);
-	free(k->packed);
-	free(k->page);
-	free(k->repeat_page);
+	kdump_release(k);
 	free(k);
 }
 
@@ -300,13 +331,16 @@ struct page_source *kdump_open(const struct dump_open *a, struct kb_err *err)
 	k->packed = malloc(k->block_size);
 	k->page = aligned_alloc(64, k->block_size);
 	k->repeat_page = malloc(k->block_size);
-	if (!k->packed || !k->page || !k->repeat_page) {
+	k->bm1 = malloc(2 * KD_BITMAP_CHUNK + KD_DESC_BATCH * KD_DESC_BYTES);
+	if (!k->packed || !k->page || !k->repeat_page || !k->bm1) {
 		kb_fail(err, "out of memory for %u-byte pages", k->block_size);
 		goto fail;
 	}
 	if (!(k->bm2 = dump_input_cursor(in, err)) || !(k->desc = dump_input_cursor(in, err)) ||
 	    !(k->data = dump_input_cursor(in, err)))
 		goto fail;
+	k->bm2buf = k->bm1 + KD_BITMAP_CHUNK;
+	k->descs = k->bm2buf + KD_BITMAP_CHUNK;
 	k->chunk_first = UINT64_MAX;
 	return &k->base;
 fail:

@@ -3,8 +3,6 @@
  * use does not depend on the number of ranges. */
 #include "lime.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +13,6 @@
 #include "segment_pager.h"
 
 #define LIME_HEADER_BYTES 32u
-#define LIME_MAX_RANGES (1u << 20)
 
 struct lime_source {
 	struct page_source base;
@@ -27,112 +24,13 @@ struct lime_source {
 	uint64_t file_off; /* next header (lime) or next range's bytes (raw) */
 	uint64_t prev_end; /* padded: first address after the previous range */
 	uint64_t index;
+	int ended; /* the pass is over: only fetches from here on */
 	char what[64];
 };
 
 int lime_detect(const unsigned char *head, size_t len)
 {
-	return len >= 8 && kb_get32(head, 0) == LIME_MAGIC;
-}
-
-static int parse_hex(const char **p, uint64_t *out)
-{
-	const char *s = *p;
-	uint64_t v = 0;
-	int digits = 0;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	for (; isxdigit((unsigned char)*s); s++, digits++) {
-		if (v >> 60)
-			return -1;
-		v = v << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10));
-	}
-	*p = s;
-	*out = v;
-	return digits ? 0 : -1;
-}
-
-static int add_range(const char *text, struct lime_range **out, size_t *count, size_t *cap,
-		     struct kb_err *err)
-{
-	const char *p = text;
-	struct lime_range r;
-
-	if (parse_hex(&p, &r.start) || *p++ != '-' || parse_hex(&p, &r.end))
-		return kb_fail(err, "bad range '%.40s': expected START-END in hexadecimal", text);
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p && *p != ',' && *p != ':')
-		return kb_fail(err, "bad range '%.40s': expected START-END in hexadecimal", text);
-	if (r.end < r.start)
-		return kb_fail(err, "bad range '%.40s': the end is before the start", text);
-	if (r.start == 0 && r.end == UINT64_MAX)
-		return kb_fail(err, "bad range '%.40s': covers the whole 64-bit space", text);
-	if (*count == LIME_MAX_RANGES)
-		return kb_fail(err, "more than %u ranges", LIME_MAX_RANGES);
-	if (*count == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		struct lime_range *bigger = realloc(*out, ncap * sizeof(*bigger));
-		if (!bigger)
-			return kb_fail(err, "out of memory for ranges");
-		*out = bigger;
-		*cap = ncap;
-	}
-	(*out)[(*count)++] = r;
-	return 0;
-}
-
-static int parse_range_file(const char *path, struct lime_range **out, size_t *count, size_t *cap,
-			    struct kb_err *err)
-{
-	FILE *f = fopen(path, "r");
-	char line[512];
-	int rc = 0;
-
-	if (!f)
-		return kb_fail_errno(err, errno, "cannot open range file '%s'", path);
-	while (rc == 0 && fgets(line, sizeof(line), f)) {
-		/* /proc/iomem: only top-level System RAM; plain lists: every line */
-		if (strchr(line, ':') && (isspace((unsigned char)line[0]) || !strstr(line, ": System RAM")))
-			continue;
-		if (line[strspn(line, " \t\r\n")] == '\0' || line[0] == '#')
-			continue;
-		rc = add_range(line, out, count, cap, err);
-	}
-	fclose(f);
-	return rc;
-}
-
-int lime_parse_ranges(const char *spec, struct lime_range **out, size_t *count, struct kb_err *err)
-{
-	size_t cap = 0;
-	int rc = 0;
-
-	*out = NULL;
-	*count = 0;
-	if (spec[0] == '@') {
-		rc = parse_range_file(spec + 1, out, count, &cap, err);
-	} else {
-		for (const char *p = spec; rc == 0 && *p; ) {
-			rc = add_range(p, out, count, &cap, err);
-			p = strchr(p, ',');
-			if (!p)
-				break;
-			p++;
-		}
-	}
-	if (rc == 0 && *count == 0)
-		rc = kb_fail(err, "no ranges in '%.60s'", spec);
-	if (rc) {
-		free(*out);
-		*out = NULL;
-		*count = 0;
-		return -1;
-	}
-	return (int)*count;
+	return len >= 4 && kb_get32(head, 0) == LIME_MAGIC;
 }
 
 /* Starts the next range: 1, 0 at the end of the file, -1. */
@@ -185,10 +83,22 @@ static int lime_begin_next(struct lime_source *l, struct kb_err *err)
 	return 1;
 }
 
+/* The end of the pass: only what fetches need is kept (segment_pager_end). */
+static int lime_end(struct lime_source *l, struct kb_err *err)
+{
+	l->ended = 1;
+	free(l->ranges);
+	l->ranges = NULL;
+	l->nranges = l->next_range = 0;
+	return segment_pager_end(&l->pager, &l->s, l->base.can_fetch, err);
+}
+
 static int lime_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
 	struct lime_source *l = (struct lime_source *)src;
 
+	if (l->ended)
+		return 0;
 	for (;;) {
 		int rc = segment_pager_next(&l->pager, out, err);
 		if (rc == 1) {
@@ -196,8 +106,10 @@ static int lime_next(struct page_source *src, struct page *out, struct kb_err *e
 			src->stats.pages++;
 			return 1;
 		}
-		if (rc < 0 || (rc = lime_begin_next(l, err)) <= 0)
-			return rc;
+		if (rc == 0 && (rc = lime_begin_next(l, err)) == 0)
+			return lime_end(l, err);
+		if (rc < 0)
+			return -1;
 	}
 }
 

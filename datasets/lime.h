@@ -24,11 +24,19 @@ struct lime_options {
 /* 1 when the first bytes are a LiME range header. */
 int lime_detect(const unsigned char *head, size_t len);
 
-/* Parses "START-END[,START-END...]" (hexadecimal, 0x optional, END
- * inclusive) or "@FILE" (a /proc/iomem copy: its top-level "System RAM"
- * lines; or one START-END per line). Returns the count, -1 on error;
- * *out is malloc'ed. */
+/* The range list of a lime-raw or lime-padded file (lime_ranges.c):
+ * "START-END[,START-END...]" (hexadecimal, 0x optional, END inclusive), or
+ * "@FILE", a file of at most LIME_RANGE_FILE_MAX bytes of text: one
+ * START-END per line, or a /proc/iomem copy (its top-level "System RAM"
+ * lines). Returns the count, -1 on error; *out is malloc'ed. */
+#define LIME_RANGE_FILE_MAX (1u << 20)
+#define LIME_RANGES_MAX (1u << 20)
 int lime_parse_ranges(const char *spec, struct lime_range **out, size_t *count, struct kb_err *err);
+
+/* The lines of a range file already in memory (len bytes, no NUL byte);
+ * name is the file's name for messages. Same results as above. */
+int lime_parse_range_text(const char *text, size_t len, const char *name, struct lime_range **out,
+			  size_t *count, struct kb_err *err);
 
 /* The three formats of the dump table (dump.h), each taking over a->stream:
  * `lime`; `lime-raw` and `lime-padded`, whose ranges come from

@@ -21,20 +21,32 @@ struct raw_source {
 	struct readahead *ra; /* or NULL */
 	size_t cap, len, pos;
 	int at_end;
+	int ended; /* raw_end() ran */
 	uint64_t index;
 };
 
-/* At the end the buffers and the read-ahead thread go: a scan keeps every
- * dump open to fetch pages again, and must not keep their buffers too. */
-static int raw_end(struct raw_source *r)
+/* At the end the rest of the stream is checked, and the buffers, the
+ * read-ahead thread and the descriptor go: a scan keeps every dump to
+ * fetch pages again, and must not keep what reading it took
+ * (kb_stream_park). */
+static int raw_end(struct raw_source *r, struct kb_err *err)
 {
+	if (r->ended)
+		return 0;
 	readahead_stop(r->ra);
 	r->ra = NULL;
 	free(r->own);
 	r->own = r->buf = NULL;
 	r->len = r->pos = 0;
-	r->at_end = 1;
-	return 0;
+	r->at_end = r->ended = 1;
+	int rc = kb_stream_finish(r->s, err);
+	if (r->base.can_fetch) {
+		kb_stream_park(r->s);
+	} else {
+		kb_stream_close(r->s);
+		r->s = NULL;
+	}
+	return rc;
 }
 
 static int raw_next(struct page_source *src, struct page *out, struct kb_err *err)
@@ -43,7 +55,7 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 
 	if (r->pos + src->page_size > r->len) {
 		if (r->at_end)
-			return raw_end(r);
+			return raw_end(r, err);
 		ssize_t n = r->ra ? readahead_next(r->ra, &r->buf, err)
 				  : kb_stream_read(r->s, r->off, r->buf, r->cap, err);
 		if (n < 0)
@@ -52,6 +64,10 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 		r->off += (uint64_t)n;
 		r->len = (size_t)n;
 		r->pos = 0;
+		if ((size_t)n < r->cap && r->s->size != KB_STREAM_SIZE_UNKNOWN && r->off < r->s->size)
+			return kb_fail(err, "'%s' shrank while it was read: it ends at %llu bytes, %llu "
+					    "when it was opened", r->s->path, (unsigned long long)r->off,
+				       (unsigned long long)r->s->size);
 		if ((size_t)n < r->cap) {
 			r->at_end = 1;
 			size_t tail = (size_t)n % src->page_size;
@@ -61,7 +77,7 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 				r->len -= tail;
 			}
 			if (r->len == 0)
-				return raw_end(r);
+				return raw_end(r, err);
 		}
 	}
 	out->index = r->index++;

@@ -29,7 +29,13 @@ struct segment_pager {
 
 int segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t page_size,
 		       struct kb_err *err);
+/* Frees the read buffer (the end of a pass; fetches still work). */
 void segment_pager_free(struct segment_pager *p);
+
+/* The end of a reader's pass over *s: the rest of the stream checked
+ * (kb_stream_finish), the buffer freed, and the stream parked when the
+ * source can fetch (kb_stream_park), else closed and *s set to NULL. */
+int segment_pager_end(struct segment_pager *p, struct kb_stream **s, int can_fetch, struct kb_err *err);
 
 /* Starts a segment at addr whose first file_len bytes are at file_off
  * (mem_len >= file_len bytes in all), the first skip_len of them already

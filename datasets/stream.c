@@ -16,9 +16,58 @@
 
 struct file_stream {
 	struct kb_stream base;
-	int fd;
+	int fd;      /* -1 while parked and not reopened */
+	int parked;
+	dev_t dev;   /* the file read first: a reopen must find it again */
+	ino_t ino;
 	char *path;
 };
+
+/* Parked files reopened by a read, most recently used first (see
+ * kb_stream_park). Only the thread that parks streams reads them again. */
+static struct file_stream *reopened[KB_STREAM_REOPEN_MAX];
+static size_t nreopened;
+
+static void reopened_remove(struct file_stream *f)
+{
+	for (size_t i = 0; i < nreopened; i++)
+		if (reopened[i] == f) {
+			memmove(reopened + i, reopened + i + 1, (nreopened - i - 1) * sizeof(*reopened));
+			nreopened--;
+			return;
+		}
+}
+
+static void reopened_push_front(struct file_stream *f)
+{
+	memmove(reopened + 1, reopened, nreopened * sizeof(*reopened));
+	reopened[0] = f;
+	nreopened++;
+}
+
+/* Opens a parked file again, closing the least recently used other one
+ * when KB_STREAM_REOPEN_MAX are open. */
+static int file_reopen(struct file_stream *f, struct kb_err *err)
+{
+	struct stat st;
+
+	if (nreopened == KB_STREAM_REOPEN_MAX) {
+		struct file_stream *old = reopened[--nreopened];
+		close(old->fd);
+		old->fd = -1;
+	}
+	int fd = file_input_open(f->path, err);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_dev != f->dev || st.st_ino != f->ino) {
+		close(fd);
+		return kb_fail(err, "'%s' was replaced since it was read: its pages cannot be read again",
+			       f->path);
+	}
+	f->fd = fd;
+	reopened_push_front(f);
+	return 0;
+}
 
 struct seq_stream {
 	struct kb_stream base;
@@ -38,6 +87,13 @@ static ssize_t file_read_at(struct kb_stream *s, uint64_t off, void *buf, size_t
 
 	if (off > (uint64_t)INT64_MAX)
 		return 0;
+	if (f->parked && f->fd < 0) {
+		if (file_reopen(f, err))
+			return -1;
+	} else if (f->parked && reopened[0] != f) {
+		reopened_remove(f);
+		reopened_push_front(f);
+	}
 	while (got < len) {
 		ssize_t n = pread(f->fd, (char *)buf + got, len - got, (off_t)(off + got));
 		if (n < 0 && errno == EINTR)
@@ -55,12 +111,25 @@ static void file_close(struct kb_stream *s)
 {
 	struct file_stream *f = (struct file_stream *)s;
 
-	close(f->fd);
+	reopened_remove(f);
+	if (f->fd >= 0)
+		close(f->fd);
 	free(f->path);
 	free(f);
 }
 
-static const struct kb_stream_ops file_ops = { file_read_at, file_close };
+static void file_park(struct kb_stream *s)
+{
+	struct file_stream *f = (struct file_stream *)s;
+
+	if (f->parked)
+		return;
+	close(f->fd);
+	f->fd = -1;
+	f->parked = 1;
+}
+
+static const struct kb_stream_ops file_ops = { file_read_at, file_close, NULL, file_park };
 
 /* Reads from the fd into buf (NULL: discard) until want bytes or the end. */
 static int64_t seq_pull(struct seq_stream *q, unsigned char *buf, uint64_t want, struct kb_err *err)
@@ -125,7 +194,7 @@ static void seq_close(struct kb_stream *s)
 	free(q);
 }
 
-static const struct kb_stream_ops seq_ops = { seq_read_at, seq_close };
+static const struct kb_stream_ops seq_ops = { seq_read_at, seq_close, NULL, NULL };
 
 struct kb_stream *kb_stream_open_file(const char *path, struct kb_err *err)
 {
@@ -146,6 +215,8 @@ struct kb_stream *kb_stream_open_file(const char *path, struct kb_err *err)
 		f->base.path = f->path;
 		f->base.random_access = 1;
 		f->fd = fd;
+		f->dev = st.st_dev;
+		f->ino = st.st_ino;
 		return &f->base;
 	}
 	struct seq_stream *q = calloc(1, sizeof(*q));

@@ -21,6 +21,12 @@ struct kb_stream_ops {
 	ssize_t (*read_at)(struct kb_stream *s, uint64_t off, void *buf, size_t len,
 			   struct kb_err *err);
 	void (*close)(struct kb_stream *s);
+	/* Reads what is left to the end and checks it (a gzip layer: its CRC
+	 * and length): 0 or -1 with err. NULL: nothing to check. */
+	int (*finish)(struct kb_stream *s, struct kb_err *err);
+	/* Gives back what the stream holds while nobody reads it (a plain
+	 * file: its descriptor, reopened by the next read). NULL: nothing. */
+	void (*park)(struct kb_stream *s);
 };
 
 struct kb_stream {
@@ -39,6 +45,26 @@ static inline void kb_stream_close(struct kb_stream *s)
 {
 	if (s)
 		s->ops->close(s);
+}
+
+/* Checks the rest of the stream (see finish above): a reader calls it when
+ * it reaches the end of what it reads, so that a damaged gzip file is an
+ * error even when the damage lies past the last byte the format needs. */
+static inline int kb_stream_finish(struct kb_stream *s, struct kb_err *err)
+{
+	return s->ops->finish ? s->ops->finish(s, err) : 0;
+}
+
+/* A reader that is done with its pass but may read again later (a scan
+ * fetches pages of dumps it read earlier) parks its stream: a plain file's
+ * descriptor is closed, and reopened on demand, with at most
+ * KB_STREAM_REOPEN_MAX of them open at once, so that many dumps read one
+ * after another hold a bounded number of descriptors. */
+#define KB_STREAM_REOPEN_MAX 8
+static inline void kb_stream_park(struct kb_stream *s)
+{
+	if (s->ops->park)
+		s->ops->park(s);
 }
 
 /* Reads up to len bytes at off: the count, or -1. */

@@ -184,7 +184,13 @@ int hash_select_list(const char *list, const struct hash_impl **out, unsigned ma
 	if (strlen(list) >= sizeof(buf))
 		return kb_fail(err, "hash list is too long");
 	strcpy(buf, list);
-	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* Every element between commas counts: "xxhash," is a mistake, not xxhash. */
+	for (char *tok = buf, *next; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		if (*tok == '\0')
+			return kb_fail(err, "empty name in the hash list '%s'", list);
 		const struct hash_impl *h = hash_select(tok, err);
 		if (!h)
 			return -1;

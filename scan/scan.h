@@ -13,7 +13,7 @@
 #include "../datasets/dump.h"
 #include "census.h"
 
-#define SCAN_DUMPS_MAX 1000u /* each stays open (for fetches): below the usual limit of 1024 files */
+#define SCAN_DUMPS_MAX 1000u /* a parked dump holds no descriptor (kb_stream_park) */
 #define SCAN_TOP_MAX 1000u
 #define SCAN_PAGES_TO_SCAN_DEFAULT 100u /* the kernel's defaults */
 #define SCAN_SLEEP_MS_DEFAULT 20u

@@ -67,6 +67,17 @@ def check_usage_error(args, needle, what, **kw):
     check(ok, f"{what}: rc={rc} stdout={out[:80]!r} stderr={err!r}")
 
 
+def check_bad_dump(label, data, needle, *extra, timeout=600):
+    """A malformed dump: sum --per-page exits 2 with one line on stderr
+    naming the problem. Returns what went to stdout."""
+    path = temp_file(data)
+    rc, out, err = run("sum", "--per-page", *extra, path, timeout=timeout)
+    lines = err.splitlines()
+    check(rc == 2 and len(lines) == 1 and needle in lines[0], f"{label}: rc={rc} stderr={err!r}")
+    os.unlink(path)
+    return out
+
+
 def temp_file(data: bytes, suffix="") -> str:
     fd, path = tempfile.mkstemp(prefix="ksmbench-cli-", suffix=suffix)
     os.write(fd, data)

@@ -204,6 +204,10 @@ def write_seeds(outdir):
     # fuzz_lime_padded: the ranges on the first line, then the file
     seeds["lime-padded-ranges"] = b"0x400-0x7ff,0x2000-0x23ff\n" + seeds["lime-padded"]
     seeds["lime-raw-ranges"] = b"400-7ff,2000-23ff,1\n" + raw(small)
+    # fuzz_ranges: range files, plain and /proc/iomem
+    seeds["ranges-list"] = b"# ranges\n1000-1fff\n  0x3000 - 0x3fff\r\n"
+    seeds["ranges-iomem"] = (b"00000000-00000fff : Reserved\n00001000-0009fbff : System RAM\n"
+                             b"  00001000-00001fff : Kernel code\n100000000-17fffffff : System RAM\n")
     for name, data in seeds.items():
         with open(os.path.join(outdir, name), "wb") as f:
             f.write(data)

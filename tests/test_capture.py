@@ -5,13 +5,14 @@ known hashes, untouched ones counted as holes, never as zero pages."""
 import os
 import shutil
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clitest import check, finish, run  # noqa: E402
+from clitest import BIN, check, finish, run  # noqa: E402
 
 PS = os.sysconf("SC_PAGE_SIZE")
 TOUCHED = {0: 1, 1: 2, 5: 3, 6: 0, 15: 4}  # page -> fill byte (0: written zeros)
@@ -54,7 +55,8 @@ try:
     priv, shared = (int(x, 16) for x in child.stdout.readline().split())
     core = os.path.join(tmp, "child.core")
     rc, out, err = run("capture", "--pid", str(child.pid), "-o", core)
-    check(rc == 0 and "captured process" in out, f"capture exit {rc}: {err!r}")
+    # The summary goes to stderr, so that standard output can carry a core.
+    check(rc == 0 and out == "" and "captured process" in err, f"capture exit {rc}: {out!r} {err!r}")
     check(stat.S_IMODE(os.stat(core).st_mode) == 0o600, "core file mode 0600")
     check(sorted(os.listdir(tmp)) == ["child.core"], f"no temporary left: {os.listdir(tmp)}")
     rc, pages, summary, err = pages_of(core)
@@ -67,6 +69,32 @@ try:
     holes = int(summary.split(" holes")[0].split()[-1])
     check(holes >= len(untouched), f"untouched pages counted as holes: {summary!r}")
     check(shared not in pages, "shared mapping left out without --all")
+
+    # Headers first: e_phoff right after the ELF header, the data after
+    # them on a page boundary, so the core streams through a pipe.
+    with open(core, "rb") as f:
+        head = f.read(64)
+    phoff, phnum = struct.unpack_from("<Q", head, 32)[0], struct.unpack_from("<H", head, 56)[0]
+    first_data = struct.unpack_from("<Q", open(core, "rb").read(64 + 56), 64 + 8)[0]
+    check(phoff == 64 and first_data % PS == 0 and first_data >= 64 + phnum * 56,
+          f"headers first: e_phoff {phoff}, first p_offset {first_data}")
+    cat = subprocess.run(["sh", "-c", 'cat "$1" | "$0" sum --per-page -H crc32-zlib -', BIN, core],
+                         capture_output=True, text=True, timeout=120)
+    piped = {int(p[2], 16): p[1] for p in (line.split() for line in cat.stdout.splitlines()) if len(p) == 3}
+    check(cat.returncode == 0 and piped == pages, f"cat core | sum --per-page -: {cat.returncode} {cat.stderr!r}")
+    # -o -: the core on standard output, straight into a reader.
+    p1 = subprocess.Popen([BIN, "capture", "--pid", str(child.pid), "-o", "-"], cwd=tmp, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE)
+    p2 = subprocess.run([BIN, "sum", "--per-page", "-H", "crc32-zlib", "-"], stdin=p1.stdout,
+                        capture_output=True, text=True, timeout=120)
+    p1.stdout.close()
+    err1 = p1.stderr.read().decode()
+    p1.wait(timeout=60)
+    streamed = {int(p[2], 16): p[1] for p in (line.split() for line in p2.stdout.splitlines()) if len(p) == 3}
+    check(p1.returncode == 0 and p2.returncode == 0 and "-> standard output" in err1
+          and all(streamed.get(priv + k * PS) == pages.get(priv + k * PS) for k in TOUCHED),
+          f"capture -o - | sum --per-page -: {p1.returncode} {p2.returncode} {err1!r} {p2.stderr!r}")
+    check(sorted(os.listdir(tmp)) == ["child.core"], f"no file named '-': {os.listdir(tmp)}")
 
     core_all = os.path.join(tmp, "all.core")
     rc, out, err = run("capture", "--pid", str(child.pid), "-o", core_all, "--all")

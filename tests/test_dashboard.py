@@ -19,7 +19,8 @@ for r in doc["results"]:
     rounds = r["bytes_per_second_rounds"]
     check(len(rounds) == r["repeats"] == r["repeats_requested"] == 3 and r["interrupted"] is False,
           f"{r['hash']}: rounds kept")
-    check(abs(max(rounds) - r["bytes_per_second_best"]) <= 1e-6 * max(rounds), f"{r['hash']}: best is the max round")
+    used = [x["bytes_per_second"] for x in r["rounds"] if not x["disturbed"]] or rounds
+    check(abs(max(used) - r["bytes_per_second_best"]) <= 1e-6 * max(used), f"{r['hash']}: best is the max round used")
     # One process: the headline is the median of its undisturbed rounds (of all when none is).
     used = sorted(x["ns_per_page"] for x in r["rounds"] if not x["disturbed"]) or \
         sorted(x["ns_per_page"] for x in r["rounds"])

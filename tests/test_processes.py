@@ -36,7 +36,8 @@ check(isinstance(ctx["hardware_counters"], bool) and ctx["migrations_source"] in
       "the probes this system offers")
 check(ctx["hardware_counters"] or isinstance(ctx["hardware_counters_note"], str), "why no hardware counters")
 check(set(ctx["disturbance_thresholds"]) == {"other_cpus_busy_share", "steal_share", "off_cpu_share",
-                                             "involuntary_context_switches", "migrations", "clock_drop_share"},
+                                             "involuntary_context_switches", "migrations", "clock_drop_share",
+                                             "throughput_drop_share"},
       "the thresholds are in the document")
 check(ctx["stability_rules"]["processes_min"] == 5 and ctx["stability_rules"]["spread_percent_max"] == 10,
       "the stability rules are in the document")
@@ -59,6 +60,7 @@ for r in doc["results"]:
     for x in rounds:
         check(all(k in x for k in ("other_cpus_busy_share", "steal_share", "off_cpu_share",
                                    "involuntary_context_switches", "migrations", "effective_clock_hz",
+                                   "core_throughput_adds_per_ns",
                                    "core_cycles", "instructions", "disturbed_by")), "every round's interference")
         check(x["disturbed"] == bool(x["disturbed_by"]), "disturbed rounds say why")
         check(x["effective_clock_hz"] is None or x["effective_clock_hz"] > 1e6, "effective clock in Hz")
@@ -93,7 +95,8 @@ def rounds_cell(line):
     return cells[9] if cells[7].startswith("±") else cells[8]
 
 
-check(all(("±" in l) == (rounds_cell(l) == "2") for l in rows), f"table: ± with two values: {rows}")
+# (Every round disturbed: the figures come from all of them, both processes.)
+check(all(("±" in l) == (rounds_cell(l) in ("2", "0/2")) for l in rows), f"table: ± with two values: {rows}")
 warn = [l for l in lines if l.startswith("warning: unstable: ")]
 check(len(warn) == 2 and all("too few" not in w and "processes with undisturbed rounds" in w or "process with" in w
                              for w in warn), f"one warning per unstable result: {warn}")

@@ -1,8 +1,10 @@
 /* Unit tests of the dump readers on small inputs crafted here: how a
- * segment's pages are counted, the checked reads, the LiME range parser,
- * byte-order fields; the format table (names, detection, options); and the
- * ELF, LiME and kdump readers, each on a valid file (every page's address
- * and bytes, the holes, partial and excluded pages) and on broken ones. */
+ * segment's pages are counted, the checked reads, parked streams, the LiME
+ * range parser and range files, byte-order fields; the format table (names,
+ * detection, options); and the ELF, LiME and kdump readers, each on a valid
+ * file (every page's address and bytes, the holes, partial and excluded
+ * pages) and on broken ones. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +90,98 @@ void test_dump_readers_lime_ranges(void)
 	CHECK(lime_parse_ranges("1-10000000000000000", &r, &n, &err) == -1);
 	CHECK(lime_parse_ranges("", &r, &n, &err) == -1 && strstr(err.msg, "no ranges"));
 	CHECK(lime_parse_ranges("@/nonexistent", &r, &n, &err) == -1 && strstr(err.msg, "range file"));
+	/* Nothing but blanks may follow a range on the command line. */
+	CHECK(lime_parse_ranges("0-fff:junk", &r, &n, &err) == -1 && strstr(err.msg, "START-END"));
+	CHECK(lime_parse_ranges("0-fff,", &r, &n, &err) == -1 && strstr(err.msg, "empty range"));
+	CHECK(lime_parse_ranges(" 0 - fff , 2000-2fff ", &r, &n, &err) == 2 && r[1].start == 0x2000);
+	free(r);
+}
+
+void test_dump_readers_lime_range_files(void)
+{
+	static const char iomem[] = "00000000-00000fff : Reserved\n"
+				    "00001000-0009fbff : System RAM\n"
+				    "  00001000-00001fff : Kernel code\n"
+				    "100000000-17fffffff : System RAM\r\n"
+				    "fd000000-fdffffff : PCI Bus 0000:00\n";
+	static const char hidden[] = "00000000-00000000 : Reserved\n00000000-00000000 : System RAM\n";
+	static const char plain[] = "# ranges\n\n1000-1fff\n  0x3000-0x3fff  \n";
+	struct lime_range *r;
+	size_t n;
+	struct kb_err err;
+
+	CHECK(lime_parse_range_text(iomem, strlen(iomem), "iomem", &r, &n, &err) == 2);
+	CHECK(r[0].start == 0x1000 && r[0].end == 0x9fbff && r[1].start == 0x100000000ull &&
+	      r[1].end == 0x17fffffffull);
+	free(r);
+	CHECK(lime_parse_range_text(plain, strlen(plain), "plain", &r, &n, &err) == 2 && r[1].end == 0x3fff);
+	free(r);
+	/* /proc/iomem read without CAP_SYS_ADMIN: every address 0. */
+	CHECK(lime_parse_range_text(hidden, strlen(hidden), "h", &r, &n, &err) == -1 &&
+	      strstr(err.msg, "0-0") && strstr(err.msg, "root"));
+	static const char junk[] = "1000-1fff\njunk\n", escape[] = "\x1b[31mred\n";
+	static const char reserved[] = "00000000-00000fff : Reserved\n";
+	CHECK(lime_parse_range_text(junk, strlen(junk), "j", &r, &n, &err) == -1 && strstr(err.msg, "line 2"));
+	/* A terminal escape in the file is not copied into the message. */
+	CHECK(lime_parse_range_text(escape, strlen(escape), "e", &r, &n, &err) == -1 &&
+	      strstr(err.msg, "?[31mred") && !strchr(err.msg, 0x1b));
+	CHECK(lime_parse_range_text(reserved, strlen(reserved), "r", &r, &n, &err) == -1 &&
+	      strstr(err.msg, "System RAM"));
+	CHECK(lime_parse_range_text("", 0, "empty", &r, &n, &err) == -1 && strstr(err.msg, "no range"));
+	/* Bounded and text only: /dev/zero fails at once. */
+	CHECK(lime_parse_ranges("@/dev/zero", &r, &n, &err) == -1 && strstr(err.msg, "NUL"));
+}
+
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* Parked streams hold no descriptor; reads reopen them, at most
+ * KB_STREAM_REOPEN_MAX at once; a file replaced meanwhile is refused. */
+void test_dump_readers_stream_park(void)
+{
+	enum { N = KB_STREAM_REOPEN_MAX + 5 };
+	struct kb_stream *s[N];
+	char path[N][64];
+	struct kb_err err;
+	unsigned char b;
+	int before = open_fds(), ok = 1;
+
+	for (int i = 0; i < N; i++) {
+		snprintf(path[i], sizeof(path[i]), "/tmp/ksmbench-park-%d-%d", (int)getpid(), i);
+		FILE *f = fopen(path[i], "w");
+		fprintf(f, "%c", 'a' + i);
+		fclose(f);
+		s[i] = kb_stream_open_file(path[i], &err);
+		CHECK(s[i] && s[i]->random_access);
+		kb_stream_park(s[i]);
+	}
+	CHECK(open_fds() == before);
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < N; i++)
+			ok &= kb_stream_read(s[i], 0, &b, 1, &err) == 1 && b == 'a' + i &&
+			      open_fds() <= before + KB_STREAM_REOPEN_MAX;
+	CHECK(ok);
+	FILE *f = fopen("/tmp/ksmbench-park-new", "w");
+	fclose(f);
+	CHECK(rename("/tmp/ksmbench-park-new", path[0]) == 0);
+	for (int i = 1; i <= KB_STREAM_REOPEN_MAX; i++) /* push path[0]'s descriptor out */
+		kb_stream_read(s[i], 0, &b, 1, &err);
+	CHECK(kb_stream_read(s[0], 0, &b, 1, &err) == -1 && strstr(err.msg, "was replaced"));
+	for (int i = 0; i < N; i++) {
+		kb_stream_close(s[i]);
+		unlink(path[i]);
+	}
+	CHECK(open_fds() == before);
 }
 
 #define PS 1024u /* page size of the crafted files */

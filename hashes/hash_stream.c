@@ -1,0 +1,188 @@
+/* Streaming digests of registry hashes (see hash_stream.h). */
+#include "hash_stream.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+#include <zlib.h>
+
+enum { HS_XXH32, HS_XXH64, HS_XXH3, HS_XXH128, HS_CRC32, HS_CRC32C, HS_BUFFERED };
+
+#define CRC32C_POLY_REFLECTED 0x82F63B78u
+
+/* a * b modulo the CRC-32C polynomial, in the reflected bit order CRCs are
+ * computed in (bit 31 is the coefficient of x^0). */
+static uint32_t gf2_mulmod(uint32_t a, uint32_t b)
+{
+	uint32_t product = 0;
+
+	for (int i = 0; i < 32; i++) {
+		if (a & (0x80000000u >> i))
+			product ^= b;
+		b = b & 1 ? (b >> 1) ^ CRC32C_POLY_REFLECTED : b >> 1; /* b *= x */
+	}
+	return product;
+}
+
+/* x^(8 * bytes) mod P, by squaring: appending bytes zero bytes to a message
+ * multiplies its CRC register by this. */
+static uint32_t x_pow_8n(uint64_t bytes)
+{
+	uint32_t result = 0x80000000u, power = 0x00800000u; /* x^0, x^8 */
+
+	for (; bytes; bytes >>= 1) {
+		if (bytes & 1)
+			result = gf2_mulmod(result, power);
+		power = gf2_mulmod(power, power);
+	}
+	return result;
+}
+
+/* With the pre- and post-inversion of the standard CRC the inversions of
+ * the two parts cancel, leaving crc(A) shifted past B's bytes, plus crc(B). */
+uint32_t hash_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
+{
+	return gf2_mulmod(crc_a, x_pow_8n(len_b)) ^ crc_b;
+}
+
+static int kind_of(const struct hash_impl *impl)
+{
+	static const struct {
+		const char *family;
+		int kind;
+	} kinds[] = { { "xxh32", HS_XXH32 }, { "xxh64", HS_XXH64 }, { "xxh3", HS_XXH3 },
+		      { "xxh128", HS_XXH128 }, { "crc32", HS_CRC32 }, { "crc32c", HS_CRC32C } };
+
+	for (size_t i = 0; impl->family && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(impl->family, kinds[i].family) == 0)
+			return kinds[i].kind;
+	return HS_BUFFERED;
+}
+
+int hash_stream_init(struct hash_stream *s, const struct hash_impl *h, struct kb_err *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->h = h;
+	s->impl = hash_resolve(h);
+	s->kind = kind_of(s->impl);
+	int ok = 1;
+	switch (s->kind) {
+	case HS_XXH32:
+		ok = (s->state = XXH32_createState()) && XXH32_reset(s->state, 0) == XXH_OK;
+		break;
+	case HS_XXH64:
+		ok = (s->state = XXH64_createState()) && XXH64_reset(s->state, 0) == XXH_OK;
+		break;
+	case HS_XXH3:
+		ok = (s->state = XXH3_createState()) && XXH3_64bits_reset(s->state) == XXH_OK;
+		break;
+	case HS_XXH128:
+		ok = (s->state = XXH3_createState()) && XXH3_128bits_reset(s->state) == XXH_OK;
+		break;
+	default:
+		break;
+	}
+	if (!ok) {
+		hash_stream_free(s);
+		return kb_fail(err, "out of memory for the %s state", h->name);
+	}
+	return 0;
+}
+
+static int buffer_more(struct hash_stream *s, const void *data, size_t len, struct kb_err *err)
+{
+	if (len > HASH_STREAM_BUFFER_MAX - s->buf_len)
+		return kb_fail(err, "%s has no streaming form and is computed in memory, on at most %u MiB: "
+				    "this input is longer (use --per-page, or another hash)", s->h->name,
+			       HASH_STREAM_BUFFER_MAX >> 20);
+	if (s->buf_len + len > s->buf_cap) {
+		size_t cap = s->buf_cap ? s->buf_cap : 1u << 16;
+		while (cap < s->buf_len + len)
+			cap *= 2;
+		unsigned char *bigger = realloc(s->buf, cap);
+		if (!bigger)
+			return kb_fail(err, "out of memory for %zu bytes of input", cap);
+		s->buf = bigger;
+		s->buf_cap = cap;
+	}
+	memcpy(s->buf + s->buf_len, data, len);
+	s->buf_len += len;
+	return 0;
+}
+
+/* Pieces of one size (sum reads whole chunks) reuse their shift. */
+static void crc32c_update(struct hash_stream *s, const void *data, size_t len)
+{
+	uint32_t piece = (uint32_t)s->impl->fn(data, len);
+	uint64_t n = len;
+
+	if (n != s->shift_len) {
+		s->shift = x_pow_8n(n);
+		s->shift_len = n;
+	}
+	s->crc = gf2_mulmod(s->crc, s->shift) ^ piece;
+}
+
+int hash_stream_update(struct hash_stream *s, const void *data, size_t len, struct kb_err *err)
+{
+	if (len == 0)
+		return 0;
+	s->len += len;
+	switch (s->kind) {
+	case HS_XXH32: XXH32_update(s->state, data, len); break;
+	case HS_XXH64: XXH64_update(s->state, data, len); break;
+	case HS_XXH3: XXH3_64bits_update(s->state, data, len); break;
+	case HS_XXH128: XXH3_128bits_update(s->state, data, len); break;
+	case HS_CRC32:
+		for (size_t done = 0; done < len; ) {
+			uInt n = len - done > (1u << 30) ? 1u << 30 : (uInt)(len - done);
+			s->crc = (uint32_t)crc32(s->crc, (const Bytef *)data + done, n);
+			done += n;
+		}
+		break;
+	case HS_CRC32C: crc32c_update(s, data, len); break;
+	default: return buffer_more(s, data, len, err);
+	}
+	return 0;
+}
+
+int hash_stream_final(struct hash_stream *s, char hex[HASH_HEX_MAX], struct kb_err *err)
+{
+	int rc = 0;
+
+	switch (s->kind) {
+	case HS_XXH32: snprintf(hex, HASH_HEX_MAX, "%08x", (unsigned)XXH32_digest(s->state)); break;
+	case HS_XXH64: snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)XXH64_digest(s->state)); break;
+	case HS_XXH3: snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)XXH3_64bits_digest(s->state)); break;
+	case HS_XXH128: {
+		XXH128_canonical_t c;
+		XXH128_canonicalFromHash(&c, XXH3_128bits_digest(s->state));
+		for (int i = 0; i < 16; i++)
+			snprintf(hex + 2 * i, 3, "%02x", c.digest[i]);
+		break;
+	}
+	case HS_CRC32:
+	case HS_CRC32C: snprintf(hex, HASH_HEX_MAX, "%08x", (unsigned)s->crc); break;
+	default:
+		if ((rc = hash_check_len(s->h, s->buf_len, err)) == 0)
+			hash_hex(s->h, s->buf ? s->buf : (const unsigned char *)"", s->buf_len, hex);
+		break;
+	}
+	hash_stream_free(s);
+	return rc;
+}
+
+void hash_stream_free(struct hash_stream *s)
+{
+	switch (s->kind) {
+	case HS_XXH32: XXH32_freeState(s->state); break;
+	case HS_XXH64: XXH64_freeState(s->state); break;
+	case HS_XXH3:
+	case HS_XXH128: XXH3_freeState(s->state); break;
+	default: break;
+	}
+	free(s->buf);
+	memset(s, 0, sizeof(*s));
+	s->kind = HS_BUFFERED;
+}

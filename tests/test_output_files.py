@@ -1,0 +1,259 @@
+"""CLI tests of -o (common/atomic_file.c): what `cmd > FILE` would do, but
+atomic where a file can be. A symbolic link is written through (the link
+stays), a FIFO or a device is written directly and never replaced, an
+existing file keeps its mode and owner (and its inode when it cannot be
+replaced by ours), a directory is refused, and a failed run leaves the old
+file as it was (all through scan). Then every command that has -o (bench,
+thread, select, scan, compare, plot, capture, ceiling): `-o -` is standard
+output, a link to an existing file is written through with the file's mode
+kept, a FIFO is written directly; and an interrupted capture or ceiling
+leaves neither the file nor its temporary."""
+import json
+import os
+import signal
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dumpgen as g  # noqa: E402
+from clitest import BIN, check, check_usage_error, fast_args, finish, run  # noqa: E402
+
+PS = 4096
+tmp = tempfile.mkdtemp(prefix="ksmbench-output-")
+dump = os.path.join(tmp, "dump.raw")
+with open(dump, "wb") as f:
+    f.write(bytes(PS) + g.page("o1") + g.page("o2"))
+SCAN = ["scan", "--sample-pages", "0", "--format", "json", dump]
+EMULATED = bool(os.environ.get("KSMBENCH_TEST_EMULATED"))
+# A process to capture: 64 MiB of touched pages, so that a capture lasts
+# long enough to be interrupted while its temporary exists.
+CHILD_BYTES = 64 << 20
+CHILD = f"""
+import sys
+b = bytearray({CHILD_BYTES})
+b[::4096] = b"\\1" * ({CHILD_BYTES} // 4096)
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def scan_to(path, **kw):
+    rc, out, err = run(*SCAN, "-o", path, **kw)
+    check(rc == 0 and out == "", f"scan -o {path}: rc={rc} {err!r}")
+    return rc
+
+
+def is_report(path):
+    try:
+        with open(path) as f:
+            return json.load(f)["totals"]["pages"] == 3
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+def through_fifo(args, fifo):
+    """ksmbench args -o FIFO, a reader on the FIFO: (exit code, stderr, what it read)."""
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
+    reader.start()
+    rc, out, err = run(*args, "-o", fifo, timeout=300)
+    reader.join(timeout=60)
+    return rc, err, got[0] if got else b""
+
+
+def leftovers(d):
+    return [n for n in os.listdir(d) if ".tmp-" in n]
+
+
+child = None
+try:
+    # A symbolic link: written through, atomically beside its target; the
+    # link stays a link, relative links resolve from the link's directory.
+    sub = os.path.join(tmp, "sub")
+    os.mkdir(sub)
+    target = os.path.join(sub, "report.json")
+    with open(target, "w") as f:
+        f.write("old")
+    link = os.path.join(tmp, "link.json")
+    os.symlink("sub/report.json", link)
+    scan_to(link)
+    check(os.path.islink(link) and os.readlink(link) == "sub/report.json", "the link stays a link")
+    check(is_report(target) and not leftovers(sub) and not leftovers(tmp), "the link's target holds the report")
+    dangling = os.path.join(tmp, "dangling.json")
+    os.symlink("sub/new.json", dangling)
+    scan_to(dangling)
+    check(os.path.islink(dangling) and is_report(os.path.join(sub, "new.json")), "a dangling link: its target created")
+    chain = os.path.join(tmp, "chain.json")
+    os.symlink("link.json", chain)
+    scan_to(chain)
+    check(os.path.islink(chain) and os.path.islink(link) and is_report(target), "a chain of links")
+
+    # An existing file keeps its mode (0400 too: root writes it) and owner.
+    ro = os.path.join(tmp, "ro.json")
+    with open(ro, "w") as f:
+        f.write("old")
+    os.chmod(ro, 0o400)
+    if os.geteuid() == 0:
+        os.chown(ro, 65534, 65534)
+        scan_to(ro)
+        st = os.stat(ro)
+        check(stat.S_IMODE(st.st_mode) == 0o400 and st.st_uid == 65534 and st.st_gid == 65534,
+              f"0400 file of another owner keeps mode and owner: {oct(st.st_mode)} {st.st_uid}")
+        check(is_report(ro), "0400 file rewritten")
+        # Not root and not the owner, but allowed to write: our file cannot
+        # take its place with its owner, so the output is copied into it.
+        shared = os.path.join(tmp, "shared.json")
+        with open(shared, "w") as f:
+            f.write("old")
+        os.chmod(shared, 0o666)
+        os.chmod(tmp, 0o777)
+        ino = os.stat(shared).st_ino
+        scan_to(shared, user=65534)
+        st = os.stat(shared)
+        check(st.st_uid == 0 and st.st_ino == ino and stat.S_IMODE(st.st_mode) == 0o666 and is_report(shared),
+              f"another user's writable file: same inode, owner and mode: uid {st.st_uid}")
+        check(not leftovers(tmp), "no temporary after a copy into place")
+        os.chmod(tmp, 0o700)
+    else:
+        scan_to(ro)
+        check(stat.S_IMODE(os.stat(ro).st_mode) == 0o400 and is_report(ro), "0400 file keeps its mode")
+    mode_file = os.path.join(tmp, "mode.json")
+    with open(mode_file, "w") as f:
+        f.write("old")
+    os.chmod(mode_file, 0o640)
+    scan_to(mode_file)
+    check(stat.S_IMODE(os.stat(mode_file).st_mode) == 0o640, "0640 file keeps its mode")
+    # Hard links: the file is rewritten in place, every name sees it.
+    hard = os.path.join(tmp, "hard.json")
+    os.link(mode_file, hard)
+    scan_to(hard)
+    check(os.path.samefile(hard, mode_file) and is_report(mode_file), "hard links keep sharing the file")
+
+    # A FIFO: written directly, no temporary, still a FIFO.
+    fifo = os.path.join(tmp, "fifo")
+    rc, err, data = through_fifo(SCAN, fifo)
+    check(rc == 0 and data and json.loads(data)["totals"]["pages"] == 3, f"-o FIFO: rc={rc} {err!r}")
+    check(stat.S_ISFIFO(os.stat(fifo).st_mode) and not leftovers(tmp), "the FIFO stays a FIFO, no temporary")
+    # A character device: a private node of the null device (root only).
+    if os.geteuid() == 0:
+        null = os.path.join(tmp, "null")
+        os.mknod(null, 0o666 | stat.S_IFCHR, os.stat("/dev/null").st_rdev)
+        scan_to(null)
+        st = os.stat(null)
+        check(stat.S_ISCHR(st.st_mode) and st.st_rdev == os.stat("/dev/null").st_rdev and not leftovers(tmp),
+              "a character device node is written, not replaced")
+    # /dev/stdout: the process's standard output, whatever it is.
+    rc, out, err = run(*SCAN, "-o", "/dev/stdout")
+    check(rc == 0 and json.loads(out)["totals"]["pages"] == 3, f"-o /dev/stdout: rc={rc} {err!r}")
+
+    # /dev/stdout redirected to a file: that open file is written, as the
+    # shell's > would, not a new file renamed over its path.
+    redirected = os.path.join(tmp, "redirected.json")
+    with open(redirected, "w") as f:
+        f.write("old")
+    ino = os.stat(redirected).st_ino
+    with open(redirected, "r+") as f:
+        p = subprocess.run([BIN, *SCAN, "-o", "/dev/stdout"], stdout=f, stderr=subprocess.PIPE, timeout=60)
+    check(p.returncode == 0 and os.stat(redirected).st_ino == ino and is_report(redirected) and not leftovers(tmp),
+          f"-o /dev/stdout into a file: the same file written: rc={p.returncode} {p.stderr!r}")
+
+    # A directory is refused; a failed run leaves the old file alone.
+    check_usage_error([*SCAN, "-o", sub], "is a directory", "-o DIRECTORY")
+    keep = os.path.join(tmp, "keep.json")
+    with open(keep, "w") as f:
+        f.write("old")
+    rc, out, err = run("scan", "--sample-pages", "0", "-o", keep, "/nonexistent.dump")
+    check(rc == 2 and open(keep).read() == "old" and not leftovers(tmp), "a failed run leaves the old file")
+    check_usage_error([*SCAN, "-o", os.path.join(tmp, "no", "such", "dir", "x")], "No such file", "-o into a missing directory")
+
+    # Every command that has -o: -o - is standard output (no file '-'), a
+    # link to an existing 0640 file is written through (the link stays, the
+    # mode is kept), a FIFO is written directly.
+    results = os.path.join(tmp, "results.json")
+    rc, out, err = run("bench", "-H", "xxh64", "--repeat", "1", "--window", "1ms", "--format", "json",
+                       "-q", "-o", results)
+    check(rc == 0, f"bench for the results: {err!r}")
+    cases = {
+        "bench": ["bench", "-H", "xxh64", "--repeat", "1", "--window", "1ms", "--format", "json", "-q"],
+        "thread": ["thread", "--repeat", "1", "--window", "1ms", "--working-set", "1M", "--format", "json", "-q"],
+        "select": ["select", "--repeat", "1", "--hz", "10000", "--format", "json", "-q"],
+        "scan": SCAN,
+        "compare": ["compare", results, results, "--format", "json"],
+        "plot": ["plot", results],
+        "ceiling": ["ceiling", "--repeat", "1", "--format", "json"],
+    }
+    if not EMULATED:  # as in test_capture.py: no live capture under qemu-user
+        child = subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        child.stdout.readline()
+        cases["capture"] = ["capture", "--pid", str(child.pid)]
+
+    def looks_right(name, data):
+        if name == "plot":
+            return b"<svg" in data[:200]
+        if name == "capture":
+            return data[:4] == b"\x7fELF" and len(data) >= CHILD_BYTES
+        try:
+            return isinstance(json.loads(data), dict)
+        except ValueError:
+            return False
+
+    for name, args in cases.items():
+        p = subprocess.run([BIN, *fast_args(args), "-o", "-"], cwd=tmp, capture_output=True, timeout=300)
+        check(p.returncode == 0 and looks_right(name, p.stdout) and not os.path.exists(os.path.join(tmp, "-")),
+              f"{name} -o -: rc={p.returncode} {p.stderr[-200:]!r}")
+        d = tempfile.mkdtemp(dir=tmp)
+        real = os.path.join(d, "real")
+        with open(real, "w") as f:
+            f.write("old")
+        os.chmod(real, 0o640)
+        os.symlink("real", os.path.join(d, "link"))
+        rc, out, err = run(*args, "-o", os.path.join(d, "link"))
+        with open(real, "rb") as f:
+            data = f.read()
+        check(rc == 0 and os.path.islink(os.path.join(d, "link")) and looks_right(name, data) and
+              stat.S_IMODE(os.stat(real).st_mode) == 0o640 and sorted(os.listdir(d)) == ["link", "real"],
+              f"{name} -o LINK to a 0640 file: rc={rc} {oct(os.stat(real).st_mode)} {os.listdir(d)} {err[-200:]!r}")
+        fifo = os.path.join(d, "fifo")
+        rc, err, data = through_fifo(args, fifo)
+        check(rc == 0 and looks_right(name, data) and stat.S_ISFIFO(os.stat(fifo).st_mode) and
+              sorted(os.listdir(d)) == ["fifo", "link", "real"], f"{name} -o FIFO: rc={rc} {err[-200:]!r}")
+
+    # SIGTERM as soon as the temporary exists: it is removed, no file is
+    # left, exit 143. Many times over: a signal that came between the
+    # temporary's creation and the handler's watch on it left it behind
+    # (about 1 run in 13 before the signals were held back in between).
+    # bench, thread, select and scan mid-run: test_interrupt.py.
+    def interrupted(name, args, times):
+        d = tempfile.mkdtemp(dir=tmp)
+        target = os.path.join(d, "out")
+        stopped = clean = 0
+        for _ in range(times):
+            p = subprocess.Popen([BIN, *args, "-o", target], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            deadline = time.monotonic() + 60
+            while p.poll() is None and not os.listdir(d) and time.monotonic() < deadline:
+                time.sleep(0.0002)
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+            p.wait(timeout=120)
+            stopped += p.returncode == 143
+            clean += p.returncode != 143 or os.listdir(d) == []
+            for n in os.listdir(d):
+                os.unlink(os.path.join(d, n))
+        check(stopped >= times // 2 and clean == times,
+              f"{name} -o FILE stopped by SIGTERM: {stopped} of {times} stopped, {times - clean} left files")
+
+    interrupted("ceiling", ["ceiling", "--repeat", "31"], 40)
+    if child:
+        interrupted("capture", cases["capture"], 10)
+finally:
+    if child:
+        child.kill()
+        child.wait()
+    shutil.rmtree(tmp)
+finish("output")

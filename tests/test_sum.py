@@ -1,0 +1,246 @@
+"""CLI tests of `ksmbench sum` (issues 12 and 13): whole-file sums streamed in
+pieces equal the hash of the whole buffer (cross-checked against xxhsum,
+Python's zlib and a Python CRC-32C) and stay small in memory on large pipes
+and /dev/zero; --tag lines as xxhsum writes them; --check of whole-file,
+tagged and per-page lists (OK/FAILED, exit 1, malformed lines exit 2);
+--ksm, the page checksum as KSM stores it."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dumpgen as g  # noqa: E402
+from clitest import BIN, check, check_usage_error, finish, run  # noqa: E402
+
+PS = 4096
+MIB = 1 << 20
+XXHSUM = shutil.which("xxhsum")
+CRC32C_TABLE = []
+for i in range(256):
+    c = i
+    for _ in range(8):
+        c = (c >> 1) ^ (0x82F63B78 if c & 1 else 0)
+    CRC32C_TABLE.append(c)
+
+
+def crc32c(data):
+    c = 0xFFFFFFFF
+    for b in data:
+        c = CRC32C_TABLE[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def xxhsum(algo, path):
+    """xxhsum's hex for path (algo 0, 1, 2 or 3)."""
+    out = subprocess.run([XXHSUM, f"-H{algo}", path], capture_output=True, text=True).stdout.split()
+    return out[-1] if algo == 3 else out[0]  # XXH3 is printed tagged: "XXH3 (f) = hex"
+
+
+def digest(hash_name, path, *extra):
+    rc, out, err = run("sum", "-H", hash_name, *extra, path)
+    return out.split()[0] if rc == 0 and out else f"rc={rc} {err!r}"
+
+
+rc, out, _ = run("list", "--format", "json")
+AVAILABLE = {e["name"] for e in json.loads(out)["hashes"] if e["available"]}
+# The kernel's xxhash() is xxh64 on 64-bit builds, xxh32 on 32-bit ones.
+XXHASH64 = {e["name"]: e for e in json.loads(out)["hashes"]}["xxhash"]["bits"] == 64
+tmp = tempfile.mkdtemp(prefix="ksmbench-sum-")
+try:
+    # ---- streamed sums equal the whole-buffer references, at the edges of
+    # the 1 MiB pieces, from a file and through a pipe
+    blob = os.urandom(3 * MIB + 5)
+    for size in (0, 1, 4096, MIB - 1, MIB, MIB + 1, 3 * MIB + 4):
+        data = blob[:size]
+        path = os.path.join(tmp, f"s{size}")
+        with open(path, "wb") as f:
+            f.write(data)
+        want = {"crc32-zlib": "%08x" % zlib.crc32(data)}
+        if size <= MIB + 1:  # the Python CRC-32C is slow: the edges only
+            want["crc32c"] = want["crc32c-generic"] = want["crc32c-sse42"] = "%08x" % crc32c(data)
+        if XXHSUM:
+            want.update({"xxh32": xxhsum(0, path), "xxh64": xxhsum(1, path), "xxh128": xxhsum(2, path),
+                         "xxh3": xxhsum(3, path), "xxh3-sse2": xxhsum(3, path), "xxh128-lib": xxhsum(2, path)})
+        for name, hexval in want.items():
+            if name not in AVAILABLE:
+                continue
+            check(digest(name, path) == hexval, f"sum -H {name} of {size} bytes: {digest(name, path)} != {hexval}")
+        for name in ("xxh64", "crc32c", "crc32-zlib", "xxh128"):
+            rc, out, err = run("sum", "-H", name, "-", stdin=data)
+            check(rc == 0 and out.split()[0] == digest(name, path), f"sum -H {name} - of {size} bytes from a pipe")
+        if size % 4 == 0 and size <= MIB:
+            check(len(digest("jhash2", path)) == 8, f"jhash2 of {size} bytes")
+
+    # ---- memory: a 1.5 GB pipe, and /dev/zero, do not grow
+    MEASURE = r"""
+import json, resource, subprocess, sys
+gen = subprocess.Popen(["head", "-c", sys.argv[1], "/dev/zero"], stdout=subprocess.PIPE)
+p = subprocess.run(sys.argv[2:], stdin=gen.stdout, capture_output=True)
+gen.wait()
+print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.decode(),
+                  "rss_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+"""
+    SANITIZED = "ASAN_OPTIONS" in os.environ or bool(os.environ.get("KSMBENCH_TEST_EMULATED"))
+    size = 1536 * MIB
+    for name in ("xxh64", "crc32-zlib"):
+        p = subprocess.run([sys.executable, "-c", MEASURE, str(size), BIN, "sum", "-H", name, "-"],
+                           capture_output=True, text=True, timeout=600)
+        d = json.loads(p.stdout)
+        if name == "crc32-zlib":
+            c, zeros = 0, bytes(64 * MIB)
+            for _ in range(size // len(zeros)):
+                c = zlib.crc32(zeros, c)
+            want = "%08x" % c
+        else:
+            gen = subprocess.Popen(["head", "-c", str(size), "/dev/zero"], stdout=subprocess.PIPE)
+            want = subprocess.run([XXHSUM, "-H1", "-"], stdin=gen.stdout, capture_output=True,
+                                  text=True).stdout.split()[0] if XXHSUM else None
+            gen.wait()
+        check(d["rc"] == 0 and (want is None or d["out"].split()[0] == want),
+              f"sum -H {name} of 1.5 GB through a pipe: {d['out']!r} != {want} {d['err']!r}")
+        check(SANITIZED or d["rss_mib"] < 40, f"sum -H {name} of 1.5 GB through a pipe: peak RSS {d['rss_mib']:.0f} MiB")
+    proc = subprocess.Popen([BIN, "sum", "/dev/zero"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    rss = []
+    for _ in range(4):
+        time.sleep(0.5)
+        with open(f"/proc/{proc.pid}/status") as f:
+            rss += [int(line.split()[1]) // 1024 for line in f if line.startswith("VmRSS:")]
+    proc.kill()
+    proc.wait()
+    check(proc.returncode == -9 and (SANITIZED or max(rss) < 40) and max(rss) - rss[0] < 8,
+          f"sum /dev/zero streams without growing: RSS {rss} MiB")
+    rc, out, err = run("sum", "-H", "jhash2", "/dev/zero", timeout=60)
+    check(rc == 2 and "no streaming form" in err and "64 MiB" in err and len(err.splitlines()) == 1,
+          f"sum -H jhash2 /dev/zero stops at its documented size: {err!r}")
+
+    # ---- --tag: BSD lines, verified by xxhsum and by sum --check
+    a, b = os.path.join(tmp, "a"), os.path.join(tmp, "b")
+    with open(a, "wb") as f:
+        f.write(b"hello")
+    with open(b, "wb") as f:
+        f.write(blob[:10000])
+    tags = {"xxh32": "XXH32", "xxh64": "XXH64", "xxhash": "XXH64" if XXHASH64 else "XXH32", "xxh3": "XXH3", "xxh3-avx2": "XXH3",
+            "xxh128": "XXH128", "crc32c": "CRC32C", "crc32c-generic": "CRC32C", "crc32-zlib": "CRC32",
+            "jhash2": None}
+    for name, tag in tags.items():
+        if name not in AVAILABLE:
+            continue
+        rc, out, err = run("sum", "--tag", "-H", name, a)
+        want_tag = tag or "JHASH2"
+        if name == "jhash2":
+            check(rc == 2 and "multiple of 4" in err, "jhash2 of 5 bytes refused")
+            continue
+        check(rc == 0 and out == f"{want_tag} ({a}) = {digest(name, a)}\n", f"--tag -H {name}: {out!r}")
+    lists = os.path.join(tmp, "tagged.list")
+    with open(lists, "w") as f:
+        for name in ("xxh32", "xxh64", "xxh3", "xxh128", "crc32c", "crc32-zlib"):
+            f.write(run("sum", "--tag", "-H", name, a, b)[1])
+    rc, out, err = run("sum", "-c", lists)
+    check(rc == 0 and out == f"{a}: OK\n{b}: OK\n" * 6 and err == "", f"sum -c of tagged lines: {out!r} {err!r}")
+    if XXHSUM:
+        xx = subprocess.run([XXHSUM, "-c", "-"], input="".join(
+            line + "\n" for line in open(lists).read().splitlines() if line.startswith(("XXH32", "XXH64", "XXH3", "XXH128"))),
+            capture_output=True, text=True)
+        check(xx.returncode == 0 and xx.stdout.count(": OK") == 8, f"xxhsum -c of ksmbench --tag lines: {xx.stdout!r}")
+        theirs = subprocess.run([XXHSUM, "-H1", a, b], capture_output=True, text=True).stdout
+        rc, out, err = run("sum", "-c", "-H", "xxh64", "-", stdin=theirs.encode())
+        check(rc == 0 and out.count(": OK") == 2, f"sum -c of xxhsum's GNU lines: {out!r} {err!r}")
+        theirs = subprocess.run([XXHSUM, "-H2", "--tag", a, b], capture_output=True, text=True).stdout
+        rc, out, err = run("sum", "-c", "-", stdin=theirs.encode())
+        check(rc == 0 and out.count(": OK") == 2, f"sum -c of xxhsum's XXH128 --tag lines: {out!r} {err!r}")
+
+    # ---- --check of GNU lines: OK, FAILED, unreadable, malformed
+    plain = os.path.join(tmp, "plain.list")
+    with open(plain, "w") as f:
+        f.write(run("sum", a, b)[1])
+    rc, out, err = run("sum", "--check", plain)
+    check(rc == 0 and out == f"{a}: OK\n{b}: OK\n", f"sum --check: {out!r}")
+    rc, out, err = run("sum", "-c", "--quiet", plain)
+    check(rc == 0 and out == "", "--quiet prints nothing when all is well")
+    with open(b, "ab") as f:
+        f.write(b"!")
+    rc, out, err = run("sum", "-c", plain)
+    check(rc == 1 and out == f"{a}: OK\n{b}: FAILED\n" and "1 computed checksum did NOT match" in err,
+          f"a changed file: rc={rc} {out!r} {err!r}")
+    rc, out, err = run("sum", "-c", "--quiet", plain)
+    check(rc == 1 and out == f"{b}: FAILED\n", "--quiet still prints FAILED")
+    rc, out, err = run("sum", "-c", "--status", plain)
+    check(rc == 1 and out == "" and err == "", "--status: only the exit status")
+    os.unlink(a)
+    rc, out, err = run("sum", "-c", plain)
+    check(rc == 1 and f"{a}: FAILED open or read" in out and "1 listed file could not be read" in err,
+          f"a missing file: {out!r} {err!r}")
+    for text, needle in (("garbage\n", "no checksum line"), ("0123  x\n", "4 hex digits where xxhash gives"),
+                         ("NOPE (x) = 1234\n", "a tag that names no hash"), ("", "no checksum lines found")):
+        bad = os.path.join(tmp, "bad.list")
+        with open(bad, "w") as f:
+            f.write(text)
+        check_usage_error(["sum", "-c", bad], needle, f"malformed list {text!r}")
+        check(f"{bad}:1:" in run("sum", "-c", bad)[2] or not text, f"the malformed line is named: {text!r}")
+    check_usage_error(["sum", "-c", "/nonexistent.list"], "cannot open", "a missing list")
+    check_usage_error(["sum", "-c", "--per-page", plain], "no --per-page", "--check with --per-page")
+    check_usage_error(["sum", "--tag", "--per-page", plain], "--tag", "--tag with --per-page")
+    check_usage_error(["sum", "--quiet", plain], "--check", "--quiet without --check")
+    check_usage_error(["sum", "--ksm", plain], "--per-page", "--ksm without --per-page")
+    check_usage_error(["sum", "-H", "xxhash,", plain], "one hash name", "sum -H with a list")
+
+    # ---- per-page lists of a dump: addresses checked, a changed page named
+    segs = [(0x100000, g.page("c1") + g.page("c2")), (0x900000, g.page("c3"))]
+    core = os.path.join(tmp, "core")
+    with open(core, "wb") as f:
+        f.write(g.elf(segs))
+    pages = os.path.join(tmp, "pages.list")
+    with open(pages, "w") as f:
+        f.write(run("sum", "--per-page", core)[1])
+    rc, out, err = run("sum", "-c", pages)
+    check(rc == 0 and out == f"{core}: OK\n", f"per-page list of an ELF core: {out!r} {err!r}")
+    data = bytearray(g.elf(segs))
+    data[data.index(g.page("c2")) + 5] ^= 1
+    with open(core, "wb") as f:
+        f.write(data)
+    rc, out, err = run("sum", "-c", pages)
+    check(rc == 1 and out == f"{core}:1: FAILED\n{core}: FAILED\n", f"a changed page is named: {out!r}")
+    with open(core, "wb") as f:
+        f.write(g.elf(segs))
+    lines = open(pages).read().splitlines()
+    moved = [lines[0], lines[1].rsplit(" ", 1)[0] + " 0x200000", *lines[2:]]
+    rc, out, err = run("sum", "-c", "-", stdin="\n".join(moved).encode() + b"\n")
+    check(rc == 1 and f"{core}:1: FAILED" in out, f"a page at another address fails: {out!r}")
+    rc, out, err = run("sum", "-c", "-", stdin="\n".join([lines[1], lines[0]]).encode() + b"\n")
+    check(rc == 2 and "ascending order" in err, f"pages out of order: {err!r}")
+
+    # ---- --ksm: (u32)xxhash(page, PAGE_SIZE, 0), or the -H hash's low 32 bits
+    raw = os.path.join(tmp, "pages.raw")
+    content = [bytes(PS), g.page("k1"), g.page("k2")]
+    with open(raw, "wb") as f:
+        f.write(b"".join(content))
+    for name in ("xxhash", "xxh64", "crc32c", "xxh128", "jhash2"):
+        rc, out, err = run("sum", "--per-page", "--ksm", "-H", name, raw)
+        got = [line.split()[1] for line in out.splitlines()]
+        want = []
+        for k, page in enumerate(content):
+            one = os.path.join(tmp, f"one{k}")
+            with open(one, "wb") as f:
+                f.write(page)
+            want.append(digest(name, one)[-8:])  # the low 32 bits: the last 8 hex digits
+        check(rc == 0 and got == want, f"--ksm -H {name}: {got} != {want}")
+    rc, out, err = run("sum", "--per-page", "--ksm", raw)
+    check(out.splitlines()[0] == f"{raw}:0 {digest('xxhash', os.path.join(tmp, 'one0'))[-8:]}", "zero page's KSM digest")
+    if XXHSUM:
+        check(out.splitlines()[1].split()[1] == xxhsum(1 if XXHASH64 else 0, os.path.join(tmp, "one1"))[-8:],
+              "--ksm agrees with xxhsum's XXH64 (XXH32 on 32-bit), truncated as KSM does")
+    ksm_list = os.path.join(tmp, "ksm.list")
+    with open(ksm_list, "w") as f:
+        f.write(out)
+    rc, out, err = run("sum", "-c", "--ksm", ksm_list)
+    check(rc == 0 and out == f"{raw}: OK\n", f"sum -c --ksm of --ksm lines: {out!r} {err!r}")
+    if XXHASH64:  # on 32-bit the KSM digest is the whole xxhash
+        check_usage_error(["sum", "-c", ksm_list], "check with --ksm", "--ksm lines checked without --ksm")
+finally:
+    shutil.rmtree(tmp)
+finish("sum")
