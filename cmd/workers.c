@@ -75,8 +75,9 @@ static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, 
 	sched_setaffinity(0, sizeof(one), &one);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
+	/* The parent may hold signals back while it writes; the worker must not inherit that. */
 	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL); /* the parent may hold signals while it writes; the worker must not inherit that */
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(KB_EXIT_USAGE);
