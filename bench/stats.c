@@ -46,16 +46,26 @@ double stats_percentile_u32(uint32_t *values, size_t n, double p)
 	return values[lo] + ((double)values[lo + 1] - values[lo]) * (rank - (double)lo);
 }
 
+/* A sorted copy of n values (the caller frees it), NULL without memory. */
+static double *sorted_copy(const double *values, size_t n)
+{
+	double *s = malloc(n * sizeof(*s));
+
+	if (s) {
+		memcpy(s, values, n * sizeof(*s));
+		stats_sort(s, n);
+	}
+	return s;
+}
+
 int stats_summarize(const double *samples, size_t n, struct stats_summary *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
 		return -1;
-	double *s = malloc(n * sizeof(*s));
+	double *s = sorted_copy(samples, n);
 	if (!s)
 		return -1;
-	memcpy(s, samples, n * sizeof(*s));
-	stats_sort(s, n);
 
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
@@ -109,11 +119,9 @@ int stats_median_interval(const double *values, size_t n, struct stats_interval 
 	memset(out, 0, sizeof(*out));
 	if (n == 0 || stats_summarize(values, n, &sum))
 		return -1;
-	double *s = malloc(n * sizeof(*s));
+	double *s = sorted_copy(values, n);
 	if (!s)
 		return -1;
-	memcpy(s, values, n * sizeof(*s));
-	stats_sort(s, n);
 	size_t k = stats_median_rank(n, &out->level);
 	out->n = n;
 	out->median = sum.median;

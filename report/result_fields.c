@@ -121,21 +121,14 @@ RECORD_GETTER(g_stability, record_str(v, RES(w)->unstable ? "unstable" : "stable
 
 static size_t n_reasons(const struct record_row *w)
 {
-	size_t n = 0;
-
-	for (unsigned i = 0; i < STABILITY_KINDS; i++)
-		n += (RES(w)->unstable >> i) & 1;
-	return n;
+	return record_bits_count(RES(w)->unstable, STABILITY_KINDS);
 }
 
 static int g_reason(const struct record_row *w, struct record_value *v)
 {
-	size_t seen = 0;
+	int i = record_bits_at(RES(w)->unstable, STABILITY_KINDS, w->index);
 
-	for (unsigned i = 0; i < STABILITY_KINDS; i++)
-		if (((RES(w)->unstable >> i) & 1) && seen++ == w->index)
-			return record_str(v, report_stability_code(i));
-	return 0;
+	return i >= 0 && record_str(v, report_stability_code((unsigned)i));
 }
 
 static int g_reason_text(const struct record_row *w, struct record_value *v)

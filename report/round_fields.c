@@ -31,22 +31,15 @@ static int known(const struct record_row *w, unsigned bit)
 
 static size_t n_disturbed_by(const struct record_row *w)
 {
-	size_t n = 0;
-
-	for (unsigned i = 0; i < DISTURB_KINDS; i++)
-		n += (RND(w)->disturbed >> i) & 1;
-	return n;
+	return record_bits_count(RND(w)->disturbed, DISTURB_KINDS);
 }
 
 /* The index-th kind of disturbance the round had. */
 static int g_disturbed_by(const struct record_row *w, struct record_value *v)
 {
-	size_t seen = 0;
+	int i = record_bits_at(RND(w)->disturbed, DISTURB_KINDS, w->index);
 
-	for (unsigned i = 0; i < DISTURB_KINDS; i++)
-		if (((RND(w)->disturbed >> i) & 1) && seen++ == w->index)
-			return record_str(v, disturb_name(i));
-	return 0;
+	return i >= 0 && record_str(v, disturb_name((unsigned)i));
 }
 
 static double per_call_ns(const struct record_row *w, double ticks)
