@@ -93,7 +93,11 @@ check(rc == 130 and any(f"note: interrupted by SIGINT: {k} of 2 measurements rep
 p = start("thread", "--repeat", "3", "--working-set", "1M", "--format", "json")
 rc, out, err = stop_after(p, 1.0)
 doc = json.loads(out)
-check(rc == 130 and doc["interrupted"] is True and len(doc["results"]) < 14, "thread interrupted")
+# Interleaved: after its first round every measurement has a result, and a
+# slow run (qemu) may be that far; what was cut short is a round count.
+short = len(doc["results"]) < 14 or any(r["repeats"] < r["repeats_requested"] for r in doc["results"])
+check(rc == 130 and doc["interrupted"] is True and short,
+      f"thread interrupted: rc={rc} {[(r['hash'], r['repeats']) for r in doc['results']]}")
 check(len(doc["thread"]["rows"]) in (6, 7), "thread rows all present (6 without ISA-L)")
 
 # --- a stop is answered quickly even with a long window (checked per batch)
