@@ -69,10 +69,11 @@ static uint64_t throughput_block(uint64_t adds)
 	return (uint64_t)_mm_cvtsi128_si32(a0);
 }
 #else
-/* Four independent scalar chains: 4 additions per step. */
+/* Four independent scalar chains: 4 additions per step, in words (four
+ * 64-bit values would need eight of i386's registers). */
 static uint64_t throughput_block(uint64_t adds)
 {
-	uint64_t a = 1, b = 2, c = 3, d = 4;
+	unsigned long a = 1, b = 2, c = 3, d = 4;
 
 	for (uint64_t i = 0; i < adds / 4; i++) {
 		a += 1;

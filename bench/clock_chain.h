@@ -6,7 +6,8 @@
  * told apart from one the hash itself made slow. It does not see an SMT
  * sibling's load, which shares the core's units but not its clock: the
  * core's throughput does, from a fixed block of independent additions
- * (eight chains of SSE2 vector adds on x86, four scalar chains elsewhere)
+ * (eight chains of SSE2 vector adds where SSE2 is built in, as on x86-64;
+ * four scalar chains elsewhere)
  * that a free core runs at full width and a shared one at about half, be
  * the sibling this machine's other CPU or, in a VM, another tenant's on
  * the host (which /proc/stat never shows). */
