@@ -104,7 +104,7 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 /* "crc32c" is the alias for the fastest crc32c this CPU runs, as the
  * thread's crc32c was the kernel's best. A contender this build lacks
  * (ISA-L is not packaged for every architecture) is left out, with a note. */
-static unsigned contenders(const struct hash_impl **hashes, const struct thread_published **published)
+static unsigned contenders(const struct hash_impl **hashes, const struct thread_published **published, int say)
 {
 	struct kb_err err;
 	unsigned n = 0;
@@ -112,7 +112,8 @@ static unsigned contenders(const struct hash_impl **hashes, const struct thread_
 	for (unsigned i = 0; i < thread_published_count && n < THREAD_MAX; i++) {
 		hashes[n] = hash_select(thread_published[i].hash, &err);
 		if (!hashes[n]) {
-			fprintf(stderr, "ksmbench thread: note: %s; its row is left out\n", err.msg);
+			if (say)
+				fprintf(stderr, "ksmbench thread: note: %s; its row is left out\n", err.msg);
 			continue;
 		}
 		published[n++] = &thread_published[i];
@@ -164,6 +165,9 @@ static int measure(const struct thread_opts *o, struct run_cli_run *run,
 	interrupt_install(INTERRUPT_STOP);
 	if ((rc = run_cli_cpu("thread", o->cpu, 0, &run->cpu, &rule)) != 0)
 		return rc;
+	/* The notes once the options are known good (a bad one is the only line), never in a worker. */
+	contenders((const struct hash_impl *[THREAD_MAX]){ NULL },
+		   (const struct thread_published *[THREAD_MAX]){ NULL }, 1);
 	struct bench_context *ctx = run_cli_context("thread", run->cpu, rule, run->plan.hashes, run->plan.nhashes, 1);
 	if (!ctx)
 		return KB_EXIT_USAGE;
@@ -198,7 +202,7 @@ int cmd_thread(int argc, char **argv)
 	o.steps[1].set.llc_bytes = cpu_llc_bytes(&cpu);
 	struct run_cli_run run = { .cmd = "thread", .argc = argc, .argv = argv, .quiet = o.quiet,
 				   .plan = { .steps = o.steps, .nsteps = 2, .hashes = hashes,
-					     .nhashes = contenders(hashes, published), .processes = o.processes,
+					     .nhashes = contenders(hashes, published, 0), .processes = o.processes,
 					     .seed = o.steps[1].set.seed } };
 	if ((rc = run_cli_serve(&run)) >= 0)
 		return rc;
