@@ -134,7 +134,6 @@ int table_print(const struct table *t, FILE *out)
 			size_t room = width[c] - cell_width(t, r, c);
 			int last = c + 1 == t->ncols;
 			/* The last left-aligned column is not padded: no trailing blanks. */
-			size_t gap = width[c] - display_width(cell);
 			if (t->align[c] == 'r')
 				pad(out, room);
 			put_cell(t, r, c, ESCAPE_TERM, out);
