@@ -365,6 +365,22 @@ def fastest_round(r):
     return min(x["ns_per_page"] for x in r["rounds"])
 
 
+def same_speed(label, measure_a, measure_b, runs=2, batches=4):
+    """Whether two setups run at one speed within a factor 2, from the
+    fastest round of each over runs, more runs (up to batches of them) while
+    they differ: on a shared machine other processes only add time, so more
+    rounds bring each fastest round down to what noise leaves alone, while a
+    slowdown in every round (a dirty vector state, ~4x) stays."""
+    a, b = [], []
+    for _ in range(batches):
+        a += [x for x in (measure_a() for _ in range(runs)) if x]
+        b += [x for x in (measure_b() for _ in range(runs)) if x]
+        if a and b and 0.5 < min(b) / min(a) < 2.0:
+            break
+    check(a and b and 0.5 < min(b) / min(a) < 2.0,
+          f"{label}: {min(b) / min(a) if a and b else None} ({len(a)} and {len(b)} runs)")
+
+
 # The probes' vector code leaves no dirty state behind: an SSE2 build after them
 # runs as fast as without them (a dirty state slows it about 4x).
 if "xxh3-sse2" in available:
@@ -372,17 +388,12 @@ if "xxh3-sse2" in available:
         rc, out, _ = run("bench", "--window", "10ms", "--repeat", "5", "-H", "xxh3-sse2", "--format", "json",
                          ceiling=ceiling)
         return fastest_round(json.loads(out)["results"][0]) if rc == 0 else None
-    without = [x for x in (sse2_best(False), sse2_best(False)) if x]
-    after = [x for x in (sse2_best(True), sse2_best(True)) if x]
-    check(without and after and 0.5 < min(after) / min(without) < 2.0,
-          f"xxh3-sse2 after the ceiling probes / without: {after} / {without}")
+    same_speed("xxh3-sse2 after the ceiling probes / without", lambda: sse2_best(False), lambda: sse2_best(True))
 
 
-# Order independence: a hash measured alone and after all the others (ISA-L's
-# AVX-512 code among them) agrees within a factor that noise cannot reach but a
-# dirty-vector-state slowdown (about 4x, in every round) would. The best round
-# of three runs each: on a shared machine other processes only add time, so
-# the best round is what noise leaves alone.
+# Order independence: a hash measured alone and with all the others
+# interleaved (ISA-L's AVX-512 code among them) agrees within a factor that
+# noise cannot reach but a dirty-vector-state slowdown would.
 def best_ns(hashes, target):
     rc, out, err = run("bench", "--window", "10ms", "--repeat", "5", "-H", hashes, "--format", "json")
     if rc != 0:
@@ -393,12 +404,7 @@ def best_ns(hashes, target):
 everything = [n for n in ("crc32c-isal", "xxh128", "crc32c-sse42", "jhash2", "crc32-zlib") if n in available]
 for target in ("xxh3", "xxh64"):
     others = ",".join([n for n in everything if n != target] + [target])
-    alone = [best_ns(target, target) for _ in range(3)]
-    after = [best_ns(others, target) for _ in range(3)]
-    ok = None not in alone and None not in after
-    check(ok, f"order runs for {target}")
-    if ok:
-        ratio = min(after) / min(alone)
-        check(0.5 < ratio < 2.0, f"{target} after the others / alone = {ratio:.2f}")
+    same_speed(f"{target} after the others / alone", lambda: best_ns(target, target),
+               lambda: best_ns(others, target), runs=3)
 
 finish("bench")
