@@ -178,11 +178,11 @@ static int elf_read_loads(struct elf_source *e, const struct elf_header *h, stru
 	return physical;
 }
 
-/* The pages the segments hold whole, one after another, or UINT64_MAX when
+/* The pages of ps bytes the segments hold whole, one after another, or UINT64_MAX when
  * they overlap or end inside a page (then page entries cannot match). */
-static uint64_t elf_whole_pages(const struct elf_source *e)
+static uint64_t elf_whole_pages(const struct elf_source *e, uint64_t ps)
 {
-	uint64_t pages = 0, end = 0, ps = e->base.page_size;
+	uint64_t pages = 0, end = 0;
 
 	for (size_t i = 0; i < e->nloads; i++) {
 		const struct elf_load *l = &e->loads[i];
@@ -194,6 +194,15 @@ static uint64_t elf_whole_pages(const struct elf_source *e)
 		pages += l->filesz / ps;
 	}
 	return pages;
+}
+
+/* err's message about a note, prefixed with the file's name. */
+static int elf_note_fail(const struct elf_source *e, struct kb_err *err)
+{
+	char msg[sizeof(err->msg)];
+
+	memcpy(msg, err->msg, sizeof(msg));
+	return kb_fail(err, "'%s': %s", e->s->path, msg);
 }
 
 /* A KB_NOTE_PAGES descriptor at off: its header, then its entries (kept
@@ -208,8 +217,9 @@ static int elf_page_note(struct elf_source *e, int big, uint64_t off, uint64_t l
 	if (len >= sizeof(head) && kb_stream_read_exact(e->s, off, head, sizeof(head), "its page note", err))
 		return -1;
 	if (capture_note_pages_header(n, head, len, big, err))
-		return kb_fail(err, "'%s': %s", e->s->path, err->msg);
-	uint64_t whole = elf_whole_pages(e);
+		return elf_note_fail(e, err);
+	/* Counted in the capture's pages: the words only apply at that size. */
+	uint64_t whole = elf_whole_pages(e, n->page_size);
 	if (n->pages != whole)
 		return kb_fail(err, "'%s': its page note describes %llu pages but its segments hold %s%llu",
 			       e->s->path, (unsigned long long)n->pages,
@@ -257,7 +267,7 @@ static int elf_note_segment(struct elf_source *e, int big, uint64_t off, uint64_
 			if (kb_stream_read_exact(e->s, off + desc_at, desc, (size_t)descsz, "its system note", err))
 				return -1;
 			if (capture_note_system(&e->note, desc, (size_t)descsz, err))
-				return kb_fail(err, "'%s': %s", e->s->path, err->msg);
+				return elf_note_fail(e, err);
 		}
 		at = next;
 	}
