@@ -9,8 +9,9 @@ MADV_MERGEABLE mapping, so that what KSM merges is known:
   - volatile pages rewritten every 2 ms with a changing counter;
   - a 2 MiB-aligned MADV_HUGEPAGE region (a THP when the kernel gives one)
     with 32 shared subpages, the other 480 zero.
-Run: python3 ksm_workload.py K NPROC; prints "ready" once filled, then waits
-for standard input to close."""
+Run: python3 ksm_workload.py K NPROC [EXTRA]; EXTRA more unique pages (to
+keep ksmd checksumming); prints "ready" once filled, then waits for
+standard input to close."""
 import ctypes
 import hashlib
 import mmap
@@ -28,7 +29,7 @@ def page(tag):
     return d * (PS // len(d))
 
 
-def layout(k, nproc):
+def layout(k, nproc, extra=0):
     """(name, list of page contents or None for a read-only page) in order."""
     base = page("base")
     one_byte = [base[:i] + b"\x01" + base[i + 1:] for i in range(20)]
@@ -39,7 +40,7 @@ def layout(k, nproc):
         ("g40", [page("g40")] * (40 // nproc)),
         ("g17", [page("g17")] * g17),
         ("one_byte", one_byte),
-        ("unique", [page(("u", k, i)) for i in range(30)]),
+        ("unique", [page(("u", k, i)) for i in range(30 + extra)]),
         ("zero", [bytes(PS)] * 30),
         ("ff", [b"\xff" * PS] * 25),
         ("read_only", [None] * 40),
@@ -52,7 +53,7 @@ THP_SHARED = 32
 
 def main():
     k, nproc = int(sys.argv[1]), int(sys.argv[2])
-    parts = layout(k, nproc)
+    parts = layout(k, nproc, int(sys.argv[3]) if len(sys.argv) > 3 else 0)
     npages = sum(len(p) for _, p in parts) + VOLATILE
     size = npages * PS + 2 * HUGE
     m = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
