@@ -203,12 +203,42 @@ RECORD_GETTER(o_zero, record_bool(v, TOP(w)->is_zero))
 RECORD_GETTER(o_single, record_bool(v, TOP(w)->single_byte))
 RECORD_GETTER(o_byte, TOP(w)->single_byte && record_uint(v, TOP(w)->is_zero ? 0 : TOP(w)->byte_value))
 
+/* Where a top content lies: a row per kept dump, nested in the top row,
+ * itself nested in the document. */
+#define WHERE(row) ((const struct scan_top_where *)(row)->item)
+#define WHERE_SCAN(row) (DOC((row)->up->up)->scan)
+RECORD_GETTER(w_dump, record_str(v, WHERE_SCAN(w)->dumps[WHERE(w)->dump].path))
+RECORD_GETTER(w_index, record_uint(v, WHERE(w)->dump))
+RECORD_GETTER(w_count, record_uint(v, WHERE(w)->count))
+RECORD_GETTER(w_addr, record_uint(v, WHERE(w)->first_addr))
+
+static const struct record_field where_fields[] = {
+	{ .name = "dump", .type = RECORD_STR, .get = w_dump },
+	{ .name = "index", .type = RECORD_UINT, .get = w_index },
+	{ .name = "count", .type = RECORD_UINT, .get = w_count },
+	{ .name = "first_address", .type = RECORD_UINT, .get = w_addr },
+};
+
+static const struct record_schema where_schema = { NULL, RECORD_FIELDS(where_fields), NULL, 0 };
+
+RECORD_GETTER(o_where, record_item(v, &TOP(w)->where[w->index]))
+RECORD_GETTER(o_dumps, record_uint(v, TOP(w)->dumps_with_copies))
+RECORD_GETTER(o_located, record_bool(v, TOP(w)->located))
+
+static size_t n_where(const struct record_row *w)
+{
+	return TOP(w)->nwhere;
+}
+
 static const struct record_field top_fields[] = {
 	{ .name = "count", .type = RECORD_UINT, .get = o_count },
 	{ .name = "checksum", .type = RECORD_STR, .get = o_sum },
 	{ .name = "zero_page", .type = RECORD_BOOL, .get = o_zero },
 	{ .name = "single_byte", .type = RECORD_BOOL, .get = o_single },
 	{ .name = "byte_value", .type = RECORD_UINT, .get = o_byte },
+	{ .name = "dumps_with_copies", .type = RECORD_UINT, .get = o_dumps },
+	{ .name = "located", .type = RECORD_BOOL, .get = o_located },
+	{ .name = "where", .type = RECORD_OBJECT, .get = o_where, .count = n_where, .sub = &where_schema },
 };
 
 static const struct record_schema top_schema = { NULL, RECORD_FIELDS(top_fields), NULL, 0 };
@@ -491,6 +521,24 @@ static int content_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
+/* The dumps holding it: path@first address xcopies, the first few. */
+static int where_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct scan_top *x = TOP(w);
+	const struct scan_result *r = SCAN_UP(w);
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < x->nwhere && i < 3 && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s@%#llx x%u", i ? "; " : "", r->dumps[x->where[i].dump].path,
+				      (unsigned long long)x->where[i].first_addr, x->where[i].count);
+	if (x->dumps_with_copies > 3 && n < size)
+		snprintf(buf + n, size - n, " (+%u more dumps)", x->dumps_with_copies - 3);
+	else if (!x->located && n < size)
+		snprintf(buf + n, size - n, "%s(standard input not read again)", n ? " " : "");
+	return 1;
+}
+
 /* The checksum column is headed by the first hash's name. */
 static int top_table(FILE *out, const struct report_document *doc)
 {
@@ -500,6 +548,7 @@ static int top_table(FILE *out, const struct report_document *doc)
 		{ "COUNT", 'r', "count", 0, NULL, NULL },
 		{ r->hashes[0].hash->name, 'l', "checksum", 0, NULL, NULL },
 		{ "CONTENT", 'l', NULL, 0, NULL, content_cell },
+		{ "WHERE (dump@first address xcopies)", 'l', NULL, 0, NULL, where_cell },
 	};
 	struct record_list top = { &top_schema, r->top, r->ntop, sizeof(r->top[0]), { .item = doc } };
 

@@ -190,16 +190,19 @@ static int single_byte(const unsigned char *p, size_t len)
 	return 1;
 }
 
-static int top_contents(const struct scan_options *o, struct census *c, struct scan_result *r, struct kb_err *err)
+/* The most duplicated contents, their bytes kept in *pages for the second
+ * pass that locates them (scan_top_locate). */
+static int top_contents(const struct scan_options *o, struct census *c, struct scan_result *r, unsigned char **pages,
+			struct kb_err *err)
 {
 	size_t n = o->top;
 	struct census_entry *best = calloc(n + 1, sizeof(*best));
-	unsigned char *buf = aligned_alloc(64, o->page_size);
+	unsigned char *buf;
 
 	r->top = calloc(n + 1, sizeof(*r->top));
-	if (!best || !buf || !r->top) {
+	*pages = calloc(n + 1, o->page_size);
+	if (!best || !r->top || !*pages) {
 		free(best);
-		free(buf);
 		return kb_fail(err, "out of memory");
 	}
 	size_t k = census_top(c, best, n), out = 0, zero_done = 0;
@@ -213,11 +216,11 @@ static int top_contents(const struct scan_options *o, struct census *c, struct s
 		}
 		if (i == k || out == n)
 			break;
-		struct scan_top *t = &r->top[out++];
+		struct scan_top *t = &r->top[out];
+		buf = *pages + out++ * o->page_size;
 		t->entry = best[i];
 		if (census_read(c, &best[i], buf, err)) {
 			free(best);
-			free(buf);
 			return -1;
 		}
 		t->single_byte = single_byte(buf, o->page_size);
@@ -225,7 +228,6 @@ static int top_contents(const struct scan_options *o, struct census *c, struct s
 	}
 	r->ntop = out;
 	free(best);
-	free(buf);
 	return 0;
 }
 
@@ -292,6 +294,7 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 	struct census_config cfg = { .page_size = o->page_size, .cache_bytes = SCAN_CACHE_BYTES,
 				     .fetch = scan_fetch, .fetch_ctx = &st };
 	struct census *c = NULL;
+	unsigned char *top_pages = NULL;
 	uint64_t total_bytes;
 	int rc = -1;
 
@@ -353,11 +356,13 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 	for (unsigned i = 0; i < o->nhashes; i++)
 		if (census_collisions(c, i, &r->hashes[i].coll, err))
 			goto out;
-	if (o->top && top_contents(o, c, r, err))
+	if (o->top && top_contents(o, c, r, &top_pages, err))
 		goto out;
 	r->counts = *census_counts(c); /* the top's reads counted too */
 	census_free(c);
 	c = NULL;
+	if (o->top && scan_top_locate(o, r->top, r->ntop, top_pages, err))
+		goto out;
 	if (st.sample_len && time_sample(o, &st, r, err))
 		goto out;
 	rc = 0;
@@ -367,6 +372,7 @@ out:
 		page_source_close(st.srcs[i]);
 	free(st.srcs);
 	free(st.sample);
+	free(top_pages);
 	ksm_model_free(&st.model);
 	if (rc)
 		scan_result_free(r);

@@ -89,12 +89,33 @@ struct scan_hash {
 	double full_scan_seconds; /* one full scan at these settings: batches * sleep + checksumming */
 };
 
+/* Where a top content lies: one dump, its copies and the first's address. */
+#define SCAN_TOP_WHERE_MAX 8u
+struct scan_top_where {
+	uint32_t dump;       /* index in scan_result.dumps */
+	uint32_t count;
+	uint64_t first_addr; /* as the dump's reader gives addresses (raw: the file offset) */
+};
+
 struct scan_top {
 	struct census_entry entry;
 	int is_zero;       /* the zero page's content (the zero pages counted together) */
 	int single_byte;   /* every byte the same */
 	unsigned byte_value;
+	/* The first SCAN_TOP_WHERE_MAX dumps holding it, found by a second
+	 * pass over the dumps that can be opened again (not standard input). */
+	struct scan_top_where where[SCAN_TOP_WHERE_MAX];
+	unsigned nwhere;
+	uint32_t dumps_with_copies; /* all the dumps that hold it */
+	uint32_t last_dump;         /* the last of them seen (during the pass) */
+	int located;                /* the second pass covered every dump */
 };
+
+/* The second pass of --top (scan_top.c): fills where, nwhere,
+ * dumps_with_copies and located of the ntop contents, whose bytes are at
+ * pages (ntop * page_size). */
+int scan_top_locate(const struct scan_options *o, struct scan_top *top, size_t ntop, const unsigned char *pages,
+		    struct kb_err *err);
 
 struct scan_result {
 	struct scan_dump *dumps;

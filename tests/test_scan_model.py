@@ -81,6 +81,26 @@ check(d["captured"] and not d["page_words"] and d["pages_volatile"] == 0, f"--pa
 d = scan_json(temp_file(elf([(0x1000, b"".join(B_PAGES))], physical=False)))["dumps"][0]
 check(not d["captured"] and d["pages_volatile"] is None and d["kernel_release"] is None, f"a core without notes: {d}")
 
+# --top names the dumps and addresses of each duplicated content.
+t1 = temp_file(elf([(0x10000, page("x") * 3 + page("y") + Z)], physical=False))
+t2 = temp_file(elf([(0x20000, page("y") + page("x") + page("x"))], physical=False))
+top = scan_json("--top", "3", t1, t2)["top"]
+check([(x["count"], x["dumps_with_copies"], x["located"]) for x in top] == [(5, 2, True), (2, 2, True), (1, 1, True)]
+      and [(w["index"], w["count"], w["first_address"]) for w in top[0]["where"]] == [(0, 3, 0x10000), (1, 2, 0x21000)]
+      and [(w["index"], w["first_address"]) for w in top[1]["where"]] == [(0, 0x13000), (1, 0x20000)]
+      and top[2]["zero_page"] and top[2]["where"][0]["first_address"] == 0x14000 and top[0]["where"][1]["dump"] == t2,
+      f"--top: dumps, counts and first addresses: {top}")
+rc, out, err = run("scan", "--sample-pages", "0", "--top", "2", t1, t2)
+row = [line for line in out.splitlines() if line.strip().startswith("1 ")]
+check(rc == 0 and row and f"{t1}@0x10000 x3; {t2}@0x21000 x2" in row[0], f"--top table names them: {row}")
+# In a capture, volatile pages are not copies (as in the census).
+top = scan_json("--top", "1", a)["top"]
+check(top[0]["zero_page"] and top[0]["where"][0]["count"] == 10, f"--top of a capture: {top}")
+with open(t1, "rb") as f:
+    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", "--top", "1", "-", stdin=f.read())
+top = json.loads(out)["top"] if rc == 0 else []
+check(rc == 0 and top and not top[0]["located"] and top[0]["where"] == [], f"--top of standard input: {err!r} {top}")
+
 rc, out, err = run("scan", "--kernel-release", "linux", a)
 check(rc == 2 and "MAJOR.MINOR" in err and len(err.splitlines()) == 1, f"bad --kernel-release: {err!r}")
 bad = {
