@@ -6,7 +6,7 @@
 
 #include "scan.h"
 
-static long long number(const char *dir, const char *name)
+long long ksm_sysfs_number(const char *dir, const char *name)
 {
 	char path[512];
 	long long v = -1;
@@ -27,17 +27,17 @@ void ksm_sample_read(const char *dir, struct ksm_sample *s)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	s->t_ns = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-	s->pages_scanned = number(dir, "pages_scanned");
-	s->full_scans = number(dir, "full_scans");
-	s->pages_shared = number(dir, "pages_shared");
-	s->pages_sharing = number(dir, "pages_sharing");
-	s->pages_unshared = number(dir, "pages_unshared");
-	s->pages_volatile = number(dir, "pages_volatile");
-	s->ksm_zero_pages = number(dir, "ksm_zero_pages");
-	s->general_profit = number(dir, "general_profit");
-	s->pages_to_scan = number(dir, "pages_to_scan");
-	s->sleep_ms = number(dir, "sleep_millisecs");
-	s->run = number(dir, "run");
+	s->pages_scanned = ksm_sysfs_number(dir, "pages_scanned");
+	s->full_scans = ksm_sysfs_number(dir, "full_scans");
+	s->pages_shared = ksm_sysfs_number(dir, "pages_shared");
+	s->pages_sharing = ksm_sysfs_number(dir, "pages_sharing");
+	s->pages_unshared = ksm_sysfs_number(dir, "pages_unshared");
+	s->pages_volatile = ksm_sysfs_number(dir, "pages_volatile");
+	s->ksm_zero_pages = ksm_sysfs_number(dir, "ksm_zero_pages");
+	s->general_profit = ksm_sysfs_number(dir, "general_profit");
+	s->pages_to_scan = ksm_sysfs_number(dir, "pages_to_scan");
+	s->sleep_ms = ksm_sysfs_number(dir, "sleep_millisecs");
+	s->run = ksm_sysfs_number(dir, "run");
 }
 
 void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, double checksum_ns,

@@ -21,6 +21,9 @@ struct ksm_rates {
 	double checksum_cpu_share_measured, checksum_cpu_share_settings;
 };
 
+/* One number of dir (/sys/kernel/mm/ksm): -1 when the file is missing. */
+long long ksm_sysfs_number(const char *dir, const char *name);
+
 /* The counters of dir (-1 for a file this kernel lacks). */
 void ksm_sample_read(const char *dir, struct ksm_sample *s);
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "kallsyms.h"
+#include "ksm_watch.h"
 
 #define RING_PAGES 64u
 #define SAMPLE_HZ 4000u
@@ -92,21 +93,6 @@ static uint64_t cpu_ns_of(pid_t pid)
 		fclose(f);
 	}
 	return ns;
-}
-
-static long ksm_number(const char *dir, const char *name)
-{
-	char path[512];
-	long v = -1;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
 }
 
 /* A sampling event on pid: cycles, else cpu-clock. */
@@ -232,7 +218,7 @@ static void ioctl_enable(int fd, int on)
 static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const char *ksm_dir, struct kb_err *err)
 {
 	struct ksmd_profile *p = s->p;
-	long scanned0 = ksm_number(ksm_dir, "pages_scanned"), full0 = ksm_number(ksm_dir, "full_scans");
+	long long scanned0 = ksm_sysfs_number(ksm_dir, "pages_scanned"), full0 = ksm_sysfs_number(ksm_dir, "full_scans");
 	uint64_t cpu0 = cpu_ns_of(p->pid), t0 = now_ns();
 	struct timespec tick = { 0, 20000000 };
 
@@ -245,10 +231,10 @@ static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const ch
 	ioctl_enable(fd, 0);
 	p->window_ns = now_ns() - t0;
 	p->cpu_ns = cpu_ns_of(p->pid) - cpu0;
-	p->pages_scanned = (uint64_t)(ksm_number(ksm_dir, "pages_scanned") - scanned0);
-	p->full_scans = (uint64_t)(ksm_number(ksm_dir, "full_scans") - full0);
-	p->pages_to_scan = ksm_number(ksm_dir, "pages_to_scan");
-	p->sleep_ms = ksm_number(ksm_dir, "sleep_millisecs");
+	p->pages_scanned = (uint64_t)(ksm_sysfs_number(ksm_dir, "pages_scanned") - scanned0);
+	p->full_scans = (uint64_t)(ksm_sysfs_number(ksm_dir, "full_scans") - full0);
+	p->pages_to_scan = (long)ksm_sysfs_number(ksm_dir, "pages_to_scan");
+	p->sleep_ms = (long)ksm_sysfs_number(ksm_dir, "sleep_millisecs");
 	return drain(s, err);
 }
 
@@ -266,7 +252,7 @@ int ksmd_profile_run(uint64_t window_ns, const char *ksm_dir, const char *kallsy
 				    "CAP_SYS_ADMIN, its symbols CAP_SYSLOG)");
 	if (!(p->pid = ksmd_find()))
 		return kb_fail(err, "no ksmd thread in /proc: this kernel has no KSM (CONFIG_KSM)");
-	if (ksm_number(ksm_dir, "run") != 1)
+	if (ksm_sysfs_number(ksm_dir, "run") != 1)
 		return kb_fail(err, "KSM is not running (%s/run is not 1): ksmd has nothing to do", ksm_dir);
 	if (kallsyms_load(kallsyms, &syms, err))
 		return -1;
