@@ -133,8 +133,12 @@ static int parse_model(int c, const char *arg, struct scan_options *o)
 	struct ksm_rules rules;
 
 	switch (c) {
-	case O_PTS: o->given |= SCAN_GIVEN_PAGES_TO_SCAN; return number_u("--pages-to-scan", arg, 1, UINT32_MAX, &o->pages_to_scan);
-	case O_SLEEP: o->given |= SCAN_GIVEN_SLEEP_MS; return number_u("--sleep-ms", arg, 0, UINT32_MAX, &o->sleep_ms);
+	case O_PTS:
+		o->given |= SCAN_GIVEN_PAGES_TO_SCAN;
+		return number_u("--pages-to-scan", arg, 1, UINT32_MAX, &o->pages_to_scan);
+	case O_SLEEP:
+		o->given |= SCAN_GIVEN_SLEEP_MS;
+		return number_u("--sleep-ms", arg, 0, UINT32_MAX, &o->sleep_ms);
 	case O_KREL:
 		o->kernel_release = arg;
 		return ksm_rules_for(arg, "option", &rules, &err) ? cli_fail("scan", &err) : 0;

@@ -43,7 +43,9 @@ void ksm_sample_read(const char *dir, struct ksm_sample *s)
 void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, double checksum_ns,
 		       struct ksm_rates *r)
 {
-	long long zero_a = a->ksm_zero_pages > 0 ? a->ksm_zero_pages : 0, zero_b = b->ksm_zero_pages > 0 ? b->ksm_zero_pages : 0;
+	/* ksm_zero_pages is missing before Linux 6.10 (-1) */
+	long long zero_a = a->ksm_zero_pages > 0 ? a->ksm_zero_pages : 0;
+	long long zero_b = b->ksm_zero_pages > 0 ? b->ksm_zero_pages : 0;
 
 	r->seconds = (double)(b->t_ns - a->t_ns) / 1e9;
 	double s = r->seconds > 0 ? r->seconds : 1e-9;
