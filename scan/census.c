@@ -37,8 +37,11 @@ struct census {
 	uint64_t spill_bytes;
 };
 
+/* From the key's upper 48 bits only: the low 16 hold the last dump (census.h),
+ * which must not move a content's slot. */
 static uint64_t slot_of(uint64_t key, uint64_t nslots)
 {
+	key &= ~0xffffull;
 #if defined(__SIZEOF_INT128__)
 	return (uint64_t)(((unsigned __int128)key * nslots) >> 64);
 #else
