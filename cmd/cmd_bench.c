@@ -22,7 +22,7 @@ static void usage(void)
 	       "                      [--format %s] [-o FILE] [--quiet] [options]\n\n"
 	       "Measures page hashes: warm-up, then --repeat rounds; reports best, median, min,\n"
 	       "max and coefficient of variation of the time per page.\n\n"
-	       "  -H, --hash LIST       hashes to measure (default all available)\n"
+	       "  -H, --hash LIST       hashes to measure (default all available); 'xxh3-*' is a glob\n"
 	       "  --data SRC            zero (the zero page), random (default), or a FILE's pages\n"
 	       "  --input-format F      the FILE's format: %s (default auto)\n"
 	       "  --lime-ranges R       ranges of a lime-raw or lime-padded FILE\n"
@@ -44,6 +44,9 @@ static void usage(void)
 	       "  --format FMT          %s (default table;\n"
 	       "                        gha: github-action-benchmark's array)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
+	       "  --export-json FILE    also write the results as JSON to FILE (- is stdout)\n"
+	       "  --export-csv FILE     ... as CSV\n"
+	       "  --export-markdown FILE ... as Markdown\n"
 	       "  -q, --quiet           no progress line and no warnings on stderr\n"
 	       "  --no-ceiling          do not measure this CPU's limits first (about 0.3 s): no\n"
 	       "                        ceiling and %% of ceiling in the results\n"
@@ -57,6 +60,7 @@ static void usage(void)
 struct bench_opts {
 	const char *hashes, *format_name, *output, *timer_name;
 	struct bench_step step;
+	struct cmd_exports exports;
 	int warmup_given, cpu, selfcheck, quiet, no_ceiling;
 };
 
@@ -75,7 +79,7 @@ static const struct option options[] = {
 	{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
 	{ "selfcheck", no_argument, NULL, O_SELF },    { "help", no_argument, NULL, 'h' },
 	{ "quiet", no_argument, NULL, 'q' },           { "no-ceiling", no_argument, NULL, O_NOCEIL },
-	{ NULL, 0, NULL, 0 },
+	CMD_EXPORT_OPTIONS,                            { NULL, 0, NULL, 0 },
 };
 
 /* What is hashed: 0, an exit code, or -1 when c is not such an option. */
@@ -146,6 +150,8 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 				return rc;
 			continue;
 		}
+		if (cmd_exports_option(c, optarg, &o->exports))
+			continue;
 		switch (c) {
 		case 'H': o->hashes = optarg; break;
 		case O_FMT: o->format_name = optarg; break;
@@ -236,7 +242,8 @@ int cmd_bench(int argc, char **argv)
 	bench_config_default(&o.step.cfg);
 	if ((rc = parse(argc, argv, &o)) != 0)
 		return rc < 0 ? KB_EXIT_OK : rc;
-	if (o.selfcheck && strcmp(o.format_name, "table") != 0)
+	if (o.selfcheck && (strcmp(o.format_name, "table") != 0 || o.exports.path[0] || o.exports.path[1] ||
+			    o.exports.path[2]))
 		return cli_error("bench", "--selfcheck prints a table only");
 	if ((rc = run_cli_format("bench", o.format_name, o.selfcheck ? REPORT_SELFCHECK : REPORT_BENCH, &f)) != 0)
 		return rc;
@@ -256,7 +263,8 @@ int cmd_bench(int argc, char **argv)
 		run_cli_ceiling("bench", ctx, o.quiet);
 	o.step.set.llc_bytes = cpu_llc_bytes(&ctx->cpu);
 	o.step.set.cold &= !o.selfcheck;
-	if ((rc = cmd_output_open("bench", o.output, 0644, &out)) == 0)
+	if ((rc = cmd_output_open("bench", o.output, 0644, &out)) == 0 &&
+	    (rc = cmd_output_exports("bench", &out, &o.exports, REPORT_BENCH, o.output)) == 0)
 		rc = o.selfcheck ? run_selfcheck(&o, hashes, (unsigned)n, ctx, f, &out)
 				 : run_measure(&o, hashes, (unsigned)n, ctx, f, &out);
 	free(ctx);

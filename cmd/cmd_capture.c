@@ -9,6 +9,7 @@
 #include "../common/duration_parse.h"
 #include "../common/size_parse.h"
 #include "../datasets/capture.h"
+#include "../common/plural.h"
 #include "cli.h"
 #include "output.h"
 
@@ -97,17 +98,19 @@ static void summarize(const struct capture_job *j, const char *path)
 {
 	const struct capture_stats *st = &j->stats;
 
-	fprintf(stderr, "captured process %d: %llu mappings, %llu segments, %llu pages present, %llu absent, "
-		"%llu map the zero page, %llu in THPs, %llu KSM, %llu volatile, %llu bytes -> %s\n", (int)j->pid,
-		(unsigned long long)st->mappings, (unsigned long long)st->segments,
-		(unsigned long long)st->pages_present, (unsigned long long)st->pages_absent,
-		(unsigned long long)st->zero_page_mapped, (unsigned long long)st->pages_thp,
-		(unsigned long long)st->pages_ksm, (unsigned long long)st->pages_volatile,
-		(unsigned long long)st->bytes, strcmp(path, "-") == 0 ? "standard output" : path);
+	fprintf(stderr, "captured process %d: %llu mapping%s, %llu segment%s, %llu page%s present, %llu absent, "
+		"%llu map the zero page, %llu in THPs, %llu KSM, %llu volatile, %llu byte%s -> %s\n", (int)j->pid,
+		(unsigned long long)st->mappings, kb_s(st->mappings), (unsigned long long)st->segments,
+		kb_s(st->segments), (unsigned long long)st->pages_present, kb_s(st->pages_present),
+		(unsigned long long)st->pages_absent, (unsigned long long)st->zero_page_mapped,
+		(unsigned long long)st->pages_thp, (unsigned long long)st->pages_ksm,
+		(unsigned long long)st->pages_volatile, (unsigned long long)st->bytes, kb_s(st->bytes),
+		strcmp(path, "-") == 0 ? "standard output" : path);
 	if (st->pages_vanished)
-		fprintf(stderr, "ksmbench capture: warning: %llu pages of process %d were unmapped while it was "
-			"captured and are written as zeros (stop it first: kill -STOP)\n",
-			(unsigned long long)st->pages_vanished, (int)j->pid);
+		fprintf(stderr, "ksmbench capture: warning: %llu page%s of process %d %s unmapped while it was "
+			"captured and %s written as zeros (stop it first: kill -STOP)\n",
+			(unsigned long long)st->pages_vanished, kb_s(st->pages_vanished), (int)j->pid,
+			st->pages_vanished == 1 ? "was" : "were", st->pages_vanished == 1 ? "is" : "are");
 }
 
 static void tell_interval(const struct capture_interval *iv)

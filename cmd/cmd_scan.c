@@ -26,7 +26,7 @@ static void usage(void)
 	       "visited cold, and ksmd's checksumming share of a CPU. A ksmbench capture's\n"
 	       "notes give the kernel release, the KSM settings and, per page, THP, PFN and\n"
 	       "volatility (two snapshots of capture).\n\n"
-	       "  -H, --hash LIST        checksums to examine (default xxhash, KSM's)\n"
+	       "  -H, --hash LIST        checksums to examine (default xxhash, KSM's); 'xxh*' is a glob\n"
 	       "  --pages-to-scan N      ksmd's pages per batch (default: the capture's, else 100)\n"
 	       "  --sleep-ms N           ksmd's sleep between batches in ms (default: the capture's, else 20)\n"
 	       "  --max-page-sharing N   mappings per KSM page (default: the capture's, else 256;\n"

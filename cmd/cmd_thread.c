@@ -31,6 +31,9 @@ static void usage(void)
 	       "  --cpu N               pin to CPU N (default: the highest-numbered CPU allowed)\n"
 	       "  --format FMT          %s (default table)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
+	       "  --export-json FILE    also write the results as JSON to FILE (- is stdout)\n"
+	       "  --export-csv FILE     ... as CSV\n"
+	       "  --export-markdown FILE ... as Markdown\n"
 	       "  -q, --quiet           no progress line and no warnings on stderr\n"
 	       "  --no-ceiling          do not measure this CPU's limits first (about 0.3 s)\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
@@ -41,6 +44,7 @@ static void usage(void)
 struct thread_opts {
 	const char *format_name, *output;
 	int cpu, quiet, no_ceiling;
+	struct cmd_exports exports;
 	/* The self-test style: the zero page, hot, jiffies; the ksmd style:
 	 * random pages, cold, rdtsc. */
 	struct bench_step steps[2];
@@ -56,7 +60,8 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		{ "seed", required_argument, NULL, O_SEED },   { "cpu", required_argument, NULL, O_CPU },
 		{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },            { "quiet", no_argument, NULL, 'q' },
-		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, { NULL, 0, NULL, 0 },
+		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, CMD_EXPORT_OPTIONS,
+		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_step *kernel = &o->steps[0], *ksm = &o->steps[1];
 	struct kb_err err;
@@ -80,7 +85,9 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		case 'h': usage(); return -1;
 		case 'q': o->quiet = 1; break;
 		case O_NOCEIL: o->no_ceiling = 1; break;
-		default: return cli_bad_option("thread", argv, optopt);
+		default:
+			if (!cmd_exports_option(c, optarg, &o->exports))
+				return cli_bad_option("thread", argv, optopt);
 		}
 	}
 	if (rc == 0 && optind < argc)
@@ -104,7 +111,7 @@ static unsigned contenders(const struct hash_impl **hashes, const struct thread_
 	for (unsigned i = 0; i < thread_published_count && n < THREAD_MAX; i++) {
 		hashes[n] = hash_select(thread_published[i].hash, &err);
 		if (!hashes[n]) {
-			fprintf(stderr, "ksmbench thread: note: %s; its row is left out\n", err.msg);
+			cli_error("thread", "note: %s; its row is left out", err.msg);
 			continue;
 		}
 		published[n++] = &thread_published[i];
@@ -159,7 +166,8 @@ int cmd_thread(int argc, char **argv)
 	if (!o.no_ceiling)
 		run_cli_ceiling("thread", ctx, o.quiet);
 	o.steps[1].set.llc_bytes = cpu_llc_bytes(&ctx->cpu);
-	if ((rc = cmd_output_open("thread", o.output, 0644, &out)) == 0) {
+	if ((rc = cmd_output_open("thread", o.output, 0644, &out)) == 0 &&
+	    (rc = cmd_output_exports("thread", &out, &o.exports, REPORT_THREAD, o.output)) == 0) {
 		rc = run_cli_measure("thread", o.steps, 2, hashes, n, o.quiet, &results);
 		rc = rc ? (cmd_output_abort(&out), rc) : report(&o, ctx, &results, published, n, f, &out);
 	}

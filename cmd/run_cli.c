@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "interrupt.h"
 #include "term.h"
+#include "../common/plural.h"
 
 int run_cli_parse_cpu(const char *cmd, const char *text, int *cpu)
 {
@@ -149,11 +150,11 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 	ceiling_bound_results(ctx->ceiling, r->items, r->n);
 	bench_context_note_stop(ctx, r->planned, (unsigned)r->n);
 	if ((signo = ctx->interrupted_by) != 0)
-		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurements reported\n", cmd,
+		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurement%s reported\n", cmd,
 			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal", ctx->completed,
-			ctx->planned);
+			ctx->planned, kb_s(ctx->planned));
 	for (unsigned i = 0; f->no_warnings && !quiet && i < ctx->nwarnings; i++)
-		fprintf(stderr, "ksmbench %s: warning: %s\n", cmd, ctx->warnings[i]);
+		cli_error(cmd, "warning: %s", ctx->warnings[i]);
 }
 
 int run_cli_exit_code(int close_rc)

@@ -50,7 +50,7 @@ fi
 PKG_CONFIG_LIBDIR=$sysroot/usr/lib/$libdir/pkgconfig:$sysroot/usr/share/pkgconfig
 PKG_CONFIG_SYSROOT_DIR=$sysroot
 export PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR
-make --no-print-directory -j2 CC="$triplet-gcc" BUILD="$dir" OUT="$dir/ksmbench" \
+make --no-print-directory -j2 CC="$triplet-gcc" BUILD="$dir" OUT="$dir/ksmbench" WERROR=-Werror \
 	LDFLAGS="-L$sysroot/usr/lib/$libdir -Wl,-rpath-link,$sysroot/usr/lib/$libdir" \
 	"$dir/ksmbench" "$dir/unit-tests" >"$dir/build.log" 2>&1 ||
 	{ tail -n 30 "$dir/build.log" >&2; exit 1; }
