@@ -70,7 +70,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 UNIT := $(BUILD)/unit-tests
 
-.PHONY: all deps bench bench-ceiling run test check san-test fuzz fuzz-build cross-test bench-scan clean install uninstall
+.PHONY: all deps bench bench-ceiling repro-check run test check san-test fuzz fuzz-build cross-test bench-scan clean install uninstall
 
 all: $(OUT)
 
@@ -98,6 +98,12 @@ bench: deps
 # How far `ksmbench ceiling` moves between runs (scripts/ceiling_spread.py).
 bench-ceiling: $(OUT)
 	scripts/ceiling_spread.py ./$(OUT) --runs 5
+
+# Issue 15's goals: figures that hold from one run to the next
+# (scripts/repro-check, docs/measurement.md); about five minutes, final only
+# on an idle machine.
+repro-check: $(OUT)
+	scripts/repro-check ./$(OUT)
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -27,38 +27,60 @@ int bench_timer_parse(const char *name, enum bench_timer *out, struct kb_err *er
 #define BENCH_HZ_DEFAULT 250u
 #define BENCH_RDTSC_CALLS_MAX (1u << 18) /* per round: bounds the sample memory */
 #define BENCH_REPEAT_MAX 1000u            /* rounds per measurement; each round's figure is kept */
+#define BENCH_RDTSC_STEP_SHARE 0.01       /* the counter's step may be this share of a timed sample */
+#define BENCH_RDTSC_BATCH_MAX 4096u       /* calls per timed sample at most */
+
+/* Calls per timed sample for a counter of step_ticks and calls of
+ * call_ticks: 1 when the step is at most 0.5% of a call, else enough calls
+ * that it is 0.5% of the batch (at most BENCH_RDTSC_BATCH_MAX): under 1%
+ * even when the estimate of a call is off by a factor of 2. */
+uint64_t bench_rdtsc_batch(double step_ticks, double call_ticks);
 
 struct bench_config {
 	enum bench_timer timer;
 	uint64_t window_ns;  /* window length; a round's length for rdtsc */
-	uint64_t warmup_ns;  /* untimed calls before the rounds */
-	unsigned repeat;     /* rounds */
+	uint64_t warmup_ns;  /* untimed calls before each round of a run (bench_measure: before the first) */
+	unsigned repeat;     /* rounds (per process, in a run of several) */
 	unsigned hz;         /* jiffies: emulated CONFIG_HZ */
 	int align_tick;      /* jiffies: start on a tick edge (raid6), not anywhere (the KSM patch) */
 	int clean_vector_state; /* vzeroupper before and after the hash's rounds */
-	/* Called before each round (round counts from 0), e.g. for a progress
-	 * line; NULL for none. Runs outside the timed loops. */
-	void (*on_round)(void *arg, const struct hash_impl *h, unsigned round, unsigned rounds);
-	void *on_round_arg;
 };
 
 /* Defaults: window, 125 ms, 5 rounds, HZ 250, clean vector state. */
 void bench_config_default(struct bench_config *cfg);
 
-/* One round as measured. Per-round facts besides the figure (interference,
- * clock) belong here. */
+/* One round as measured: its figure, where it stands in the run, and what
+ * else happened on the machine meanwhile (bench/interference.h), from
+ * which bench/disturb.h tells whether it was disturbed. */
 struct bench_round {
+	unsigned process;   /* the measuring process, from 0 */
+	unsigned round;     /* the measurement's round in that process, from 0 */
+	unsigned sequence;  /* the round's slot among every round that process timed, from 0 */
 	double ns_per_page; /* window, jiffies: elapsed / calls; rdtsc: the round's median call */
+	uint64_t calls;
+	double elapsed_ns;  /* the timed part: the window (window, jiffies), first to last read (rdtsc) */
+	/* rdtsc: per-call counter ticks over the round's samples, the timer's
+	 * overhead subtracted and a batch's ticks shared among its calls. */
+	double ticks_p10, ticks_median, ticks_p90, ticks_mean;
+	uint64_t batch;     /* rdtsc: calls per timed sample */
+	unsigned known;     /* INTERFERENCE_* bits: the figures below that were measured */
+	double other_busy_share, steal_share, off_cpu_share; /* 0..1 of the round */
+	uint64_t involuntary_switches, migrations;
+	double clock_hz;    /* effective core clock (bench/clock_chain.h) */
+	double throughput;  /* the core's independent additions per ns (bench/clock_chain.h) */
+	double core_cycles, instructions; /* hardware counters of the thread over the round */
+	unsigned disturbed; /* DISTURB_* bits (bench/disturb.h); 0: the estimate uses it */
 };
 
 /* The counter the rdtsc timer reads (recorded for every timer). */
 struct bench_counter {
 	int is_tsc;            /* 1: the TSC; 0: CLOCK_MONOTONIC ns */
 	double hz;             /* ticks per second */
-	double overhead_ticks; /* subtracted from each timed call */
+	double overhead_ticks; /* subtracted from each timed sample */
+	double step_ticks;     /* every difference of two reads is a multiple of it */
 };
 
-/* What only the jiffies timer measures. */
+/* What only the jiffies timer measures, over the rounds used. */
 struct bench_jiffies_part {
 	unsigned hz, window_jiffies;
 	int align_tick;
@@ -67,16 +89,42 @@ struct bench_jiffies_part {
 	double window_ns_median;    /* the window's true length */
 };
 
-/* What only the rdtsc timer measures: per-call ticks over all the rounds,
- * the timer's overhead subtracted. The mean includes interruptions (as a
- * window's wall time does); the median and percentiles leave them out. */
+/* What only the rdtsc timer measures: per-call ticks, the timer's overhead
+ * subtracted; the median follows the headline (over processes), p10, p90
+ * and the mean are medians of the used rounds' own. The mean includes
+ * interruptions (as a window's wall time does); the percentiles leave them
+ * out. A sample is batch_calls calls when the counter's step is over 1% of
+ * one call: its percentiles are then of batch means, resolved to
+ * resolution_ticks. */
 struct bench_rdtsc_part {
 	double ticks_per_call_median, ticks_per_call_p10, ticks_per_call_p90, ticks_per_call_mean;
+	uint64_t batch_calls;
+	double resolution_ticks; /* the counter's step over batch_calls */
 };
 
+/* One process's share of a result. */
+struct bench_process_value {
+	unsigned process;
+	unsigned rounds, disturbed;
+	double ns_per_page; /* median of its undisturbed rounds; 0 when all were disturbed */
+};
+
+/* Why a result is unstable (bench_result.unstable; 0: stable), see
+ * bench/estimate.h for the rules. */
+enum {
+	STABILITY_FEW_PROCESSES = 1u, /* too few processes with an undisturbed value */
+	STABILITY_SPREAD = 2u,        /* their values spread too far */
+	STABILITY_DISTURBED = 4u,     /* too many rounds disturbed */
+	STABILITY_TIMER = 8u,         /* the timer cannot resolve a call */
+};
+
+#define BENCH_ALIASES_MAX 6
+
 struct bench_result {
-	const char *hash;      /* the name asked for */
+	const char *hash;      /* the name shown: as asked, or the implementation's for -H all */
 	const char *impl;      /* the implementation that ran (aliases resolved) */
+	const char *aliases[BENCH_ALIASES_MAX]; /* other names of the plan that name impl (measured once) */
+	unsigned naliases;
 	char data[PAGE_SET_DATA_MAX]; /* "zero", "random", "file:PATH" */
 	const char *cache;     /* "hot" or "cold" */
 	uint32_t page_size;
@@ -84,14 +132,25 @@ struct bench_result {
 	uint64_t working_set_bytes;
 	uint64_t set_pages;
 	enum bench_timer timer; /* tags the per-timer part below */
-	unsigned repeats;      /* rounds measured: fewer than asked when interrupted */
-	unsigned repeats_requested;
+	unsigned repeats;      /* rounds measured, every process's: fewer than planned when interrupted */
+	unsigned repeats_requested; /* rounds per process */
 	int interrupted;       /* a stop request cut the rounds short */
 	uint64_t window_ns;    /* window, or rdtsc round length */
 	uint64_t calls;        /* timed calls over all rounds */
 	struct bench_counter counter;
-	struct stats_summary ns_per_page; /* over the rounds */
-	struct bench_round *rounds;       /* repeats of them, in the order measured (owned) */
+	/* Over the rounds used (undisturbed; every round when all were
+	 * disturbed): best, min, max, mean, CV; median is the headline: the
+	 * median over processes of each one's median (over_processes). */
+	struct stats_summary ns_per_page;
+	struct bench_round *rounds;       /* repeats of them: process by process, in the order measured (owned) */
+	size_t rounds_cap;
+	struct bench_process_value *per_process; /* nprocesses of them, by process (owned) */
+	unsigned nprocesses;
+	unsigned processes_used;          /* processes with an undisturbed round */
+	unsigned rounds_disturbed;
+	struct stats_interval over_processes; /* the per-process values (ns per page) and their median's interval */
+	unsigned unstable;                /* STABILITY_* reasons; 0: stable */
+	double core_cycles_per_page, ipc; /* medians over rounds with hardware counters; 0: none */
 	/* This CPU's bound on the implementation at this page size (hot: in L1;
 	 * cold: streamed from memory) and what binds it; 0 and NULL where there
 	 * is none (not measured, or not modelled). Set by ceiling_bound_results. */
@@ -115,10 +174,36 @@ static inline double bench_ticks_ns(const struct bench_counter *c, double ticks)
 	return ticks * 1e9 / c->hz;
 }
 
+/* A measurement in progress: a hash over a set with a timer (measure.c).
+ * A run opens one per measurement and takes their rounds in turns. */
+struct bench_session;
+struct interference_probe;
+
+struct bench_session *bench_session_open(const struct hash_impl *h, const struct page_set *set,
+					 const struct bench_config *cfg, struct kb_err *err);
+/* Untimed calls for cfg->warmup_ns (caches, predictors, clock); the first
+ * also chooses the timer's batches. */
+void bench_session_warm(struct bench_session *s);
+/* A round into r (its figure, the timer's, the probe's; NULL probe: none).
+ * 0, or 1 when a stop request cut it short: r is then no round. */
+int bench_session_round(struct bench_session *s, struct interference_probe *probe, struct bench_round *r);
+void bench_session_close(struct bench_session *s);
+
+/* The timer's part of r from its used rounds (n >= 1). */
+void bench_timer_aggregate(struct bench_result *r, const struct bench_round *const *used, size_t n);
+
+/* What a result says before anything is timed. */
+void bench_result_begin(struct bench_result *out, const struct hash_impl *h, const struct bench_config *cfg);
+
+/* Appends a copy of r to out's rounds; -1 when memory runs out. */
+int bench_result_add_round(struct bench_result *out, const struct bench_round *r);
+
 /* Runs cfg's measurement of h over set into out (released with
- * bench_result_release). When a stop is requested (bench_stop_request) the
- * round in progress is dropped and the measurement ends with the rounds
- * completed so far, marked interrupted; out->repeats is 0 if none was. */
+ * bench_result_release), in this process: one warm-up, then the rounds
+ * back to back, each with its interference, then the estimate. When a stop
+ * is requested (bench_stop_request) the round in progress is dropped and
+ * the measurement ends with the rounds completed so far, marked
+ * interrupted; out->repeats is 0 if none was. */
 int bench_measure(const struct hash_impl *h, const struct page_set *set, const struct bench_config *cfg,
 		  struct bench_result *out, struct kb_err *err);
 

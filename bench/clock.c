@@ -42,6 +42,77 @@ static int cmp_u64(const void *a, const void *b)
 static struct counter_info info;
 static int calibrated;
 
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+uint64_t counter_step_of(const uint64_t *d, size_t n)
+{
+	uint64_t g = 0;
+
+	for (size_t i = 0; i < n; i++)
+		g = gcd(g, d[i]);
+	return g;
+}
+
+/* KSMBENCH_SIMULATE_TSC_STEP=N: reads rounded down to multiples of N. */
+static uint64_t simulated_step(void)
+{
+	const char *s = getenv("KSMBENCH_SIMULATE_TSC_STEP");
+	char *end;
+	unsigned long long v = s ? strtoull(s, &end, 10) : 0;
+
+	return s && *s && *end == '\0' && v > 1 && v < 1000000000 ? (uint64_t)v : 0;
+}
+
+static uint64_t quantized(uint64_t ticks)
+{
+	return info.simulated_step ? ticks - ticks % info.simulated_step : ticks;
+}
+
+/* Differences between successive reads, quantized as the timed loop sees them. */
+static double measure_step(void)
+{
+	enum { READS = 2000 };
+	static uint64_t d[READS];
+	uint64_t prev = quantized(counter_start());
+
+	for (int i = 0; i < READS; i++) {
+		uint64_t now = quantized(counter_start());
+		d[i] = now - prev;
+		prev = now;
+	}
+	uint64_t g = counter_step_of(d, READS);
+	if (info.simulated_step && g < info.simulated_step) /* reads closer than a simulated step */
+		g = info.simulated_step;
+	return g ? (double)g : 1;
+}
+
+void counter_info_simulate_step(uint64_t step)
+{
+	static double measured;
+
+	counter_info();
+	if (!info.simulated_step)
+		measured = info.step_ticks;
+	info.simulated_step = step;
+	info.step_ticks = step ? (double)step : measured;
+}
+
+void counter_info_adopt(double hz, double overhead_ticks, double step_ticks)
+{
+	counter_info();
+	info.hz = hz;
+	info.overhead_ticks = overhead_ticks;
+	info.step_ticks = step_ticks;
+}
+
 #if CLOCK_HAVE_TSC
 /* A CLOCK_MONOTONIC reading and the counter at the same moment: the clock
  * read bracketed by two counter reads, the tightest bracket of several tries
@@ -82,6 +153,7 @@ const struct counter_info *counter_info(void)
 
 	if (calibrated)
 		return &info;
+	info.simulated_step = simulated_step();
 #if CLOCK_HAVE_TSC
 	unsigned a, b, c, e;
 	info.is_tsc = 1;
@@ -103,12 +175,13 @@ const struct counter_info *counter_info(void)
 	info.hz = 1e9;
 #endif
 	for (int i = 0; i < PAIRS; i++) {
-		uint64_t s = counter_start();
-		uint64_t t = counter_end();
+		uint64_t s = quantized(counter_start());
+		uint64_t t = quantized(counter_end());
 		d[i] = t - s;
 	}
 	qsort(d, PAIRS, sizeof(d[0]), cmp_u64);
 	info.overhead_ticks = (double)d[PAIRS / 2];
+	info.step_ticks = measure_step();
 	calibrated = 1;
 	return &info;
 }

@@ -4,6 +4,7 @@
 #ifndef KB_CLOCK_H
 #define KB_CLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -66,11 +67,32 @@ struct counter_info {
 	int invariant;         /* CPUID says the TSC runs at a constant rate (1 for the fallback) */
 	double hz;             /* ticks per second, calibrated against CLOCK_MONOTONIC */
 	double overhead_ticks; /* median of an empty start/end pair, subtracted from every call */
+	/* The counter's step: every difference between two reads is a multiple
+	 * of it (the GCD of the differences seen; 1 for a TSC that counts every
+	 * cycle, ~26 on a VM whose TSC advances in 10 ns steps). */
+	double step_ticks;
+	/* Reads are rounded down to a multiple of this (KSMBENCH_SIMULATE_TSC_STEP,
+	 * for tests of the batched fallback); 0: not simulated. */
+	uint64_t simulated_step;
 	const char *unit;      /* "TSC cycles" or "ns (CLOCK_MONOTONIC, no TSC)" */
 };
 
 /* Calibrates once (about 30 ms) and returns the same values afterwards. */
 const struct counter_info *counter_info(void);
+
+/* A measuring process started by another ksmbench takes its calibration
+ * (hz, overhead, step) instead of calibrating again: every process of a
+ * run converts ticks the same way. */
+void counter_info_adopt(double hz, double overhead_ticks, double step_ticks);
+
+/* Reads rounded down to multiples of step from now on, and step taken as
+ * the counter's (tests of the batched fallback; 0 turns it off and keeps
+ * the step measured). */
+void counter_info_simulate_step(uint64_t step);
+
+/* The step of a counter whose differences are d[0..n) (0s ignored): their
+ * greatest common divisor; 0 when every difference is 0. */
+uint64_t counter_step_of(const uint64_t *d, size_t n);
 
 
 #endif

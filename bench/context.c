@@ -11,6 +11,9 @@
 #include "../common/versions.h"
 #include "../hashes/cpu_features.h"
 #include "clock.h"
+#include "disturb.h"
+#include "interference.h"
+#include "run.h"
 #include "stop.h"
 
 /* Set by the Makefile: the flags this file was built with stand for the build. */
@@ -80,10 +83,45 @@ static void list_features(struct bench_context *ctx, uint32_t needs)
 		snprintf(ctx->features_used[ctx->nfeatures++], sizeof(ctx->features_used[0]), "%s", tok);
 }
 
-void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsigned completed)
+void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan *plan)
+{
+	unsigned rounds = 0;
+
+	for (unsigned i = 0; i < plan->nsteps; i++)
+		if (plan->steps[i].cfg.repeat > rounds)
+			rounds = plan->steps[i].cfg.repeat;
+	ctx->processes = plan->processes;
+	ctx->rounds_per_process = rounds;
+	ctx->order_seed = plan->seed;
+}
+
+void bench_context_note_results(struct bench_context *ctx, const struct bench_result *r, size_t n)
+{
+	struct disturb_reference ref = disturb_reference_of(r, n);
+
+	ctx->reference_clock_hz = ref.clock_hz;
+	ctx->reference_throughput = ref.throughput;
+}
+
+/* Which probes this system offers, from a probe opened here. */
+static void note_probes(struct bench_context *ctx)
+{
+	struct interference_probe p;
+
+	interference_open(&p);
+	ctx->hardware_counters = p.fd_cycles >= 0;
+	snprintf(ctx->hardware_counters_note, sizeof(ctx->hardware_counters_note), "%s", p.pmu_note);
+	ctx->migrations_source = p.migrations_source;
+	interference_close(&p);
+}
+
+void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsigned completed, unsigned rounds_done,
+			     unsigned rounds_planned)
 {
 	ctx->planned = planned;
 	ctx->completed = completed;
+	ctx->rounds_done = rounds_done;
+	ctx->rounds_planned = rounds_planned;
 	ctx->interrupted_by = bench_stop_requested();
 }
 
@@ -118,6 +156,9 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 	ctx->has_rdtscp = ci->has_rdtscp;
 	ctx->counter_hz = ci->hz;
 	ctx->counter_overhead_ticks = ci->overhead_ticks;
+	ctx->counter_step_ticks = ci->step_ticks;
+	ctx->system_page_size = sysconf(_SC_PAGESIZE);
+	note_probes(ctx);
 	ctx->clock_resolution_ns = clock_resolution_ns();
 	ctx->clock_granularity_ns = clock_granularity_ns();
 
@@ -134,6 +175,10 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 		bench_context_warn(ctx, "CLOCK_MONOTONIC is coarse (resolution %llu ns, steps of %llu ns)",
 				   (unsigned long long)ctx->clock_resolution_ns,
 				   (unsigned long long)ctx->clock_granularity_ns);
+	if (uses_counter && ci->step_ticks > 1)
+		bench_context_warn(ctx, "the %s advances in steps of %.0f ticks: rdtsc times a call shorter than "
+				   "100 steps in batches of calls (bench's table says which)",
+				   ci->is_tsc ? "TSC" : "clock", ci->step_ticks);
 	if (uses_counter && !ci->is_tsc)
 		bench_context_warn(ctx, "no TSC on this architecture: per-call times use CLOCK_MONOTONIC (ns)");
 	else if (uses_counter && !ci->invariant)

@@ -10,6 +10,8 @@
 #include "cpu_describe.h"
 
 struct ceiling_figures;
+struct bench_plan;
+struct bench_result;
 
 #define CONTEXT_WARNINGS_MAX 8
 #define CONTEXT_FEATURES_MAX 24
@@ -30,16 +32,30 @@ struct bench_context {
 	unsigned nfeatures;
 	int counter_is_tsc, tsc_invariant, has_rdtscp;
 	double counter_hz, counter_overhead_ticks;
+	double counter_step_ticks;  /* every difference of two counter reads is a multiple of it */
 	uint64_t clock_resolution_ns, clock_granularity_ns;
+	long system_page_size;      /* sysconf(_SC_PAGESIZE): the kernel's PAGE_SIZE */
+	/* How the run measured (bench_context_note_plan): processes, the rounds
+	 * each took per measurement, the seed of the rounds' order. */
+	unsigned processes, rounds_per_process;
+	uint64_t order_seed;
+	/* The interference probes this system offers (bench/interference.h). */
+	int hardware_counters;      /* perf_event cycles and instructions */
+	char hardware_counters_note[160]; /* why not, "" when there are */
+	const char *migrations_source;
+	double reference_clock_hz;  /* the fastest effective clock of the run's rounds (bench_context_note_results) */
+	double reference_throughput; /* the highest core throughput of its rounds, additions per ns */
 	/* This process's measured limits (bench/ceiling.h), NULL when not
 	 * measured (--no-ceiling, or the probes failed: a warning says why). */
 	const struct ceiling_figures *ceiling;
 	char warnings[CONTEXT_WARNINGS_MAX][200];
 	unsigned nwarnings;
 	/* Set by the command when a stop request ended the run early: the
-	 * signal, and how many measurements were planned and completed. */
+	 * signal, how many measurements were planned and reported (those with
+	 * a whole round), and the rounds taken of those planned. */
 	int interrupted_by;
 	unsigned planned, completed;
+	unsigned rounds_done, rounds_planned;
 };
 
 /* Fills ctx for a run on pinned_cpu (chosen by pin_rule) over the n
@@ -48,9 +64,16 @@ struct bench_context {
 void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char *pin_rule,
 			  const struct hash_impl *const *hashes, unsigned n, int uses_counter);
 
+/* Records how plan measures (processes, rounds, order seed). */
+void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan *plan);
+
+/* Records what the results' rounds say of the machine (the reference clock). */
+void bench_context_note_results(struct bench_context *ctx, const struct bench_result *r, size_t n);
+
 /* Records whether a stop request (bench/stop.h) cut the run short, with the
- * measurements planned and completed. */
-void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsigned completed);
+ * measurements planned and reported, and the rounds taken and planned. */
+void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsigned completed, unsigned rounds_done,
+			     unsigned rounds_planned);
 
 /* Appends a warning (ignored once CONTEXT_WARNINGS_MAX are held). */
 void bench_context_warn(struct bench_context *ctx, const char *fmt, ...)

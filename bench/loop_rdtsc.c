@@ -2,21 +2,30 @@
 #include "clock.h"
 #include "timed_loop.h"
 
-size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, uint64_t round_ticks,
-		       uint32_t *ticks, size_t max_calls, uint64_t *sink)
+/* A read as the loop sees it: rounded down to a simulated step, if any. */
+static inline uint64_t step_down(uint64_t ticks, uint64_t step)
+{
+	return step ? ticks - ticks % step : ticks;
+}
+
+size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, const struct loop_samples *ls,
+		       uint32_t *ticks, uint64_t *sink)
 {
 	const unsigned char *const *order = set->order;
 	size_t count = set->count, i = *pos, len = set->page_size, n = 0;
-	uint64_t acc = 0, first = counter_start(), last = first;
+	uint64_t acc = 0, step = ls->simulated_step, batch = ls->batch ? ls->batch : 1;
+	uint64_t first = counter_start(), last = first;
 
-	while (n < max_calls && last - first < round_ticks && !bench_stop_requested()) {
-		uint64_t s = counter_start();
-		acc ^= fn(order[i], len);
+	while (n < ls->max_samples && last - first < ls->round_ticks && !bench_stop_requested()) {
+		uint64_t s = step_down(counter_start(), step);
+		for (uint64_t b = 0; b < batch; b++) {
+			acc ^= fn(order[i], len);
+			if (++i == count)
+				i = 0;
+		}
 		last = counter_end();
-		uint64_t d = last - s;
+		uint64_t d = step_down(last, step) - s;
 		ticks[n++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
-		if (++i == count)
-			i = 0;
 	}
 	*pos = i;
 	*sink ^= acc;

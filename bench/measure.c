@@ -1,10 +1,13 @@
-/* One measurement (see bench.h): checks, warm-up, the rounds of the chosen
- * timer (timer_*.c behind timer.h), statistics. The loops themselves live
- * in loop_count.c and loop_rdtsc.c. */
+/* Measurements (see bench.h): a session's checks, warm-ups and rounds of
+ * the chosen timer (timer_*.c behind timer.h), each round with its
+ * interference; bench_measure, the sequential measurement of one hash. The
+ * loops themselves live in loop_count.c and loop_rdtsc.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../hashes/cpu_features.h"
+#include "estimate.h"
+#include "interference.h"
 #include "timed_loop.h"
 #include "timer.h"
 
@@ -56,113 +59,164 @@ double bench_median(double *v, size_t n)
 void bench_result_release(struct bench_result *r)
 {
 	free(r->rounds);
+	free(r->per_process);
 	r->rounds = NULL;
+	r->per_process = NULL;
+	r->rounds_cap = 0;
+	r->nprocesses = 0;
 }
 
-/* What the result says before anything is timed. */
-static void result_begin(struct bench_result *out, const struct hash_impl *h, const struct page_set *set,
-			 const struct bench_config *cfg, const struct counter_info *ci)
+void bench_result_begin(struct bench_result *out, const struct hash_impl *h, const struct bench_config *cfg)
 {
+	const struct counter_info *ci = counter_info();
+
 	memset(out, 0, sizeof(*out));
 	out->hash = h->name;
 	out->impl = hash_resolve(h)->name;
-	memcpy(out->data, set->data, sizeof(out->data));
-	out->cache = set->cache;
-	out->page_size = set->page_size;
-	out->misalign = set->misalign;
-	out->working_set_bytes = set->working_set_bytes;
-	out->set_pages = set->count;
 	out->timer = cfg->timer;
 	out->repeats_requested = cfg->repeat;
 	out->window_ns = cfg->window_ns;
 	out->counter.is_tsc = ci->is_tsc;
 	out->counter.hz = ci->hz;
 	out->counter.overhead_ticks = ci->overhead_ticks;
+	out->counter.step_ticks = ci->step_ticks;
+	if (cfg->timer == BENCH_TIMER_JIFFIES) {
+		out->jiffies.hz = cfg->hz;
+		out->jiffies.window_jiffies = cfg->hz >> 3;
+		out->jiffies.align_tick = cfg->align_tick;
+	}
 }
 
-/* Warm-up: caches, branch predictors, clock frequency; and the batch size. */
-static void warm_up(struct bench_session *s)
+int bench_result_add_round(struct bench_result *out, const struct bench_round *r)
 {
+	if (out->repeats == out->rounds_cap) {
+		size_t cap = out->rounds_cap ? 2 * out->rounds_cap : 8;
+		struct bench_round *bigger = realloc(out->rounds, cap * sizeof(*bigger));
+		if (!bigger)
+			return -1;
+		out->rounds = bigger;
+		out->rounds_cap = cap;
+	}
+	out->rounds[out->repeats++] = *r;
+	return 0;
+}
+
+void bench_timer_aggregate(struct bench_result *r, const struct bench_round *const *used, size_t n)
+{
+	const struct bench_timer_ops *t = r->timer < BENCH_TIMERS ? timers[r->timer] : NULL;
+
+	if (t && t->aggregate && n)
+		t->aggregate(r, used, n);
+}
+
+struct bench_session *bench_session_open(const struct hash_impl *h, const struct page_set *set,
+					 const struct bench_config *cfg, struct kb_err *err)
+{
+	const struct bench_timer_ops *t = cfg->timer < BENCH_TIMERS ? timers[cfg->timer] : NULL;
+	struct bench_session *s;
+
+	if (!t)
+		return kb_fail(err, "unknown timer %d", (int)cfg->timer), NULL;
+	if (hash_check_len(h, set->page_size, err))
+		return NULL;
+	if (cfg->repeat == 0 || cfg->repeat > BENCH_REPEAT_MAX)
+		return kb_fail(err, "the number of rounds must be from 1 to %u", BENCH_REPEAT_MAX), NULL;
+	if (!(s = calloc(1, sizeof(*s))))
+		return kb_fail(err, "out of memory"), NULL;
+	*s = (struct bench_session){ .hash = h, .fn = hash_resolve(h)->fn, .set = set, .cfg = cfg,
+				     .counter = counter_info(), .batch = 1 };
+	if (t->begin && t->begin(s, err)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void bench_session_warm(struct bench_session *s)
+{
+	const struct bench_timer_ops *t = timers[s->cfg->timer];
 	struct loop_count warm;
 	uint64_t t0 = clock_now_ns();
 
+	/* The previous hash may have left dirty upper vector state behind. */
+	if (s->cfg->clean_vector_state)
+		cpu_vector_state_clean();
 	loop_count_until(s->fn, s->set, &s->pos, t0, t0 + (s->cfg->warmup_ns ? s->cfg->warmup_ns : 1), 1, &warm);
 	s->sink ^= warm.sink;
-	double est_ns = (double)(warm.end_ns - warm.start_ns) / (double)warm.calls;
-	s->batch = est_ns > 0 && est_ns < BATCH_TARGET_NS ? (uint64_t)(BATCH_TARGET_NS / est_ns) : 1;
+	if (s->warmed)
+		return;
+	/* The first warm-up sets the batches: calls per clock read, and the timer's. */
+	s->call_ns = (double)(warm.end_ns - warm.start_ns) / (double)warm.calls;
+	s->batch = s->call_ns > 0 && s->call_ns < BATCH_TARGET_NS ? (uint64_t)(BATCH_TARGET_NS / s->call_ns) : 1;
+	if (t->calibrate)
+		t->calibrate(s);
+	s->warmed = 1;
 }
 
-/* The rounds until done or stopped; a round a stop request cut short is
- * not a round: dropped. Returns the rounds completed. */
-static unsigned run_rounds(struct bench_session *s, const struct bench_timer_ops *t, const struct hash_impl *h,
-			   struct bench_result *out)
+int bench_session_round(struct bench_session *s, struct interference_probe *probe, struct bench_round *r)
 {
-	const struct bench_config *cfg = s->cfg;
-	unsigned done = 0;
+	struct interference_mark a, b;
 
-	for (unsigned r = 0; r < cfg->repeat && !bench_stop_requested(); r++) {
-		if (cfg->on_round)
-			cfg->on_round(cfg->on_round_arg, h, r, cfg->repeat);
-		uint64_t calls = t->round(s, r);
-		if (bench_stop_requested())
-			break;
-		out->calls += calls;
-		done++;
-	}
-	return done;
-}
-
-/* The statistics of the rounds done, and the timer's own figures. */
-static int result_finish(struct bench_result *out, struct bench_session *s, const struct bench_timer_ops *t,
-			 unsigned done, struct kb_err *err)
-{
-	out->repeats = done;
-	out->interrupted = done < s->cfg->repeat;
-	if (done == 0)
-		return 0;
-	out->rounds = calloc(done, sizeof(*out->rounds));
-	if (!out->rounds || stats_summarize(s->ns_per_page, done, &out->ns_per_page)) {
-		bench_result_release(out);
-		return kb_fail(err, "out of memory");
-	}
-	for (unsigned r = 0; r < done; r++)
-		out->rounds[r].ns_per_page = s->ns_per_page[r];
-	if (t->finish)
-		t->finish(s, done, out);
+	memset(r, 0, sizeof(*r));
+	if (!s->warmed)
+		bench_session_warm(s);
+	if (probe)
+		interference_mark(probe, &a, 1, 0);
+	timers[s->cfg->timer]->round(s, r);
+	if (probe)
+		interference_mark(probe, &b, 1, 1);
+	if (s->cfg->clean_vector_state)
+		cpu_vector_state_clean();
+	if (bench_stop_requested() || r->calls == 0)
+		return 1;
+	if (probe)
+		interference_measure(probe, &a, &b, r);
 	return 0;
+}
+
+void bench_session_close(struct bench_session *s)
+{
+	if (!s)
+		return;
+	if (timers[s->cfg->timer]->end)
+		timers[s->cfg->timer]->end(s);
+	bench_sink ^= s->sink;
+	free(s);
 }
 
 int bench_measure(const struct hash_impl *h, const struct page_set *set, const struct bench_config *cfg,
 		  struct bench_result *out, struct kb_err *err)
 {
-	const struct bench_timer_ops *t = cfg->timer < BENCH_TIMERS ? timers[cfg->timer] : NULL;
-	struct bench_session s = { .fn = hash_resolve(h)->fn, .set = set, .cfg = cfg, .counter = counter_info() };
-	int rc = -1;
+	struct bench_session *s;
+	struct interference_probe probe;
+	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!t)
-		return kb_fail(err, "unknown timer %d", (int)cfg->timer);
-	if (hash_check_len(h, set->page_size, err))
+	if (!(s = bench_session_open(h, set, cfg, err)))
 		return -1;
-	if (cfg->repeat == 0 || cfg->repeat > BENCH_REPEAT_MAX)
-		return kb_fail(err, "the number of rounds must be from 1 to %u", BENCH_REPEAT_MAX);
-	s.ns_per_page = calloc(cfg->repeat, sizeof(double));
-	if (!s.ns_per_page)
-		kb_fail(err, "out of memory for %u rounds", cfg->repeat);
-	else if (!t->begin || t->begin(&s, err) == 0) {
-		result_begin(out, h, set, cfg, s.counter);
-		/* The previous hash may have left dirty upper vector state behind. */
-		if (cfg->clean_vector_state)
-			cpu_vector_state_clean();
-		warm_up(&s);
-		unsigned done = run_rounds(&s, t, h, out);
-		if (cfg->clean_vector_state)
-			cpu_vector_state_clean();
-		bench_sink ^= s.sink;
-		rc = result_finish(out, &s, t, done, err);
+	bench_result_begin(out, h, cfg);
+	memcpy(out->data, set->data, sizeof(out->data));
+	out->cache = set->cache;
+	out->page_size = set->page_size;
+	out->misalign = set->misalign;
+	out->working_set_bytes = set->working_set_bytes;
+	out->set_pages = set->count;
+	interference_open(&probe);
+	bench_session_warm(s);
+	for (unsigned i = 0; i < cfg->repeat && rc == 0; i++) {
+		struct bench_round r;
+		if (bench_session_round(s, &probe, &r))
+			break;
+		r.round = r.sequence = i;
+		if (bench_result_add_round(out, &r))
+			rc = kb_fail(err, "out of memory");
 	}
-	if (t->end)
-		t->end(&s);
-	free(s.ns_per_page);
+	interference_close(&probe);
+	bench_session_close(s);
+	out->interrupted = out->repeats < cfg->repeat;
+	if (rc == 0 && estimate_results(out, 1, &disturb_default, &estimate_default))
+		rc = kb_fail(err, "out of memory");
+	if (rc)
+		bench_result_release(out);
 	return rc;
 }

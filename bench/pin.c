@@ -4,14 +4,17 @@
 #include <errno.h>
 #include <sched.h>
 
+/* The mask pin_choose last saw (before pinning: it is called first). */
+static cpu_set_t allowed;
+static int allowed_known;
+
 int pin_choose(int requested, const char **rule, struct kb_err *err)
 {
-	cpu_set_t allowed;
-
 	if (requested >= CPU_SETSIZE)
 		return kb_fail(err, "CPU %d does not exist", requested);
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
 		return kb_fail_errno(err, errno, "cannot read this process's CPU affinity");
+	allowed_known = 1;
 	if (requested >= 0) {
 		if (!CPU_ISSET(requested, &allowed))
 			return kb_fail(err, "CPU %d is not available to this process", requested);
@@ -40,4 +43,15 @@ int pin_to_cpu(int cpu, struct kb_err *err)
 		return kb_fail_errno(err, errno, "cannot pin to CPU %d", cpu);
 	}
 	return 0;
+}
+
+void pin_away_from(int cpu)
+{
+	cpu_set_t others = allowed;
+
+	if (!allowed_known || cpu < 0 || cpu >= CPU_SETSIZE)
+		return;
+	CPU_CLR(cpu, &others);
+	if (CPU_COUNT(&others) > 0)
+		sched_setaffinity(0, sizeof(others), &others);
 }

@@ -20,4 +20,9 @@ int pin_choose(int requested, const char **rule, struct kb_err *err);
 /* Restricts the process to cpu; an error if it does not exist or is not allowed. */
 int pin_to_cpu(int cpu, struct kb_err *err);
 
+/* Moves the process off cpu, onto the other CPUs pin_choose found allowed
+ * (none: it stays): the ksmbench that waits for its measuring processes
+ * does not wake on the CPU they measure on. */
+void pin_away_from(int cpu);
+
 #endif

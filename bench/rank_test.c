@@ -60,6 +60,53 @@ static double exact_cdf(size_t m, size_t n, double u)
 	return cdf;
 }
 
+/* A value of the pooled sample and which sample it came from. */
+struct pooled {
+	double v;
+	int first;
+};
+
+static int by_value(const void *x, const void *y)
+{
+	double a = ((const struct pooled *)x)->v, b = ((const struct pooled *)y)->v;
+	return (a > b) - (a < b);
+}
+
+/* U of the first sample and the tie groups, from the pooled sample sorted
+ * once: a tie group of t values at ranks r+1..r+t gets their mean rank.
+ * O((m + n) log(m + n)). */
+static int rank_sums(const double *a, size_t m, const double *b, size_t n, double *u, double *tie_sum, int *ties)
+{
+	size_t total = m + n;
+	struct pooled *all = malloc(total * sizeof(*all));
+	double r1 = 0;
+
+	if (!all)
+		return -1;
+	for (size_t i = 0; i < m; i++)
+		all[i] = (struct pooled){ a[i], 1 };
+	for (size_t j = 0; j < n; j++)
+		all[m + j] = (struct pooled){ b[j], 0 };
+	qsort(all, total, sizeof(*all), by_value);
+	*tie_sum = 0;
+	*ties = 0;
+	for (size_t i = 0; i < total;) {
+		size_t e = i, firsts = 0;
+		while (e < total && all[e].v == all[i].v)
+			firsts += (size_t)all[e++].first;
+		double t = (double)(e - i), mean_rank = ((double)i + 1 + (double)e) / 2;
+		r1 += mean_rank * (double)firsts;
+		if (e - i > 1) {
+			*ties = 1;
+			*tie_sum += t * t * t - t;
+		}
+		i = e;
+	}
+	free(all);
+	*u = r1 - (double)m * ((double)m + 1) / 2;
+	return 0;
+}
+
 int rank_test_run(const double *a, size_t m, const double *b, size_t n, struct rank_test *out)
 {
 	size_t total = m + n;
@@ -70,29 +117,8 @@ int rank_test_run(const double *a, size_t m, const double *b, size_t n, struct r
 	out->p = 1;
 	if (m == 0 || n == 0)
 		return 0;
-	for (size_t i = 0; i < m; i++)
-		for (size_t j = 0; j < n; j++)
-			out->u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
-	/* Tie groups over the pooled sample. */
-	double *all = malloc(total * sizeof(double));
-	if (!all)
+	if (rank_sums(a, m, b, n, &out->u, &tie_sum, &ties))
 		return -1;
-	memcpy(all, a, m * sizeof(double));
-	memcpy(all + m, b, n * sizeof(double));
-	for (size_t i = 0; i < total; i++) {
-		size_t t = 0, first = 1;
-		for (size_t j = 0; j < total; j++)
-			if (all[j] == all[i]) {
-				t++;
-				if (j < i)
-					first = 0;
-			}
-		if (t > 1 && first) {
-			ties = 1;
-			tie_sum += (double)t * t * t - (double)t;
-		}
-	}
-	free(all);
 
 	double mean = (double)m * (double)n / 2;
 	double lo = out->u < mean ? out->u : (double)m * (double)n - out->u; /* the smaller tail's U */

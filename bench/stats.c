@@ -46,16 +46,26 @@ double stats_percentile_u32(uint32_t *values, size_t n, double p)
 	return values[lo] + ((double)values[lo + 1] - values[lo]) * (rank - (double)lo);
 }
 
+/* A sorted copy of n values (the caller frees it), NULL without memory. */
+static double *sorted_copy(const double *values, size_t n)
+{
+	double *s = malloc(n * sizeof(*s));
+
+	if (s) {
+		memcpy(s, values, n * sizeof(*s));
+		stats_sort(s, n);
+	}
+	return s;
+}
+
 int stats_summarize(const double *samples, size_t n, struct stats_summary *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
 		return -1;
-	double *s = malloc(n * sizeof(*s));
+	double *s = sorted_copy(samples, n);
 	if (!s)
 		return -1;
-	memcpy(s, samples, n * sizeof(*s));
-	stats_sort(s, n);
 
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
@@ -71,6 +81,53 @@ int stats_summarize(const double *samples, size_t n, struct stats_summary *out)
 			sq += (s[i] - out->mean) * (s[i] - out->mean);
 		out->cv = sqrt(sq / (double)(n - 1)) / out->mean;
 	}
+	free(s);
+	return 0;
+}
+
+size_t stats_median_rank(size_t n, double *level)
+{
+	if (n == 0) {
+		*level = 0;
+		return 0;
+	}
+	if (n > 1000) { /* 2^-n underflows: the normal approximation, exact enough there */
+		double k = floor(((double)n - 1.96 * sqrt((double)n)) / 2);
+		*level = 0.95;
+		return k < 1 ? 1 : (size_t)k;
+	}
+	/* P(X = j) and P(X <= j) for X ~ Binomial(n, 1/2), term by term. */
+	double term = pow(0.5, (double)n), cdf = term, cover = 1 - 2 * cdf;
+	size_t k = 1;
+	for (size_t j = 1; j < (n + 1) / 2; j++) {
+		term = term * (double)(n - j + 1) / (double)j;
+		double c = 1 - 2 * (cdf + term); /* the coverage of rank j + 1 */
+		if (c < 0.95)
+			break;
+		cdf += term;
+		k = j + 1;
+		cover = c;
+	}
+	*level = cover < 0 ? 0 : cover;
+	return k;
+}
+
+int stats_median_interval(const double *values, size_t n, struct stats_interval *out)
+{
+	struct stats_summary sum;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0 || stats_summarize(values, n, &sum))
+		return -1;
+	double *s = sorted_copy(values, n);
+	if (!s)
+		return -1;
+	size_t k = stats_median_rank(n, &out->level);
+	out->n = n;
+	out->median = sum.median;
+	out->low = s[k - 1];
+	out->high = s[n - k];
+	out->cv = sum.cv;
 	free(s);
 	return 0;
 }

@@ -12,6 +12,25 @@ struct stats_summary {
 	double cv; /* sample standard deviation / mean; 0 for fewer than 2 samples */
 };
 
+/* The median of n values with a distribution-free interval for it: the
+ * order statistics [x(k), x(n+1-k)] of the sorted values, k the largest
+ * rank whose coverage 1 - 2 P(Binomial(n, 1/2) < k) is at least 95%; below
+ * 6 values no rank reaches it, and the interval is [min, max] with the
+ * coverage it has (93.8% for 5, 0 for 1). cv: sample standard deviation
+ * over the mean (0 below 2 values). */
+struct stats_interval {
+	size_t n;
+	double median, low, high;
+	double level; /* the interval's coverage, 0..1 */
+	double cv;
+};
+
+/* -1 if n is 0 or memory runs out (the array is not modified). */
+int stats_median_interval(const double *values, size_t n, struct stats_interval *out);
+
+/* The rank k of that interval for n values, and its coverage. */
+size_t stats_median_rank(size_t n, double *level);
+
 /* Summarises n >= 1 samples (the array is not modified). Returns -1 if n is 0
  * or memory runs out. */
 int stats_summarize(const double *samples, size_t n, struct stats_summary *out);

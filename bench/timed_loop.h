@@ -25,10 +25,18 @@ void loop_count_until(hash_fn fn, const struct page_set *set, size_t *pos, uint6
 		      uint64_t deadline_ns, uint64_t batch, struct loop_count *out);
 /* A stop request also ends the round (after the current batch). */
 
-/* A round that times each call with the counter, until round_ticks have
- * passed or max_calls were made; raw tick counts (overhead included) go to
- * ticks[]. Returns the number of calls. A stop request ends it too. */
-size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, uint64_t round_ticks,
-		       uint32_t *ticks, size_t max_calls, uint64_t *sink);
+/* How a round of timed samples is taken: a sample is batch calls between
+ * two counter reads (1: every call timed alone), until round_ticks have
+ * passed or max_samples were taken. simulated_step rounds every read down
+ * to its multiples (0: none): how the batched fallback is tested. */
+struct loop_samples {
+	uint64_t round_ticks, batch, simulated_step;
+	size_t max_samples;
+};
+
+/* The samples' raw tick counts (overhead included) go to ticks[]; returns
+ * how many were taken. A stop request ends the round too. */
+size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, const struct loop_samples *ls,
+		       uint32_t *ticks, uint64_t *sink);
 
 #endif

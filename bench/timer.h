@@ -1,6 +1,6 @@
-/* The timers behind bench_measure (measure.c): one file per timer, each a
- * table of the steps measure.c calls. A measurement in progress is a
- * session; a timer keeps what only it records per round in its own state. */
+/* The timers behind a session (measure.c): one file per timer, each a table
+ * of the steps measure.c calls. A measurement in progress is a session; a
+ * timer keeps what only it needs between rounds in its own state. */
 #ifndef KB_TIMER_H
 #define KB_TIMER_H
 
@@ -9,27 +9,32 @@
 #include "clock.h"
 
 struct bench_session {
+	const struct hash_impl *hash;
 	hash_fn fn;
 	const struct page_set *set;
 	const struct bench_config *cfg;
 	const struct counter_info *counter;
 	size_t pos;          /* where in the set's order the next call starts */
-	uint64_t batch;      /* calls per clock read (window, jiffies) */
+	uint64_t batch;      /* calls per clock read (window, jiffies) or per timed sample (rdtsc) */
+	double call_ns;      /* the first warm-up's time per call */
+	int warmed;
 	uint64_t sink;       /* every hash result, published at the end */
-	double *ns_per_page; /* per round: the round's figure */
-	void *timer;         /* the timer's own per-round records */
+	void *timer;         /* the timer's own state */
 };
 
 /* NULL steps are skipped. */
 struct bench_timer_ops {
 	const char *name;
-	/* Checks cfg and allocates the timer's records for cfg->repeat rounds. */
+	/* Checks cfg and allocates the timer's state. */
 	int (*begin)(struct bench_session *s, struct kb_err *err);
-	/* Round r: sets s->ns_per_page[r], returns the calls made. A round a
-	 * stop request cuts short is not counted: measure.c ignores it. */
-	uint64_t (*round)(struct bench_session *s, unsigned r);
-	/* The timer's part of out from the first rounds rounds (at least one). */
-	void (*finish)(struct bench_session *s, unsigned rounds, struct bench_result *out);
+	/* After the first warm-up (s->call_ns known): the timer's batches. */
+	void (*calibrate)(struct bench_session *s);
+	/* A round: sets r's ns_per_page, calls, elapsed_ns (and the timer's
+	 * own figures). A round a stop request cuts short is dropped by
+	 * measure.c. */
+	void (*round)(struct bench_session *s, struct bench_round *r);
+	/* The timer's part of out from the rounds used (n >= 1). */
+	void (*aggregate)(struct bench_result *out, const struct bench_round *const *used, size_t n);
 	void (*end)(struct bench_session *s);
 };
 

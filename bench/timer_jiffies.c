@@ -7,29 +7,20 @@
 #include "timer.h"
 
 struct jiffies_state {
-	uint64_t phase;  /* PRNG state of the start delay (not aligned to a tick) */
-	double *kernel;  /* per round: the kernel's MB/s */
-	double *bias;    /* per round: its bias in percent */
-	double *window;  /* per round: the window's true length, ns */
+	uint64_t phase; /* PRNG state of the start delay (not aligned to a tick) */
 };
 
 static int jiffies_begin(struct bench_session *s, struct kb_err *err)
 {
-	unsigned n = s->cfg->repeat;
 	struct jiffies_state *j;
 
 	if (!jiffies_hz_valid(s->cfg->hz))
 		return kb_fail(err, "HZ %u is out of range (8 to 10000)", s->cfg->hz);
 	j = calloc(1, sizeof(*j));
-	if (j) {
-		j->phase = 0x9e3779b97f4a7c15ull;
-		j->kernel = calloc(n, sizeof(double));
-		j->bias = calloc(n, sizeof(double));
-		j->window = calloc(n, sizeof(double));
-	}
+	if (!j)
+		return kb_fail(err, "out of memory");
+	j->phase = 0x9e3779b97f4a7c15ull;
 	s->timer = j;
-	if (!j || !j->kernel || !j->bias || !j->window)
-		return kb_fail(err, "out of memory for %u rounds", n);
 	return 0;
 }
 
@@ -60,7 +51,7 @@ static uint64_t window_start(struct bench_session *s, struct jiffies_state *j, u
 	return t0;
 }
 
-static uint64_t jiffies_round(struct bench_session *s, unsigned r)
+static void jiffies_round(struct bench_session *s, struct bench_round *r)
 {
 	struct jiffies_state *j = s->timer;
 	unsigned hz = s->cfg->hz;
@@ -72,41 +63,45 @@ static uint64_t jiffies_round(struct bench_session *s, unsigned r)
 	unsigned long je = j0 + jiffies_window(hz);
 	loop_count_until(s->fn, s->set, &s->pos, t0, jiffies_start_ns(je, hz), s->batch, &lc);
 	s->sink ^= lc.sink;
-	uint64_t elapsed_ns = lc.end_ns - lc.start_ns;
-	uint32_t ps = s->set->page_size;
-	s->ns_per_page[r] = (double)elapsed_ns / (double)lc.calls;
-	j->kernel[r] = (double)jiffies_kernel_mb_per_s(lc.calls, ps);
-	j->bias[r] = jiffies_bias_percent(lc.calls, ps, elapsed_ns);
-	j->window[r] = (double)elapsed_ns;
-	return lc.calls;
+	r->calls = lc.calls;
+	r->elapsed_ns = (double)(lc.end_ns - lc.start_ns);
+	r->ns_per_page = r->elapsed_ns / (double)lc.calls;
 }
 
-static void jiffies_finish(struct bench_session *s, unsigned rounds, struct bench_result *out)
+/* The kernel's figures of the used rounds: the best (the patch printed one
+ * round) and the median; the bias and the window's length, medians. */
+static void jiffies_aggregate(struct bench_result *out, const struct bench_round *const *used, size_t n)
 {
-	struct jiffies_state *j = s->timer;
 	struct bench_jiffies_part *p = &out->jiffies;
+	double *v = malloc(n * sizeof(double));
+	uint32_t ps = out->page_size;
 
-	p->hz = s->cfg->hz;
-	p->window_jiffies = jiffies_window(s->cfg->hz);
-	p->align_tick = s->cfg->align_tick;
-	p->kernel_mb_per_s_median = (long)bench_median(j->kernel, rounds);
-	p->kernel_mb_per_s_best = (long)j->kernel[rounds - 1]; /* sorted by bench_median */
-	p->bias_percent_median = bench_median(j->bias, rounds);
-	p->window_ns_median = bench_median(j->window, rounds);
+	p->kernel_mb_per_s_best = 0;
+	for (size_t i = 0; i < n; i++) {
+		long k = jiffies_kernel_mb_per_s(used[i]->calls, ps);
+		if (k > p->kernel_mb_per_s_best)
+			p->kernel_mb_per_s_best = k;
+	}
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		v[i] = (double)jiffies_kernel_mb_per_s(used[i]->calls, ps);
+	p->kernel_mb_per_s_median = (long)bench_median(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = jiffies_bias_percent(used[i]->calls, ps, (uint64_t)used[i]->elapsed_ns);
+	p->bias_percent_median = bench_median(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = used[i]->elapsed_ns;
+	p->window_ns_median = bench_median(v, n);
+	free(v);
 }
 
 static void jiffies_end(struct bench_session *s)
 {
-	struct jiffies_state *j = s->timer;
-
-	if (j) {
-		free(j->kernel);
-		free(j->bias);
-		free(j->window);
-	}
-	free(j);
+	free(s->timer);
 }
 
 const struct bench_timer_ops bench_timer_jiffies = {
-	"jiffies", jiffies_begin, jiffies_round, jiffies_finish, jiffies_end,
+	.name = "jiffies", .begin = jiffies_begin, .round = jiffies_round, .aggregate = jiffies_aggregate,
+	.end = jiffies_end,
 };

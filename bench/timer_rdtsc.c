@@ -1,81 +1,89 @@
-/* The rdtsc timer: every call timed with serialized counter reads; a
- * round's figure is its median call, and the calls of all rounds give the
- * percentiles and the mean (see timer.h). */
+/* The rdtsc timer: calls timed with serialized counter reads, alone or, when
+ * the counter's step is over 1% of a call, in batches; a round's figure is
+ * its median per-call time (see timer.h). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "timed_loop.h"
 #include "timer.h"
 
-struct rdtsc_state {
-	uint32_t *ticks; /* every call of every round, raw (overhead included) */
-	size_t *calls;   /* per round */
-};
+/* One round's samples at a time: the run is single-threaded, and a round's
+ * figures are taken before the next round of any measurement starts. */
+static uint32_t round_ticks[BENCH_RDTSC_CALLS_MAX];
 
-static int rdtsc_begin(struct bench_session *s, struct kb_err *err)
+uint64_t bench_rdtsc_batch(double step_ticks, double call_ticks)
 {
-	unsigned n = s->cfg->repeat;
-	struct rdtsc_state *t = calloc(1, sizeof(*t));
+	/* Half the share aimed at: the warm-up's estimate of a call may be off
+	 * (by a factor of 2 and the step stays within 1% of what is timed). */
+	double target = BENCH_RDTSC_STEP_SHARE / 2 * call_ticks;
 
-	if (t) {
-		t->ticks = malloc((size_t)n * BENCH_RDTSC_CALLS_MAX * sizeof(uint32_t));
-		t->calls = calloc(n, sizeof(size_t));
-	}
-	s->timer = t;
-	if (!t || !t->ticks || !t->calls)
-		return kb_fail(err, "out of memory for %u rounds", n);
-	return 0;
+	if (step_ticks <= 1 || call_ticks <= 0 || step_ticks <= target)
+		return 1;
+	double b = ceil(step_ticks / target);
+	return b >= BENCH_RDTSC_BATCH_MAX ? BENCH_RDTSC_BATCH_MAX : (uint64_t)b;
 }
 
-/* Ticks less the timer's overhead, never below zero. */
-static double net(const struct bench_session *s, double ticks)
+static void rdtsc_calibrate(struct bench_session *s)
+{
+	s->batch = bench_rdtsc_batch(s->counter->step_ticks, s->call_ns * s->counter->hz / 1e9);
+}
+
+/* A sample's ticks less the timer's overhead, never below zero, per call. */
+static double per_call(const struct bench_session *s, double ticks)
 {
 	double v = ticks - s->counter->overhead_ticks;
-	return v > 0 ? v : 0;
+	return v > 0 ? v / (double)s->batch : 0;
 }
 
-static uint64_t rdtsc_round(struct bench_session *s, unsigned r)
+static void rdtsc_round(struct bench_session *s, struct bench_round *r)
 {
-	struct rdtsc_state *t = s->timer;
-	uint32_t *ticks = t->ticks + (size_t)r * BENCH_RDTSC_CALLS_MAX;
-	uint64_t round_ticks = (uint64_t)((double)s->cfg->window_ns * s->counter->hz / 1e9);
-	size_t calls = loop_time_calls(s->fn, s->set, &s->pos, round_ticks, ticks, BENCH_RDTSC_CALLS_MAX, &s->sink);
-
-	t->calls[r] = calls;
-	s->ns_per_page[r] = net(s, stats_percentile_u32(ticks, calls, 50)) * 1e9 / s->counter->hz;
-	return calls;
-}
-
-static void rdtsc_finish(struct bench_session *s, unsigned rounds, struct bench_result *out)
-{
-	struct rdtsc_state *t = s->timer;
-	size_t all = 0;
+	struct loop_samples ls = {
+		.round_ticks = (uint64_t)((double)s->cfg->window_ns * s->counter->hz / 1e9),
+		.batch = s->batch,
+		.simulated_step = s->counter->simulated_step,
+		.max_samples = BENCH_RDTSC_CALLS_MAX,
+	};
+	size_t n = loop_time_calls(s->fn, s->set, &s->pos, &ls, round_ticks, &s->sink);
 	double sum = 0;
 
-	/* The rounds' calls, packed after one another. */
-	for (unsigned r = 0; r < rounds; r++) {
-		const uint32_t *src = t->ticks + (size_t)r * BENCH_RDTSC_CALLS_MAX;
-		for (size_t i = 0; i < t->calls[r]; i++) {
-			sum += src[i];
-			t->ticks[all++] = src[i];
-		}
-	}
-	out->rdtsc.ticks_per_call_mean = net(s, sum / (double)all);
-	out->rdtsc.ticks_per_call_p10 = net(s, stats_percentile_u32(t->ticks, all, 10));
-	out->rdtsc.ticks_per_call_median = net(s, stats_percentile_u32(t->ticks, all, 50));
-	out->rdtsc.ticks_per_call_p90 = net(s, stats_percentile_u32(t->ticks, all, 90));
+	for (size_t i = 0; i < n; i++)
+		sum += round_ticks[i];
+	r->batch = s->batch;
+	r->calls = (uint64_t)n * s->batch;
+	r->elapsed_ns = sum * 1e9 / s->counter->hz;
+	r->ticks_mean = n ? per_call(s, sum / (double)n) : 0;
+	r->ticks_p10 = per_call(s, stats_percentile_u32(round_ticks, n, 10)); /* sorts */
+	r->ticks_median = per_call(s, stats_percentile_u32(round_ticks, n, 50));
+	r->ticks_p90 = per_call(s, stats_percentile_u32(round_ticks, n, 90));
+	r->ns_per_page = r->ticks_median * 1e9 / s->counter->hz;
 }
 
-static void rdtsc_end(struct bench_session *s)
+static void rdtsc_aggregate(struct bench_result *out, const struct bench_round *const *used, size_t n)
 {
-	struct rdtsc_state *t = s->timer;
+	double *v = malloc(n * sizeof(double));
+	struct bench_rdtsc_part *p = &out->rdtsc;
+	uint64_t batch = 1;
 
-	if (t) {
-		free(t->ticks);
-		free(t->calls);
-	}
-	free(t);
+	for (size_t i = 0; i < n; i++)
+		if (used[i]->batch > batch)
+			batch = used[i]->batch;
+	p->batch_calls = batch;
+	p->resolution_ticks = out->counter.step_ticks / (double)batch;
+	p->ticks_per_call_median = out->ns_per_page.median * out->counter.hz / 1e9;
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		v[i] = used[i]->ticks_p10;
+	p->ticks_per_call_p10 = bench_median(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = used[i]->ticks_p90;
+	p->ticks_per_call_p90 = bench_median(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = used[i]->ticks_mean;
+	p->ticks_per_call_mean = bench_median(v, n);
+	free(v);
 }
 
 const struct bench_timer_ops bench_timer_rdtsc = {
-	"rdtsc", rdtsc_begin, rdtsc_round, rdtsc_finish, rdtsc_end,
+	.name = "rdtsc", .calibrate = rdtsc_calibrate, .round = rdtsc_round, .aggregate = rdtsc_aggregate,
 };

@@ -10,6 +10,7 @@ enum {
 	KB_EXIT_OK = 0,
 	KB_EXIT_FAIL = 1,  /* verification failure or regression */
 	KB_EXIT_USAGE = 2, /* usage or input error */
+	KB_EXIT_INCONCLUSIVE = 3, /* compare: no regression, but results that cannot tell */
 };
 
 struct cli_command {

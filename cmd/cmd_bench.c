@@ -1,10 +1,14 @@
-/* ksmbench bench: measures the chosen hashes over one page set with one
- * timer and reports the results in the chosen format. */
+/* ksmbench bench: measures the chosen hashes over one page set, or over a
+ * sweep of them (lists of data, caches, page sizes, misalignments: one
+ * result per combination and hash), with one timer, in --processes
+ * processes, and reports the results in the chosen format. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../bench/names.h"
 #include "../bench/selfcheck.h"
 #include "../common/duration_parse.h"
 #include "../common/size_parse.h"
@@ -14,30 +18,44 @@
 #include "run_cli.h"
 
 #define MAX_HASHES 64
+#define SWEEP_MAX 8     /* values per swept option */
+#define STEPS_MAX 64    /* combinations of a sweep */
+#define BENCH_PROCESSES_DEFAULT 20u
+#define BENCH_ROUNDS_DEFAULT 2u
+#define BENCH_WINDOW_DEFAULT_NS 40000000u
 
 static void usage(void)
 {
-	printf("usage: ksmbench bench [-H NAME[,NAME...]|all] [--data zero|random|FILE] [--cache hot|cold]\n"
-	       "                      [--timer window|jiffies|rdtsc] [--page-size N]\n"
+	printf("usage: ksmbench bench [-H NAME[,NAME...]|all] [--data zero|random|FILE[,...]]\n"
+	       "                      [--cache hot|cold[,...]] [--page-size N[,...]] [--misalign N[,...]]\n"
+	       "                      [--timer window|jiffies|rdtsc] [--processes N]\n"
 	       "                      [--format %s] [-o FILE] [--quiet] [options]\n\n"
-	       "Measures page hashes: warm-up, then --repeat rounds; reports best, median, min,\n"
-	       "max and coefficient of variation of the time per page.\n\n"
-	       "  -H, --hash LIST       hashes to measure (default all available); 'xxh3-*' is a glob\n"
-	       "  --data SRC            zero (the zero page), random (default), or a FILE's pages\n"
+	       "Measures page hashes in --processes fresh processes, each taking --repeat rounds\n"
+	       "of every measurement in turns (shuffled per round), each round after its own\n"
+	       "warm-up. Reports the median over processes with its interval (+- %%), the best\n"
+	       "round, and whether each result is stable; rounds that other work disturbed are\n"
+	       "kept in the JSON but left out of the figures. Lists of data, caches, page sizes\n"
+	       "and misalignments sweep every combination in one run.\n\n"
+	       "  -H, --hash LIST       hashes to measure (default all available: each\n"
+	       "                        implementation once, with the aliases that name it);\n"
+	       "                        'xxh3-*' is a glob over the names\n"
+	       "  --data SRC[,...]      zero (the zero page), random (default), or a FILE's pages\n"
 	       "  --input-format F      the FILE's format: %s (default auto)\n"
 	       "  --lime-ranges R       ranges of a lime-raw or lime-padded FILE\n"
-	       "  --seed N              seed of the random pages and of the cold visiting order (default 1)\n"
-	       "  --page-size N         page size (default 4K; a multiple of 64 up to 16M)\n"
-	       "  --cache hot|cold      hot: one page (a file: its first 256 KiB) reused (default);\n"
+	       "  --seed N              seed of the random pages, the cold visiting order and the\n"
+	       "                        rounds' order (default 1)\n"
+	       "  --page-size N[,...]   page size (default 4K; a multiple of 64 up to 16M)\n"
+	       "  --cache hot|cold[,..] hot: one page (a file: its first 256 KiB) reused (default);\n"
 	       "                        cold: a working set of 4x the last-level cache, random order\n"
 	       "  --working-set SIZE    size of the cold working set instead (e.g. 256M)\n"
-	       "  --misalign N          start every page N bytes past a 64-byte boundary\n"
+	       "  --misalign N[,...]    start every page N bytes past a 64-byte boundary\n"
 	       "  --timer NAME          window (default): calls counted in a CLOCK_MONOTONIC window;\n"
 	       "                        jiffies: the kernel self-test's HZ>>3 jiffies and its MB/s;\n"
-	       "                        rdtsc: every call timed with serialized TSC reads\n"
-	       "  --window TIME         window length, and rdtsc round length (default 125ms)\n"
-	       "  --warmup TIME         untimed calls first (default a quarter of the window)\n"
-	       "  --repeat N            rounds (default 5)\n"
+	       "                        rdtsc: calls timed with serialized TSC reads\n"
+	       "  --processes N         measuring processes (default %u; 1: this process only)\n"
+	       "  --repeat N            rounds per process and measurement (default %u)\n"
+	       "  --window TIME         window length, and rdtsc round length (default 40ms)\n"
+	       "  --warmup TIME         untimed calls before each round (default a quarter of the window)\n"
 	       "  --hz N                jiffies: the emulated CONFIG_HZ (default 250)\n"
 	       "  --align-tick          jiffies: start on a tick edge (the patch did not)\n"
 	       "  --cpu N               pin to CPU N (default: the highest-numbered CPU allowed)\n"
@@ -54,18 +72,30 @@ static void usage(void)
 	       "                        window, per hash on a hot page; exit 1 if a target is missed\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
 	       "and the exit status is 130 (143).\n",
-	       run_cli_formats(REPORT_BENCH), dump_format_names(), run_cli_format_list(REPORT_BENCH));
+	       run_cli_formats(REPORT_BENCH), dump_format_names(), BENCH_PROCESSES_DEFAULT, BENCH_ROUNDS_DEFAULT,
+	       run_cli_format_list(REPORT_BENCH));
 }
+
+/* The swept options' values (one each unless lists were given). */
+struct sweep {
+	const char *data[SWEEP_MAX];
+	uint32_t page[SWEEP_MAX], misalign[SWEEP_MAX];
+	int cold[2];
+	unsigned ndata, npage, nmisalign, ncache;
+	char data_text[1024];
+};
 
 struct bench_opts {
 	const char *hashes, *format_name, *output, *timer_name;
-	struct bench_step step;
+	struct bench_step base; /* every step's settings but the swept ones */
+	struct sweep sweep;
 	struct cmd_exports exports;
-	int warmup_given, cpu, selfcheck, quiet, no_ceiling;
+	unsigned processes;
+	int warmup_given, window_given, repeat_given, cpu, selfcheck, quiet, no_ceiling;
 };
 
 enum { O_DATA = 256, O_SEED, O_PAGE, O_CACHE, O_WS, O_MIS, O_IFMT, O_LIME, O_TIMER, O_WIN, O_WARM, O_REP, O_HZ,
-       O_ALIGN, O_CPU, O_FMT, O_SELF, O_NOCEIL };
+       O_ALIGN, O_CPU, O_FMT, O_SELF, O_NOCEIL, O_PROC };
 
 static const struct option options[] = {
 	{ "hash", required_argument, NULL, 'H' },      { "data", required_argument, NULL, O_DATA },
@@ -79,33 +109,92 @@ static const struct option options[] = {
 	{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
 	{ "selfcheck", no_argument, NULL, O_SELF },    { "help", no_argument, NULL, 'h' },
 	{ "quiet", no_argument, NULL, 'q' },           { "no-ceiling", no_argument, NULL, O_NOCEIL },
-	CMD_EXPORT_OPTIONS,                            { NULL, 0, NULL, 0 },
+	{ "processes", required_argument, NULL, O_PROC }, CMD_EXPORT_OPTIONS,
+	{ NULL, 0, NULL, 0 },
 };
 
-/* What is hashed: 0, an exit code, or -1 when c is not such an option. */
+/* The comma-separated items of text, copied into buf: 0, or an exit code. */
+static int split_list(const char *opt, const char *text, char *buf, size_t size, const char **items, unsigned *n)
+{
+	*n = 0;
+	if (strlen(text) >= size)
+		return cli_error("bench", "%s: the list is too long", opt);
+	strcpy(buf, text);
+	for (char *p = buf;; p++) {
+		char *comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*p)
+			return cli_error("bench", "%s '%s': an empty item in the list", opt, text);
+		if (*n == SWEEP_MAX)
+			return cli_error("bench", "%s '%s': at most %d values", opt, text, SWEEP_MAX);
+		items[(*n)++] = p;
+		if (!comma)
+			return 0;
+		p = comma;
+	}
+}
+
+/* --data, --page-size, --cache, --misalign: lists. 0, an exit code, or -1
+ * when c is not one of them. A FILE whose name has a comma is one item. */
+static int parse_sweep(int c, const char *arg, struct sweep *s)
+{
+	static char buf[1024];
+	const char *items[SWEEP_MAX];
+	struct kb_err err;
+	unsigned n;
+	uint64_t v;
+	int rc;
+
+	switch (c) {
+	case O_DATA:
+		if (strchr(arg, ',') && access(arg, F_OK) == 0) {
+			snprintf(s->data_text, sizeof(s->data_text), "%s", arg);
+			s->data[0] = s->data_text;
+			s->ndata = 1;
+			return 0;
+		}
+		return split_list("--data", arg, s->data_text, sizeof(s->data_text), s->data, &s->ndata);
+	case O_PAGE:
+		if ((rc = split_list("--page-size", arg, buf, sizeof(buf), items, &n)) != 0)
+			return rc;
+		for (s->npage = 0; s->npage < n; s->npage++)
+			if (kb_parse_page_size(items[s->npage], &s->page[s->npage], &err))
+				return cli_fail("bench", &err);
+		return 0;
+	case O_CACHE:
+		if ((rc = split_list("--cache", arg, buf, sizeof(buf), items, &n)) != 0)
+			return rc;
+		for (s->ncache = 0; s->ncache < n; s->ncache++) {
+			if (strcmp(items[s->ncache], "hot") != 0 && strcmp(items[s->ncache], "cold") != 0)
+				return cli_error("bench", "unknown cache mode '%s' (hot or cold)", items[s->ncache]);
+			if (s->ncache == 2)
+				return cli_error("bench", "--cache '%s': hot and cold once each at most", arg);
+			s->cold[s->ncache] = strcmp(items[s->ncache], "cold") == 0;
+		}
+		return 0;
+	case O_MIS:
+		if ((rc = split_list("--misalign", arg, buf, sizeof(buf), items, &n)) != 0)
+			return rc;
+		for (s->nmisalign = 0; s->nmisalign < n; s->nmisalign++) {
+			if (kb_parse_uint(items[s->nmisalign], KB_PAGE_SIZE_MAX, &v, &err))
+				return cli_error("bench", "--misalign: %s", err.msg);
+			s->misalign[s->nmisalign] = (uint32_t)v;
+		}
+		return 0;
+	default: return -1;
+	}
+}
+
+/* What is hashed besides the swept options: 0, an exit code, or -1 when c
+ * is not such an option. */
 static int parse_set(int c, const char *arg, struct page_set_request *set)
 {
 	struct kb_err err;
-	uint64_t v;
 
 	switch (c) {
-	case O_DATA: set->data = arg; return 0;
-	case O_SEED:
-		if (kb_parse_uint(arg, UINT64_MAX, &set->seed, &err))
-			return cli_error("bench", "--seed: %s", err.msg);
-		return 0;
-	case O_PAGE: return kb_parse_page_size(arg, &set->page_size, &err) ? cli_fail("bench", &err) : 0;
-	case O_CACHE:
-		if (strcmp(arg, "hot") != 0 && strcmp(arg, "cold") != 0)
-			return cli_error("bench", "unknown cache mode '%s' (hot or cold)", arg);
-		set->cold = strcmp(arg, "cold") == 0;
-		return 0;
+	case O_SEED: return run_cli_parse_seed("bench", arg, &set->seed);
 	case O_WS: return run_cli_parse_working_set("bench", arg, &set->working_set_bytes);
-	case O_MIS:
-		if (kb_parse_uint(arg, KB_PAGE_SIZE_MAX, &v, &err))
-			return cli_error("bench", "--misalign: %s", err.msg);
-		set->misalign = (uint32_t)v;
-		return 0;
 	case O_IFMT:
 		set->dump.format = arg;
 		return dump_format_check(arg, &err) ? cli_fail("bench", &err) : 0;
@@ -117,23 +206,52 @@ static int parse_set(int c, const char *arg, struct page_set_request *set)
 /* How it is timed: 0, an exit code, or -1 when c is not such an option. */
 static int parse_timing(int c, const char *arg, struct bench_opts *o)
 {
-	struct bench_config *cfg = &o->step.cfg;
+	struct bench_config *cfg = &o->base.cfg;
 	struct kb_err err;
 
 	switch (c) {
 	case O_TIMER: o->timer_name = arg; return 0;
-	case O_WIN: return run_cli_parse_window("bench", arg, &cfg->window_ns);
+	case O_WIN: o->window_given = 1; return run_cli_parse_window("bench", arg, &cfg->window_ns);
 	case O_WARM:
 		o->warmup_given = 1;
 		if (kb_parse_duration_ns(arg, 0, 60000000000u, &cfg->warmup_ns, &err))
 			return cli_error("bench", "--warmup: %s", err.msg);
 		return 0;
-	case O_REP: return run_cli_parse_repeat("bench", arg, &cfg->repeat);
+	case O_REP: o->repeat_given = 1; return run_cli_parse_repeat("bench", arg, &cfg->repeat);
 	case O_HZ: return run_cli_parse_hz("bench", arg, &cfg->hz);
 	case O_ALIGN: cfg->align_tick = 1; return 0;
 	case O_CPU: return run_cli_parse_cpu("bench", arg, &o->cpu);
+	case O_PROC: return run_cli_parse_processes("bench", arg, &o->processes);
 	default: return -1;
 	}
+}
+
+static int is_file(const char *data)
+{
+	return strcmp(data, "zero") != 0 && strcmp(data, "random") != 0;
+}
+
+/* Checks that hold whatever the combination. */
+static int check_sweep(const struct bench_opts *o)
+{
+	const struct sweep *s = &o->sweep;
+	int files = 0;
+
+	for (unsigned i = 0; i < s->ndata; i++)
+		files += is_file(s->data[i]);
+	if ((o->base.set.dump.format || o->base.set.dump.lime.ranges) && !files)
+		return cli_error("bench", "--input-format and --lime-ranges are for --data FILE");
+	for (unsigned m = 0; m < s->nmisalign; m++)
+		for (unsigned p = 0; p < s->npage; p++)
+			if (s->misalign[m] >= s->page[p])
+				return cli_error("bench", "--misalign %u must be smaller than the page size %u",
+						 s->misalign[m], s->page[p]);
+	unsigned steps = s->ndata * s->ncache * s->npage * s->nmisalign;
+	if (steps > STEPS_MAX)
+		return cli_error("bench", "the sweep has %u combinations (at most %d)", steps, STEPS_MAX);
+	if (o->selfcheck && steps > 1)
+		return cli_error("bench", "--selfcheck takes one data set, cache, page size and misalignment");
+	return 0;
 }
 
 /* 0, an exit code, or -1 after --help. */
@@ -145,7 +263,8 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 	opterr = 0;
 	optind = 1;
 	while ((c = cli_getopt_long(argc, argv, "H:o:hq", options, NULL)) != -1) {
-		if ((rc = parse_set(c, optarg, &o->step.set)) >= 0 || (rc = parse_timing(c, optarg, o)) >= 0) {
+		if ((rc = parse_sweep(c, optarg, &o->sweep)) >= 0 || (rc = parse_set(c, optarg, &o->base.set)) >= 0 ||
+		    (rc = parse_timing(c, optarg, o)) >= 0) {
 			if (rc)
 				return rc;
 			continue;
@@ -165,22 +284,57 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 	}
 	if (optind < argc)
 		return cli_error("bench", "unexpected argument '%s'", argv[optind]);
-	if (bench_timer_parse(o->timer_name, &o->step.cfg.timer, &err))
+	if (bench_timer_parse(o->timer_name, &o->base.cfg.timer, &err))
 		return cli_fail("bench", &err);
 	if (!o->warmup_given)
-		o->step.cfg.warmup_ns = o->step.cfg.window_ns / 4;
-	const struct page_set_request *set = &o->step.set;
-	if ((set->dump.format || set->dump.lime.ranges) &&
-	    (strcmp(set->data, "zero") == 0 || strcmp(set->data, "random") == 0))
-		return cli_error("bench", "--input-format and --lime-ranges are for --data FILE");
-	if (o->step.set.misalign >= o->step.set.page_size)
-		return cli_error("bench", "--misalign %u must be smaller than the page size %u", o->step.set.misalign,
-				 o->step.set.page_size);
+		o->base.cfg.warmup_ns = o->base.cfg.window_ns / 4;
+	return check_sweep(o);
+}
+
+/* The cross product of the swept options, data outermost, misalignment
+ * innermost: the table's rows come grouped that way. */
+static unsigned build_steps(const struct bench_opts *o, uint64_t llc_bytes, struct bench_step *steps)
+{
+	const struct sweep *s = &o->sweep;
+	unsigned n = 0;
+
+	for (unsigned d = 0; d < s->ndata; d++)
+		for (unsigned c = 0; c < s->ncache; c++)
+			for (unsigned p = 0; p < s->npage; p++)
+				for (unsigned m = 0; m < s->nmisalign; m++) {
+					struct bench_step *st = &steps[n++];
+					*st = o->base;
+					st->set.data = s->data[d];
+					st->set.cold = s->cold[c] && !o->selfcheck;
+					st->set.page_size = s->page[p];
+					st->set.misalign = s->misalign[m];
+					st->set.llc_bytes = llc_bytes;
+					if (!is_file(s->data[d]))
+						st->set.dump = (struct dump_options){ 0 };
+					st->building_note = st->set.cold ? "building the cold working set" : NULL;
+				}
+	return n;
+}
+
+/* The hashes asked for, each implementation once (aliases grouped). */
+static int choose_hashes(const struct bench_opts *o, const struct hash_impl **hashes, struct bench_names *names,
+			 unsigned *n)
+{
+	struct kb_err err;
+	int got = hash_select_list(o->hashes, hashes, MAX_HASHES, &err);
+
+	if (got < 0)
+		return cli_fail("bench", &err);
+	for (int i = 0; i < got; i++)
+		for (unsigned p = 0; p < o->sweep.npage; p++)
+			if (hash_check_len(hashes[i], o->sweep.page[p], &err))
+				return cli_fail("bench", &err);
+	*n = o->selfcheck ? (unsigned)got : bench_names_group(hashes, (unsigned)got, names, strcmp(o->hashes, "all") == 0);
 	return 0;
 }
 
 /* --selfcheck: the table of comparisons; exit 1 when a target is missed. */
-static int run_selfcheck(const struct bench_opts *o, const struct hash_impl *const *hashes, unsigned n,
+static int run_selfcheck(const struct bench_step *step, const struct hash_impl *const *hashes, unsigned n,
 			 struct bench_context *ctx, const struct report_format *f, struct cmd_output *out)
 {
 	struct selfcheck_row *rows = calloc(n ? n : 1, sizeof(*rows));
@@ -188,9 +342,9 @@ static int run_selfcheck(const struct bench_opts *o, const struct hash_impl *con
 	struct kb_err err;
 	int failed = rows ? 0 : kb_fail(&err, "out of memory"), missed = 0;
 
-	if (!failed && !(failed = page_set_build(&o->step.set, &set, &err))) {
+	if (!failed && !(failed = page_set_build(&step->set, &set, &err))) {
 		for (unsigned i = 0; i < n && !failed && !bench_stop_requested(); i++)
-			failed = selfcheck_run(hashes[i], &set, &o->step.cfg, &rows[i], &err);
+			failed = selfcheck_run(hashes[i], &set, &step->cfg, &rows[i], &err);
 		page_set_release(&set);
 	}
 	if (failed || bench_stop_requested()) { /* a self-check cut short checks nothing */
@@ -208,18 +362,18 @@ static int run_selfcheck(const struct bench_opts *o, const struct hash_impl *con
 	return rc != KB_EXIT_OK ? rc : missed ? KB_EXIT_FAIL : KB_EXIT_OK;
 }
 
-static int run_measure(const struct bench_opts *o, const struct hash_impl *const *hashes, unsigned n,
-		       struct bench_context *ctx, const struct report_format *f, struct cmd_output *out)
+static int run_measure(const struct run_cli_run *run, struct bench_context *ctx, const struct report_format *f,
+		       struct cmd_output *out)
 {
 	struct bench_results results = { 0 };
-	int rc = run_cli_measure("bench", &o->step, 1, hashes, n, o->quiet, &results);
+	int rc = run_cli_measure(run, &results);
 
 	if (rc != 0) {
 		bench_results_free(&results);
 		cmd_output_abort(out);
 		return rc;
 	}
-	run_cli_finish("bench", ctx, &results, f, o->quiet);
+	run_cli_finish("bench", ctx, &results, f, run->quiet);
 	struct report_document doc = { .kind = REPORT_BENCH, .ctx = ctx, .results = results.items,
 				       .nresults = results.n };
 	rc = run_cli_exit_code(cmd_output_close("bench", out, cmd_output_write(out, f, &doc)));
@@ -227,19 +381,56 @@ static int run_measure(const struct bench_opts *o, const struct hash_impl *const
 	return rc;
 }
 
-int cmd_bench(int argc, char **argv)
+/* After the plan is made: pinned, the context, the ceiling, the output,
+ * the measurement or the self-check. */
+static int measure(const struct bench_opts *o, struct run_cli_run *run, const struct report_format *f)
 {
-	struct bench_opts o = { .hashes = "all", .format_name = "table", .timer_name = "window", .cpu = -1,
-				.step.set = { .data = "random", .page_size = 4096, .seed = 1 } };
-	const struct hash_impl *hashes[MAX_HASHES];
-	const struct report_format *f;
 	struct bench_context *ctx;
 	struct cmd_output out;
-	struct kb_err err;
 	const char *rule;
-	int rc, cpu;
+	int rc;
 
-	bench_config_default(&o.step.cfg);
+	interrupt_install(INTERRUPT_STOP);
+	if ((rc = run_cli_cpu("bench", o->cpu, 0, &run->cpu, &rule)) != 0)
+		return rc;
+	if (!(ctx = run_cli_context("bench", run->cpu, rule, run->plan.hashes, run->plan.nhashes,
+				    o->base.cfg.timer == BENCH_TIMER_RDTSC || o->selfcheck)))
+		return KB_EXIT_USAGE;
+	bench_context_note_plan(ctx, &run->plan);
+	if (!o->no_ceiling && !o->selfcheck)
+		run_cli_ceiling("bench", ctx, o->quiet);
+	if ((rc = cmd_output_open("bench", o->output, 0644, &out)) == 0 &&
+	    (rc = cmd_output_exports("bench", &out, &o->exports, REPORT_BENCH, o->output)) == 0)
+		rc = o->selfcheck ? run_selfcheck(&run->plan.steps[0], run->plan.hashes, run->plan.nhashes, ctx, f, &out)
+				  : run_measure(run, ctx, f, &out);
+	free(ctx);
+	return rc;
+}
+
+static void defaults(struct bench_opts *o)
+{
+	*o = (struct bench_opts){ .hashes = "all", .format_name = "table", .timer_name = "window", .cpu = -1,
+				  .processes = BENCH_PROCESSES_DEFAULT,
+				  .base.set = { .data = "random", .page_size = 4096, .seed = 1 },
+				  .sweep = { .data = { "random" }, .page = { 4096 }, .ndata = 1, .npage = 1,
+					     .nmisalign = 1, .ncache = 1 } };
+	bench_config_default(&o->base.cfg);
+	o->base.cfg.repeat = BENCH_ROUNDS_DEFAULT;
+	o->base.cfg.window_ns = BENCH_WINDOW_DEFAULT_NS;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	static struct bench_opts o;
+	static struct bench_step steps[STEPS_MAX];
+	const struct hash_impl *hashes[MAX_HASHES];
+	static struct bench_names names[MAX_HASHES];
+	struct cpu_description cpu;
+	const struct report_format *f;
+	unsigned n = 0;
+	int rc;
+
+	defaults(&o);
 	if ((rc = parse(argc, argv, &o)) != 0)
 		return rc < 0 ? KB_EXIT_OK : rc;
 	if (o.selfcheck && (strcmp(o.format_name, "table") != 0 || o.exports.path[0] || o.exports.path[1] ||
@@ -247,26 +438,14 @@ int cmd_bench(int argc, char **argv)
 		return cli_error("bench", "--selfcheck prints a table only");
 	if ((rc = run_cli_format("bench", o.format_name, o.selfcheck ? REPORT_SELFCHECK : REPORT_BENCH, &f)) != 0)
 		return rc;
-	int n = hash_select_list(o.hashes, hashes, MAX_HASHES, &err);
-	if (n < 0)
-		return cli_fail("bench", &err);
-	for (int i = 0; i < n; i++)
-		if (hash_check_len(hashes[i], o.step.set.page_size, &err))
-			return cli_fail("bench", &err);
-	interrupt_install(INTERRUPT_STOP);
-	if ((rc = run_cli_cpu("bench", o.cpu, 0, &cpu, &rule)) != 0)
+	if ((rc = choose_hashes(&o, hashes, names, &n)) != 0)
 		return rc;
-	if (!(ctx = run_cli_context("bench", cpu, rule, hashes, (unsigned)n,
-				    o.step.cfg.timer == BENCH_TIMER_RDTSC || o.selfcheck)))
-		return KB_EXIT_USAGE;
-	if (!o.no_ceiling && !o.selfcheck)
-		run_cli_ceiling("bench", ctx, o.quiet);
-	o.step.set.llc_bytes = cpu_llc_bytes(&ctx->cpu);
-	o.step.set.cold &= !o.selfcheck;
-	if ((rc = cmd_output_open("bench", o.output, 0644, &out)) == 0 &&
-	    (rc = cmd_output_exports("bench", &out, &o.exports, REPORT_BENCH, o.output)) == 0)
-		rc = o.selfcheck ? run_selfcheck(&o, hashes, (unsigned)n, ctx, f, &out)
-				 : run_measure(&o, hashes, (unsigned)n, ctx, f, &out);
-	free(ctx);
-	return rc;
+	cpu_describe(&cpu);
+	struct run_cli_run run = { .cmd = "bench", .argc = argc, .argv = argv, .quiet = o.quiet,
+				   .plan = { .steps = steps, .nsteps = build_steps(&o, cpu_llc_bytes(&cpu), steps),
+					     .hashes = hashes, .nhashes = n, .names = o.selfcheck ? NULL : names,
+					     .processes = o.processes, .seed = o.base.set.seed } };
+	if ((rc = run_cli_serve(&run)) >= 0)
+		return rc;
+	return measure(&o, &run, f);
 }

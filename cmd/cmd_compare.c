@@ -17,17 +17,21 @@ static void usage(void)
 	printf("usage: ksmbench compare BASE.json NEW.json [--threshold PERCENT] [--alpha P]\n"
 	       "                        [--format %s] [-o FILE]\n\n"
 	       "Compares two results documents (bench, thread or select --format json): results\n"
-	       "are matched by hash, data, cache, page size and timer, and their median rates\n"
-	       "compared. A change beyond the threshold is a regression (or an improvement)\n"
-	       "only if the two runs' rounds are separated: by a two-sided Mann-Whitney U test\n"
-	       "at level --alpha when both have enough rounds for it (5 each by default), else\n"
-	       "by their ranges not overlapping. Otherwise it is 'noise'.\n\n"
+	       "are matched by hash, data, cache, page size and timer, and their headline rates\n"
+	       "(medians over processes) compared, judged on the per-process values. A change\n"
+	       "within the threshold is 'unchanged'. Beyond it, 'inconclusive' when either\n"
+	       "side is unstable (a version-1 document counts as one process) or has too few\n"
+	       "processes for the test; 'noise' when a two-sided Mann-Whitney U test over the\n"
+	       "processes' values does not separate them at level --alpha; else a regression or\n"
+	       "an improvement. Fields of the two contexts that make figures incomparable (CPU,\n"
+	       "build, libraries, kernel, page size, an alias's implementation) are named.\n\n"
 	       "  --threshold PERCENT   smallest change that counts, e.g. 5%% (default 5%%)\n"
 	       "  --alpha P             significance level of the rank test (default 0.05)\n"
 	       "  --format FMT          %s (default table)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n\n"
-	       "Exit status: 0 no regression, 1 a regression, 2 unusable input (not a results\n"
-	       "document, a field missing, or no result in common).\n",
+	       "Exit status: 0 nothing regressed and nothing inconclusive, 1 a regression,\n"
+	       "2 unusable input (not a results document, a field missing, or no result in\n"
+	       "common), 3 no regression but some results inconclusive.\n",
 	       run_cli_formats(REPORT_COMPARE), run_cli_format_list(REPORT_COMPARE));
 }
 
@@ -83,8 +87,8 @@ int cmd_compare(int argc, char **argv)
 	struct compare_settings s = { .threshold_percent = 5, .alpha = 0.05 };
 	const char *format = "table", *output = NULL;
 	const struct report_format *f;
-	struct loaded_doc base, new_;
-	struct compare_outcome o;
+	static struct loaded_doc base, new_; /* 5 KB each: not on the stack */
+	static struct compare_outcome o;
 	struct kb_err err;
 	int rc;
 
@@ -107,6 +111,8 @@ int cmd_compare(int argc, char **argv)
 		rc = cmd_report("compare", output, f, &doc);
 		if (rc == 0 && o.counts[VERDICT_REGRESSION])
 			rc = KB_EXIT_FAIL;
+		else if (rc == 0 && o.counts[VERDICT_INCONCLUSIVE])
+			rc = KB_EXIT_INCONCLUSIVE;
 	}
 	compare_release(&o);
 	results_release(&base);

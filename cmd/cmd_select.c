@@ -11,15 +11,20 @@
 #include "run_cli.h"
 
 #define SELECT_MAX 64
+#define SELECT_PROCESSES_DEFAULT 5u
 
 static void usage(void)
 {
-	printf("usage: ksmbench select [--format %s] [--repeat N] [--hz N] [--align-tick]\n"
-	       "                       [--cpu N] [-o FILE] [--quiet] [--no-ceiling]\n\n"
+	printf("usage: ksmbench select [--format %s] [--repeat N] [--processes N] [--hz N]\n"
+	       "                       [--align-tick] [--cpu N] [-o FILE] [--quiet] [--no-ceiling]\n\n"
 	       "Times every available hash (aliases excluded) as the v2 KSM patch did: the zero\n"
 	       "page hashed for HZ>>3 emulated jiffies, 'ksm: NAME hash() N MB/s' per hash,\n"
-	       "then 'ksm: choise NAME as hash function' (the patch's spelling) for the fastest.\n\n"
-	       "  --repeat N        rounds per hash, the best counts (default 1, as the patch)\n"
+	       "then 'ksm: choise NAME as hash function' (the patch's spelling) for the fastest:\n"
+	       "the highest median over processes of each process's best round, the hashes\n"
+	       "measured side by side (in turns, shuffled per round).\n\n"
+	       "  --repeat N        rounds per hash and process, the best counts (default 1, as the patch)\n"
+	       "  --processes N     measuring processes (default %u; 1: this process only)\n"
+	       "  --seed N          seed of the rounds' order (default 1)\n"
 	       "  --hz N            emulated CONFIG_HZ (default 250)\n"
 	       "  --align-tick      start each window on a tick edge (the patch did not)\n"
 	       "  --cpu N           pin to CPU N (default: the highest-numbered CPU allowed)\n"
@@ -31,12 +36,13 @@ static void usage(void)
 	       "  --no-ceiling      do not measure this CPU's limits first (about 0.3 s)\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: the hashes measured so far are reported and\n"
 	       "the choice made among them, marked interrupted; exit status 130 (143).\n",
-	       run_cli_formats(REPORT_SELECT), run_cli_format_list(REPORT_SELECT));
+	       run_cli_formats(REPORT_SELECT), SELECT_PROCESSES_DEFAULT, run_cli_format_list(REPORT_SELECT));
 }
 
 struct select_opts {
 	const char *format_name, *output;
 	int cpu, quiet, no_ceiling;
+	unsigned processes;
 	struct bench_step step;
 	struct cmd_exports exports;
 };
@@ -44,13 +50,14 @@ struct select_opts {
 /* 0, an exit code, or -1 after --help. */
 static int parse(int argc, char **argv, struct select_opts *o)
 {
-	enum { O_REP = 256, O_HZ, O_ALIGN, O_CPU, O_FMT, O_NOCEIL };
+	enum { O_REP = 256, O_HZ, O_ALIGN, O_CPU, O_FMT, O_NOCEIL, O_PROC, O_SEED };
 	static const struct option opts[] = {
 		{ "repeat", required_argument, NULL, O_REP }, { "hz", required_argument, NULL, O_HZ },
 		{ "align-tick", no_argument, NULL, O_ALIGN }, { "cpu", required_argument, NULL, O_CPU },
 		{ "format", required_argument, NULL, O_FMT }, { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },           { "quiet", no_argument, NULL, 'q' },
-		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, CMD_EXPORT_OPTIONS,
+		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, { "processes", required_argument, NULL, O_PROC },
+		{ "seed", required_argument, NULL, O_SEED },  CMD_EXPORT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc = 0;
@@ -62,6 +69,8 @@ static int parse(int argc, char **argv, struct select_opts *o)
 		case O_REP: rc = run_cli_parse_repeat("select", optarg, &o->step.cfg.repeat); break;
 		case O_HZ: rc = run_cli_parse_hz("select", optarg, &o->step.cfg.hz); break;
 		case O_ALIGN: o->step.cfg.align_tick = 1; break;
+		case O_PROC: rc = run_cli_parse_processes("select", optarg, &o->processes); break;
+		case O_SEED: rc = run_cli_parse_seed("select", optarg, &o->step.set.seed); break;
 		case O_CPU: rc = run_cli_parse_cpu("select", optarg, &o->cpu); break;
 		case O_FMT: o->format_name = optarg; break;
 		case 'o': o->output = optarg; break;
@@ -91,7 +100,7 @@ static unsigned candidates(const struct hash_impl **hashes, uint32_t page_size)
 	return n;
 }
 
-static int measure_and_report(const struct select_opts *o, const struct hash_impl *const *hashes, unsigned n,
+static int measure_and_report(const struct select_opts *o, const struct run_cli_run *run,
 			      struct bench_context *ctx, const struct report_format *f)
 {
 	struct bench_results results = { 0 };
@@ -100,7 +109,7 @@ static int measure_and_report(const struct select_opts *o, const struct hash_imp
 
 	if (rc == 0)
 		rc = cmd_output_exports("select", &out, &o->exports, REPORT_SELECT, o->output);
-	if (rc == 0 && (rc = run_cli_measure("select", &o->step, 1, hashes, n, o->quiet, &results)) != 0)
+	if (rc == 0 && (rc = run_cli_measure(run, &results)) != 0)
 		cmd_output_abort(&out);
 	if (rc == 0) {
 		run_cli_finish("select", ctx, &results, f, o->quiet);
@@ -114,12 +123,12 @@ static int measure_and_report(const struct select_opts *o, const struct hash_imp
 
 int cmd_select(int argc, char **argv)
 {
-	struct select_opts o = { .format_name = "kernel", .cpu = -1,
+	struct select_opts o = { .format_name = "kernel", .cpu = -1, .processes = SELECT_PROCESSES_DEFAULT,
 				 .step.set = { .data = "zero", .page_size = 4096, .seed = 1 } };
 	const struct hash_impl *hashes[SELECT_MAX];
 	const struct report_format *f;
 	const char *rule;
-	int rc, cpu;
+	int rc;
 
 	bench_config_default(&o.step.cfg);
 	o.step.cfg.timer = BENCH_TIMER_JIFFIES;
@@ -129,16 +138,22 @@ int cmd_select(int argc, char **argv)
 		return rc < 0 ? KB_EXIT_OK : rc;
 	if ((rc = run_cli_format("select", o.format_name, REPORT_SELECT, &f)) != 0)
 		return rc;
-	unsigned n = candidates(hashes, o.step.set.page_size);
-	interrupt_install(INTERRUPT_STOP);
-	if ((rc = run_cli_cpu("select", o.cpu, 0, &cpu, &rule)) != 0)
+	struct run_cli_run run = { .cmd = "select", .argc = argc, .argv = argv, .quiet = o.quiet,
+				   .plan = { .steps = &o.step, .nsteps = 1, .hashes = hashes,
+					     .nhashes = candidates(hashes, o.step.set.page_size),
+					     .processes = o.processes, .seed = o.step.set.seed } };
+	if ((rc = run_cli_serve(&run)) >= 0)
 		return rc;
-	struct bench_context *ctx = run_cli_context("select", cpu, rule, hashes, n, 0);
+	interrupt_install(INTERRUPT_STOP);
+	if ((rc = run_cli_cpu("select", o.cpu, 0, &run.cpu, &rule)) != 0)
+		return rc;
+	struct bench_context *ctx = run_cli_context("select", run.cpu, rule, hashes, run.plan.nhashes, 0);
 	if (!ctx)
 		return KB_EXIT_USAGE;
+	bench_context_note_plan(ctx, &run.plan);
 	if (!o.no_ceiling)
 		run_cli_ceiling("select", ctx, o.quiet);
-	rc = measure_and_report(&o, hashes, n, ctx, f);
+	rc = measure_and_report(&o, &run, ctx, f);
 	free(ctx);
 	return rc;
 }

@@ -13,6 +13,10 @@
 #include "run_cli.h"
 
 #define THREAD_MAX 16
+#define THREAD_PROCESSES_DEFAULT 10u
+#define THREAD_ROUNDS_DEFAULT 1u
+#define THREAD_RDTSC_WINDOW_NS 40000000u
+#define THREAD_WARMUP_NS 10000000u
 
 static void usage(void)
 {
@@ -22,12 +26,16 @@ static void usage(void)
 	       "jhash2, crc32c-generic, and today's xxh3 and crc32c-isal. Two styles:\n"
 	       "  MB/s     the v2 patch's self-test: jiffies timer, zero page, hot\n"
 	       "  ns/page  ksmd's cost: rdtsc per call, random pages, cold working set\n"
-	       "Each with its speed-up against jhash2 here and in the thread.\n\n"
-	       "  --repeat N            rounds per measurement (default 5)\n"
-	       "  --window TIME         rdtsc round length (default 125ms)\n"
+	       "Each with its speed-up against jhash2 here (from rounds measured side by side)\n"
+	       "and in the thread. Measured in --processes fresh processes, every measurement\n"
+	       "taking its rounds in turns; unstable figures are named after the table.\n\n"
+	       "  --processes N         measuring processes (default %u; 1: this process only)\n"
+	       "  --repeat N            rounds per process and measurement (default %u)\n"
+	       "  --window TIME         rdtsc round length (default 40ms)\n"
 	       "  --hz N                emulated CONFIG_HZ of the self-test (default 250)\n"
 	       "  --working-set SIZE    cold working set (default 4x the last-level cache, 64M..1G)\n"
-	       "  --seed N              seed of the random pages and visiting order (default 1)\n"
+	       "  --seed N              seed of the random pages, visiting order and rounds' order\n"
+	       "                        (default 1)\n"
 	       "  --cpu N               pin to CPU N (default: the highest-numbered CPU allowed)\n"
 	       "  --format FMT          %s (default table)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
@@ -38,13 +46,15 @@ static void usage(void)
 	       "  --no-ceiling          do not measure this CPU's limits first (about 0.3 s)\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
 	       "and the exit status is 130 (143).\n",
-	       run_cli_formats(REPORT_THREAD), run_cli_format_list(REPORT_THREAD));
+	       run_cli_formats(REPORT_THREAD), THREAD_PROCESSES_DEFAULT, THREAD_ROUNDS_DEFAULT,
+	       run_cli_format_list(REPORT_THREAD));
 }
 
 struct thread_opts {
 	const char *format_name, *output;
 	int cpu, quiet, no_ceiling;
 	struct cmd_exports exports;
+	unsigned processes;
 	/* The self-test style: the zero page, hot, jiffies; the ksmd style:
 	 * random pages, cold, rdtsc. */
 	struct bench_step steps[2];
@@ -53,18 +63,18 @@ struct thread_opts {
 /* 0, an exit code, or -1 after --help. */
 static int parse(int argc, char **argv, struct thread_opts *o)
 {
-	enum { O_REP = 256, O_WIN, O_HZ, O_WS, O_SEED, O_CPU, O_FMT, O_NOCEIL };
+	enum { O_REP = 256, O_WIN, O_HZ, O_WS, O_SEED, O_CPU, O_FMT, O_NOCEIL, O_PROC };
 	static const struct option opts[] = {
 		{ "repeat", required_argument, NULL, O_REP },  { "window", required_argument, NULL, O_WIN },
 		{ "hz", required_argument, NULL, O_HZ },       { "working-set", required_argument, NULL, O_WS },
 		{ "seed", required_argument, NULL, O_SEED },   { "cpu", required_argument, NULL, O_CPU },
 		{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },            { "quiet", no_argument, NULL, 'q' },
-		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, CMD_EXPORT_OPTIONS,
+		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, { "processes", required_argument, NULL, O_PROC },
+		CMD_EXPORT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_step *kernel = &o->steps[0], *ksm = &o->steps[1];
-	struct kb_err err;
 	int c, rc = 0;
 
 	opterr = 0;
@@ -75,10 +85,8 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		case O_WIN: rc = run_cli_parse_window("thread", optarg, &ksm->cfg.window_ns); break;
 		case O_HZ: rc = run_cli_parse_hz("thread", optarg, &kernel->cfg.hz); break;
 		case O_WS: rc = run_cli_parse_working_set("thread", optarg, &ksm->set.working_set_bytes); break;
-		case O_SEED:
-			if (kb_parse_uint(optarg, UINT64_MAX, &ksm->set.seed, &err))
-				rc = cli_error("thread", "--seed: %s", err.msg);
-			break;
+		case O_SEED: rc = run_cli_parse_seed("thread", optarg, &ksm->set.seed); break;
+		case O_PROC: rc = run_cli_parse_processes("thread", optarg, &o->processes); break;
 		case O_CPU: rc = run_cli_parse_cpu("thread", optarg, &o->cpu); break;
 		case O_FMT: o->format_name = optarg; break;
 		case 'o': o->output = optarg; break;
@@ -94,16 +102,16 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		rc = cli_error("thread", "unexpected argument '%s'", argv[optind]);
 	ksm->cfg.repeat = kernel->cfg.repeat;
 	kernel->set.seed = ksm->set.seed;
-	/* The warm-ups: a quarter of a self-test window, and of an rdtsc round. */
-	kernel->cfg.warmup_ns = 31250000u;
-	ksm->cfg.warmup_ns = ksm->cfg.window_ns / 4;
+	/* Each round's warm-up: the caches and predictors after another hash. */
+	kernel->cfg.warmup_ns = THREAD_WARMUP_NS;
+	ksm->cfg.warmup_ns = THREAD_WARMUP_NS;
 	return rc;
 }
 
 /* "crc32c" is the alias for the fastest crc32c this CPU runs, as the
  * thread's crc32c was the kernel's best. A contender this build lacks
  * (ISA-L is not packaged for every architecture) is left out, with a note. */
-static unsigned contenders(const struct hash_impl **hashes, const struct thread_published **published)
+static unsigned contenders(const struct hash_impl **hashes, const struct thread_published **published, int say)
 {
 	struct kb_err err;
 	unsigned n = 0;
@@ -111,7 +119,8 @@ static unsigned contenders(const struct hash_impl **hashes, const struct thread_
 	for (unsigned i = 0; i < thread_published_count && n < THREAD_MAX; i++) {
 		hashes[n] = hash_select(thread_published[i].hash, &err);
 		if (!hashes[n]) {
-			cli_error("thread", "note: %s; its row is left out", err.msg);
+			if (say)
+				cli_error("thread", "note: %s; its row is left out", err.msg);
 			continue;
 		}
 		published[n++] = &thread_published[i];
@@ -133,45 +142,77 @@ static int report(const struct thread_opts *o, struct bench_context *ctx, struct
 	return run_cli_exit_code(cmd_output_close("thread", out, cmd_output_write(out, f, &doc)));
 }
 
-int cmd_thread(int argc, char **argv)
+/* The two steps: the self-test style (the zero page, hot, jiffies), and
+ * the ksmd style (random pages, cold, rdtsc). */
+static void defaults(struct thread_opts *o)
 {
-	struct thread_opts o = { .format_name = "table", .cpu = -1 };
-	const struct hash_impl *hashes[THREAD_MAX];
-	const struct thread_published *published[THREAD_MAX];
-	const struct report_format *f;
+	*o = (struct thread_opts){ .format_name = "table", .cpu = -1, .processes = THREAD_PROCESSES_DEFAULT };
+	for (int i = 0; i < 2; i++) {
+		bench_config_default(&o->steps[i].cfg);
+		o->steps[i].cfg.repeat = THREAD_ROUNDS_DEFAULT;
+		o->steps[i].set = (struct page_set_request){ .data = i ? "random" : "zero", .page_size = 4096,
+							     .seed = 1, .cold = i };
+	}
+	o->steps[0].cfg.timer = BENCH_TIMER_JIFFIES;
+	o->steps[0].name = "self-test MB/s";
+	o->steps[1].cfg.timer = BENCH_TIMER_RDTSC;
+	o->steps[1].cfg.window_ns = THREAD_RDTSC_WINDOW_NS;
+	o->steps[1].name = "ksmd ns/page";
+	o->steps[1].building_note = "building the cold working set";
+}
+
+static int measure(const struct thread_opts *o, struct run_cli_run *run,
+		   const struct thread_published *const *published, const struct report_format *f)
+{
 	struct bench_results results = { 0 };
 	struct cmd_output out;
 	const char *rule;
-	int rc, cpu;
+	int rc;
 
-	for (int i = 0; i < 2; i++) {
-		bench_config_default(&o.steps[i].cfg);
-		o.steps[i].set = (struct page_set_request){ .data = i ? "random" : "zero", .page_size = 4096,
-							    .seed = 1, .cold = i };
-	}
-	o.steps[0].cfg.timer = BENCH_TIMER_JIFFIES;
-	o.steps[1].cfg.timer = BENCH_TIMER_RDTSC;
-	o.steps[1].building_note = "building the cold working set";
-	if ((rc = parse(argc, argv, &o)) != 0)
-		return rc < 0 ? KB_EXIT_OK : rc;
-	if ((rc = run_cli_format("thread", o.format_name, REPORT_THREAD, &f)) != 0)
-		return rc;
 	interrupt_install(INTERRUPT_STOP);
-	if ((rc = run_cli_cpu("thread", o.cpu, 0, &cpu, &rule)) != 0)
+	if ((rc = run_cli_cpu("thread", o->cpu, 0, &run->cpu, &rule)) != 0)
 		return rc;
-	unsigned n = contenders(hashes, published);
-	struct bench_context *ctx = run_cli_context("thread", cpu, rule, hashes, n, 1);
+	/* The notes once the options are known good (a bad one is the only line), never in a worker. */
+	contenders((const struct hash_impl *[THREAD_MAX]){ NULL },
+		   (const struct thread_published *[THREAD_MAX]){ NULL }, 1);
+	struct bench_context *ctx = run_cli_context("thread", run->cpu, rule, run->plan.hashes, run->plan.nhashes, 1);
 	if (!ctx)
 		return KB_EXIT_USAGE;
-	if (!o.no_ceiling)
-		run_cli_ceiling("thread", ctx, o.quiet);
-	o.steps[1].set.llc_bytes = cpu_llc_bytes(&ctx->cpu);
-	if ((rc = cmd_output_open("thread", o.output, 0644, &out)) == 0 &&
-	    (rc = cmd_output_exports("thread", &out, &o.exports, REPORT_THREAD, o.output)) == 0) {
-		rc = run_cli_measure("thread", o.steps, 2, hashes, n, o.quiet, &results);
-		rc = rc ? (cmd_output_abort(&out), rc) : report(&o, ctx, &results, published, n, f, &out);
+	bench_context_note_plan(ctx, &run->plan);
+	if (!o->no_ceiling)
+		run_cli_ceiling("thread", ctx, o->quiet);
+	if ((rc = cmd_output_open("thread", o->output, 0644, &out)) == 0 &&
+	    (rc = cmd_output_exports("thread", &out, &o->exports, REPORT_THREAD, o->output)) == 0) {
+		rc = run_cli_measure(run, &results);
+		rc = rc ? (cmd_output_abort(&out), rc)
+			: report(o, ctx, &results, published, run->plan.nhashes, f, &out);
 	}
 	bench_results_free(&results);
 	free(ctx);
 	return rc;
+}
+
+int cmd_thread(int argc, char **argv)
+{
+	static struct thread_opts o;
+	const struct hash_impl *hashes[THREAD_MAX];
+	const struct thread_published *published[THREAD_MAX];
+	const struct report_format *f;
+	struct cpu_description cpu;
+	int rc;
+
+	defaults(&o);
+	if ((rc = parse(argc, argv, &o)) != 0)
+		return rc < 0 ? KB_EXIT_OK : rc;
+	if ((rc = run_cli_format("thread", o.format_name, REPORT_THREAD, &f)) != 0)
+		return rc;
+	cpu_describe(&cpu);
+	o.steps[1].set.llc_bytes = cpu_llc_bytes(&cpu);
+	struct run_cli_run run = { .cmd = "thread", .argc = argc, .argv = argv, .quiet = o.quiet,
+				   .plan = { .steps = o.steps, .nsteps = 2, .hashes = hashes,
+					     .nhashes = contenders(hashes, published, 0), .processes = o.processes,
+					     .seed = o.steps[1].set.seed } };
+	if ((rc = run_cli_serve(&run)) >= 0)
+		return rc;
+	return measure(&o, &run, published, f);
 }

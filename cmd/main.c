@@ -9,6 +9,7 @@
 #include "../hashes/cpu_features.h"
 #include "../hashes/cpu_identity.h"
 #include "cli.h"
+#include "workers.h"
 
 static const struct cli_command commands[] = {
 	{ "list", "registered hashes: availability here and in the kernel, alias choices", cmd_list },
@@ -60,6 +61,13 @@ int main(int argc, char **argv)
 		return cli_fail(NULL, &err);
 	if (cpu && *cpu && cpu_identity_simulate(cpu, &err))
 		return cli_fail(NULL, &err);
+	/* A measuring process started by another ksmbench (cmd/workers.h). */
+	if (argc >= 4 && strcmp(argv[1], "--worker") == 0) {
+		if (worker_spec_parse(argv[2]))
+			return cli_error(NULL, "--worker '%s' is not a measuring process's settings", argv[2]);
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2)
 		return default_job();
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {

@@ -9,10 +9,12 @@
 #include "../bench/pin.h"
 #include "../common/duration_parse.h"
 #include "../common/size_parse.h"
+#include "../report/stability_text.h"
 #include "cli.h"
 #include "interrupt.h"
 #include "term.h"
 #include "../common/plural.h"
+#include "workers.h"
 
 int run_cli_parse_cpu(const char *cmd, const char *text, int *cpu)
 {
@@ -71,6 +73,26 @@ int run_cli_parse_window(const char *cmd, const char *text, uint64_t *ns)
 	return 0;
 }
 
+int run_cli_parse_processes(const char *cmd, const char *text, unsigned *n)
+{
+	struct kb_err err;
+	uint64_t v;
+
+	if (kb_parse_uint(text, BENCH_PROCESSES_MAX, &v, &err) || v == 0)
+		return cli_error(cmd, "--processes '%s' must be from 1 to %u", text, BENCH_PROCESSES_MAX);
+	*n = (unsigned)v;
+	return 0;
+}
+
+int run_cli_parse_seed(const char *cmd, const char *text, uint64_t *seed)
+{
+	struct kb_err err;
+
+	if (kb_parse_uint(text, UINT64_MAX, seed, &err))
+		return cli_error(cmd, "--seed: %s", err.msg);
+	return 0;
+}
+
 int run_cli_format(const char *cmd, const char *name, enum report_kind kind, const struct report_format **f)
 {
 	struct kb_err err;
@@ -116,16 +138,28 @@ struct bench_context *run_cli_context(const char *cmd, int cpu, const char *rule
 	return ctx;
 }
 
-int run_cli_measure(const char *cmd, const struct bench_step *steps, unsigned nsteps,
-		    const struct hash_impl *const *hashes, unsigned nhashes, int quiet, struct bench_results *out)
+int run_cli_serve(const struct run_cli_run *run)
+{
+	return worker_spec.active ? worker_serve(run->cmd, &run->plan) : -1;
+}
+
+int run_cli_measure(const struct run_cli_run *run, struct bench_results *out)
 {
 	struct progress progress;
 	struct kb_err err;
+	int rc;
 
-	progress_init(&progress, cmd, quiet);
-	int rc = bench_run(steps, nsteps, hashes, nhashes, progress_show, &progress, out, &err);
+	progress_init(&progress, run->cmd, run->quiet);
+	if (run->plan.processes == 1) {
+		rc = bench_run(&run->plan, progress_show, &progress, out, &err) ? cli_fail(run->cmd, &err) : 0;
+	} else {
+		rc = workers_run(run->cmd, &run->plan, run->argc, run->argv, run->cpu, progress.on ? progress_show : NULL,
+				 &progress, out);
+		if (rc == 0 && bench_results_finish(out, &err))
+			rc = cli_fail(run->cmd, &err);
+	}
 	progress_clear(&progress);
-	return rc ? cli_fail(cmd, &err) : 0;
+	return rc;
 }
 
 void run_cli_ceiling(const char *cmd, struct bench_context *ctx, int quiet)
@@ -148,13 +182,22 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 	int signo;
 
 	ceiling_bound_results(ctx->ceiling, r->items, r->n);
-	bench_context_note_stop(ctx, r->planned, (unsigned)r->n);
+	bench_context_note_stop(ctx, r->planned, (unsigned)r->n, r->rounds_done, r->rounds_planned);
 	if ((signo = ctx->interrupted_by) != 0)
 		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurement%s reported\n", cmd,
 			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal", ctx->completed,
 			ctx->planned, kb_s(ctx->planned));
-	for (unsigned i = 0; f->no_warnings && !quiet && i < ctx->nwarnings; i++)
+	bench_context_note_results(ctx, r->items, r->n);
+	if (!f->no_warnings || quiet)
+		return;
+	for (unsigned i = 0; i < ctx->nwarnings; i++)
 		cli_error(cmd, "warning: %s", ctx->warnings[i]);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->items[i].unstable) {
+			char text[512];
+			report_unstable_line(&r->items[i], text, sizeof(text));
+			cli_error(cmd, "warning: %s", text);
+		}
 }
 
 int run_cli_exit_code(int close_rc)

@@ -16,6 +16,23 @@ int run_cli_parse_repeat(const char *cmd, const char *text, unsigned *repeat); /
 int run_cli_parse_hz(const char *cmd, const char *text, unsigned *hz);         /* --hz 8..10000 */
 int run_cli_parse_working_set(const char *cmd, const char *text, uint64_t *bytes); /* 64K..64G */
 int run_cli_parse_window(const char *cmd, const char *text, uint64_t *ns);     /* --window */
+int run_cli_parse_processes(const char *cmd, const char *text, unsigned *n);   /* --processes 1..100 */
+int run_cli_parse_seed(const char *cmd, const char *text, uint64_t *seed);     /* --seed */
+
+/* A measuring command's run: its plan, and what its measuring processes
+ * are started with (cmd/workers.h). */
+struct run_cli_run {
+	const char *cmd;
+	struct bench_plan plan;
+	int argc;       /* the command's arguments, argv[0] its name */
+	char **argv;
+	int quiet;
+	int cpu;        /* the CPU chosen (run_cli_cpu) */
+};
+
+/* In a measuring process (ksmbench --worker ...): serves run's plan and
+ * returns the exit code. -1 in any other process. */
+int run_cli_serve(const struct run_cli_run *run);
 
 /* The report format called name for kind. */
 int run_cli_format(const char *cmd, const char *name, enum report_kind kind, const struct report_format **f);
@@ -35,15 +52,17 @@ struct bench_context *run_cli_context(const char *cmd, int cpu, const char *rule
  * note on a terminal; a warning in ctx if the probes could not run. */
 void run_cli_ceiling(const char *cmd, struct bench_context *ctx, int quiet);
 
-/* Runs the plan with a progress line on a terminal (none with quiet);
- * out gets what was measured, also when a stop request ends it early. */
-int run_cli_measure(const char *cmd, const struct bench_step *steps, unsigned nsteps,
-		    const struct hash_impl *const *hashes, unsigned nhashes, int quiet, struct bench_results *out);
+/* Runs the plan, in this process (--processes 1) or in measuring
+ * processes, with a progress line on a terminal (none with quiet); out
+ * gets what was measured, estimated, also when a stop request ends it
+ * early. */
+int run_cli_measure(const struct run_cli_run *run, struct bench_results *out);
 
 /* After the run: bounds each result by ctx's ceiling (if measured),
  * records in ctx whether a stop request cut the run short (says so on
- * stderr when it did), and prints the context's warnings on stderr for a
- * format that has no place for them (not with quiet). */
+ * stderr when it did), and prints the context's warnings and one line per
+ * unstable result on stderr for a format that has no place for them (not
+ * with quiet). */
 void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_results *r,
 		    const struct report_format *f, int quiet);
 

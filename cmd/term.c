@@ -30,11 +30,14 @@ void progress_show(void *arg, const struct bench_progress *b)
 	if (!p || !p->on)
 		return;
 	/* \r and erase-to-end-of-line: the line is rewritten in place. */
+	fprintf(stderr, "\rksmbench %s: ", p->cmd);
+	if (b->processes > 1)
+		fprintf(stderr, "process %u/%u, ", b->process, b->processes);
 	if (b->note)
-		fprintf(stderr, "\rksmbench %s: %s\033[K", p->cmd, b->note);
+		fprintf(stderr, "%s\033[K", b->note);
 	else
-		fprintf(stderr, "\rksmbench %s: %u/%u %s round %u/%u\033[K", p->cmd, b->index, b->total,
-			b->hash->name, b->round, b->rounds);
+		fprintf(stderr, "round %u/%u, %u/%u %s%s%s\033[K", b->round, b->rounds, b->slot, b->slots,
+			b->step_name ? b->step_name : "", b->step_name ? ": " : "", b->hash->name);
 	fflush(stderr);
 	p->shown = 1;
 }

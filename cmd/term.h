@@ -19,9 +19,11 @@ int term_color(FILE *fp);
 #define TERM_BOLD "\033[1m"
 #define TERM_RESET "\033[0m"
 
-/* One line on stderr, rewritten in place: "ksmbench bench: 3/12 xxh64
- * round 2/5", or a step's note ("building the cold working set"). Off
- * unless stderr is a terminal, and with --quiet. */
+/* One line on stderr, rewritten in place: "ksmbench thread: process 2/5,
+ * round 1/2, 9/14 ksmd ns/page: xxh64" (the process when there are
+ * several, the measurement's turn in the round, the step's name when it
+ * has one), or a step's note ("building the cold working set"). Off unless
+ * stderr is a terminal, and with --quiet. */
 struct progress {
 	int on, shown;
 	const char *cmd;

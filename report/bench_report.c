@@ -1,22 +1,64 @@
 /* The bench document in text: the results table (plain or Markdown) under
  * the context, the kernel's lines, and github-action-benchmark's array.
  * Columns show fields of the result schema (result_fields.c). */
+#include <math.h>
+#include <string.h>
+
+#include "../bench/estimate.h"
 #include "context_text.h"
 #include "record_json.h"
 #include "record_table.h"
 #include "result_fields.h"
+#include "stability_text.h"
 
 #define RES(row) ((const struct bench_result *)(row)->item)
 
-/* "hash (implementation)" when an alias ran something else. */
+/* "hash (implementation)" when an alias ran something else; "hash (also
+ * alias, ...)" for the other names of the implementation measured. */
 static int hash_cell(const struct record_row *w, char *buf, size_t size)
 {
 	const struct bench_result *r = RES(w);
+	size_t used;
 
-	if (r->impl && r->impl != r->hash && *r->impl)
-		snprintf(buf, size, "%s (%s)", r->hash, r->impl);
+	if (r->impl && strcmp(r->impl, r->hash) != 0 && *r->impl)
+		used = (size_t)snprintf(buf, size, "%s (%s)", r->hash, r->impl);
 	else
-		snprintf(buf, size, "%s", r->hash);
+		used = (size_t)snprintf(buf, size, "%s", r->hash);
+	for (unsigned i = 0; i < r->naliases && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s%s", i ? ", " : " (also ", r->aliases[i],
+					 i + 1 == r->naliases ? ")" : "");
+	return 1;
+}
+
+/* The headline, "39900 ±1.2%": the median over processes and its interval's
+ * half-width (none for a single process). */
+static int median_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct bench_result *r = RES(w);
+	double pct = estimate_half_width_percent(&r->over_processes);
+
+	if (pct >= 0)
+		snprintf(buf, size, "%.0f ±%.1f%%", bench_bytes_per_s(r->page_size, r->ns_per_page.median) / 1e6, pct);
+	else
+		snprintf(buf, size, "%.0f", bench_bytes_per_s(r->page_size, r->ns_per_page.median) / 1e6);
+	return 1;
+}
+
+/* Rounds used of rounds measured: the rest were disturbed. */
+static int rounds_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct bench_result *r = RES(w);
+
+	if (r->rounds_disturbed)
+		snprintf(buf, size, "%u/%u", r->repeats - r->rounds_disturbed, r->repeats);
+	else
+		snprintf(buf, size, "%u", r->repeats);
+	return 1;
+}
+
+static int stability_cell(const struct record_row *w, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", RES(w)->unstable ? "unstable" : "stable");
 	return 1;
 }
 
@@ -32,15 +74,32 @@ static int page_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
-/* rdtsc: p10/p50/p90 per call, in TSC cycles or (no TSC) ns. */
+/* A per-call figure with no digit finer than the counter resolves: rounded
+ * to the power of ten of the resolution's leading digit (a step of 26
+ * ticks: tens) when that is coarser than one tick. */
+static double resolved(double ticks, double resolution)
+{
+	if (resolution < 10)
+		return round(ticks);
+	double unit = pow(10, floor(log10(resolution)));
+	return round(ticks / unit) * unit;
+}
+
+/* rdtsc: p10/p50/p90 per call, in TSC cycles or (no TSC) ns; "/bN" when
+ * timed in batches of N calls. */
 static int cycles_cell(const struct record_row *w, char *buf, size_t size)
 {
 	const struct bench_result *r = RES(w);
+	const struct bench_rdtsc_part *p = &r->rdtsc;
+	char batch[32] = "";
 
 	if (r->timer != BENCH_TIMER_RDTSC)
 		return 0;
-	snprintf(buf, size, "%.0f/%.0f/%.0f%s", r->rdtsc.ticks_per_call_p10, r->rdtsc.ticks_per_call_median,
-		 r->rdtsc.ticks_per_call_p90, r->counter.is_tsc ? "" : " ns");
+	if (p->batch_calls > 1)
+		snprintf(batch, sizeof(batch), " b%llu", (unsigned long long)p->batch_calls);
+	snprintf(buf, size, "%.0f/%.0f/%.0f%s%s", resolved(p->ticks_per_call_p10, p->resolution_ticks),
+		 resolved(p->ticks_per_call_median, p->resolution_ticks),
+		 resolved(p->ticks_per_call_p90, p->resolution_ticks), r->counter.is_tsc ? "" : " ns", batch);
 	return 1;
 }
 
@@ -51,12 +110,13 @@ static const struct record_column columns[] = {
 	{ "TIMER", 'l', "timer", 0, NULL, NULL },
 	{ "PAGE", 'r', NULL, 0, NULL, page_cell },
 	{ "MB/s best", 'r', "bytes_per_second_best", 1e-6, "%.0f", NULL },
-	{ "MB/s median", 'r', "bytes_per_second_median", 1e-6, "%.0f", NULL },
+	{ "MB/s median", 'r', NULL, 0, NULL, median_cell },
 	{ "ns/page median", 'r', "ns_per_page_median", 0, "%.1f", NULL },
-	{ "CV %", 'r', "cv", 100, "%.1f", NULL },
+	{ "ROUNDS", 'r', NULL, 0, NULL, rounds_cell },
 	{ "kernel MB/s", 'r', "kernel_mb_per_s_best", 0, NULL, NULL },
 	{ "bias %", 'r', "bias_percent_median", 0, "%+.1f", NULL },
 	{ "TSC cyc/call p10/p50/p90", 'r', NULL, 0, NULL, cycles_cell },
+	{ "STABILITY", 'l', NULL, 0, NULL, stability_cell },
 };
 
 int bench_report_rows(const struct report_document *doc, struct record_list *rows)
@@ -64,6 +124,20 @@ int bench_report_rows(const struct report_document *doc, struct record_list *row
 	*rows = (struct record_list){ &report_result_schema, doc->results, doc->nresults, sizeof(*doc->results),
 				      { .item = doc } };
 	return 0;
+}
+
+/* After the table: how it was measured, and one line per unstable result. */
+static int method_notes(FILE *out, const struct report_document *doc, enum report_style style)
+{
+	const struct bench_context *ctx = doc->ctx;
+	int md = style == REPORT_MARKDOWN;
+
+	if (ctx->processes)
+		fprintf(out, "%s%u process%s x %u round%s per measurement, taken in turns; MB/s median: over processes, "
+			     "± its interval's half-width (%s)\n", md ? "\n- " : "", ctx->processes,
+			ctx->processes == 1 ? "" : "es", ctx->rounds_per_process, ctx->rounds_per_process == 1 ? "" : "s",
+			ctx->processes >= 6 ? "95%+ confidence" : "min..max of the processes");
+	return report_unstable_lines(out, doc->results, doc->nresults, md ? "- Warning: " : "warning: ");
 }
 
 int bench_report_text(FILE *out, const struct report_document *doc, enum report_style style)
@@ -74,7 +148,7 @@ int bench_report_text(FILE *out, const struct report_document *doc, enum report_
 	struct table *t = record_table(RECORD_COLUMNS(columns), &rows);
 	int rc = t ? report_table_in_context(out, doc->ctx, t, style, 1) : -1;
 	table_free(t);
-	return rc;
+	return rc ? rc : method_notes(out, doc, style);
 }
 
 /* The kernel's figure for a result: its own for the jiffies timer, else the
@@ -126,11 +200,16 @@ static cJSON *gha_entry(const struct bench_result *r, const struct bench_context
 	if (!o)
 		return NULL;
 	gha_name(name, sizeof(name), r);
+	if (r->over_processes.n > 1) { /* the interval over processes */
+		lo = bench_bytes_per_s(r->page_size, r->over_processes.high) / 1e6;
+		hi = bench_bytes_per_s(r->page_size, r->over_processes.low) / 1e6;
+	}
 	snprintf(range, sizeof(range), "± %.1f", (hi - lo) / 2);
 	if (r->ns_per_page.n > 1)
 		snprintf(cv, sizeof(cv), "; CV %.2f%%", r->ns_per_page.cv * 100);
-	snprintf(extra, sizeof(extra), "implementation %s; best %.1f MB/s; median of %u rounds%s%s", r->impl,
-		 bench_bytes_per_s(r->page_size, r->ns_per_page.best) / 1e6, r->repeats, cv,
+	snprintf(extra, sizeof(extra), "implementation %s; best %.1f MB/s; median over %u process%s (%u rounds)%s; %s%s",
+		 r->impl, bench_bytes_per_s(r->page_size, r->ns_per_page.best) / 1e6, r->nprocesses,
+		 r->nprocesses == 1 ? "" : "es", r->repeats, cv, r->unstable ? "unstable" : "stable",
 		 r->interrupted ? "; rounds cut short by an interruption"
 		 : ctx->interrupted_by ? "; run interrupted" : "");
 	cJSON_AddStringToObject(o, "name", name);

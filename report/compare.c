@@ -1,4 +1,6 @@
-/* Matching and judging two results documents (see compare.h). */
+/* Matching and judging two results documents (see compare.h). Results are
+ * matched through a sorted index of their keys: O(n log n) whatever the
+ * number of results. */
 #include "compare.h"
 
 #include <stdlib.h>
@@ -6,8 +8,9 @@
 
 #include "../bench/rank_test.h"
 
-static const char *const verdict_names[] = { "unchanged", "noise", "improvement", "regression" };
-static const char *const method_names[] = { "mann-whitney-exact", "mann-whitney-normal", "ranges" };
+static const char *const verdict_names[VERDICTS] = { "unchanged", "noise", "improvement", "regression",
+						      "inconclusive" };
+static const char *const method_names[] = { "mann-whitney-exact", "mann-whitney-normal", "none" };
 
 const char *compare_verdict_name(enum compare_verdict v)
 {
@@ -19,34 +22,106 @@ const char *compare_method_name(enum compare_method m)
 	return method_names[m];
 }
 
-static int same_key(const struct loaded_result *a, const struct loaded_result *b)
-{
-	char da[320], db[320];
+/* A document's results sorted by key. */
+struct index {
+	char **keys;   /* per result, in document order */
+	size_t *order; /* result indexes sorted by key */
+	size_t n;
+};
 
-	results_dataset(a, da, sizeof(da));
-	results_dataset(b, db, sizeof(db));
-	return strcmp(a->hash, b->hash) == 0 && strcmp(da, db) == 0 && strcmp(a->cache, b->cache) == 0 &&
-	       strcmp(a->timer, b->timer) == 0 && a->page_size == b->page_size && a->misalign == b->misalign;
+static const struct index *sort_index; /* for qsort's comparison */
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(sort_index->keys[*(const size_t *)a], sort_index->keys[*(const size_t *)b]);
 }
 
-static int check_unique(const struct loaded_doc *d, struct kb_err *err)
+/* The key that matches results across files, fields separated by 0x1f. */
+static char *key_of(const struct loaded_result *r)
 {
-	for (size_t i = 0; i < d->n; i++)
-		for (size_t j = i + 1; j < d->n; j++)
-			if (same_key(&d->results[i], &d->results[j]))
-				return kb_fail(err, "%s: results[%zu] and results[%zu] measure the same thing (%s, %s, %s, "
-						    "%llu bytes, %s timer): cannot tell which to compare",
-					       d->path, i, j, d->results[i].hash, d->results[i].data, d->results[i].cache,
-					       (unsigned long long)d->results[i].page_size, d->results[i].timer);
+	char data[320];
+
+	results_dataset(r, data, sizeof(data));
+	int n = snprintf(NULL, 0, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, r->timer,
+			 (unsigned long long)r->page_size, (unsigned long long)r->misalign);
+	char *k = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (k)
+		snprintf(k, (size_t)n + 1, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, r->timer,
+			 (unsigned long long)r->page_size, (unsigned long long)r->misalign);
+	return k;
+}
+
+static void index_free(struct index *x)
+{
+	for (size_t i = 0; x->keys && i < x->n; i++)
+		free(x->keys[i]);
+	free(x->keys);
+	free(x->order);
+	memset(x, 0, sizeof(*x));
+}
+
+static int index_build(const struct loaded_doc *d, struct index *x, struct kb_err *err)
+{
+	x->n = d->n;
+	x->keys = calloc(d->n + 1, sizeof(*x->keys));
+	x->order = calloc(d->n + 1, sizeof(*x->order));
+	if (!x->keys || !x->order)
+		return kb_fail(err, "out of memory");
+	for (size_t i = 0; i < d->n; i++) {
+		if (!(x->keys[i] = key_of(&d->results[i])))
+			return kb_fail(err, "out of memory");
+		x->order[i] = i;
+	}
+	sort_index = x;
+	qsort(x->order, x->n, sizeof(*x->order), by_key);
+	for (size_t i = 1; i < x->n; i++) {
+		size_t a = x->order[i - 1], b = x->order[i];
+		if (strcmp(x->keys[a], x->keys[b]) == 0) {
+			const struct loaded_result *r = &d->results[a < b ? a : b];
+			return kb_fail(err, "%s: results[%zu] and results[%zu] measure the same thing (%s, %s, %s, "
+					    "%llu bytes, %s timer): cannot tell which to compare",
+				       d->path, a < b ? a : b, a < b ? b : a, r->hash, r->data, r->cache,
+				       (unsigned long long)r->page_size, r->timer);
+		}
+	}
 	return 0;
 }
 
-static const struct loaded_result *find(const struct loaded_doc *d, const struct loaded_result *key)
+/* The result of d (indexed by x) with key, or NULL. */
+static const struct loaded_result *find(const struct loaded_doc *d, const struct index *x, const char *key)
 {
-	for (size_t i = 0; i < d->n; i++)
-		if (same_key(&d->results[i], key))
-			return &d->results[i];
+	size_t lo = 0, hi = x->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(x->keys[x->order[mid]], key);
+		if (c == 0)
+			return &d->results[x->order[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
+}
+
+/* Beyond the threshold, when the values cannot tell: why (in p->why), 1. */
+static int inconclusive(struct compare_pair *p, const struct compare_settings *s)
+{
+	const struct loaded_result *a = p->base, *b = p->new_;
+
+	if (a->unstable || b->unstable) {
+		snprintf(p->why, sizeof(p->why), "%s%s%s%s%s%s", a->unstable ? "base unstable: " : "",
+			 a->unstable ? a->why : "", a->unstable && b->unstable ? "; " : "",
+			 b->unstable ? "new unstable: " : "", b->unstable ? b->why : "", "");
+		return 1;
+	}
+	if (rank_test_min_p(a->nvalues, b->nvalues) >= s->alpha) {
+		snprintf(p->why, sizeof(p->why), "too few processes to tell a change (%zu and %zu)", a->nvalues,
+			 b->nvalues);
+		return 1;
+	}
+	return 0;
 }
 
 static int judge(struct compare_pair *p, const struct compare_settings *s)
@@ -57,48 +132,34 @@ static int judge(struct compare_pair *p, const struct compare_settings *s)
 				    ? (b->bytes_per_second_median - a->bytes_per_second_median) /
 					      a->bytes_per_second_median * 100
 				    : 0;
-	/* Ranges of the rounds' rates: from the rounds when kept, else from the
-	 * slowest and fastest round. */
-	double alo = a->bytes_per_second_min, ahi = a->bytes_per_second_max;
-	double blo = b->bytes_per_second_min, bhi = b->bytes_per_second_max;
-	p->ranges_overlap = !(ahi < blo || bhi < alo);
-	p->base_samples = a->nrounds;
-	p->new_samples = b->nrounds;
+	p->base_samples = a->nvalues;
+	p->new_samples = b->nvalues;
 	p->p_value = -1;
-	p->method = METHOD_RANGES;
-	int separated = !p->ranges_overlap;
-	if (a->nrounds && b->nrounds && rank_test_min_p(a->nrounds, b->nrounds) < s->alpha) {
+	p->method = METHOD_NONE;
+	p->why[0] = '\0';
+	if (a->nvalues && b->nvalues && rank_test_min_p(a->nvalues, b->nvalues) < s->alpha) {
 		struct rank_test t;
-		if (rank_test_run(b->rounds, b->nrounds, a->rounds, a->nrounds, &t))
+		if (rank_test_run(b->values, b->nvalues, a->values, a->nvalues, &t))
 			return -1;
 		p->method = t.exact ? METHOD_RANK_EXACT : METHOD_RANK_NORMAL;
 		p->p_value = t.p;
-		separated = t.p < s->alpha;
 	}
 	if (p->change_percent >= -s->threshold_percent && p->change_percent <= s->threshold_percent)
 		p->verdict = VERDICT_UNCHANGED;
-	else if (!separated)
+	else if (inconclusive(p, s))
+		p->verdict = VERDICT_INCONCLUSIVE;
+	else if (p->p_value >= s->alpha)
 		p->verdict = VERDICT_NOISE;
 	else
 		p->verdict = p->change_percent < 0 ? VERDICT_REGRESSION : VERDICT_IMPROVEMENT;
 	return 0;
 }
 
-int compare_run(const struct loaded_doc *base, const struct loaded_doc *new_, const struct compare_settings *s,
-		struct compare_outcome *out, struct kb_err *err)
+static int pair_up(const struct loaded_doc *base, const struct loaded_doc *new_, const struct index *xb,
+		   const struct index *xn, const struct compare_settings *s, struct compare_outcome *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (check_unique(base, err) || check_unique(new_, err))
-		return -1;
-	out->pairs = calloc(base->n + 1, sizeof(*out->pairs));
-	out->only_base = calloc(base->n + 1, sizeof(*out->only_base));
-	out->only_new = calloc(new_->n + 1, sizeof(*out->only_new));
-	if (!out->pairs || !out->only_base || !out->only_new) {
-		compare_release(out);
-		return kb_fail(err, "out of memory");
-	}
 	for (size_t i = 0; i < base->n; i++) {
-		const struct loaded_result *b = find(new_, &base->results[i]);
+		const struct loaded_result *b = find(new_, xn, xb->keys[i]);
 		if (!b) {
 			out->only_base[out->nonly_base++] = &base->results[i];
 			continue;
@@ -106,21 +167,50 @@ int compare_run(const struct loaded_doc *base, const struct loaded_doc *new_, co
 		struct compare_pair *p = &out->pairs[out->npairs++];
 		p->base = &base->results[i];
 		p->new_ = b;
-		if (judge(p, s)) {
-			compare_release(out);
-			return kb_fail(err, "out of memory");
-		}
+		if (judge(p, s))
+			return -1;
 		out->counts[p->verdict]++;
+		if (strcmp(p->base->impl, b->impl) != 0) {
+			char field[96];
+			snprintf(field, sizeof(field), "implementation of %.60s", b->hash);
+			compare_mismatch_add(out, field, p->base->impl, b->impl);
+		}
 	}
 	for (size_t i = 0; i < new_->n; i++)
-		if (!find(base, &new_->results[i]))
+		if (!find(base, xb, xn->keys[i]))
 			out->only_new[out->nonly_new++] = &new_->results[i];
-	if (out->npairs == 0) {
-		compare_release(out);
-		return kb_fail(err, "no result of %s matches one of %s (by hash, data, cache, page size and timer)",
-			       new_->path, base->path);
-	}
 	return 0;
+}
+
+int compare_run(const struct loaded_doc *base, const struct loaded_doc *new_, const struct compare_settings *s,
+		struct compare_outcome *out, struct kb_err *err)
+{
+	struct index xb = { 0 }, xn = { 0 };
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (index_build(base, &xb, err) || index_build(new_, &xn, err))
+		goto done;
+	out->pairs = calloc(base->n + 1, sizeof(*out->pairs));
+	out->only_base = calloc(base->n + 1, sizeof(*out->only_base));
+	out->only_new = calloc(new_->n + 1, sizeof(*out->only_new));
+	if (!out->pairs || !out->only_base || !out->only_new || pair_up(base, new_, &xb, &xn, s, out)) {
+		kb_fail(err, "out of memory");
+		goto done;
+	}
+	if (out->npairs == 0) {
+		kb_fail(err, "no result of %s matches one of %s (by hash, data, cache, page size and timer)", new_->path,
+			base->path);
+		goto done;
+	}
+	compare_contexts(base, new_, out);
+	rc = 0;
+done:
+	index_free(&xb);
+	index_free(&xn);
+	if (rc)
+		compare_release(out);
+	return rc;
 }
 
 void compare_release(struct compare_outcome *out)

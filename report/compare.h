@@ -1,9 +1,13 @@
 /* Comparing two results documents (ksmbench compare): results matched by
- * (hash, dataset, page size, misalignment, cache, timer), the median rates
- * set side by side, and a verdict per pair that calls a change a
- * regression or an improvement only when it is beyond the threshold AND the
- * two runs' rounds are separated: by a Mann-Whitney U test where the rounds
- * are enough for it, else by their ranges not overlapping. */
+ * (hash, dataset, page size, misalignment, cache, timer), their headline
+ * rates (medians over processes) set side by side, and a verdict per pair
+ * judged on the per-process values: a change within the threshold is
+ * "unchanged"; beyond it, "inconclusive" when either side is unstable (a
+ * version-1 document counts as one process) or has too few processes for
+ * the test, "noise" when a two-sided Mann-Whitney U test over the
+ * processes' values does not separate them at alpha, else a regression or
+ * an improvement. Where the two documents' contexts differ in what makes
+ * figures comparable, each such field is named. */
 #ifndef KB_COMPARE_H
 #define KB_COMPARE_H
 
@@ -12,26 +16,28 @@
 #include "results_load.h"
 
 enum compare_verdict {
-	VERDICT_UNCHANGED,   /* within the threshold */
-	VERDICT_NOISE,       /* beyond the threshold, but the rounds are not separated */
+	VERDICT_UNCHANGED,    /* within the threshold */
+	VERDICT_NOISE,        /* beyond the threshold, but the processes' values are not separated */
 	VERDICT_IMPROVEMENT,
 	VERDICT_REGRESSION,
+	VERDICT_INCONCLUSIVE, /* beyond the threshold, but a side is unstable or has too few processes */
+	VERDICTS
 };
 
 enum compare_method {
-	METHOD_RANK_EXACT,   /* Mann-Whitney U, exact distribution */
-	METHOD_RANK_NORMAL,  /* Mann-Whitney U, normal approximation */
-	METHOD_RANGES,       /* too few rounds for the test: do [min, max] overlap? */
+	METHOD_RANK_EXACT,    /* Mann-Whitney U, exact distribution */
+	METHOD_RANK_NORMAL,   /* Mann-Whitney U, normal approximation */
+	METHOD_NONE,          /* not tested: too few values */
 };
 
 struct compare_pair {
 	const struct loaded_result *base, *new_;
-	double change_percent;   /* of the median rate, new against base */
+	double change_percent;   /* of the headline rate, new against base */
 	enum compare_verdict verdict;
 	enum compare_method method;
-	double p_value;          /* rank test; -1 with METHOD_RANGES */
-	int ranges_overlap;
-	size_t base_samples, new_samples;
+	double p_value;          /* rank test; -1 with METHOD_NONE */
+	size_t base_samples, new_samples; /* per-process values judged */
+	char why[320];           /* inconclusive: the reason; "" otherwise */
 };
 
 struct compare_settings {
@@ -39,12 +45,23 @@ struct compare_settings {
 	double alpha;             /* default 0.05 */
 };
 
+/* A field whose value differs between the two documents' contexts (or an
+ * alias's implementation between two matched results). */
+struct compare_mismatch {
+	char field[96];
+	char base[100], new_[100]; /* the values as JSON, control characters replaced */
+};
+
+#define COMPARE_MISMATCHES_MAX 32
+
 struct compare_outcome {
 	struct compare_pair *pairs;
 	size_t npairs;
 	const struct loaded_result **only_base, **only_new;
 	size_t nonly_base, nonly_new;
-	size_t counts[4];         /* per verdict */
+	size_t counts[VERDICTS]; /* per verdict */
+	struct compare_mismatch mismatches[COMPARE_MISMATCHES_MAX];
+	size_t nmismatches;
 };
 
 /* Matches and judges. Errors: a result key twice in one file, no result in
@@ -55,6 +72,10 @@ void compare_release(struct compare_outcome *out);
 
 const char *compare_verdict_name(enum compare_verdict v);
 const char *compare_method_name(enum compare_method m);
+
+/* The context fields compared, and how mismatches are found (compare_context.c). */
+void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *new_, struct compare_outcome *out);
+void compare_mismatch_add(struct compare_outcome *out, const char *field, const char *base, const char *new_);
 
 /* The compare document's fields and text: compare_report.c, written through
  * the format registry (report.h). */

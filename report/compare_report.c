@@ -1,4 +1,4 @@
-/* The compare document: its fields (schema ksmbench-compare/1), and the
+/* The compare document: its fields (schema ksmbench-compare/2), and the
  * text report, an aligned table (verdicts coloured on a terminal) or
  * Markdown for a review (see compare.h). */
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include "kinds.h"
 #include "record_table.h"
 
-#define COMPARE_SCHEMA "ksmbench-compare/1"
+#define COMPARE_SCHEMA "ksmbench-compare/2"
 
 #define DOC(row) ((const struct report_document *)(row)->item)
 #define RUN(row) ((const struct loaded_doc *)(row)->item)
@@ -45,9 +45,11 @@ RECORD_GETTER(p_change, record_real(v, PAIR(w)->change_percent))
 RECORD_GETTER(p_verdict, record_str(v, compare_verdict_name(PAIR(w)->verdict)))
 RECORD_GETTER(p_method, record_str(v, compare_method_name(PAIR(w)->method)))
 RECORD_GETTER(p_p, PAIR(w)->p_value >= 0 && record_real(v, PAIR(w)->p_value))
-RECORD_GETTER(p_overlap, record_bool(v, PAIR(w)->ranges_overlap))
-RECORD_GETTER(p_base_rounds, record_uint(v, PAIR(w)->base_samples))
-RECORD_GETTER(p_new_rounds, record_uint(v, PAIR(w)->new_samples))
+RECORD_GETTER(p_base_processes, record_uint(v, PAIR(w)->base_samples))
+RECORD_GETTER(p_new_processes, record_uint(v, PAIR(w)->new_samples))
+RECORD_GETTER(p_base_stability, record_str(v, PAIR(w)->base->unstable ? "unstable" : "stable"))
+RECORD_GETTER(p_new_stability, record_str(v, PAIR(w)->new_->unstable ? "unstable" : "stable"))
+RECORD_GETTER(p_why, record_str(v, PAIR(w)->why))
 
 static const struct record_field pair_fields[] = {
 	{ .name = "implementation_base", .type = RECORD_STR, .get = p_impl_base },
@@ -58,9 +60,11 @@ static const struct record_field pair_fields[] = {
 	{ .name = "verdict", .type = RECORD_STR, .get = p_verdict },
 	{ .name = "method", .type = RECORD_STR, .get = p_method },
 	{ .name = "p_value", .type = RECORD_REAL, .get = p_p },
-	{ .name = "ranges_overlap", .type = RECORD_BOOL, .get = p_overlap },
-	{ .name = "base_rounds", .type = RECORD_UINT, .get = p_base_rounds },
-	{ .name = "new_rounds", .type = RECORD_UINT, .get = p_new_rounds },
+	{ .name = "base_processes", .type = RECORD_UINT, .get = p_base_processes },
+	{ .name = "new_processes", .type = RECORD_UINT, .get = p_new_processes },
+	{ .name = "base_stability", .type = RECORD_STR, .get = p_base_stability },
+	{ .name = "new_stability", .type = RECORD_STR, .get = p_new_stability },
+	{ .name = "reason", .type = RECORD_STR, .get = p_why },
 };
 
 static const struct record_schema pair_schema = { &key_schema, RECORD_FIELDS(pair_fields), NULL, 0 };
@@ -69,12 +73,14 @@ RECORD_GETTER(r_path, record_str(v, RUN(w)->path))
 RECORD_GETTER(r_date, record_str(v, RUN(w)->date))
 RECORD_GETTER(r_git, record_str(v, RUN(w)->git_revision))
 RECORD_GETTER(r_interrupted, record_bool(v, RUN(w)->interrupted))
+RECORD_GETTER(r_version, record_uint(v, (uint64_t)RUN(w)->version))
 
 static const struct record_field run_fields[] = {
 	{ .name = "path", .type = RECORD_STR, .get = r_path },
 	{ .name = "date", .type = RECORD_STR, .get = r_date },
 	{ .name = "git_revision", .type = RECORD_STR, .get = r_git },
 	{ .name = "interrupted", .type = RECORD_BOOL, .get = r_interrupted },
+	{ .name = "schema_version", .type = RECORD_UINT, .get = r_version },
 };
 
 static const struct record_schema run_schema = { NULL, RECORD_FIELDS(run_fields), NULL, 0 };
@@ -87,6 +93,28 @@ RECORD_GETTER(c_base, record_item(v, DOC(w)->base))
 RECORD_GETTER(c_new, record_item(v, DOC(w)->new_))
 RECORD_GETTER(c_regressions, record_uint(v, OUT(w)->counts[VERDICT_REGRESSION]))
 RECORD_GETTER(c_improvements, record_uint(v, OUT(w)->counts[VERDICT_IMPROVEMENT]))
+RECORD_GETTER(c_inconclusive, record_uint(v, OUT(w)->counts[VERDICT_INCONCLUSIVE]))
+RECORD_GETTER(c_exit, record_int(v, OUT(w)->counts[VERDICT_REGRESSION] ? 1 : OUT(w)->counts[VERDICT_INCONCLUSIVE] ? 3 : 0))
+RECORD_GETTER(c_mismatch, record_item(v, &OUT(w)->mismatches[w->index]))
+RECORD_GETTER(c_samples, record_str(v, "per-process values (a version-1 result is one process)"))
+
+static size_t n_mismatches(const struct record_row *w)
+{
+	return OUT(w)->nmismatches;
+}
+
+#define MISMATCH(row) ((const struct compare_mismatch *)(row)->item)
+RECORD_GETTER(m_field, record_str(v, MISMATCH(w)->field))
+RECORD_GETTER(m_base, record_str(v, MISMATCH(w)->base))
+RECORD_GETTER(m_new, record_str(v, MISMATCH(w)->new_))
+
+static const struct record_field mismatch_fields[] = {
+	{ .name = "field", .type = RECORD_STR, .get = m_field },
+	{ .name = "base", .type = RECORD_STR, .get = m_base },
+	{ .name = "new", .type = RECORD_STR, .get = m_new },
+};
+
+static const struct record_schema mismatch_schema = { NULL, RECORD_FIELDS(mismatch_fields), NULL, 0 };
 RECORD_GETTER(c_pair, record_item(v, &OUT(w)->pairs[w->index]))
 RECORD_GETTER(c_only_base, record_item(v, &OUT(w)->only_base[w->index]))
 RECORD_GETTER(c_only_new, record_item(v, &OUT(w)->only_new[w->index]))
@@ -114,6 +142,11 @@ static const struct record_field document_fields[] = {
 	{ .name = "new", .type = RECORD_OBJECT, .get = c_new, .sub = &run_schema },
 	{ .name = "regressions", .type = RECORD_UINT, .get = c_regressions },
 	{ .name = "improvements", .type = RECORD_UINT, .get = c_improvements },
+	{ .name = "inconclusive", .type = RECORD_UINT, .get = c_inconclusive },
+	{ .name = "exit_status", .type = RECORD_INT, .get = c_exit },
+	{ .name = "samples", .type = RECORD_STR, .get = c_samples },
+	{ .name = "context_differences", .type = RECORD_OBJECT, .get = c_mismatch, .count = n_mismatches,
+	  .sub = &mismatch_schema },
 	{ .name = "comparisons", .type = RECORD_OBJECT, .get = c_pair, .count = n_pairs, .sub = &pair_schema },
 	{ .name = "only_in_base", .type = RECORD_OBJECT, .get = c_only_base, .count = n_only_base,
 	  .sub = &key_schema },
@@ -134,20 +167,20 @@ static int page_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
-static int rounds_cell(const struct record_row *w, char *buf, size_t size)
+/* The per-process values judged on each side. */
+static int processes_cell(const struct record_row *w, char *buf, size_t size)
 {
 	snprintf(buf, size, "%zu/%zu", PAIR(w)->base_samples, PAIR(w)->new_samples);
 	return 1;
 }
 
-static int spread_cell(const struct record_row *w, char *buf, size_t size)
+static int test_cell(const struct record_row *w, char *buf, size_t size)
 {
 	const struct compare_pair *p = PAIR(w);
 
-	if (p->method == METHOD_RANGES)
-		snprintf(buf, size, "ranges %s", p->ranges_overlap ? "overlap" : "apart");
-	else
-		snprintf(buf, size, "p=%.3g%s", p->p_value, p->method == METHOD_RANK_EXACT ? "" : " (normal)");
+	if (p->method == METHOD_NONE)
+		return 0;
+	snprintf(buf, size, "p=%.3g%s", p->p_value, p->method == METHOD_RANK_EXACT ? "" : " (normal)");
 	return 1;
 }
 
@@ -160,7 +193,7 @@ static int plain_verdict(const struct record_row *w, char *buf, size_t size)
 /* The verdict is the last column: its colour codes cannot upset the alignment. */
 static int color_verdict(const struct record_row *w, char *buf, size_t size)
 {
-	static const char *const sgr[] = { "", "\033[33m", "\033[32m", "\033[1;31m" };
+	static const char *const sgr[VERDICTS] = { "", "\033[33m", "\033[32m", "\033[1;31m", "\033[35m" };
 	enum compare_verdict v = PAIR(w)->verdict;
 
 	if (v == VERDICT_UNCHANGED)
@@ -189,8 +222,8 @@ static struct table *pairs_table(const struct report_document *doc, enum report_
 		{ "BASE MB/s", 'r', "base_bytes_per_second_median", 1e-6, "%.0f", NULL },
 		{ "NEW MB/s", 'r', "new_bytes_per_second_median", 1e-6, "%.0f", NULL },
 		{ "CHANGE %", 'r', "change_percent", 0, "%+.1f", NULL },
-		{ "ROUNDS", 'r', NULL, 0, NULL, rounds_cell },
-		{ "SPREAD", 'l', NULL, 0, NULL, spread_cell },
+		{ "PROCESSES", 'r', NULL, 0, NULL, processes_cell },
+		{ "TEST", 'l', NULL, 0, NULL, test_cell },
 		{ "VERDICT", 'l', NULL, 0, NULL,
 		  style == REPORT_MARKDOWN ? markdown_verdict : doc->color ? color_verdict : plain_verdict },
 	};
@@ -216,7 +249,36 @@ static void describe_run(FILE *out, const char *label, const struct loaded_doc *
 	escape_put(out, d->git_revision ? d->git_revision : "unknown", e);
 	fputs(", ", out);
 	escape_put(out, d->cpu_brand ? d->cpu_brand : "unidentified CPU", e);
-	fprintf(out, "%s\n", d->interrupted ? ", INTERRUPTED run (partial)" : "");
+	fprintf(out, "%s%s\n", d->version == 1 ? ", version 1 (one process per result)" : "",
+		d->interrupted ? ", INTERRUPTED run (partial)" : "");
+}
+
+/* One line per inconclusive pair (why), then one per differing field; the
+ * documents' strings escaped as describe_run's. */
+static void notes(FILE *out, const struct compare_outcome *o, const char *prefix, enum escape_target e)
+{
+	for (size_t i = 0; i < o->npairs; i++) {
+		const struct compare_pair *p = &o->pairs[i];
+		char data[320], page[48], line[1024];
+		struct record_row row = { p, NULL, i };
+		if (p->verdict != VERDICT_INCONCLUSIVE)
+			continue;
+		results_dataset(p->new_, data, sizeof(data));
+		page_cell(&row, page, sizeof(page));
+		snprintf(line, sizeof(line), "inconclusive: %s %s %s %s %s: %s", p->new_->hash, data, p->new_->cache,
+			 page, p->new_->timer, p->why);
+		fputs(prefix, out);
+		escape_put(out, line, e);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < o->nmismatches; i++) {
+		char line[1024];
+		snprintf(line, sizeof(line), "warning: the runs differ in %s (%s vs %s): figures may not be comparable",
+			 o->mismatches[i].field, o->mismatches[i].base, o->mismatches[i].new_);
+		fputs(prefix, out);
+		escape_put(out, line, e);
+		fputc('\n', out);
+	}
 }
 
 static void list_only(FILE *out, const char *label, const struct loaded_result *const *r, size_t n,
@@ -239,12 +301,12 @@ static void list_only(FILE *out, const char *label, const struct loaded_result *
 
 static void summary(FILE *out, const struct compare_settings *s, const struct compare_outcome *o)
 {
-	fprintf(out, "%zu regression%s, %zu improvement%s, %zu unchanged, %zu within noise (threshold %g%%, "
-		     "alpha %g); %zu only in base, %zu only in new\n",
+	fprintf(out, "%zu regression%s, %zu improvement%s, %zu unchanged, %zu within noise, %zu inconclusive "
+		     "(threshold %g%%, alpha %g, judged on per-process values); %zu only in base, %zu only in new\n",
 		o->counts[VERDICT_REGRESSION], o->counts[VERDICT_REGRESSION] == 1 ? "" : "s",
 		o->counts[VERDICT_IMPROVEMENT], o->counts[VERDICT_IMPROVEMENT] == 1 ? "" : "s",
-		o->counts[VERDICT_UNCHANGED], o->counts[VERDICT_NOISE], s->threshold_percent, s->alpha, o->nonly_base,
-		o->nonly_new);
+		o->counts[VERDICT_UNCHANGED], o->counts[VERDICT_NOISE], o->counts[VERDICT_INCONCLUSIVE],
+		s->threshold_percent, s->alpha, o->nonly_base, o->nonly_new);
 }
 
 int compare_report_text(FILE *out, const struct report_document *doc, enum report_style style)
@@ -269,7 +331,8 @@ int compare_report_text(FILE *out, const struct report_document *doc, enum repor
 		fputc('\n', out);
 	list_only(out, "base", o->only_base, o->nonly_base, md ? "- " : "", e);
 	list_only(out, "new", o->only_new, o->nonly_new, md ? "- " : "", e);
-	if (md && (o->nonly_base || o->nonly_new))
+	notes(out, o, md ? "- " : "", e);
+	if (md && (o->nonly_base || o->nonly_new || o->nmismatches || o->counts[VERDICT_INCONCLUSIVE]))
 		fputc('\n', out);
 	summary(out, doc->settings, o);
 	return rc || ferror(out) ? -1 : 0;

@@ -61,9 +61,9 @@ int report_interruption(FILE *out, const struct bench_context *ctx, const char *
 {
 	if (!ctx->interrupted_by)
 		return 0;
-	fprintf(out, "%sinterrupted by %s: %u of %u measurement%s completed (a round cut short is dropped)\n",
-		prefix, ctx->interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT", ctx->completed, ctx->planned,
-		kb_s(ctx->planned));
+	fprintf(out, "%sinterrupted by %s: %u of %u measurement%s reported, %u of %u round%s (a round cut short "
+		     "is dropped)\n", prefix, ctx->interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT", ctx->completed,
+		ctx->planned, kb_s(ctx->planned), ctx->rounds_done, ctx->rounds_planned, kb_s(ctx->rounds_planned));
 	return ferror(out) ? -1 : 0;
 }
 

@@ -21,6 +21,25 @@ int record_strf(struct record_value *v, const char *fmt, ...)
 	return 1;
 }
 
+size_t record_bits_count(unsigned bits, unsigned kinds)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < kinds; i++)
+		n += (bits >> i) & 1;
+	return n;
+}
+
+int record_bits_at(unsigned bits, unsigned kinds, size_t index)
+{
+	size_t seen = 0;
+
+	for (unsigned i = 0; i < kinds; i++)
+		if (((bits >> i) & 1) && seen++ == index)
+			return (int)i;
+	return -1;
+}
+
 int record_uint(struct record_value *v, uint64_t u)
 {
 	v->u = u;

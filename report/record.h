@@ -111,6 +111,11 @@ int record_real(struct record_value *v, double x);
 int record_bool(struct record_value *v, int b);
 int record_item(struct record_value *v, const void *item);
 
+/* A bit mask shown as a list of names: how many of its first kinds bits
+ * are set, and the position of the index-th set bit (-1 past the last). */
+size_t record_bits_count(unsigned bits, unsigned kinds);
+int record_bits_at(unsigned bits, unsigned kinds, size_t index);
+
 /* A getter in one line: expr sees the row as w and the value as v. */
 #define RECORD_GETTER(fn, expr)                                                   \
 	static int fn(const struct record_row *w, struct record_value *v)          \

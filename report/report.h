@@ -14,7 +14,8 @@
 #include "../common/err.h"
 #include "record.h"
 
-#define REPORT_SCHEMA "ksmbench-results/1"
+#define REPORT_SCHEMA "ksmbench-results/2"
+#define REPORT_SCHEMA_V1 "ksmbench-results/1" /* still read: one process per result */
 
 enum report_kind {
 	REPORT_BENCH,   /* results of bench */

@@ -7,10 +7,14 @@
 
 #include <string.h>
 
+#include "../bench/disturb.h"
+#include "../bench/estimate.h"
 #include "../common/versions.h"
 #include "kinds.h"
 #include "report.h"
 #include "results_load.h"
+#include "round_fields.h"
+#include "stability_text.h"
 
 const char *report_stable_data(const char *data)
 {
@@ -94,6 +98,75 @@ static size_t n_rounds(const struct record_row *w)
 }
 
 RECORD_GETTER(g_round_bps, record_real(v, rate(RES(w), RES(w)->rounds[w->index].ns_per_page)))
+RECORD_GETTER(g_round, record_item(v, &RES(w)->rounds[w->index]))
+
+static size_t n_aliases(const struct record_row *w)
+{
+	return RES(w)->naliases;
+}
+
+RECORD_GETTER(g_alias, record_str(v, RES(w)->aliases[w->index]))
+RECORD_GETTER(g_processes, record_uint(v, RES(w)->nprocesses))
+RECORD_GETTER(g_processes_used, record_uint(v, RES(w)->processes_used))
+RECORD_GETTER(g_rounds_disturbed, record_uint(v, RES(w)->rounds_disturbed))
+/* The interval of the median over processes, as rates (a time's upper
+ * bound is the rate's lower one); null for one value. */
+RECORD_GETTER(g_ci_low, RES(w)->over_processes.n > 1 && record_real(v, rate(RES(w), RES(w)->over_processes.high)))
+RECORD_GETTER(g_ci_high, RES(w)->over_processes.n > 1 && record_real(v, rate(RES(w), RES(w)->over_processes.low)))
+RECORD_GETTER(g_ci_level, RES(w)->over_processes.n > 1 && record_real(v, RES(w)->over_processes.level))
+RECORD_GETTER(g_ci_pct, RES(w)->over_processes.n > 1 &&
+				record_real(v, estimate_half_width_percent(&RES(w)->over_processes)))
+RECORD_GETTER(g_spread, RES(w)->over_processes.n > 1 && record_real(v, RES(w)->over_processes.cv * 100))
+RECORD_GETTER(g_stability, record_str(v, RES(w)->unstable ? "unstable" : "stable"))
+
+static size_t n_reasons(const struct record_row *w)
+{
+	return record_bits_count(RES(w)->unstable, STABILITY_KINDS);
+}
+
+static int g_reason(const struct record_row *w, struct record_value *v)
+{
+	int i = record_bits_at(RES(w)->unstable, STABILITY_KINDS, w->index);
+
+	return i >= 0 && record_str(v, report_stability_code((unsigned)i));
+}
+
+static int g_reason_text(const struct record_row *w, struct record_value *v)
+{
+	report_stability_reasons(RES(w), v->buf, sizeof(v->buf));
+	return record_str(v, v->buf);
+}
+
+/* The values the interval is over: each process's with one. */
+static size_t n_values(const struct record_row *w)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < RES(w)->nprocesses; i++)
+		n += RES(w)->per_process[i].ns_per_page > 0;
+	return n;
+}
+
+static int g_value(const struct record_row *w, struct record_value *v)
+{
+	size_t seen = 0;
+
+	for (unsigned i = 0; i < RES(w)->nprocesses; i++)
+		if (RES(w)->per_process[i].ns_per_page > 0 && seen++ == w->index)
+			return record_real(v, rate(RES(w), RES(w)->per_process[i].ns_per_page));
+	return 0;
+}
+
+static size_t n_processes(const struct record_row *w)
+{
+	return RES(w)->nprocesses;
+}
+
+RECORD_GETTER(g_process, record_item(v, &RES(w)->per_process[w->index]))
+RECORD_GETTER(g_cpp, RES(w)->core_cycles_per_page > 0 && record_real(v, RES(w)->core_cycles_per_page))
+RECORD_GETTER(g_ipc, RES(w)->ipc > 0 && record_real(v, RES(w)->ipc))
+RECORD_GETTER(g_batch, record_uint(v, RES(w)->rdtsc.batch_calls))
+RECORD_GETTER(g_resolution, record_real(v, RES(w)->rdtsc.resolution_ticks))
 RECORD_GETTER(g_kmb_best, record_int(v, RES(w)->jiffies.kernel_mb_per_s_best))
 RECORD_GETTER(g_kmb_median, record_int(v, RES(w)->jiffies.kernel_mb_per_s_median))
 RECORD_GETTER(g_hz, record_uint(v, RES(w)->jiffies.hz))
@@ -194,6 +267,31 @@ static const struct record_field result_fields[] = {
 	{ .name = "timer_overhead_tsc_cycles", .type = RECORD_REAL, .applies = RDTSC_TSC, .format = "%.1f",
 	  .get = g_overhead },
 	{ .name = "clock", .type = RECORD_STR, .flags = CSV, .get = g_clock },
+	/* ksmbench-results/2: names, processes, uncertainty, stability, rounds. */
+	{ .name = "aliases", .type = RECORD_STR, .get = g_alias, .count = n_aliases },
+	{ .name = "processes", .type = RECORD_UINT, .flags = CSV, .get = g_processes, .load = LR(processes) },
+	{ .name = "processes_used", .type = RECORD_UINT, .get = g_processes_used },
+	{ .name = "rounds_disturbed", .type = RECORD_UINT, .flags = CSV, .get = g_rounds_disturbed,
+	  .load = LR(rounds_disturbed) },
+	{ .name = "bytes_per_second_ci_low", .type = RECORD_REAL, .flags = CSV, .format = "%.0f", .get = g_ci_low,
+	  .load = LR(bytes_per_second_ci_low) },
+	{ .name = "bytes_per_second_ci_high", .type = RECORD_REAL, .flags = CSV, .format = "%.0f", .get = g_ci_high,
+	  .load = LR(bytes_per_second_ci_high) },
+	{ .name = "ci_level", .type = RECORD_REAL, .format = "%.4f", .get = g_ci_level },
+	{ .name = "ci_percent", .type = RECORD_REAL, .flags = CSV, .format = "%.2f", .get = g_ci_pct },
+	{ .name = "spread_percent", .type = RECORD_REAL, .flags = CSV, .format = "%.2f", .get = g_spread },
+	{ .name = "stability", .type = RECORD_STR, .flags = CSV, .get = g_stability, .load = LR(stability) },
+	{ .name = "stability_reasons", .type = RECORD_STR, .get = g_reason, .count = n_reasons },
+	{ .name = "stability_text", .type = RECORD_STR, .get = g_reason_text, .load = LR(stability_text) },
+	{ .name = "bytes_per_second_processes", .type = RECORD_REAL, .get = g_value, .count = n_values,
+	  .load = LR(processes_read) },
+	{ .name = "process_values", .type = RECORD_OBJECT, .get = g_process, .count = n_processes,
+	  .sub = &report_process_schema },
+	{ .name = "core_cycles_per_page_median", .type = RECORD_REAL, .get = g_cpp },
+	{ .name = "ipc_median", .type = RECORD_REAL, .get = g_ipc },
+	{ .name = "batch_calls", .type = RECORD_UINT, .applies = RDTSC, .get = g_batch },
+	{ .name = "tsc_cycles_per_call_resolution", .type = RECORD_REAL, .applies = RDTSC_TSC, .get = g_resolution },
+	{ .name = "rounds", .type = RECORD_OBJECT, .get = g_round, .count = n_rounds, .sub = &report_round_schema },
 };
 
 const struct record_schema report_result_schema = {
@@ -242,6 +340,19 @@ RECORD_GETTER(c_governor, record_str(v, CTX(w)->governor))
 RECORD_GETTER(c_pinned, record_int(v, CTX(w)->pinned_cpu))
 RECORD_GETTER(c_pin_rule, record_str(v, CTX(w)->pin_rule))
 RECORD_GETTER(c_ceiling, record_item(v, CTX(w)->ceiling))
+RECORD_GETTER(c_step, record_real(v, CTX(w)->counter_step_ticks))
+RECORD_GETTER(c_page, CTX(w)->system_page_size > 0 && record_uint(v, (uint64_t)CTX(w)->system_page_size))
+RECORD_GETTER(c_processes, CTX(w)->processes && record_uint(v, CTX(w)->processes))
+RECORD_GETTER(c_rounds, CTX(w)->processes && record_uint(v, CTX(w)->rounds_per_process))
+RECORD_GETTER(c_seed, CTX(w)->processes && record_uint(v, CTX(w)->order_seed))
+RECORD_GETTER(c_interleaved, CTX(w)->processes && record_bool(v, 1))
+RECORD_GETTER(c_pmu, record_bool(v, CTX(w)->hardware_counters))
+RECORD_GETTER(c_pmu_note, record_str(v, CTX(w)->hardware_counters_note))
+RECORD_GETTER(c_migrations, record_str(v, CTX(w)->migrations_source))
+RECORD_GETTER(c_reference, CTX(w)->reference_clock_hz > 0 && record_real(v, CTX(w)->reference_clock_hz))
+RECORD_GETTER(c_reference_tp, CTX(w)->reference_throughput > 0 && record_real(v, CTX(w)->reference_throughput))
+RECORD_GETTER(c_thresholds, CTX(w)->processes && record_item(v, &disturb_default))
+RECORD_GETTER(c_rules, CTX(w)->processes && record_item(v, &estimate_default))
 static size_t n_warnings(const struct record_row *w)
 {
 	return CTX(w)->nwarnings;
@@ -297,11 +408,25 @@ static const struct record_field context_fields[] = {
 	{ .name = "timer_overhead_tsc_cycles", .type = RECORD_REAL, .get = c_overhead },
 	{ .name = "clock_resolution_ns", .type = RECORD_UINT, .get = c_resolution },
 	{ .name = "clock_granularity_ns", .type = RECORD_UINT, .get = c_granularity },
+	{ .name = "counter_step_ticks", .type = RECORD_REAL, .get = c_step },
+	{ .name = "system_page_size_bytes", .type = RECORD_UINT, .get = c_page },
 	{ .name = "kernel_release", .type = RECORD_STR, .get = c_kernel },
 	{ .name = "governor", .type = RECORD_STR, .get = c_governor },
 	{ .name = "pinned_cpu", .type = RECORD_INT, .get = c_pinned },
 	{ .name = "pinned_cpu_rule", .type = RECORD_STR, .get = c_pin_rule },
 	{ .name = "ceiling", .type = RECORD_OBJECT, .get = c_ceiling, .sub = &ceiling_figures_schema },
+	{ .name = "processes", .type = RECORD_UINT, .get = c_processes },
+	{ .name = "rounds_per_process", .type = RECORD_UINT, .get = c_rounds },
+	{ .name = "order_seed", .type = RECORD_UINT, .get = c_seed },
+	{ .name = "interleaved", .type = RECORD_BOOL, .get = c_interleaved },
+	{ .name = "hardware_counters", .type = RECORD_BOOL, .get = c_pmu },
+	{ .name = "hardware_counters_note", .type = RECORD_STR, .get = c_pmu_note },
+	{ .name = "migrations_source", .type = RECORD_STR, .get = c_migrations },
+	{ .name = "reference_clock_hz", .type = RECORD_REAL, .get = c_reference },
+	{ .name = "reference_throughput_adds_per_ns", .type = RECORD_REAL, .get = c_reference_tp },
+	{ .name = "disturbance_thresholds", .type = RECORD_OBJECT, .get = c_thresholds,
+	  .sub = &report_thresholds_schema },
+	{ .name = "stability_rules", .type = RECORD_OBJECT, .get = c_rules, .sub = &report_rules_schema },
 	{ .name = "warnings", .type = RECORD_STR, .get = c_warning, .count = n_warnings },
 };
 

@@ -88,9 +88,31 @@ static int parse(const char *path, const char *text, size_t len, struct loaded_d
 	if (!cJSON_IsObject(doc->root) || !schema)
 		return kb_fail(err, "%s: not a ksmbench results document (no \"schema\"; write one with "
 				    "ksmbench bench --format json)", path);
-	if (strcmp(schema, REPORT_SCHEMA) != 0)
-		return kb_fail(err, "%s: schema \"%.100s\" is not %s", path, schema, REPORT_SCHEMA);
+	if (strcmp(schema, REPORT_SCHEMA) == 0)
+		doc->version = 2;
+	else if (strcmp(schema, REPORT_SCHEMA_V1) == 0)
+		doc->version = 1;
+	else
+		return kb_fail(err, "%s: schema \"%.100s\" is not %s (or %s)", path, schema, REPORT_SCHEMA,
+			       REPORT_SCHEMA_V1);
 	return 0;
+}
+
+/* The values compare judges: a version-1 result is one process whose
+ * value is its median, and not known to be stable. */
+static void derive_values(const struct loaded_doc *doc, struct loaded_result *r)
+{
+	if (doc->version == 1 || r->processes_read.n == 0) {
+		r->values = &r->bytes_per_second_median;
+		r->nvalues = 1;
+		r->unstable = 1;
+		r->why = doc->version == 1 ? "a version-1 document: the rounds of one process" : "no per-process values";
+		return;
+	}
+	r->values = r->processes_read.items;
+	r->nvalues = r->processes_read.n;
+	r->unstable = !r->stability || strcmp(r->stability, "stable") != 0;
+	r->why = r->stability_text ? r->stability_text : "";
 }
 
 /* What the readers use besides the fields as read. */
@@ -109,6 +131,7 @@ static void derive(struct loaded_doc *doc)
 		r->bytes_per_second_max = bench_bytes_per_s((uint32_t)r->page_size, r->ns_per_page_min);
 		r->rounds = r->rounds_read.n ? r->rounds_read.items : NULL;
 		r->nrounds = r->rounds_read.n;
+		derive_values(doc, r);
 	}
 }
 

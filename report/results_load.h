@@ -1,4 +1,4 @@
-/* Reading a results document (schema ksmbench-results/1) back, for the
+/* Reading a results document (schema ksmbench-results/2, or /1) back, for the
  * commands that consume one (compare, plot), driven by the same field
  * tables that write it (result_fields.c, results_doc.c): every field they
  * use is checked; a file that is not such a document gives one error
@@ -29,10 +29,21 @@ struct loaded_result {
 	double bytes_per_second_best, bytes_per_second_median;
 	double ns_per_page_min, ns_per_page_max;
 	struct record_array rounds_read; /* bytes_per_second_rounds */
+	/* Version 2: */
+	uint64_t processes, rounds_disturbed;
+	double bytes_per_second_ci_low, bytes_per_second_ci_high; /* 0 when null */
+	const char *stability, *stability_text;
+	struct record_array processes_read; /* bytes_per_second_processes */
 	/* Derived once read: */
 	double bytes_per_second_min, bytes_per_second_max; /* of the slowest and fastest rounds */
 	const double *rounds;  /* bytes_per_second_rounds; NULL in files written before they were kept */
 	size_t nrounds;
+	/* The per-process values compare judges: version 2's, or (version 1:
+	 * one process) the median alone. */
+	const double *values;
+	size_t nvalues;
+	int unstable;          /* the document says so, or version 1 (one process) */
+	const char *why;       /* the reasons, "" if none */
 };
 
 /* The context as read back (the context schema's load struct). */
@@ -51,6 +62,7 @@ struct loaded_doc {
 	struct loaded_context context;
 	struct record_array results_read;
 	/* Views of it: */
+	int version;                   /* 1 or 2 */
 	struct loaded_result *results;
 	size_t n;
 	const char *date, *git_revision, *cpu_brand; /* NULL when absent */

@@ -1,30 +1,117 @@
 /* The select document: the results, and the choice the v2 patch would
- * make (the highest count; the first of equals). */
+ * make, made over processes: each hash's figure is the median over its
+ * processes of each process's best round (the patch printed one round per
+ * boot; a process is one boot here), the hashes measured side by side; the
+ * highest figure wins (the first of equals, as in the patch), and the
+ * document says in how many processes the winner was the fastest. */
+#include <stdlib.h>
+
+#include "../bench/jiffies.h"
+#include "../bench/run.h"
 #include "kinds.h"
 #include "result_fields.h"
 
 #define DOC(row) ((const struct report_document *)(row)->item)
 
-/* The patch kept the first of equals: a strictly higher count wins. */
+/* The best kernel figure of r's undisturbed rounds in process p (all its
+ * rounds if every one was disturbed); -1 if r has none there. */
+static long process_best(const struct bench_result *r, unsigned p)
+{
+	long best = -1, any = -1;
+
+	for (unsigned i = 0; i < r->repeats; i++) {
+		const struct bench_round *x = &r->rounds[i];
+		long k = jiffies_kernel_mb_per_s(x->calls, r->page_size);
+		if (x->process != p)
+			continue;
+		if (k > any)
+			any = k;
+		if (!x->disturbed && k > best)
+			best = k;
+	}
+	return best >= 0 ? best : any;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median over processes of each process's best (0 without rounds). */
+static long select_figure(const struct bench_result *r, unsigned processes)
+{
+	long v[BENCH_PROCESSES_MAX];
+	unsigned n = 0;
+
+	for (unsigned p = 0; p < processes && n < BENCH_PROCESSES_MAX; p++) {
+		long b = process_best(r, p);
+		if (b >= 0)
+			v[n++] = b;
+	}
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(v[0]), cmp_long);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static unsigned processes_of(const struct report_document *doc)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < doc->nresults; i++)
+		for (unsigned j = 0; j < doc->results[i].repeats; j++)
+			if (doc->results[i].rounds[j].process + 1 > n)
+				n = doc->results[i].rounds[j].process + 1;
+	return n;
+}
+
+/* The patch kept the first of equals: a strictly higher figure wins. */
 static const struct bench_result *chosen(const struct report_document *doc)
 {
 	const struct bench_result *best = doc->nresults ? &doc->results[0] : NULL;
+	unsigned np = processes_of(doc);
 
 	for (size_t i = 1; i < doc->nresults; i++)
-		if (doc->results[i].jiffies.kernel_mb_per_s_best > best->jiffies.kernel_mb_per_s_best)
+		if (select_figure(&doc->results[i], np) > select_figure(best, np))
 			best = &doc->results[i];
 	return best;
 }
 
+/* In how many processes the choice had the highest best round. */
+static unsigned won(const struct report_document *doc)
+{
+	const struct bench_result *c = chosen(doc);
+	unsigned np = processes_of(doc), wins = 0;
+
+	for (unsigned p = 0; c && p < np; p++) {
+		long mine = process_best(c, p), top = mine;
+		for (size_t i = 0; i < doc->nresults; i++)
+			if (process_best(&doc->results[i], p) > top)
+				top = process_best(&doc->results[i], p);
+		wins += mine >= 0 && mine == top;
+	}
+	return wins;
+}
+
 RECORD_GETTER(s_selection, record_item(v, chosen(DOC(w)) ? DOC(w) : NULL))
-RECORD_GETTER(s_method, record_str(v, "v2 patch: zero page, HZ>>3 jiffies, highest count"))
+RECORD_GETTER(s_method, record_str(v, "v2 patch: zero page, HZ>>3 jiffies, highest count; over processes: the "
+				      "median of each process's best round"))
 RECORD_GETTER(s_choice, record_str(v, chosen(DOC(w))->hash))
-RECORD_GETTER(s_kernel, record_int(v, chosen(DOC(w))->jiffies.kernel_mb_per_s_best))
+RECORD_GETTER(s_kernel, record_int(v, select_figure(chosen(DOC(w)), processes_of(DOC(w)))))
+RECORD_GETTER(s_won, record_uint(v, won(DOC(w))))
+RECORD_GETTER(s_processes, record_uint(v, processes_of(DOC(w))))
+RECORD_GETTER(s_stability, record_str(v, chosen(DOC(w))->unstable || 2 * won(DOC(w)) <= processes_of(DOC(w))
+						? "unstable" : "stable"))
 
 static const struct record_field selection_fields[] = {
 	{ .name = "method", .type = RECORD_STR, .get = s_method },
 	{ .name = "choice", .type = RECORD_STR, .get = s_choice },
 	{ .name = "kernel_mb_per_s", .type = RECORD_INT, .get = s_kernel },
+	{ .name = "processes_won", .type = RECORD_UINT, .get = s_won },
+	{ .name = "processes", .type = RECORD_UINT, .get = s_processes },
+	/* unstable: the winner's result is, or it won no more than half the processes */
+	{ .name = "stability", .type = RECORD_STR, .get = s_stability },
 };
 
 static const struct record_schema selection_schema = { NULL, RECORD_FIELDS(selection_fields), NULL, 0 };
@@ -45,14 +132,20 @@ int select_report_markdown(FILE *out, const struct report_document *doc)
 		return 0;
 	if (bench_report_text(out, doc, REPORT_MARKDOWN))
 		return -1;
-	return fprintf(out, "\nChoice (v2 patch: highest count): **%s**\n", chosen(doc)->hash) < 0 ? -1 : 0;
+	unsigned np = processes_of(doc);
+
+	return fprintf(out, "\nChoice (v2 patch: highest count, median over %u process%s): **%s** (fastest in %u)\n",
+		       np, np == 1 ? "" : "es", chosen(doc)->hash, won(doc)) < 0 ? -1 : 0;
 }
 
 int select_report_kernel(FILE *out, const struct report_document *doc)
 {
+	unsigned np = processes_of(doc);
+
 	if (!chosen(doc))
 		return 0;
-	if (bench_report_kernel(out, doc))
-		return -1;
+	for (size_t i = 0; i < doc->nresults; i++)
+		if (report_kernel_line(out, doc->results[i].hash, select_figure(&doc->results[i], np)))
+			return -1;
 	return fprintf(out, "ksm: choise %s as hash function\n", chosen(doc)->hash) < 0 ? -1 : 0;
 }

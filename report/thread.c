@@ -6,9 +6,11 @@
 
 #include <string.h>
 
+#include "../bench/estimate.h"
 #include "context_text.h"
 #include "record_table.h"
 #include "result_fields.h"
+#include "stability_text.h"
 
 /* Figures as posted to linux-mm; the machines they came from are named in
  * kernel_style and ksm_style below. */
@@ -38,12 +40,20 @@ static const struct bench_result *find(const struct bench_result *r, size_t n, c
 	return NULL;
 }
 
+/* A speed-up here, from the rounds measured beside jhash2's. */
+static double side_by_side(const struct bench_result *r, const struct bench_result *jh, struct stats_interval *iv)
+{
+	if (!r || !jh || estimate_ratio(r, jh, iv))
+		return 0;
+	return iv->median;
+}
+
 static void speedups(struct thread_row *row, const struct thread_row *jh)
 {
-	row->mb_x_here = thread_speedup_rate(row->mb_here, jh->mb_here);
+	row->mb_x_here = side_by_side(row->kernel, jh->kernel, &row->mb_x_here_interval);
 	row->mb_x_thread = thread_speedup_rate(row->mb_thread, jh->mb_thread);
 	/* Times: jhash2's time over this one's is the same speed-up. */
-	row->ns_x_here = row->ns_here > 0 && jh->ns_here > 0 ? jh->ns_here / row->ns_here : 0;
+	row->ns_x_here = side_by_side(row->ksm, jh->ksm, &row->ns_x_here_interval);
 	row->ns_x_thread = row->ns_thread > 0 && jh->ns_thread > 0 ? jh->ns_thread / row->ns_thread : 0;
 }
 
@@ -62,6 +72,7 @@ void thread_rows_build(const struct thread_published *const *contenders, size_t 
 		row->mb_thread = contenders[i]->kernel_mb_per_s;
 		row->ns_here = row->ksm ? row->ksm->ns_per_page.median : 0;
 		row->ns_thread = contenders[i]->ksm_ns_per_page;
+		row->unstable = (row->kernel && row->kernel->unstable) || (row->ksm && row->ksm->unstable);
 		if (strcmp(contenders[i]->hash, "jhash2") == 0)
 			jh = row;
 	}
@@ -99,6 +110,17 @@ RECORD_GETTER(t_ns_x_here, figure(v, ROW(w)->ns_x_here))
 RECORD_GETTER(t_ns_thread, figure(v, ROW(w)->ns_thread))
 RECORD_GETTER(t_ns_x_thread, figure(v, ROW(w)->ns_x_thread))
 RECORD_GETTER(t_v1, figure(v, ROW(w)->published->v1_mib_per_s))
+/* An interval of a speed-up here: null with fewer than two processes. */
+static int bound(struct record_value *v, const struct stats_interval *iv, int high)
+{
+	return iv->n > 1 && record_real(v, high ? iv->high : iv->low);
+}
+
+RECORD_GETTER(t_mb_x_lo, bound(v, &ROW(w)->mb_x_here_interval, 0))
+RECORD_GETTER(t_mb_x_hi, bound(v, &ROW(w)->mb_x_here_interval, 1))
+RECORD_GETTER(t_ns_x_lo, bound(v, &ROW(w)->ns_x_here_interval, 0))
+RECORD_GETTER(t_ns_x_hi, bound(v, &ROW(w)->ns_x_here_interval, 1))
+RECORD_GETTER(t_stability, (ROW(w)->kernel || ROW(w)->ksm) && record_str(v, ROW(w)->unstable ? "unstable" : "stable"))
 
 /* Published figures keep the decimals they were posted with. */
 static const struct record_field row_fields[] = {
@@ -120,6 +142,11 @@ static const struct record_field row_fields[] = {
 	  .get = t_ns_x_thread },
 	{ .name = "v1_mib_per_s_thread", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.1f",
 	  .get = t_v1 },
+	{ .name = "speedup_vs_jhash2_kernel_here_ci_low", .type = RECORD_REAL, .format = "%.4f", .get = t_mb_x_lo },
+	{ .name = "speedup_vs_jhash2_kernel_here_ci_high", .type = RECORD_REAL, .format = "%.4f", .get = t_mb_x_hi },
+	{ .name = "speedup_vs_jhash2_ksm_here_ci_low", .type = RECORD_REAL, .format = "%.4f", .get = t_ns_x_lo },
+	{ .name = "speedup_vs_jhash2_ksm_here_ci_high", .type = RECORD_REAL, .format = "%.4f", .get = t_ns_x_hi },
+	{ .name = "stability", .type = RECORD_STR, .flags = RECORD_CSV, .get = t_stability },
 };
 
 const struct record_schema thread_row_schema = { NULL, RECORD_FIELDS(row_fields), NULL, 0 };
@@ -153,15 +180,39 @@ const struct record_schema thread_document_schema = {
 	&report_results_document_schema, RECORD_FIELDS(document_fields), NULL, 0,
 };
 
+/* "11.91 ±1.2%": a speed-up here and its interval's half-width. */
+static int ratio_cell(char *buf, size_t size, double x, const struct stats_interval *iv)
+{
+	double pct = estimate_half_width_percent(iv);
+
+	if (x <= 0)
+		return 0;
+	if (pct >= 0)
+		snprintf(buf, size, "%.2f ±%.1f%%", x, pct);
+	else
+		snprintf(buf, size, "%.2f", x);
+	return 1;
+}
+
+static int mb_x_cell(const struct record_row *w, char *buf, size_t size)
+{
+	return ratio_cell(buf, size, ROW(w)->mb_x_here, &ROW(w)->mb_x_here_interval);
+}
+
+static int ns_x_cell(const struct record_row *w, char *buf, size_t size)
+{
+	return ratio_cell(buf, size, ROW(w)->ns_x_here, &ROW(w)->ns_x_here_interval);
+}
+
 static const struct record_column columns[] = {
 	{ "HASH", 'l', "hash", 0, NULL, NULL },
 	{ "IMPLEMENTATION", 'l', "implementation", 0, NULL, NULL },
 	{ "MB/s here", 'r', "kernel_mb_per_s_here", 0, NULL, NULL },
-	{ "x jhash2", 'r', "speedup_vs_jhash2_kernel_here", 0, "%.2f", NULL },
+	{ "x jhash2", 'r', NULL, 0, NULL, mb_x_cell },
 	{ "MB/s thread", 'r', "kernel_mb_per_s_thread", 0, NULL, NULL },
 	{ "x jhash2", 'r', "speedup_vs_jhash2_kernel_thread", 0, "%.2f", NULL },
 	{ "ns/page here", 'r', "ns_per_page_here", 0, "%.1f", NULL },
-	{ "x jhash2", 'r', "speedup_vs_jhash2_ksm_here", 0, "%.2f", NULL },
+	{ "x jhash2", 'r', NULL, 0, NULL, ns_x_cell },
 	{ "ns/page thread", 'r', "ns_per_page_thread", 0, "%.2f", NULL },
 	{ "x jhash2", 'r', "speedup_vs_jhash2_ksm_thread", 0, "%.2f", NULL },
 };
@@ -184,7 +235,23 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 	fprintf(out, "ns/page: rdtsc per call, median, random %u-byte pages in a %llu MiB working set\n"
 		     "      visited in random order (cold); thread: ksmd on Xeon E5-2620 v3 with 4 VMs.\n",
 		m ? m->page_size : 0, m ? (unsigned long long)(m->working_set_bytes >> 20) : 0ull);
-	return fprintf(out, "x jhash2: times faster than jhash2 on the same machine (1.00 = jhash2).\n") < 0;
+	fprintf(out, "x jhash2: times faster than jhash2 on the same machine (1.00 = jhash2), from rounds\n"
+		     "      measured side by side; ± half the interval over %u process%s.\n",
+		doc->ctx->processes, doc->ctx->processes == 1 ? "" : "es");
+	return ferror(out) ? 1 : 0;
+}
+
+/* Whether the answer can be trusted: said when it cannot. */
+static int trust(FILE *out, const struct report_document *doc, enum report_style style)
+{
+	size_t bad = report_unstable_count(doc->results, doc->nresults);
+
+	if (bad == 0)
+		return 0;
+	fprintf(out, "%s%zu of %zu results are unstable: this comparison cannot be trusted as it stands (run it on an "
+		     "idle machine, or with more --processes)\n",
+		style == REPORT_MARKDOWN ? "- **Verdict**: " : "verdict: ", bad, doc->nresults);
+	return ferror(out) ? -1 : 0;
 }
 
 int thread_report_rows(const struct report_document *doc, struct record_list *rows)
@@ -206,6 +273,11 @@ int thread_report_text(FILE *out, const struct report_document *doc, enum report
 		rc = legend(out, doc, style);
 	if (rc == 0 && style == REPORT_PLAIN)
 		rc = report_warnings(out, doc->ctx) || report_interruption(out, doc->ctx, "note: ");
+	if (rc == 0)
+		rc = report_unstable_lines(out, doc->results, doc->nresults,
+					   style == REPORT_MARKDOWN ? "- Warning: " : "warning: ");
+	if (rc == 0)
+		rc = trust(out, doc, style);
 	return rc ? -1 : 0;
 }
 

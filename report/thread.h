@@ -20,13 +20,19 @@ extern const struct thread_published thread_published[];
 extern const unsigned thread_published_count;
 
 /* One row: a contender's results here beside its published figures, and
- * every figure's speed-up against jhash2 (0 where there is none). */
+ * every figure's speed-up against jhash2 (0 where there is none). The
+ * speed-ups here come from rounds measured side by side with jhash2's
+ * (bench/estimate.h: estimate_ratio), with their intervals over processes;
+ * unstable says whether either result here is (the reasons are in the
+ * results: kernel->unstable, ksm->unstable). */
 struct thread_row {
 	const struct thread_published *published;
 	const struct bench_result *kernel; /* jiffies, zero page, hot; NULL: not measured */
 	const struct bench_result *ksm;    /* rdtsc, random pages, cold; NULL: not measured */
 	double mb_here, mb_x_here, mb_thread, mb_x_thread;
 	double ns_here, ns_x_here, ns_thread, ns_x_thread;
+	struct stats_interval mb_x_here_interval, ns_x_here_interval; /* n 0: none */
+	int unstable;
 };
 
 /* Speed-up against jhash2: rate / jhash2's rate (0 if either is missing). */

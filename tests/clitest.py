@@ -11,6 +11,9 @@ BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./ksmbench")
 # Set by tests/cross-test.sh: under qemu-user the full verify sweep of every
 # hash takes many minutes, so the CLI tests use `verify --quick` there.
 QUICK = os.environ.get("KSMBENCH_TEST_QUICK") == "1"
+# Set by tests/cross-test.sh for i386: Debian 12's qemu-i386 hangs in fork()
+# (a three-line program does too), so no test starts measuring processes.
+FORKS = os.environ.get("KSMBENCH_TEST_NO_FORK") != "1"
 passed = 0
 failed = 0
 
@@ -27,20 +30,27 @@ atexit.register(shutil.rmtree, TEST_TMP, True)
 MEASURING = ("bench", "thread", "select")
 
 
-def fast_args(args, ceiling=False):
+def fast_args(args, ceiling=False, processes=False):
     """The measuring commands skip this CPU's ceiling probes (--no-ceiling)
     unless a test asks for them: the probes take 0.2-0.4 s per process, far
-    longer under the sanitizers, valgrind or qemu, and short runs stay short."""
+    longer under the sanitizers, valgrind or qemu, and short runs stay short.
+    They measure in this one process (--processes 1) unless the test gives
+    --processes or asks for the default (processes=True): each measuring
+    process is a start of the binary, slow under qemu and the sanitizers."""
     args = list(args)
     if not ceiling and args and args[0] in MEASURING:
         args.insert(1, "--no-ceiling")
+    if not processes and args and args[0] in MEASURING and not any(
+            a == "--processes" or a.startswith("--processes=") for a in args):
+        args[1:1] = ["--processes", "1"]
     return args
 
 
-def run(*args, stdin=None, env=None, timeout=600, user=None, ceiling=False):
+def run(*args, stdin=None, env=None, timeout=600, user=None, ceiling=False, processes=False):
     """Runs ksmbench with args; returns (exit code, stdout, stderr) as text.
-    bench, thread and select run with --no-ceiling unless ceiling=True."""
-    args = fast_args(args, ceiling)
+    bench, thread and select run with --no-ceiling unless ceiling=True, and
+    with --processes 1 unless processes=True or the args give it."""
+    args = fast_args(args, ceiling, processes)
     full_env = dict(os.environ)
     full_env.pop("KSMBENCH_DISABLE", None)
     full_env.pop("KSMBENCH_CPU", None)

@@ -1,31 +1,56 @@
-"""CLI tests for `ksmbench compare` on crafted results documents: a
-regression, an improvement, a change within the threshold, a change beyond
-it whose rounds overlap (noise), too few rounds for the rank test (ranges),
-results in one file only, every output format, and unusable input."""
+"""CLI tests for `ksmbench compare` on crafted results documents, version 2
+(per-process values) and version 1 (one process each): a regression, an
+improvement, a change within the threshold, a change whose processes
+overlap (noise), unstable sides and too few processes (inconclusive), each
+exit status (0, 1, 2, 3), context mismatches named by field, results in one
+file only, every output format, unusable input, and a large document
+compared in linear-logarithmic time."""
 import json
 import os
+import resource
 
-from clitest import run, check, check_usage_error, temp_file, finish
+from clitest import FORKS, run, check, check_usage_error, temp_file, finish
 
 
-def result(hash_, rounds, data="random", cache="hot", timer="window", page=4096, keep_rounds=True):
-    """A result as bench writes it, its statistics derived from the rounds' rates."""
-    ns = sorted(page * 1e9 / r for r in rounds)
-    med_rate = sorted(rounds)[len(rounds) // 2] if len(rounds) % 2 else \
-        sum(sorted(rounds)[len(rounds) // 2 - 1:len(rounds) // 2 + 1]) / 2
-    r = {"hash": hash_, "implementation": hash_, "data": data, "cache": cache, "page_size_bytes": page,
-         "misalign_bytes": 0, "timer": timer, "repeats": len(rounds), "bytes_per_second_best": max(rounds),
-         "bytes_per_second_median": med_rate, "ns_per_page_best": ns[0], "ns_per_page_median": page * 1e9 / med_rate,
-         "ns_per_page_min": ns[0], "ns_per_page_max": ns[-1], "interrupted": False}
-    if keep_rounds:
-        r["bytes_per_second_rounds"] = list(rounds)
+def median(v):
+    s = sorted(v)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def result(hash_, values, data="random", cache="hot", timer="window", page=4096, stability="stable", impl=None,
+           reasons=()):
+    """A v2 result as bench writes it: values are the per-process rates, the
+    headline their median."""
+    med = median(values)
+    ns = sorted(page * 1e9 / v for v in values)
+    return {"hash": hash_, "implementation": impl or hash_, "data": data, "cache": cache, "page_size_bytes": page,
+            "misalign_bytes": 0, "timer": timer, "repeats": 3 * len(values), "bytes_per_second_best": max(values),
+            "bytes_per_second_median": med, "ns_per_page_best": ns[0], "ns_per_page_median": page * 1e9 / med,
+            "ns_per_page_min": ns[0], "ns_per_page_max": ns[-1], "interrupted": False,
+            "processes": len(values), "rounds_disturbed": 0, "stability": stability,
+            "stability_reasons": list(reasons), "stability_text": "; ".join(reasons),
+            "bytes_per_second_processes": list(values)}
+
+
+def v1_result(hash_, rounds, **kw):
+    r = result(hash_, rounds, **kw)
+    for k in ("processes", "rounds_disturbed", "stability", "stability_reasons", "stability_text",
+              "bytes_per_second_processes"):
+        del r[k]
+    r["bytes_per_second_rounds"] = list(rounds)
     return r
 
 
-def doc(*results, interrupted=False):
-    return {"schema": "ksmbench-results/1", "interrupted": interrupted,
-            "context": {"date": "2026-11-30T12:00:00Z", "git_revision": "abc", "cpu": {"brand": "Test CPU"}},
-            "results": list(results)}
+CONTEXT = {"date": "2026-11-30T12:00:00Z", "git_revision": "abc", "cpu": {"brand": "Test CPU", "family": 25,
+                                                                          "model": 1},
+           "optimized": True, "sanitized": False, "kernel_release": "6.18", "system_page_size_bytes": 4096,
+           "libraries": {"libxxhash": "0.8.1", "zlib": "1.2.13"}}
+
+
+def doc(*results, interrupted=False, version=2, context=None):
+    return {"schema": f"ksmbench-results/{version}", "interrupted": interrupted,
+            "context": json.loads(json.dumps(context or CONTEXT)), "results": list(results)}
 
 
 made = []
@@ -37,68 +62,88 @@ def write(d):
 
 
 G = 1e9
-base_rounds = [10.0 * G, 10.1 * G, 9.9 * G, 10.05 * G, 9.95 * G]
+base_values = [10.0 * G, 10.1 * G, 9.9 * G, 10.05 * G, 9.95 * G]
 base = write(doc(
-    result("xxh64", base_rounds),                                 # -> regression
-    result("jhash2", [3.0 * G, 3.02 * G, 2.98 * G, 3.01 * G, 2.99 * G]),   # -> improvement
-    result("crc32c", [40 * G, 41 * G, 39 * G, 40.5 * G, 39.5 * G]),        # -> unchanged
-    result("xxh32", [7 * G, 9 * G, 5 * G, 8 * G, 6 * G]),                  # -> noise (rank test)
-    result("xxh3", [20 * G, 22 * G, 18 * G], keep_rounds=True),            # -> ranges (3 rounds)
-    result("crc32c-generic", [2 * G, 2.1 * G, 1.9 * G, 2.05 * G, 1.95 * G], keep_rounds=False),  # ranges, no rounds
-    result("xxh64", base_rounds, data="zero"),                    # only in base
+    result("xxh64", base_values),                                            # -> regression
+    result("jhash2", [3.0 * G, 3.02 * G, 2.98 * G, 3.01 * G, 2.99 * G]),      # -> improvement
+    result("crc32c", [40 * G, 41 * G, 39 * G, 40.5 * G, 39.5 * G]),           # -> unchanged
+    result("xxh32", [7 * G, 9 * G, 5 * G, 8 * G, 6 * G]),                     # -> noise (rank test)
+    result("xxh3", [20 * G, 22 * G, 18 * G, 21 * G, 19 * G]),                 # -> inconclusive (new unstable)
+    result("crc32c-generic", [2 * G, 2.1 * G, 1.9 * G]),                      # -> inconclusive (3 processes)
+    result("xxh128", [30 * G] * 5, stability="unstable", reasons=["spread"]), # unstable, within: unchanged
+    result("xxh64", base_values, data="zero"),                               # only in base
 ))
 new = write(doc(
-    result("xxh64", [r * 0.8 for r in base_rounds]),
+    result("xxh64", [v * 0.8 for v in base_values]),
     result("jhash2", [3.6 * G, 3.62 * G, 3.58 * G, 3.61 * G, 3.59 * G]),
     result("crc32c", [40.5 * G, 41 * G, 39.5 * G, 40 * G, 40.2 * G]),
-    result("xxh32", [6 * G, 8.5 * G, 4.5 * G, 7.5 * G, 5.5 * G]),      # -12% median, rounds interleaved
-    result("xxh3", [15 * G, 21 * G, 16 * G]),                           # -25% median, ranges overlap
-    result("crc32c-generic", [1.5 * G, 1.52 * G, 1.48 * G, 1.51 * G, 1.49 * G], keep_rounds=False),
-    result("xxh64", base_rounds, cache="cold"),                   # only in new
+    result("xxh32", [6 * G, 8.5 * G, 4.5 * G, 7.5 * G, 5.5 * G]),             # -14% median, values interleaved
+    result("xxh3", [15 * G, 15.2 * G, 14.8 * G, 15.1 * G, 14.9 * G], stability="unstable",
+           reasons=["disturbed"]),
+    result("crc32c-generic", [1.5 * G, 1.52 * G, 1.48 * G]),
+    result("xxh128", [30.5 * G] * 5),
+    result("xxh64", base_values, cache="cold"),                              # only in new
 ))
 
 # --- JSON: one comparison per matched result, verdicts as designed, exit 1
 rc, out, err = run("compare", base, new, "--format", "json")
 check(rc == 1, f"a regression exits 1: rc={rc} err={err!r}")
 d = json.loads(out)
-check(d["schema"] == "ksmbench-compare/1" and d["threshold_percent"] == 5 and d["alpha"] == 0.05, "compare header")
+check(d["schema"] == "ksmbench-compare/2" and d["threshold_percent"] == 5 and d["alpha"] == 0.05, "compare header")
+check(d["exit_status"] == 1 and d["samples"].startswith("per-process values"), "exit status and samples named")
 by = {c["hash"]: c for c in d["comparisons"]}
-check(len(d["comparisons"]) == 6, f"six matched: {list(by)}")
+check(len(d["comparisons"]) == 7, f"seven matched: {list(by)}")
 check(by["xxh64"]["verdict"] == "regression" and abs(by["xxh64"]["change_percent"] + 20) < 1e-6, "regression")
-check(by["xxh64"]["method"] == "mann-whitney-exact" and abs(by["xxh64"]["p_value"] - 2 / 252) < 1e-9,
-      f"exact p for separated 5/5 rounds: {by['xxh64']}")
+check(by["xxh64"]["method"] == "mann-whitney-exact" and abs(by["xxh64"]["p_value"] - 2 / 252) < 1e-9
+      and by["xxh64"]["base_processes"] == 5 and by["xxh64"]["new_processes"] == 5,
+      f"exact p over 5 and 5 processes: {by['xxh64']}")
 check(by["jhash2"]["verdict"] == "improvement", "improvement")
 check(by["crc32c"]["verdict"] == "unchanged", "within the threshold")
-check(by["xxh32"]["verdict"] == "noise" and by["xxh32"]["p_value"] > 0.05, f"overlapping rounds: {by['xxh32']}")
-check(by["xxh3"]["method"] == "ranges" and by["xxh3"]["ranges_overlap"] and by["xxh3"]["verdict"] == "noise",
-      f"3 rounds: ranges, overlapping: {by['xxh3']}")
-check(by["crc32c-generic"]["method"] == "ranges" and not by["crc32c-generic"]["ranges_overlap"]
-      and by["crc32c-generic"]["verdict"] == "regression" and by["crc32c-generic"]["p_value"] is None,
-      f"no rounds kept: min/max ranges: {by['crc32c-generic']}")
-check(d["regressions"] == 2 and d["improvements"] == 1, "counts")
+check(by["xxh32"]["verdict"] == "noise" and by["xxh32"]["p_value"] > 0.05, f"overlapping processes: {by['xxh32']}")
+check(by["xxh3"]["verdict"] == "inconclusive" and by["xxh3"]["new_stability"] == "unstable"
+      and "new unstable: disturbed" in by["xxh3"]["reason"], f"an unstable side: {by['xxh3']}")
+check(by["crc32c-generic"]["verdict"] == "inconclusive" and "too few processes" in by["crc32c-generic"]["reason"]
+      and by["crc32c-generic"]["method"] == "none" and by["crc32c-generic"]["p_value"] is None,
+      f"3 processes cannot be told apart: {by['crc32c-generic']}")
+check(by["xxh128"]["verdict"] == "unchanged" and by["xxh128"]["base_stability"] == "unstable",
+      "unstable but within the threshold: unchanged")
+check(d["regressions"] == 1 and d["improvements"] == 1 and d["inconclusive"] == 2, "counts")
 check([o["data"] for o in d["only_in_base"]] == ["zero"] and [o["cache"] for o in d["only_in_new"]] == ["cold"],
       "results in one file only are listed")
+check(d["context_differences"] == [], f"same contexts: {d['context_differences']}")
 
-# --- table: every matched result, verdicts, the one-file results, a summary; no colour in a pipe
+# --- table: every matched result, verdicts, the one-file results, the reasons, a summary
 rc, out, err = run("compare", base, new)
 check(rc == 1 and "\033[" not in out, "table exit 1, no colour when piped")
 lines = out.splitlines()
 check(lines[0].startswith("# base ") and "Test CPU" in lines[0], "table names the base run")
 rows = [l.split() for l in lines if l.split() and l.split()[0] in by]
-check(len(rows) == 6 and all(r[-1] in ("regression", "improvement", "unchanged", "noise") for r in rows),
-      f"table rows: {rows}")
+check(len(rows) == 7 and all(r[-1] in ("regression", "improvement", "unchanged", "noise", "inconclusive")
+                             for r in rows), f"table rows: {rows}")
 check(any(l.startswith("only in base: xxh64 zero hot 4096 window") for l in lines), "only in base line")
 check(any(l.startswith("only in new: xxh64 random cold 4096 window") for l in lines), "only in new line")
-check(lines[-1].startswith("2 regressions, 1 improvement, 1 unchanged, 2 within noise"), f"summary: {lines[-1]!r}")
+check(sum(l.startswith("inconclusive: ") for l in lines) == 2
+      and any(l.startswith("inconclusive: xxh3 random hot 4096 window: new unstable") for l in lines),
+      "one line per inconclusive result, with its reason")
+check(lines[-1].startswith("1 regression, 1 improvement, 2 unchanged, 1 within noise, 2 inconclusive"),
+      f"summary: {lines[-1]!r}")
 
 # --- markdown for a review
 rc, out, err = run("compare", base, new, "--format", "markdown")
-check(rc == 1 and out.startswith("### ksmbench compare: 2 regressions"), "markdown heading")
+check(rc == 1 and out.startswith("### ksmbench compare: 1 regression"), "markdown heading")
 md_rows = [l for l in out.splitlines() if l.startswith("| ")]
-check(len(md_rows) == 8 and md_rows[1].startswith("| --- |"), f"markdown table: {len(md_rows)} rows")
-check("**regression**" in out and "- only in base:" in out, "markdown verdicts and lists")
+check(len(md_rows) == 9 and md_rows[1].startswith("| --- |"), f"markdown table: {len(md_rows)} rows")
+check("**regression**" in out and "- only in base:" in out and "- inconclusive: xxh3" in out,
+      "markdown verdicts and lists")
 
-# --- threshold: at 25% nothing regresses; exit 0; -o writes the report atomically
+# --- exit 3: no regression, but something inconclusive
+only_inconclusive = write(doc(result("xxh3", [20 * G, 22 * G, 18 * G, 21 * G, 19 * G])))
+unstable_new = write(doc(result("xxh3", [10 * G] * 5, stability="unstable", reasons=["spread"])))
+rc, out, err = run("compare", only_inconclusive, unstable_new, "--format", "json")
+check(rc == 3 and json.loads(out)["exit_status"] == 3 and json.loads(out)["comparisons"][0]["verdict"] ==
+      "inconclusive", f"only inconclusive: exit 3: rc={rc} err={err!r}")
+
+# --- threshold: at 25% nothing regresses or is inconclusive; exit 0; -o writes the report atomically
 outp = temp_file(b"", ".md")
 os.unlink(outp)
 rc, out, err = run("compare", base, new, "--threshold", "25%", "--format", "markdown", "-o", outp)
@@ -108,10 +153,47 @@ os.unlink(outp)
 rc, out, err = run("compare", base, base, "--format", "json")
 check(rc == 0 and all(c["verdict"] == "unchanged" for c in json.loads(out)["comparisons"]), "a file against itself")
 rc, out, err = run("compare", new, base, "--threshold", "3")
-check(rc == 1, "bare-number threshold; reversed files: the improvements become regressions")
+check(rc == 1, "bare-number threshold; reversed files: the improvement becomes a regression")
 
-# --- an older file without rounds, an interrupted run: accepted and said so
-part = write(doc(result("xxh64", base_rounds), interrupted=True))
+# --- version 1 documents: one process each, so a change beyond the threshold is inconclusive
+v1_base = write(doc(v1_result("xxh64", base_values), v1_result("crc32c", [40 * G] * 5), version=1))
+v1_new = write(doc(v1_result("xxh64", [v * 0.8 for v in base_values]), v1_result("crc32c", [40.1 * G] * 5),
+                   version=1))
+rc, out, err = run("compare", v1_base, v1_new, "--format", "json")
+d = json.loads(out) if out else {"comparisons": []}
+by = {c["hash"]: c for c in d["comparisons"]}
+check(rc == 3 and by["xxh64"]["verdict"] == "inconclusive" and by["xxh64"]["base_processes"] == 1
+      and "version-1" in by["xxh64"]["reason"] and by["crc32c"]["verdict"] == "unchanged"
+      and d["base"]["schema_version"] == 1, f"v1 against v1: rc={rc} {d['comparisons']}")
+rc, out, err = run("compare", v1_base, new, "--format", "json")
+check(rc == 3 and {c["hash"]: c["verdict"] for c in json.loads(out)["comparisons"]}["xxh64"] == "inconclusive",
+      f"v1 against v2: rc={rc} err={err!r}")
+rc, out, err = run("compare", v1_base, v1_new)
+check("version 1 (one process per result)" in out.splitlines()[0], "the table says a document is version 1")
+
+# --- contexts that make figures incomparable: each field named, in JSON and the table
+other_ctx = json.loads(json.dumps(CONTEXT))
+other_ctx["cpu"]["model"] = 17
+other_ctx["sanitized"] = True
+other_ctx["kernel_release"] = "6.1\x1b[31m"
+other_ctx["system_page_size_bytes"] = 16384
+other_ctx["libraries"]["libxxhash"] = "0.8.2"
+a = write(doc(result("xxh3", [10 * G] * 5, impl="xxh3-avx2")))
+b = write(doc(result("xxh3", [10 * G] * 5, impl="xxh3-avx512"), context=other_ctx))
+rc, out, err = run("compare", a, b, "--format", "json")
+fields = {m["field"]: m for m in json.loads(out)["context_differences"]}
+check(rc == 0 and set(fields) == {"context.cpu.model", "context.sanitized", "context.kernel_release",
+                                  "context.system_page_size_bytes", "context.libraries.libxxhash",
+                                  "implementation of xxh3"}, f"differences named: {sorted(fields)}")
+check(fields["context.cpu.model"]["base"] == "1" and fields["context.cpu.model"]["new"] == "17"
+      and fields["implementation of xxh3"]["new"] == "xxh3-avx512", "both values given")
+rc, out, err = run("compare", a, b)
+warn = [l for l in out.splitlines() if l.startswith("warning: the runs differ in ")]
+check(len(warn) == 6 and any("context.libraries.libxxhash (\"0.8.1\" vs \"0.8.2\")" in l for l in warn)
+      and "\x1b" not in out, f"one warning line per field, no control characters: {warn}")
+
+# --- an interrupted run: accepted and said so
+part = write(doc(result("xxh64", base_values), interrupted=True))
 rc, out, err = run("compare", base, part)
 check(rc == 0 and "INTERRUPTED" in out, f"interrupted run marked: {out[:300]!r}")
 
@@ -119,25 +201,25 @@ check(rc == 0 and "INTERRUPTED" in out, f"interrupted run marked: {out[:300]!r}"
 notjson = temp_file(b"{ not json", ".json")
 check_usage_error(["compare", notjson, new], "not a JSON document", "not JSON")
 wrong = write({"schema": "something-else/9", "results": []})
-check_usage_error(["compare", base, wrong], "is not ksmbench-results/1", "wrong schema")
+check_usage_error(["compare", base, wrong], "is not ksmbench-results/2 (or ksmbench-results/1)", "wrong schema")
 noschema = write({"results": []})
 check_usage_error(["compare", noschema, base], "not a ksmbench results document", "no schema")
-bad = doc(result("xxh64", base_rounds))
+bad = doc(result("xxh64", base_values))
 del bad["results"][0]["bytes_per_second_median"]
 check_usage_error(["compare", base, write(bad)], "results[0]: \"bytes_per_second_median\" is missing",
                   "missing field")
-bad = doc(result("xxh64", base_rounds))
+bad = doc(result("xxh64", base_values))
 bad["results"][0]["hash"] = 7
 check_usage_error(["compare", base, write(bad)], "\"hash\" is missing or not a string", "field of the wrong type")
-bad = doc(result("xxh64", base_rounds))
-bad["results"][0]["bytes_per_second_rounds"] = [1, "x"]
-check_usage_error(["compare", base, write(bad)], "bytes_per_second_rounds[1]", "bad round")
+bad = doc(result("xxh64", base_values))
+bad["results"][0]["bytes_per_second_processes"] = [1, "x"]
+check_usage_error(["compare", base, write(bad)], "bytes_per_second_processes[1]", "bad per-process value")
 bad = doc()
 bad["results"] = {"a": 1}
 check_usage_error(["compare", base, write(bad)], "\"results\" is missing or not an array", "results not an array")
-dup = write(doc(result("xxh64", base_rounds), result("xxh64", base_rounds)))
+dup = write(doc(result("xxh64", base_values), result("xxh64", base_values)))
 check_usage_error(["compare", dup, base], "measure the same thing", "duplicate result")
-other = write(doc(result("jhash2", base_rounds, data="zero", cache="cold")))
+other = write(doc(result("jhash2", base_values, data="zero", cache="cold")))
 check_usage_error(["compare", base, other], "no result of", "nothing in common")
 check_usage_error(["compare", base, "/nonexistent/x.json"], "/nonexistent/x.json", "missing file")
 check_usage_error(["compare", base], "needs two files", "one file")
@@ -146,13 +228,49 @@ check_usage_error(["compare", base, new, "--threshold", "-5%"], "--threshold", "
 check_usage_error(["compare", base, new, "--alpha", "2"], "--alpha", "bad alpha")
 check_usage_error(["compare", base, new, "--format", "csv"], "unknown format", "bad format")
 
+# --- size: 20000 results, and 150k values in one result, matched and tested fast (a complexity
+# check with a generous bound, not a speed target: the pairwise matching and rank test took minutes)
+# The bound is on the CPU time the runs took (a shared machine stretches the
+# wall time, not that); under qemu-user (about 10 times slower) four times as
+# generous.
+LIMIT_S = 20 if os.environ.get("KSMBENCH_TEST_EMULATED") else 5
+
+
+def child_cpu_s():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+many = [result(f"h{i}", [1.0 * G + i] * 5, data="random" if i % 2 else "zero") for i in range(20000)]
+big_a = write(doc(*many))
+big_b = write(doc(*many))
+t0 = child_cpu_s()
+rc, out, err = run("compare", big_a, big_b, "--format", "json")
+took = child_cpu_s() - t0
+check(rc == 0 and len(json.loads(out)["comparisons"]) == 20000 and took < LIMIT_S,
+      f"20000 results: rc={rc} {took:.1f} s of CPU")
+wide_a = write(doc(result("xxh64", [1.0 * G + i for i in range(150000)])))
+wide_b = write(doc(result("xxh64", [0.8 * G + i for i in range(150000)])))
+wide_v1 = write(doc(v1_result("xxh64", [1.0 * G + i for i in range(150000)]), version=1))
+t0 = child_cpu_s()
+rc, out, err = run("compare", wide_a, wide_b, "--format", "json")
+rc1, _, err1 = run("compare", wide_v1, wide_v1, "--format", "json")
+took = child_cpu_s() - t0
+check(rc == 1 and json.loads(out)["comparisons"][0]["verdict"] == "regression" and rc1 == 0
+      and took < LIMIT_S, f"150k values: rc={rc}/{rc1} {took:.1f} s of CPU {err1!r}")
+
 # --- end to end: two real runs compare without an input error
 a = temp_file(b"", ".json")
-rc, out, err = run("bench", "-H", "xxh64,jhash2", "--window", "2ms", "--warmup", "1ms", "--repeat", "4",
-                   "--format", "json", "-o", a)
+rc, out, err = run("bench", "-H", "xxh64,jhash2", "--window", "2ms", "--warmup", "1ms", "--repeat", "2",
+                   "--processes", "2" if FORKS else "1", "--format", "json", "-o", a)
 check(rc == 0, f"bench for compare: {err!r}")
 rc, out, err = run("compare", a, a, "--format", "json")
-check(rc == 0 and len(json.loads(out)["comparisons"]) == 2, f"real results compare: rc={rc} err={err!r}")
+# The values judged are those of the processes with an undisturbed round
+# (both on a quiet machine; a loaded one may disturb every round of one).
+used = {r["hash"]: r["processes_used"] or r["processes"] for r in json.load(open(a))["results"]}
+check(rc == 0 and len(json.loads(out)["comparisons"]) == 2
+      and all(c["base_processes"] == used[c["hash"]] for c in json.loads(out)["comparisons"]),
+      f"real results compare: rc={rc} err={err!r} {out[:300]!r}")
 
 for p in made + [notjson, a]:
     os.unlink(p)

@@ -97,7 +97,7 @@ void test_report_formats_results(void)
 	free(text);
 
 	cJSON *json = json_of(&doc);
-	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(json, "schema")), "ksmbench-results/1");
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(json, "schema")), "ksmbench-results/2");
 	cJSON *results = cJSON_GetObjectItem(json, "results");
 	CHECK(cJSON_GetArraySize(results) == 2);
 	cJSON *first = cJSON_GetArrayItem(results, 0), *second = cJSON_GetArrayItem(results, 1);
@@ -148,14 +148,15 @@ void test_report_formats_one_round(void)
 
 	char *text = render("table", &doc);
 	const char *row = text ? strstr(text, "\njhash2") : NULL;
-	/* HASH DATA CACHE TIMER PAGE best median ns/page CV%: the ninth cell. */
+	/* HASH DATA CACHE TIMER PAGE best median ns/page ROUNDS: no interval
+	 * ("±") on the median of a single value, one round. */
 	char cells[12][64];
 	int n = row ? sscanf(row, "%63s %63s %63s %63s %63s %63s %63s %63s %63s", cells[0], cells[1], cells[2],
 			     cells[3], cells[4], cells[5], cells[6], cells[7], cells[8]) : 0;
-	CHECK(n == 9 && strcmp(cells[8], "-") == 0);
+	CHECK(n == 9 && strcmp(cells[8], "1") == 0 && !strstr(row, "\xc2\xb1"));
 	free(text);
 	text = render("csv", &doc);
-	CHECK(text && strstr(text, ",1,0,") && strstr(text, ",,,,,,,,,,monotonic\n"));
+	CHECK(text && strstr(text, ",1,0,") && strstr(text, ",,,,,,,,,,monotonic,0,0,,,,,stable\n"));
 	free(text);
 	/* select's lines and choice come from the same results. */
 	doc.kind = REPORT_SELECT;
@@ -199,14 +200,19 @@ void test_report_formats_thread(void)
 	two_results(r, rounds);
 	r[1].timer = BENCH_TIMER_JIFFIES;
 	r[1].jiffies.kernel_mb_per_s_best = 1500;
+	/* The speed-up here is from rounds side by side: process 0, round 0. */
+	struct bench_round crc_round = { .ns_per_page = 100, .calls = 1 };
+	rounds[0] = (struct bench_round){ .ns_per_page = 805.4, .calls = 1 };
+	r[0].rounds = &crc_round;
+	r[0].repeats = r[1].repeats = 1;
 	thread_rows_build(contenders, 2, r, 2, rows);
 	CHECK(rows[0].kernel == &r[0] && rows[1].kernel == &r[1] && rows[0].ksm == NULL);
 	struct report_document doc = { .kind = REPORT_THREAD, .ctx = &ctx, .results = r, .nresults = 2,
 				       .rows = rows, .nrows = 2 };
 	char *text = render("csv", &doc);
-	CHECK(text && strstr(text, ",v1_mib_per_s_thread\n"));
-	CHECK(text && strstr(text, "\ncrc32c,crc32c-isal,12081,8.0540,12081,7.6998,,,1084.10,4.7305,\n"));
-	CHECK(text && strstr(text, "\njhash2,jhash2,1500,1.0000,1569,1.0000,,,5128.30,1.0000,2251.9\n"));
+	CHECK(text && strstr(text, ",v1_mib_per_s_thread,stability\n"));
+	CHECK(text && strstr(text, "\ncrc32c,crc32c-isal,12081,8.0540,12081,7.6998,,,1084.10,4.7305,,stable\n"));
+	CHECK(text && strstr(text, "\njhash2,jhash2,1500,1.0000,1569,1.0000,,,5128.30,1.0000,2251.9,stable\n"));
 	CHECK(text && !strstr(text, "e+"));
 	free(text);
 	cJSON *json = json_of(&doc);

@@ -1,0 +1,92 @@
+/* The dependent-addition chain (see clock_chain.h), in its own translation
+ * unit: the empty asm after each addition makes the compiler keep every
+ * one, in order, in a register. */
+#include "clock_chain.h"
+
+#include "clock.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define ADD1 x += 1; __asm__ volatile("" : "+r"(x));
+#define ADD8 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1
+#define ADD64 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8
+
+uint64_t clock_chain_run(uint64_t adds)
+{
+	uint64_t x = adds;
+
+	for (uint64_t i = 0; i < adds / 64; i++) {
+		ADD64
+	}
+	return x;
+}
+
+static volatile uint64_t clock_chain_sink;
+
+/* Additions per ns of the fastest of three runs of block (an interruption
+ * only makes one slower); 0 when the clock did not move. */
+static double fastest_of_three(uint64_t (*block)(uint64_t))
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 3; i++) {
+		uint64_t t0 = clock_now_ns();
+		clock_chain_sink ^= block(CLOCK_CHAIN_ADDS);
+		uint64_t t1 = clock_now_ns();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return best > 0 && best != UINT64_MAX ? (double)CLOCK_CHAIN_ADDS / (double)best : 0;
+}
+
+double clock_chain_hz(void)
+{
+	return fastest_of_three(clock_chain_run) * 1e9;
+}
+
+#if defined(__SSE2__)
+/* Eight independent chains of 4-lane adds: 32 additions per step. */
+static uint64_t throughput_block(uint64_t adds)
+{
+	__m128i a0 = _mm_set1_epi32(1), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+	const __m128i k = _mm_set1_epi32(3);
+
+	for (uint64_t i = 0; i < adds / 32; i++) {
+		a0 = _mm_add_epi32(a0, k);
+		a1 = _mm_add_epi32(a1, k);
+		a2 = _mm_add_epi32(a2, k);
+		a3 = _mm_add_epi32(a3, k);
+		a4 = _mm_add_epi32(a4, k);
+		a5 = _mm_add_epi32(a5, k);
+		a6 = _mm_add_epi32(a6, k);
+		a7 = _mm_add_epi32(a7, k);
+		__asm__ volatile("" : "+x"(a0), "+x"(a1), "+x"(a2), "+x"(a3), "+x"(a4), "+x"(a5), "+x"(a6), "+x"(a7));
+	}
+	a0 = _mm_add_epi32(_mm_add_epi32(_mm_add_epi32(a0, a1), _mm_add_epi32(a2, a3)),
+			   _mm_add_epi32(_mm_add_epi32(a4, a5), _mm_add_epi32(a6, a7)));
+	return (uint64_t)_mm_cvtsi128_si32(a0);
+}
+#else
+/* Four independent scalar chains: 4 additions per step, in words (four
+ * 64-bit values would need eight of i386's registers). */
+static uint64_t throughput_block(uint64_t adds)
+{
+	unsigned long a = 1, b = 2, c = 3, d = 4;
+
+	for (uint64_t i = 0; i < adds / 4; i++) {
+		a += 1;
+		b += 3;
+		c += 5;
+		d += 7;
+		__asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
+	}
+	return a ^ b ^ c ^ d;
+}
+#endif
+
+double clock_chain_throughput(void)
+{
+	return fastest_of_three(throughput_block);
+}

@@ -1,0 +1,67 @@
+/* Disturbed rounds (see disturb.h). */
+#include "disturb.h"
+
+#include "interference.h"
+
+/* Chosen on a 2-vCPU VM (docs/measurement.md): a build or a vector loop on
+ * the other vCPU keeps it 90-100% busy and slows vector code on this one by
+ * up to 40%, while an idle system shows 0-20% (a tick or two of 10 ms in a
+ * round of 50-125 ms). /proc/stat counts 10 ms ticks, so any steal tick in
+ * a round shorter than 0.5 s is above 2%. A pinned, otherwise idle CPU
+ * gives the thread 99.9% of the wall time and a handful of switches. */
+const struct disturb_thresholds disturb_default = {
+	.busy_share = 0.5,
+	.steal_share = 0.02,
+	.off_cpu_share = 0.02,
+	.switches = 10,
+	.migrations = 0,
+	.clock_drop = 0.05,
+	.throughput_drop = 0.15,
+};
+
+static const char *const names[DISTURB_KINDS] = { "busy", "steal", "off-cpu", "switches", "migrated", "clock",
+						    "shared-core" };
+
+const char *disturb_name(unsigned i)
+{
+	return i < DISTURB_KINDS ? names[i] : "?";
+}
+
+unsigned disturb_round(const struct bench_round *r, const struct disturb_reference *ref,
+		       const struct disturb_thresholds *t)
+{
+	double reference_hz = ref ? ref->clock_hz : 0, reference_tp = ref ? ref->throughput : 0;
+	unsigned bits = 0;
+
+	if ((r->known & INTERFERENCE_BUSY) && r->other_busy_share > t->busy_share)
+		bits |= DISTURB_BUSY;
+	if ((r->known & INTERFERENCE_STEAL) && r->steal_share > t->steal_share)
+		bits |= DISTURB_STEAL;
+	if ((r->known & INTERFERENCE_OFF_CPU) && r->off_cpu_share > t->off_cpu_share)
+		bits |= DISTURB_OFF_CPU;
+	if ((r->known & INTERFERENCE_SWITCHES) && r->involuntary_switches > t->switches)
+		bits |= DISTURB_SWITCHES;
+	if ((r->known & INTERFERENCE_MIGRATIONS) && r->migrations > t->migrations)
+		bits |= DISTURB_MIGRATED;
+	if ((r->known & INTERFERENCE_CLOCK) && reference_hz > 0 && r->clock_hz < (1 - t->clock_drop) * reference_hz)
+		bits |= DISTURB_CLOCK;
+	if ((r->known & INTERFERENCE_THROUGHPUT) && reference_tp > 0 &&
+	    r->throughput < (1 - t->throughput_drop) * reference_tp)
+		bits |= DISTURB_SHARED;
+	return bits;
+}
+
+struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n)
+{
+	struct disturb_reference ref = { 0, 0 };
+
+	for (size_t i = 0; i < n; i++)
+		for (unsigned j = 0; j < results[i].repeats; j++) {
+			const struct bench_round *r = &results[i].rounds[j];
+			if ((r->known & INTERFERENCE_CLOCK) && r->clock_hz > ref.clock_hz)
+				ref.clock_hz = r->clock_hz;
+			if ((r->known & INTERFERENCE_THROUGHPUT) && r->throughput > ref.throughput)
+				ref.throughput = r->throughput;
+		}
+	return ref;
+}

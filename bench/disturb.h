@@ -1,0 +1,51 @@
+/* Which rounds were disturbed: a round is when one of its interference
+ * figures (bench/interference.h) crosses its threshold. Disturbed rounds
+ * stay in the results (and the JSON), but the estimate leaves them out
+ * (bench/estimate.h). The thresholds are documented in docs/measurement.md
+ * and written into every results document. */
+#ifndef KB_DISTURB_H
+#define KB_DISTURB_H
+
+#include "bench.h"
+
+enum {
+	DISTURB_BUSY = 1u,     /* the other CPUs were busy (an SMT sibling's load slows vector code) */
+	DISTURB_STEAL = 2u,    /* the hypervisor took this CPU */
+	DISTURB_OFF_CPU = 4u,  /* the thread was off the CPU (preempted) */
+	DISTURB_SWITCHES = 8u, /* involuntary context switches */
+	DISTURB_MIGRATED = 16u,/* the thread moved to another CPU */
+	DISTURB_CLOCK = 32u,   /* the core clock dropped against the run's fastest */
+	DISTURB_SHARED = 64u,  /* the core's throughput dropped: an SMT sibling (here or on the host) shared it */
+	DISTURB_KINDS = 7
+};
+
+struct disturb_thresholds {
+	double busy_share;     /* other CPUs' mean busy share above this */
+	double steal_share;    /* this CPU's steal time above this share of the round */
+	double off_cpu_share;  /* the thread's time off the CPU above this share */
+	uint64_t switches;     /* involuntary context switches above this many */
+	uint64_t migrations;   /* migrations above this many */
+	double clock_drop;     /* effective clock below (1 - this) x the run's fastest */
+	double throughput_drop; /* the core's throughput below (1 - this) x the run's highest */
+};
+
+/* The run's best rounds, which the clock and throughput are judged against. */
+struct disturb_reference {
+	double clock_hz, throughput; /* 0: unknown, not judged */
+};
+
+extern const struct disturb_thresholds disturb_default;
+
+/* The DISTURB_* bits of r against t and the run's reference (NULL: no
+ * clock or throughput test). Unknown figures never disturb. */
+unsigned disturb_round(const struct bench_round *r, const struct disturb_reference *ref,
+		       const struct disturb_thresholds *t);
+
+/* The name of bit i (0..DISTURB_KINDS-1): "busy", "steal", "off-cpu",
+ * "switches", "migrated", "clock", "shared-core". */
+const char *disturb_name(unsigned i);
+
+/* The fastest clock and highest throughput over every round of n results. */
+struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n);
+
+#endif

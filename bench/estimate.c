@@ -1,0 +1,253 @@
+/* Estimates from rounds (see estimate.h). */
+#include "estimate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "interference.h"
+
+/* pyperf warns at a standard deviation of 10% of the mean; 5 processes are
+ * the fewest whose values a rank test can separate at the 5% level (2 /
+ * C(10, 5) = 0.8%, while 4 give 2.9% only against 4 and 3 give 10%). */
+const struct estimate_rules estimate_default = {
+	.processes_min = 5,
+	.spread_percent_max = 10,
+	.disturbed_share_max = 0.2,
+	.timer_share_max = 0.01,
+};
+
+static int by_process(const void *x, const void *y)
+{
+	const struct bench_round *a = *(const struct bench_round *const *)x, *b = *(const struct bench_round *const *)y;
+
+	if (a->process != b->process)
+		return a->process < b->process ? -1 : 1;
+	if (a->round != b->round)
+		return a->round < b->round ? -1 : 1;
+	return (a->sequence > b->sequence) - (a->sequence < b->sequence);
+}
+
+static double median_of(double *v, size_t n)
+{
+	stats_sort(v, n);
+	return stats_percentile_sorted(v, n, 50);
+}
+
+/* Rounds, scratch and results of one estimate. */
+struct work {
+	const struct bench_round **order, **used;
+	double *values, *tmp;
+	size_t nused, nvalues;
+};
+
+static void work_free(struct work *w)
+{
+	free(w->order);
+	free(w->used);
+	free(w->values);
+	free(w->tmp);
+}
+
+/* Each process's value: the median of its undisturbed rounds, or (all) of
+ * all its rounds; the rounds used go to w->used. */
+static unsigned per_process(struct bench_result *r, struct work *w, int all)
+{
+	size_t n = r->repeats;
+	unsigned np = 0, with_value = 0;
+
+	w->nused = w->nvalues = 0;
+	for (size_t g = 0; g < n;) {
+		size_t e = g, k = 0;
+		while (e < n && w->order[e]->process == w->order[g]->process)
+			e++;
+		struct bench_process_value *pv = &r->per_process[np++];
+		pv->process = w->order[g]->process;
+		pv->rounds = (unsigned)(e - g);
+		pv->disturbed = 0;
+		for (size_t i = g; i < e; i++) {
+			if (w->order[i]->disturbed)
+				pv->disturbed++;
+			if (all || !w->order[i]->disturbed) {
+				w->tmp[k++] = w->order[i]->ns_per_page;
+				w->used[w->nused++] = w->order[i];
+			}
+		}
+		pv->ns_per_page = k ? median_of(w->tmp, k) : 0;
+		if (k) {
+			w->values[w->nvalues++] = pv->ns_per_page;
+			with_value++;
+		}
+		g = e;
+	}
+	r->nprocesses = np;
+	return with_value;
+}
+
+static void hardware_medians(struct bench_result *r, struct work *w)
+{
+	size_t k = 0, m = 0;
+
+	for (size_t i = 0; i < w->nused; i++)
+		if ((w->used[i]->known & INTERFERENCE_PMU) && w->used[i]->calls && w->used[i]->core_cycles > 0) {
+			w->tmp[k++] = w->used[i]->core_cycles / (double)w->used[i]->calls;
+		}
+	r->core_cycles_per_page = k ? median_of(w->tmp, k) : 0;
+	for (size_t i = 0; i < w->nused; i++)
+		if ((w->used[i]->known & INTERFERENCE_PMU) && w->used[i]->core_cycles > 0)
+			w->tmp[m++] = w->used[i]->instructions / w->used[i]->core_cycles;
+	r->ipc = m ? median_of(w->tmp, m) : 0;
+}
+
+static unsigned verdict(const struct bench_result *r, const struct estimate_rules *rules)
+{
+	unsigned bits = 0;
+
+	if (r->processes_used < rules->processes_min)
+		bits |= STABILITY_FEW_PROCESSES;
+	if (r->over_processes.n >= 2 && r->over_processes.cv * 100 > rules->spread_percent_max)
+		bits |= STABILITY_SPREAD;
+	if ((double)r->rounds_disturbed > rules->disturbed_share_max * (double)r->repeats)
+		bits |= STABILITY_DISTURBED;
+	/* A median of 0 ticks: every sample fell within one step. */
+	if (r->timer == BENCH_TIMER_RDTSC && r->rdtsc.resolution_ticks > 0 &&
+	    r->rdtsc.resolution_ticks > rules->timer_share_max * r->rdtsc.ticks_per_call_median)
+		bits |= STABILITY_TIMER;
+	return bits;
+}
+
+int estimate_result(struct bench_result *r, const struct estimate_rules *rules)
+{
+	size_t n = r->repeats;
+	struct work w = { 0 };
+
+	free(r->per_process);
+	r->per_process = NULL;
+	r->nprocesses = r->processes_used = r->rounds_disturbed = 0;
+	memset(&r->over_processes, 0, sizeof(r->over_processes));
+	if (n == 0)
+		return 0;
+	w.order = malloc(n * sizeof(*w.order));
+	w.used = malloc(n * sizeof(*w.used));
+	w.values = malloc(n * sizeof(double));
+	w.tmp = malloc(n * sizeof(double));
+	r->per_process = calloc(n, sizeof(*r->per_process));
+	if (!w.order || !w.used || !w.values || !w.tmp || !r->per_process) {
+		work_free(&w);
+		return -1;
+	}
+	r->calls = 0;
+	for (size_t i = 0; i < n; i++) {
+		w.order[i] = &r->rounds[i];
+		r->calls += r->rounds[i].calls;
+		r->rounds_disturbed += r->rounds[i].disturbed != 0;
+	}
+	qsort(w.order, n, sizeof(*w.order), by_process);
+	r->processes_used = per_process(r, &w, 0);
+	if (w.nused == 0) /* every round disturbed: the figures from all, and unstable */
+		per_process(r, &w, 1);
+	for (size_t i = 0; i < w.nused; i++)
+		w.tmp[i] = w.used[i]->ns_per_page;
+	if (stats_median_interval(w.values, w.nvalues, &r->over_processes) ||
+	    stats_summarize(w.tmp, w.nused, &r->ns_per_page)) {
+		work_free(&w);
+		return -1;
+	}
+	r->ns_per_page.median = r->over_processes.median;
+	bench_timer_aggregate(r, w.used, w.nused);
+	hardware_medians(r, &w);
+	r->unstable = verdict(r, rules);
+	work_free(&w);
+	return 0;
+}
+
+int estimate_results(struct bench_result *results, size_t n, const struct disturb_thresholds *t,
+		     const struct estimate_rules *rules)
+{
+	struct disturb_reference ref = disturb_reference_of(results, n);
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		for (unsigned j = 0; j < results[i].repeats; j++)
+			results[i].rounds[j].disturbed = disturb_round(&results[i].rounds[j], &ref, t);
+		rc |= estimate_result(&results[i], rules);
+	}
+	return rc;
+}
+
+/* Rounds of b sorted by (process, round), to pair with a's. */
+static const struct bench_round *find_pair(const struct bench_round *const *sorted, size_t n,
+					   const struct bench_round *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct bench_round *m = sorted[mid];
+		int c = m->process != key->process ? (m->process < key->process ? -1 : 1)
+			: m->round != key->round ? (m->round < key->round ? -1 : 1) : 0;
+		if (c == 0)
+			return m;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The pairs' ratios, process by process (a's rounds sorted): per-process
+ * medians into values; only undisturbed pairs unless all. */
+static size_t ratio_values(const struct bench_round *const *as, size_t na, const struct bench_round *const *bs,
+			   size_t nb, int all, double *tmp, double *values)
+{
+	size_t nv = 0;
+
+	for (size_t g = 0; g < na;) {
+		size_t e = g, k = 0;
+		while (e < na && as[e]->process == as[g]->process)
+			e++;
+		for (size_t i = g; i < e; i++) {
+			const struct bench_round *b = find_pair(bs, nb, as[i]);
+			if (b && as[i]->ns_per_page > 0 && (all || (!as[i]->disturbed && !b->disturbed)))
+				tmp[k++] = b->ns_per_page / as[i]->ns_per_page;
+		}
+		if (k)
+			values[nv++] = median_of(tmp, k);
+		g = e;
+	}
+	return nv;
+}
+
+int estimate_ratio(const struct bench_result *a, const struct bench_result *b, struct stats_interval *out)
+{
+	size_t na = a->repeats, nb = b->repeats, nv = 0;
+	const struct bench_round **as = malloc((na + 1) * sizeof(*as)), **bs = malloc((nb + 1) * sizeof(*bs));
+	double *tmp = malloc((na + 1) * sizeof(double)), *values = malloc((na + 1) * sizeof(double));
+
+	memset(out, 0, sizeof(*out));
+	if (as && bs && tmp && values && na && nb) {
+		for (size_t i = 0; i < na; i++)
+			as[i] = &a->rounds[i];
+		for (size_t i = 0; i < nb; i++)
+			bs[i] = &b->rounds[i];
+		qsort(as, na, sizeof(*as), by_process);
+		qsort(bs, nb, sizeof(*bs), by_process);
+		nv = ratio_values(as, na, bs, nb, 0, tmp, values);
+		if (nv == 0)
+			nv = ratio_values(as, na, bs, nb, 1, tmp, values);
+		if (nv && stats_median_interval(values, nv, out))
+			nv = 0;
+	}
+	free(as);
+	free(bs);
+	free(tmp);
+	free(values);
+	return nv ? 0 : -1;
+}
+
+double estimate_half_width_percent(const struct stats_interval *iv)
+{
+	if (iv->n < 2 || iv->median <= 0)
+		return -1;
+	return (iv->high - iv->low) / 2 / iv->median * 100;
+}

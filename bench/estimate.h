@@ -1,0 +1,45 @@
+/* From a result's rounds (every process's) to its figures: the rounds a
+ * disturbance left out, each process's value (the median of its
+ * undisturbed rounds), the headline (their median) with a distribution-free
+ * interval over processes, the spread, and a stability verdict in pyperf's
+ * spirit. A ratio between two hashes (thread's "x jhash2") is estimated the
+ * same way from rounds measured side by side: the same process, the same
+ * round. Pure functions of the rounds: unit-tested on known samples. */
+#ifndef KB_ESTIMATE_H
+#define KB_ESTIMATE_H
+
+#include "bench.h"
+#include "disturb.h"
+
+/* When a result is unstable (docs/measurement.md). */
+struct estimate_rules {
+	unsigned processes_min;      /* fewer processes with an undisturbed value: too few */
+	double spread_percent_max;   /* CV of the per-process values above this: spread */
+	double disturbed_share_max;  /* a larger share of the rounds disturbed: disturbed */
+	double timer_share_max;      /* rdtsc: the counter's resolution above this share of a call */
+};
+
+extern const struct estimate_rules estimate_default;
+
+/* Classifies every round of results[0..n) (the clock against the fastest
+ * of them all) and estimates each result; -1 if memory runs out. */
+int estimate_results(struct bench_result *results, size_t n, const struct disturb_thresholds *t,
+		      const struct estimate_rules *rules);
+
+/* The estimate of one result whose rounds are classified: per-process
+ * values, over_processes, ns_per_page, the timer's part, the hardware
+ * counters' medians, unstable. -1 if memory runs out. */
+int estimate_result(struct bench_result *r, const struct estimate_rules *rules);
+
+/* How many times faster a is than b, from their rounds measured side by
+ * side (same process and round; both undisturbed, or every pair when none
+ * is): per process the median of its rounds' ratios b/a in time, then the
+ * median over processes with its interval. 0, or -1 when no pair exists
+ * (out is then zero). */
+int estimate_ratio(const struct bench_result *a, const struct bench_result *b, struct stats_interval *out);
+
+/* The interval's half-width against its median, in percent (the table's
+ * "± x%"); -1 when there is none (fewer than 2 values). */
+double estimate_half_width_percent(const struct stats_interval *iv);
+
+#endif

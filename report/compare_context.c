@@ -1,0 +1,95 @@
+/* What makes two documents' figures comparable, field by field (see
+ * compare.h): the CPU, the build, the libraries, the kernel and its page
+ * size. A field present in only one document is not known to differ and is
+ * not named (version 1 documents lack the page size). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+static const char *const fields[] = {
+	"cpu.vendor", "cpu.brand", "cpu.family", "cpu.model", "cpu.ext_family", "cpu.ext_model",
+	"optimized", "sanitized", "kernel_release", "system_page_size_bytes",
+};
+
+/* The value at a dotted path under the document's context. */
+static const cJSON *at(const struct loaded_doc *d, const char *path)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(d->root, "context");
+	char part[64];
+
+	while (o && *path) {
+		size_t len = strcspn(path, ".");
+		if (len >= sizeof(part))
+			return NULL;
+		memcpy(part, path, len);
+		part[len] = '\0';
+		o = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, part) : NULL;
+		path += len + (path[len] == '.');
+	}
+	return o;
+}
+
+/* A value as JSON text, cut to fit, control characters replaced: it is
+ * printed on terminals and in Markdown. */
+static void text_of(const cJSON *v, char *buf, size_t size)
+{
+	char *t = cJSON_PrintUnformatted(v);
+
+	snprintf(buf, size, "%s", t ? t : "?");
+	free(t);
+}
+
+static void scrub(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+void compare_mismatch_add(struct compare_outcome *out, const char *field, const char *base, const char *new_)
+{
+	struct compare_mismatch *m;
+
+	if (out->nmismatches >= COMPARE_MISMATCHES_MAX)
+		return;
+	m = &out->mismatches[out->nmismatches++];
+	snprintf(m->field, sizeof(m->field), "%s", field);
+	snprintf(m->base, sizeof(m->base), "%s", base);
+	snprintf(m->new_, sizeof(m->new_), "%s", new_);
+	scrub(m->field);
+	scrub(m->base);
+	scrub(m->new_);
+}
+
+static void compare_field(const struct loaded_doc *a, const struct loaded_doc *b, const char *path,
+			  struct compare_outcome *out)
+{
+	const cJSON *x = at(a, path), *y = at(b, path);
+	char field[96], tx[100], ty[100];
+
+	if (!x || !y || cJSON_Compare(x, y, 1))
+		return;
+	snprintf(field, sizeof(field), "context.%s", path);
+	text_of(x, tx, sizeof(tx));
+	text_of(y, ty, sizeof(ty));
+	compare_mismatch_add(out, field, tx, ty);
+}
+
+void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *new_, struct compare_outcome *out)
+{
+	const cJSON *libs = at(base, "libraries"), *lib;
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		compare_field(base, new_, fields[i], out);
+	if (!cJSON_IsObject(libs))
+		return;
+	/* Every library the base names that the new one names too. */
+	cJSON_ArrayForEach(lib, libs) {
+		char path[96];
+		if (!lib->string || strlen(lib->string) > 60)
+			continue;
+		snprintf(path, sizeof(path), "libraries.%s", lib->string);
+		compare_field(base, new_, path, out);
+	}
+}

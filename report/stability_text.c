@@ -1,0 +1,88 @@
+/* Stability in words (see stability_text.h). */
+#include "stability_text.h"
+
+#include <string.h>
+
+#include "../bench/disturb.h"
+#include "../bench/estimate.h"
+#include "report.h"
+
+static const char *const codes[STABILITY_KINDS] = { "few-processes", "spread", "disturbed", "timer" };
+
+const char *report_stability_code(unsigned i)
+{
+	return i < STABILITY_KINDS ? codes[i] : "?";
+}
+
+/* "busy 12, clock 1": the kinds of disturbance over r's rounds. */
+static void disturbance_kinds(const struct bench_result *r, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned k = 0; k < DISTURB_KINDS; k++) {
+		unsigned count = 0;
+		for (unsigned i = 0; i < r->repeats; i++)
+			count += (r->rounds[i].disturbed >> k) & 1;
+		if (count && used < size)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s %u", used ? ", " : "", disturb_name(k), count);
+	}
+}
+
+void report_stability_reasons(const struct bench_result *r, char *buf, size_t size)
+{
+	const struct estimate_rules *rules = &estimate_default;
+	size_t used = 0;
+	char kinds[128];
+
+	buf[0] = '\0';
+#define ADD(...) (used < size ? used += (size_t)snprintf(buf + used, size - used, __VA_ARGS__) : 0)
+	if (r->unstable & STABILITY_FEW_PROCESSES)
+		ADD("%s%u process%s with undisturbed rounds (at least %u)", used ? "; " : "", r->processes_used,
+		    r->processes_used == 1 ? "" : "es", rules->processes_min);
+	if (r->unstable & STABILITY_SPREAD)
+		ADD("%sspread over processes %.1f%% (more than %.0f%%)", used ? "; " : "", r->over_processes.cv * 100,
+		    rules->spread_percent_max);
+	if (r->unstable & STABILITY_DISTURBED) {
+		disturbance_kinds(r, kinds, sizeof(kinds));
+		ADD("%s%u of %u rounds disturbed (%s)", used ? "; " : "", r->rounds_disturbed, r->repeats, kinds);
+	}
+	if (r->unstable & STABILITY_TIMER)
+		ADD("%stimer too coarse: its step is %.1f%% of a call", used ? "; " : "",
+		    r->rdtsc.ticks_per_call_median > 0 ? 100 * r->rdtsc.resolution_ticks / r->rdtsc.ticks_per_call_median : 0);
+#undef ADD
+}
+
+void report_unstable_line(const struct bench_result *r, char *buf, size_t size)
+{
+	char reasons[400], page[32];
+
+	report_stability_reasons(r, reasons, sizeof(reasons));
+	if (r->misalign)
+		snprintf(page, sizeof(page), "%u+%u", r->page_size, r->misalign);
+	else
+		snprintf(page, sizeof(page), "%u", r->page_size);
+	snprintf(buf, size, "unstable: %s %s %s %s %s: %s", r->hash, report_stable_data(r->data), r->cache, page,
+		 bench_timer_name(r->timer), reasons);
+}
+
+int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, const char *prefix)
+{
+	char line[600];
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].unstable) {
+			report_unstable_line(&r[i], line, sizeof(line));
+			fprintf(out, "%s%s\n", prefix, line);
+		}
+	return ferror(out) ? -1 : 0;
+}
+
+size_t report_unstable_count(const struct bench_result *r, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += r[i].unstable != 0;
+	return k;
+}

@@ -1,0 +1,29 @@
+/* A result's stability in words: the codes its JSON lists, the reason
+ * given for each, and the one warning line a table prints per unstable
+ * result (bench/estimate.h decides; this only says it). */
+#ifndef KB_STABILITY_TEXT_H
+#define KB_STABILITY_TEXT_H
+
+#include <stdio.h>
+
+#include "../bench/bench.h"
+
+#define STABILITY_KINDS 4
+
+/* The code of reason bit i (0..STABILITY_KINDS-1): "few-processes",
+ * "spread", "disturbed", "timer". */
+const char *report_stability_code(unsigned i);
+
+/* The reasons r is unstable, "; "-separated, into buf ("" when stable). */
+void report_stability_reasons(const struct bench_result *r, char *buf, size_t size);
+
+/* "unstable: xxh3 random hot 4096 window: <reasons>". */
+void report_unstable_line(const struct bench_result *r, char *buf, size_t size);
+
+/* One "PREFIXunstable: ..." line per unstable result of r[0..n). */
+int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, const char *prefix);
+
+/* How many of r[0..n) are unstable. */
+size_t report_unstable_count(const struct bench_result *r, size_t n);
+
+#endif

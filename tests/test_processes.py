@@ -1,0 +1,231 @@
+"""CLI tests for the repeatable model: results measured in several
+processes (their values and rounds kept, per-process intervals, stability
+verdicts with reasons, one warning per unstable result), rounds taken in
+turns in a seeded order, the interference figures of every round, the
+batched rdtsc fallback under a simulated coarse counter, measuring
+processes that crash, are killed or write garbage (one error line, no -o
+file), sweeps of data/cache/page size/misalignment in one document, and
+`bench -H all` measuring each implementation once with its aliases. Short
+windows and few processes: no figure is asserted, only its shape."""
+import csv
+import io
+import json
+import os
+import stat
+import tempfile
+
+from clitest import BIN, FORKS, run, check, check_usage_error, temp_file, finish
+
+if not FORKS:
+    print("skipped: measuring processes where fork() hangs (qemu-i386, KSMBENCH_TEST_NO_FORK)")
+    finish("processes")
+
+FAST = ["--window", "2ms", "--warmup", "1ms"]
+NUM = (int, float)
+
+
+def bench_json(*args, **kw):
+    rc, out, err = run("bench", *FAST, "--format", "json", *args, **kw)
+    check(rc == 0, f"bench {args}: rc={rc} err={err!r}")
+    return json.loads(out) if rc == 0 else {"results": [], "context": {}}
+
+
+# --- three processes x two rounds: every round kept with where it ran and what else happened
+doc = bench_json("-H", "xxh64,jhash2", "--processes", "3", "--repeat", "2", "--seed", "5")
+ctx = doc["context"]
+check(ctx["processes"] == 3 and ctx["rounds_per_process"] == 2 and ctx["order_seed"] == 5
+      and ctx["interleaved"] is True, f"context says how it measured: {ctx.get('processes')}")
+check(isinstance(ctx["counter_step_ticks"], NUM) and ctx["counter_step_ticks"] >= 1, "counter step measured")
+check(isinstance(ctx["hardware_counters"], bool) and ctx["migrations_source"] in ("perf", "sched", "cpu change"),
+      "the probes this system offers")
+check(ctx["hardware_counters"] or isinstance(ctx["hardware_counters_note"], str), "why no hardware counters")
+check(set(ctx["disturbance_thresholds"]) == {"other_cpus_busy_share", "steal_share", "off_cpu_share",
+                                             "involuntary_context_switches", "migrations", "clock_drop_share",
+                                             "throughput_drop_share"},
+      "the thresholds are in the document")
+check(ctx["stability_rules"]["processes_min"] == 5 and ctx["stability_rules"]["spread_percent_max"] == 10,
+      "the stability rules are in the document")
+for r in doc["results"]:
+    rounds = r["rounds"]
+    check(r["repeats"] == 6 and len(rounds) == 6 and r["processes"] == 3 and r["repeats_requested"] == 2,
+          f"{r['hash']}: 3 processes x 2 rounds")
+    check(sorted({x["process"] for x in rounds}) == [0, 1, 2], f"{r['hash']}: rounds of every process")
+    check(len(r["process_values"]) == 3 and all(p["rounds"] == 2 for p in r["process_values"]),
+          f"{r['hash']}: per-process values")
+    used = [p for p in r["process_values"] if p["bytes_per_second_median"] is not None]
+    check(len(r["bytes_per_second_processes"]) == (len(used) or 3), f"{r['hash']}: the values judged")
+    check(r["stability"] == "unstable" and "few-processes" in r["stability_reasons"]
+          and "with undisturbed rounds (at least 5)" in r["stability_text"], f"{r['hash']}: 3 processes are too few")
+    check(r["rounds_disturbed"] == sum(x["disturbed"] for x in rounds), f"{r['hash']}: disturbed rounds counted")
+    if r["processes_used"] >= 2:
+        lo, hi = r["bytes_per_second_ci_low"], r["bytes_per_second_ci_high"]
+        check(lo <= r["bytes_per_second_median"] <= hi and 0 < r["ci_level"] <= 1
+              and isinstance(r["ci_percent"], NUM), f"{r['hash']}: the median inside its interval")
+    for x in rounds:
+        check(all(k in x for k in ("other_cpus_busy_share", "steal_share", "off_cpu_share",
+                                   "involuntary_context_switches", "migrations", "effective_clock_hz",
+                                   "core_throughput_adds_per_ns",
+                                   "core_cycles", "instructions", "disturbed_by")), "every round's interference")
+        check(x["disturbed"] == bool(x["disturbed_by"]), "disturbed rounds say why")
+        check(x["effective_clock_hz"] is None or x["effective_clock_hz"] > 1e6, "effective clock in Hz")
+        check(x["off_cpu_share"] is None or 0 <= x["off_cpu_share"] <= 1, "off-CPU share")
+        check(x["other_cpus_busy_share"] is None or 0 <= x["other_cpus_busy_share"] <= 1, "busy share")
+        check((x["core_cycles"] is None) == (not ctx["hardware_counters"]) or x["core_cycles"] is None,
+              "hardware cycles only where counted")
+# Interleaved: in each process, every measurement's round r comes before any round r + 1.
+seq = {}
+for r in doc["results"]:
+    for x in r["rounds"]:
+        seq.setdefault(x["process"], []).append((x["sequence"], x["round"], r["hash"]))
+for p, slots in seq.items():
+    slots.sort()
+    check([s[1] for s in slots] == [0, 0, 1, 1], f"process {p}: rounds alternate: {slots}")
+again = bench_json("-H", "xxh64,jhash2", "--processes", "3", "--repeat", "2", "--seed", "5")
+
+
+def order(d):
+    return sorted((x["process"], x["sequence"], r["hash"]) for r in d["results"] for x in r["rounds"])
+
+
+check(order(doc) == order(again), "the same --seed gives the same order")
+# The table: ± on the headline, the rounds used, one warning line per unstable result.
+rc, out, err = run("bench", *FAST, "-H", "xxh64,jhash2", "--processes", "2", "--repeat", "1")
+lines = out.splitlines()
+rows = [l for l in lines if l.startswith(("xxh64 ", "jhash2 "))]
+check(rc == 0 and len(rows) == 2 and all(l.rstrip().endswith("unstable") for l in rows), f"table: the verdict: {rows}")
+# ± where two processes gave a value (a disturbed round may leave one).
+def rounds_cell(line):
+    cells = line.split()
+    return cells[9] if cells[7].startswith("±") else cells[8]
+
+
+# (Every round disturbed: the figures come from all of them, both processes.)
+check(all(("±" in l) == (rounds_cell(l) in ("2", "0/2")) for l in rows), f"table: ± with two values: {rows}")
+warn = [l for l in lines if l.startswith("warning: unstable: ")]
+check(len(warn) == 2 and all("too few" not in w and "processes with undisturbed rounds" in w or "process with" in w
+                             for w in warn), f"one warning per unstable result: {warn}")
+check(any(l.startswith("2 processes x 1 round per measurement") for l in lines), "the table says how it measured")
+# CSV has no place for warnings: they go to stderr, one per unstable result
+# (JSON has its stability fields).
+rc, out, err = run("bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "--format", "csv")
+check(rc == 0 and sum(l.startswith("ksmbench bench: warning: unstable: xxh64") for l in err.splitlines()) == 1,
+      f"csv: the unstable result named on stderr: {err!r}")
+rc, out, err = run("bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "--format", "csv", "-q")
+check(rc == 0 and err == "", "--quiet: nothing on stderr")
+
+# --- CSV: the new columns
+rc, out, err = run("bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "--format", "csv")
+row = list(csv.DictReader(io.StringIO(out)))[0] if rc == 0 else {}
+check(row.get("processes") == "2" and row.get("stability") == "unstable" and "ci_percent" in row, f"csv: {row}")
+
+# --- the batched rdtsc fallback: a counter whose step is far above a call
+doc = bench_json("-H", "xxh64", "--timer", "rdtsc", "--repeat", "2", env={"KSMBENCH_SIMULATE_TSC_STEP": "20000"})
+r = doc["results"][0] if doc["results"] else {}
+if doc["context"].get("tsc_hz"):
+    check(doc["context"]["counter_step_ticks"] == 20000 and r.get("batch_calls", 0) > 1
+          and r["rounds"][0]["batch_calls"] == r["batch_calls"]
+          and abs(r["tsc_cycles_per_call_resolution"] - 20000 / r["batch_calls"]) < 1e-9,
+          f"simulated step: batches of calls: {r.get('batch_calls')}")
+    check(any("advances in steps of 20000 ticks" in w for w in doc["context"]["warnings"]), "the step is said")
+    rc, out, err = run("bench", *FAST, "-H", "xxh64", "--timer", "rdtsc", "--repeat", "1",
+                       env={"KSMBENCH_SIMULATE_TSC_STEP": "20000"})
+    row = [l.split() for l in out.splitlines() if l.startswith("xxh64 ")]
+    batch = [c for c in (row[0] if row else []) if c.startswith("b") and c[1:].isdigit()]
+    check(rc == 0 and batch and int(batch[0][1:]) > 1, f"the table says batches: {row}")
+    # No digit finer than the counter resolves: the percentiles end in zeros.
+    cell = row[0][row[0].index(batch[0]) - 1] if batch else ""
+    digits = [int(x) for x in cell.split("/")] if cell.count("/") == 2 else []
+    resolution = 20000 / int(batch[0][1:]) if batch else 1
+    unit = 10 ** (len(str(int(resolution))) - 1) if resolution >= 10 else 1
+    check(digits and all(v % unit == 0 for v in digits), f"percentiles rounded to {unit}: {cell}")
+    # A coarser step than batches can make up for: the timer is named as the reason.
+    doc = bench_json("-H", "jhash2", "--timer", "rdtsc", "--repeat", "1",
+                     env={"KSMBENCH_SIMULATE_TSC_STEP": "50000000"})
+    r = doc["results"][0] if doc["results"] else {}
+    check(r.get("batch_calls") == 4096 and "timer" in r.get("stability_reasons", []), f"timer too coarse: {r.get('stability_reasons')}")
+
+# --- measuring processes that fail: one error line, exit 2, no -o file
+d = tempfile.mkdtemp(prefix="ksmbench-workers-")
+scripts = {"garbage": "echo garbage", "killed": "kill -KILL $$", "crash": "kill -SEGV $$",
+           "silent": "exit 1", "cut": f'exec "{BIN}" "$@" | head -c 40'}
+for name, body in scripts.items():
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write(f"#!/bin/sh\n{body}\n")
+    os.chmod(path, stat.S_IRWXU)
+target = os.path.join(d, "out.json")
+for name, needle in [("garbage", "wrote an unreadable result: 'garbage'"),
+                     ("killed", "was killed by signal 9"), ("crash", "was killed by signal 11"),
+                     ("silent", "failed (exit status 1)"), ("cut", "measuring process 1 of 2")]:
+    check_usage_error(["bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "-o", target],
+                      needle, f"a measuring process that {name}", env={"KSMBENCH_WORKER_EXE": os.path.join(d, name)})
+    check(not os.path.exists(target) and not [f for f in os.listdir(d) if f.startswith("out.json")],
+          f"{name}: no -o file")
+for name in scripts:
+    os.unlink(os.path.join(d, name))
+os.rmdir(d)
+# A measuring process's own error comes through as the one line.
+check_usage_error(["bench", *FAST, "-H", "xxh64", "--processes", "2", "--data", "/nonexistent/pages"],
+                  "/nonexistent/pages", "an input error in a measuring process")
+for bad in ("0", "101", "x"):
+    check_usage_error(["bench", "--processes", bad], "--processes", f"--processes {bad}")
+
+# --- sweeps: every combination of the lists in one document, grouped in the table
+doc = bench_json("-H", "xxh64,jhash2", "--repeat", "1", "--data", "zero,random", "--cache", "hot,cold",
+                 "--working-set", "1M", "--page-size", "4K,16K", "--misalign", "0,3")
+keys = [(r["data"], r["cache"], r["page_size_bytes"], r["misalign_bytes"], r["hash"]) for r in doc["results"]]
+want = [(d_, c, p, m, h) for d_ in ("zero", "random") for c in ("hot", "cold") for p in (4096, 16384) for m in (0, 3)
+        for h in ("xxh64", "jhash2")]
+check(keys == want, f"a sweep: 2x2x2x2 combinations x 2 hashes in order: {len(keys)}")
+check(all(r["working_set_bytes"] == 1 << 20 for r in doc["results"] if r["cache"] == "cold"), "cold sets in the sweep")
+# Interleaved across the whole sweep: one process, round 0, every measurement in turn.
+check(sorted(x["sequence"] for r in doc["results"] for x in r["rounds"]) == list(range(32)), "one order for all")
+rc, out, err = run("bench", *FAST, "-H", "xxh64", "--repeat", "1", "--data", "zero,random", "--page-size", "4K,8K")
+rows = [l.split() for l in out.splitlines() if l.startswith("xxh64 ")]
+check(rc == 0 and [(x[1], x[4]) for x in rows] == [("zero", "4096"), ("zero", "8192"), ("random", "4096"),
+                                                   ("random", "8192")], f"sweep table grouped: {rows}")
+check_usage_error(["bench", "--page-size", "4K,1K", "--misalign", "0,2048"], "smaller than the page size",
+                  "a misalignment too large for one of the page sizes")
+check_usage_error(["bench", "--cache", "hot,warm"], "unknown cache mode 'warm'", "a bad cache in a list")
+check_usage_error(["bench", "--data", "zero,"], "an empty item", "an empty list item")
+check_usage_error(["bench", "--selfcheck", "--data", "zero,random"], "--selfcheck takes one", "selfcheck sweep")
+comma = temp_file(b"\1" * 8192, suffix=",x")
+doc = bench_json("-H", "xxh64", "--repeat", "1", "--data", comma)
+check([r["data"] for r in doc["results"]] == [f"file:{comma}"], "a FILE with a comma in its name is one item")
+os.unlink(comma)
+
+# --- -H all: each implementation once, with the aliases that name it
+doc = bench_json("-H", "all", "--repeat", "1", "--window", "1ms")
+impls = [r["implementation"] for r in doc["results"]]
+check(len(impls) == len(set(impls)), f"-H all: no implementation twice: {impls}")
+names = {r["hash"] for r in doc["results"]}
+aliases = {a: r["hash"] for r in doc["results"] for a in r["aliases"]}
+check("xxhash" not in names and aliases.get("xxhash") in ("xxh64", "xxh32"), f"xxhash shown as an alias: {aliases}")
+check(all(r["hash"] == r["implementation"] for r in doc["results"]), "-H all: shown by the implementation's name")
+rc, out, err = run("bench", "--window", "1ms", "--warmup", "1ms", "--repeat", "1", "-H", "xxhash,xxh64,jhash2")
+check(rc == 0 and any(l.startswith("xxh64 (also xxhash) ") for l in out.splitlines())
+      and sum(l.startswith(("xxh64", "xxhash")) for l in out.splitlines()) == 1, f"a named alias and its target: {out}")
+rc, out, err = run("bench", "--window", "1ms", "--warmup", "1ms", "--repeat", "1", "-H", "xxhash")
+check(rc == 0 and any(l.startswith("xxhash (xxh") for l in out.splitlines()), "an alias alone: as asked")
+
+# --- thread: ratios from rounds side by side, with intervals; the verdict on untrusted answers
+rc, out, err = run("thread", "--processes", "2", "--repeat", "1", "--window", "2ms", "--working-set", "1M",
+                   "--format", "json")
+t = json.loads(out) if rc == 0 else {"thread": {"rows": []}}
+rows = {r["hash"]: r for r in t["thread"]["rows"]}
+check(rc == 0 and rows["jhash2"]["speedup_vs_jhash2_ksm_here"] == 1
+      and rows["jhash2"]["speedup_vs_jhash2_ksm_here_ci_low"] in (None, 1), "jhash2 against itself: 1 exactly")
+x = rows.get("xxh64", {})
+lo, hi = x.get("speedup_vs_jhash2_kernel_here_ci_low"), x.get("speedup_vs_jhash2_kernel_here_ci_high")
+check(x.get("stability") == "unstable" and (lo is None) == (hi is None)
+      and (lo is None or lo <= x["speedup_vs_jhash2_kernel_here"] <= hi), f"xxh64's ratio: {x}")
+rc, out, err = run("thread", "--processes", "2", "--repeat", "1", "--window", "2ms", "--working-set", "1M")
+check(rc == 0 and "±" in out and any(l.startswith("verdict: ") and "cannot be trusted" in l
+                                     for l in out.splitlines()), "plain thread says when it cannot be trusted")
+
+# --- select: the choice over processes, and in how many it won
+rc, out, err = run("select", "--processes", "2", "--format", "json")
+sel = json.loads(out)["selection"] if rc == 0 else {}
+check(rc == 0 and sel.get("processes") == 2 and 1 <= sel.get("processes_won", 0) <= 2
+      and sel.get("stability") in ("stable", "unstable"), f"select over processes: {sel}")
+finish("processes")

@@ -1,0 +1,426 @@
+/* Unit tests of the statistics of a run on known samples: the median's
+ * distribution-free interval, which rounds are disturbed, per-process
+ * values and stability verdicts, ratios from rounds side by side, the
+ * seeded order of a round and interleaving, the batched rdtsc fallback with
+ * a simulated coarse counter, the measuring processes' lines, the
+ * /proc/stat probe's parser, the alias grouping. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../bench/clock.h"
+#include "../../bench/disturb.h"
+#include "../../bench/estimate.h"
+#include "../../bench/interference.h"
+#include "../../bench/names.h"
+#include "../../bench/run.h"
+#include "../../bench/schedule.h"
+#include "../../bench/wire.h"
+#include "check.h"
+#include "groups.h"
+
+#define NEAR(a, b, eps) (fabs((a) - (b)) <= (eps))
+
+void test_estimate_interval(void)
+{
+	struct stats_interval iv;
+	double level;
+
+	/* Coverage 1 - 2 P(Binomial(n, 1/2) < k), the largest k reaching 95%. */
+	CHECK(stats_median_rank(1, &level) == 1 && level == 0);
+	CHECK(stats_median_rank(5, &level) == 1 && NEAR(level, 1 - 2.0 / 32, 1e-12));
+	CHECK(stats_median_rank(6, &level) == 1 && NEAR(level, 1 - 2.0 / 64, 1e-12));
+	CHECK(stats_median_rank(10, &level) == 2 && NEAR(level, 1 - 2 * 11.0 / 1024, 1e-12));
+	CHECK(stats_median_rank(20, &level) == 6 && NEAR(level, 1 - 2 * 21700.0 / 1048576, 1e-12));
+	/* Within a bound, not ==: i386 compares in long double, where 0.95 is not the double 0.95. */
+	CHECK(stats_median_rank(5000, &level) > 2000 && NEAR(level, 0.95, 1e-12));
+	double v10[] = { 10, 3, 7, 1, 9, 5, 2, 8, 6, 4 };
+	CHECK(stats_median_interval(v10, 10, &iv) == 0 && iv.n == 10 && iv.median == 5.5 && iv.low == 2 &&
+	      iv.high == 9);
+	CHECK(v10[0] == 10); /* not sorted in place */
+	double v1[] = { 42 };
+	CHECK(stats_median_interval(v1, 1, &iv) == 0 && iv.low == 42 && iv.high == 42 && iv.cv == 0 &&
+	      estimate_half_width_percent(&iv) == -1);
+	double v5[] = { 100, 110, 90, 105, 95 };
+	CHECK(stats_median_interval(v5, 5, &iv) == 0 && iv.low == 90 && iv.high == 110 &&
+	      NEAR(estimate_half_width_percent(&iv), 10, 1e-9));
+	CHECK(stats_median_interval(v5, 0, &iv) == -1);
+}
+
+static struct bench_round quiet_round(unsigned process, unsigned round, double ns)
+{
+	return (struct bench_round){ .process = process, .round = round, .ns_per_page = ns, .calls = 1000,
+				     .elapsed_ns = ns * 1000, .clock_hz = 3e9, .throughput = 20,
+				     .known = INTERFERENCE_BUSY | INTERFERENCE_STEAL | INTERFERENCE_OFF_CPU |
+					      INTERFERENCE_SWITCHES | INTERFERENCE_MIGRATIONS | INTERFERENCE_CLOCK |
+					      INTERFERENCE_THROUGHPUT };
+}
+
+void test_estimate_disturb(void)
+{
+	const struct disturb_thresholds *t = &disturb_default;
+	const struct disturb_reference ref = { 3e9, 20 }, none = { 0, 0 };
+	struct bench_round r = quiet_round(0, 0, 100);
+
+	CHECK(disturb_round(&r, &ref, t) == 0);
+	r.other_busy_share = 0.51;
+	CHECK(disturb_round(&r, &ref, t) == DISTURB_BUSY);
+	r.other_busy_share = 0.5; /* at the threshold: not above it */
+	CHECK(disturb_round(&r, &ref, t) == 0);
+	r.steal_share = 0.03;
+	r.off_cpu_share = 0.05;
+	CHECK(disturb_round(&r, &ref, t) == (DISTURB_STEAL | DISTURB_OFF_CPU));
+	r = quiet_round(0, 0, 100);
+	r.involuntary_switches = 11;
+	r.migrations = 1;
+	CHECK(disturb_round(&r, &ref, t) == (DISTURB_SWITCHES | DISTURB_MIGRATED));
+	r = quiet_round(0, 0, 100);
+	r.clock_hz = 2.84e9; /* 5.3% below the fastest */
+	CHECK(disturb_round(&r, &ref, t) == DISTURB_CLOCK && disturb_round(&r, &none, t) == 0 &&
+	      disturb_round(&r, NULL, t) == 0);
+	r.clock_hz = 2.86e9;
+	CHECK(disturb_round(&r, &ref, t) == 0);
+	/* A shared core: the throughput 16% below the run's highest. */
+	r.throughput = 16.8;
+	CHECK(disturb_round(&r, &ref, t) == DISTURB_SHARED);
+	r.throughput = 17.2;
+	CHECK(disturb_round(&r, &ref, t) == 0);
+	/* Unknown figures never disturb. */
+	r = quiet_round(0, 0, 100);
+	r.known = 0;
+	r.other_busy_share = r.steal_share = r.off_cpu_share = 1;
+	r.involuntary_switches = r.migrations = 99;
+	r.clock_hz = r.throughput = 1;
+	CHECK(disturb_round(&r, &ref, t) == 0);
+	CHECK(strcmp(disturb_name(0), "busy") == 0 && strcmp(disturb_name(5), "clock") == 0 &&
+	      strcmp(disturb_name(6), "shared-core") == 0);
+}
+
+/* A result of processes x rounds window rounds, ns[p][r]. */
+static void make_result(struct bench_result *res, unsigned processes, unsigned rounds, const double *ns)
+{
+	memset(res, 0, sizeof(*res));
+	res->hash = res->impl = "xxh64";
+	res->page_size = 4096;
+	res->timer = BENCH_TIMER_WINDOW;
+	res->repeats_requested = rounds;
+	for (unsigned p = 0; p < processes; p++)
+		for (unsigned r = 0; r < rounds; r++) {
+			struct bench_round x = quiet_round(p, r, ns[p * rounds + r]);
+			x.sequence = r;
+			CHECK(bench_result_add_round(res, &x) == 0);
+		}
+}
+
+void test_estimate_verdicts(void)
+{
+	struct bench_result r;
+
+	/* Five processes, close together: stable; each process's value its median. */
+	double ok[] = { 100, 101, 102, 99, 100, 98, 103, 101, 99, 100, 104, 100, 101, 100, 102 };
+	make_result(&r, 5, 3, ok);
+	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
+	CHECK(r.unstable == 0 && r.nprocesses == 5 && r.processes_used == 5 && r.rounds_disturbed == 0);
+	CHECK(r.per_process[0].ns_per_page == 101 && r.per_process[1].ns_per_page == 99 &&
+	      r.per_process[2].ns_per_page == 101 && r.per_process[3].ns_per_page == 100 &&
+	      r.per_process[4].ns_per_page == 101);
+	CHECK(r.ns_per_page.median == 101 && r.over_processes.n == 5 && r.over_processes.low == 99 &&
+	      r.over_processes.high == 101 && r.ns_per_page.best == 98 && r.ns_per_page.n == 15);
+	bench_result_release(&r);
+
+	/* One process far off: the spread over processes is above 10%. */
+	double spread[] = { 100, 100, 100, 100, 100, 100, 100, 100, 150, 150 };
+	make_result(&r, 5, 2, spread);
+	CHECK(estimate_result(&r, &estimate_default) == 0 && r.unstable == STABILITY_SPREAD);
+	CHECK(r.ns_per_page.median == 100 && r.over_processes.cv > 0.1);
+	bench_result_release(&r);
+
+	/* Three processes: too few, whatever their agreement. */
+	make_result(&r, 3, 2, ok);
+	CHECK(estimate_result(&r, &estimate_default) == 0 && r.unstable == STABILITY_FEW_PROCESSES);
+	bench_result_release(&r);
+
+	/* Disturbed rounds are kept but left out: 4 of 15 (27%) is too many. */
+	make_result(&r, 5, 3, ok);
+	for (unsigned i = 0; i < 12; i += 3)
+		r.rounds[i].other_busy_share = 0.9;
+	r.rounds[0].ns_per_page = 1000; /* a disturbed round's figure does not count */
+	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
+	CHECK(r.rounds_disturbed == 4 && r.rounds[0].disturbed == DISTURB_BUSY && r.repeats == 15);
+	CHECK(r.unstable == STABILITY_DISTURBED && r.ns_per_page.max < 1000 && r.ns_per_page.n == 11);
+	CHECK(r.per_process[0].rounds == 3 && r.per_process[0].disturbed == 1 && r.per_process[0].ns_per_page == 101.5);
+	CHECK(r.processes_used == 5 && r.over_processes.n == 5);
+	bench_result_release(&r);
+	/* A whole process disturbed: it has no value, and 4 are too few. */
+	make_result(&r, 5, 3, ok);
+	for (unsigned i = 0; i < 3; i++)
+		r.rounds[i].other_busy_share = 0.9;
+	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
+	CHECK(r.per_process[0].ns_per_page == 0 && r.processes_used == 4 &&
+	      r.unstable == STABILITY_FEW_PROCESSES);
+	bench_result_release(&r);
+
+	/* Every round disturbed: the figures come from all of them, unstable. */
+	make_result(&r, 5, 1, ok);
+	for (unsigned i = 0; i < 5; i++)
+		r.rounds[i].steal_share = 0.5;
+	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
+	CHECK(r.processes_used == 0 && r.over_processes.n == 5 && r.ns_per_page.median == 100 &&
+	      (r.unstable & STABILITY_DISTURBED) && (r.unstable & STABILITY_FEW_PROCESSES));
+	bench_result_release(&r);
+
+	/* A clock drop against the fastest round of the run. */
+	make_result(&r, 5, 1, ok);
+	r.rounds[2].clock_hz = 2.5e9;
+	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0 && r.rounds[2].disturbed == DISTURB_CLOCK);
+	bench_result_release(&r);
+	/* A shared core against the run's highest throughput. */
+	make_result(&r, 5, 1, ok);
+	r.rounds[4].throughput = 11;
+	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0 && r.rounds[4].disturbed == DISTURB_SHARED);
+	bench_result_release(&r);
+
+	/* rdtsc: a counter step above 1% of a call is "timer too coarse". */
+	make_result(&r, 5, 1, ok);
+	r.timer = BENCH_TIMER_RDTSC;
+	r.counter.hz = 1e9;
+	r.counter.step_ticks = 2;
+	for (unsigned i = 0; i < 5; i++)
+		r.rounds[i].batch = 1;
+	CHECK(estimate_result(&r, &estimate_default) == 0 && r.rdtsc.ticks_per_call_median == 100 &&
+	      r.rdtsc.resolution_ticks == 2 && r.unstable == STABILITY_TIMER);
+	for (unsigned i = 0; i < 5; i++)
+		r.rounds[i].batch = 4;
+	CHECK(estimate_result(&r, &estimate_default) == 0 && r.rdtsc.batch_calls == 4 && r.unstable == 0);
+	bench_result_release(&r);
+}
+
+void test_estimate_ratio(void)
+{
+	struct bench_result a, b;
+	struct stats_interval iv;
+	/* b takes 3x a's time in every round: a is 3 times faster, exactly. */
+	double na[] = { 100, 110, 90, 100, 120, 100, 95, 105, 100, 100 }, nb[10];
+
+	for (int i = 0; i < 10; i++)
+		nb[i] = 3 * na[i];
+	make_result(&a, 5, 2, na);
+	make_result(&b, 5, 2, nb);
+	CHECK(estimate_ratio(&a, &b, &iv) == 0 && iv.n == 5 && NEAR(iv.median, 3, 1e-12) && NEAR(iv.low, 3, 1e-12) &&
+	      NEAR(iv.high, 3, 1e-12));
+	/* A disturbed round pairs with nothing; the rest still do. */
+	b.rounds[0].disturbed = DISTURB_BUSY;
+	b.rounds[0].ns_per_page = 1e6;
+	CHECK(estimate_ratio(&a, &b, &iv) == 0 && iv.n == 5 && NEAR(iv.high, 3, 1e-12));
+	/* Rounds of different processes never pair. */
+	for (unsigned i = 0; i < b.repeats; i++)
+		b.rounds[i].process += 10;
+	CHECK(estimate_ratio(&a, &b, &iv) == -1 && iv.n == 0);
+	bench_result_release(&a);
+	bench_result_release(&b);
+}
+
+void test_estimate_schedule(void)
+{
+	unsigned o1[7], o2[7], o3[7], seen = 0;
+
+	schedule_order(1, 0, 0, 0, o1, 7);
+	schedule_order(1, 0, 0, 0, o2, 7);
+	CHECK(memcmp(o1, o2, sizeof(o1)) == 0); /* reproducible */
+	for (unsigned i = 0; i < 7; i++)
+		seen |= 1u << o1[i];
+	CHECK(seen == 0x7f); /* a permutation */
+	int differs = 0;
+	for (unsigned r = 1; r < 8; r++) {
+		schedule_order(1, 0, r, 0, o3, 7);
+		differs |= memcmp(o1, o3, sizeof(o1)) != 0;
+	}
+	CHECK(differs);
+	schedule_order(2, 0, 0, 0, o3, 7);
+	schedule_order(1, 1, 0, 0, o2, 7);
+	CHECK(memcmp(o1, o3, sizeof(o1)) != 0 || memcmp(o1, o2, sizeof(o1)) != 0);
+}
+
+/* A run in this process: every measurement's round r before any round
+ * r + 1, the slots of a round in the seeded order, the same order again. */
+static void run_orders(uint64_t seed, unsigned orders[2][3][4])
+{
+	const struct hash_impl *hashes[] = { hash_find("xxh64"), hash_find("jhash2") };
+	struct bench_step steps[2];
+	struct bench_results out;
+	struct kb_err err;
+
+	for (int i = 0; i < 2; i++) {
+		bench_config_default(&steps[i].cfg);
+		steps[i].cfg.window_ns = 200000;
+		steps[i].cfg.warmup_ns = 10000;
+		steps[i].cfg.repeat = 3;
+		steps[i].set = (struct page_set_request){ .data = i ? "random" : "zero", .page_size = 512, .seed = 1 };
+	}
+	struct bench_plan plan = { .steps = steps, .nsteps = 2, .hashes = hashes, .nhashes = 2, .processes = 2,
+				   .seed = seed };
+	CHECK(bench_run(&plan, NULL, NULL, &out, &err) == 0 && out.n == 4);
+	for (size_t m = 0; m < out.n; m++) {
+		CHECK(out.items[m].repeats == 6 && out.items[m].nprocesses == 2);
+		for (unsigned i = 0; i < out.items[m].repeats; i++) {
+			const struct bench_round *r = &out.items[m].rounds[i];
+			/* Process p's round r of 4 measurements: sequence 4r .. 4r+3. */
+			CHECK(r->sequence / 4 == r->round && r->process < 2);
+			orders[r->process][r->round][r->sequence % 4] = (unsigned)m;
+		}
+	}
+	bench_results_free(&out);
+}
+
+void test_estimate_interleaving(void)
+{
+	unsigned a[2][3][4], b[2][3][4];
+
+	memset(a, 0xff, sizeof(a));
+	run_orders(7, a);
+	run_orders(7, b);
+	CHECK(memcmp(a, b, sizeof(a)) == 0);
+	/* Each round's slots are the seeded shuffle of the 4 measurements. */
+	for (unsigned p = 0; p < 2; p++)
+		for (unsigned r = 0; r < 3; r++) {
+			unsigned order[4];
+			schedule_order(7, p, r, 0, order, 4);
+			CHECK(memcmp(order, a[p][r], sizeof(order)) == 0);
+		}
+}
+
+void test_estimate_rdtsc_batch(void)
+{
+	const struct hash_impl *h = hash_find("xxh64");
+	struct bench_config cfg;
+	struct bench_result r;
+	struct page_content c;
+	struct page_set s;
+	struct kb_err err;
+
+	CHECK(bench_rdtsc_batch(1, 100) == 1 && bench_rdtsc_batch(26, 5200) == 1 && bench_rdtsc_batch(26, 2600) == 2);
+	CHECK(bench_rdtsc_batch(26, 1000) == 6); /* 26 / (0.5% of 1000) = 5.2 */
+	CHECK(bench_rdtsc_batch(26, 0.001) == BENCH_RDTSC_BATCH_MAX);
+
+	/* A counter that advances in steps of 20000 ticks: the calls (a few
+	 * hundred ticks each) are timed in batches and say so. */
+	CHECK(page_content_zero(&c, 4096, &err) == 0 && page_set_hot(&s, &c, 0, &err) == 0);
+	bench_config_default(&cfg);
+	cfg.timer = BENCH_TIMER_RDTSC;
+	cfg.window_ns = 3000000;
+	cfg.warmup_ns = 1000000;
+	cfg.repeat = 2;
+	counter_info_simulate_step(20000);
+	CHECK(bench_measure(h, &s, &cfg, &r, &err) == 0);
+	CHECK(r.counter.step_ticks == 20000 && r.rdtsc.batch_calls > 1 && r.rounds[0].batch == r.rdtsc.batch_calls);
+	CHECK(NEAR(r.rdtsc.resolution_ticks, 20000.0 / (double)r.rdtsc.batch_calls, 1e-9 * r.rdtsc.resolution_ticks));
+	CHECK(r.rounds[0].calls % r.rdtsc.batch_calls == 0 && r.rdtsc.ticks_per_call_median > 0);
+	bench_result_release(&r);
+	counter_info_simulate_step(0);
+	CHECK(counter_info()->simulated_step == 0 && counter_info()->step_ticks >= 1 &&
+	      counter_info()->step_ticks < 20000);
+	page_set_release(&s);
+	page_content_release(&c);
+
+	uint64_t d[] = { 52, 78, 0, 104, 26 };
+	CHECK(counter_step_of(d, 5) == 26 && counter_step_of(d + 2, 1) == 0);
+}
+
+void test_estimate_wire(void)
+{
+	struct bench_round r = quiet_round(3, 2, 123.456789012345678), got;
+	struct wire_msg msg;
+	struct kb_err err;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	r.sequence = 17;
+	r.ticks_median = 321.5;
+	r.batch = 4;
+	r.other_busy_share = 0.25;
+	r.involuntary_switches = 7;
+	r.throughput = 21.5;
+	CHECK(out && wire_write_round(out, 5, &r) == 0);
+	fclose(out);
+	text[strcspn(text, "\n")] = '\0';
+	CHECK(wire_parse(text, 6, 1, &msg, &err) == 0 && msg.kind == WIRE_ROUND && msg.m == 5);
+	got = msg.r;
+	CHECK(got.process == 3 && got.round == 2 && got.sequence == 17 && got.ns_per_page == r.ns_per_page &&
+	      got.ticks_median == 321.5 && got.batch == 4 && got.other_busy_share == 0.25 &&
+	      got.involuntary_switches == 7 && got.known == r.known && got.clock_hz == 3e9 && got.throughput == 21.5);
+	CHECK(wire_parse(text, 5, 1, &msg, &err) == -1); /* measurement 5 of 5 */
+	free(text);
+	CHECK(wire_parse("ksmbench-worker 1 4 0", 4, 1, &msg, &err) == 0 && msg.measurements == 4);
+	CHECK(wire_parse("ksmbench-worker 2 4 0", 4, 1, &msg, &err) == -1);
+	CHECK(wire_parse("set 1 1 4096", 4, 1, &msg, &err) == 0 && msg.working_set_bytes == 4096);
+	CHECK(wire_parse("note 0", 4, 1, &msg, &err) == 0 && wire_parse("note 1", 4, 1, &msg, &err) == -1);
+	CHECK(wire_parse("progress 3 1 2 4 4", 4, 1, &msg, &err) == 0 && msg.slot == 4);
+	CHECK(wire_parse("end 15", 4, 1, &msg, &err) == 0 && msg.signo == 15);
+	const char *bad[] = { "", "garbage", "end", "end -1", "end 15 x", "set 1 1", "set x 1 1",
+			      "round 0 0 0 0 nan 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 -5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 0 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 2 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 256 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(wire_parse(bad[i], 4, 1, &msg, &err) == -1);
+	CHECK(wire_parse("round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0", 4, 1, &msg, &err) == 0);
+}
+
+void test_estimate_probes(void)
+{
+	static const char stat[] = "cpu  10 0 10 100 0 0 0 0 0 0\n"
+				   "cpu0 100 0 50 800 50 0 0 0 0 0\n"
+				   "cpu1 10 0 10 70 0 5 5 30 0 0\n"
+				   "cpu2 1 2 3 4\n"
+				   "intr 1 2 3\n";
+	struct interference_mark m;
+	uint64_t migrations;
+
+	CHECK(interference_parse_stat(stat, 1, &m) == 0);
+	CHECK(m.own_total == 130 && m.own_steal == 30 && m.others == 2);
+	CHECK(m.others_total == 1000 + 10 && m.others_idle == 850 + 4);
+	CHECK(interference_parse_stat(stat, 7, &m) == -1);
+	CHECK(interference_parse_sched("x\nse.nr_migrations   :   12\nnr_switches : 3\n", &migrations) == 0 &&
+	      migrations == 12);
+	CHECK(interference_parse_sched("nr_switches : 3\n", &migrations) == -1);
+
+	/* Two marks of this process: the figures are known and in range. */
+	struct interference_probe p;
+	struct interference_mark a, b;
+	struct bench_round r;
+	interference_open(&p);
+	interference_mark(&p, &a, 1, 0);
+	uint64_t until = clock_now_ns() + 30000000;
+	while (clock_now_ns() < until)
+		;
+	interference_mark(&p, &b, 1, 1);
+	memset(&r, 0, sizeof(r));
+	interference_measure(&p, &a, &b, &r);
+	CHECK((r.known & INTERFERENCE_CLOCK) && r.clock_hz > 1e6);
+	CHECK((r.known & INTERFERENCE_THROUGHPUT) && r.throughput > 0.1);
+	CHECK((r.known & INTERFERENCE_OFF_CPU) && r.off_cpu_share >= 0 && r.off_cpu_share <= 1);
+	CHECK(!(r.known & INTERFERENCE_BUSY) || (r.other_busy_share >= 0 && r.other_busy_share <= 1));
+	CHECK(r.known & INTERFERENCE_MIGRATIONS);
+	interference_close(&p);
+}
+
+void test_estimate_names(void)
+{
+	/* xxhash is the kernel's: xxh64 on 64-bit builds, xxh32 on 32-bit ones. */
+	const struct hash_impl *target = hash_resolve(hash_find("xxhash"));
+	const struct hash_impl *h[] = { hash_find("xxhash"), hash_find("jhash2"), target };
+	struct bench_names names[3];
+
+	CHECK(bench_names_group(h, 3, names, 0) == 2);
+	/* The implementation names the group it shares with its alias, at the alias's place. */
+	CHECK(h[0] == target && strcmp(names[0].hash, target->name) == 0 && names[0].naliases == 1 &&
+	      strcmp(names[0].aliases[0], "xxhash") == 0);
+	CHECK(h[1] == hash_find("jhash2") && names[1].naliases == 0);
+	const struct hash_impl *one[] = { hash_find("xxhash") };
+	CHECK(bench_names_group(one, 1, names, 0) == 1 && strcmp(names[0].hash, "xxhash") == 0 &&
+	      names[0].naliases == 0);
+}
