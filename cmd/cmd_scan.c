@@ -18,14 +18,21 @@ static void usage(void)
 	       "                     [--format %s] [-o FILE] [options] DUMP...\n\n"
 	       "Reads every DUMP (any format sum --per-page reads; several dumps = several VMs\n"
 	       "on one host) and reports zero, duplicate and unique pages decided by full\n"
-	       "content, what KSM would leave in pages_shared and pages_sharing with and without\n"
-	       "use_zero_pages, per hash the 32-bit checksum collisions against an ideal hash,\n"
-	       "the zero_checksum, the cost per page on the dumps' own pages visited cold, and\n"
-	       "ksmd's checksumming share of a CPU.\n\n"
+	       "content, sharing within each dump and across dumps, the kernel counters KSM\n"
+	       "would show (pages_shared, pages_sharing, pages_unshared, pages_volatile,\n"
+	       "ksm_zero_pages, stable_node_chains/dups, general_profit) with and without\n"
+	       "use_zero_pages and the memory really saved, per hash the 32-bit checksum\n"
+	       "collisions against an ideal hash, the cost per page on the dumps' own pages\n"
+	       "visited cold, and ksmd's checksumming share of a CPU. A ksmbench capture's\n"
+	       "notes give the kernel release, the KSM settings and, per page, THP, PFN and\n"
+	       "volatility (two snapshots of capture).\n\n"
 	       "  -H, --hash LIST        checksums to examine (default xxhash, KSM's); 'xxh*' is a glob\n"
-	       "  --pages-to-scan N      ksmd's pages per batch (default 100)\n"
-	       "  --sleep-ms N           ksmd's sleep between batches in ms (default 20)\n"
-	       "  --max-page-sharing N   mappings per KSM page (default 256; 0: no limit)\n"
+	       "  --pages-to-scan N      ksmd's pages per batch (default: the capture's, else 100)\n"
+	       "  --sleep-ms N           ksmd's sleep between batches in ms (default: the capture's, else 20)\n"
+	       "  --max-page-sharing N   mappings per KSM page (default: the capture's, else 256;\n"
+	       "                         0: no limit)\n"
+	       "  --kernel-release R     follow the rules of kernel R (default: the capture's, else\n"
+	       "                         the newest; e.g. 6.6 merges THP zero subpages, 6.12+ not)\n"
 	       "  --top N                list the N most duplicated contents (at most 1000)\n"
 	       "  --page-size N          page size (default 4K)\n"
 	       "  --input-format F       %s (default auto)\n"
@@ -72,7 +79,7 @@ struct scan_cli {
 	int cpu;
 };
 
-enum { O_PTS = 256, O_SLEEP, O_MPS, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP, O_WIN, O_SEED,
+enum { O_PTS = 256, O_SLEEP, O_MPS, O_KREL, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP, O_WIN, O_SEED,
        O_CPU, O_FMT };
 
 static const struct option options[] = {
@@ -80,6 +87,7 @@ static const struct option options[] = {
 	{ "pages-to-scan", required_argument, NULL, O_PTS },
 	{ "sleep-ms", required_argument, NULL, O_SLEEP },
 	{ "max-page-sharing", required_argument, NULL, O_MPS },
+	{ "kernel-release", required_argument, NULL, O_KREL },
 	{ "top", required_argument, NULL, O_TOP },
 	{ "page-size", required_argument, NULL, O_PAGE },
 	{ "input-format", required_argument, NULL, O_IFMT },
@@ -121,10 +129,21 @@ static int number_u(const char *what, const char *text, uint64_t min, uint64_t m
 /* The KSM model's settings: 0, an exit code, or -1 when c is not one. */
 static int parse_model(int c, const char *arg, struct scan_options *o)
 {
+	struct kb_err err;
+	struct ksm_rules rules;
+
 	switch (c) {
-	case O_PTS: return number_u("--pages-to-scan", arg, 1, UINT32_MAX, &o->pages_to_scan);
-	case O_SLEEP: return number_u("--sleep-ms", arg, 0, UINT32_MAX, &o->sleep_ms);
+	case O_PTS:
+		o->given |= SCAN_GIVEN_PAGES_TO_SCAN;
+		return number_u("--pages-to-scan", arg, 1, UINT32_MAX, &o->pages_to_scan);
+	case O_SLEEP:
+		o->given |= SCAN_GIVEN_SLEEP_MS;
+		return number_u("--sleep-ms", arg, 0, UINT32_MAX, &o->sleep_ms);
+	case O_KREL:
+		o->kernel_release = arg;
+		return ksm_rules_for(arg, "option", &rules, &err) ? cli_fail("scan", &err) : 0;
 	case O_MPS:
+		o->given |= SCAN_GIVEN_MAX_PAGE_SHARING;
 		if (number_u("--max-page-sharing", arg, 0, UINT32_MAX, &o->max_page_sharing))
 			return KB_EXIT_USAGE;
 		if (o->max_page_sharing == 1)

@@ -1,8 +1,10 @@
-/* Process capture (see capture.h), in two passes: the layout first (the
- * mappings and, from the page map, which of their pages are present), so
- * that the ELF header and program headers are written before the data;
- * then the present pages, read with process_vm_readv. The file is written
- * front to back: it can go to a pipe. */
+/* Process capture (see capture.h): the layout first (the mappings and,
+ * from the page map, which of their pages are present and what KSM sees of
+ * them), so that the ELF header, the program headers and the notes are
+ * written before the data; then the present pages, read with
+ * process_vm_readv (with two snapshots: read twice, interval apart, their
+ * hashes compared, then read a last time to be written). The file is
+ * written front to back: it can go to a pipe. */
 #include "capture.h"
 
 #include <elf.h>
@@ -12,10 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 
-/* pagemap entries read at once, and the largest process_vm_readv. */
-#define CAP_BATCH_PAGES 512u
+#include "capture_note.h"
 
 #if defined(__x86_64__)
 #define CAP_MACHINE EM_X86_64
@@ -34,31 +37,21 @@
 struct cap_state {
 	pid_t pid;
 	FILE *out;
-	int pagemap_fd;
+	struct capture_pagemap pm;
 	uint64_t page_size;
 	uint64_t file_off;
-	Elf64_Phdr *phdrs;
+	Elf64_Phdr *phdrs; /* phdrs[0] is the PT_NOTE */
 	size_t nphdrs, cap;
 	int open_seg;  /* the last phdr can still grow */
 	unsigned char *buf;
-	uint64_t entries[CAP_BATCH_PAGES];
+	uint64_t *info;   /* KB_PAGE_* | PFN of every present page, in file order */
+	uint64_t *hashes; /* the first snapshot's, per present page */
+	size_t ninfo, info_cap;
+	uint64_t words[CAPTURE_BATCH_PAGES];
+	char system[KB_NOTE_SYSTEM_MAX];
+	size_t system_len;
 	struct capture_stats *stats;
 };
-
-static int has_cap_sys_ptrace(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	unsigned long long caps = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &caps) == 1)
-			break;
-	fclose(f);
-	return (caps >> 19) & 1; /* CAP_SYS_PTRACE */
-}
 
 static long read_proc_number(const char *path, const char *key)
 {
@@ -85,7 +78,7 @@ static long read_proc_number(const char *path, const char *key)
 void capture_permission_cause(pid_t pid, char *buf, size_t len)
 {
 	char path[64];
-	int cap = has_cap_sys_ptrace();
+	int cap = capture_has_cap_sys_ptrace();
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	long uid = read_proc_number(path, "Uid:");
@@ -150,11 +143,29 @@ static Elf64_Phdr *new_phdr(struct cap_state *c, uint64_t vaddr, uint32_t flags,
 	return p;
 }
 
+static int keep_info(struct cap_state *c, uint64_t word, struct kb_err *err)
+{
+	if (c->ninfo == c->info_cap) {
+		size_t ncap = c->info_cap ? c->info_cap * 2 : 4096;
+		uint64_t *bigger = realloc(c->info, ncap * sizeof(*bigger));
+		if (!bigger)
+			return kb_fail(err, "out of memory for the page note of %zu pages", ncap);
+		c->info = bigger;
+		c->info_cap = ncap;
+	}
+	c->info[c->ninfo++] = word & ~(CAPTURE_PRESENT | CAPTURE_ZERO_MAPPED);
+	c->stats->pages_thp += (word & KB_PAGE_THP) != 0;
+	c->stats->pages_ksm += (word & KB_PAGE_KSM) != 0;
+	return 0;
+}
+
 /* One page at vaddr in the layout: present (its bytes will be written) or
- * absent (p_memsz only). */
-static int add_page(struct cap_state *c, uint64_t vaddr, uint32_t flags, int present, struct kb_err *err)
+ * absent (p_memsz only); a page mapping the zero page counts as absent:
+ * KSM never scans it and it uses no memory of its own. */
+static int add_page(struct cap_state *c, uint64_t vaddr, uint32_t flags, uint64_t word, struct kb_err *err)
 {
 	Elf64_Phdr *p = c->open_seg ? &c->phdrs[c->nphdrs - 1] : NULL;
+	int present = (word & CAPTURE_PRESENT) != 0;
 
 	/* Data may only extend a segment that has no absent tail yet. */
 	if (!p || (present && p->p_memsz != p->p_filesz)) {
@@ -163,8 +174,12 @@ static int add_page(struct cap_state *c, uint64_t vaddr, uint32_t flags, int pre
 		c->open_seg = 1;
 	}
 	if (present) {
+		if (keep_info(c, word, err))
+			return -1;
 		p->p_filesz += c->page_size;
 		c->stats->pages_present++;
+	} else if (word & CAPTURE_ZERO_MAPPED) {
+		c->stats->zero_page_mapped++;
 	} else {
 		c->stats->pages_absent++;
 	}
@@ -181,14 +196,11 @@ static int layout_mapping(struct cap_state *c, uint64_t start, uint64_t end, uin
 
 	c->open_seg = 0;
 	for (uint64_t at = start; at < end; ) {
-		size_t n = (end - at) / ps < CAP_BATCH_PAGES ? (size_t)((end - at) / ps) : CAP_BATCH_PAGES;
-		ssize_t got = pread(c->pagemap_fd, c->entries, n * 8, (off_t)(at / ps * 8));
-		if (got < 0)
+		size_t n = (end - at) / ps < CAPTURE_BATCH_PAGES ? (size_t)((end - at) / ps) : CAPTURE_BATCH_PAGES;
+		if (capture_pagemap_read(&c->pm, at, n, ps, c->words))
 			return fail_access(c->pid, errno, "the page map", err);
-		if ((size_t)got < n * 8)
-			memset((char *)c->entries + got, 0, n * 8 - (size_t)got);
 		for (size_t i = 0; i < n; i++)
-			if (add_page(c, at + i * ps, flags, (int)(c->entries[i] >> 63), err))
+			if (add_page(c, at + i * ps, flags, c->words[i], err))
 				return -1;
 		at += n * ps;
 	}
@@ -198,8 +210,8 @@ static int layout_mapping(struct cap_state *c, uint64_t start, uint64_t end, uin
 
 /* n pages at va into c->buf: one call for the batch, then page by page
  * when something was unmapped meanwhile; a page that no longer reads is
- * written as zeros and counted as vanished. */
-static int read_pages(struct cap_state *c, uint64_t va, size_t n, struct kb_err *err)
+ * zeros, and counted as vanished when count_vanished. */
+static int read_pages(struct cap_state *c, uint64_t va, size_t n, int count_vanished, struct kb_err *err)
 {
 	uint64_t ps = c->page_size;
 	struct iovec local = { c->buf, n * ps }, remote = { (void *)(uintptr_t)va, n * ps };
@@ -216,22 +228,47 @@ static int read_pages(struct cap_state *c, uint64_t va, size_t n, struct kb_err 
 			return fail_access(c->pid, errno, "the memory", err);
 		if (one != (ssize_t)ps) {
 			memset(c->buf + i * ps, 0, ps);
-			c->stats->pages_vanished++;
+			c->stats->pages_vanished += count_vanished;
 		}
 	}
 	return 0;
 }
 
-/* The second pass: every segment's present pages, in file order. */
-static int write_data(struct cap_state *c, struct kb_err *err)
+enum cap_pass { PASS_HASH, PASS_COMPARE, PASS_WRITE };
+
+/* The bytes of a batch of n present pages, the first of them the index-th. */
+static int pass_batch(struct cap_state *c, enum cap_pass pass, size_t index, size_t n, struct kb_err *err)
 {
-	for (size_t k = 0; k < c->nphdrs; k++) {
+	uint64_t ps = c->page_size;
+
+	if (pass == PASS_WRITE)
+		return append(c, c->buf, n * ps, err);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t h = XXH3_64bits(c->buf + i * ps, ps);
+		if (pass == PASS_HASH) {
+			c->hashes[index + i] = h;
+		} else if (h != c->hashes[index + i]) {
+			c->info[index + i] |= KB_PAGE_VOLATILE;
+			c->stats->pages_volatile++;
+		}
+	}
+	return 0;
+}
+
+/* Every segment's present pages, in file order. */
+static int read_all(struct cap_state *c, enum cap_pass pass, struct kb_err *err)
+{
+	size_t index = 0;
+
+	for (size_t k = 1; k < c->nphdrs; k++) {
 		const Elf64_Phdr *p = &c->phdrs[k];
 		for (uint64_t done = 0; done < p->p_filesz; ) {
 			uint64_t left = (p->p_filesz - done) / c->page_size;
-			size_t n = left < CAP_BATCH_PAGES ? (size_t)left : CAP_BATCH_PAGES;
-			if (read_pages(c, p->p_vaddr + done, n, err) || append(c, c->buf, n * c->page_size, err))
+			size_t n = left < CAPTURE_BATCH_PAGES ? (size_t)left : CAPTURE_BATCH_PAGES;
+			if (read_pages(c, p->p_vaddr + done, n, pass == PASS_WRITE, err) ||
+			    pass_batch(c, pass, index, n, err))
 				return -1;
+			index += n;
 			done += n * c->page_size;
 		}
 	}
@@ -255,18 +292,45 @@ static int mapping_wanted(const char *perms, unsigned long inode, const char *na
 	       strncmp(name, "[anon:", 6) == 0;
 }
 
-/* The ELF header and the program header table (in section header 0's
- * sh_info when there are PN_XNUM or more), first: the data's place is
- * known from the layout, so the core can be written to a pipe. The data
- * starts on a page boundary, as in the kernel's core dumps. */
-static int write_headers(struct cap_state *c, struct kb_err *err)
+/* The two notes' bytes: system text, then the page note's header and
+ * entries. */
+static uint64_t notes_size(const struct cap_state *c)
+{
+	return capture_note_encode(KB_NOTE_SYSTEM, c->system, c->system_len, NULL, 0) +
+	       capture_note_encode(KB_NOTE_PAGES, NULL, 0, NULL, 0) + KB_NOTE_PAGES_HEADER + 8 * (uint64_t)c->ninfo;
+}
+
+static int write_notes(struct cap_state *c, uint32_t flags, uint64_t interval_ns, struct kb_err *err)
+{
+	unsigned char head[64], sys[KB_NOTE_SYSTEM_MAX + 64];
+	uint64_t desc_len = KB_NOTE_PAGES_HEADER + 8 * (uint64_t)c->ninfo;
+	uint32_t h32[4] = { KB_NOTE_PAGES_VERSION, flags, (uint32_t)c->page_size, 0 };
+	uint64_t h64[3] = { c->ninfo, c->stats->zero_page_mapped, interval_ns };
+	size_t n = capture_note_encode(KB_NOTE_SYSTEM, c->system, c->system_len, sys, sizeof(sys));
+
+	if (append(c, sys, n, err))
+		return -1;
+	n = capture_note_encode(KB_NOTE_PAGES, NULL, (size_t)desc_len, head, sizeof(head));
+	/* Entries are 8 bytes and the header 40: the descriptor needs no padding. */
+	return append(c, head, n, err) || append(c, h32, sizeof(h32), err) || append(c, h64, sizeof(h64), err) ||
+	       append(c, c->info, c->ninfo * 8, err);
+}
+
+/* The ELF header, the program header table (in section header 0's sh_info
+ * when there are PN_XNUM or more; the PT_NOTE first) and the notes, first:
+ * the data's place is known from the layout, so the core can be written to
+ * a pipe. The data starts on a page boundary, as in the kernel's cores. */
+static int write_headers(struct cap_state *c, uint32_t note_flags, uint64_t interval_ns, struct kb_err *err)
 {
 	Elf64_Ehdr eh;
 	Elf64_Shdr sh;
 	int xnum = c->nphdrs >= PN_XNUM;
 	uint64_t table = (uint64_t)c->nphdrs * sizeof(Elf64_Phdr);
-	uint64_t shoff = sizeof(eh) + table, data = shoff + (xnum ? sizeof(sh) : 0);
+	uint64_t shoff = sizeof(eh) + table, note_off = shoff + (xnum ? sizeof(sh) : 0);
+	uint64_t note_len = notes_size(c), data = note_off + note_len;
 
+	if (KB_NOTE_PAGES_HEADER + 8 * (uint64_t)c->ninfo > UINT32_MAX)
+		return kb_fail(err, "%zu present pages do not fit in one ELF note", c->ninfo);
 	data = (data + c->page_size - 1) / c->page_size * c->page_size;
 	memset(&eh, 0, sizeof(eh));
 	memcpy(eh.e_ident, ELFMAG, SELFMAG);
@@ -276,7 +340,7 @@ static int write_headers(struct cap_state *c, struct kb_err *err)
 	eh.e_type = ET_CORE;
 	eh.e_machine = CAP_MACHINE;
 	eh.e_version = EV_CURRENT;
-	eh.e_phoff = c->nphdrs ? sizeof(eh) : 0;
+	eh.e_phoff = sizeof(eh);
 	eh.e_ehsize = sizeof(Elf64_Ehdr);
 	eh.e_phentsize = sizeof(Elf64_Phdr);
 	eh.e_phnum = xnum ? PN_XNUM : (Elf64_Half)c->nphdrs;
@@ -287,14 +351,16 @@ static int write_headers(struct cap_state *c, struct kb_err *err)
 		eh.e_shentsize = sizeof(Elf64_Shdr);
 		eh.e_shnum = 1;
 	}
+	c->phdrs[0].p_offset = note_off;
+	c->phdrs[0].p_filesz = note_len;
 	uint64_t off = data;
-	for (size_t k = 0; k < c->nphdrs; k++) {
+	for (size_t k = 1; k < c->nphdrs; k++) {
 		c->phdrs[k].p_offset = off;
 		off += c->phdrs[k].p_filesz;
 	}
 	c->stats->bytes = off;
 	if (append(c, &eh, sizeof(eh), err) || append(c, c->phdrs, (size_t)table, err) ||
-	    (xnum && append(c, &sh, sizeof(sh), err)))
+	    (xnum && append(c, &sh, sizeof(sh), err)) || write_notes(c, note_flags, interval_ns, err))
 		return -1;
 	static const unsigned char zeros[256];
 	while (c->file_off < data)
@@ -349,36 +415,12 @@ static int in_list(const uint64_t *v, size_t n, uint64_t x)
 	return 0;
 }
 
-int capture_process(pid_t pid, int all, FILE *out, struct capture_stats *stats, struct kb_err *err)
+static int layout_maps(struct cap_state *c, FILE *maps, int all, const uint64_t *merge_starts, size_t nmerge,
+		       struct kb_err *err)
 {
-	uint64_t *merge_starts = NULL;
-	size_t nmerge = 0;
-	struct cap_state c = { .pid = pid, .out = out, .pagemap_fd = -1, .stats = stats };
-	char path[64], line[4096];
-	FILE *maps = NULL;
-	int rc = -1;
-
-	memset(stats, 0, sizeof(*stats));
-	c.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
-	if (pid <= 0)
-		return kb_fail(err, "bad PID %d", (int)pid);
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	if (!(maps = fopen(path, "r")))
-		return fail_access(pid, errno, "the mappings", err);
-	if ((all & CAPTURE_MERGEABLE) && mergeable_starts(pid, &merge_starts, &nmerge, err)) {
-		fclose(maps);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
-	if ((c.pagemap_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		fail_access(pid, errno, "the page map", err);
-		goto out;
-	}
-	if (!(c.buf = malloc(CAP_BATCH_PAGES * c.page_size))) {
-		kb_fail(err, "out of memory");
-		goto out;
-	}
+	char line[4096];
 	int any = 0;
+
 	while (fgets(line, sizeof(line), maps)) {
 		uint64_t start, end;
 		char perms[8] = "";
@@ -396,24 +438,186 @@ int capture_process(pid_t pid, int all, FILE *out, struct capture_stats *stats, 
 			continue;
 		uint32_t flags = (perms[0] == 'r' ? PF_R : 0) | (perms[1] == 'w' ? PF_W : 0) |
 				 (perms[2] == 'x' ? PF_X : 0);
-		if (layout_mapping(&c, start, end, flags, err))
+		if (layout_mapping(c, start, end, flags, err))
+			return -1;
+	}
+	/* maps of another user's process opens but reads empty */
+	return any ? 0 : fail_access(c->pid, EACCES, "the mappings", err);
+}
+
+/* The layout of one process: its mappings, its page words, the system text. */
+static int layout_process(struct cap_state *c, int all, struct kb_err *err)
+{
+	uint64_t *merge_starts = NULL;
+	size_t nmerge = 0;
+	char path[64];
+	FILE *maps;
+	int rc = -1;
+
+	c->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+	if (c->pid <= 0)
+		return kb_fail(err, "bad PID %d", (int)c->pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)c->pid);
+	if (!(maps = fopen(path, "r")))
+		return fail_access(c->pid, errno, "the mappings", err);
+	if ((all & CAPTURE_MERGEABLE) && mergeable_starts(c->pid, &merge_starts, &nmerge, err))
+		goto out;
+	if (capture_pagemap_open(c->pid, &c->pm)) {
+		fail_access(c->pid, errno, "the page map", err);
+		goto out;
+	}
+	c->stats->pfn_known = c->pm.kpageflags_fd >= 0;
+	if (!(c->buf = malloc(CAPTURE_BATCH_PAGES * c->page_size))) {
+		kb_fail(err, "out of memory");
+		goto out;
+	}
+	/* phdrs[0]: the PT_NOTE, placed by write_headers */
+	if (!new_phdr(c, 0, 0, err))
+		goto out;
+	c->phdrs[0].p_type = PT_NOTE;
+	c->phdrs[0].p_align = 4;
+	c->stats->segments--;
+	if (layout_maps(c, maps, all, merge_starts, nmerge, err))
+		goto out;
+	c->system_len = capture_system_text(c->system, sizeof(c->system));
+	rc = 0;
+out:
+	fclose(maps);
+	free(merge_starts);
+	return rc;
+}
+
+static void state_free(struct cap_state *c)
+{
+	if (!c)
+		return;
+	capture_pagemap_close(&c->pm);
+	free(c->buf);
+	free(c->phdrs);
+	free(c->info);
+	free(c->hashes);
+	free(c);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static long ksm_setting(const char *name)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/ksm/%s", name);
+	return read_proc_number(path, NULL);
+}
+
+/* One full KSM scan of every captured page: ceil(pages / pages_to_scan)
+ * batches, sleep_millisecs after each (the checksumming time is left out). */
+static void choose_interval(struct capture_job *jobs, size_t n, const struct capture_options *o,
+			    struct capture_interval *iv)
+{
+	memset(iv, 0, sizeof(*iv));
+	for (size_t i = 0; i < n; i++)
+		iv->pages += jobs[i].state->ninfo;
+	iv->ns = o->interval_ns;
+	if (o->interval_ns)
+		return;
+	iv->automatic = 1;
+	iv->pages_to_scan = ksm_setting("pages_to_scan");
+	iv->sleep_ms = ksm_setting("sleep_millisecs");
+	if (iv->pages_to_scan < 1)
+		iv->pages_to_scan = 100;
+	if (iv->sleep_ms < 0)
+		iv->sleep_ms = 20;
+	uint64_t batches = (iv->pages + (uint64_t)iv->pages_to_scan - 1) / (uint64_t)iv->pages_to_scan;
+	iv->ns = batches * (uint64_t)iv->sleep_ms * 1000000u;
+	if (iv->ns < CAPTURE_INTERVAL_MIN_NS || iv->ns > CAPTURE_INTERVAL_MAX_NS) {
+		iv->ns = iv->ns < CAPTURE_INTERVAL_MIN_NS ? CAPTURE_INTERVAL_MIN_NS : CAPTURE_INTERVAL_MAX_NS;
+		iv->clamped = 1;
+	}
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec t = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	while (nanosleep(&t, &t) != 0 && errno == EINTR)
+		;
+}
+
+/* The first snapshot of every process, the interval, the second. */
+static int two_snapshots(struct capture_job *jobs, size_t n, const struct capture_options *o,
+			 struct capture_interval *iv, struct kb_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct cap_state *c = jobs[i].state;
+		if (!(c->hashes = malloc((c->ninfo ? c->ninfo : 1) * sizeof(*c->hashes))))
+			return kb_fail(err, "out of memory for the hashes of %zu pages", c->ninfo);
+	}
+	choose_interval(jobs, n, o, iv);
+	uint64_t t0 = now_ns();
+	for (size_t i = 0; i < n; i++)
+		if (read_all(jobs[i].state, PASS_HASH, err))
+			return -1;
+	uint64_t spent = now_ns() - t0;
+	if (spent < iv->ns)
+		sleep_ns(iv->ns - spent);
+	for (size_t i = 0; i < n; i++)
+		if (read_all(jobs[i].state, PASS_COMPARE, err))
+			return -1;
+	return 0;
+}
+
+static int write_core(struct capture_job *job, const struct capture_options *o, uint64_t interval_ns,
+		      struct kb_err *err)
+{
+	struct cap_state *c = job->state;
+	uint32_t flags = (c->pm.pfn_known ? KB_PAGES_PFN_KNOWN : 0) |
+			 (c->pm.kpageflags_fd >= 0 ? KB_PAGES_KPAGEFLAGS_KNOWN : 0) |
+			 (o->snapshots == 2 ? KB_PAGES_INTERVAL : 0);
+
+	if (write_headers(c, flags, o->snapshots == 2 ? interval_ns : 0, err) || read_all(c, PASS_WRITE, err))
+		return -1;
+	return fflush(c->out) == 0 ? 0 : kb_fail_errno(err, errno, "cannot write the core file");
+}
+
+int capture_processes(struct capture_job *jobs, size_t n, const struct capture_options *o,
+		      struct capture_interval *iv, struct kb_err *err)
+{
+	int rc = -1;
+
+	memset(iv, 0, sizeof(*iv));
+	for (size_t i = 0; i < n; i++)
+		jobs[i].state = NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct cap_state *c = calloc(1, sizeof(*c));
+		if (!c) {
+			kb_fail(err, "out of memory");
+			goto out;
+		}
+		memset(&jobs[i].stats, 0, sizeof(jobs[i].stats));
+		c->pid = jobs[i].pid;
+		c->out = jobs[i].out;
+		c->stats = &jobs[i].stats;
+		c->pm.pagemap_fd = c->pm.kpageflags_fd = -1;
+		jobs[i].state = c;
+		if (layout_process(c, o->flags, err))
 			goto out;
 	}
-	if (!any) {
-		/* maps of another user's process opens but reads empty */
-		fail_access(pid, EACCES, "the mappings", err);
+	if (o->snapshots == 2 && two_snapshots(jobs, n, o, iv, err))
 		goto out;
-	}
-	if (write_headers(&c, err) || write_data(&c, err))
-		goto out;
-	rc = fflush(out) == 0 ? 0 : kb_fail_errno(err, errno, "cannot write the core file");
+	for (size_t i = 0; i < n; i++)
+		if (write_core(&jobs[i], o, iv->ns, err))
+			goto out;
+	rc = 0;
 out:
-	if (maps)
-		fclose(maps);
-	if (c.pagemap_fd >= 0)
-		close(c.pagemap_fd);
-	free(c.buf);
-	free(c.phdrs);
-	free(merge_starts);
+	for (size_t i = 0; i < n; i++) {
+		state_free(jobs[i].state);
+		jobs[i].state = NULL;
+	}
 	return rc;
 }

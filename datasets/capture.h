@@ -1,7 +1,9 @@
-/* Capturing a live process's memory as an ELF core: its private anonymous
- * mappings (with `all`, every readable mapping), only the pages present in
- * memory according to /proc/PID/pagemap, read with process_vm_readv (the
- * target is never written to or stopped). */
+/* Capturing live processes' memory as ELF cores: their private anonymous
+ * mappings (with CAPTURE_ALL, every readable mapping), only the pages
+ * present in memory according to /proc/PID/pagemap, read with
+ * process_vm_readv (the targets are never written to or stopped). Each
+ * core carries the KSMBENCH notes (capture_note.h): the kernel and KSM
+ * settings, and per page what KSM sees of it. */
 #ifndef KB_CAPTURE_H
 #define KB_CAPTURE_H
 
@@ -11,31 +13,88 @@
 
 #include "../common/err.h"
 
+/* pagemap entries read at once, and the largest process_vm_readv. */
+#define CAPTURE_BATCH_PAGES 512u
+/* The automatic interval is at most this (one full KSM scan can take minutes). */
+#define CAPTURE_INTERVAL_MAX_NS 10000000000ull
+#define CAPTURE_INTERVAL_MIN_NS 50000000ull
+
 struct capture_stats {
 	uint64_t mappings;      /* captured */
 	uint64_t segments;      /* PT_LOAD headers written */
 	uint64_t pages_present; /* written with their bytes */
 	uint64_t pages_absent;  /* never touched or swapped out: p_memsz only */
 	uint64_t pages_vanished; /* present, then unmapped before their bytes were read: zeros */
+	uint64_t zero_page_mapped; /* map the shared (or huge) zero page: left out like absent ones */
+	uint64_t pages_thp;     /* in transparent huge pages */
+	uint64_t pages_ksm;     /* already KSM pages */
+	uint64_t pages_volatile; /* changed between the two snapshots */
+	int pfn_known;          /* PFNs and kpageflags read (CAP_SYS_ADMIN) */
 	uint64_t bytes;         /* of the file */
 };
 
-/* Writes the core to out front to back (a file, a pipe, standard output):
- * the headers first, then the data. Each mapping becomes PT_LOADs at
- * p_vaddr = its address (p_paddr 0): a run of present pages is file data,
- * a following run of absent pages extends p_memsz past p_filesz, so a
- * reader counts them as holes, not as zero pages. Which pages are present
- * is decided before any is read: a page the running process unmaps
- * meanwhile is written as zeros and counted in pages_vanished (stop the
- * process first for a consistent image). */
 #define CAPTURE_ALL 1       /* file-backed and shared mappings too */
 #define CAPTURE_MERGEABLE 2 /* only mappings KSM may merge (VmFlags "mg") */
 
-/* all: CAPTURE_* flags. */
-int capture_process(pid_t pid, int all, FILE *out, struct capture_stats *stats, struct kb_err *err);
+/* One process and where its core goes (a file, a pipe, standard output:
+ * the headers come first, then the data, front to back). Each mapping
+ * becomes PT_LOADs at p_vaddr = its address (p_paddr 0): a run of present
+ * pages is file data, a following run of absent pages extends p_memsz past
+ * p_filesz, so a reader counts them as holes, not as zero pages. */
+struct capture_job {
+	pid_t pid;
+	FILE *out;
+	struct capture_stats stats;
+	struct cap_state *state; /* private */
+};
+
+struct capture_options {
+	int flags;           /* CAPTURE_* */
+	int snapshots;       /* 1, or 2: read twice, interval apart, and mark what changed */
+	uint64_t interval_ns; /* 0 with two snapshots: one full KSM scan's time (capture_interval) */
+};
+
+/* The interval used: given, or one full KSM scan of the captured pages at
+ * the current pages_to_scan and sleep_millisecs, clamped to
+ * [CAPTURE_INTERVAL_MIN_NS, CAPTURE_INTERVAL_MAX_NS]. */
+struct capture_interval {
+	uint64_t ns;
+	int automatic, clamped;
+	uint64_t pages;
+	long pages_to_scan, sleep_ms;
+};
+
+/* Captures every job, all with one interval: the layouts first (which
+ * pages are present, what they are), then with two snapshots the first
+ * read of every process, one sleep, the second read, then each core
+ * (headers, notes, data read a last time). A page that is unmapped
+ * meanwhile is written as zeros and counted in pages_vanished (stop the
+ * processes first for a consistent image). */
+int capture_processes(struct capture_job *jobs, size_t n, const struct capture_options *o,
+		      struct capture_interval *iv, struct kb_err *err);
 
 /* Why this process may not read pid's memory, as one phrase (ownership,
  * Yama ptrace_scope, CAP_SYS_PTRACE, dumpability). */
 void capture_permission_cause(pid_t pid, char *buf, size_t len);
+
+/* Internals shared by the capture's files. */
+#define CAPTURE_PRESENT (1ull << 63)     /* in the page words while laying out */
+#define CAPTURE_ZERO_MAPPED (1ull << 62)
+
+struct capture_pagemap {
+	int pagemap_fd, kpageflags_fd;
+	int pfn_known;
+};
+
+int capture_has_cap_sys_ptrace(void);
+/* -1 with errno when the page map cannot be opened. */
+int capture_pagemap_open(pid_t pid, struct capture_pagemap *pm);
+void capture_pagemap_close(struct capture_pagemap *pm);
+/* n (<= CAPTURE_BATCH_PAGES) page words at va: 0 (absent), CAPTURE_ZERO_MAPPED,
+ * or CAPTURE_PRESENT | KB_PAGE_* | PFN; -1 with errno. */
+int capture_pagemap_read(const struct capture_pagemap *pm, uint64_t va, size_t n, uint64_t page_size,
+			 uint64_t *info);
+/* The system note's text (capture_note.h): its length, at most cap - 1. */
+size_t capture_system_text(char *buf, size_t cap);
 
 #endif

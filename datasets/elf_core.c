@@ -8,11 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture_note.h"
 #include "dump.h"
 #include "segment_pager.h"
 
 #define ELF_PN_XNUM 0xffffu
 #define ELF_PT_LOAD 1u
+#define ELF_PT_NOTE 4u
+/* Notes looked at in all: a core has a handful per thread. */
+#define ELF_NOTES_MAX 65536u
+#define ELF_NOTE_SEGMENTS_MAX 16u
 /* More segments than any real dump has; keeps the table's memory bounded. */
 #define ELF_MAX_LOADS (1u << 20)
 
@@ -32,6 +37,9 @@ struct elf_source {
 	int ended;            /* the pass is over: only fetches from here on */
 	uint64_t index;
 	char what[64];
+	struct capture_note note; /* a ksmbench capture's KSMBENCH notes */
+	uint64_t note_off[ELF_NOTE_SEGMENTS_MAX], note_len[ELF_NOTE_SEGMENTS_MAX];
+	size_t nnotes;
 };
 
 int elf_core_detect(const unsigned char *head, size_t len)
@@ -119,6 +127,10 @@ static int elf_read_loads(struct elf_source *e, const struct elf_header *h, stru
 		if (kb_stream_read_exact(e->s, h->phoff + (uint64_t)i * h->phentsize, ph,
 					 h->is64 ? 56 : 32, what, err))
 			return -1;
+		if (kb_get32(ph, h->big) == ELF_PT_NOTE && e->nnotes < ELF_NOTE_SEGMENTS_MAX) {
+			e->note_off[e->nnotes] = h->is64 ? kb_get64(ph + 8, h->big) : kb_get32(ph + 4, h->big);
+			e->note_len[e->nnotes++] = h->is64 ? kb_get64(ph + 32, h->big) : kb_get32(ph + 16, h->big);
+		}
 		if (kb_get32(ph, h->big) != ELF_PT_LOAD)
 			continue;
 		struct elf_load l = { .phdr_index = i };
@@ -166,10 +178,121 @@ static int elf_read_loads(struct elf_source *e, const struct elf_header *h, stru
 	return physical;
 }
 
+/* The pages of ps bytes the segments hold whole, one after another, or UINT64_MAX when
+ * they overlap or end inside a page (then page entries cannot match). */
+static uint64_t elf_whole_pages(const struct elf_source *e, uint64_t ps)
+{
+	uint64_t pages = 0, end = 0;
+
+	for (size_t i = 0; i < e->nloads; i++) {
+		const struct elf_load *l = &e->loads[i];
+		if (!l->filesz)
+			continue;
+		if (l->filesz % ps || (end && l->offset < end))
+			return UINT64_MAX;
+		end = l->offset + l->filesz;
+		pages += l->filesz / ps;
+	}
+	return pages;
+}
+
+/* err's message about a note, prefixed with the file's name. */
+static int elf_note_fail(const struct elf_source *e, struct kb_err *err)
+{
+	char msg[sizeof(err->msg)];
+
+	memcpy(msg, err->msg, sizeof(msg));
+	return kb_fail(err, "'%s': %s", e->s->path, msg);
+}
+
+/* A KB_NOTE_PAGES descriptor at off: its header, then its entries (kept
+ * only for the capture's page size: then entry i is page i's). */
+static int elf_page_note(struct elf_source *e, int big, uint64_t off, uint64_t len, struct kb_err *err)
+{
+	unsigned char head[KB_NOTE_PAGES_HEADER];
+	struct capture_note *n = &e->note;
+
+	if (n->has_pages)
+		return kb_fail(err, "'%s' has two ksmbench page notes", e->s->path);
+	if (len >= sizeof(head) && kb_stream_read_exact(e->s, off, head, sizeof(head), "its page note", err))
+		return -1;
+	if (capture_note_pages_header(n, head, len, big, err))
+		return elf_note_fail(e, err);
+	/* Counted in the capture's pages: the words only apply at that size. */
+	uint64_t whole = elf_whole_pages(e, n->page_size);
+	if (n->pages != whole)
+		return kb_fail(err, "'%s': its page note describes %llu pages but its segments hold %s%llu",
+			       e->s->path, (unsigned long long)n->pages,
+			       whole == UINT64_MAX ? "overlapping or partial pages, not " : "",
+			       (unsigned long long)(whole == UINT64_MAX ? n->pages : whole));
+	if (n->page_size != e->base.page_size || n->pages == 0)
+		return 0;
+	if (!(n->entries = malloc((size_t)n->pages * 8)))
+		return kb_fail(err, "out of memory for the page note of %llu pages", (unsigned long long)n->pages);
+	if (kb_stream_read_exact(e->s, off + sizeof(head), n->entries, (size_t)n->pages * 8, "its page note", err))
+		return -1;
+	capture_note_entries(n->entries, (size_t)n->pages, big);
+	return 0;
+}
+
+/* One note segment: the KSMBENCH notes in it, the others skipped. */
+static int elf_note_segment(struct elf_source *e, int big, uint64_t off, uint64_t len, unsigned *seen,
+			    struct kb_err *err)
+{
+	unsigned char head[12 + 12], desc[KB_NOTE_SYSTEM_MAX];
+
+	if (kb_stream_check_range(e->s, off, len, "a note segment", err))
+		return -1;
+	for (uint64_t at = 0; at + 12 <= len; (*seen)++) {
+		if (*seen == ELF_NOTES_MAX)
+			return kb_fail(err, "'%s': more than %u notes", e->s->path, ELF_NOTES_MAX);
+		if (kb_stream_read_exact(e->s, off + at, head, 12, "a note header", err))
+			return -1;
+		uint64_t namesz = kb_get32(head, big), descsz = kb_get32(head + 4, big);
+		uint32_t type = kb_get32(head + 8, big);
+		uint64_t name_at = at + 12, desc_at = name_at + ((namesz + 3) & ~3ull);
+		uint64_t next = desc_at + ((descsz + 3) & ~3ull);
+		if (next > len)
+			return kb_fail(err, "'%s' is corrupt: a note runs past the end of its segment", e->s->path);
+		int ours = namesz == sizeof(KB_NOTE_NAME) &&
+			   kb_stream_read_exact(e->s, off + name_at, head + 12, sizeof(KB_NOTE_NAME), "a note name",
+						err) == 0 &&
+			   memcmp(head + 12, KB_NOTE_NAME, sizeof(KB_NOTE_NAME)) == 0;
+		if (ours && type == KB_NOTE_PAGES && elf_page_note(e, big, off + desc_at, descsz, err))
+			return -1;
+		if (ours && type == KB_NOTE_SYSTEM) {
+			if (descsz > sizeof(desc))
+				return kb_fail(err, "'%s': its system note is %llu bytes (at most %u)", e->s->path,
+					       (unsigned long long)descsz, KB_NOTE_SYSTEM_MAX);
+			if (kb_stream_read_exact(e->s, off + desc_at, desc, (size_t)descsz, "its system note", err))
+				return -1;
+			if (capture_note_system(&e->note, desc, (size_t)descsz, err))
+				return elf_note_fail(e, err);
+		}
+		at = next;
+	}
+	return 0;
+}
+
+static int elf_read_notes(struct elf_source *e, const struct elf_header *h, struct kb_err *err)
+{
+	unsigned seen = 0;
+
+	capture_note_init(&e->note);
+	for (size_t i = 0; i < e->nnotes; i++)
+		if (elf_note_segment(e, h->big, e->note_off[i], e->note_len[i], &seen, err))
+			return -1;
+	if (e->note.has_pages || e->note.has_system)
+		e->base.note = &e->note;
+	return 0;
+}
+
 /* The end of the pass: only what fetches need is kept (segment_pager_end). */
 static int elf_end(struct elf_source *e, struct kb_err *err)
 {
 	e->ended = 1;
+	free(e->note.entries);
+	e->note.entries = NULL;
 	free(e->loads);
 	e->loads = NULL;
 	e->nloads = e->next_load = 0;
@@ -187,6 +310,8 @@ static int elf_next(struct page_source *src, struct page *out, struct kb_err *er
 		if (rc < 0)
 			return -1;
 		if (rc == 1) {
+			if (e->note.entries)
+				out->info = e->note.entries[e->index];
 			out->index = e->index++;
 			src->stats.pages++;
 			return 1;
@@ -211,6 +336,7 @@ static void elf_close(struct page_source *src)
 	segment_pager_free(&e->pager);
 	kb_stream_close(e->s);
 	free(e->loads);
+	free(e->note.entries);
 	free(e);
 }
 
@@ -255,6 +381,8 @@ struct page_source *elf_core_open(const struct dump_open *a, struct kb_err *err)
 	}
 	if (e->nloads > 1)
 		qsort(e->loads, e->nloads, sizeof(*e->loads), load_cmp);
+	if (elf_read_notes(e, &h, err))
+		goto fail;
 	return &e->base;
 fail:
 	elf_close(&e->base);

@@ -16,6 +16,7 @@ struct page {
 	uint64_t index;
 	const unsigned char *data;
 	uint64_t locator;
+	uint64_t info; /* a ksmbench capture's page word (capture_note.h), else 0 */
 };
 
 #define PAGE_LOCATOR_NONE UINT64_MAX
@@ -31,6 +32,7 @@ struct page_stats {
 };
 
 struct page_source;
+struct capture_note;
 
 struct page_source_ops {
 	/* 1 and *out filled, 0 at the end, -1 with err. */
@@ -48,10 +50,14 @@ struct page_source {
 	uint32_t page_size;
 	int can_fetch; /* fetch() works and pages carry locators */
 	struct page_stats stats;
+	/* A ksmbench capture's notes (an ELF core's), else NULL. Its page
+	 * entries are only there during the pass (then page.info has them). */
+	const struct capture_note *note;
 };
 
 static inline int page_source_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
+	out->info = 0;
 	return src->ops->next(src, out, err);
 }
 

@@ -44,11 +44,33 @@ static const struct record_schema stats_schema = { NULL, RECORD_FIELDS(stats_fie
 RECORD_GETTER(d_path, record_str(v, DUMP(w)->path))
 RECORD_GETTER(d_format, record_str(v, DUMP(w)->format))
 RECORD_GETTER(d_fetchable, record_bool(v, DUMP(w)->fetchable))
+RECORD_GETTER(d_zero, record_uint(v, DUMP(w)->zero_pages))
+RECORD_GETTER(d_within, record_uint(v, DUMP(w)->within_dump_duplicates))
+RECORD_GETTER(d_across, record_uint(v, DUMP(w)->across_dump_duplicates))
+RECORD_GETTER(d_captured, record_bool(v, DUMP(w)->captured))
+RECORD_GETTER(d_words, DUMP(w)->captured && record_bool(v, DUMP(w)->page_words))
+RECORD_GETTER(d_pfn, DUMP(w)->captured && record_bool(v, DUMP(w)->pfn_known))
+RECORD_GETTER(d_two, DUMP(w)->captured && record_bool(v, DUMP(w)->two_snapshots))
+RECORD_GETTER(d_interval, DUMP(w)->two_snapshots && record_uint(v, DUMP(w)->interval_ns))
+RECORD_GETTER(d_volatile, DUMP(w)->captured && record_uint(v, DUMP(w)->pages_volatile))
+RECORD_GETTER(d_zpm, DUMP(w)->captured && record_uint(v, DUMP(w)->zero_page_mapped))
+RECORD_GETTER(d_release, DUMP(w)->kernel_release[0] && record_str(v, DUMP(w)->kernel_release))
 
 static const struct record_field dump_fields[] = {
 	{ .name = "path", .type = RECORD_STR, .get = d_path },
 	{ .name = "format", .type = RECORD_STR, .get = d_format },
 	{ .name = "fetchable", .type = RECORD_BOOL, .get = d_fetchable },
+	{ .name = "zero_pages", .type = RECORD_UINT, .get = d_zero },
+	{ .name = "within_dump_duplicates", .type = RECORD_UINT, .get = d_within },
+	{ .name = "across_dump_duplicates", .type = RECORD_UINT, .get = d_across },
+	{ .name = "captured", .type = RECORD_BOOL, .get = d_captured },
+	{ .name = "page_words", .type = RECORD_BOOL, .get = d_words },
+	{ .name = "pfn_known", .type = RECORD_BOOL, .get = d_pfn },
+	{ .name = "two_snapshots", .type = RECORD_BOOL, .get = d_two },
+	{ .name = "interval_ns", .type = RECORD_UINT, .get = d_interval },
+	{ .name = "pages_volatile", .type = RECORD_UINT, .get = d_volatile },
+	{ .name = "zero_page_mapped", .type = RECORD_UINT, .get = d_zpm },
+	{ .name = "kernel_release", .type = RECORD_STR, .get = d_release },
 };
 
 static const struct record_schema dump_schema = { &stats_schema, RECORD_FIELDS(dump_fields), NULL, 0 };
@@ -59,6 +81,10 @@ RECORD_GETTER(t_distinct, record_uint(v, SCAN_UP(w)->counts.distinct))
 RECORD_GETTER(t_duplicated, record_uint(v, SCAN_UP(w)->duplicated_contents))
 RECORD_GETTER(t_duplicates, record_uint(v, SCAN_UP(w)->duplicate_pages))
 RECORD_GETTER(t_bytes, record_uint(v, SCAN_UP(w)->bytes_scanned))
+RECORD_GETTER(t_within, record_uint(v, SCAN_UP(w)->within_dump_duplicates))
+RECORD_GETTER(t_across, record_uint(v, SCAN_UP(w)->across_dump_duplicates))
+RECORD_GETTER(t_volatile, record_uint(v, SCAN_UP(w)->pages_volatile))
+RECORD_GETTER(t_zpm, record_uint(v, SCAN_UP(w)->zero_page_mapped))
 
 static const struct record_field totals_fields[] = {
 	{ .name = "zero_pages", .type = RECORD_UINT, .get = t_zero },
@@ -66,6 +92,10 @@ static const struct record_field totals_fields[] = {
 	{ .name = "duplicated_contents", .type = RECORD_UINT, .get = t_duplicated },
 	{ .name = "duplicate_pages", .type = RECORD_UINT, .get = t_duplicates },
 	{ .name = "bytes", .type = RECORD_UINT, .get = t_bytes },
+	{ .name = "within_dump_duplicates", .type = RECORD_UINT, .get = t_within },
+	{ .name = "across_dump_duplicates", .type = RECORD_UINT, .get = t_across },
+	{ .name = "pages_volatile", .type = RECORD_UINT, .get = t_volatile },
+	{ .name = "zero_page_mapped", .type = RECORD_UINT, .get = t_zpm },
 };
 
 static const struct record_schema totals_schema = { &stats_schema, RECORD_FIELDS(totals_fields), NULL, 0 };
@@ -77,14 +107,33 @@ RECORD_GETTER(k_unshared, record_uint(v, KSM(w)->pages_unshared))
 RECORD_GETTER(k_zero, record_uint(v, KSM(w)->ksm_zero_pages))
 RECORD_GETTER(k_saved, record_uint(v, KSM(w)->pages_saved))
 RECORD_GETTER(k_bytes, record_uint(v, KSM(w)->pages_saved * SCAN_UP(w)->page_size))
+RECORD_GETTER(k_volatile, record_uint(v, KSM(w)->pages_volatile))
+RECORD_GETTER(k_chains, record_uint(v, KSM(w)->stable_node_chains))
+RECORD_GETTER(k_dups, record_uint(v, KSM(w)->stable_node_dups))
+RECORD_GETTER(k_thp, record_uint(v, KSM(w)->thp_zero_subpages))
+RECORD_GETTER(k_rmap, record_uint(v, KSM(w)->rmap_items))
+RECORD_GETTER(k_profit, record_int(v, KSM(w)->general_profit_bytes))
+RECORD_GETTER(k_already, record_uint(v, KSM(w)->pages_already_shared))
+RECORD_GETTER(k_really, record_uint(v, KSM(w)->pages_really_saved))
+RECORD_GETTER(k_really_bytes, record_uint(v, KSM(w)->pages_really_saved * SCAN_UP(w)->page_size))
 
+/* The first eight are the kernel's counters of the same names (the table's rows). */
 static const struct record_field ksm_fields[] = {
 	{ .name = "pages_shared", .type = RECORD_UINT, .get = k_shared },
 	{ .name = "pages_sharing", .type = RECORD_UINT, .get = k_sharing },
 	{ .name = "pages_unshared", .type = RECORD_UINT, .get = k_unshared },
+	{ .name = "pages_volatile", .type = RECORD_UINT, .get = k_volatile },
 	{ .name = "ksm_zero_pages", .type = RECORD_UINT, .get = k_zero },
+	{ .name = "stable_node_chains", .type = RECORD_UINT, .get = k_chains },
+	{ .name = "stable_node_dups", .type = RECORD_UINT, .get = k_dups },
+	{ .name = "general_profit", .type = RECORD_INT, .get = k_profit },
 	{ .name = "pages_saved", .type = RECORD_UINT, .get = k_saved },
 	{ .name = "bytes_saved", .type = RECORD_UINT, .get = k_bytes },
+	{ .name = "thp_zero_subpages", .type = RECORD_UINT, .get = k_thp },
+	{ .name = "rmap_items", .type = RECORD_UINT, .get = k_rmap },
+	{ .name = "pages_already_shared", .type = RECORD_UINT, .get = k_already },
+	{ .name = "pages_really_saved", .type = RECORD_UINT, .get = k_really },
+	{ .name = "bytes_really_saved", .type = RECORD_UINT, .get = k_really_bytes },
 };
 
 static const struct record_schema ksm_schema = { NULL, RECORD_FIELDS(ksm_fields), NULL, 0 };
@@ -155,12 +204,42 @@ RECORD_GETTER(o_zero, record_bool(v, TOP(w)->is_zero))
 RECORD_GETTER(o_single, record_bool(v, TOP(w)->single_byte))
 RECORD_GETTER(o_byte, TOP(w)->single_byte && record_uint(v, TOP(w)->is_zero ? 0 : TOP(w)->byte_value))
 
+/* Where a top content lies: a row per kept dump, nested in the top row,
+ * itself nested in the document. */
+#define WHERE(row) ((const struct scan_top_where *)(row)->item)
+#define WHERE_SCAN(row) (DOC((row)->up->up)->scan)
+RECORD_GETTER(w_dump, record_str(v, WHERE_SCAN(w)->dumps[WHERE(w)->dump].path))
+RECORD_GETTER(w_index, record_uint(v, WHERE(w)->dump))
+RECORD_GETTER(w_count, record_uint(v, WHERE(w)->count))
+RECORD_GETTER(w_addr, record_uint(v, WHERE(w)->first_addr))
+
+static const struct record_field where_fields[] = {
+	{ .name = "dump", .type = RECORD_STR, .get = w_dump },
+	{ .name = "index", .type = RECORD_UINT, .get = w_index },
+	{ .name = "count", .type = RECORD_UINT, .get = w_count },
+	{ .name = "first_address", .type = RECORD_UINT, .get = w_addr },
+};
+
+static const struct record_schema where_schema = { NULL, RECORD_FIELDS(where_fields), NULL, 0 };
+
+RECORD_GETTER(o_where, record_item(v, &TOP(w)->where[w->index]))
+RECORD_GETTER(o_dumps, record_uint(v, TOP(w)->dumps_with_copies))
+RECORD_GETTER(o_located, record_bool(v, TOP(w)->located))
+
+static size_t n_where(const struct record_row *w)
+{
+	return TOP(w)->nwhere;
+}
+
 static const struct record_field top_fields[] = {
 	{ .name = "count", .type = RECORD_UINT, .get = o_count },
 	{ .name = "checksum", .type = RECORD_STR, .get = o_sum },
 	{ .name = "zero_page", .type = RECORD_BOOL, .get = o_zero },
 	{ .name = "single_byte", .type = RECORD_BOOL, .get = o_single },
 	{ .name = "byte_value", .type = RECORD_UINT, .get = o_byte },
+	{ .name = "dumps_with_copies", .type = RECORD_UINT, .get = o_dumps },
+	{ .name = "located", .type = RECORD_BOOL, .get = o_located },
+	{ .name = "where", .type = RECORD_OBJECT, .get = o_where, .count = n_where, .sub = &where_schema },
 };
 
 static const struct record_schema top_schema = { NULL, RECORD_FIELDS(top_fields), NULL, 0 };
@@ -175,6 +254,11 @@ RECORD_GETTER(s_pts, record_uint(v, SCAN(w)->pages_to_scan))
 RECORD_GETTER(s_sleep, record_uint(v, SCAN(w)->sleep_ms))
 RECORD_GETTER(s_sample, record_uint(v, SCAN(w)->sample_pages))
 RECORD_GETTER(s_ws, record_uint(v, SCAN(w)->working_set_bytes))
+RECORD_GETTER(s_release, SCAN(w)->rules.release[0] && record_str(v, SCAN(w)->rules.release))
+RECORD_GETTER(s_rules_from, record_str(v, SCAN(w)->rules.source))
+RECORD_GETTER(s_thp_rule, record_bool(v, SCAN(w)->rules.thp_split_zero_remap))
+RECORD_GETTER(s_mps_rule, record_bool(v, SCAN(w)->rules.max_page_sharing))
+RECORD_GETTER(s_rmap, record_uint(v, KSM_RMAP_ITEM_BYTES))
 RECORD_GETTER(s_dump, record_item(v, &SCAN(w)->dumps[w->index].stats))
 RECORD_GETTER(s_totals, record_item(v, &SCAN(w)->total))
 RECORD_GETTER(s_hash, record_item(v, &SCAN(w)->hashes[w->index]))
@@ -211,6 +295,11 @@ static const struct record_field settings_fields[] = {
 	{ .name = "sleep_millisecs", .type = RECORD_UINT, .get = s_sleep },
 	{ .name = "sample_pages", .type = RECORD_UINT, .get = s_sample },
 	{ .name = "working_set_bytes", .type = RECORD_UINT, .get = s_ws },
+	{ .name = "kernel_release", .type = RECORD_STR, .get = s_release },
+	{ .name = "kernel_rules_from", .type = RECORD_STR, .get = s_rules_from },
+	{ .name = "thp_split_maps_zero_subpages", .type = RECORD_BOOL, .get = s_thp_rule },
+	{ .name = "max_page_sharing_applies", .type = RECORD_BOOL, .get = s_mps_rule },
+	{ .name = "rmap_item_bytes", .type = RECORD_UINT, .get = s_rmap },
 };
 
 /* Settings are fields of the document itself (their row: the document). */
@@ -368,7 +457,7 @@ static int ksm_table(FILE *out, const struct report_document *doc)
 	int rc = t && table_add_rowf(t, "KSM would leave", "use_zero_pages=0", "use_zero_pages=1") == 0 ? 0 : -1;
 	char a[32], b[32];
 
-	for (unsigned i = 0; rc == 0 && i < 4; i++) { /* pages_shared .. ksm_zero_pages */
+	for (unsigned i = 0; rc == 0 && i < 8; i++) { /* pages_shared .. general_profit */
 		const struct record_column c = { NULL, 'r', ksm_fields[i].name, 0, NULL, NULL };
 		record_cell(&c, &ksm_schema, &zp[0], a, sizeof(a));
 		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));
@@ -379,6 +468,12 @@ static int ksm_table(FILE *out, const struct report_document *doc)
 		record_cell(&c, &ksm_schema, &zp[0], a, sizeof(a));
 		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));
 		rc = table_add_rowf(t, "memory saved (MiB)", a, b);
+	}
+	if (rc == 0) {
+		const struct record_column c = { NULL, 'r', "bytes_really_saved", 1.0 / 1048576, "%.1f", NULL };
+		record_cell(&c, &ksm_schema, &zp[0], a, sizeof(a));
+		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));
+		rc = table_add_rowf(t, "really saved (MiB)", a, b);
 	}
 	return print_table(table_done(t, rc), out);
 }
@@ -427,6 +522,24 @@ static int content_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
+/* The dumps holding it: path@first address xcopies, the first few. */
+static int where_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct scan_top *x = TOP(w);
+	const struct scan_result *r = SCAN_UP(w);
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < x->nwhere && i < 3 && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s@%#llx x%u", i ? "; " : "", r->dumps[x->where[i].dump].path,
+				      (unsigned long long)x->where[i].first_addr, x->where[i].count);
+	if (x->dumps_with_copies > 3 && n < size)
+		snprintf(buf + n, size - n, " (+%u more dumps)", x->dumps_with_copies - 3);
+	else if (!x->located && n < size)
+		snprintf(buf + n, size - n, "%s(standard input not read again)", n ? " " : "");
+	return 1;
+}
+
 /* The checksum column is headed by the first hash's name. */
 static int top_table(FILE *out, const struct report_document *doc)
 {
@@ -436,6 +549,7 @@ static int top_table(FILE *out, const struct report_document *doc)
 		{ "COUNT", 'r', "count", 0, NULL, NULL },
 		{ r->hashes[0].hash->name, 'l', "checksum", 0, NULL, NULL },
 		{ "CONTENT", 'l', NULL, 0, NULL, content_cell },
+		{ "WHERE (dump@first address xcopies)", 'l', NULL, 0, NULL, where_cell },
 	};
 	struct record_list top = { &top_schema, r->top, r->ntop, sizeof(r->top[0]), { .item = doc } };
 

@@ -37,8 +37,11 @@ struct census {
 	uint64_t spill_bytes;
 };
 
+/* From the key's upper 48 bits only: the low 16 hold the last dump (census.h),
+ * which must not move a content's slot. */
 static uint64_t slot_of(uint64_t key, uint64_t nslots)
 {
+	key &= ~0xffffull;
 #if defined(__SIZEOF_INT128__)
 	return (uint64_t)(((unsigned __int128)key * nslots) >> 64);
 #else
@@ -276,31 +279,56 @@ static int grow(struct census *c, struct kb_err *err)
 	return 0;
 }
 
-int census_add(struct census *c, const unsigned char *data, uint64_t locator, struct kb_err *err)
+const struct census_entry *census_slots(const struct census *c, uint64_t *nslots)
+{
+	*nslots = c->nslots;
+	return c->slots;
+}
+
+/* One more copy of e's content, from dump. */
+static int count_copy(struct census *c, struct census_entry *e, unsigned dump, struct kb_err *err)
+{
+	if (e->count == UINT32_MAX)
+		return kb_fail(err, "more than %u copies of one page", UINT32_MAX);
+	e->count++;
+	if ((e->key & 0xffff) == dump) {
+		c->counts.within_dump_duplicates++;
+	} else {
+		c->counts.across_dump_duplicates++;
+		e->key = (e->key & ~0xffffull) | dump;
+	}
+	return 0;
+}
+
+int census_add(struct census *c, const unsigned char *data, uint64_t locator, unsigned dump, uint64_t *content,
+	       struct kb_err *err)
 {
 	uint32_t ps = c->cfg.page_size;
 
+	if (dump >= CENSUS_DUMPS_MAX)
+		return kb_fail(err, "more than %u dumps in one census", CENSUS_DUMPS_MAX);
 	c->counts.pages++;
 	if (census_page_is_zero(data, ps)) {
 		c->counts.zero_pages++;
+		if (content)
+			*content = CENSUS_CONTENT_ZERO;
 		return 0;
 	}
-	uint64_t key = c->cfg.key_fn(data, ps);
+	uint64_t key = (c->cfg.key_fn(data, ps) & ~0xffffull) | dump;
 	uint64_t s = slot_of(key, c->nslots);
 	for (;;) {
 		struct census_entry *e = &c->slots[s];
 		if (e->count == 0)
 			break;
-		if (e->key == key) {
+		if ((e->key ^ key) >> 16 == 0) {
 			const unsigned char *rep = representative(c, e->locator, err);
 			if (!rep)
 				return -1;
 			c->counts.compares++;
 			if (memcmp(rep, data, ps) == 0) {
-				if (e->count == UINT32_MAX)
-					return kb_fail(err, "more than %u copies of one page", UINT32_MAX);
-				e->count++;
-				return 0;
+				if (content)
+					*content = e->locator;
+				return count_copy(c, e, dump, err);
 			}
 			c->counts.key_collisions++;
 		}
@@ -308,6 +336,8 @@ int census_add(struct census *c, const unsigned char *data, uint64_t locator, st
 	}
 	if (locator == UINT64_MAX && spill_write(c, data, &locator, err))
 		return -1;
+	if (content)
+		*content = locator;
 	struct census_entry *e = &c->slots[s];
 	e->key = key;
 	e->locator = locator;
@@ -399,9 +429,14 @@ static void ksm_content(uint64_t count, unsigned m, struct census_ksm *out)
 	out->pages_shared += ksm_pages;
 	out->pages_sharing += mapped - ksm_pages;
 	out->pages_unshared += count - mapped;
+	/* Past max_page_sharing a stable node becomes a chain of dups. */
+	if (ksm_pages > 1) {
+		out->stable_node_chains++;
+		out->stable_node_dups += ksm_pages;
+	}
 }
 
-void census_ksm_model(const struct census *c, unsigned max_page_sharing, int use_zero_pages,
+void census_ksm_model(const struct census *c, unsigned max_page_sharing, int use_zero_pages, uint64_t zero_pages,
 		      struct census_ksm *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -409,9 +444,9 @@ void census_ksm_model(const struct census *c, unsigned max_page_sharing, int use
 		if (c->slots[i].count)
 			ksm_content(c->slots[i].count, max_page_sharing, out);
 	if (use_zero_pages)
-		out->ksm_zero_pages = c->counts.zero_pages;
+		out->ksm_zero_pages = zero_pages;
 	else
-		ksm_content(c->counts.zero_pages, max_page_sharing, out);
+		ksm_content(zero_pages, max_page_sharing, out);
 	out->pages_saved = out->pages_sharing + out->ksm_zero_pages;
 }
 

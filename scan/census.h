@@ -16,6 +16,12 @@
 #include "../hashes/hash.h"
 
 #define CENSUS_SUMS_MAX 32
+/* The content census_add reports for a zero page. */
+#define CENSUS_CONTENT_ZERO UINT64_MAX
+/* Dumps told apart (census_add's dump): the key's low 16 bits hold the last
+ * dump a content was seen in; the upper 48 bits find candidates, and a
+ * byte compare decides anyway. */
+#define CENSUS_DUMPS_MAX 65536u
 /* Locators with this bit are the census's own copies (see census_add). */
 #define CENSUS_LOCATOR_SPILLED (1ull << 63)
 
@@ -43,11 +49,15 @@ struct census_counts {
 	uint64_t spilled;        /* representatives copied to the spill file */
 	uint64_t table_slots;    /* capacity of the table at the end */
 	uint64_t table_bytes;
+	/* Non-zero pages whose content an earlier page of the same dump has
+	 * (within), or only earlier dumps have (across: the first copy in this
+	 * dump of a content seen before). Their sum is the surplus copies. */
+	uint64_t within_dump_duplicates, across_dump_duplicates;
 };
 
 /* One distinct non-zero content. */
 struct census_entry {
-	uint64_t key;
+	uint64_t key;     /* upper 48 bits: the key; low 16: the last dump it was seen in */
 	uint64_t locator;
 	uint32_t count;
 	uint32_t sum0; /* the first checksum's 32-bit value */
@@ -58,11 +68,18 @@ struct census;
 struct census *census_new(const struct census_config *cfg, struct kb_err *err);
 void census_free(struct census *c);
 
-/* Adds one page. locator says where the caller's fetch can read it again;
+/* Adds one page of dump (< CENSUS_DUMPS_MAX; the dumps one after another).
+ * locator says where the caller's fetch can read it again;
  * PAGE_LOCATOR_NONE (UINT64_MAX) when it cannot: the census then keeps a
  * copy of each new content in an unlinked temporary file (the spill file)
- * and reads that instead. Caller locators must not have bit 63 set. */
-int census_add(struct census *c, const unsigned char *data, uint64_t locator, struct kb_err *err);
+ * and reads that instead. Caller locators must not have bit 63 set.
+ * *content (if not NULL) names the page's content: its representative's
+ * locator (census_entry.locator), or CENSUS_CONTENT_ZERO. */
+int census_add(struct census *c, const unsigned char *data, uint64_t locator, unsigned dump, uint64_t *content,
+	       struct kb_err *err);
+
+/* The table: *nslots entries, those with a count in use. */
+const struct census_entry *census_slots(const struct census *c, uint64_t *nslots);
 
 const struct census_counts *census_counts(const struct census *c);
 
@@ -77,17 +94,28 @@ int census_read(struct census *c, const struct census_entry *e, void *buf, struc
 size_t census_top(const struct census *c, struct census_entry *out, size_t n);
 
 /* What KSM would do with these pages once every one was scanned twice
- * unchanged: max_page_sharing (0: no limit) mappings per KSM page, zero
- * pages merged into the zero page with use_zero_pages. */
+ * unchanged: max_page_sharing (0: no limit) mappings per KSM page (a
+ * content needing more KSM pages is a stable node chain of that many
+ * dups), zero pages merged into the zero page with use_zero_pages. The
+ * census fills the counts from pages_shared to pages_saved; the scan's
+ * kernel model (scan/ksm_model.h) the rest. */
 struct census_ksm {
 	uint64_t pages_shared;   /* KSM pages */
 	uint64_t pages_sharing;  /* mappings of KSM pages beyond the first of each */
 	uint64_t pages_unshared; /* pages left alone: unique, or the odd one over a full KSM page */
 	uint64_t ksm_zero_pages; /* use_zero_pages: pages mapped to the zero page */
+	uint64_t stable_node_chains, stable_node_dups;
 	uint64_t pages_saved;    /* pages_sharing + ksm_zero_pages */
+	uint64_t pages_volatile; /* changed between a capture's two snapshots: never merged */
+	uint64_t thp_zero_subpages; /* zero subpages of split THPs: mapped to the zero page by the split */
+	uint64_t rmap_items;     /* shared + sharing + unshared + volatile */
+	int64_t general_profit_bytes; /* the kernel's: saved pages * page size - rmap_items * rmap_item size */
+	uint64_t pages_already_shared; /* merged mappings that shared a PFN already (fork, earlier KSM) */
+	uint64_t pages_really_saved;   /* pages_saved - pages_already_shared */
 };
 
-void census_ksm_model(const struct census *c, unsigned max_page_sharing, int use_zero_pages,
+/* zero_pages: the zero pages KSM sees (the census's, less those that vanish). */
+void census_ksm_model(const struct census *c, unsigned max_page_sharing, int use_zero_pages, uint64_t zero_pages,
 		      struct census_ksm *out);
 
 /* 32-bit checksum collisions of checksum i among all distinct contents

@@ -12,6 +12,7 @@
 #include "../bench/pin.h"
 #include "../common/arith.h"
 #include "../common/prng.h"
+#include "../datasets/capture_note.h"
 #include "../datasets/page_set.h"
 
 /* Caller locators: the dump's index above the page's file offset. */
@@ -25,6 +26,8 @@ struct scan_state {
 	unsigned char *sample;
 	size_t sample_cap, sample_len;
 	uint64_t sample_seen, prng;
+	struct ksm_model model;
+	int zeros_seen; /* an earlier dump had zero pages */
 };
 
 static int scan_fetch(void *ctx, uint64_t locator, void *buf, struct kb_err *err)
@@ -75,6 +78,62 @@ static uint64_t expected_pages(const struct scan_options *o, uint64_t *total_byt
 	return pages;
 }
 
+/* What a capture's notes say of dump d, before its pass. */
+static void note_dump(struct scan_dump *d, const struct page_source *src)
+{
+	const struct capture_note *n = src->note;
+
+	if (!n)
+		return;
+	d->captured = 1;
+	d->page_words = n->entries != NULL;
+	d->pfn_known = n->has_pages && (n->flags & KB_PAGES_PFN_KNOWN);
+	d->two_snapshots = n->has_pages && (n->flags & KB_PAGES_INTERVAL);
+	d->zero_page_mapped = n->zero_page_mapped;
+	d->interval_ns = n->interval_ns;
+	snprintf(d->kernel_release, sizeof(d->kernel_release), "%s", n->kernel_release);
+	d->ksm_max_page_sharing = n->max_page_sharing;
+	d->ksm_pages_to_scan = n->pages_to_scan;
+	d->ksm_sleep_ms = n->sleep_millisecs;
+}
+
+/* One page: volatile ones are only counted; the others go to the census,
+ * and with page words to the kernel model too. */
+static int add_page(struct scan_state *st, struct census *c, struct scan_dump *d, unsigned dump,
+		    const struct page *pg, uint64_t loc, struct kb_err *err)
+{
+	uint64_t content;
+
+	if (d->two_snapshots && (pg->info & KB_PAGE_VOLATILE)) {
+		d->pages_volatile++;
+		st->model.pages_volatile++;
+		return 0;
+	}
+	if (census_add(c, pg->data, loc, dump, &content, err))
+		return -1;
+	d->zero_pages += content == CENSUS_CONTENT_ZERO;
+	return d->page_words ? ksm_model_add(&st->model, content, pg->info, err) : 0;
+}
+
+/* A dump's share of the surplus copies, from the census's counters before
+ * (w0, a0) and after its pass; its zero pages as one more content. */
+static void dump_sharing(struct scan_state *st, struct scan_dump *d, const struct census *c, uint64_t w0, uint64_t a0)
+{
+	d->within_dump_duplicates = census_counts(c)->within_dump_duplicates - w0 + (d->zero_pages ? d->zero_pages - 1 : 0);
+	d->across_dump_duplicates = census_counts(c)->across_dump_duplicates - a0 + (d->zero_pages && st->zeros_seen);
+	st->zeros_seen |= d->zero_pages > 0;
+}
+
+static void add_stats(struct page_stats *t, const struct page_stats *s)
+{
+	t->pages += s->pages;
+	t->holes += s->holes;
+	t->excluded += s->excluded;
+	t->partial_pages += s->partial_pages;
+	t->partial_bytes += s->partial_bytes;
+	t->overlap += s->overlap;
+}
+
 static int census_pass(const struct scan_options *o, struct scan_state *st, struct census *c,
 		       struct scan_result *r, struct kb_err *err)
 {
@@ -85,19 +144,23 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 	expected_pages(o, &total_bytes);
 	for (size_t i = 0; i < o->npaths; i++) {
 		struct page_source *src = dump_source_open(o->paths[i], o->page_size, &o->dump, err);
+		struct scan_dump *d = &r->dumps[i];
 		if (!src)
 			return -1;
 		st->srcs[st->nsrcs++] = src;
-		r->dumps[i].path = o->paths[i];
-		r->dumps[i].format = src->format;
-		r->dumps[i].fetchable = page_source_can_fetch(src);
+		d->path = o->paths[i];
+		d->format = src->format;
+		d->fetchable = page_source_can_fetch(src);
+		note_dump(d, src);
+		ksm_model_next_dump(&st->model);
 		r->ndumps = i + 1;
+		uint64_t w0 = census_counts(c)->within_dump_duplicates, a0 = census_counts(c)->across_dump_duplicates;
 		int rc;
 		while ((rc = page_source_next(src, &pg, err)) == 1) {
 			uint64_t loc = pg.locator == PAGE_LOCATOR_NONE || pg.locator > LOC_OFFSET_MASK
 					       ? PAGE_LOCATOR_NONE
 					       : (uint64_t)i << LOC_SHIFT | pg.locator;
-			if (census_add(c, pg.data, loc, err))
+			if (add_page(st, c, d, (unsigned)i, &pg, loc, err))
 				return -1;
 			sample_page(st, pg.data, o->page_size);
 			if (o->on_progress && ++since_progress == PROGRESS_PAGES) {
@@ -107,13 +170,13 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 		}
 		if (rc < 0)
 			return -1;
-		r->dumps[i].stats = src->stats;
-		r->total.pages += src->stats.pages;
-		r->total.holes += src->stats.holes;
-		r->total.excluded += src->stats.excluded;
-		r->total.partial_pages += src->stats.partial_pages;
-		r->total.partial_bytes += src->stats.partial_bytes;
-		r->total.overlap += src->stats.overlap;
+		d->stats = src->stats;
+		add_stats(&r->total, &src->stats);
+		dump_sharing(st, d, c, w0, a0);
+		r->within_dump_duplicates += d->within_dump_duplicates;
+		r->across_dump_duplicates += d->across_dump_duplicates;
+		r->pages_volatile += d->pages_volatile;
+		r->zero_page_mapped += d->zero_page_mapped;
 	}
 	r->census_ns = clock_now_ns() - t0;
 	return 0;
@@ -127,16 +190,19 @@ static int single_byte(const unsigned char *p, size_t len)
 	return 1;
 }
 
-static int top_contents(const struct scan_options *o, struct census *c, struct scan_result *r, struct kb_err *err)
+/* The most duplicated contents, their bytes kept in *pages for the second
+ * pass that locates them (scan_top_locate). */
+static int top_contents(const struct scan_options *o, struct census *c, struct scan_result *r, unsigned char **pages,
+			struct kb_err *err)
 {
 	size_t n = o->top;
 	struct census_entry *best = calloc(n + 1, sizeof(*best));
-	unsigned char *buf = aligned_alloc(64, o->page_size);
+	unsigned char *buf;
 
 	r->top = calloc(n + 1, sizeof(*r->top));
-	if (!best || !buf || !r->top) {
+	*pages = calloc(n + 1, o->page_size);
+	if (!best || !r->top || !*pages) {
 		free(best);
-		free(buf);
 		return kb_fail(err, "out of memory");
 	}
 	size_t k = census_top(c, best, n), out = 0, zero_done = 0;
@@ -150,11 +216,11 @@ static int top_contents(const struct scan_options *o, struct census *c, struct s
 		}
 		if (i == k || out == n)
 			break;
-		struct scan_top *t = &r->top[out++];
+		struct scan_top *t = &r->top[out];
+		buf = *pages + out++ * o->page_size;
 		t->entry = best[i];
 		if (census_read(c, &best[i], buf, err)) {
 			free(best);
-			free(buf);
 			return -1;
 		}
 		t->single_byte = single_byte(buf, o->page_size);
@@ -162,7 +228,6 @@ static int top_contents(const struct scan_options *o, struct census *c, struct s
 	}
 	r->ntop = out;
 	free(best);
-	free(buf);
 	return 0;
 }
 
@@ -194,13 +259,33 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 		double steady = pages ? (double)r->ksm[0].pages_unshared / (double)pages : 0;
 		h->full_scan_checksum_ms = (double)pages * c / 1e6;
 		h->steady_scan_checksum_ms = (double)r->ksm[0].pages_unshared * c / 1e6;
-		h->ksmd_checksum_cpu_share = scan_ksmd_cpu_share(o->pages_to_scan, o->sleep_ms, c, 1.0);
-		h->ksmd_steady_checksum_cpu_share = scan_ksmd_cpu_share(o->pages_to_scan, o->sleep_ms, c, steady);
-		uint64_t batches = kb_div_up(pages, o->pages_to_scan);
-		h->full_scan_seconds = ((double)batches * o->sleep_ms * 1e6 + (double)pages * c) / 1e9;
+		h->ksmd_checksum_cpu_share = scan_ksmd_cpu_share(r->pages_to_scan, r->sleep_ms, c, 1.0);
+		h->ksmd_steady_checksum_cpu_share = scan_ksmd_cpu_share(r->pages_to_scan, r->sleep_ms, c, steady);
+		uint64_t batches = kb_div_up(pages, r->pages_to_scan);
+		h->full_scan_seconds = ((double)batches * r->sleep_ms * 1e6 + (double)pages * c) / 1e9;
 	}
 	page_set_release(&set);
 	return 0;
+}
+
+/* The settings and rules modelled: given, else the first capture's. */
+static int model_settings(const struct scan_options *o, struct scan_result *r, struct kb_err *err)
+{
+	const struct scan_dump *d = NULL;
+
+	for (size_t i = 0; i < r->ndumps && !d; i++)
+		if (r->dumps[i].captured && r->dumps[i].kernel_release[0])
+			d = &r->dumps[i];
+	if (d && !(o->given & SCAN_GIVEN_MAX_PAGE_SHARING) && d->ksm_max_page_sharing >= 0 &&
+	    d->ksm_max_page_sharing <= UINT32_MAX)
+		r->max_page_sharing = (unsigned)d->ksm_max_page_sharing;
+	if (d && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && d->ksm_pages_to_scan > 0 && d->ksm_pages_to_scan <= UINT32_MAX)
+		r->pages_to_scan = (unsigned)d->ksm_pages_to_scan;
+	if (d && !(o->given & SCAN_GIVEN_SLEEP_MS) && d->ksm_sleep_ms >= 0 && d->ksm_sleep_ms <= UINT32_MAX)
+		r->sleep_ms = (unsigned)d->ksm_sleep_ms;
+	if (o->kernel_release)
+		return ksm_rules_for(o->kernel_release, "option", &r->rules, err);
+	return ksm_rules_for(d ? d->kernel_release : NULL, "capture", &r->rules, err);
 }
 
 int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err *err)
@@ -209,6 +294,7 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 	struct census_config cfg = { .page_size = o->page_size, .cache_bytes = SCAN_CACHE_BYTES,
 				     .fetch = scan_fetch, .fetch_ctx = &st };
 	struct census *c = NULL;
+	unsigned char *top_pages = NULL;
 	uint64_t total_bytes;
 	int rc = -1;
 
@@ -257,20 +343,26 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 		goto out;
 	r->counts = *census_counts(c);
 	r->bytes_scanned = r->total.pages * o->page_size;
-	census_ksm_model(c, o->max_page_sharing, 0, &r->ksm[0]);
-	census_ksm_model(c, o->max_page_sharing, 1, &r->ksm[1]);
+	if (model_settings(o, r, err))
+		goto out;
+	ksm_model_apply(&st.model, c, &r->rules, r->max_page_sharing, 0, o->page_size, &r->ksm[0]);
+	ksm_model_apply(&st.model, c, &r->rules, r->max_page_sharing, 1, o->page_size, &r->ksm[1]);
+	ksm_model_free(&st.model);
 	struct census_ksm plain;
-	census_ksm_model(c, 0, 1, &plain); /* no limit, zero pages apart: the duplicates themselves */
+	/* no limit, zero pages apart: the duplicates themselves */
+	census_ksm_model(c, 0, 1, census_counts(c)->zero_pages, &plain);
 	r->duplicated_contents = plain.pages_shared;
 	r->duplicate_pages = plain.pages_sharing;
 	for (unsigned i = 0; i < o->nhashes; i++)
 		if (census_collisions(c, i, &r->hashes[i].coll, err))
 			goto out;
-	if (o->top && top_contents(o, c, r, err))
+	if (o->top && top_contents(o, c, r, &top_pages, err))
 		goto out;
 	r->counts = *census_counts(c); /* the top's reads counted too */
 	census_free(c);
 	c = NULL;
+	if (o->top && scan_top_locate(o, r->top, r->ntop, top_pages, err))
+		goto out;
 	if (st.sample_len && time_sample(o, &st, r, err))
 		goto out;
 	rc = 0;
@@ -280,6 +372,8 @@ out:
 		page_source_close(st.srcs[i]);
 	free(st.srcs);
 	free(st.sample);
+	free(top_pages);
+	ksm_model_free(&st.model);
 	if (rc)
 		scan_result_free(r);
 	return rc;

@@ -12,6 +12,7 @@
 #include "../bench/bench.h"
 #include "../datasets/dump.h"
 #include "census.h"
+#include "ksm_model.h"
 
 #define SCAN_DUMPS_MAX 1000u /* a parked dump holds no descriptor (kb_stream_park) */
 #define SCAN_TOP_MAX 1000u
@@ -21,6 +22,9 @@
 #define SCAN_SAMPLE_PAGES_DEFAULT 1024u
 #define SCAN_SAMPLE_BYTES_MAX (8u << 20)    /* the sample's memory, whatever the page size */
 #define SCAN_CACHE_BYTES (16u << 20)        /* representatives kept for compares */
+#define SCAN_GIVEN_PAGES_TO_SCAN 1u
+#define SCAN_GIVEN_SLEEP_MS 2u
+#define SCAN_GIVEN_MAX_PAGE_SHARING 4u
 
 /* Called every few thousand pages: bytes of pages read so far, and the
  * total size of the files (0 if unknown, e.g. a pipe). */
@@ -34,6 +38,10 @@ struct scan_options {
 	const struct hash_impl *hashes[CENSUS_SUMS_MAX];
 	unsigned nhashes;
 	unsigned pages_to_scan, sleep_ms, max_page_sharing;
+	/* SCAN_GIVEN_*: settings given; the others come from a capture's note
+	 * (the first dump that has one), else the defaults above. */
+	unsigned given;
+	const char *kernel_release; /* the rules' release; NULL: the capture's, else the newest */
 	unsigned top;
 	size_t sample_pages;        /* 0: no cost measurement */
 	uint64_t working_set_bytes; /* the cold set the sample is laid out in (0: default from the LLC) */
@@ -52,6 +60,17 @@ struct scan_dump {
 	const char *format;
 	struct page_stats stats;
 	int fetchable; /* pages read again from the file, else copied to the spill file */
+	uint64_t zero_pages;
+	/* Surplus copies of contents (zero pages included) that an earlier page
+	 * of this dump has, and first copies here of contents of earlier dumps. */
+	uint64_t within_dump_duplicates, across_dump_duplicates;
+	/* A ksmbench capture's notes: */
+	int captured;           /* it has them */
+	int page_words;         /* with a word per page (PFN, THP, volatile) */
+	int pfn_known, two_snapshots;
+	uint64_t pages_volatile, zero_page_mapped, interval_ns;
+	char kernel_release[128];
+	long long ksm_max_page_sharing, ksm_pages_to_scan, ksm_sleep_ms; /* -1: not recorded */
 };
 
 struct scan_hash {
@@ -70,12 +89,33 @@ struct scan_hash {
 	double full_scan_seconds; /* one full scan at these settings: batches * sleep + checksumming */
 };
 
+/* Where a top content lies: one dump, its copies and the first's address. */
+#define SCAN_TOP_WHERE_MAX 8u
+struct scan_top_where {
+	uint32_t dump;       /* index in scan_result.dumps */
+	uint32_t count;
+	uint64_t first_addr; /* as the dump's reader gives addresses (raw: the file offset) */
+};
+
 struct scan_top {
 	struct census_entry entry;
 	int is_zero;       /* the zero page's content (the zero pages counted together) */
 	int single_byte;   /* every byte the same */
 	unsigned byte_value;
+	/* The first SCAN_TOP_WHERE_MAX dumps holding it, found by a second
+	 * pass over the dumps that can be opened again (not standard input). */
+	struct scan_top_where where[SCAN_TOP_WHERE_MAX];
+	unsigned nwhere;
+	uint32_t dumps_with_copies; /* all the dumps that hold it */
+	uint32_t last_dump;         /* the last of them seen (during the pass) */
+	int located;                /* the second pass covered every dump */
 };
+
+/* The second pass of --top (scan_top.c): fills where, nwhere,
+ * dumps_with_copies and located of the ntop contents, whose bytes are at
+ * pages (ntop * page_size). */
+int scan_top_locate(const struct scan_options *o, struct scan_top *top, size_t ntop, const unsigned char *pages,
+		    struct kb_err *err);
 
 struct scan_result {
 	struct scan_dump *dumps;
@@ -85,6 +125,9 @@ struct scan_result {
 	uint64_t bytes_scanned;        /* pages * page size */
 	uint64_t census_ns;            /* wall time of the pass over the dumps */
 	struct census_ksm ksm[2];      /* use_zero_pages 0 and 1 */
+	uint64_t within_dump_duplicates, across_dump_duplicates; /* the dumps' sums */
+	uint64_t pages_volatile, zero_page_mapped;               /* the captures' sums */
+	struct ksm_rules rules;        /* the kernel's the model follows */
 	uint64_t duplicated_contents;  /* non-zero contents seen at least twice */
 	uint64_t duplicate_pages;      /* sum over non-zero contents of count - 1 */
 	struct scan_hash *hashes;      /* nhashes of them */

@@ -77,6 +77,30 @@ def elf(segments, cls=64, big=False, data_align=1, memsz_extra=None, pn_xnum=Fal
     return bytes(out)
 
 
+KB_NOTE_SYSTEM, KB_NOTE_PAGES = 0x4B420001, 0x4B420002
+KB_THP, KB_THP_HEAD, KB_KSM, KB_VOLATILE, KB_EXCLUSIVE = (1 << 56), (1 << 57), (1 << 58), (1 << 59), (1 << 60)
+
+
+def elf_note(name, ntype, desc, big=False):
+    e = ">" if big else "<"
+    return (struct.pack(e + "III", len(name), len(desc), ntype) + name + b"\0" * ((-len(name)) % 4)
+            + desc + b"\0" * ((-len(desc)) % 4))
+
+
+def ksm_notes(words, release="6.18.0", settings=None, flags=7, page_size=4096, zero_page_mapped=0,
+              interval_ns=0, big=False, version=1):
+    """The KSMBENCH notes of a ksmbench capture (docs/dump-formats.md): the
+    system text and a page word per page written (PFN | KB_* flags)."""
+    e = ">" if big else "<"
+    text = "ksmbench-system/1\nkernel_release=%s\n" % release
+    for k, v in (settings or {}).items():
+        text += "ksm.%s=%s\n" % (k, v)
+    pages = struct.pack(e + "IIIIQQQ", version, flags, page_size, 0, len(words), zero_page_mapped, interval_ns)
+    pages += b"".join(struct.pack(e + "Q", w) for w in words)
+    return (elf_note(b"CORE\0", 1, b"\0" * 8, big) + elf_note(b"KSMBENCH\0", KB_NOTE_SYSTEM, text.encode(), big)
+            + elf_note(b"KSMBENCH\0", KB_NOTE_PAGES, pages, big))
+
+
 def lime(segments):
     out = bytearray()
     for addr, data in segments:
@@ -201,6 +225,10 @@ def write_seeds(outdir):
         "kdump-flat": kdump({1: page("k1", 1024), 4: b"\0" * 1024}, 64, block_size=1024, flat=True),
     }
     seeds["gzip"] = gz(seeds["elf"])
+    # a ksmbench capture: its notes, a word per 1 KiB page (THP run, volatile, KSM)
+    words = [KB_THP | KB_THP_HEAD | 100, KB_THP | 101, KB_VOLATILE | 7, KB_KSM | 9, 0, 0]
+    seeds["elf-ksmnotes"] = elf(small, physical=False, notes=ksm_notes(words, page_size=1024,
+                                                                       settings={"max_page_sharing": 16}))
     # fuzz_lime_padded: the ranges on the first line, then the file
     seeds["lime-padded-ranges"] = b"0x400-0x7ff,0x2000-0x23ff\n" + seeds["lime-padded"]
     seeds["lime-raw-ranges"] = b"400-7ff,2000-23ff,1\n" + raw(small)

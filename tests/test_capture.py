@@ -1,7 +1,12 @@
 """CLI tests of `ksmbench capture`: a child process with known pages in a
-private anonymous mapping (some never touched) is captured, and the core is
-read back with `sum --per-page`: present pages at their addresses with the
-known hashes, untouched ones counted as holes, never as zero pages."""
+private anonymous mapping (some never touched, two only read) is captured,
+and the core is read back with `sum --per-page`: present pages at their
+addresses with the known hashes, untouched ones counted as holes, never as
+zero pages; as root the pages only read (mapping the zero page) are left
+out. Its KSMBENCH notes are read back through `scan`: the kernel release,
+the zero-page mappings, and with --interval the page the child keeps
+rewriting, marked volatile; several PIDs share one interval."""
+import json
 import os
 import shutil
 import stat
@@ -22,12 +27,31 @@ ps = mmap.PAGESIZE
 priv = mmap.mmap(-1, 16 * ps, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
 for k, v in %r.items():
     priv[k * ps:(k + 1) * ps] = bytes([v]) * ps
+sink = priv[2 * ps] + priv[3 * ps]  # only read: the shared zero page
+vol = mmap.mmap(-1, ps, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+def rewrite():
+    import time
+    n = 0
+    while True:
+        n += 1
+        vol[0:8] = n.to_bytes(8, "little")
+        time.sleep(0.001)
+import threading
+threading.Thread(target=rewrite, daemon=True).start()
 shared = mmap.mmap(-1, 2 * ps, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
 shared[0:ps] = b"\x77" * ps
 addr = lambda m: ctypes.addressof(ctypes.c_char.from_buffer(m))
 print(hex(addr(priv)), hex(addr(shared)), flush=True)
 sys.stdin.read()
 """ % TOUCHED
+
+
+def err_capture(pid, tmp):
+    """The summary of a capture of pid."""
+    path = os.path.join(tmp, "again.core")
+    err = run("capture", "--pid", str(pid), "-o", path)[2]
+    os.unlink(path)
+    return err
 
 
 def pages_of(core):
@@ -75,9 +99,73 @@ try:
     with open(core, "rb") as f:
         head = f.read(64)
     phoff, phnum = struct.unpack_from("<Q", head, 32)[0], struct.unpack_from("<H", head, 56)[0]
-    first_data = struct.unpack_from("<Q", open(core, "rb").read(64 + 56), 64 + 8)[0]
+    table = open(core, "rb").read(64 + phnum * 56)
+    phdrs = [struct.unpack_from("<IIQQQQQQ", table, 64 + 56 * i) for i in range(phnum)]
+    first_data = min(ph[2] for ph in phdrs if ph[0] == 1)
     check(phoff == 64 and first_data % PS == 0 and first_data >= 64 + phnum * 56,
           f"headers first: e_phoff {phoff}, first p_offset {first_data}")
+    check(phdrs[0][0] == 4 and phdrs[0][2] == 64 + phnum * 56 and phdrs[0][2] + phdrs[0][5] <= first_data,
+          f"the PT_NOTE first, between the headers and the data: {phdrs[0]}")
+    notes = open(core, "rb").read()[phdrs[0][2]:phdrs[0][2] + phdrs[0][5]]
+    check(b"KSMBENCH\0" in notes and b"ksmbench-system/1\nkernel_release=" + os.uname().release.encode() in notes,
+          "the KSMBENCH notes with the kernel release")
+    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", core)
+    doc = json.loads(out) if rc == 0 else {}
+    d = doc.get("dumps", [{}])[0]
+    check(rc == 0 and d.get("captured") and d.get("kernel_release") == os.uname().release
+          and doc["settings"]["kernel_rules_from"] == "capture" and not d.get("two_snapshots"),
+          f"scan reads the notes: {err!r} {d}")
+    if os.geteuid() == 0:
+        # (the interpreter's own memory has such pages too)
+        check(d.get("zero_page_mapped", 0) >= 2 and d.get("pfn_known") and d.get("page_words"),
+              f"as root the two pages only read map the zero page and are left out: {d}")
+        check(all(priv + k * PS not in pages for k in (2, 3)) and "map the zero page" in err_capture(child.pid, tmp),
+              "pages mapping the zero page are not yielded")
+    # Two snapshots: the page the child rewrites every millisecond is volatile.
+    # (the interpreter's heap may change too: at least one volatile page)
+    core2 = os.path.join(tmp, "twice.core")
+    rc, out, err = run("capture", "--pid", str(child.pid), "--interval", "60ms", "-o", core2)
+    nvol = int(err.split(" volatile")[0].split()[-1]) if " volatile" in err else 0
+    check(rc == 0 and "interval 0.060 s" in err and nvol >= 1, f"capture --interval: {err!r}")
+    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", core2)
+    doc = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and doc["totals"]["pages_volatile"] == nvol and doc["dumps"][0]["interval_ns"] == 60000000
+          and doc["ksm"]["use_zero_pages_0"]["pages_volatile"] == nvol,
+          f"scan counts the volatile pages apart: {doc.get('totals')}")
+    os.unlink(core2)
+    # Several processes, one interval: the automatic one, clamped at 50 ms here.
+    pattern = os.path.join(tmp, "multi.%p.core")
+    rc, out, err = run("capture", "--pid", f"{child.pid},{os.getpid()}", "--interval", "auto", "-o", pattern)
+    files = [pattern.replace("%p", str(x)) for x in (child.pid, os.getpid())]
+    check(rc == 0 and "one full KSM scan of" in err and err.count("captured process") == 2
+          and all(os.path.exists(f) for f in files), f"capture of two PIDs with --interval auto: {err!r}")
+    for f in files:
+        if os.path.exists(f):
+            os.unlink(f)
+    for args, needle in ((["--pid", f"{child.pid},{child.pid}", "-o", pattern], "given twice"),
+                         (["--pid", f"{child.pid},1", "-o", core], "%p"),
+                         (["--pid", f"{child.pid},", "-o", core], "bad PID list"),
+                         (["--pid", str(child.pid), "--interval", "0", "-o", core], "--interval"),
+                         (["--pid", str(child.pid), "--interval", "soon", "-o", core], "--interval")):
+        rc, out, err = run("capture", *args)
+        check(rc == 2 and needle in err and len(err.splitlines()) == 1, f"capture {args}: {err!r}")
+    if os.geteuid() == 0 and shutil.which("setpriv"):
+        # Without CAP_SYS_ADMIN: said once, what cannot be known.
+        os.chmod(tmp, 0o777)
+        mine = subprocess.Popen(["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",
+                                 sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        try:
+            mine.stdout.readline()
+            nobody = os.path.join(tmp, "nobody.core")
+            rc, out, err = run("capture", "--pid", str(mine.pid), "-o", nobody, user=65534)
+            check(rc == 0 and err.count("without CAP_SYS_ADMIN") == 1 and "zero page" in err,
+                  f"capture without root says once what it cannot know: {err!r}")
+            rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", nobody)
+            check(rc == 0 and json.loads(out)["dumps"][0]["pfn_known"] is False, "its note says PFNs unknown")
+            os.unlink(nobody)
+        finally:
+            mine.stdin.close()
+            mine.wait(timeout=30)
     cat = subprocess.run(["sh", "-c", 'cat "$1" | "$0" sum --per-page -H crc32-zlib -', BIN, core],
                          capture_output=True, text=True, timeout=120)
     piped = {int(p[2], 16): p[1] for p in (line.split() for line in cat.stdout.splitlines()) if len(p) == 3}

@@ -40,6 +40,16 @@ static uint64_t first_byte_sum(const void *buf, size_t len)
 	return ((const unsigned char *)buf)[0];
 }
 
+/* The first 8 bytes spread over the whole key (the census uses its upper 48 bits). */
+static uint64_t spread_key(const void *buf, size_t len)
+{
+	uint64_t v;
+
+	(void)len;
+	memcpy(&v, buf, sizeof(v));
+	return v * 0x9e3779b97f4a7c15ull;
+}
+
 static void run_census(int spill, size_t cache_bytes)
 {
 	struct census_config cfg = { .page_size = PS, .key_fn = weak_key, .nsums = 2, .cache_bytes = cache_bytes,
@@ -62,7 +72,7 @@ static void run_census(int spill, size_t cache_bytes)
 		pages[i][PS - 1] = (unsigned char)i; /* differs only in the last byte */
 	}
 	for (uint64_t i = 0; i < 27; i++)
-		CHECK(census_add(c, pages[i], spill ? UINT64_MAX : i, &err) == 0);
+		CHECK(census_add(c, pages[i], spill ? UINT64_MAX : i, 0, NULL, &err) == 0);
 	const struct census_counts *k = census_counts(c);
 	CHECK(k->pages == 27);
 	CHECK(k->zero_pages == 4);
@@ -71,14 +81,18 @@ static void run_census(int spill, size_t cache_bytes)
 	CHECK(spill ? k->spilled == 12 : k->spilled == 0);
 
 	struct census_ksm m;
-	census_ksm_model(c, 0, 0, &m);
+	census_ksm_model(c, 0, 0, 4, &m);
 	CHECK(m.pages_shared == 3 && m.pages_sharing == 3 + 9 + 2 && m.pages_unshared == 10);
-	census_ksm_model(c, 0, 1, &m);
+	census_ksm_model(c, 0, 1, 4, &m);
 	CHECK(m.pages_shared == 2 && m.pages_sharing == 11 && m.ksm_zero_pages == 4 && m.pages_saved == 15);
-	census_ksm_model(c, 4, 0, &m); /* X: 4+4+2, Y: 3, zero: 4 */
+	census_ksm_model(c, 4, 0, 4, &m); /* X: 4+4+2, Y: 3, zero: 4 */
 	CHECK(m.pages_shared == 3 + 1 + 1 && m.pages_sharing == 7 + 2 + 3 && m.pages_unshared == 10);
-	census_ksm_model(c, 3, 0, &m); /* X: 3+3+3 and one left alone; Y: 3; zero: 3 and one alone */
+	CHECK(m.stable_node_chains == 1 && m.stable_node_dups == 3); /* X's three KSM pages */
+	census_ksm_model(c, 3, 0, 4, &m); /* X: 3+3+3 and one left alone; Y: 3; zero: 3 and one alone */
 	CHECK(m.pages_shared == 3 + 1 + 1 && m.pages_sharing == 6 + 2 + 2 && m.pages_unshared == 10 + 1 + 1);
+	CHECK(m.stable_node_chains == 1 && m.stable_node_dups == 3);
+	census_ksm_model(c, 3, 0, 1, &m); /* fewer zero pages seen (THP subpages gone): the zero one alone */
+	CHECK(m.pages_shared == 3 + 1 && m.pages_unshared == 10 + 1 + 1 && m.stable_node_chains == 1);
 
 	struct census_collisions col;
 	CHECK(census_collisions(c, 0, &col, &err) == 0);
@@ -96,14 +110,40 @@ static void run_census(int spill, size_t cache_bytes)
 	census_free(c);
 }
 
+/* Three dumps: sharing within each and across them, and the contents
+ * census_add names. */
+static void census_dumps(void)
+{
+	struct census_config cfg = { .page_size = PS, .key_fn = spread_key, .fetch = fetch_mem };
+	struct kb_err err;
+	struct census *c = census_new(&cfg, &err);
+	/* dump 0: A A B; dump 1: A C C C zero; dump 2: B */
+	const unsigned char fills[] = { 'A', 'A', 'B', 'A', 'C', 'C', 'C', 0, 'B' };
+	const unsigned dumps[] = { 0, 0, 0, 1, 1, 1, 1, 1, 2 };
+	uint64_t content[9];
+
+	CHECK(c != NULL);
+	for (unsigned i = 0; i < 9; i++) {
+		memset(pages[i], fills[i], PS);
+		CHECK(census_add(c, pages[i], i, dumps[i], &content[i], &err) == 0);
+	}
+	const struct census_counts *k = census_counts(c);
+	CHECK(k->within_dump_duplicates == 1 + 2 && k->across_dump_duplicates == 2);
+	CHECK(content[0] == 0 && content[1] == 0 && content[3] == 0 && content[2] == 2 && content[8] == 2);
+	CHECK(content[4] == 4 && content[6] == 4 && content[7] == CENSUS_CONTENT_ZERO);
+	CHECK(census_add(c, pages[0], 0, CENSUS_DUMPS_MAX, NULL, &err) == -1);
+	census_free(c);
+}
+
 void test_census_contents(void)
 {
+	census_dumps();
 	run_census(0, 4 * PS);
 	run_census(1, 0);
 	run_census(0, 0);
 
 	/* The table grows past its initial size and keeps every count. */
-	struct census_config cfg = { .page_size = PS, .key_fn = first_byte_sum, .fetch = fetch_mem };
+	struct census_config cfg = { .page_size = PS, .key_fn = spread_key, .fetch = fetch_mem };
 	struct kb_err err;
 	struct census *c = census_new(&cfg, &err);
 	unsigned char p[PS];
@@ -111,7 +151,7 @@ void test_census_contents(void)
 		memset(p, 0, sizeof(p));
 		memcpy(p, &i, sizeof(i));
 		p[PS - 1] = 1;
-		if (census_add(c, p, UINT64_MAX, &err) != 0)
+		if (census_add(c, p, UINT64_MAX, 0, NULL, &err) != 0)
 			CHECK(0);
 	}
 	CHECK(census_counts(c)->distinct == 3000 && census_counts(c)->table_slots > 1024);

@@ -1,0 +1,187 @@
+/* ksm --watch (the counters and their rates per interval, with the
+ * checksum's cost at the current settings) and ksm --profile (ksmd's
+ * samples by part of its work beside scan's cold checksum cost). */
+#include "ksm_live.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "../scan/ksm_cost.h"
+#include "../scan/scan.h"
+#include "../scan/ksm_watch.h"
+#include "../scan/ksmd_profile.h"
+#include "cli.h"
+
+/* KSM's checksum (xxhash, stored as u32) on cold 4 KiB pages. */
+static int cold_cost(const char *cmd, double *ns)
+{
+	struct kb_err err;
+	const struct hash_impl *h = hash_select("xxhash", &err);
+
+	if (!h || ksm_cost_cold_ns(h, 4096, ns, &err))
+		return cli_fail(cmd, &err);
+	return 0;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec t = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	while (nanosleep(&t, &t) != 0)
+		;
+}
+
+static int print_json(cJSON *o)
+{
+	char *text = cJSON_PrintUnformatted(o);
+	int rc = text && printf("%s\n", text) >= 0 ? 0 : -1;
+
+	free(text);
+	cJSON_Delete(o);
+	return rc;
+}
+
+static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, double c, int json)
+{
+	if (!json)
+		return printf("%7.2f %10.0f %8.1f %5lld %9.2f %8lld %8lld %8lld %8lld %8lld %12lld %8.3f\n",
+			      r->seconds, r->pages_scanned_per_s, r->merges_per_s, r->full_scans, r->full_scan_s,
+			      b->pages_shared, b->pages_sharing, b->pages_unshared, b->pages_volatile,
+			      b->ksm_zero_pages, b->general_profit, 100 * r->checksum_cpu_share_measured) < 0;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "seconds", r->seconds);
+	cJSON_AddNumberToObject(o, "pages_scanned_per_second", r->pages_scanned_per_s);
+	cJSON_AddNumberToObject(o, "merges_per_second", r->merges_per_s);
+	cJSON_AddNumberToObject(o, "full_scans", (double)r->full_scans);
+	cJSON_AddNumberToObject(o, "full_scan_seconds", r->full_scan_s);
+	const char *names[] = { "pages_shared", "pages_sharing", "pages_unshared", "pages_volatile", "ksm_zero_pages",
+				"general_profit", "pages_to_scan", "sleep_millisecs" };
+	long long vals[] = { b->pages_shared, b->pages_sharing, b->pages_unshared, b->pages_volatile,
+			     b->ksm_zero_pages, b->general_profit, b->pages_to_scan, b->sleep_ms };
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+		cJSON_AddNumberToObject(o, names[i], (double)vals[i]);
+	cJSON_AddNumberToObject(o, "checksum_ns_per_page_cold", c);
+	cJSON_AddNumberToObject(o, "checksum_cpu_share_measured", r->checksum_cpu_share_measured);
+	cJSON_AddNumberToObject(o, "checksum_cpu_share_settings", r->checksum_cpu_share_settings);
+	return print_json(o);
+}
+
+/* The settings' cost, again whenever they change. */
+static void watch_settings(const struct ksm_sample *s, const struct ksm_rates *r, double c)
+{
+	printf("# at pages_to_scan %lld / sleep %lld ms, checksumming costs %.3f%% of a CPU "
+	       "(cold xxhash %.1f ns/page; KSM run=%lld)\n", s->pages_to_scan, s->sleep_ms,
+	       100 * r->checksum_cpu_share_settings, c, s->run);
+	printf("%7s %10s %8s %5s %9s %8s %8s %8s %8s %8s %12s %8s\n", "secs", "scanned/s", "merges/s", "fulls",
+	       "full scan", "shared", "sharing", "unshared", "volatile", "zero", "profit", "cksum%");
+}
+
+int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int json)
+{
+	struct ksm_sample a, b;
+	struct ksm_rates r;
+	double c;
+	int rc;
+
+	ksm_sample_read(dir, &a);
+	if (a.pages_scanned < 0)
+		return cli_error("ksm", "cannot read %s/pages_scanned (no KSM in this kernel?)", dir);
+	if ((rc = cold_cost("ksm", &c)) != 0)
+		return rc;
+	long long shown_pts = -2, shown_sleep = -2;
+	for (unsigned i = 0; count == 0 || i < count; i++) {
+		ksm_sample_read(dir, &a);
+		sleep_ns(interval_ns);
+		ksm_sample_read(dir, &b);
+		ksm_rates_between(&a, &b, c, &r);
+		if (!json && (b.pages_to_scan != shown_pts || b.sleep_ms != shown_sleep)) {
+			watch_settings(&b, &r, c);
+			shown_pts = b.pages_to_scan;
+			shown_sleep = b.sleep_ms;
+		}
+		if (watch_line(&b, &r, c, json) || fflush(stdout) != 0)
+			return cli_error("ksm", "cannot write the output");
+	}
+	return KB_EXIT_OK;
+}
+
+static void profile_text(const struct ksmd_profile *p, double c)
+{
+	double per_page = p->pages_scanned ? (double)p->cpu_ns / (double)p->pages_scanned : 0;
+
+	printf("ksmd (PID %d) over %.2f s: CPU time %.3f s (%.1f%% of a CPU), %llu pages scanned, %llu full "
+	       "scans; %llu samples (%s), %llu lost, %llu outside kernel symbols\n", (int)p->pid, p->window_ns / 1e9,
+	       p->cpu_ns / 1e9, p->window_ns ? 100.0 * (double)p->cpu_ns / (double)p->window_ns : 0,
+	       (unsigned long long)p->pages_scanned, (unsigned long long)p->full_scans,
+	       (unsigned long long)p->samples, p->event, (unsigned long long)p->lost, (unsigned long long)p->unnamed);
+	printf("%-14s %9s %8s %16s\n", "PART", "samples", "share %", "ns/scanned page");
+	for (int k = 0; k < KSMD_PARTS; k++) {
+		double share = p->samples ? (double)p->part_samples[k] / (double)p->samples : 0;
+		printf("%-14s %9llu %8.1f %16.1f\n", ksmd_part_name((enum ksmd_part)k),
+		       (unsigned long long)p->part_samples[k], 100 * share, share * per_page);
+	}
+	double measured = p->samples ? per_page * (double)p->part_samples[KSMD_CHECKSUM] / (double)p->samples : 0;
+	printf("model: scan's cold xxhash cost %.1f ns/page; ksmd's checksum %.1f ns per scanned page "
+	       "(ratio %.2f; ksmd checksums only pages not yet merged); at pages_to_scan %ld / sleep %ld ms "
+	       "the model's checksum share of a CPU is %.3f%%\n", c, measured, c > 0 ? measured / c : 0,
+	       p->pages_to_scan, p->sleep_ms,
+	       p->pages_to_scan > 0 && p->sleep_ms >= 0
+		       ? 100 * scan_ksmd_cpu_share((unsigned)p->pages_to_scan, (unsigned)p->sleep_ms, c, 1.0) : 0);
+	printf("top symbols:");
+	for (unsigned i = 0; i < p->ntop; i++)
+		printf(" %s %.1f%%", p->top[i].name, 100.0 * (double)p->top[i].samples / (double)p->samples);
+	printf("\n");
+}
+
+static int profile_json(const struct ksmd_profile *p, double c)
+{
+	cJSON *o = cJSON_CreateObject(), *parts = cJSON_AddObjectToObject(o, "parts");
+	cJSON *top = cJSON_AddArrayToObject(o, "top_symbols");
+	double per_page = p->pages_scanned ? (double)p->cpu_ns / (double)p->pages_scanned : 0;
+
+	cJSON_AddStringToObject(o, "schema", "ksmbench-ksmd-profile/1");
+	cJSON_AddNumberToObject(o, "pid", p->pid);
+	cJSON_AddStringToObject(o, "event", p->event);
+	cJSON_AddNumberToObject(o, "window_ns", (double)p->window_ns);
+	cJSON_AddNumberToObject(o, "cpu_ns", (double)p->cpu_ns);
+	cJSON_AddNumberToObject(o, "samples", (double)p->samples);
+	cJSON_AddNumberToObject(o, "lost", (double)p->lost);
+	cJSON_AddNumberToObject(o, "pages_scanned", (double)p->pages_scanned);
+	cJSON_AddNumberToObject(o, "full_scans", (double)p->full_scans);
+	cJSON_AddNumberToObject(o, "model_checksum_ns_per_page", c);
+	for (int k = 0; k < KSMD_PARTS; k++) {
+		cJSON *x = cJSON_AddObjectToObject(parts, ksmd_part_name((enum ksmd_part)k));
+		double share = p->samples ? (double)p->part_samples[k] / (double)p->samples : 0;
+		cJSON_AddNumberToObject(x, "samples", (double)p->part_samples[k]);
+		cJSON_AddNumberToObject(x, "share", share);
+		cJSON_AddNumberToObject(x, "ns_per_scanned_page", share * per_page);
+	}
+	for (unsigned i = 0; i < p->ntop; i++) {
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "symbol", p->top[i].name);
+		cJSON_AddNumberToObject(x, "samples", (double)p->top[i].samples);
+		cJSON_AddItemToArray(top, x);
+	}
+	return print_json(o);
+}
+
+int ksm_live_profile(const char *dir, uint64_t window_ns, int json)
+{
+	const char *kallsyms = getenv("KSMBENCH_KALLSYMS");
+	struct ksmd_profile p;
+	struct kb_err err;
+	double c;
+	int rc;
+
+	if ((rc = cold_cost("ksm", &c)) != 0)
+		return rc;
+	if (ksmd_profile_run(window_ns, dir, kallsyms && *kallsyms ? kallsyms : "/proc/kallsyms", &p, &err))
+		return cli_fail("ksm", &err);
+	if (json)
+		rc = profile_json(&p, c);
+	else
+		profile_text(&p, c);
+	return rc || fflush(stdout) != 0 ? cli_error("ksm", "cannot write the output") : KB_EXIT_OK;
+}

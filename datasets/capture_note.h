@@ -1,0 +1,71 @@
+/* The notes ksmbench capture writes into its ELF cores (name "KSMBENCH",
+ * in one PT_NOTE before the data), and their parser for the ELF reader:
+ *   KB_NOTE_SYSTEM: text lines "key=value", the first "ksmbench-system/1":
+ *     the kernel release, the page size, the KSM settings of the moment;
+ *   KB_NOTE_PAGES: a header, then one 64-bit entry per page written, in
+ *     file order (the reader's page index): PFN and flags (KB_PAGE_*).
+ * Every field is in the core's byte order. docs/dump-formats.md has the
+ * layout. */
+#ifndef KB_CAPTURE_NOTE_H
+#define KB_CAPTURE_NOTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/err.h"
+
+#define KB_NOTE_NAME "KSMBENCH"
+#define KB_NOTE_SYSTEM 0x4b420001u
+#define KB_NOTE_PAGES 0x4b420002u
+#define KB_NOTE_SYSTEM_TAG "ksmbench-system/1"
+#define KB_NOTE_PAGES_VERSION 1u
+#define KB_NOTE_PAGES_HEADER 40u /* version, flags, page size, pages, zero_page_mapped, interval_ns */
+#define KB_NOTE_SYSTEM_MAX 4096u
+
+/* KB_NOTE_PAGES header flags. */
+#define KB_PAGES_PFN_KNOWN 1u        /* PFNs read (CAP_SYS_ADMIN) */
+#define KB_PAGES_KPAGEFLAGS_KNOWN 2u /* /proc/kpageflags read: zero page, THP, KSM known */
+#define KB_PAGES_INTERVAL 4u         /* two snapshots: KB_PAGE_VOLATILE is meaningful */
+
+/* A page entry: the PFN in bits 0-54, then flags. */
+#define KB_PAGE_PFN_MASK ((1ull << 55) - 1)
+#define KB_PAGE_THP (1ull << 56)       /* part of a transparent huge page */
+#define KB_PAGE_THP_HEAD (1ull << 57)  /* its first page */
+#define KB_PAGE_KSM (1ull << 58)       /* already a KSM page */
+#define KB_PAGE_VOLATILE (1ull << 59)  /* content changed between the two snapshots */
+#define KB_PAGE_EXCLUSIVE (1ull << 60) /* mapped by this process only (pagemap bit 56) */
+
+/* What a core's notes say; the strings are "" when not recorded. */
+struct capture_note {
+	int has_system, has_pages;
+	char kernel_release[128];
+	long long max_page_sharing, use_zero_pages, pages_to_scan, sleep_millisecs; /* -1: unknown */
+	uint32_t flags, page_size;
+	uint64_t pages, zero_page_mapped, interval_ns;
+	uint64_t *entries; /* pages of them, or NULL */
+};
+
+/* The system note's text (len bytes) into n; fails unless it starts with
+ * the tag line. Unknown keys are ignored. */
+int capture_note_system(struct capture_note *n, const unsigned char *desc, size_t len, struct kb_err *err);
+
+/* The page note's header: d holds its first KB_NOTE_PAGES_HEADER bytes (when
+ * len, the whole descriptor's size, is at least that), big: the core's byte
+ * order. Checks the version, the page size and that len holds exactly the
+ * announced entries; the caller reads those (capture_note_entries). */
+int capture_note_pages_header(struct capture_note *n, const unsigned char *d, uint64_t len, int big,
+			      struct kb_err *err);
+
+/* Converts count entries read in the core's byte order to this machine's. */
+void capture_note_entries(uint64_t *entries, size_t count, int big);
+
+void capture_note_init(struct capture_note *n);
+
+/* The note's bytes (header, name, descriptor, each padded to 4) in this
+ * machine's byte order: returns the size written to buf (at most cap), or
+ * what it would be when buf is NULL or too small. desc NULL: only the
+ * header and the name (24 bytes); the caller appends desc_len bytes and
+ * pads them to 4. */
+size_t capture_note_encode(uint32_t type, const void *desc, size_t desc_len, unsigned char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,138 @@
+/* What KSM sees of a process's pages (capture.h): present or not from
+ * /proc/PID/pagemap and, with CAP_SYS_ADMIN, the PFN and /proc/kpageflags:
+ * whether the page is the shared zero page (or the huge zero page), part
+ * of a transparent huge page, or already a KSM page. */
+#include "capture.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture_note.h"
+
+/* /proc/PID/pagemap bits (Documentation/admin-guide/mm/pagemap.rst). */
+#define PM_PRESENT (1ull << 63)
+#define PM_EXCLUSIVE (1ull << 56)
+#define PM_PFN_MASK ((1ull << 55) - 1)
+/* /proc/kpageflags bits (include/uapi/linux/kernel-page-flags.h). */
+#define KPF_COMPOUND_HEAD 15
+#define KPF_KSM 21
+#define KPF_THP 22
+#define KPF_ZERO_PAGE 24
+
+static int has_cap(unsigned bit)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long caps = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	fclose(f);
+	return (caps >> bit) & 1;
+}
+
+int capture_has_cap_sys_ptrace(void)
+{
+	return has_cap(19);
+}
+
+int capture_pagemap_open(pid_t pid, struct capture_pagemap *pm)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
+	pm->kpageflags_fd = -1;
+	if ((pm->pagemap_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	/* PFNs are zero without CAP_SYS_ADMIN (Linux 4.2+), kpageflags needs it too. */
+	pm->pfn_known = has_cap(21);
+	if (pm->pfn_known)
+		pm->kpageflags_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	return 0;
+}
+
+void capture_pagemap_close(struct capture_pagemap *pm)
+{
+	if (pm->pagemap_fd >= 0)
+		close(pm->pagemap_fd);
+	if (pm->kpageflags_fd >= 0)
+		close(pm->kpageflags_fd);
+	pm->pagemap_fd = pm->kpageflags_fd = -1;
+}
+
+/* The kpageflags of n consecutive PFNs from pfn: 0 where unreadable. */
+static void read_kflags(const struct capture_pagemap *pm, uint64_t pfn, size_t n, uint64_t *out)
+{
+	ssize_t got = pread(pm->kpageflags_fd, out, n * 8, (off_t)(pfn * 8));
+
+	if (got < 0)
+		got = 0;
+	if ((size_t)got < n * 8)
+		memset((char *)out + got, 0, n * 8 - (size_t)got);
+}
+
+/* The entries' KB_PAGE_* words, CAPTURE_ZERO_MAPPED for a page that maps
+ * the zero page, 0 for an absent page. */
+static void classify(const struct capture_pagemap *pm, const uint64_t *raw, const uint64_t *kf, size_t n,
+		     uint64_t *info)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(raw[i] & PM_PRESENT)) {
+			info[i] = 0;
+			continue;
+		}
+		uint64_t pfn = pm->pfn_known ? raw[i] & PM_PFN_MASK : 0, w = CAPTURE_PRESENT | pfn;
+		if (raw[i] & PM_EXCLUSIVE)
+			w |= KB_PAGE_EXCLUSIVE;
+		if (kf) {
+			if (kf[i] >> KPF_ZERO_PAGE & 1) {
+				info[i] = CAPTURE_ZERO_MAPPED;
+				continue;
+			}
+			if (kf[i] >> KPF_THP & 1)
+				w |= KB_PAGE_THP | (kf[i] >> KPF_COMPOUND_HEAD & 1 ? KB_PAGE_THP_HEAD : 0);
+			if (kf[i] >> KPF_KSM & 1)
+				w |= KB_PAGE_KSM;
+		}
+		info[i] = w;
+	}
+}
+
+int capture_pagemap_read(const struct capture_pagemap *pm, uint64_t va, size_t n, uint64_t page_size,
+			 uint64_t *info)
+{
+	uint64_t raw[CAPTURE_BATCH_PAGES], kf[CAPTURE_BATCH_PAGES];
+
+	if (n > CAPTURE_BATCH_PAGES) {
+		errno = EINVAL;
+		return -1;
+	}
+	ssize_t got = pread(pm->pagemap_fd, raw, n * 8, (off_t)(va / page_size * 8));
+	if (got < 0)
+		return -1;
+	if ((size_t)got < n * 8)
+		memset((char *)raw + got, 0, n * 8 - (size_t)got);
+	if (pm->kpageflags_fd >= 0) {
+		/* One read per run of consecutive PFNs (a THP is 512 of them). */
+		for (size_t i = 0; i < n;) {
+			size_t j = i + 1;
+			uint64_t pfn = raw[i] & PM_PFN_MASK;
+			if (!(raw[i] & PM_PRESENT)) {
+				kf[i++] = 0;
+				continue;
+			}
+			while (j < n && (raw[j] & PM_PRESENT) && (raw[j] & PM_PFN_MASK) == pfn + (j - i))
+				j++;
+			read_kflags(pm, pfn, j - i, kf + i);
+			i = j;
+		}
+	}
+	classify(pm, raw, pm->kpageflags_fd >= 0 ? kf : NULL, n, info);
+	return 0;
+}

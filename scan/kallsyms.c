@@ -1,0 +1,99 @@
+/* /proc/kallsyms (see kallsyms.h): a sorted array of addresses and one
+ * block of names. */
+#include "kallsyms.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct kallsym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap * 2 : 65536;
+	while (ncap < need)
+		ncap *= 2;
+	void *bigger = realloc(*p, ncap * elem);
+	if (!bigger)
+		return -1;
+	*p = bigger;
+	*cap = ncap;
+	return 0;
+}
+
+static int add(struct kallsyms *k, size_t *cap, size_t *ncap, size_t *nlen, uint64_t addr, const char *name,
+	       struct kb_err *err)
+{
+	size_t len = strlen(name) + 1;
+
+	if (grow((void **)&k->syms, cap, k->n + 1, sizeof(*k->syms)) ||
+	    grow((void **)&k->names, ncap, *nlen + len, 1))
+		return kb_fail(err, "out of memory for the kernel's symbols");
+	k->syms[k->n].addr = addr;
+	k->syms[k->n++].name = (uint32_t)*nlen;
+	memcpy(k->names + *nlen, name, len);
+	*nlen += len;
+	return 0;
+}
+
+int kallsyms_load(const char *path, struct kallsyms *k, struct kb_err *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[512], name[256], type;
+	size_t cap = 0, ncap = 0, nlen = 0, nonzero = 0;
+	uint64_t addr;
+
+	memset(k, 0, sizeof(*k));
+	if (!f)
+		return kb_fail_errno(err, errno, "cannot read %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3 || !strchr("tTwW", type))
+			continue;
+		nonzero += addr != 0;
+		if (add(k, &cap, &ncap, &nlen, addr, name, err)) {
+			fclose(f);
+			kallsyms_free(k);
+			return -1;
+		}
+	}
+	fclose(f);
+	if (!nonzero) {
+		kallsyms_free(k);
+		return kb_fail(err, "%s shows every address as 0: kernel.kptr_restrict hides them (run as root, "
+				    "with sysctl kernel.kptr_restrict=0 or 1)", path);
+	}
+	qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
+	return 0;
+}
+
+const char *kallsyms_name(const struct kallsyms *k, uint64_t addr)
+{
+	size_t lo = 0, hi = k->n;
+
+	if (!k->n || addr < k->syms[0].addr)
+		return NULL;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return k->names + k->syms[lo].name;
+}
+
+void kallsyms_free(struct kallsyms *k)
+{
+	free(k->syms);
+	free(k->names);
+	memset(k, 0, sizeof(*k));
+}

@@ -1,0 +1,167 @@
+/* The kernel's rules and the captures' page words (see ksm_model.h). */
+#include "ksm_model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../datasets/capture_note.h"
+
+int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err)
+{
+	unsigned major, minor;
+
+	memset(r, 0, sizeof(*r));
+	if (!release || !*release) {
+		r->source = "assumed (the newest rules)";
+		r->thp_split_zero_remap = r->max_page_sharing = 1;
+		return 0;
+	}
+	if (sscanf(release, "%u.%u", &major, &minor) != 2)
+		return kb_fail(err, "kernel release '%s' does not start with MAJOR.MINOR", release);
+	snprintf(r->release, sizeof(r->release), "%s", release);
+	r->source = source;
+	r->thp_split_zero_remap = major > 6 || (major == 6 && minor >= 12);
+	r->max_page_sharing = major > 4 || (major == 4 && minor >= 13);
+	return 0;
+}
+
+void ksm_model_next_dump(struct ksm_model *m)
+{
+	m->last_word = 0;
+}
+
+int ksm_model_add(struct ksm_model *m, uint64_t content, uint64_t word, struct kb_err *err)
+{
+	uint32_t folio = 0;
+
+	if (word & KB_PAGE_THP) {
+		/* A THP is a run of consecutive PFNs from its head page. */
+		uint64_t pfn = word & KB_PAGE_PFN_MASK, last = m->last_word & KB_PAGE_PFN_MASK;
+		int continues = (m->last_word & KB_PAGE_THP) && !(word & KB_PAGE_THP_HEAD) && pfn == last + 1;
+		folio = continues && m->n ? m->recs[m->n - 1].folio : ++m->folios;
+	}
+	m->last_word = word;
+	if (m->n == m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 4096;
+		struct ksm_page_rec *bigger = realloc(m->recs, ncap * sizeof(*bigger));
+		if (!bigger)
+			return kb_fail(err, "out of memory for the page words of %zu captured pages", ncap);
+		m->recs = bigger;
+		m->cap = ncap;
+	}
+	m->recs[m->n++] = (struct ksm_page_rec){ content, word, folio, 0 };
+	return 0;
+}
+
+void ksm_model_free(struct ksm_model *m)
+{
+	free(m->recs);
+	memset(m, 0, sizeof(*m));
+}
+
+static int by_content_pfn(const void *a, const void *b)
+{
+	const struct ksm_page_rec *x = a, *y = b;
+	uint64_t px = x->word & KB_PAGE_PFN_MASK, py = y->word & KB_PAGE_PFN_MASK;
+
+	if (x->content != y->content)
+		return x->content < y->content ? -1 : 1;
+	return px < py ? -1 : px > py;
+}
+
+static int by_folio(const void *a, const void *b)
+{
+	const struct ksm_page_rec *x = a, *y = b;
+
+	return x->folio < y->folio ? -1 : x->folio > y->folio;
+}
+
+/* Each record's content count, from the census (records sorted by content). */
+static void fill_counts(struct ksm_model *m, const struct census *c)
+{
+	uint64_t nslots;
+	const struct census_entry *slots = census_slots(c, &nslots);
+	uint32_t zeros = census_counts(c)->zero_pages > UINT32_MAX ? UINT32_MAX : (uint32_t)census_counts(c)->zero_pages;
+
+	for (uint64_t i = 0; i < nslots; i++) {
+		if (!slots[i].count)
+			continue;
+		size_t lo = 0, hi = m->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (m->recs[mid].content < slots[i].locator)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < m->n && m->recs[lo].content == slots[i].locator; lo++)
+			m->recs[lo].count = slots[i].count;
+	}
+	for (size_t i = 0; i < m->n; i++)
+		if (m->recs[i].content == CENSUS_CONTENT_ZERO)
+			m->recs[i].count = zeros;
+}
+
+/* Zero subpages of THPs that KSM splits: a THP is split when any subpage
+ * is merged (a content of two copies or more, or a zero page with
+ * use_zero_pages). Records sorted by folio. */
+static uint64_t vanishing_zero_subpages(const struct ksm_model *m, int use_zero_pages)
+{
+	uint64_t vanished = 0;
+
+	for (size_t i = 0; i < m->n;) {
+		size_t j = i;
+		int split = 0;
+		uint64_t zeros = 0;
+		for (; j < m->n && m->recs[j].folio == m->recs[i].folio; j++) {
+			int zero = m->recs[j].content == CENSUS_CONTENT_ZERO;
+			zeros += zero;
+			split |= m->recs[j].count >= 2 || (zero && use_zero_pages);
+		}
+		if (m->recs[i].folio && split)
+			vanished += zeros;
+		i = j;
+	}
+	return vanished;
+}
+
+/* Merged mappings of a content that share a PFN with another of them
+ * (records sorted by content and PFN; PFN 0: unknown, never shared). */
+static uint64_t already_shared(const struct ksm_model *m, int use_zero_pages)
+{
+	uint64_t shared = 0;
+
+	for (size_t i = 1; i < m->n; i++) {
+		const struct ksm_page_rec *a = &m->recs[i - 1], *b = &m->recs[i];
+		uint64_t pfn = b->word & KB_PAGE_PFN_MASK;
+		int merged = b->count >= 2 || (b->content == CENSUS_CONTENT_ZERO && use_zero_pages);
+		if (merged && pfn && a->content == b->content && (a->word & KB_PAGE_PFN_MASK) == pfn)
+			shared++;
+	}
+	return shared;
+}
+
+void ksm_model_apply(struct ksm_model *m, const struct census *c, const struct ksm_rules *rules,
+		     unsigned max_page_sharing, int use_zero_pages, uint32_t page_size, struct census_ksm *out)
+{
+	uint64_t vanished = 0, shared = 0, zeros = census_counts(c)->zero_pages;
+
+	if (m->n) {
+		qsort(m->recs, m->n, sizeof(*m->recs), by_content_pfn);
+		fill_counts(m, c);
+		shared = already_shared(m, use_zero_pages);
+		if (rules->thp_split_zero_remap) {
+			qsort(m->recs, m->n, sizeof(*m->recs), by_folio);
+			vanished = vanishing_zero_subpages(m, use_zero_pages);
+		}
+	}
+	census_ksm_model(c, rules->max_page_sharing ? max_page_sharing : 0, use_zero_pages, zeros - vanished, out);
+	out->thp_zero_subpages = vanished;
+	out->pages_volatile = m->pages_volatile;
+	out->rmap_items = out->pages_shared + out->pages_sharing + out->pages_unshared + out->pages_volatile;
+	out->general_profit_bytes = (int64_t)(out->pages_saved * page_size) -
+				    (int64_t)(out->rmap_items * KSM_RMAP_ITEM_BYTES);
+	out->pages_already_shared = shared < out->pages_saved ? shared : out->pages_saved;
+	out->pages_really_saved = out->pages_saved - out->pages_already_shared;
+}

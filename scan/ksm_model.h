@@ -1,0 +1,65 @@
+/* The kernel's rules behind scan's KSM prediction, by kernel release, and
+ * what a ksmbench capture's page words add to the census's counts:
+ *   - pages that changed between the capture's two snapshots are volatile:
+ *     KSM only merges a page whose checksum held since its previous visit;
+ *   - since Linux 6.12 splitting a transparent huge page maps its zero
+ *     subpages to the shared zero page (mm: remap unused subpages to shared
+ *     zeropage when splitting isolated thp), and KSM splits a THP to merge
+ *     any of its subpages: those zero subpages leave KSM's view; before,
+ *     KSM merges them like any zero page;
+ *   - max_page_sharing exists since Linux 4.13 (no limit before);
+ *   - mappings that already shared a PFN (fork, earlier merging) are
+ *     counted by KSM but save nothing when merged;
+ *   - general_profit: (pages_sharing + ksm_zero_pages) * page size -
+ *     rmap_items * sizeof(struct ksm_rmap_item) (64 bytes on 64-bit). */
+#ifndef KB_KSM_MODEL_H
+#define KB_KSM_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "census.h"
+
+#define KSM_RMAP_ITEM_BYTES 64u /* struct ksm_rmap_item, 64-bit kernels (6.x) */
+
+struct ksm_rules {
+	char release[128];   /* "" when unknown */
+	const char *source;  /* "option", "capture" or "assumed (the newest rules)" */
+	int thp_split_zero_remap; /* 6.12+ */
+	int max_page_sharing;     /* 4.13+ */
+};
+
+/* The rules of a release ("6.18.44-..."); NULL or "": the newest. Fails on
+ * text that does not start with MAJOR.MINOR. */
+int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err);
+
+/* One page of a capture with page words. */
+struct ksm_page_rec {
+	uint64_t content; /* census_add's *content */
+	uint64_t word;    /* the capture's page word (KB_PAGE_* | PFN) */
+	uint32_t folio;   /* the THP it belongs to (0: none), numbered across dumps */
+	uint32_t count;   /* its content's copies (filled by ksm_model_apply) */
+};
+
+/* The pages of captures, collected during the census pass. */
+struct ksm_model {
+	struct ksm_page_rec *recs;
+	size_t n, cap;
+	uint32_t folios;
+	uint64_t last_word; /* the previous page's, for THP runs */
+	uint64_t pages_volatile;
+};
+
+/* Records a page (non-volatile: volatile ones are only counted). */
+int ksm_model_add(struct ksm_model *m, uint64_t content, uint64_t word, struct kb_err *err);
+/* A new dump starts: no THP continues across it. */
+void ksm_model_next_dump(struct ksm_model *m);
+
+/* The counters for max_page_sharing and use_zero_pages under rules, from
+ * the census and the recorded pages (their order is changed). */
+void ksm_model_apply(struct ksm_model *m, const struct census *c, const struct ksm_rules *rules,
+		     unsigned max_page_sharing, int use_zero_pages, uint32_t page_size, struct census_ksm *out);
+
+void ksm_model_free(struct ksm_model *m);
+
+#endif

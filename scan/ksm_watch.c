@@ -1,0 +1,61 @@
+/* KSM's counters at intervals (see ksm_watch.h). */
+#include "ksm_watch.h"
+
+#include <stdio.h>
+#include <time.h>
+
+#include "scan.h"
+
+long long ksm_sysfs_number(const char *dir, const char *name)
+{
+	char path[512];
+	long long v = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+void ksm_sample_read(const char *dir, struct ksm_sample *s)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	s->t_ns = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+	s->pages_scanned = ksm_sysfs_number(dir, "pages_scanned");
+	s->full_scans = ksm_sysfs_number(dir, "full_scans");
+	s->pages_shared = ksm_sysfs_number(dir, "pages_shared");
+	s->pages_sharing = ksm_sysfs_number(dir, "pages_sharing");
+	s->pages_unshared = ksm_sysfs_number(dir, "pages_unshared");
+	s->pages_volatile = ksm_sysfs_number(dir, "pages_volatile");
+	s->ksm_zero_pages = ksm_sysfs_number(dir, "ksm_zero_pages");
+	s->general_profit = ksm_sysfs_number(dir, "general_profit");
+	s->pages_to_scan = ksm_sysfs_number(dir, "pages_to_scan");
+	s->sleep_ms = ksm_sysfs_number(dir, "sleep_millisecs");
+	s->run = ksm_sysfs_number(dir, "run");
+}
+
+void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, double checksum_ns,
+		       struct ksm_rates *r)
+{
+	/* ksm_zero_pages is missing before Linux 6.10 (-1) */
+	long long zero_a = a->ksm_zero_pages > 0 ? a->ksm_zero_pages : 0;
+	long long zero_b = b->ksm_zero_pages > 0 ? b->ksm_zero_pages : 0;
+
+	r->seconds = (double)(b->t_ns - a->t_ns) / 1e9;
+	double s = r->seconds > 0 ? r->seconds : 1e-9;
+	r->pages_scanned_per_s = (double)(b->pages_scanned - a->pages_scanned) / s;
+	r->merges_per_s = (double)((b->pages_sharing + zero_b) - (a->pages_sharing + zero_a)) / s;
+	r->full_scans = b->full_scans - a->full_scans;
+	r->full_scan_s = r->full_scans > 0 ? r->seconds / (double)r->full_scans : 0;
+	r->checksum_cpu_share_measured = r->pages_scanned_per_s * checksum_ns / 1e9;
+	r->checksum_cpu_share_settings =
+		b->pages_to_scan > 0 && b->sleep_ms >= 0
+			? scan_ksmd_cpu_share((unsigned)b->pages_to_scan, (unsigned)b->sleep_ms, checksum_ns, 1.0)
+			: 0;
+}

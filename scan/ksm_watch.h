@@ -1,0 +1,34 @@
+/* `ksm --watch`: KSM's counters read at intervals, and their rates. */
+#ifndef KB_KSM_WATCH_H
+#define KB_KSM_WATCH_H
+
+#include <stdint.h>
+
+struct ksm_sample {
+	uint64_t t_ns;
+	long long pages_scanned, full_scans, pages_shared, pages_sharing, pages_unshared, pages_volatile,
+		ksm_zero_pages, general_profit, pages_to_scan, sleep_ms, run;
+};
+
+struct ksm_rates {
+	double seconds;
+	double pages_scanned_per_s;
+	double merges_per_s;     /* change of pages_sharing + ksm_zero_pages per second (< 0: unmerging) */
+	long long full_scans;    /* finished in the interval */
+	double full_scan_s;      /* seconds per full scan in the interval, 0 when none finished */
+	/* ksmd's checksumming share of a CPU: at the measured scan rate, and
+	 * at the settings (every page checksummed: N c / (N c + S)). */
+	double checksum_cpu_share_measured, checksum_cpu_share_settings;
+};
+
+/* One number of dir (/sys/kernel/mm/ksm): -1 when the file is missing. */
+long long ksm_sysfs_number(const char *dir, const char *name);
+
+/* The counters of dir (-1 for a file this kernel lacks). */
+void ksm_sample_read(const char *dir, struct ksm_sample *s);
+
+/* From a to b, with c the cold ns per checksum. */
+void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, double checksum_ns,
+		       struct ksm_rates *r);
+
+#endif

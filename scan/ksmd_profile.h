@@ -1,0 +1,49 @@
+/* Sampling ksmd's CPU with perf_event_open: cycles where the machine has a
+ * PMU, else the software cpu-clock; every sampled kernel address named
+ * through /proc/kallsyms and put in one of the parts of KSM's work. With
+ * ksmd's CPU time (/proc/PID/schedstat) and the pages it scanned and the
+ * full scans it finished in the window (/sys/kernel/mm/ksm). */
+#ifndef KB_KSMD_PROFILE_H
+#define KB_KSMD_PROFILE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../common/err.h"
+
+enum ksmd_part { KSMD_CHECKSUM, KSMD_MEMCMP, KSMD_TREE, KSMD_REST, KSMD_PARTS };
+
+#define KSMD_TOP_SYMBOLS 8
+
+struct ksmd_symbol {
+	char name[64];
+	uint64_t samples;
+};
+
+struct ksmd_profile {
+	pid_t pid;
+	const char *event;        /* "cycles" or "cpu-clock" */
+	uint64_t window_ns, cpu_ns;
+	uint64_t samples, lost, unnamed;
+	uint64_t part_samples[KSMD_PARTS];
+	uint64_t pages_scanned, full_scans;
+	long pages_to_scan, sleep_ms;
+	struct ksmd_symbol top[KSMD_TOP_SYMBOLS];
+	unsigned ntop;
+};
+
+/* The part a kernel symbol belongs to (calc_checksum/xxh64/jhash2: the
+ * checksum; memcmp_pages and memcmp: compares; the stable and unstable tree
+ * functions and rb-tree helpers: tree walks; anything else: the rest). */
+enum ksmd_part ksmd_part_of(const char *symbol);
+const char *ksmd_part_name(enum ksmd_part p);
+
+/* ksmd's PID from /proc (the kernel thread named ksmd): 0 if none. */
+pid_t ksmd_find(void);
+
+/* Samples ksmd for window_ns. ksm_dir: /sys/kernel/mm/ksm; kallsyms: its
+ * path. Clear errors without root, without ksmd, with hidden symbols. */
+int ksmd_profile_run(uint64_t window_ns, const char *ksm_dir, const char *kallsyms, struct ksmd_profile *p,
+		     struct kb_err *err);
+
+#endif

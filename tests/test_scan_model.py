@@ -1,0 +1,121 @@
+"""CLI tests of scan's kernel model on synthetic ksmbench captures (ELF
+cores with KSMBENCH notes built by tests/dumpgen.py, so they run anywhere,
+qemu included): volatile pages kept apart, THP zero subpages by kernel
+release, stable node chains, pages that already share a PFN, general_profit,
+sharing within and across dumps, the settings taken from the note, either
+byte order; and malformed notes rejected with one error line."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dumpgen  # noqa: E402
+from clitest import check, finish, run, temp_file  # noqa: E402
+from dumpgen import KB_THP, KB_THP_HEAD, KB_VOLATILE, elf, ksm_notes, page  # noqa: E402
+
+PS = 4096
+Z = bytes(PS)
+
+
+def capture(pages, words, big=False, **kw):
+    """An ELF core of one segment holding pages, with their words."""
+    return elf([(0x10000000, b"".join(pages))], big=big, physical=False, notes=ksm_notes(words, big=big, **kw))
+
+
+# Dump A: a THP (t0, t1, six zero subpages), three volatile copies of "a",
+# a fork-shared "c" (PFN 500, as in B), four zero pages, two of "a".
+A_PAGES = [page("t0"), page("t1")] + [Z] * 6 + [page("a")] * 3 + [page("c")] + [Z] * 4 + [page("a")] * 2
+A_WORDS = ([KB_THP | KB_THP_HEAD | 1000] + [KB_THP | (1001 + i) for i in range(7)] + [KB_VOLATILE | (1100 + i) for i in range(3)]
+           + [500] + [2000 + i for i in range(4)] + [3000, 3001])
+B_PAGES = [page("t0"), page("t1"), page("c"), page("a")]
+B_WORDS = [4000, 4001, 500, 3002]
+
+
+def scan_json(*args):
+    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", *args)
+    check(rc == 0, f"scan {args[:-2]}: {err!r}")
+    return json.loads(out) if rc == 0 else None
+
+
+a = temp_file(capture(A_PAGES, A_WORDS, settings={"max_page_sharing": 256, "pages_to_scan": 1000,
+                                                  "sleep_millisecs": 5}))
+b = temp_file(capture(B_PAGES, B_WORDS))
+doc = scan_json(a, b)
+s, t = doc["settings"], doc["totals"]
+check(s["kernel_release"] == "6.18.0" and s["kernel_rules_from"] == "capture" and s["thp_split_maps_zero_subpages"]
+      and s["rmap_item_bytes"] == 64, f"rules of the capture's kernel: {s}")
+check(s["pages_to_scan"] == 1000 and s["sleep_millisecs"] == 5 and s["max_page_sharing"] == 256,
+      f"settings from the capture's note: {s}")
+check(t["pages_volatile"] == 3 and t["pages"] == len(A_PAGES) + len(B_PAGES), f"totals: {t}")
+check(t["within_dump_duplicates"] == 10 and t["across_dump_duplicates"] == 4
+      and [d["across_dump_duplicates"] for d in doc["dumps"]] == [0, 4], f"within and across dumps: {t}")
+k0, k1 = doc["ksm"]["use_zero_pages_0"], doc["ksm"]["use_zero_pages_1"]
+check((k0["pages_shared"], k0["pages_sharing"], k0["pages_unshared"], k0["pages_volatile"], k0["thp_zero_subpages"])
+      == (5, 8, 0, 3, 6), f"6.18, use_zero_pages 0: the THP's zero subpages leave, volatile apart: {k0}")
+check(k0["rmap_items"] == 16 and k0["general_profit"] == 8 * PS - 16 * 64, f"general_profit: {k0}")
+check(k0["pages_already_shared"] == 1 and k0["pages_really_saved"] == 7 and k0["bytes_really_saved"] == 7 * PS,
+      f"the fork-shared pair saves nothing: {k0}")
+check((k1["pages_shared"], k1["pages_sharing"], k1["ksm_zero_pages"]) == (4, 5, 4), f"use_zero_pages 1: {k1}")
+
+doc = scan_json("--kernel-release", "6.6.30", a, b)
+k0 = doc["ksm"]["use_zero_pages_0"]
+check(doc["settings"]["kernel_rules_from"] == "option" and not doc["settings"]["thp_split_maps_zero_subpages"]
+      and (k0["pages_shared"], k0["pages_sharing"], k0["thp_zero_subpages"]) == (5, 14, 0),
+      f"6.6: KSM merges the THP's zero subpages: {k0}")
+doc = scan_json("--kernel-release", "6.6", "--max-page-sharing", "2", a, b)
+k0 = doc["ksm"]["use_zero_pages_0"]
+check(doc["settings"]["max_page_sharing"] == 2 and k0["stable_node_chains"] == 1 and k0["stable_node_dups"] == 5
+      and k0["pages_unshared"] == 1, f"max_page_sharing 2: ten zero pages are a chain of five dups: {k0}")
+doc = scan_json("--kernel-release", "4.9", "--max-page-sharing", "2", a, b)
+check(doc["ksm"]["use_zero_pages_0"]["stable_node_chains"] == 0 and not doc["settings"]["max_page_sharing_applies"],
+      "before 4.13 there is no max_page_sharing")
+
+# The same capture in big-endian byte order reads the same.
+abig = temp_file(capture(A_PAGES, A_WORDS, big=True))
+d = scan_json(abig)["dumps"][0]
+check(d["pages_volatile"] == 3 and d["page_words"] and d["kernel_release"] == "6.18.0", f"big-endian notes: {d}")
+# Another page size: the words do not apply, the rest of the notes does.
+d = scan_json("--page-size", "8K", a)["dumps"][0]
+check(d["captured"] and not d["page_words"] and d["pages_volatile"] == 0, f"--page-size 8K: no page words: {d}")
+# Without the notes (a plain core): no capture.
+d = scan_json(temp_file(elf([(0x1000, b"".join(B_PAGES))], physical=False)))["dumps"][0]
+check(not d["captured"] and d["pages_volatile"] is None and d["kernel_release"] is None, f"a core without notes: {d}")
+
+# --top names the dumps and addresses of each duplicated content.
+t1 = temp_file(elf([(0x10000, page("x") * 3 + page("y") + Z)], physical=False))
+t2 = temp_file(elf([(0x20000, page("y") + page("x") + page("x"))], physical=False))
+top = scan_json("--top", "3", t1, t2)["top"]
+check([(x["count"], x["dumps_with_copies"], x["located"]) for x in top] == [(5, 2, True), (2, 2, True), (1, 1, True)]
+      and [(w["index"], w["count"], w["first_address"]) for w in top[0]["where"]] == [(0, 3, 0x10000), (1, 2, 0x21000)]
+      and [(w["index"], w["first_address"]) for w in top[1]["where"]] == [(0, 0x13000), (1, 0x20000)]
+      and top[2]["zero_page"] and top[2]["where"][0]["first_address"] == 0x14000 and top[0]["where"][1]["dump"] == t2,
+      f"--top: dumps, counts and first addresses: {top}")
+rc, out, err = run("scan", "--sample-pages", "0", "--top", "2", t1, t2)
+row = [line for line in out.splitlines() if line.strip().startswith("1 ")]
+check(rc == 0 and row and f"{t1}@0x10000 x3; {t2}@0x21000 x2" in row[0], f"--top table names them: {row}")
+# In a capture, volatile pages are not copies (as in the census).
+top = scan_json("--top", "1", a)["top"]
+check(top[0]["zero_page"] and top[0]["where"][0]["count"] == 10, f"--top of a capture: {top}")
+with open(t1, "rb") as f:
+    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", "--top", "1", "-", stdin=f.read())
+top = json.loads(out)["top"] if rc == 0 else []
+check(rc == 0 and top and not top[0]["located"] and top[0]["where"] == [], f"--top of standard input: {err!r} {top}")
+
+rc, out, err = run("scan", "--kernel-release", "linux", a)
+check(rc == 2 and "MAJOR.MINOR" in err and len(err.splitlines()) == 1, f"bad --kernel-release: {err!r}")
+bad = {
+    "too few words": capture(B_PAGES, B_WORDS[:3]),
+    "version 2": capture(B_PAGES, B_WORDS, version=2),
+    "page size 100": capture(B_PAGES, B_WORDS, page_size=100),
+    "no tag": elf([(0x1000, B_PAGES[0])], physical=False,
+                  notes=dumpgen.elf_note(b"KSMBENCH\0", dumpgen.KB_NOTE_SYSTEM, b"kernel_release=6.1\n")),
+    "runs past": elf([(0x1000, B_PAGES[0])], physical=False,
+                     notes=ksm_notes([1])[:-12]),
+}
+needles = {"too few words": "describes 3 pages", "version 2": "version 2", "page size 100": "page size 100",
+           "no tag": "ksmbench-system/1", "runs past": "note"}
+for label, data in bad.items():
+    rc, out, err = run("scan", "--sample-pages", "0", temp_file(data))
+    check(rc == 2 and needles[label] in err and len(err.splitlines()) == 1 and out == "",
+          f"malformed notes ({label}): rc {rc} {err!r}")
+finish("scan_model")
