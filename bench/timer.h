@@ -38,7 +38,7 @@ struct bench_timer_ops {
 	void (*end)(struct bench_session *s);
 };
 
-extern const struct bench_timer_ops bench_timer_window, bench_timer_jiffies, bench_timer_rdtsc;
+extern const struct bench_timer_ops bench_timer_window, bench_timer_jiffies, bench_timer_rdtsc, bench_timer_ksmd;
 
 /* The median of n values (sorted in place). */
 double bench_median(double *v, size_t n);

@@ -1,5 +1,6 @@
 /* Report outputs (see output.h). */
 #include "output.h"
+#include "term.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -34,9 +35,14 @@ int cmd_output_open(const char *cmd, const char *path, mode_t mode, struct cmd_o
 	return rc ? cli_fail(cmd, &err) : 0;
 }
 
+/* Text fits the terminal it goes to (COLUMNS there), else 100 columns. */
 int cmd_output_write(struct cmd_output *o, const struct report_format *f, const struct report_document *doc)
 {
-	return report_write(f, doc, o->fp);
+	struct report_document fitted = *doc;
+
+	if (!fitted.columns)
+		fitted.columns = term_columns(o->fp);
+	return report_write(f, &fitted, o->fp);
 }
 
 void cmd_output_abort(struct cmd_output *o)

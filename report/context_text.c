@@ -4,6 +4,8 @@
 
 #include <signal.h>
 
+#include "text_wrap.h"
+
 static void tsc_text(const struct bench_context *ctx, const char *none, char *buf, size_t size)
 {
 	if (ctx->counter_is_tsc)
@@ -12,22 +14,22 @@ static void tsc_text(const struct bench_context *ctx, const char *none, char *bu
 		snprintf(buf, size, "%s", none);
 }
 
-int report_context_line(FILE *out, const struct bench_context *ctx)
+int report_context_line(FILE *out, const struct bench_context *ctx, unsigned width)
 {
 	char tsc[64];
 
 	tsc_text(ctx, "no TSC (CLOCK_MONOTONIC counter)", tsc, sizeof(tsc));
-	fprintf(out, "# ksmbench %s (git %s), %s, CPU %d pinned (%s), %s, kernel %s\n", ctx->version,
-		ctx->git_revision, ctx->cpu.known ? ctx->cpu.brand : "unidentified CPU", ctx->pinned_cpu,
-		ctx->pin_rule ? ctx->pin_rule : "given", tsc, ctx->kernel_release);
-	return ferror(out) ? -1 : 0;
+	return report_wrappedf(out, width, "# ", "ksmbench %s (git %s), %s, CPU %d pinned (%s), %s, kernel %s",
+			       ctx->version, ctx->git_revision, ctx->cpu.known ? ctx->cpu.brand : "unidentified CPU",
+			       ctx->pinned_cpu, ctx->pin_rule ? ctx->pin_rule : "given", tsc, ctx->kernel_release);
 }
 
-int report_warnings(FILE *out, const struct bench_context *ctx)
+int report_warnings(FILE *out, const struct bench_context *ctx, const char *prefix, unsigned width)
 {
 	for (unsigned i = 0; i < ctx->nwarnings; i++)
-		fprintf(out, "warning: %s\n", ctx->warnings[i]);
-	return ferror(out) ? -1 : 0;
+		if (report_wrapped(out, prefix, ctx->warnings[i], width))
+			return -1;
+	return 0;
 }
 
 int report_interruption(FILE *out, const struct bench_context *ctx, const char *prefix)
@@ -40,7 +42,7 @@ int report_interruption(FILE *out, const struct bench_context *ctx, const char *
 	return ferror(out) ? -1 : 0;
 }
 
-static int markdown(FILE *out, const struct bench_context *ctx, const struct table *t, int notes)
+int report_context_markdown(FILE *out, const struct bench_context *ctx)
 {
 	char tsc[64];
 
@@ -48,10 +50,11 @@ static int markdown(FILE *out, const struct bench_context *ctx, const struct tab
 	fprintf(out, "ksmbench %s (git %s) on %s, CPU %d pinned (%s), %s, kernel %s, %s\n\n", ctx->version,
 		ctx->git_revision, ctx->cpu.known ? ctx->cpu.brand : "an unidentified CPU", ctx->pinned_cpu,
 		ctx->pin_rule ? ctx->pin_rule : "given", tsc, ctx->kernel_release, ctx->date);
-	if (table_print_markdown(t, out))
-		return -1;
-	if (!notes)
-		return ferror(out) ? -1 : 0;
+	return ferror(out) ? -1 : 0;
+}
+
+static int markdown_notes(FILE *out, const struct bench_context *ctx)
+{
 	if (ctx->nwarnings || ctx->interrupted_by)
 		fputc('\n', out);
 	if (report_interruption(out, ctx, "- **Note**: "))
@@ -61,14 +64,18 @@ static int markdown(FILE *out, const struct bench_context *ctx, const struct tab
 	return ferror(out) ? -1 : 0;
 }
 
-int report_table_in_context(FILE *out, const struct bench_context *ctx, const struct table *t,
-			    enum report_style style, int notes)
+int report_table_notes(FILE *out, const struct bench_context *ctx, enum report_style style, unsigned width)
 {
 	if (style == REPORT_MARKDOWN)
-		return markdown(out, ctx, t, notes);
-	if (report_context_line(out, ctx) || table_print(t, out))
+		return markdown_notes(out, ctx);
+	return report_warnings(out, ctx, "warning: ", width) || report_interruption(out, ctx, "note: ") ? -1 : 0;
+}
+
+int report_table_in_context(FILE *out, const struct bench_context *ctx, const struct table *t,
+			    enum report_style style, int notes, unsigned width)
+{
+	if (style == REPORT_MARKDOWN ? report_context_markdown(out, ctx) || table_print_markdown(t, out)
+				     : report_context_line(out, ctx, width) || table_print(t, out))
 		return -1;
-	if (notes && (report_warnings(out, ctx) || report_interruption(out, ctx, "note: ")))
-		return -1;
-	return 0;
+	return notes ? report_table_notes(out, ctx, style, width) : 0;
 }
