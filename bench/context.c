@@ -169,6 +169,7 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 	ctx->counter_step_ticks = ci->step_ticks;
 	ctx->system_page_size = sysconf(_SC_PAGESIZE);
 	note_probes(ctx);
+	xsave_measure(&ctx->xsave);
 	ctx->clock_resolution_ns = clock_resolution_ns();
 	ctx->clock_granularity_ns = clock_granularity_ns();
 

@@ -53,6 +53,19 @@ void bench_config_default(struct bench_config *cfg)
 	cfg->ksmd_sleep_ms = BENCH_KSMD_SLEEP_MS_DEFAULT;
 }
 
+double bench_rounds_median(const struct bench_round *const *used, size_t n, size_t offset)
+{
+	double *v = malloc(n * sizeof(double)), m;
+
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		memcpy(&v[i], (const char *)used[i] + offset, sizeof(double));
+	m = bench_median(v, n);
+	free(v);
+	return m;
+}
+
 double bench_median(double *v, size_t n)
 {
 	stats_sort(v, n);

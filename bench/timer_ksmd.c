@@ -6,7 +6,7 @@
  * figure is the median over cycles of a cycle's time per page, and the
  * first page after each sleep is kept apart (see timer.h). */
 #include <errno.h>
-#include <stdlib.h>
+#include <stddef.h>
 #include <time.h>
 
 #include "timed_loop.h"
@@ -81,21 +81,11 @@ static void ksmd_round(struct bench_session *s, struct bench_round *r)
 
 static void ksmd_aggregate(struct bench_result *out, const struct bench_round *const *used, size_t n)
 {
-	double *v = malloc(n * sizeof(double));
 	struct bench_ksmd_part *k = &out->ksmd;
 
-	if (!v)
-		return;
-	for (size_t i = 0; i < n; i++)
-		v[i] = used[i]->first_ticks;
-	k->first_page_ticks = bench_median(v, n);
-	for (size_t i = 0; i < n; i++)
-		v[i] = used[i]->ticks_p10;
-	k->ticks_per_page_p10 = bench_median(v, n);
-	for (size_t i = 0; i < n; i++)
-		v[i] = used[i]->ticks_p90;
-	k->ticks_per_page_p90 = bench_median(v, n);
-	free(v);
+	k->first_page_ticks = bench_rounds_median(used, n, offsetof(struct bench_round, first_ticks));
+	k->ticks_per_page_p10 = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_p10));
+	k->ticks_per_page_p90 = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_p90));
 }
 
 const struct bench_timer_ops bench_timer_ksmd = {

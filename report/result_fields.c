@@ -352,6 +352,8 @@ RECORD_GETTER(c_seed, CTX(w)->processes && record_uint(v, CTX(w)->order_seed))
 RECORD_GETTER(c_interleaved, CTX(w)->processes && record_bool(v, 1))
 RECORD_GETTER(c_pmu, record_bool(v, CTX(w)->hardware_counters))
 RECORD_GETTER(c_pmu_note, record_str(v, CTX(w)->hardware_counters_note))
+RECORD_GETTER(c_xsave_bytes, CTX(w)->xsave.state_bytes && record_uint(v, CTX(w)->xsave.state_bytes))
+RECORD_GETTER(c_xsave_ns, CTX(w)->xsave.state_bytes && record_real(v, CTX(w)->xsave.save_restore_ns))
 RECORD_GETTER(c_migrations, record_str(v, CTX(w)->migrations_source))
 RECORD_GETTER(c_reference, CTX(w)->reference_clock_hz > 0 && record_real(v, CTX(w)->reference_clock_hz))
 RECORD_GETTER(c_reference_tp, CTX(w)->reference_throughput > 0 && record_real(v, CTX(w)->reference_throughput))
@@ -425,6 +427,8 @@ static const struct record_field context_fields[] = {
 	{ .name = "interleaved", .type = RECORD_BOOL, .get = c_interleaved },
 	{ .name = "hardware_counters", .type = RECORD_BOOL, .get = c_pmu },
 	{ .name = "hardware_counters_note", .type = RECORD_STR, .get = c_pmu_note },
+	{ .name = "xsave_state_bytes", .type = RECORD_UINT, .get = c_xsave_bytes },
+	{ .name = "xsave_xrstor_ns", .type = RECORD_REAL, .format = "%.1f", .get = c_xsave_ns },
 	{ .name = "migrations_source", .type = RECORD_STR, .get = c_migrations },
 	{ .name = "reference_clock_hz", .type = RECORD_REAL, .get = c_reference },
 	{ .name = "reference_throughput_adds_per_ns", .type = RECORD_REAL, .get = c_reference_tp },

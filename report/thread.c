@@ -282,6 +282,17 @@ static const struct record_column wide_columns[] = {
 	{ "x jhash2", 'r', "speedup_vs_jhash2_ksm_thread", 0, "%.2f", NULL },
 };
 
+/* What the kernel adds around vector code, as far as this CPU shows it. */
+static int simd_cost(FILE *out, const struct bench_context *ctx, unsigned width, const char *kw)
+{
+	if (!ctx->xsave.state_bytes)
+		return 0;
+	return report_wrappedf(out, width, kw, "SIMD in the kernel: ksmd (a kthread) saves no user state around "
+			       "kernel_fpu_begin/end; in process context %u bytes of state are saved and restored "
+			       "(XSAVE+XRSTOR here: %.0f ns). See docs/measurement.md.", ctx->xsave.state_bytes,
+			       ctx->xsave.save_restore_ns);
+}
+
 static int legend(FILE *out, const struct report_document *doc, enum report_style style)
 {
 	const struct bench_result *k = doc->nrows ? doc->rows[0].kernel : NULL;
@@ -293,14 +304,15 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 		return 0;
 	fputc('\n', out);
 	return report_wrappedf(out, width, kw, "kMB/s: kernel MB/s (count*4096>>17, MiB/s), the v2 patch's self-test: "
-			       "HZ>>3 emulated jiffies (HZ=%u, %u jiffies) over the zero page, best of %u rounds; "
+			       "HZ>>3 emulated jiffies (HZ=%u, %u jiffies) over the zero page, best of %u round%s; "
 			       "thread: Xeon E5-2420 v2.", k ? k->jiffies.hz : 0, k ? k->jiffies.window_jiffies : 0,
-			       k ? k->repeats : 0) ||
+			       k ? k->repeats : 0, k && k->repeats == 1 ? "" : "s") ||
 	       report_wrappedf(out, width, kw, "ns/pg: ns per page in ksmd's duty cycle (%u pages, then %u ms asleep), "
 			       "median over processes, of random %u-byte pages in a %llu MiB working set visited in "
 			       "random order (%s); thread: ksmd on a Xeon E5-2620 v3 with 4 VMs.",
 			       m ? m->ksmd.pages_to_scan : 0, m ? m->ksmd.sleep_ms : 0, m ? m->page_size : 0,
 			       m ? (unsigned long long)(m->working_set_bytes >> 20) : 0ull, m ? m->cache : "cold") ||
+	       simd_cost(out, doc->ctx, width, kw) ||
 	       report_wrappedf(out, width, kw, "x jhash2: times faster than jhash2 on the same machine, from rounds "
 			       "measured side by side; ± half the interval over %u process%s.", doc->ctx->processes,
 			       doc->ctx->processes == 1 ? "" : "es") ? -1 : 0;
@@ -354,7 +366,7 @@ static int kernel_crc32c_note(FILE *out, const struct report_document *doc, enum
 	const struct hash_impl *h = hash_kernel_crc32c(4096, &why);
 
 	return report_wrappedf(out, style == REPORT_MARKDOWN ? 0 : report_columns(doc),
-			       style == REPORT_MARKDOWN ? "- " : "", "%s: the kernel's crc32c() on this CPU for a "
+			       style == REPORT_MARKDOWN ? "\n- " : "", "%s: the kernel's crc32c() on this CPU for a "
 			       "4096-byte page (%s).", h->name, why);
 }
 

@@ -65,7 +65,8 @@ void thread_verdict_build(const struct thread_row *rows, size_t n, const struct 
 	}
 }
 
-/* "1.38x faster (± 3.1%)", "as fast", or "" when not measured. */
+/* "1.38x faster (± 3.1%)", "as fast (± 9%)", "1.20x slower", or that it
+ * was not measured. */
 static void speedup_text(char *buf, size_t size, double x, const struct stats_interval *iv)
 {
 	double pct = estimate_half_width_percent(iv);
@@ -75,6 +76,8 @@ static void speedup_text(char *buf, size_t size, double x, const struct stats_in
 		snprintf(spread, sizeof(spread), " (± %.*f%%)", pct < 10 ? 1 : 0, pct);
 	if (x <= 0)
 		snprintf(buf, size, "speed-up not measured");
+	else if (x >= 0.995 && x < 1.005) /* "1.00x slower" would say less */
+		snprintf(buf, size, "as fast%s", spread);
 	else if (x >= 1)
 		snprintf(buf, size, "%.2fx faster%s", x, spread);
 	else

@@ -4,6 +4,7 @@ use short windows; no test asserts an absolute speed."""
 import csv
 import io
 import json
+import platform
 import os
 import re
 import tempfile
@@ -210,6 +211,12 @@ if trows:
           "kernel rows name their kernel function")
     check(not kcrc or by["crc32c"]["implementation"] == kcrc.get("name"),
           f"the kernel block's crc32c is the kernel's own choice: {by['crc32c']['implementation']} / {kcrc}")
+ctx = doc.get("context", {})
+if platform.machine() == "x86_64":
+    check(ctx.get("xsave_state_bytes", 0) >= 512 and ctx.get("xsave_xrstor_ns", 0) > 0,
+          f"the context has XSAVE's state size and cost: {ctx.get('xsave_state_bytes')} {ctx.get('xsave_xrstor_ns')}")
+else:
+    check(ctx.get("xsave_state_bytes") is None, "no XSAVE figures off x86-64")
 v = doc.get("thread", {}).get("verdict") or {}
 check(v.get("ksm_today_implementation") == ("xxh64" if "xxh3-avx2" in available or "xxh3-neon" in available
                                             else v.get("ksm_today_implementation"))

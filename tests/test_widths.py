@@ -48,6 +48,9 @@ for args in (QUICK_THREAD, QUICK_BENCH, QUICK_BENCH + ["-H", "xxh64,jhash2", "--
              ["list"]):
     rc, out, err = run(*args)
     check(rc == 0 and 0 < widest(out) <= 100, f"{args[0]} fits 100 columns: {widest(out)}")
+if os.path.isdir("/sys/kernel/mm/ksm"):
+    rc, out, err = run("ksm")
+    check(rc == 0 and 0 < widest(out) <= 100, f"ksm fits 100 columns: {widest(out)}")
 # --wide: every column, wider than 100.
 for args in (QUICK_THREAD, QUICK_BENCH, ["list"]):
     rc, out, err = run(*args, "--wide")
