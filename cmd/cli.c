@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../report/escape.h"
+
 /* The tables of the getopt_long call in progress (one parse at a time). */
 static const char *cli_shortopts = "";
 static const struct option *cli_longopts;
@@ -17,14 +19,18 @@ int cli_getopt_long(int argc, char *const argv[], const char *shortopts,
 	return getopt_long(argc, argv, shortopts, longopts, longindex);
 }
 
+/* The message may quote a file's content or name: one line on stderr, its
+ * control characters shown, never obeyed, by a terminal. */
 int cli_error(const char *cmd, const char *fmt, ...)
 {
+	char msg[2048];
 	va_list ap;
 
-	fprintf(stderr, "ksmbench%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "ksmbench%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	escape_put(stderr, msg, ESCAPE_TERM);
 	fputc('\n', stderr);
 	return KB_EXIT_USAGE;
 }

@@ -39,7 +39,8 @@ static void usage(void)
 	       "kept in the JSON but left out of the figures. Lists of data, caches, page sizes\n"
 	       "and misalignments sweep every combination in one run.\n\n"
 	       "  -H, --hash LIST       hashes to measure (default all available: each\n"
-	       "                        implementation once, with the aliases that name it)\n"
+	       "                        implementation once, with the aliases that name it);\n"
+	       "                        'xxh3-*' is a glob over the names\n"
 	       "  --data SRC[,...]      zero (the zero page), random (default), or a FILE's pages\n"
 	       "  --input-format F      the FILE's format: %s (default auto)\n"
 	       "  --lime-ranges R       ranges of a lime-raw or lime-padded FILE\n"
@@ -68,6 +69,9 @@ static void usage(void)
 	       "  --format FMT          %s (default table;\n"
 	       "                        gha: github-action-benchmark's array)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
+	       "  --export-json FILE    also write the results as JSON to FILE (- is stdout)\n"
+	       "  --export-csv FILE     ... as CSV\n"
+	       "  --export-markdown FILE ... as Markdown\n"
 	       "  -q, --quiet           no progress line and no warnings on stderr\n"
 	       "  --wide                every column and every unstable result's reasons (the\n"
 	       "                        default table fits 100 columns, or COLUMNS on a terminal)\n"
@@ -94,6 +98,7 @@ struct bench_opts {
 	const char *hashes, *format_name, *output, *timer_name;
 	struct bench_step base; /* every step's settings but the swept ones */
 	struct sweep sweep;
+	struct cmd_exports exports;
 	unsigned processes;
 	int warmup_given, window_given, repeat_given, cpu, selfcheck, quiet, no_ceiling, wide;
 	int ksmd, ksmd_given, cache_given; /* --ksmd; --pages-to-scan or --sleep-ms; --cache */
@@ -116,7 +121,8 @@ static const struct option options[] = {
 	{ "quiet", no_argument, NULL, 'q' },           { "no-ceiling", no_argument, NULL, O_NOCEIL },
 	{ "processes", required_argument, NULL, O_PROC }, { "wide", no_argument, NULL, O_WIDE },
 	{ "ksmd", no_argument, NULL, O_KSMD },         { "pages-to-scan", required_argument, NULL, O_PAGES },
-	{ "sleep-ms", required_argument, NULL, O_SLEEP }, { NULL, 0, NULL, 0 },
+	{ "sleep-ms", required_argument, NULL, O_SLEEP }, CMD_EXPORT_OPTIONS,
+	{ NULL, 0, NULL, 0 },
 };
 
 /* The comma-separated items of text, copied into buf: 0, or an exit code. */
@@ -299,6 +305,8 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 				return rc;
 			continue;
 		}
+		if (cmd_exports_option(c, optarg, &o->exports))
+			continue;
 		switch (c) {
 		case 'H': o->hashes = optarg; break;
 		case O_FMT: o->format_name = optarg; break;
@@ -454,7 +462,8 @@ static int measure(const struct bench_opts *o, struct run_cli_run *run, const st
 	bench_context_note_plan(ctx, &run->plan);
 	if (!o->no_ceiling && !o->selfcheck)
 		run_cli_ceiling("bench", ctx, o->quiet);
-	if ((rc = cmd_output_open("bench", o->output, 0644, &out)) == 0)
+	if ((rc = cmd_output_open("bench", o->output, 0644, &out)) == 0 &&
+	    (rc = cmd_output_exports("bench", &out, &o->exports, REPORT_BENCH, o->output)) == 0)
 		rc = o->selfcheck ? run_selfcheck(&run->plan.steps[0], run->plan.hashes, run->plan.nhashes, ctx, f, &out)
 				  : run_measure(run, ctx, f, o->wide, &out);
 	free(ctx);
@@ -491,7 +500,8 @@ int cmd_bench(int argc, char **argv)
 	defaults(&o);
 	if ((rc = parse(argc, argv, &o)) != 0)
 		return rc < 0 ? KB_EXIT_OK : rc;
-	if (o.selfcheck && strcmp(o.format_name, "table") != 0)
+	if (o.selfcheck && (strcmp(o.format_name, "table") != 0 || o.exports.path[0] || o.exports.path[1] ||
+			    o.exports.path[2]))
 		return cli_error("bench", "--selfcheck prints a table only");
 	if ((rc = run_cli_format("bench", o.format_name, o.selfcheck ? REPORT_SELFCHECK : REPORT_BENCH, &f)) != 0)
 		return rc;

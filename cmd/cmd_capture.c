@@ -9,6 +9,7 @@
 #include "../datasets/capture.h"
 #include "cli.h"
 #include "output.h"
+#include "../common/plural.h"
 
 static void usage(void)
 {
@@ -43,15 +44,16 @@ static int capture_to(pid_t pid, int all, const char *output)
 	}
 	if ((rc = cmd_output_close("capture", &out, 0)) != 0)
 		return rc;
-	fprintf(stderr, "captured process %d: %llu mappings, %llu segments, %llu pages present, "
-		"%llu absent, %llu bytes -> %s\n", (int)pid, (unsigned long long)st.mappings,
-		(unsigned long long)st.segments, (unsigned long long)st.pages_present,
-		(unsigned long long)st.pages_absent, (unsigned long long)st.bytes,
-		strcmp(output, "-") == 0 ? "standard output" : output);
+	fprintf(stderr, "captured process %d: %llu mapping%s, %llu segment%s, %llu page%s present, "
+		"%llu absent, %llu byte%s -> %s\n", (int)pid, (unsigned long long)st.mappings, kb_s(st.mappings),
+		(unsigned long long)st.segments, kb_s(st.segments), (unsigned long long)st.pages_present,
+		kb_s(st.pages_present), (unsigned long long)st.pages_absent, (unsigned long long)st.bytes,
+		kb_s(st.bytes), strcmp(output, "-") == 0 ? "standard output" : output);
 	if (st.pages_vanished)
-		fprintf(stderr, "ksmbench capture: warning: %llu pages were unmapped by the process while "
-			"it was captured and are written as zeros (stop it first: kill -STOP)\n",
-			(unsigned long long)st.pages_vanished);
+		fprintf(stderr, "ksmbench capture: warning: %llu page%s %s unmapped by the process while "
+			"it was captured and %s written as zeros (stop it first: kill -STOP)\n",
+			(unsigned long long)st.pages_vanished, kb_s(st.pages_vanished),
+			st.pages_vanished == 1 ? "was" : "were", st.pages_vanished == 1 ? "is" : "are");
 	return KB_EXIT_OK;
 }
 

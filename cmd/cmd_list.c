@@ -11,12 +11,14 @@
 
 static void usage(void)
 {
-	printf("usage: ksmbench list [--format %s] [--wide] [--names]\n\n"
+	printf("usage: ksmbench list [--format %s] [--wide] [--names [--available]]\n\n"
 	       "Lists every registered hash: whether this CPU can run it (and why not),\n"
 	       "whether and since when the kernel runs it, provenance, and for the aliases\n"
 	       "which implementation they stand for and how that was chosen (the CPU table\n"
 	       "of docs/hashes.md, or a measurement at start-up). The table fits 100\n"
-	       "columns; --wide adds bits, the kernel function, the rule and the description.\n",
+	       "columns; --wide adds bits, the kernel function, the rule and the description.\n"
+	       "--names prints only the names, one per line; --available only those this CPU\n"
+	       "can run (the shell completion's -H values).\n",
 	       run_cli_formats(REPORT_LIST));
 }
 
@@ -26,12 +28,13 @@ int cmd_list(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "names", no_argument, NULL, 'n' },
+		{ "available", no_argument, NULL, 'a' },
 		{ "wide", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct report_format *f;
 	const char *format = "table";
-	int c, names = 0, wide = 0;
+	int c, names = 0, wide = 0, available = 0;
 
 	opterr = 0;
 	optind = 1;
@@ -40,6 +43,7 @@ int cmd_list(int argc, char **argv)
 		case 'f': format = optarg; break;
 		case 'h': usage(); return KB_EXIT_OK;
 		case 'n': names = 1; break;
+		case 'a': available = 1; break;
 		case 'w': wide = 1; break;
 		default: return cli_bad_option("list", argv, optopt);
 		}
@@ -49,9 +53,12 @@ int cmd_list(int argc, char **argv)
 	int rc = run_cli_format("list", format, REPORT_LIST, &f);
 	if (rc != 0)
 		return rc;
+	if (available && !names)
+		return cli_error("list", "--available goes with --names");
 	if (names) { /* for shell completion */
 		for (unsigned i = 0; i < hash_registry_count; i++)
-			printf("%s\n", hash_registry[i]->name);
+			if (!available || hash_available(hash_registry[i]))
+				printf("%s\n", hash_registry[i]->name);
 		return fflush(stdout) == 0 ? KB_EXIT_OK : cli_error("list", "cannot write the list");
 	}
 	struct report_document doc = { .kind = REPORT_LIST, .wide = wide };

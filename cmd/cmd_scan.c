@@ -22,7 +22,7 @@ static void usage(void)
 	       "use_zero_pages, per hash the 32-bit checksum collisions against an ideal hash,\n"
 	       "the zero_checksum, the cost per page on the dumps' own pages visited cold, and\n"
 	       "ksmd's checksumming share of a CPU.\n\n"
-	       "  -H, --hash LIST        checksums to examine (default xxhash, KSM's)\n"
+	       "  -H, --hash LIST        checksums to examine (default xxhash, KSM's); 'xxh*' is a glob\n"
 	       "  --pages-to-scan N      ksmd's pages per batch (default 100)\n"
 	       "  --sleep-ms N           ksmd's sleep between batches in ms (default 20)\n"
 	       "  --max-page-sharing N   mappings per KSM page (default 256; 0: no limit)\n"

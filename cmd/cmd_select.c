@@ -30,6 +30,8 @@ static void usage(void)
 	       "  --cpu N           pin to CPU N (default: the highest-numbered CPU allowed)\n"
 	       "  --format FMT      %s (default kernel)\n"
 	       "  -o, --output FILE write the report to FILE (atomically)\n"
+	       "  --export-json FILE, --export-markdown FILE\n"
+	       "                    also write the results as JSON, Markdown to FILE (- is stdout)\n"
 	       "  -q, --quiet       no progress line and no warnings on stderr\n"
 	       "  --no-ceiling      do not measure this CPU's limits first (about 0.3 s)\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: the hashes measured so far are reported and\n"
@@ -42,6 +44,7 @@ struct select_opts {
 	int cpu, quiet, no_ceiling;
 	unsigned processes;
 	struct bench_step step;
+	struct cmd_exports exports;
 };
 
 /* 0, an exit code, or -1 after --help. */
@@ -54,7 +57,8 @@ static int parse(int argc, char **argv, struct select_opts *o)
 		{ "format", required_argument, NULL, O_FMT }, { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },           { "quiet", no_argument, NULL, 'q' },
 		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, { "processes", required_argument, NULL, O_PROC },
-		{ "seed", required_argument, NULL, O_SEED },  { NULL, 0, NULL, 0 },
+		{ "seed", required_argument, NULL, O_SEED },  CMD_EXPORT_OPTIONS,
+		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc = 0;
 
@@ -73,7 +77,9 @@ static int parse(int argc, char **argv, struct select_opts *o)
 		case 'h': usage(); return -1;
 		case 'q': o->quiet = 1; break;
 		case O_NOCEIL: o->no_ceiling = 1; break;
-		default: return cli_bad_option("select", argv, optopt);
+		default:
+			if (!cmd_exports_option(c, optarg, &o->exports))
+				return cli_bad_option("select", argv, optopt);
 		}
 	}
 	if (rc == 0 && optind < argc)
@@ -101,6 +107,8 @@ static int measure_and_report(const struct select_opts *o, const struct run_cli_
 	struct cmd_output out;
 	int rc = cmd_output_open("select", o->output, 0644, &out);
 
+	if (rc == 0)
+		rc = cmd_output_exports("select", &out, &o->exports, REPORT_SELECT, o->output);
 	if (rc == 0 && (rc = run_cli_measure(run, &results)) != 0)
 		cmd_output_abort(&out);
 	if (rc == 0) {

@@ -13,6 +13,7 @@
 #include "../hashes/hash_stream.h"
 #include "cli.h"
 #include "sum.h"
+#include "../common/plural.h"
 
 #define SUM_CHUNK_BYTES (1u << 20)
 
@@ -140,14 +141,15 @@ static void print_page_summary(const struct page_source *src, const char *path, 
 	const struct page_stats *st = &src->stats;
 
 	if (raw && st->partial_pages)
-		printf("%s:%llu partial page of %llu bytes, not hashed\n", path,
-		       (unsigned long long)st->pages, (unsigned long long)st->partial_bytes);
+		printf("%s:%llu partial page of %llu byte%s, not hashed\n", path,
+		       (unsigned long long)st->pages, (unsigned long long)st->partial_bytes, kb_s(st->partial_bytes));
 	else if (!raw)
-		printf("%s: %s, %llu pages hashed; not hashed: %llu holes, %llu excluded, "
-		       "%llu partial (%llu bytes), %llu overlapping\n", path, src->format,
-		       (unsigned long long)st->pages, (unsigned long long)st->holes,
-		       (unsigned long long)st->excluded, (unsigned long long)st->partial_pages,
-		       (unsigned long long)st->partial_bytes, (unsigned long long)st->overlap);
+		printf("%s: %s, %llu page%s hashed; not hashed: %llu hole%s, %llu excluded, "
+		       "%llu partial (%llu byte%s), %llu overlapping\n", path, src->format,
+		       (unsigned long long)st->pages, kb_s(st->pages), (unsigned long long)st->holes,
+		       kb_s(st->holes), (unsigned long long)st->excluded, (unsigned long long)st->partial_pages,
+		       (unsigned long long)st->partial_bytes, kb_s(st->partial_bytes),
+		       (unsigned long long)st->overlap);
 }
 
 static int sum_pages(const struct sum_options *o, const char *path)

@@ -50,6 +50,9 @@ static void usage(void)
 	       "  --cpu N               pin to CPU N (default: the highest-numbered CPU allowed)\n"
 	       "  --format FMT          %s (default table)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
+	       "  --export-json FILE    also write the results as JSON to FILE (- is stdout)\n"
+	       "  --export-csv FILE     ... as CSV\n"
+	       "  --export-markdown FILE ... as Markdown\n"
 	       "  -q, --quiet           no progress line and no warnings on stderr\n"
 	       "  --wide                every column and every unstable result's reasons (the\n"
 	       "                        default table fits 100 columns, or COLUMNS on a terminal)\n"
@@ -64,9 +67,10 @@ struct thread_opts {
 	const char *format_name, *output;
 	int cpu, quiet, no_ceiling, wide;
 	struct ksmd_settings ksmd; /* the ksmd style's duty cycle and the verdict's price */
+	struct cmd_exports exports;
 	unsigned processes;
 	/* The self-test style: the zero page, hot, jiffies; the ksmd style:
-	 * random pages, cold, rdtsc. */
+	 * random pages, cold, ksmd's duty cycle. */
 	struct bench_step steps[2];
 };
 
@@ -81,7 +85,8 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },            { "quiet", no_argument, NULL, 'q' },
 		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, { "processes", required_argument, NULL, O_PROC },
-		{ "wide", no_argument, NULL, O_WIDE },         { NULL, 0, NULL, 0 },
+		{ "wide", no_argument, NULL, O_WIDE },         CMD_EXPORT_OPTIONS,
+		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_step *kernel = &o->steps[0], *ksm = &o->steps[1];
 	int c, rc = 0;
@@ -103,7 +108,9 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		case 'q': o->quiet = 1; break;
 		case O_NOCEIL: o->no_ceiling = 1; break;
 		case O_WIDE: o->wide = 1; break;
-		default: return cli_bad_option("thread", argv, optopt);
+		default:
+			if (!cmd_exports_option(c, optarg, &o->exports))
+				return cli_bad_option("thread", argv, optopt);
 		}
 	}
 	if (rc == 0 && optind < argc)
@@ -119,9 +126,10 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 /* The thread's hashes, its crc32c as the kernel's own rule picks it on this
  * CPU (not the alias, which may choose code of ours), then contenders
  * outside the kernel: XXH3, ISA-L and our fastest crc32c (the alias; the
- * rest of ours are in bench, for the 20 s this command takes). A contender this build lacks
- * (ISA-L is not packaged for every architecture) is left out, with a note. */
-static unsigned contenders(const struct hash_impl **hashes, struct thread_contender *c)
+ * rest of ours are in bench, for the 20 s this command takes). A contender
+ * this build lacks (ISA-L is not packaged for every architecture) is left
+ * out, with a note when say. */
+static unsigned contenders(const struct hash_impl **hashes, struct thread_contender *c, int say)
 {
 	static const char *const outside[] = { "xxh3", "crc32c-isal", "crc32c" };
 	const struct hash_impl *kernel_crc32c = hash_kernel_crc32c(THREAD_PAGE_BYTES, NULL);
@@ -135,7 +143,8 @@ static unsigned contenders(const struct hash_impl **hashes, struct thread_conten
 			continue; /* the kernel's crc32c is the generic one here: one row */
 		hashes[n] = p && strcmp(name, "crc32c") == 0 ? kernel_crc32c : hash_select(name, &err);
 		if (!hashes[n]) {
-			fprintf(stderr, "ksmbench thread: note: %s; its row is left out\n", err.msg);
+			if (say)
+				cli_error("thread", "note: %s; its row is left out", err.msg);
 			continue;
 		}
 		c[n] = (struct thread_contender){ p ? hashes[n]->name : name, p, p != NULL };
@@ -194,13 +203,16 @@ static int measure(const struct thread_opts *o, struct run_cli_run *run, const s
 	interrupt_install(INTERRUPT_STOP);
 	if ((rc = run_cli_cpu("thread", o->cpu, 0, &run->cpu, &rule)) != 0)
 		return rc;
+	/* The notes once the options are known good (a bad one is the only line), never in a worker. */
+	contenders((const struct hash_impl *[THREAD_MAX]){ NULL }, (struct thread_contender[THREAD_MAX]){ { 0 } }, 1);
 	struct bench_context *ctx = run_cli_context("thread", run->cpu, rule, run->plan.hashes, run->plan.nhashes, 1);
 	if (!ctx)
 		return KB_EXIT_USAGE;
 	bench_context_note_plan(ctx, &run->plan);
 	if (!o->no_ceiling)
 		run_cli_ceiling("thread", ctx, o->quiet);
-	if ((rc = cmd_output_open("thread", o->output, 0644, &out)) == 0) {
+	if ((rc = cmd_output_open("thread", o->output, 0644, &out)) == 0 &&
+	    (rc = cmd_output_exports("thread", &out, &o->exports, REPORT_THREAD, o->output)) == 0) {
 		rc = run_cli_measure(run, &results);
 		rc = rc ? (cmd_output_abort(&out), rc)
 			: report(o, ctx, &results, c, run->plan.nhashes, f, &out);
@@ -228,7 +240,7 @@ int cmd_thread(int argc, char **argv)
 	o.steps[1].set.llc_bytes = cpu_llc_bytes(&cpu);
 	struct run_cli_run run = { .cmd = "thread", .argc = argc, .argv = argv, .quiet = o.quiet,
 				   .plan = { .steps = o.steps, .nsteps = 2, .hashes = hashes,
-					     .nhashes = contenders(hashes, c), .processes = o.processes,
+					     .nhashes = contenders(hashes, c, 0), .processes = o.processes,
 					     .seed = o.steps[1].set.seed } };
 	if ((rc = run_cli_serve(&run)) >= 0)
 		return rc;

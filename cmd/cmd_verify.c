@@ -7,6 +7,7 @@
 #include "../hashes/hash.h"
 #include "../hashes/selftest.h"
 #include "cli.h"
+#include "../common/plural.h"
 
 static void usage(void)
 {
@@ -15,7 +16,7 @@ static void usage(void)
 	       "against an independent reference and another implementation of the same\n"
 	       "function on random buffers of every length 0..4200 at every start offset\n"
 	       "0..63. One line per hash; exit 1 on any mismatch.\n\n"
-	       "  -H, --hash LIST  only these hashes\n"
+	       "  -H, --hash LIST  only these hashes ('crc32c-*': a glob over the names)\n"
 	       "  --quick          lengths 0..600 at offsets 0..7 (for valgrind and emulators)\n");
 }
 
@@ -75,8 +76,8 @@ int cmd_verify(int argc, char **argv)
 		if (selftest_run(h, &so, &res, &err))
 			return cli_fail("verify", &err);
 		cpu_vector_state_clean();
-		printf("%-5s %-19s %u known answers, %lu cross-checks; %s\n", res.failed ? "FAIL" : "ok", h->name,
-		       res.kats, res.checks, res.detail);
+		printf("%-5s %-19s %u known answer%s, %lu cross-check%s; %s\n", res.failed ? "FAIL" : "ok", h->name,
+		       res.kats, kb_s(res.kats), res.checks, kb_s(res.checks), res.detail);
 		fflush(stdout);
 		if (res.failed)
 			failed++;

@@ -9,8 +9,11 @@
 
 #include "../bench/stop.h"
 
-static char watched_path[4096];
-static volatile sig_atomic_t watching, graceful;
+/* A report and its exports (output.h): one temporary each. */
+#define WATCH_MAX 4
+
+static char watched_path[WATCH_MAX][4096];
+static volatile sig_atomic_t watching[WATCH_MAX], graceful;
 
 static void on_signal(int signo)
 {
@@ -18,8 +21,9 @@ static void on_signal(int signo)
 		bench_stop_request(signo);
 		return;
 	}
-	if (watching)
-		unlink(watched_path);
+	for (int i = 0; i < WATCH_MAX; i++)
+		if (watching[i])
+			unlink(watched_path[i]);
 	_exit(128 + signo);
 }
 
@@ -36,13 +40,21 @@ void interrupt_install(enum interrupt_mode mode)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-void interrupt_watch_file(const char *tmp_path)
+int interrupt_watch(const char *tmp_path)
 {
-	watching = 0;
-	if (tmp_path && strlen(tmp_path) < sizeof(watched_path)) {
-		memcpy(watched_path, tmp_path, strlen(tmp_path) + 1);
-		watching = 1;
-	}
+	for (int i = 0; tmp_path && i < WATCH_MAX; i++)
+		if (!watching[i] && strlen(tmp_path) < sizeof(watched_path[i])) {
+			memcpy(watched_path[i], tmp_path, strlen(tmp_path) + 1);
+			watching[i] = 1;
+			return i;
+		}
+	return -1;
+}
+
+void interrupt_unwatch(int slot)
+{
+	if (slot >= 0 && slot < WATCH_MAX)
+		watching[slot] = 0;
 }
 
 int interrupt_exit_code(void)

@@ -17,8 +17,10 @@ enum interrupt_mode {
  * INTERRUPT_EXIT into INTERRUPT_STOP, not back. */
 void interrupt_install(enum interrupt_mode mode);
 
-/* The temporary file a signal must remove (NULL: none). */
-void interrupt_watch_file(const char *tmp_path);
+/* A temporary file a signal must remove (up to 4 at once: a report and its
+ * exports); returns its slot for interrupt_unwatch, -1 for NULL or no room. */
+int interrupt_watch(const char *tmp_path);
+void interrupt_unwatch(int slot); /* -1: nothing */
 
 /* 128 + the signal that stopped the run (130 for SIGINT, 143 for SIGTERM),
  * or 0 if none did. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/versions.h"
+#include "../datasets/dump.h"
 #include "../hashes/cpu_features.h"
 #include "../hashes/cpu_identity.h"
 #include "cli.h"
@@ -76,6 +77,14 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "--list-commands") == 0) { /* for shell completion */
 		for (size_t i = 0; i < NCOMMANDS; i++)
 			printf("%s\n", commands[i].name);
+		return KB_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--list-input-formats") == 0) { /* for shell completion */
+		for (const char *p = dump_format_names(); *p; p += strspn(p, ", ")) {
+			size_t len = strcspn(p, ",");
+			printf("%.*s\n", (int)len, p);
+			p += len;
+		}
 		return KB_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0) {

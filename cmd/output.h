@@ -1,20 +1,33 @@
 /* Where a command's report goes: stdout, or -o FILE written atomically (a
  * temporary renamed over FILE once complete), with the interrupt path of
- * interrupt.h watching the temporary. Every command that writes a report
- * opens one, writes with report_write (any number of times), closes. */
+ * interrupt.h watching the temporary; and the exports (--export-json FILE
+ * and the like): the same document in further formats, each file written
+ * the same way. Every command that writes a report opens one, adds its
+ * exports, writes with report_write (any number of times), closes. */
 #ifndef KB_OUTPUT_H
 #define KB_OUTPUT_H
 
+#include <getopt.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 #include "../common/atomic_file.h"
 #include "../report/report.h"
 
-struct cmd_output {
+#define CMD_EXPORTS_MAX 3
+
+/* One file written: the report (fp of the format asked) or an export. */
+struct cmd_output_file {
 	FILE *fp;
 	struct atomic_file af;
-	int to_file;
+	int to_file, watch;
+	const struct report_format *f; /* an export's format */
+};
+
+struct cmd_output {
+	FILE *fp; /* the report's stream */
+	struct cmd_output_file main, exports[CMD_EXPORTS_MAX];
+	unsigned nexports;
 };
 
 /* path NULL: stdout. mode: the file's (0644; 0600 for memory). Installs the
@@ -22,11 +35,33 @@ struct cmd_output {
  * or prints the error and returns the exit code. */
 int cmd_output_open(const char *cmd, const char *path, mode_t mode, struct cmd_output *o);
 
-/* Writes doc in format f. */
+/* The export options of the commands that measure, as their option values
+ * (CMD_EXPORT_OPTIONS in a getopt_long table) and the paths given. */
+enum { CMD_O_EXPORT_JSON = 900, CMD_O_EXPORT_CSV, CMD_O_EXPORT_MARKDOWN };
+#define CMD_EXPORT_OPTIONS                                                     \
+	{ "export-json", required_argument, NULL, CMD_O_EXPORT_JSON },         \
+	{ "export-csv", required_argument, NULL, CMD_O_EXPORT_CSV },           \
+	{ "export-markdown", required_argument, NULL, CMD_O_EXPORT_MARKDOWN }
+struct cmd_exports {
+	const char *path[CMD_EXPORTS_MAX]; /* json, csv, markdown; NULL: not asked */
+};
+
+/* Takes option c if it is an export option: 1, else 0. */
+int cmd_exports_option(int c, const char *arg, struct cmd_exports *e);
+
+/* Opens the exports asked for beside o's report (after cmd_output_open),
+ * each in its format for kind. 0, or prints the error, aborts o and returns
+ * the exit code: a format kind has not, two outputs to one path, more than
+ * one to standard output. */
+int cmd_output_exports(const char *cmd, struct cmd_output *o, const struct cmd_exports *e, enum report_kind kind,
+		       const char *report_path);
+
+/* Writes doc in format f to the report, and in each export's format to
+ * the exports. */
 int cmd_output_write(struct cmd_output *o, const struct report_format *f, const struct report_document *doc);
 
 /* Commits (write_rc 0) or discards (write_rc -1, with an error line) the
- * output; returns the exit code. */
+ * report and its exports; returns the exit code. */
 int cmd_output_close(const char *cmd, struct cmd_output *o, int write_rc);
 
 /* Discards the output after an error already reported: no file is left

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "interrupt.h"
 #include "term.h"
+#include "../common/plural.h"
 #include "workers.h"
 
 int run_cli_parse_cpu(const char *cmd, const char *text, int *cpu)
@@ -183,19 +184,19 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 	ceiling_bound_results(ctx->ceiling, r->items, r->n);
 	bench_context_note_stop(ctx, r->planned, (unsigned)r->n, r->rounds_done, r->rounds_planned);
 	if ((signo = ctx->interrupted_by) != 0)
-		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurements reported\n", cmd,
+		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurement%s reported\n", cmd,
 			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal", ctx->completed,
-			ctx->planned);
+			ctx->planned, kb_s(ctx->planned));
 	bench_context_note_results(ctx, r->items, r->n);
 	if (!f->no_warnings || quiet)
 		return;
 	for (unsigned i = 0; i < ctx->nwarnings; i++)
-		fprintf(stderr, "ksmbench %s: warning: %s\n", cmd, ctx->warnings[i]);
+		cli_error(cmd, "warning: %s", ctx->warnings[i]);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->items[i].unstable) {
 			char text[512];
 			report_unstable_line(&r->items[i], text, sizeof(text));
-			fprintf(stderr, "ksmbench %s: warning: %s\n", cmd, text);
+			cli_error(cmd, "warning: %s", text);
 		}
 }
 

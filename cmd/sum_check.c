@@ -180,7 +180,7 @@ static void check_whole(struct check_run *r, const struct check_line *l)
 
 	if (sum_file_digest(l->h, l->name, hex, &err)) {
 		if (!r->o->status)
-			fprintf(stderr, "ksmbench sum: %s\n", err.msg);
+			cli_fail("sum", &err);
 		verdict(r, l->name, "FAILED open or read");
 		r->unreadable++;
 		return;
@@ -205,7 +205,7 @@ static void group_end(struct check_run *r)
 static void group_unreadable(struct check_run *r, const struct kb_err *err)
 {
 	if (!r->o->status)
-		fprintf(stderr, "ksmbench sum: %s\n", err->msg);
+		cli_fail("sum", err);
 	verdict(r, r->g.name, "FAILED open or read");
 	r->g.unreadable = 1;
 	r->unreadable++;

@@ -11,6 +11,13 @@
 #include <xxhash.h>
 #include <zlib.h>
 
+/* The Makefile writes the revision into this header when it changes. */
+#if defined(__has_include)
+#if __has_include("git_revision.h")
+#include "git_revision.h"
+#endif
+#endif
+
 /* Set by the Makefile from pkg-config: ISA-L reports no version at run time. */
 #ifndef KB_ISAL_VERSION
 #define KB_ISAL_VERSION "unknown"

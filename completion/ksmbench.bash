@@ -1,7 +1,8 @@
 # bash completion for ksmbench: subcommands, their options, option values
 # and hash names. Everything is asked of the ksmbench being completed
-# (--list-commands, COMMAND --help, list --names), so a new command or
-# option is completed without changing this file.
+# (--list-commands, COMMAND --help, list --names --available for the hashes
+# this CPU can run, --list-input-formats), so a new command, option, hash or
+# dump format is completed without changing this file.
 
 _ksmbench_help_values() { # the X|Y|Z after OPTION in the command's help
 	"$1" "$2" --help 2>/dev/null | grep -oE -- "$3 [A-Za-z0-9|-]+\|[A-Za-z0-9|-]+" | head -n 1 |
@@ -30,11 +31,15 @@ _ksmbench() {
 		# A comma-separated list: complete the name after the last comma.
 		local head=
 		[[ $cur == *,* ]] && head=${cur%,*},
-		COMPREPLY=($(compgen -P "$head" -W "all $("$bin" list --names 2>/dev/null)" -- "${cur##*,}"))
+		COMPREPLY=($(compgen -P "$head" -W "all $("$bin" list --names --available 2>/dev/null)" -- "${cur##*,}"))
 		[[ ${#COMPREPLY[@]} -gt 0 ]] && compopt -o nospace 2>/dev/null
 		return
 		;;
-	-o | --output | --lime-ranges)
+	--input-format)
+		COMPREPLY=($(compgen -W "$("$bin" --list-input-formats 2>/dev/null)" -- "$cur"))
+		return
+		;;
+	-o | --output | --lime-ranges | --export-json | --export-csv | --export-markdown)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return

@@ -50,7 +50,12 @@ ssize_t file_input_read_full(int fd, void *buf, size_t len, const char *path, st
 	return (ssize_t)got;
 }
 
-static int read_all(int fd, const char *path, struct file_blob *blob, struct kb_err *err)
+static int too_large(const char *path, size_t max_bytes, struct kb_err *err)
+{
+	return kb_fail(err, "'%s' is larger than %zu bytes, the most this input may hold", path, max_bytes);
+}
+
+static int read_all(int fd, const char *path, size_t max_bytes, struct file_blob *blob, struct kb_err *err)
 {
 	size_t cap = 1 << 16, len = 0;
 	unsigned char *buf = malloc(cap);
@@ -74,6 +79,10 @@ static int read_all(int fd, const char *path, struct file_blob *blob, struct kb_
 			return -1;
 		}
 		len += (size_t)n;
+		if (max_bytes && len > max_bytes) {
+			free(buf);
+			return too_large(path, max_bytes, err);
+		}
 		if ((size_t)n < want)
 			break;
 	}
@@ -83,7 +92,7 @@ static int read_all(int fd, const char *path, struct file_blob *blob, struct kb_
 	return 0;
 }
 
-int file_blob_load(const char *path, struct file_blob *blob, struct kb_err *err)
+int file_blob_load(const char *path, size_t max_bytes, struct file_blob *blob, struct kb_err *err)
 {
 	struct stat st;
 	int fd = file_input_open(path, err);
@@ -97,6 +106,10 @@ int file_blob_load(const char *path, struct file_blob *blob, struct kb_err *err)
 			close(fd);
 			return kb_fail(err, "'%s' is too large to map on this platform", path);
 		}
+		if (max_bytes && (uint64_t)st.st_size > max_bytes) {
+			close(fd);
+			return too_large(path, max_bytes, err);
+		}
 		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (p != MAP_FAILED) {
 			blob->data = p;
@@ -106,7 +119,7 @@ int file_blob_load(const char *path, struct file_blob *blob, struct kb_err *err)
 			return 0;
 		}
 	}
-	rc = read_all(fd, path, blob, err);
+	rc = read_all(fd, path, max_bytes, blob, err);
 	close(fd);
 	return rc;
 }

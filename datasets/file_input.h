@@ -21,7 +21,8 @@ struct file_blob {
 	int mapped;
 };
 
-int file_blob_load(const char *path, struct file_blob *blob, struct kb_err *err);
+/* max_bytes: a file larger than that is refused (0: no limit). */
+int file_blob_load(const char *path, size_t max_bytes, struct file_blob *blob, struct kb_err *err);
 void file_blob_release(struct file_blob *blob);
 
 #endif

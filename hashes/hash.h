@@ -91,7 +91,10 @@ const char *hash_provenance(const struct hash_impl *h, char *buf, size_t size);
 void hash_hex(const struct hash_impl *h, const void *buf, size_t len, char hex[HASH_HEX_MAX]);
 
 /* A comma-separated list of names ("all" for every available one) into an
- * array of selected, available implementations. Returns the count or -1. */
+ * array of selected, available implementations. An element with *, ? or
+ * [ is a glob (fnmatch) over the names: every hash it matches that this
+ * CPU can run, in registry order, each hash once; one that matches no name
+ * is an error naming it. Returns the count or -1. */
 int hash_select_list(const char *list, const struct hash_impl **out, unsigned max, struct kb_err *err);
 
 #endif

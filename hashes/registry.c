@@ -1,4 +1,5 @@
 /* The registry: the one list of hashes, and the lookups everything else uses. */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -170,6 +171,38 @@ void hash_hex(const struct hash_impl *h, const void *buf, size_t len, char hex[H
 	snprintf(hex, HASH_HEX_MAX, "%0*llx", (int)(r->bits / 4), (unsigned long long)r->fn(buf, len));
 }
 
+/* A glob of the list ("xxh3-*", "crc32c-?way*"): every available hash its
+ * name matches (fnmatch), in registry order, those listed already left
+ * out. Returns the new count, or -1: no name matches, or none this CPU
+ * can run. */
+static int select_glob(const char *glob, const struct hash_impl **out, unsigned n, unsigned max, struct kb_err *err)
+{
+	unsigned matched = 0, runnable = 0;
+
+	for (unsigned i = 0; i < hash_registry_count; i++) {
+		const struct hash_impl *h = hash_registry[i];
+		int listed = 0;
+		if (fnmatch(glob, h->name, 0) != 0)
+			continue;
+		matched++;
+		if (!hash_available(h))
+			continue;
+		runnable++;
+		for (unsigned j = 0; j < n && !listed; j++)
+			listed = out[j] == h;
+		if (listed)
+			continue;
+		if (n == max)
+			return kb_fail(err, "too many hashes (at most %u)", max);
+		out[n++] = h;
+	}
+	if (!matched)
+		return kb_fail(err, "no hash matches '%s' (ksmbench list --names)", glob);
+	if (!runnable)
+		return kb_fail(err, "no hash this CPU can run matches '%s'", glob);
+	return (int)n;
+}
+
 int hash_select_list(const char *list, const struct hash_impl **out, unsigned max, struct kb_err *err)
 {
 	char buf[1024];
@@ -191,6 +224,13 @@ int hash_select_list(const char *list, const struct hash_impl **out, unsigned ma
 			*next++ = '\0';
 		if (*tok == '\0')
 			return kb_fail(err, "empty name in the hash list '%s'", list);
+		if (strpbrk(tok, "*?[")) {
+			int got = select_glob(tok, out, n, max, err);
+			if (got < 0)
+				return -1;
+			n = (unsigned)got;
+			continue;
+		}
 		const struct hash_impl *h = hash_select(tok, err);
 		if (!h)
 			return -1;

@@ -10,6 +10,7 @@
 
 #include "kinds.h"
 #include "record_table.h"
+#include "../common/plural.h"
 
 #define DOC(row) ((const struct report_document *)(row)->item)
 #define FIG(row) ((const struct ceiling_figures *)(row)->item)
@@ -268,9 +269,9 @@ int ceiling_report_table(FILE *out, const struct report_document *doc)
 	const struct ceiling_report *r = doc->ceiling;
 	const struct ceiling_figures *f = r->figures;
 
-	if (fprintf(out, "ceiling: %s (family %d, model %d), %.2f s, best of %u repeats, largest spread %.1f%%\n\n",
+	if (fprintf(out, "ceiling: %s (family %d, model %d), %.2f s, best of %u repeat%s, largest spread %.1f%%\n\n",
 		    r->cpu->known ? r->cpu->brand : "unknown CPU", r->cpu->ext_family, r->cpu->ext_model, f->elapsed_s,
-		    f->repeats, worst_spread(f)) < 0 ||
+		    f->repeats, kb_s(f->repeats), worst_spread(f)) < 0 ||
 	    probes_table(out, f))
 		return -1;
 	if (fprintf(out, "\nceilings at %zu B per call (hot: L1; cold: streamed from memory); docs/ceilings.md\n\n",

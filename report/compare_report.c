@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "escape.h"
 #include "kinds.h"
 #include "record_table.h"
 
@@ -228,47 +229,73 @@ static struct table *pairs_table(const struct report_document *doc, enum report_
 	};
 	const struct compare_outcome *o = doc->outcome;
 	struct record_list pairs = { &pair_schema, o->pairs, o->npairs, sizeof(o->pairs[0]), { .item = doc } };
+	struct table *t = record_table(RECORD_COLUMNS(columns), &pairs);
 
-	return record_table(RECORD_COLUMNS(columns), &pairs);
+	if (t)
+		table_set_markup(t, sizeof(columns) / sizeof(columns[0]) - 1);
+	return t;
 }
 
-static void describe_run(FILE *out, const char *label, const struct loaded_doc *d, const char *prefix)
+/* The documents' strings, escaped for the target: a brand or a revision
+ * holding a newline or an escape sequence must not forge a line. */
+static void describe_run(FILE *out, const char *label, const struct loaded_doc *d, const char *prefix,
+			 enum escape_target e)
 {
-	fprintf(out, "%s%s %s: %s, git %s, %s%s%s\n", prefix, label, d->path, d->date ? d->date : "undated",
-		d->git_revision ? d->git_revision : "unknown", d->cpu_brand ? d->cpu_brand : "unidentified CPU",
-		d->version == 1 ? ", version 1 (one process per result)" : "",
+	fprintf(out, "%s%s ", prefix, label);
+	escape_put(out, d->path, e);
+	fputs(": ", out);
+	escape_put(out, d->date ? d->date : "undated", e);
+	fputs(", git ", out);
+	escape_put(out, d->git_revision ? d->git_revision : "unknown", e);
+	fputs(", ", out);
+	escape_put(out, d->cpu_brand ? d->cpu_brand : "unidentified CPU", e);
+	fprintf(out, "%s%s\n", d->version == 1 ? ", version 1 (one process per result)" : "",
 		d->interrupted ? ", INTERRUPTED run (partial)" : "");
 }
 
-/* One line per inconclusive pair (why), then one per differing field. */
-static void notes(FILE *out, const struct compare_outcome *o, const char *prefix)
+/* One line per inconclusive pair (why), then one per differing field; the
+ * documents' strings escaped as describe_run's. */
+static void notes(FILE *out, const struct compare_outcome *o, const char *prefix, enum escape_target e)
 {
 	for (size_t i = 0; i < o->npairs; i++) {
 		const struct compare_pair *p = &o->pairs[i];
-		char data[320], page[48];
+		char data[320], page[48], line[1024];
 		struct record_row row = { p, NULL, i };
 		if (p->verdict != VERDICT_INCONCLUSIVE)
 			continue;
 		results_dataset(p->new_, data, sizeof(data));
 		page_cell(&row, page, sizeof(page));
-		fprintf(out, "%sinconclusive: %s %s %s %s %s: %s\n", prefix, p->new_->hash, data, p->new_->cache, page,
-			p->new_->timer, p->why);
+		snprintf(line, sizeof(line), "inconclusive: %s %s %s %s %s: %s", p->new_->hash, data, p->new_->cache,
+			 page, p->new_->timer, p->why);
+		fputs(prefix, out);
+		escape_put(out, line, e);
+		fputc('\n', out);
 	}
-	for (size_t i = 0; i < o->nmismatches; i++)
-		fprintf(out, "%swarning: the runs differ in %s (%s vs %s): figures may not be comparable\n", prefix,
-			o->mismatches[i].field, o->mismatches[i].base, o->mismatches[i].new_);
+	for (size_t i = 0; i < o->nmismatches; i++) {
+		char line[1024];
+		snprintf(line, sizeof(line), "warning: the runs differ in %s (%s vs %s): figures may not be comparable",
+			 o->mismatches[i].field, o->mismatches[i].base, o->mismatches[i].new_);
+		fputs(prefix, out);
+		escape_put(out, line, e);
+		fputc('\n', out);
+	}
 }
 
 static void list_only(FILE *out, const char *label, const struct loaded_result *const *r, size_t n,
-		      const char *prefix)
+		      const char *prefix, enum escape_target e)
 {
 	for (size_t i = 0; i < n; i++) {
 		char data[320], page[48];
 		struct record_row row = { &r[i], NULL, i };
+		const char *words[] = { r[i]->hash, data, r[i]->cache, page, r[i]->timer };
 		results_dataset(r[i], data, sizeof(data));
 		page_cell(&row, page, sizeof(page));
-		fprintf(out, "%sonly in %s: %s %s %s %s %s\n", prefix, label, r[i]->hash, data, r[i]->cache, page,
-			r[i]->timer);
+		fprintf(out, "%sonly in %s:", prefix, label);
+		for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+			fputc(' ', out);
+			escape_put(out, words[w], e);
+		}
+		fputc('\n', out);
 	}
 }
 
@@ -287,23 +314,24 @@ int compare_report_text(FILE *out, const struct report_document *doc, enum repor
 	const struct compare_outcome *o = doc->outcome;
 	struct table *t = pairs_table(doc, style);
 	int md = style == REPORT_MARKDOWN, rc;
+	enum escape_target e = md ? ESCAPE_MARKDOWN : ESCAPE_TERM;
 
 	if (!t)
 		return -1;
 	if (md)
 		fprintf(out, "### ksmbench compare: %zu regression%s\n\n", o->counts[VERDICT_REGRESSION],
 			o->counts[VERDICT_REGRESSION] == 1 ? "" : "s");
-	describe_run(out, md ? "Base" : "base", doc->base, md ? "- " : "# ");
-	describe_run(out, md ? "New" : "new ", doc->new_, md ? "- " : "# ");
+	describe_run(out, md ? "Base" : "base", doc->base, md ? "- " : "# ", e);
+	describe_run(out, md ? "New" : "new ", doc->new_, md ? "- " : "# ", e);
 	if (md)
 		fputc('\n', out);
 	rc = md ? table_print_markdown(t, out) : table_print(t, out);
 	table_free(t);
 	if (md)
 		fputc('\n', out);
-	list_only(out, "base", o->only_base, o->nonly_base, md ? "- " : "");
-	list_only(out, "new", o->only_new, o->nonly_new, md ? "- " : "");
-	notes(out, o, md ? "- " : "");
+	list_only(out, "base", o->only_base, o->nonly_base, md ? "- " : "", e);
+	list_only(out, "new", o->only_new, o->nonly_new, md ? "- " : "", e);
+	notes(out, o, md ? "- " : "", e);
 	if (md && (o->nonly_base || o->nonly_new || o->nmismatches || o->counts[VERDICT_INCONCLUSIVE]))
 		fputc('\n', out);
 	summary(out, doc->settings, o);

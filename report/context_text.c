@@ -4,7 +4,38 @@
 
 #include <signal.h>
 
+#include "../common/plural.h"
+#include "escape.h"
 #include "text_wrap.h"
+
+/* The machine's own strings (a hypervisor sets the CPU's brand, sysfs files
+ * give the governor a warning names), escaped for the target. */
+struct context_strings {
+	char git[64], brand[320], kernel[320], date[128];
+};
+
+static void context_strings(const struct bench_context *ctx, enum escape_target e, const char *no_cpu,
+			    struct context_strings *s)
+{
+	escape_str(ctx->git_revision, e, s->git, sizeof(s->git));
+	escape_str(ctx->cpu.known ? ctx->cpu.brand : no_cpu, e, s->brand, sizeof(s->brand));
+	escape_str(ctx->kernel_release, e, s->kernel, sizeof(s->kernel));
+	escape_str(ctx->date, e, s->date, sizeof(s->date));
+}
+
+/* Each warning escaped for e, then wrapped to width (0: not wrapped). */
+static int warning_lines(FILE *out, const struct bench_context *ctx, const char *prefix, enum escape_target e,
+			 unsigned width)
+{
+	char line[4 * sizeof(ctx->warnings[0])];
+
+	for (unsigned i = 0; i < ctx->nwarnings; i++) {
+		escape_str(ctx->warnings[i], e, line, sizeof(line));
+		if (report_wrapped(out, prefix, line, width))
+			return -1;
+	}
+	return 0;
+}
 
 static void tsc_text(const struct bench_context *ctx, const char *none, char *buf, size_t size)
 {
@@ -16,40 +47,40 @@ static void tsc_text(const struct bench_context *ctx, const char *none, char *bu
 
 int report_context_line(FILE *out, const struct bench_context *ctx, unsigned width)
 {
+	struct context_strings s;
 	char tsc[64];
 
 	tsc_text(ctx, "no TSC (CLOCK_MONOTONIC counter)", tsc, sizeof(tsc));
+	context_strings(ctx, ESCAPE_TERM, "unidentified CPU", &s);
 	return report_wrappedf(out, width, "# ", "ksmbench %s (git %s), %s, CPU %d pinned (%s), %s, kernel %s",
-			       ctx->version, ctx->git_revision, ctx->cpu.known ? ctx->cpu.brand : "unidentified CPU",
-			       ctx->pinned_cpu, ctx->pin_rule ? ctx->pin_rule : "given", tsc, ctx->kernel_release);
+			       ctx->version, s.git, s.brand, ctx->pinned_cpu, ctx->pin_rule ? ctx->pin_rule : "given",
+			       tsc, s.kernel);
 }
 
 int report_warnings(FILE *out, const struct bench_context *ctx, const char *prefix, unsigned width)
 {
-	for (unsigned i = 0; i < ctx->nwarnings; i++)
-		if (report_wrapped(out, prefix, ctx->warnings[i], width))
-			return -1;
-	return 0;
+	return warning_lines(out, ctx, prefix, ESCAPE_TERM, width);
 }
 
 int report_interruption(FILE *out, const struct bench_context *ctx, const char *prefix)
 {
 	if (!ctx->interrupted_by)
 		return 0;
-	fprintf(out, "%sinterrupted by %s: %u of %u measurements reported, %u of %u rounds (a round cut short is "
-		     "dropped)\n", prefix, ctx->interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT", ctx->completed,
-		ctx->planned, ctx->rounds_done, ctx->rounds_planned);
+	fprintf(out, "%sinterrupted by %s: %u of %u measurement%s reported, %u of %u round%s (a round cut short "
+		     "is dropped)\n", prefix, ctx->interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT", ctx->completed,
+		ctx->planned, kb_s(ctx->planned), ctx->rounds_done, ctx->rounds_planned, kb_s(ctx->rounds_planned));
 	return ferror(out) ? -1 : 0;
 }
 
 int report_context_markdown(FILE *out, const struct bench_context *ctx)
 {
+	struct context_strings s;
 	char tsc[64];
 
 	tsc_text(ctx, "no TSC", tsc, sizeof(tsc));
-	fprintf(out, "ksmbench %s (git %s) on %s, CPU %d pinned (%s), %s, kernel %s, %s\n\n", ctx->version,
-		ctx->git_revision, ctx->cpu.known ? ctx->cpu.brand : "an unidentified CPU", ctx->pinned_cpu,
-		ctx->pin_rule ? ctx->pin_rule : "given", tsc, ctx->kernel_release, ctx->date);
+	context_strings(ctx, ESCAPE_MARKDOWN, "an unidentified CPU", &s);
+	fprintf(out, "ksmbench %s (git %s) on %s, CPU %d pinned (%s), %s, kernel %s, %s\n\n", ctx->version, s.git,
+		s.brand, ctx->pinned_cpu, ctx->pin_rule ? ctx->pin_rule : "given", tsc, s.kernel, s.date);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -59,9 +90,7 @@ static int markdown_notes(FILE *out, const struct bench_context *ctx)
 		fputc('\n', out);
 	if (report_interruption(out, ctx, "- **Note**: "))
 		return -1;
-	for (unsigned i = 0; i < ctx->nwarnings; i++)
-		fprintf(out, "- Warning: %s\n", ctx->warnings[i]);
-	return ferror(out) ? -1 : 0;
+	return warning_lines(out, ctx, "- Warning: ", ESCAPE_MARKDOWN, 0);
 }
 
 int report_table_notes(FILE *out, const struct bench_context *ctx, enum report_style style, unsigned width)

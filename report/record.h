@@ -50,6 +50,14 @@ struct record_value {
 
 struct record_schema;
 
+/* The values a number read back may take (record_load.c). A field without
+ * one takes its type's: a UINT 0 to 2^53 (exact in a double), a REAL any
+ * finite value >= 0. Both bounds are inclusive. */
+struct record_range {
+	double min, max;
+	int or_zero; /* 0 is allowed too (a time not measured) */
+};
+
 /* Field flags. */
 #define RECORD_CSV 1u      /* a column of the CSV (and TSV) rows */
 #define RECORD_REQUIRED 2u /* results_load: a document without it is rejected */
@@ -72,6 +80,7 @@ struct record_field {
 	 * int, OBJECT: the nested load struct, an array of REAL or OBJECT: a
 	 * struct record_array); 0 when the field is not read. */
 	size_t load;
+	const struct record_range *range; /* a number (or each element) read back; NULL: the type's */
 };
 
 struct record_schema {

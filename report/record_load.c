@@ -1,9 +1,13 @@
 /* Reading records back (see record_load.h). Numbers must be finite and not
- * negative (every quantity read back is a size, a count, a rate or a time);
- * an integer field must hold an integer a double represents exactly. */
+ * negative (every quantity read back is a size, a count, a rate or a time)
+ * and within the field's range (record.h); an integer field must hold an
+ * integer a double represents exactly, so every cast from it is defined.
+ * An array holds at most RECORD_LOAD_MAX_ITEMS elements. */
 #include "record_load.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 struct load {
@@ -17,9 +21,49 @@ static int fail(const struct load *ld, const char *name, const char *problem)
 		       name, problem);
 }
 
-static int number_ok(const cJSON *x)
+static const struct record_range uint_range = { 0, 9007199254740992.0, 0 }, real_range = { 0, DBL_MAX, 0 };
+
+static const struct record_range *range_of(const struct record_field *f)
 {
-	return cJSON_IsNumber(x) && isfinite(x->valuedouble) && x->valuedouble >= 0;
+	return f->range ? f->range : f->type == RECORD_UINT ? &uint_range : &real_range;
+}
+
+/* A number in range (NaN fails every comparison). */
+static int number_ok(const cJSON *x, const struct record_field *f)
+{
+	const struct record_range *r = range_of(f);
+
+	return cJSON_IsNumber(x) && ((x->valuedouble >= r->min && x->valuedouble <= r->max) ||
+				     (r->or_zero && x->valuedouble == 0)) &&
+	       (f->type != RECORD_UINT || x->valuedouble == floor(x->valuedouble));
+}
+
+/* What a number must be: "not an integer >= 0", or "not a number from A to B"
+ * when the field has a range of its own. index: the element of an array. */
+static int fail_number(const struct load *ld, const struct record_field *f, const char *index)
+{
+	const char *kind = f->type == RECORD_UINT ? "an integer" : "a number";
+	char problem[128];
+
+	if (f->range)
+		snprintf(problem, sizeof(problem), "not %s%s from %.6g to %.6g", f->range->or_zero ? "0 or " : "",
+			 kind, f->range->min, f->range->max);
+	else
+		snprintf(problem, sizeof(problem), "not %s >= 0", kind);
+	if (index)
+		return kb_fail(ld->err, "%s: %s%s%s[%s] is %s", ld->path, ld->what ? ld->what : "",
+			       ld->what ? ": " : "", f->name, index, problem);
+	return kb_fail(ld->err, "%s: %s%s\"%s\" is missing or %s", ld->path, ld->what ? ld->what : "",
+		       ld->what ? ": " : "", f->name, problem);
+}
+
+/* An array longer than RECORD_LOAD_MAX_ITEMS is refused before it is read. */
+static int check_count(const struct record_field *f, const cJSON *x, const struct load *ld)
+{
+	if (cJSON_GetArraySize(x) > RECORD_LOAD_MAX_ITEMS)
+		return kb_fail(ld->err, "%s: %s%s\"%s\" has more than %d elements", ld->path,
+			       ld->what ? ld->what : "", ld->what ? ": " : "", f->name, RECORD_LOAD_MAX_ITEMS);
+	return 0;
 }
 
 static int load_scalar(const struct record_field *f, const cJSON *x, char *at, const struct load *ld)
@@ -31,13 +75,13 @@ static int load_scalar(const struct record_field *f, const cJSON *x, char *at, c
 		*(const char **)at = x->valuestring;
 		return 0;
 	case RECORD_UINT:
-		if (!number_ok(x) || x->valuedouble != floor(x->valuedouble) || x->valuedouble > 9007199254740992.0)
-			return fail(ld, f->name, "is missing or not an integer >= 0");
+		if (!number_ok(x, f))
+			return fail_number(ld, f, NULL);
 		*(uint64_t *)at = (uint64_t)x->valuedouble;
 		return 0;
 	case RECORD_REAL:
-		if (!number_ok(x))
-			return fail(ld, f->name, "is missing or not a number >= 0");
+		if (!number_ok(x, f))
+			return fail_number(ld, f, NULL);
 		*(double *)at = x->valuedouble;
 		return 0;
 	case RECORD_BOOL:
@@ -52,6 +96,8 @@ static int load_scalar(const struct record_field *f, const cJSON *x, char *at, c
 
 static int load_reals(const struct record_field *f, const cJSON *x, struct record_array *a, const struct load *ld)
 {
+	if (check_count(f, x, ld))
+		return -1;
 	double *v = malloc(((size_t)cJSON_GetArraySize(x) + 1) * sizeof(double));
 	const cJSON *e;
 
@@ -59,9 +105,10 @@ static int load_reals(const struct record_field *f, const cJSON *x, struct recor
 		return kb_fail(ld->err, "out of memory reading %s", ld->path);
 	a->items = v;
 	cJSON_ArrayForEach(e, x) {
-		if (!number_ok(e))
-			return kb_fail(ld->err, "%s: %s%s%s[%zu] is not a number >= 0", ld->path,
-				       ld->what ? ld->what : "", ld->what ? ": " : "", f->name, a->n);
+		char index[32];
+		snprintf(index, sizeof(index), "%zu", a->n);
+		if (!number_ok(e, f))
+			return fail_number(ld, f, index);
 		v[a->n++] = e->valuedouble;
 	}
 	return 0;
@@ -70,6 +117,8 @@ static int load_reals(const struct record_field *f, const cJSON *x, struct recor
 static int load_objects(const struct record_field *f, const cJSON *x, struct record_array *a,
 			const struct load *ld)
 {
+	if (check_count(f, x, ld))
+		return -1;
 	size_t size = f->sub->load_size;
 	char *items = calloc((size_t)cJSON_GetArraySize(x) + 1, size);
 	const cJSON *e;

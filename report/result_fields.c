@@ -197,35 +197,44 @@ RECORD_GETTER(g_clock, record_str(v, result_class(w) == RDTSC_TSC ? "tsc" : "mon
 #define CSV RECORD_CSV
 #define REQ RECORD_REQUIRED
 
-/* name, type, applies, flags, CSV decimals, getter[, count, sub, load] */
+/* What a document read back may say (docs/input-limits.md): a page of 1 byte
+ * to 1 GB, a misalignment within one, at most 10^9 rounds, a rate up to a
+ * petabyte a second and a time from a femtosecond (some rounds of a 1-byte
+ * page) to 11 days, or 0 for a time a timer does not measure (jiffies).
+ * Within these every rate derived stays finite. */
+static const struct record_range page_range = { 1, 1e9, 0 }, misalign_range = { 0, 1e9, 0 },
+				 repeats_range = { 0, 1e9, 0 }, rate_range = { 0, 1e15, 0 }, ns_range = { 1e-6, 1e15, 1 };
+
+/* name, type, applies, flags, CSV decimals, getter[, count, sub, load, range] */
 static const struct record_field result_fields[] = {
 	{ .name = "hash", .type = RECORD_STR, .flags = CSV | REQ, .get = g_hash, .load = LR(hash) },
 	{ .name = "implementation", .type = RECORD_STR, .flags = CSV, .get = g_impl, .load = LR(impl) },
 	{ .name = "data", .type = RECORD_STR, .flags = CSV | REQ, .get = g_data, .load = LR(data) },
 	{ .name = "cache", .type = RECORD_STR, .flags = CSV | REQ, .get = g_cache, .load = LR(cache) },
 	{ .name = "page_size_bytes", .type = RECORD_UINT, .flags = CSV | REQ, .get = g_page,
-	  .load = LR(page_size) },
+	  .load = LR(page_size), .range = &page_range },
 	{ .name = "misalign_bytes", .type = RECORD_UINT, .flags = CSV, .get = g_misalign,
-	  .load = LR(misalign) },
+	  .load = LR(misalign), .range = &misalign_range },
 	{ .name = "working_set_bytes", .type = RECORD_UINT, .flags = CSV, .get = g_ws },
 	{ .name = "pages_in_set", .type = RECORD_UINT, .get = g_pages },
 	{ .name = "timer", .type = RECORD_STR, .flags = CSV | REQ, .get = g_timer, .load = LR(timer) },
-	{ .name = "repeats", .type = RECORD_UINT, .flags = CSV, .get = g_repeats, .load = LR(repeats) },
+	{ .name = "repeats", .type = RECORD_UINT, .flags = CSV, .get = g_repeats, .load = LR(repeats),
+	  .range = &repeats_range },
 	{ .name = "repeats_requested", .type = RECORD_UINT, .get = g_requested },
 	{ .name = "interrupted", .type = RECORD_BOOL, .get = g_interrupted, .load = LR(interrupted) },
 	{ .name = "calls", .type = RECORD_UINT, .flags = CSV, .get = g_calls },
 	{ .name = "round_ns", .type = RECORD_UINT, .get = g_round_ns },
 	{ .name = "bytes_per_second_best", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.0f",
-	  .get = g_bps_best, .load = LR(bytes_per_second_best) },
+	  .get = g_bps_best, .load = LR(bytes_per_second_best), .range = &rate_range },
 	{ .name = "bytes_per_second_median", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.0f",
-	  .get = g_bps_median, .load = LR(bytes_per_second_median) },
+	  .get = g_bps_median, .load = LR(bytes_per_second_median), .range = &rate_range },
 	{ .name = "ns_per_page_best", .type = RECORD_REAL, .flags = CSV, .format = "%.2f", .get = g_ns_best },
 	{ .name = "ns_per_page_median", .type = RECORD_REAL, .flags = CSV, .format = "%.2f",
 	  .get = g_ns_median },
 	{ .name = "ns_per_page_min", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.2f", .get = g_ns_min,
-	  .load = LR(ns_per_page_min) },
+	  .load = LR(ns_per_page_min), .range = &ns_range },
 	{ .name = "ns_per_page_max", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.2f", .get = g_ns_max,
-	  .load = LR(ns_per_page_max) },
+	  .load = LR(ns_per_page_max), .range = &ns_range },
 	{ .name = "ns_per_page_mean", .type = RECORD_REAL, .format = "%.2f", .get = g_ns_mean },
 	{ .name = "cv", .type = RECORD_REAL, .flags = CSV, .format = "%.4f", .get = g_cv },
 	{ .name = "ceiling_bytes_per_second", .type = RECORD_REAL, .flags = CSV, .format = "%.0f", .get = g_ceiling },
@@ -233,7 +242,7 @@ static const struct record_field result_fields[] = {
 	{ .name = "ceiling_limited_by", .type = RECORD_STR, .flags = CSV, .get = g_ceiling_limit },
 	/* Every round's rate, in the order measured: compare's samples. */
 	{ .name = "bytes_per_second_rounds", .type = RECORD_REAL, .get = g_round_bps, .count = n_rounds,
-	  .load = LR(rounds_read) },
+	  .load = LR(rounds_read), .range = &rate_range },
 	{ .name = "kernel_mb_per_s_best", .type = RECORD_INT, .applies = JIFFIES, .flags = CSV,
 	  .get = g_kmb_best },
 	{ .name = "kernel_mb_per_s_median", .type = RECORD_INT, .applies = JIFFIES, .flags = CSV,

@@ -43,16 +43,47 @@ static const char *get_string(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static int parse(const char *path, struct loaded_doc *doc, struct kb_err *err)
+/* The JSON values in text, counted as its separators and openings outside
+ * strings: what the parser would allocate a node for, at most. Stops
+ * counting past limit. */
+static size_t count_values(const unsigned char *text, size_t len, size_t limit)
 {
-	struct file_blob blob;
+	size_t n = 1;
+	int in_string = 0;
 
-	if (file_blob_load(path, &blob, err))
-		return -1;
-	doc->root = cJSON_ParseWithLength((const char *)blob.data, blob.len);
-	file_blob_release(&blob);
+	for (size_t i = 0; i < len && n <= limit; i++) {
+		if (in_string) {
+			if (text[i] == '\\')
+				i++;
+			else if (text[i] == '"')
+				in_string = 0;
+		} else if (text[i] == '"') {
+			in_string = 1;
+		} else {
+			n += text[i] == ',' || text[i] == '[' || text[i] == '{';
+		}
+	}
+	return n;
+}
+
+/* The document's text as JSON: within the limits, one value and nothing
+ * after it but white space; then its schema. */
+static int parse(const char *path, const char *text, size_t len, struct loaded_doc *doc, struct kb_err *err)
+{
+	const char *end = NULL;
+
+	if (len > RESULTS_MAX_BYTES)
+		return kb_fail(err, "%s is larger than %zu bytes, the most a results document may hold", path,
+			       RESULTS_MAX_BYTES);
+	if (count_values((const unsigned char *)text, len, RESULTS_MAX_VALUES) > RESULTS_MAX_VALUES)
+		return kb_fail(err, "%s: more than %d JSON values, the most a results document may hold", path,
+			       RESULTS_MAX_VALUES);
+	doc->root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!doc->root)
 		return kb_fail(err, "%s: not a JSON document", path);
+	for (size_t at = (size_t)(end - text); at < len; at++)
+		if (!strchr(" \t\r\n", text[at]) || !text[at])
+			return kb_fail(err, "%s: trailing data after the JSON document (at byte %zu)", path, at);
 	const char *schema = get_string(doc->root, "schema");
 	if (!cJSON_IsObject(doc->root) || !schema)
 		return kb_fail(err, "%s: not a ksmbench results document (no \"schema\"; write one with "
@@ -85,7 +116,7 @@ static void derive_values(const struct loaded_doc *doc, struct loaded_result *r)
 }
 
 /* What the readers use besides the fields as read. */
-static int derive(struct loaded_doc *doc, struct kb_err *err)
+static void derive(struct loaded_doc *doc)
 {
 	doc->results = doc->results_read.items;
 	doc->n = doc->results_read.n;
@@ -94,9 +125,6 @@ static int derive(struct loaded_doc *doc, struct kb_err *err)
 	doc->cpu_brand = doc->context.cpu.brand;
 	for (size_t i = 0; i < doc->n; i++) {
 		struct loaded_result *r = &doc->results[i];
-		if (r->page_size < 1 || r->page_size > 1000000000u)
-			return kb_fail(err, "%s: results[%zu]: page_size_bytes %llu is out of range", doc->path, i,
-				       (unsigned long long)r->page_size);
 		if (!r->impl)
 			r->impl = r->hash;
 		r->bytes_per_second_min = bench_bytes_per_s((uint32_t)r->page_size, r->ns_per_page_max);
@@ -105,19 +133,32 @@ static int derive(struct loaded_doc *doc, struct kb_err *err)
 		r->nrounds = r->rounds_read.n;
 		derive_values(doc, r);
 	}
+}
+
+int results_parse(const char *path, const void *text, size_t len, struct loaded_doc *doc, struct kb_err *err)
+{
+	memset(doc, 0, sizeof(*doc));
+	doc->path = path;
+	if (parse(path, text, len, doc, err) ||
+	    record_load(&report_results_document_schema, doc->root, doc, path, NULL, err)) {
+		results_release(doc);
+		return -1;
+	}
+	derive(doc);
 	return 0;
 }
 
 int results_load(const char *path, struct loaded_doc *doc, struct kb_err *err)
 {
+	struct file_blob blob;
+	int rc;
+
 	memset(doc, 0, sizeof(*doc));
-	doc->path = path;
-	if (parse(path, doc, err) ||
-	    record_load(&report_results_document_schema, doc->root, doc, path, NULL, err) || derive(doc, err)) {
-		results_release(doc);
+	if (file_blob_load(path, RESULTS_MAX_BYTES, &blob, err))
 		return -1;
-	}
-	return 0;
+	rc = results_parse(path, blob.data, blob.len, doc, err);
+	file_blob_release(&blob);
+	return rc;
 }
 
 void results_release(struct loaded_doc *doc)

@@ -2,7 +2,10 @@
  * commands that consume one (compare, plot), driven by the same field
  * tables that write it (result_fields.c, results_doc.c): every field they
  * use is checked; a file that is not such a document gives one error
- * naming the file and what is wrong. */
+ * naming the file and what is wrong. Input is bounded (docs/input-limits.md):
+ * at most RESULTS_MAX_BYTES of text holding at most RESULTS_MAX_VALUES JSON
+ * values, nothing after the document, numbers in their fields' ranges and
+ * arrays of at most RECORD_LOAD_MAX_ITEMS elements. */
 #ifndef KB_RESULTS_LOAD_H
 #define KB_RESULTS_LOAD_H
 
@@ -13,6 +16,9 @@
 
 #include "../common/err.h"
 #include "record.h"
+
+#define RESULTS_MAX_BYTES ((size_t)16 << 20)
+#define RESULTS_MAX_VALUES 1000000
 
 /* A result as read back (the result schema's load struct). */
 struct loaded_result {
@@ -63,6 +69,8 @@ struct loaded_doc {
 };
 
 int results_load(const char *path, struct loaded_doc *doc, struct kb_err *err);
+/* The same from len bytes of text (path names it in errors). */
+int results_parse(const char *path, const void *text, size_t len, struct loaded_doc *doc, struct kb_err *err);
 void results_release(struct loaded_doc *doc);
 
 /* The dataset as matched across files (report_stable_data) into buf. */

@@ -7,6 +7,7 @@
 #include "kinds.h"
 #include "record_table.h"
 #include "result_fields.h"
+#include "../common/plural.h"
 
 #define SCAN_SCHEMA "ksmbench-scan/1"
 
@@ -445,13 +446,14 @@ static int summary(FILE *out, const struct scan_result *r)
 {
 	const struct census_counts *c = &r->counts;
 
-	return fprintf(out, "\n%llu pages: %llu zero, %llu distinct non-zero contents; %llu of them occur more than "
-			    "once, in %llu surplus copies (duplicates by full content: %llu compares, %llu key "
-			    "collisions)\n\n",
-		       (unsigned long long)r->total.pages, (unsigned long long)c->zero_pages,
-		       (unsigned long long)c->distinct, (unsigned long long)r->duplicated_contents,
-		       (unsigned long long)r->duplicate_pages, (unsigned long long)c->compares,
-		       (unsigned long long)c->key_collisions) < 0;
+	return fprintf(out, "\n%llu page%s: %llu zero, %llu distinct non-zero content%s; %llu of them occur%s more "
+			    "than once, in %llu surplus cop%s (duplicates by full content: %llu compare%s, %llu key "
+			    "collision%s)\n\n",
+		       (unsigned long long)r->total.pages, kb_s(r->total.pages), (unsigned long long)c->zero_pages,
+		       (unsigned long long)c->distinct, kb_s(c->distinct), (unsigned long long)r->duplicated_contents,
+		       r->duplicated_contents == 1 ? "s" : "", (unsigned long long)r->duplicate_pages,
+		       r->duplicate_pages == 1 ? "y" : "ies", (unsigned long long)c->compares, kb_s(c->compares),
+		       (unsigned long long)c->key_collisions, kb_s(c->key_collisions)) < 0;
 }
 
 static int legend(FILE *out, const struct scan_result *r)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/versions.h"
+#include "escape.h"
 #include "kinds.h"
 
 #define WIDTH 960
@@ -18,18 +19,11 @@
 #define BAR 15.0
 #define HEADING 30.0
 
-/* Text with &, <, >, " escaped. */
+/* A document's string as XML text or an attribute value (escape.h): no
+ * markup, and no character XML cannot hold. */
 static void put_text(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-	}
+	escape_put(out, s, ESCAPE_XML);
 }
 
 /* A colour per family, so related implementations read together. */
@@ -66,13 +60,67 @@ static void group_label(const struct loaded_result *r, char *buf, size_t size)
 		 r->misalign ? " (misaligned)" : "", r->timer);
 }
 
-static int same_group(const struct loaded_result *a, const struct loaded_result *b)
-{
-	char ga[400], gb[400];
+/* A result's bar: the group (dataset) it is drawn in, and where. */
+struct bar {
+	char *label;
+	uint64_t misalign;
+	size_t index, group; /* group: the index of the group's first result */
+};
 
-	group_label(a, ga, sizeof(ga));
-	group_label(b, gb, sizeof(gb));
-	return strcmp(ga, gb) == 0 && a->misalign == b->misalign;
+static int by_group_key(const void *pa, const void *pb)
+{
+	const struct bar *a = pa, *b = pb;
+	int c = strcmp(a->label, b->label);
+
+	if (c == 0)
+		c = a->misalign < b->misalign ? -1 : a->misalign > b->misalign;
+	return c ? c : a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int by_place(const void *pa, const void *pb)
+{
+	const struct bar *a = pa, *b = pb;
+
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static void bars_free(struct bar *bars, size_t n)
+{
+	for (size_t i = 0; bars && i < n; i++)
+		free(bars[i].label);
+	free(bars);
+}
+
+/* The results grouped by dataset, groups in the order of their first
+ * result, results in document order within a group (sorted twice: linear
+ * in log time, for documents of many results). NULL when out of memory. */
+static struct bar *bars_place(const struct loaded_doc *doc, size_t *ngroups)
+{
+	struct bar *bars = calloc(doc->n ? doc->n : 1, sizeof(*bars));
+	char label[400];
+
+	*ngroups = 0;
+	for (size_t i = 0; bars && i < doc->n; i++) {
+		group_label(&doc->results[i], label, sizeof(label));
+		bars[i] = (struct bar){ strdup(label), doc->results[i].misalign, i, 0 };
+		if (!bars[i].label) {
+			bars_free(bars, i);
+			return NULL;
+		}
+	}
+	if (!bars)
+		return NULL;
+	qsort(bars, doc->n, sizeof(*bars), by_group_key);
+	for (size_t i = 0; i < doc->n; i++) {
+		int same = i > 0 && strcmp(bars[i].label, bars[i - 1].label) == 0 &&
+			   bars[i].misalign == bars[i - 1].misalign;
+		bars[i].group = same ? bars[i - 1].group : bars[i].index;
+		*ngroups += !same;
+	}
+	qsort(bars, doc->n, sizeof(*bars), by_place);
+	return bars;
 }
 
 /* An axis of top (in the chart's unit) at height y, a tick every step. */
@@ -93,24 +141,12 @@ static void axis(FILE *out, double y, double step, double top, int labels_above)
 
 int svg_chart_write(FILE *out, const struct loaded_doc *doc, const char *title)
 {
-	size_t n = doc->n, *order = malloc((n ? n : 1) * sizeof(size_t)), ngroups = 0;
+	size_t n = doc->n, ngroups;
+	struct bar *bars = bars_place(doc, &ngroups);
 	double max_rate = 0;
 
-	if (!order)
+	if (!bars)
 		return -1;
-	/* Results grouped by dataset, groups in order of first appearance. */
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		int seen = 0;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = same_group(&doc->results[j], &doc->results[i]);
-		if (seen)
-			continue;
-		ngroups++;
-		for (size_t j = i; j < n; j++)
-			if (same_group(&doc->results[j], &doc->results[i]))
-				order[k++] = j;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct loaded_result *r = &doc->results[i];
 		double hi = r->bytes_per_second_max > r->bytes_per_second_median ? r->bytes_per_second_max
@@ -136,8 +172,11 @@ int svg_chart_write(FILE *out, const struct loaded_doc *doc, const char *title)
 	fputs("<text x=\"20\" y=\"26\" font-size=\"17\" font-weight=\"bold\">", out);
 	put_text(out, title ? title : "ksmbench: page-hash throughput");
 	fputs("</text>\n<text class=\"note\" x=\"20\" y=\"45\">", out);
-	fprintf(out, "%s, git %s, %s", doc->cpu_brand ? doc->cpu_brand : "unidentified CPU",
-		doc->git_revision ? doc->git_revision : "unknown", doc->date ? doc->date : "undated");
+	put_text(out, doc->cpu_brand ? doc->cpu_brand : "unidentified CPU");
+	fputs(", git ", out);
+	put_text(out, doc->git_revision ? doc->git_revision : "unknown");
+	fputs(", ", out);
+	put_text(out, doc->date ? doc->date : "undated");
 	if (doc->interrupted)
 		fputs(" - INTERRUPTED run: partial results", out);
 	fputs("</text>\n", out);
@@ -160,12 +199,10 @@ int svg_chart_write(FILE *out, const struct loaded_doc *doc, const char *title)
 
 	double y = TOP;
 	for (size_t i = 0; i < n; i++) {
-		const struct loaded_result *r = &doc->results[order[i]];
-		if (i == 0 || !same_group(&doc->results[order[i - 1]], r)) {
-			char g[400];
-			group_label(r, g, sizeof(g));
+		const struct loaded_result *r = &doc->results[bars[i].index];
+		if (i == 0 || bars[i].group != bars[i - 1].group) {
 			fprintf(out, "<text class=\"group\" x=\"20\" y=\"%.1f\">", y + 20);
-			put_text(out, g);
+			put_text(out, bars[i].label);
 			fputs("</text>\n", out);
 			y += HEADING;
 		}
@@ -183,7 +220,9 @@ int svg_chart_write(FILE *out, const struct loaded_doc *doc, const char *title)
 		put_text(out, r->hash);
 		fputs("\" data-dataset=\"", out);
 		put_text(out, r->data);
-		fprintf(out, "\" data-cache=\"%s\" data-timer=\"", r->cache);
+		fputs("\" data-cache=\"", out);
+		put_text(out, r->cache);
+		fputs("\" data-timer=\"", out);
 		put_text(out, r->timer);
 		fprintf(out, "\" data-page-size=\"%u\" data-bytes-per-second=\"%.0f\" x=\"%.1f\" y=\"%.1f\" "
 			     "width=\"%.2f\" height=\"%.1f\" fill=\"%s\"><title>",
@@ -206,7 +245,7 @@ int svg_chart_write(FILE *out, const struct loaded_doc *doc, const char *title)
 	fprintf(out, "<text class=\"note\" x=\"20\" y=\"%.0f\">ksmbench %s plot of %zu result%s</text>\n", height - 8,
 		KSMBENCH_VERSION, n, n == 1 ? "" : "s");
 	fputs("</svg>\n", out);
-	free(order);
+	bars_free(bars, n);
 	return ferror(out) ? -1 : 0;
 }
 

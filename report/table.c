@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+
 struct table {
 	unsigned ncols, nrows, cap;
+	unsigned markup; /* a bit per column printed as it is */
 	char align[16];
 	char **cells; /* nrows * ncols */
 };
@@ -60,20 +63,18 @@ int table_add_rowf(struct table *t, ...)
 	return table_add_row(t, cells);
 }
 
-/* Characters on screen: UTF-8 continuation bytes take no column ("±"). */
-static size_t display_width(const char *s)
+void table_set_markup(struct table *t, unsigned col)
 {
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
+	if (col < t->ncols)
+		t->markup |= 1u << col;
 }
 
-static void pad(FILE *out, size_t n)
+/* What cell (r, c) takes on a terminal. */
+static size_t cell_width(const struct table *t, unsigned r, unsigned c)
 {
-	while (n--)
-		fputc(' ', out);
+	const char *cell = t->cells[(size_t)r * t->ncols + c];
+
+	return t->markup & (1u << c) ? strlen(cell) : escape_width(cell, ESCAPE_TERM);
 }
 
 static void column_widths(const struct table *t, size_t width[16])
@@ -82,10 +83,26 @@ static void column_widths(const struct table *t, size_t width[16])
 		width[c] = 0;
 	for (unsigned r = 0; r < t->nrows; r++)
 		for (unsigned c = 0; c < t->ncols; c++) {
-			size_t w = display_width(t->cells[(size_t)r * t->ncols + c]);
+			size_t w = cell_width(t, r, c);
 			if (w > width[c])
 				width[c] = w;
 		}
+}
+
+static void pad(FILE *out, size_t n)
+{
+	while (n--)
+		fputc(' ', out);
+}
+
+static void put_cell(const struct table *t, unsigned r, unsigned c, enum escape_target target, FILE *out)
+{
+	const char *cell = t->cells[(size_t)r * t->ncols + c];
+
+	if (t->markup & (1u << c))
+		fputs(cell, out);
+	else
+		escape_put(out, cell, target);
 }
 
 void table_fit_last(struct table *t, size_t max_width, size_t min_last)
@@ -98,8 +115,12 @@ void table_fit_last(struct table *t, size_t max_width, size_t min_last)
 	size_t room = used + min_last < max_width ? max_width - used : min_last;
 	for (unsigned r = 0; room >= 3 && r < t->nrows; r++) {
 		char *cell = t->cells[(size_t)r * t->ncols + t->ncols - 1];
-		if (strlen(cell) > room)
-			strcpy(cell + room - 3, "...");
+		size_t cut = room - 3;
+		if (strlen(cell) <= room)
+			continue;
+		while (cut > 0 && ((unsigned char)cell[cut] & 0xc0) == 0x80)
+			cut--; /* not inside a UTF-8 sequence */
+		strcpy(cell + cut, "...");
 	}
 }
 
@@ -110,15 +131,14 @@ int table_print(const struct table *t, FILE *out)
 	column_widths(t, width);
 	for (unsigned r = 0; r < t->nrows; r++) {
 		for (unsigned c = 0; c < t->ncols; c++) {
-			const char *cell = t->cells[(size_t)r * t->ncols + c];
+			size_t room = width[c] - cell_width(t, r, c);
 			int last = c + 1 == t->ncols;
 			/* The last left-aligned column is not padded: no trailing blanks. */
-			size_t gap = width[c] - display_width(cell);
 			if (t->align[c] == 'r')
-				pad(out, gap);
-			fputs(cell, out);
+				pad(out, room);
+			put_cell(t, r, c, ESCAPE_TERM, out);
 			if (t->align[c] != 'r' && !last)
-				pad(out, gap);
+				pad(out, room);
 			if (!last)
 				fputs("  ", out);
 		}
@@ -140,11 +160,7 @@ int table_print_markdown(const struct table *t, FILE *out)
 	for (unsigned r = 0; r < t->nrows; r++) {
 		for (unsigned c = 0; c < t->ncols; c++) {
 			fputs("| ", out);
-			for (const char *p = t->cells[(size_t)r * t->ncols + c]; *p; p++) {
-				if (*p == '|')
-					fputc('\\', out);
-				fputc(*p == '\n' ? ' ' : *p, out);
-			}
+			put_cell(t, r, c, ESCAPE_MARKDOWN, out);
 			fputc(' ', out);
 		}
 		fputs("|\n", out);

@@ -1,4 +1,6 @@
-/* Plain-text tables with aligned columns. */
+/* Plain-text tables with aligned columns. Cells are printed escaped for
+ * their target (escape.h: a terminal's control characters made visible,
+ * Markdown's markup escaped), except in a column marked as markup. */
 #ifndef KB_TABLE_H
 #define KB_TABLE_H
 
@@ -15,6 +17,10 @@ struct table *table_new(unsigned ncols, const char *right_align);
 int table_add_row(struct table *t, const char *const *cells);
 int table_add_rowf(struct table *t, ...); /* ncols const char * arguments */
 
+/* Column col holds the program's own markup (colour codes, Markdown
+ * emphasis), printed as it is: only text composed from fixed strings. */
+void table_set_markup(struct table *t, unsigned col);
+
 /* Cuts the last column's cells (marking each cut with "...") so that the
  * printed table is at most max_width wide, keeping at least min_last
  * characters of that column. */
@@ -23,7 +29,7 @@ void table_fit_last(struct table *t, size_t max_width, size_t min_last);
 /* Prints header row (the first row added), a rule, and the rest. */
 int table_print(const struct table *t, FILE *out);
 
-/* The same as a GitHub-flavoured Markdown table ('|' in cells escaped). */
+/* The same as a GitHub-flavoured Markdown table. */
 int table_print_markdown(const struct table *t, FILE *out);
 
 void table_free(struct table *t);

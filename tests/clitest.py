@@ -1,5 +1,8 @@
-"""Shared helpers for the CLI tests: run the binary, record checks, report."""
+"""Shared helpers for the CLI tests: run the binary, record checks, report,
+and one temporary directory per test script that holds everything it makes."""
+import atexit
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -8,8 +11,20 @@ BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./ksmbench")
 # Set by tests/cross-test.sh: under qemu-user the full verify sweep of every
 # hash takes many minutes, so the CLI tests use `verify --quick` there.
 QUICK = os.environ.get("KSMBENCH_TEST_QUICK") == "1"
+# Set by tests/cross-test.sh for i386: Debian 12's qemu-i386 hangs in fork()
+# (a three-line program does too), so no test starts measuring processes.
+FORKS = os.environ.get("KSMBENCH_TEST_NO_FORK") != "1"
 passed = 0
 failed = 0
+
+# Every mkstemp/mkdtemp of a test script that imports this module lands in
+# TEST_TMP (tempfile's default directory), removed when the script exits:
+# the suite leaves nothing in /tmp. Mode 1777 like /tmp, for the tests that
+# run the binary as another user.
+TEST_TMP = tempfile.mkdtemp(prefix="ksmbench-test-")
+os.chmod(TEST_TMP, 0o1777)
+tempfile.tempdir = TEST_TMP
+atexit.register(shutil.rmtree, TEST_TMP, True)
 
 
 MEASURING = ("bench", "thread", "select")

@@ -37,8 +37,9 @@ def counts(summary):
     out = {}
     words = summary.replace(",", " ").replace(";", " ").replace("(", " ").split()
     for i in range(1, len(words)):
-        if words[i] in ("pages", "holes", "excluded", "partial", "overlapping") and words[i - 1].isdigit():
-            out[words[i]] = int(words[i - 1])
+        word = {"page": "pages", "hole": "holes"}.get(words[i], words[i])  # "1 page", "1 hole"
+        if word in ("pages", "holes", "excluded", "partial", "overlapping") and words[i - 1].isdigit():
+            out[word] = int(words[i - 1])
     return out
 
 

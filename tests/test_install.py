@@ -89,9 +89,26 @@ if shutil.which("bash") and os.path.isfile(comp_path):
     check(complete("bench", "--timer", "") == ["window", "jiffies", "rdtsc", "ksmd"], "timer values")
     check(complete("bench", "--cache", "c") == ["cold"], "cache values")
     rc, names, _ = run("list", "--names")
-    check(set(complete("bench", "-H", "")) == set(names.split()) | {"all"}, "every hash name and all")
+    rc, here, _ = run("list", "--names", "--available")
+    check(set(here.split()) <= set(names.split()) and "jhash2" in here.split(), "--available: a subset")
+    check(set(complete("bench", "-H", "")) == set(here.split()) | {"all"},
+          "every hash this CPU can run, and all: no other")
     check(complete("bench", "-H", "xxh6") == ["xxh64"], "a hash name prefix")
-    check(complete("verify", "--hash", "jhash2,xxh3-avx5") == ["jhash2,xxh3-avx512"], "a comma-separated list")
+    check(complete("verify", "--hash", "jhash2,xxh3-s") == ["jhash2,xxh3-sse2"] or "xxh3-sse2" not in here,
+          "a comma-separated list")
+    for n in set(names.split()) - set(here.split()):
+        check(n not in complete("bench", "-H", n), f"{n}: not offered, this CPU cannot run it")
+    rc, formats, _ = run("--list-input-formats")
+    check(formats.split()[:2] == ["auto", "raw"] and "kdump" in formats.split(), f"--list-input-formats: {formats!r}")
+    check(complete("bench", "--input-format", "") == formats.split(), "input format values")
+    check(complete("sum", "--input-format", "li") == ["lime", "lime-raw", "lime-padded"], "an input format prefix")
+    check({"--export-json", "--export-csv", "--export-markdown"} <= set(complete("bench", "--exp")),
+          "bench's export options")
+    check({"--export-json", "--export-markdown"} <= set(complete("select", "--export-")), "select's exports")
+    open(os.path.join(tempfile.gettempdir(), "ksmbench-compl-probe.json"), "w").close()
+    check("ksmbench-compl-probe.json" in " ".join(complete("bench", "--export-json", "ksmbench-compl-p")),
+          "--export-json completes file names")
+    os.unlink(os.path.join(tempfile.gettempdir(), "ksmbench-compl-probe.json"))
     check(complete("bench", "--window", "") == [], "a free value is not completed with options")
 else:
     print("bash or the completion file missing: completion not tested")

@@ -14,7 +14,11 @@ import os
 import stat
 import tempfile
 
-from clitest import BIN, run, check, check_usage_error, temp_file, finish
+from clitest import BIN, FORKS, run, check, check_usage_error, temp_file, finish
+
+if not FORKS:
+    print("skipped: measuring processes where fork() hangs (qemu-i386, KSMBENCH_TEST_NO_FORK)")
+    finish("processes")
 
 FAST = ["--window", "2ms", "--warmup", "1ms"]
 NUM = (int, float)

@@ -55,8 +55,13 @@ void test_datasets_raw_source(void)
 	}
 
 	struct file_blob blob;
-	CHECK(file_blob_load(path, &blob, &err) == 0 && blob.len == len && blob.data[len - 1] == 4);
+	CHECK(file_blob_load(path, 0, &blob, &err) == 0 && blob.len == len && blob.data[len - 1] == 4);
 	file_blob_release(&blob);
+	/* A limit: the file at it is read, one byte over it refused. */
+	CHECK(file_blob_load(path, len, &blob, &err) == 0 && blob.len == len);
+	file_blob_release(&blob);
+	CHECK(file_blob_load(path, len - 1, &blob, &err) == -1 && strstr(err.msg, "is larger than") &&
+	      blob.data == NULL);
 	unlink(path);
 
 	CHECK(raw_source_open("/nonexistent/x", 4096, &err) == NULL && strstr(err.msg, "No such file"));

@@ -1,4 +1,5 @@
 /* Unit tests: the registry, CPU feature masking and the self-test engine. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../../hashes/impls.h"
@@ -47,6 +48,26 @@ void test_registry_lookup(void)
 	CHECK(hash_select_list(",", list, 32, &err) == -1);
 	int all = hash_select_list("all", list, 32, &err);
 	CHECK(all >= 6);
+	/* Globs: every runnable match in registry order, each once; no match, or
+	 * none runnable, names the pattern. */
+	int n = hash_select_list("jhash2,crc32c-gen*", list, 32, &err);
+	CHECK(n == 2 && list[0] == &hash_jhash2 && strcmp(list[1]->name, "crc32c-generic") == 0);
+	n = hash_select_list("xxh64,xx?64,xxh6[0-9]", list, 32, &err);
+	CHECK(n == 1 && list[0] == &hash_xxh64);
+	n = hash_select_list("*", list, 64, &err);
+	CHECK(n == hash_select_list("all", list, 64, &err));
+	CHECK(hash_select_list("nope*", list, 32, &err) == -1 && strstr(err.msg, "no hash matches 'nope*'"));
+	CHECK(hash_select_list("*", list, 2, &err) == -1 && strstr(err.msg, "at most 2"));
+	for (unsigned i = 0; i < hash_registry_count; i++)
+		if (!hash_available(hash_registry[i])) {
+			char glob[64];
+			snprintf(glob, sizeof(glob), "%s*", hash_registry[i]->name);
+			n = hash_select_list(glob, list, 64, &err);
+			CHECK(n > 0 || strstr(err.msg, "no hash this CPU can run matches"));
+			for (int k = 0; k < n; k++)
+				CHECK(hash_available(list[k]));
+			break;
+		}
 }
 
 void test_registry_cpu_features(void)

@@ -1,0 +1,75 @@
+"""Tests of the build's hygiene (Makefile): a second `make` builds nothing,
+`make install` after `make` compiles nothing, the git revision is rebuilt
+only when it changes (and kept where git cannot tell), and -Werror is in the
+builds the project checks (`make test`) but not in a plain `make`."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from clitest import BIN, check, finish
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def make(*args):
+    # Not the variables of a make this suite may run under: make test passes
+    # WERROR=-Werror, which make exports to its recipes' environment too.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "WERROR")}
+    p = subprocess.run(["make", "--no-print-directory", "-C", ROOT, *args], capture_output=True, text=True,
+                       env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def compiles(text):
+    return [l for l in text.splitlines() if re.search(r"\s-c\s+-o\s", l) or re.search(r"\s-o\s+\S*ksmbench\s", l)]
+
+
+# The build the binary under test came from: ./ksmbench is build/default,
+# build/NAME/ksmbench is BUILD=build/NAME (san, clang); a cross build runs
+# through a wrapper and is left out.
+rel = os.path.relpath(BIN, ROOT)
+m = re.fullmatch(r"build/([\w-]+)/ksmbench", rel)
+build = "build/default" if rel == "ksmbench" else f"build/{m.group(1)}" if m else None
+if build and os.path.isfile(os.path.join(ROOT, build, "git_revision.h")):
+    vars_ = [f"BUILD={build}", f"OUT={rel}"]
+    # --- up to date: make -q says so, with the revision as git tells it or unknown
+    rc, out, err = make("-q", *vars_, rel)
+    check(rc == 0, f"make -q {rel} after a build: rc={rc} {out[-300:]!r}{err[-300:]!r}")
+    header = os.path.join(ROOT, build, "git_revision.h")
+    before = os.stat(header).st_mtime_ns, open(header).read()
+    rc, out, err = make("-q", *vars_, "GIT_REVISION=unknown", rel)
+    check(rc == 0 and (os.stat(header).st_mtime_ns, open(header).read()) == before,
+          f"where git cannot tell, the revision header stays: rc={rc}")
+    rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
+    check(f'"{rev.stdout.strip()}"' in before[1] or rev.returncode != 0, f"the header holds HEAD: {before[1]!r}")
+    # --- a second make prints no compile or link command
+    rc, out, err = make(*vars_, rel)
+    check(rc == 0 and compiles(out) == [], f"a second make builds nothing: {compiles(out)[:3]!r}")
+    # --- make install after make compiles nothing
+    stage = tempfile.mkdtemp(prefix="ksmbench-stage-")
+    rc, out, err = make(*vars_, "PREFIX=/opt/kb", f"DESTDIR={stage}", "install")
+    check(rc == 0 and compiles(out) == [] and os.path.isfile(os.path.join(stage, "opt/kb/bin/ksmbench")),
+          f"make install after make compiles nothing: rc={rc} {compiles(out)[:3]!r} {err[-300:]!r}")
+    shutil.rmtree(stage)
+else:
+    print(f"{rel}: not a build of this tree's Makefile; the up-to-date checks are skipped")
+
+# --- -Werror: in make test's build, not in a plain make (dry runs into a scratch build)
+scratch = tempfile.mkdtemp(prefix="ksmbench-build-")
+sv = [f"BUILD={scratch}", f"OUT={scratch}/ksmbench"]
+rc, plain, err = make("-n", "-B", *sv, f"{scratch}/ksmbench")
+cc = [l for l in plain.splitlines() if " -c -o " in l]
+check(rc == 0 and cc and not any("-Werror" in l for l in cc), f"plain make: no -Werror ({len(cc)} compiles)")
+check(any("-Wall" in l for l in cc), "plain make still warns (-Wall)")
+rc, tested, err = make("-n", "-B", *sv, "test")
+cc = [l for l in tested.splitlines() if " -c -o " in l]
+check(rc == 0 and cc and all("-Werror" in l for l in cc), f"make test: -Werror on every compile ({len(cc)})")
+rc, san, err = make("-n", "san-test")
+check(rc == 0 and "WERROR=-Werror" in san and "float-cast-overflow" in san,
+      f"make san-test: -Werror and float-cast-overflow: {san[:300]!r}")
+shutil.rmtree(scratch)
+
+finish("build")

@@ -1,0 +1,147 @@
+"""CLI tests for results documents crafted as an attacker would: strings
+that carry markup or terminal control sequences (compare's every format,
+plot's SVG parsed by an XML parser), and, read back, numbers out of range,
+trailing garbage and oversized input. Each must be shown, never obeyed, or
+refused with one error line and exit 2."""
+import json
+import os
+import xml.etree.ElementTree as ET
+
+from clitest import run, check, check_usage_error, temp_file, finish
+
+G = 1e9
+EVIL = "X<script>alert(1)</script>\n### ksmbench compare: 0 regressions\n\x1b[2J\x1b]0;pwn\x07|`#"
+
+
+def result(hash_="xxh64", rate=10 * G, page=4096, **over):
+    rounds = [rate * f for f in (0.99, 1.0, 1.01, 1.0, 0.995)]
+    r = {"hash": hash_, "implementation": hash_, "data": "random", "cache": "hot", "page_size_bytes": page,
+         "misalign_bytes": 0, "timer": "window", "repeats": len(rounds), "bytes_per_second_best": max(rounds),
+         "bytes_per_second_median": rate, "ns_per_page_best": page * 1e9 / max(rounds),
+         "ns_per_page_median": page * 1e9 / rate, "ns_per_page_min": page * 1e9 / max(rounds),
+         "ns_per_page_max": page * 1e9 / min(rounds), "interrupted": False, "bytes_per_second_rounds": rounds}
+    r.update(over)
+    return r
+
+
+def doc(*results, brand="Test CPU", git="abc", date="2026-11-30T12:00:00Z"):
+    return {"schema": "ksmbench-results/1", "interrupted": False,
+            "context": {"date": date, "git_revision": git, "cpu": {"brand": brand}},
+            "results": list(results)}
+
+
+made = []
+
+
+def write(d, raw=None):
+    made.append(temp_file(raw if raw is not None else json.dumps(d).encode(), suffix=".json"))
+    return made[-1]
+
+
+def no_controls(text, what, allowed="\n"):
+    """Nothing a terminal obeys: no C0 control but newline, no DEL, no C1."""
+    bad = [c for c in text if (ord(c) < 0x20 and c not in allowed) or 0x7f <= ord(c) <= 0x9f]
+    check(not bad, f"{what}: control characters reach the output: {bad[:5]!r}")
+
+
+# --- Markup and control sequences in every string compare prints
+hostile = dict(hash=EVIL, cache=EVIL, timer=EVIL, data=EVIL)
+base = write(doc(result(), result(**hostile), result("only-base" + EVIL), brand=EVIL, git=EVIL, date=EVIL))
+new = write(doc(result(rate=5 * G), result(**hostile), result("only-new" + EVIL), brand=EVIL, git=EVIL,
+                date=EVIL))
+for fmt in ("table", "markdown", "json"):
+    rc, out, err = run("compare", base, new, "--format", fmt)
+    check(rc == 1, f"compare --format {fmt} of hostile documents: rc={rc} err={err!r}")
+    no_controls(out, f"compare --format {fmt}", "\n\t" if fmt == "json" else "\n")
+    if fmt == "json":
+        def strings(v):
+            if isinstance(v, dict):
+                return [s for x in v.values() for s in strings(x)]
+            return [s for x in v for s in strings(x)] if isinstance(v, list) else [v]
+        # JSON's own escaping carries the strings whole.
+        check(EVIL in strings(json.loads(out)), "compare json keeps the strings as they are")
+        continue
+    lines = out.splitlines()
+    heads = [l for l in lines if l.startswith("#")]
+    if fmt == "markdown":
+        check(heads == ["### ksmbench compare: 1 regression"], f"markdown: one heading, none forged: {heads!r}")
+        check("<script>" not in out and "\\<script\\>" in out, "markdown: the tag escaped")
+        rows = [l for l in lines if l.startswith("| ")]
+        check(rows and all(l.count("|") - l.count("\\|") == 12 for l in rows),
+              f"markdown: every table row has 11 cells: {rows!r}")
+        check(not any(l.startswith("#") or l.startswith("\\#") for l in lines[1:]),
+              "markdown: no line starts a heading")
+    else:
+        check(all(l.startswith("# base ") or l.startswith("# new ") for l in heads),
+              f"table: only the two context lines start with '#': {heads!r}")
+        check("\\x1b[2J" in out and "\\x0a### ksmbench" in out, "table: the escape and newline shown as codes")
+        check(sum(1 for l in lines if l.startswith("only in ")) == 2, "table: one line per result only in one")
+
+# --- plot: the SVG holds no element but the chart's own
+rc, svg, err = run("plot", base, "--title", "T<i>" + EVIL)
+check(rc == 0, f"plot of a hostile document: rc={rc} err={err!r}")
+try:
+    root = ET.fromstring(svg)
+    tags = {e.tag.split("}")[-1] for e in root.iter()}
+    check(tags <= {"svg", "style", "rect", "text", "line", "path", "title"}, f"plot: elements {tags!r}")
+    texts = "".join(root.itertext())
+    check("<script>" in texts and "alert(1)" in texts, "plot: the brand is shown as text")
+    cache = {e.get("data-cache") for e in root.iter() if e.get("data-cache")}
+    check(any("<script>" in c for c in cache), f"plot: data-cache holds the string as a value: {cache!r}")
+except ET.ParseError as e:
+    check(False, f"plot: the SVG does not parse: {e}: {svg[:300]!r}")
+no_controls(svg, "plot")
+
+# --- Numbers out of their fields' ranges: refused by plot and compare alike
+good = write(doc(result()))
+bad_numbers = [
+    ("ns_per_page_min", 1e-320, "not 0 or a number from 1e-06 to 1e+15"),  # an infinite rate
+    ("ns_per_page_max", 1e300, "ns_per_page_max"),
+    ("misalign_bytes", 1e30, "not an integer from 0 to 1e+09"),            # a float-cast overflow
+    ("repeats", 1e30, "repeats"),
+    ("page_size_bytes", 0, "page_size_bytes"),
+    ("page_size_bytes", 4096.5, "page_size_bytes"),
+    ("bytes_per_second_median", 1e16, "bytes_per_second_median"),
+    ("bytes_per_second_best", -1, "bytes_per_second_best"),
+    ("bytes_per_second_rounds", [1e9, 1e300], "bytes_per_second_rounds[1] is not a number from 0 to 1e+15"),
+]
+for field, value, needle in bad_numbers:
+    path = write(doc(result(**{field: value})))
+    check_usage_error(["plot", path], needle, f"plot refuses {field}={value!r}")
+    check_usage_error(["compare", good, path], needle, f"compare refuses {field}={value!r}")
+# Python writes what JSON cannot hold as bare words: not JSON at all.
+path = write(None, json.dumps(doc(result(ns_per_page_min=float("inf")))).encode())
+check_usage_error(["plot", path], "not a JSON document", "plot refuses Infinity")
+# A jiffies result has no time per page: 0 is allowed.
+rc, svg, err = run("plot", write(doc(result(ns_per_page_min=0, ns_per_page_max=0))))
+check(rc == 0 and "nan" not in svg and "inf" not in svg, f"plot of zero times: rc={rc} err={err!r}")
+
+# --- Nothing after the document but white space
+text = json.dumps(doc(result())).encode()
+check(run("plot", write(None, text + b" \n\t\r\n"))[0] == 0, "trailing white space is accepted")
+for tail, what in ((b"x", "a word"), (b"{}", "a second document"), (b"\0", "a NUL byte"),
+                   (b"\n]", "a bracket")):
+    check_usage_error(["plot", write(None, text + tail)], "trailing data after the JSON document",
+                      f"plot refuses {what} after the document")
+    check_usage_error(["compare", good, write(None, text + tail)], "trailing data",
+                      f"compare refuses {what} after the document")
+
+# --- Input limits: bytes, JSON values, array elements (docs/input-limits.md)
+big = write(None, text[:-1] + b', "pad": "' + b"a" * (16 << 20) + b'"}')
+check_usage_error(["plot", big], "is larger than 16777216 bytes", "plot refuses a document over 16 MiB")
+with open(big, "rb") as f:
+    check_usage_error(["plot", "-"], "is larger than 16777216 bytes", "plot refuses 16 MiB from a pipe",
+                      stdin=f.read())
+zeros = write(None, text[:-1] + b', "pad": [' + b"0," * 1000000 + b'0]}')
+check_usage_error(["plot", zeros], "more than 1000000 JSON values", "plot refuses a million values")
+rounds = write(doc(result(bytes_per_second_rounds=[1e9] * 100001)))
+check_usage_error(["compare", rounds, good], "\"bytes_per_second_rounds\" has more than 100000 elements",
+                  "compare refuses more than 100000 rounds")
+many = write(doc(*[result(f"h{i}") for i in range(3000)]))
+rc, svg, err = run("plot", many, timeout=60)
+check(rc == 0 and svg.count("<rect class=\"bar\"") + svg.count("data-hash=") >= 3000,
+      f"plot of 3000 results: rc={rc} err={err[:200]!r}")
+
+for p in made:
+    os.unlink(p)
+finish("hostile_docs")
