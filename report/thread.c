@@ -113,8 +113,7 @@ static int whole(struct record_value *v, double x)
 	return x > 0 && record_int(v, (int64_t)x);
 }
 
-/* The kernel function that runs the implementation measured; NULL: none. */
-static const char *kernel_function(const struct thread_row *r)
+const char *thread_row_kernel_function(const struct thread_row *r)
 {
 	const struct bench_result *b = r->kernel ? r->kernel : r->ksm;
 	const struct hash_impl *h = b && b->impl ? hash_find(b->impl) : NULL;
@@ -125,7 +124,7 @@ static const char *kernel_function(const struct thread_row *r)
 RECORD_GETTER(t_hash, record_str(v, ROW(w)->hash))
 RECORD_GETTER(t_impl, impl(ROW(w), v))
 RECORD_GETTER(t_in_kernel, record_bool(v, ROW(w)->in_kernel))
-RECORD_GETTER(t_kernel_fn, record_str(v, kernel_function(ROW(w))))
+RECORD_GETTER(t_kernel_fn, record_str(v, thread_row_kernel_function(ROW(w))))
 RECORD_GETTER(t_mb_here, whole(v, ROW(w)->mb_here))
 RECORD_GETTER(t_mb_x_here, figure(v, ROW(w)->mb_x_here))
 RECORD_GETTER(t_mb_thread, whole(v, ROW(w)->mb_thread))
@@ -325,7 +324,7 @@ static int in_block(const struct thread_row *r, int in_kernel)
 {
 	if (in_kernel)
 		return r->in_kernel;
-	return !r->in_kernel && !kernel_function(r);
+	return !r->in_kernel && !thread_row_kernel_function(r);
 }
 
 static int block(FILE *out, const struct report_document *doc, int in_kernel, enum report_style style)

@@ -75,6 +75,10 @@ struct thread_verdict {
 	unsigned unstable_kinds;               /* STABILITY_* bits over every unstable result */
 };
 
+/* The kernel function that runs what r measured (NULL: not kernel code):
+ * an outside contender whose alias chose kernel code has one. */
+const char *thread_row_kernel_function(const struct thread_row *r);
+
 /* Speed-up against jhash2: rate / jhash2's rate (0 if either is missing). */
 double thread_speedup_rate(double rate, double jhash2_rate);
 

@@ -28,7 +28,7 @@ static const struct thread_row *fastest(const struct thread_row *rows, size_t n,
 
 	for (size_t i = 0; i < n; i++)
 		if (&rows[i] != not && rows[i].in_kernel == in_kernel && rows[i].ns_here > 0 &&
-		    (!best || rows[i].ns_here < best->ns_here))
+		    (in_kernel || !thread_row_kernel_function(&rows[i])) && (!best || rows[i].ns_here < best->ns_here))
 			best = &rows[i];
 	return best;
 }
