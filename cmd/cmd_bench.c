@@ -491,7 +491,7 @@ int cmd_bench(int argc, char **argv)
 	static struct bench_opts o;
 	static struct bench_step steps[STEPS_MAX];
 	const struct hash_impl *hashes[MAX_HASHES];
-	struct bench_names names[MAX_HASHES];
+	static struct bench_names names[MAX_HASHES];
 	struct cpu_description cpu;
 	const struct report_format *f;
 	unsigned n = 0;

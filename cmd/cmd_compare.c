@@ -87,8 +87,8 @@ int cmd_compare(int argc, char **argv)
 	struct compare_settings s = { .threshold_percent = 5, .alpha = 0.05 };
 	const char *format = "table", *output = NULL;
 	const struct report_format *f;
-	struct loaded_doc base, new_;
-	struct compare_outcome o;
+	static struct loaded_doc base, new_; /* 5 KB each: not on the stack */
+	static struct compare_outcome o;
 	struct kb_err err;
 	int rc;
 

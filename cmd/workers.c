@@ -312,16 +312,21 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 	if (bench_results_plan(out, plan, &err))
 		return cli_fail(cmd, &err);
 	pin_away_from(cpu);
+	/* A job holds its lines' buffers (12 KB): on the heap, not the stack. */
+	struct job *j = malloc(sizeof(*j));
+	if (!j)
+		return cli_error(cmd, "out of memory");
 	for (unsigned p = 0; p < plan->processes && rc == 0 && !bench_stop_requested(); p++) {
-		struct job j = { .cmd = cmd, .plan = plan, .process = p, .out = out, .progress = progress,
-				 .progress_arg = progress_arg };
+		*j = (struct job){ .cmd = cmd, .plan = plan, .process = p, .out = out, .progress = progress,
+				   .progress_arg = progress_arg };
 		snprintf(spec, sizeof(spec), "%u,%d,%.17g,%.17g,%.17g", p, progress != NULL, ci->hz, ci->overhead_ticks,
 			 ci->step_ticks);
 		char **args = worker_args(exe, spec, argc, argv);
-		rc = args ? run_one(&j, exe, args, cpu) : cli_error(cmd, "out of memory");
+		rc = args ? run_one(j, exe, args, cpu) : cli_error(cmd, "out of memory");
 		free(args);
-		if (rc == 0 && !j.end_signal)
+		if (rc == 0 && !j->end_signal)
 			out->processes_done++;
 	}
+	free(j);
 	return rc;
 }

@@ -9,7 +9,7 @@
 #include "record.h"
 
 /* The most elements an array read back may hold (docs/input-limits.md). */
-#define RECORD_LOAD_MAX_ITEMS 100000
+#define RECORD_LOAD_MAX_ITEMS 200000
 
 /* Reads obj into target (s->load_size bytes, zeroed by the caller). Strings point
  * into obj. Errors name path and, below the top, what ("results[3]").

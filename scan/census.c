@@ -174,11 +174,35 @@ static void note_table_size(struct census *c)
 					     (c->cfg.nsums > 1 ? 4u * (c->cfg.nsums - 1) : 0));
 }
 
+/* An unnamed temporary file in $TMPDIR (glibc's tmpfile() ignores it),
+ * else /tmp: removed at once, so nothing is left behind however the run
+ * ends. */
+static FILE *spill_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	FILE *f;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if ((size_t)snprintf(path, sizeof(path), "%s/ksmbench-spill-XXXXXX", dir) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	if ((fd = mkstemp(path)) < 0)
+		return NULL;
+	unlink(path);
+	if (!(f = fdopen(fd, "w+b")))
+		close(fd);
+	return f;
+}
+
 static int spill_write(struct census *c, const unsigned char *data, uint64_t *locator, struct kb_err *err)
 {
-	if (!c->spill && !(c->spill = tmpfile()))
-		return kb_fail_errno(err, errno, "cannot create a temporary file for pages of a compressed "
-						 "or streamed dump (set TMPDIR)");
+	if (!c->spill && !(c->spill = spill_open()))
+		return kb_fail_errno(err, errno, "cannot create a temporary file in $TMPDIR (or /tmp) for pages of "
+						 "a compressed or streamed dump");
 	ssize_t n = pwrite(fileno(c->spill), data, c->cfg.page_size, (off_t)c->spill_bytes);
 	if (n != (ssize_t)c->cfg.page_size)
 		return kb_fail_errno(err, n < 0 ? errno : ENOSPC, "cannot write the temporary copy of a page");

@@ -413,13 +413,22 @@ t = json.loads(out) if rc == 0 else {"context": {}, "results": []}
 check(t["context"].get("ceiling") and (not probes or any(isinstance(r["pct_of_ceiling"], NUM) for r in t["results"])),
       "thread results have % of ceiling")
 check(all("pct_of_ceiling" in r for r in t["results"]), "thread: the field in every result")
+
+
+def fastest_round(r):
+    """The fastest round, disturbed or not: the headline leaves out rounds a
+    loaded machine disturbed (the fastest among them, at times), but these
+    checks look for a slowdown in every round, which noise cannot fake."""
+    return min(x["ns_per_page"] for x in r["rounds"])
+
+
 # The probes' vector code leaves no dirty state behind: an SSE2 build after them
 # runs as fast as without them (a dirty state slows it about 4x).
 if "xxh3-sse2" in available:
     def sse2_best(ceiling):
         rc, out, _ = run("bench", "--window", "10ms", "--repeat", "5", "-H", "xxh3-sse2", "--format", "json",
                          ceiling=ceiling)
-        return json.loads(out)["results"][0]["ns_per_page_best"] if rc == 0 else None
+        return fastest_round(json.loads(out)["results"][0]) if rc == 0 else None
     without = [x for x in (sse2_best(False), sse2_best(False)) if x]
     after = [x for x in (sse2_best(True), sse2_best(True)) if x]
     check(without and after and 0.5 < min(after) / min(without) < 2.0,
@@ -435,7 +444,7 @@ def best_ns(hashes, target):
     rc, out, err = run("bench", "--window", "10ms", "--repeat", "5", "-H", hashes, "--format", "json")
     if rc != 0:
         return None
-    return [r for r in json.loads(out)["results"] if r["hash"] == target][0]["ns_per_page_best"]
+    return fastest_round([r for r in json.loads(out)["results"] if r["hash"] == target][0])
 
 
 everything = [n for n in ("crc32c-isal", "xxh128", "crc32c-sse42", "jhash2", "crc32-zlib") if n in available]

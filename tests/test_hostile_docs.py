@@ -51,7 +51,8 @@ new = write(doc(result(rate=5 * G), result(**hostile), result("only-new" + EVIL)
                 date=EVIL))
 for fmt in ("table", "markdown", "json"):
     rc, out, err = run("compare", base, new, "--format", fmt)
-    check(rc == 1, f"compare --format {fmt} of hostile documents: rc={rc} err={err!r}")
+    # Version-1 documents count as one process a side: inconclusive (3).
+    check(rc == 3, f"compare --format {fmt} of hostile documents: rc={rc} err={err!r}")
     no_controls(out, f"compare --format {fmt}", "\n\t" if fmt == "json" else "\n")
     if fmt == "json":
         def strings(v):
@@ -64,7 +65,8 @@ for fmt in ("table", "markdown", "json"):
     lines = out.splitlines()
     heads = [l for l in lines if l.startswith("#")]
     if fmt == "markdown":
-        check(heads == ["### ksmbench compare: 1 regression"], f"markdown: one heading, none forged: {heads!r}")
+        check(len(heads) == 1 and heads[0].startswith("### ksmbench compare: "),
+              f"markdown: one heading, none forged: {heads!r}")
         check("<script>" not in out and "\\<script\\>" in out, "markdown: the tag escaped")
         rows = [l for l in lines if l.startswith("| ")]
         check(rows and all(l.count("|") - l.count("\\|") == 12 for l in rows),
@@ -134,9 +136,9 @@ with open(big, "rb") as f:
                       stdin=f.read())
 zeros = write(None, text[:-1] + b', "pad": [' + b"0," * 1000000 + b'0]}')
 check_usage_error(["plot", zeros], "more than 1000000 JSON values", "plot refuses a million values")
-rounds = write(doc(result(bytes_per_second_rounds=[1e9] * 100001)))
-check_usage_error(["compare", rounds, good], "\"bytes_per_second_rounds\" has more than 100000 elements",
-                  "compare refuses more than 100000 rounds")
+rounds = write(doc(result(bytes_per_second_rounds=[1e9] * 200001)))
+check_usage_error(["compare", rounds, good], "\"bytes_per_second_rounds\" has more than 200000 elements",
+                  "compare refuses more than 200000 rounds")
 many = write(doc(*[result(f"h{i}") for i in range(3000)]))
 rc, svg, err = run("plot", many, timeout=60)
 check(rc == 0 and svg.count("<rect class=\"bar\"") + svg.count("data-hash=") >= 3000,

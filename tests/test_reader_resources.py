@@ -14,7 +14,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen as g  # noqa: E402
-from clitest import BIN, check, finish  # noqa: E402
+from clitest import BIN, check, finish, run  # noqa: E402
 
 PS = 4096
 NDUMPS = 300
@@ -104,4 +104,22 @@ try:
           f"sum --per-page of 200 dumps under ulimit -n 16: rc={rc} {err[-200:]!r}")
 finally:
     shutil.rmtree(tmp)
+# The census spills the pages of a compressed dump to an unnamed file in
+# $TMPDIR (glibc's tmpfile() ignored TMPDIR: a bad one still "worked").
+spill_dir = tempfile.mkdtemp(prefix="ksmbench-spill-")
+try:
+    import gzip
+    gz = os.path.join(spill_dir, "pages.raw.gz")
+    with gzip.open(gz, "wb") as f:
+        f.write(os.urandom(64 * PS) * 2)
+    rc, out, err = run("scan", gz, env={"TMPDIR": os.path.join(spill_dir, "missing")})
+    check(rc == 2 and "$TMPDIR" in err and err.count("\n") == 1,
+          f"scan of a gzip dump with a missing TMPDIR: one error: rc={rc} {err!r}")
+    work = os.path.join(spill_dir, "tmp")
+    os.mkdir(work)
+    rc, out, err = run("scan", gz, "--format", "json", env={"TMPDIR": work})
+    check(rc == 0 and json.loads(out) and os.listdir(work) == [],
+          f"scan of a gzip dump spills into TMPDIR and leaves nothing: rc={rc} {os.listdir(work)} {err[-200:]!r}")
+finally:
+    shutil.rmtree(spill_dir)
 finish("resources")

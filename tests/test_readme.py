@@ -12,7 +12,7 @@ block may use a file an earlier one wrote), and removed at the end.
 - `$PID` is a child process holding duplicated pages in MADV_MERGEABLE
   memory, started by this test and killed at the end.
 - Each line must exit 0, or with the status its comment ends with:
-  `# ... (exit 1)`, `# ... (exit 0 or 1)`.
+  `# ... (exit 1)`, `# ... (exit 0 or 1)`, `# ... (exit 0, 1 or 3)`.
 - Where a ksmbench line says `--format json|gha|csv|tsv` (or `plot`), its
   output must parse: the `-o FILE`, else standard output when the line has
   no pipe or redirection. JSON must parse, CSV/TSV rows must all have the
@@ -144,10 +144,10 @@ def skip_reason(needs):
 
 
 def expected_status(line):
-    m = re.search(r"#.*\(exit (\d+)(?: or (\d+))?\)\s*$", line)
+    m = re.search(r"#.*\(exit ([\d, ]+?)(?: or (\d+))?\)\s*$", line)
     if not m:
         return {0}
-    return {int(g) for g in m.groups() if g is not None}
+    return {int(x) for x in re.findall(r"\d+", m.group(0).split("(exit")[1])}
 
 
 def check_output(line, out, cwd):
