@@ -42,9 +42,10 @@ check([e["name"] for e in arr] == ["xxh64 random hot 4096B window", "jhash2 rand
       f"gha names: {[e['name'] for e in arr]}")
 _, out2, _ = run("bench", "-H", "xxh64,jhash2", *FAST, "--format", "gha", "--page-size", "8K", "--cache", "cold",
                  "--working-set", "1M")
-# 1 MiB is under 4x any last-level cache here: warm, not cold.
-check([e["name"] for e in json.loads(out2)] == ["xxh64 random warm 8192B window", "jhash2 random warm 8192B window"],
-      "gha names carry the dataset")
+# 1 MiB is under 4x a last-level cache of 256 KiB or more: warm, not cold
+# (cold where no cache size is known, as under qemu-user).
+check([e["name"] for e in json.loads(out2)] in ([f"xxh64 random {c} 8192B window", f"jhash2 random {c} 8192B window"]
+                                               for c in ("warm", "cold")), "gha names carry the dataset")
 # A file dataset by its base name, whatever its directory.
 page_file = temp_file(os.urandom(8192), ".raw")
 _, out3, _ = run("bench", "-H", "xxh64", *FAST, "--format", "gha", "--data", page_file)
@@ -55,7 +56,7 @@ arr = json.loads(out) if rc == 0 else []
 names = [e["name"] for e in arr]
 # 8 rows in each style, 7 where the build has no ISA-L (i386).
 check(len(arr) in (14, 16) and len(set(names)) == len(arr), f"thread gha: distinct names: {names}")
-check("jhash2 zero hot 4096B jiffies" in names and "jhash2 random warm 4096B ksmd" in names, "thread gha names")
+check("jhash2 zero hot 4096B jiffies" in names and ("jhash2 random warm 4096B ksmd" in names or "jhash2 random cold 4096B ksmd" in names), "thread gha names")
 rc, out, err = run("select", "--format", "gha")
 check(rc == 0 and all(e["name"].endswith(" zero hot 4096B jiffies") for e in json.loads(out)), "select gha")
 
