@@ -16,6 +16,7 @@ enum bench_timer {
 	BENCH_TIMER_WINDOW,  /* calls counted in a CLOCK_MONOTONIC window */
 	BENCH_TIMER_JIFFIES, /* the kernel self-test: HZ>>3 emulated jiffies */
 	BENCH_TIMER_RDTSC,   /* every call timed with serialized TSC reads */
+	BENCH_TIMER_KSMD,    /* ksmd's duty cycle: pages_to_scan pages, then sleep_millisecs asleep */
 	BENCH_TIMERS
 };
 
@@ -44,7 +45,15 @@ struct bench_config {
 	unsigned hz;         /* jiffies: emulated CONFIG_HZ */
 	int align_tick;      /* jiffies: start on a tick edge (raid6), not anywhere (the KSM patch) */
 	int clean_vector_state; /* vzeroupper before and after the hash's rounds */
+	unsigned ksmd_pages;    /* ksmd: pages hashed per cycle (KSM's pages_to_scan) */
+	unsigned ksmd_sleep_ms; /* ksmd: the sleep between cycles (KSM's sleep_millisecs) */
 };
+
+#define BENCH_KSMD_PAGES_DEFAULT 100u   /* the kernel's pages_to_scan */
+#define BENCH_KSMD_SLEEP_MS_DEFAULT 20u /* the kernel's sleep_millisecs */
+#define BENCH_KSMD_PAGES_MAX 100000u
+#define BENCH_KSMD_SLEEP_MS_MAX 10000u
+#define BENCH_KSMD_CYCLES_MAX 4096u     /* per round */
 
 /* Defaults: window, 125 ms, 5 rounds, HZ 250, clean vector state. */
 void bench_config_default(struct bench_config *cfg);
@@ -63,6 +72,10 @@ struct bench_round {
 	 * overhead subtracted and a batch's ticks shared among its calls. */
 	double ticks_p10, ticks_median, ticks_p90, ticks_mean;
 	uint64_t batch;     /* rdtsc: calls per timed sample */
+	/* ksmd: the ticks* above are per page over the round's cycles; first_ticks
+	 * is the first page after each sleep (median), slept_ns the time asleep
+	 * (left out of the round's time off the CPU). */
+	double first_ticks, slept_ns;
 	unsigned known;     /* INTERFERENCE_* bits: the figures below that were measured */
 	double other_busy_share, steal_share, off_cpu_share; /* 0..1 of the round */
 	uint64_t involuntary_switches, migrations;
@@ -100,6 +113,14 @@ struct bench_rdtsc_part {
 	double ticks_per_call_median, ticks_per_call_p10, ticks_per_call_p90, ticks_per_call_mean;
 	uint64_t batch_calls;
 	double resolution_ticks; /* the counter's step over batch_calls */
+};
+
+/* What only the ksmd timer measures, over the rounds used: its settings,
+ * the first page after a sleep and the cycle's per-page spread (medians of
+ * the rounds' own, in counter ticks). */
+struct bench_ksmd_part {
+	unsigned pages_to_scan, sleep_ms;
+	double first_page_ticks, ticks_per_page_p10, ticks_per_page_p90;
 };
 
 /* One process's share of a result. */
@@ -159,6 +180,7 @@ struct bench_result {
 	union {
 		struct bench_jiffies_part jiffies; /* timer == BENCH_TIMER_JIFFIES */
 		struct bench_rdtsc_part rdtsc;     /* timer == BENCH_TIMER_RDTSC */
+		struct bench_ksmd_part ksmd;       /* timer == BENCH_TIMER_KSMD */
 	};
 };
 

@@ -93,6 +93,16 @@ void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan 
 	ctx->processes = plan->processes;
 	ctx->rounds_per_process = rounds;
 	ctx->order_seed = plan->seed;
+	for (unsigned i = 0; i < plan->nsteps; i++) {
+		const struct page_set_request *set = &plan->steps[i].set;
+		if (strcmp(page_set_cache_label(set), "warm") == 0) {
+			bench_context_warn(ctx, "a working set of %llu KiB is under %ux the last-level cache (%llu KiB): "
+					   "labelled warm, not cold (much of it may stay in the cache)",
+					   (unsigned long long)(page_set_request_ws_bytes(set) >> 10), PAGE_SET_COLD_LLC_FACTOR,
+					   (unsigned long long)(set->llc_bytes >> 10));
+			break; /* once: the table labels every such set */
+		}
+	}
 }
 
 void bench_context_note_results(struct bench_context *ctx, const struct bench_result *r, size_t n)
@@ -159,6 +169,7 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 	ctx->counter_step_ticks = ci->step_ticks;
 	ctx->system_page_size = sysconf(_SC_PAGESIZE);
 	note_probes(ctx);
+	xsave_measure(&ctx->xsave);
 	ctx->clock_resolution_ns = clock_resolution_ns();
 	ctx->clock_granularity_ns = clock_granularity_ns();
 

@@ -4,6 +4,7 @@
 #ifndef KB_CONTEXT_H
 #define KB_CONTEXT_H
 
+#include "xsave_probe.h"
 #include <stdint.h>
 
 #include "../hashes/hash.h"
@@ -42,6 +43,7 @@ struct bench_context {
 	/* The interference probes this system offers (bench/interference.h). */
 	int hardware_counters;      /* perf_event cycles and instructions */
 	char hardware_counters_note[160]; /* why not, "" when there are */
+	struct xsave_cost xsave;     /* the kernel's vector-state save in process context (xsave_probe.h) */
 	const char *migrations_source;
 	double reference_clock_hz;  /* the fastest effective clock of the run's rounds (bench_context_note_results) */
 	double reference_throughput; /* the highest core throughput of its rounds, additions per ns */

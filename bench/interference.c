@@ -236,6 +236,9 @@ void interference_measure(const struct interference_probe *p, const struct inter
 		r->known |= INTERFERENCE_BUSY;
 	}
 	uint64_t wall = b->wall_ns - a->wall_ns, on = b->thread_ns - a->thread_ns;
+	/* A ksmd round sleeps on purpose: that time is not time taken from it. */
+	uint64_t slept = r->slept_ns > 0 ? (uint64_t)r->slept_ns : 0;
+	wall = wall > slept ? wall - slept : 0;
 	if (wall > 0 && a->thread_ns && b->thread_ns) {
 		r->off_cpu_share = on < wall ? share(wall - on, wall) : 0;
 		r->known |= INTERFERENCE_OFF_CPU;

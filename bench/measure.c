@@ -22,6 +22,7 @@ static const struct bench_timer_ops *const timers[BENCH_TIMERS] = {
 	[BENCH_TIMER_WINDOW] = &bench_timer_window,
 	[BENCH_TIMER_JIFFIES] = &bench_timer_jiffies,
 	[BENCH_TIMER_RDTSC] = &bench_timer_rdtsc,
+	[BENCH_TIMER_KSMD] = &bench_timer_ksmd,
 };
 
 const char *bench_timer_name(enum bench_timer t)
@@ -36,7 +37,7 @@ int bench_timer_parse(const char *name, enum bench_timer *out, struct kb_err *er
 			*out = (enum bench_timer)i;
 			return 0;
 		}
-	return kb_fail(err, "unknown timer '%s' (window, jiffies or rdtsc)", name);
+	return kb_fail(err, "unknown timer '%s' (window, jiffies, rdtsc or ksmd)", name);
 }
 
 void bench_config_default(struct bench_config *cfg)
@@ -48,6 +49,21 @@ void bench_config_default(struct bench_config *cfg)
 	cfg->repeat = BENCH_REPEAT_DEFAULT;
 	cfg->hz = BENCH_HZ_DEFAULT;
 	cfg->clean_vector_state = 1;
+	cfg->ksmd_pages = BENCH_KSMD_PAGES_DEFAULT;
+	cfg->ksmd_sleep_ms = BENCH_KSMD_SLEEP_MS_DEFAULT;
+}
+
+double bench_rounds_median(const struct bench_round *const *used, size_t n, size_t offset)
+{
+	double *v = malloc(n * sizeof(double)), m;
+
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		memcpy(&v[i], (const char *)used[i] + offset, sizeof(double));
+	m = bench_median(v, n);
+	free(v);
+	return m;
 }
 
 double bench_median(double *v, size_t n)
@@ -84,6 +100,10 @@ void bench_result_begin(struct bench_result *out, const struct hash_impl *h, con
 		out->jiffies.hz = cfg->hz;
 		out->jiffies.window_jiffies = cfg->hz >> 3;
 		out->jiffies.align_tick = cfg->align_tick;
+	}
+	if (cfg->timer == BENCH_TIMER_KSMD) {
+		out->ksmd.pages_to_scan = cfg->ksmd_pages;
+		out->ksmd.sleep_ms = cfg->ksmd_sleep_ms;
 	}
 }
 

@@ -26,7 +26,7 @@ static uint64_t step_bytes(const struct bench_step *step)
 	const struct page_set_request *r = &step->set;
 
 	if (r->cold)
-		return r->working_set_bytes ? r->working_set_bytes : page_set_cold_default_bytes(r->llc_bytes);
+		return page_set_request_ws_bytes(r);
 	if (strcmp(r->data, "zero") == 0 || strcmp(r->data, "random") == 0)
 		return (uint64_t)r->page_size + r->misalign + 64;
 	return PAGE_SET_HOT_FILE_MAX;
@@ -217,7 +217,7 @@ int bench_results_plan(struct bench_results *l, const struct bench_plan *plan, s
 			memcpy(r->aliases, names->aliases, sizeof(r->aliases));
 		}
 		bench_step_data(step, r->data, sizeof(r->data));
-		r->cache = step->set.cold ? "cold" : "hot";
+		r->cache = page_set_cache_label(&step->set);
 		r->page_size = step->set.page_size;
 		r->misalign = step->set.misalign;
 		r->repeats_requested = step->cfg.repeat;

@@ -39,4 +39,10 @@ struct loop_samples {
 size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, const struct loop_samples *ls,
 		       uint32_t *ticks, uint64_t *sink);
 
+/* One ksmd cycle: pages calls on the next pages of the set's order, timed
+ * as a whole (*all_ticks) and the first alone (*first_ticks), overhead
+ * included. */
+void loop_ksmd_cycle(hash_fn fn, const struct page_set *set, size_t *pos, unsigned pages, uint64_t *first_ticks,
+		     uint64_t *all_ticks, uint64_t *sink);
+
 #endif

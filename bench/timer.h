@@ -38,9 +38,13 @@ struct bench_timer_ops {
 	void (*end)(struct bench_session *s);
 };
 
-extern const struct bench_timer_ops bench_timer_window, bench_timer_jiffies, bench_timer_rdtsc;
+extern const struct bench_timer_ops bench_timer_window, bench_timer_jiffies, bench_timer_rdtsc, bench_timer_ksmd;
 
 /* The median of n values (sorted in place). */
 double bench_median(double *v, size_t n);
+
+/* The median over used[0..n) of the double at offset in a bench_round
+ * (offsetof(struct bench_round, ticks_p10)); 0 if memory runs out. */
+double bench_rounds_median(const struct bench_round *const *used, size_t n, size_t offset);
 
 #endif

@@ -2,6 +2,7 @@
  * the counter's step is over 1% of a call, in batches; a round's figure is
  * its median per-call time (see timer.h). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "timed_loop.h"
@@ -60,7 +61,6 @@ static void rdtsc_round(struct bench_session *s, struct bench_round *r)
 
 static void rdtsc_aggregate(struct bench_result *out, const struct bench_round *const *used, size_t n)
 {
-	double *v = malloc(n * sizeof(double));
 	struct bench_rdtsc_part *p = &out->rdtsc;
 	uint64_t batch = 1;
 
@@ -70,18 +70,9 @@ static void rdtsc_aggregate(struct bench_result *out, const struct bench_round *
 	p->batch_calls = batch;
 	p->resolution_ticks = out->counter.step_ticks / (double)batch;
 	p->ticks_per_call_median = out->ns_per_page.median * out->counter.hz / 1e9;
-	if (!v)
-		return;
-	for (size_t i = 0; i < n; i++)
-		v[i] = used[i]->ticks_p10;
-	p->ticks_per_call_p10 = bench_median(v, n);
-	for (size_t i = 0; i < n; i++)
-		v[i] = used[i]->ticks_p90;
-	p->ticks_per_call_p90 = bench_median(v, n);
-	for (size_t i = 0; i < n; i++)
-		v[i] = used[i]->ticks_mean;
-	p->ticks_per_call_mean = bench_median(v, n);
-	free(v);
+	p->ticks_per_call_p10 = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_p10));
+	p->ticks_per_call_p90 = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_p90));
+	p->ticks_per_call_mean = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_mean));
 }
 
 const struct bench_timer_ops bench_timer_rdtsc = {

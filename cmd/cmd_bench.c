@@ -14,6 +14,7 @@
 #include "../common/size_parse.h"
 #include "cli.h"
 #include "interrupt.h"
+#include "ksmd_settings.h"
 #include "output.h"
 #include "run_cli.h"
 
@@ -28,7 +29,8 @@ static void usage(void)
 {
 	printf("usage: ksmbench bench [-H NAME[,NAME...]|all] [--data zero|random|FILE[,...]]\n"
 	       "                      [--cache hot|cold[,...]] [--page-size N[,...]] [--misalign N[,...]]\n"
-	       "                      [--timer window|jiffies|rdtsc] [--processes N]\n"
+	       "                      [--timer window|jiffies|rdtsc|ksmd] [--ksmd [--pages-to-scan N]\n"
+	       "                      [--sleep-ms S]] [--processes N]\n"
 	       "                      [--format %s] [-o FILE] [--quiet] [options]\n\n"
 	       "Measures page hashes in --processes fresh processes, each taking --repeat rounds\n"
 	       "of every measurement in turns (shuffled per round), each round after its own\n"
@@ -51,7 +53,12 @@ static void usage(void)
 	       "  --misalign N[,...]    start every page N bytes past a 64-byte boundary\n"
 	       "  --timer NAME          window (default): calls counted in a CLOCK_MONOTONIC window;\n"
 	       "                        jiffies: the kernel self-test's HZ>>3 jiffies and its MB/s;\n"
-	       "                        rdtsc: calls timed with serialized TSC reads\n"
+	       "                        rdtsc: calls timed with serialized TSC reads;\n"
+	       "                        ksmd: ksmd's duty cycle (N pages timed, then S ms asleep)\n"
+	       "  --ksmd                a cold set in ksmd's duty cycle and back to back (rdtsc)\n"
+	       "                        beside it: the difference is what the sleep costs\n"
+	       "  --pages-to-scan N     ksmd: pages per cycle (default: /sys/kernel/mm/ksm's, or 100)\n"
+	       "  --sleep-ms S          ksmd: the sleep between cycles (default: sysfs's, or 20)\n"
 	       "  --processes N         measuring processes (default %u; 1: this process only)\n"
 	       "  --repeat N            rounds per process and measurement (default %u)\n"
 	       "  --window TIME         window length, and rdtsc round length (default 40ms)\n"
@@ -66,6 +73,8 @@ static void usage(void)
 	       "  --export-csv FILE     ... as CSV\n"
 	       "  --export-markdown FILE ... as Markdown\n"
 	       "  -q, --quiet           no progress line and no warnings on stderr\n"
+	       "  --wide                every column and every unstable result's reasons (the\n"
+	       "                        default table fits 100 columns, or COLUMNS on a terminal)\n"
 	       "  --no-ceiling          do not measure this CPU's limits first (about 0.3 s): no\n"
 	       "                        ceiling and %% of ceiling in the results\n"
 	       "  --selfcheck           compare the harness with a minimal loop, and rdtsc with\n"
@@ -91,11 +100,12 @@ struct bench_opts {
 	struct sweep sweep;
 	struct cmd_exports exports;
 	unsigned processes;
-	int warmup_given, window_given, repeat_given, cpu, selfcheck, quiet, no_ceiling;
+	int warmup_given, window_given, repeat_given, cpu, selfcheck, quiet, no_ceiling, wide;
+	int ksmd, ksmd_given, cache_given; /* --ksmd; --pages-to-scan or --sleep-ms; --cache */
 };
 
 enum { O_DATA = 256, O_SEED, O_PAGE, O_CACHE, O_WS, O_MIS, O_IFMT, O_LIME, O_TIMER, O_WIN, O_WARM, O_REP, O_HZ,
-       O_ALIGN, O_CPU, O_FMT, O_SELF, O_NOCEIL, O_PROC };
+       O_ALIGN, O_CPU, O_FMT, O_SELF, O_NOCEIL, O_PROC, O_WIDE, O_KSMD, O_PAGES, O_SLEEP };
 
 static const struct option options[] = {
 	{ "hash", required_argument, NULL, 'H' },      { "data", required_argument, NULL, O_DATA },
@@ -109,7 +119,9 @@ static const struct option options[] = {
 	{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
 	{ "selfcheck", no_argument, NULL, O_SELF },    { "help", no_argument, NULL, 'h' },
 	{ "quiet", no_argument, NULL, 'q' },           { "no-ceiling", no_argument, NULL, O_NOCEIL },
-	{ "processes", required_argument, NULL, O_PROC }, CMD_EXPORT_OPTIONS,
+	{ "processes", required_argument, NULL, O_PROC }, { "wide", no_argument, NULL, O_WIDE },
+	{ "ksmd", no_argument, NULL, O_KSMD },         { "pages-to-scan", required_argument, NULL, O_PAGES },
+	{ "sleep-ms", required_argument, NULL, O_SLEEP }, CMD_EXPORT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -208,6 +220,7 @@ static int parse_timing(int c, const char *arg, struct bench_opts *o)
 {
 	struct bench_config *cfg = &o->base.cfg;
 	struct kb_err err;
+	uint64_t v;
 
 	switch (c) {
 	case O_TIMER: o->timer_name = arg; return 0;
@@ -222,6 +235,19 @@ static int parse_timing(int c, const char *arg, struct bench_opts *o)
 	case O_ALIGN: cfg->align_tick = 1; return 0;
 	case O_CPU: return run_cli_parse_cpu("bench", arg, &o->cpu);
 	case O_PROC: return run_cli_parse_processes("bench", arg, &o->processes);
+	case O_KSMD: o->ksmd = 1; return 0;
+	case O_PAGES:
+		o->ksmd_given = 1;
+		if (kb_parse_uint(arg, BENCH_KSMD_PAGES_MAX, &v, &err) || v == 0)
+			return cli_error("bench", "--pages-to-scan: a count from 1 to %u", BENCH_KSMD_PAGES_MAX);
+		cfg->ksmd_pages = (unsigned)v;
+		return 0;
+	case O_SLEEP:
+		o->ksmd_given = 1;
+		if (kb_parse_uint(arg, BENCH_KSMD_SLEEP_MS_MAX, &v, &err))
+			return cli_error("bench", "--sleep-ms: %s", err.msg);
+		cfg->ksmd_sleep_ms = (unsigned)v;
+		return 0;
 	default: return -1;
 	}
 }
@@ -249,6 +275,15 @@ static int check_sweep(const struct bench_opts *o)
 	unsigned steps = s->ndata * s->ncache * s->npage * s->nmisalign;
 	if (steps > STEPS_MAX)
 		return cli_error("bench", "the sweep has %u combinations (at most %d)", steps, STEPS_MAX);
+	if (o->ksmd_given && !o->ksmd)
+		return cli_error("bench", "--pages-to-scan and --sleep-ms are for --ksmd");
+	if (o->ksmd && (o->selfcheck || strcmp(o->timer_name, "window") != 0))
+		return cli_error("bench", "--ksmd is its own timer (with rdtsc beside): no --timer or --selfcheck");
+	for (unsigned c = 0; o->ksmd && c < s->ncache; c++)
+		if (!s->cold[c])
+			return cli_error("bench", "--ksmd hashes a cold working set, as ksmd does: no --cache hot");
+	if (o->ksmd && 2 * steps > STEPS_MAX)
+		return cli_error("bench", "--ksmd doubles the sweep to %u combinations (at most %d)", 2 * steps, STEPS_MAX);
 	if (o->selfcheck && steps > 1)
 		return cli_error("bench", "--selfcheck takes one data set, cache, page size and misalignment");
 	return 0;
@@ -263,6 +298,7 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 	opterr = 0;
 	optind = 1;
 	while ((c = cli_getopt_long(argc, argv, "H:o:hq", options, NULL)) != -1) {
+		o->cache_given |= c == O_CACHE;
 		if ((rc = parse_sweep(c, optarg, &o->sweep)) >= 0 || (rc = parse_set(c, optarg, &o->base.set)) >= 0 ||
 		    (rc = parse_timing(c, optarg, o)) >= 0) {
 			if (rc)
@@ -277,6 +313,7 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		case 'o': o->output = optarg; break;
 		case O_SELF: o->selfcheck = 1; break;
 		case O_NOCEIL: o->no_ceiling = 1; break;
+		case O_WIDE: o->wide = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'h': usage(); return -1;
 		default: return cli_bad_option("bench", argv, optopt);
@@ -286,9 +323,33 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		return cli_error("bench", "unexpected argument '%s'", argv[optind]);
 	if (bench_timer_parse(o->timer_name, &o->base.cfg.timer, &err))
 		return cli_fail("bench", &err);
+	if (o->ksmd && !o->cache_given)
+		o->sweep.cold[0] = 1; /* ksmd's pages are cold */
 	if (!o->warmup_given)
 		o->base.cfg.warmup_ns = o->base.cfg.window_ns / 4;
 	return check_sweep(o);
+}
+
+static unsigned build_steps(const struct bench_opts *o, uint64_t llc_bytes, struct bench_step *steps);
+
+/* --ksmd: every combination twice, in ksmd's duty cycle and back to back
+ * (rdtsc) over the same cold set, so that the table shows what the sleep
+ * costs beside the figure without it. */
+static unsigned build_ksmd_steps(const struct bench_opts *o, uint64_t llc_bytes, struct bench_step *steps)
+{
+	struct bench_opts plain = *o;
+	struct bench_step one[STEPS_MAX];
+
+	plain.ksmd = 0;
+	unsigned n = build_steps(&plain, llc_bytes, one);
+	for (unsigned i = 0; i < n; i++) {
+		steps[2 * i] = steps[2 * i + 1] = one[i];
+		steps[2 * i].cfg.timer = BENCH_TIMER_KSMD;
+		steps[2 * i].name = "ksmd duty cycle";
+		steps[2 * i + 1].cfg.timer = BENCH_TIMER_RDTSC;
+		steps[2 * i + 1].name = "back to back";
+	}
+	return 2 * n;
 }
 
 /* The cross product of the swept options, data outermost, misalignment
@@ -298,6 +359,8 @@ static unsigned build_steps(const struct bench_opts *o, uint64_t llc_bytes, stru
 	const struct sweep *s = &o->sweep;
 	unsigned n = 0;
 
+	if (o->ksmd)
+		return build_ksmd_steps(o, llc_bytes, steps);
 	for (unsigned d = 0; d < s->ndata; d++)
 		for (unsigned c = 0; c < s->ncache; c++)
 			for (unsigned p = 0; p < s->npage; p++)
@@ -363,7 +426,7 @@ static int run_selfcheck(const struct bench_step *step, const struct hash_impl *
 }
 
 static int run_measure(const struct run_cli_run *run, struct bench_context *ctx, const struct report_format *f,
-		       struct cmd_output *out)
+		       int wide, struct cmd_output *out)
 {
 	struct bench_results results = { 0 };
 	int rc = run_cli_measure(run, &results);
@@ -375,7 +438,7 @@ static int run_measure(const struct run_cli_run *run, struct bench_context *ctx,
 	}
 	run_cli_finish("bench", ctx, &results, f, run->quiet);
 	struct report_document doc = { .kind = REPORT_BENCH, .ctx = ctx, .results = results.items,
-				       .nresults = results.n };
+				       .nresults = results.n, .wide = wide };
 	rc = run_cli_exit_code(cmd_output_close("bench", out, cmd_output_write(out, f, &doc)));
 	bench_results_free(&results);
 	return rc;
@@ -402,7 +465,7 @@ static int measure(const struct bench_opts *o, struct run_cli_run *run, const st
 	if ((rc = cmd_output_open("bench", o->output, 0644, &out)) == 0 &&
 	    (rc = cmd_output_exports("bench", &out, &o->exports, REPORT_BENCH, o->output)) == 0)
 		rc = o->selfcheck ? run_selfcheck(&run->plan.steps[0], run->plan.hashes, run->plan.nhashes, ctx, f, &out)
-				  : run_measure(run, ctx, f, &out);
+				  : run_measure(run, ctx, f, o->wide, &out);
 	free(ctx);
 	return rc;
 }
@@ -417,6 +480,10 @@ static void defaults(struct bench_opts *o)
 	bench_config_default(&o->base.cfg);
 	o->base.cfg.repeat = BENCH_ROUNDS_DEFAULT;
 	o->base.cfg.window_ns = BENCH_WINDOW_DEFAULT_NS;
+	struct ksmd_settings k;
+	ksmd_settings_read(&k);
+	o->base.cfg.ksmd_pages = k.pages_to_scan;
+	o->base.cfg.ksmd_sleep_ms = k.sleep_ms;
 }
 
 int cmd_bench(int argc, char **argv)

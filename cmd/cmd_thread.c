@@ -4,34 +4,45 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../common/size_parse.h"
+#include "../hashes/impls.h"
 #include "../report/thread.h"
 #include "cli.h"
 #include "interrupt.h"
+#include "ksmd_settings.h"
 #include "output.h"
 #include "run_cli.h"
 
 #define THREAD_MAX 16
+#define THREAD_PAGE_BYTES 4096u
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define THREAD_PROCESSES_DEFAULT 10u
 #define THREAD_ROUNDS_DEFAULT 1u
-#define THREAD_RDTSC_WINDOW_NS 40000000u
+#define THREAD_KSMD_WINDOW_NS 40000000u /* a round: one cycle of 100 pages and 20 ms at the defaults */
 #define THREAD_WARMUP_NS 10000000u
 
 static void usage(void)
 {
-	printf("usage: ksmbench thread [--format %s] [-o FILE] [--quiet] [options]\n\n"
+	printf("usage: ksmbench thread [--format %s] [-o FILE] [--quiet] [--wide] [options]\n\n"
 	       "The 2017-2018 linux-mm comparison of KSM page checksums, measured here and set\n"
-	       "beside the published figures: crc32c (the fastest available), xxh64, xxh32,\n"
-	       "jhash2, crc32c-generic, and today's xxh3 and crc32c-isal. Two styles:\n"
-	       "  MB/s     the v2 patch's self-test: jiffies timer, zero page, hot\n"
-	       "  ns/page  ksmd's cost: rdtsc per call, random pages, cold working set\n"
+	       "beside the published figures, under a verdict: what KSM uses and what it costs\n"
+	       "at ksmd's settings (read from /sys/kernel/mm/ksm), the fastest the kernel has\n"
+	       "on this CPU, the fastest outside the kernel, and whether it can be trusted.\n"
+	       "Two blocks: what the kernel can run (xxh64, xxh32, jhash2, crc32c-generic, and\n"
+	       "crc32c as the kernel's own rule picks it here), and contenders outside the\n"
+	       "kernel (xxh3, ISA-L, our fastest crc32c). Two styles:\n"
+	       "  kMB/s    the v2 patch's self-test: kernel MB/s (count*4096>>17), jiffies,\n"
+	       "           zero page, hot, best round\n"
+	       "  ns/pg    ksmd's cost: ns per page in its duty cycle (pages_to_scan pages,\n"
+	       "           then sleep_millisecs asleep), random pages, cold set, median\n"
 	       "Each with its speed-up against jhash2 here (from rounds measured side by side)\n"
 	       "and in the thread. Measured in --processes fresh processes, every measurement\n"
 	       "taking its rounds in turns; unstable figures are named after the table.\n\n"
 	       "  --processes N         measuring processes (default %u; 1: this process only)\n"
 	       "  --repeat N            rounds per process and measurement (default %u)\n"
-	       "  --window TIME         rdtsc round length (default 40ms)\n"
+	       "  --window TIME         ksmd-style round length (default 40ms: one cycle at least)\n"
 	       "  --hz N                emulated CONFIG_HZ of the self-test (default 250)\n"
 	       "  --working-set SIZE    cold working set (default 4x the last-level cache, 64M..1G)\n"
 	       "  --seed N              seed of the random pages, visiting order and rounds' order\n"
@@ -43,6 +54,8 @@ static void usage(void)
 	       "  --export-csv FILE     ... as CSV\n"
 	       "  --export-markdown FILE ... as Markdown\n"
 	       "  -q, --quiet           no progress line and no warnings on stderr\n"
+	       "  --wide                every column and every unstable result's reasons (the\n"
+	       "                        default table fits 100 columns, or COLUMNS on a terminal)\n"
 	       "  --no-ceiling          do not measure this CPU's limits first (about 0.3 s)\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
 	       "and the exit status is 130 (143).\n",
@@ -52,18 +65,19 @@ static void usage(void)
 
 struct thread_opts {
 	const char *format_name, *output;
-	int cpu, quiet, no_ceiling;
+	int cpu, quiet, no_ceiling, wide;
+	struct ksmd_settings ksmd; /* the ksmd style's duty cycle and the verdict's price */
 	struct cmd_exports exports;
 	unsigned processes;
 	/* The self-test style: the zero page, hot, jiffies; the ksmd style:
-	 * random pages, cold, rdtsc. */
+	 * random pages, cold, ksmd's duty cycle. */
 	struct bench_step steps[2];
 };
 
 /* 0, an exit code, or -1 after --help. */
 static int parse(int argc, char **argv, struct thread_opts *o)
 {
-	enum { O_REP = 256, O_WIN, O_HZ, O_WS, O_SEED, O_CPU, O_FMT, O_NOCEIL, O_PROC };
+	enum { O_REP = 256, O_WIN, O_HZ, O_WS, O_SEED, O_CPU, O_FMT, O_NOCEIL, O_PROC, O_WIDE };
 	static const struct option opts[] = {
 		{ "repeat", required_argument, NULL, O_REP },  { "window", required_argument, NULL, O_WIN },
 		{ "hz", required_argument, NULL, O_HZ },       { "working-set", required_argument, NULL, O_WS },
@@ -71,7 +85,7 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		{ "format", required_argument, NULL, O_FMT },  { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },            { "quiet", no_argument, NULL, 'q' },
 		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, { "processes", required_argument, NULL, O_PROC },
-		CMD_EXPORT_OPTIONS,
+		{ "wide", no_argument, NULL, O_WIDE },         CMD_EXPORT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_step *kernel = &o->steps[0], *ksm = &o->steps[1];
@@ -93,6 +107,7 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		case 'h': usage(); return -1;
 		case 'q': o->quiet = 1; break;
 		case O_NOCEIL: o->no_ceiling = 1; break;
+		case O_WIDE: o->wide = 1; break;
 		default:
 			if (!cmd_exports_option(c, optarg, &o->exports))
 				return cli_bad_option("thread", argv, optopt);
@@ -108,37 +123,50 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 	return rc;
 }
 
-/* "crc32c" is the alias for the fastest crc32c this CPU runs, as the
- * thread's crc32c was the kernel's best. A contender this build lacks
- * (ISA-L is not packaged for every architecture) is left out, with a note. */
-static unsigned contenders(const struct hash_impl **hashes, const struct thread_published **published, int say)
+/* The thread's hashes, its crc32c as the kernel's own rule picks it on this
+ * CPU (not the alias, which may choose code of ours), then contenders
+ * outside the kernel: XXH3, ISA-L and our fastest crc32c (the alias; the
+ * rest of ours are in bench, for the 20 s this command takes). A contender
+ * this build lacks (ISA-L is not packaged for every architecture) is left
+ * out, with a note when say. */
+static unsigned contenders(const struct hash_impl **hashes, struct thread_contender *c, int say)
 {
+	static const char *const outside[] = { "xxh3", "crc32c-isal", "crc32c" };
+	const struct hash_impl *kernel_crc32c = hash_kernel_crc32c(THREAD_PAGE_BYTES, NULL);
 	struct kb_err err;
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < thread_published_count && n < THREAD_MAX; i++) {
-		hashes[n] = hash_select(thread_published[i].hash, &err);
+	for (unsigned i = 0; i < thread_published_count + ARRAY_SIZE(outside) && n < THREAD_MAX; i++) {
+		const struct thread_published *p = i < thread_published_count ? &thread_published[i] : NULL;
+		const char *name = p ? p->hash : outside[i - thread_published_count];
+		if (p && strcmp(name, "crc32c-generic") == 0 && kernel_crc32c == &hash_crc32c_generic)
+			continue; /* the kernel's crc32c is the generic one here: one row */
+		hashes[n] = p && strcmp(name, "crc32c") == 0 ? kernel_crc32c : hash_select(name, &err);
 		if (!hashes[n]) {
 			if (say)
 				cli_error("thread", "note: %s; its row is left out", err.msg);
 			continue;
 		}
-		published[n++] = &thread_published[i];
+		c[n] = (struct thread_contender){ p ? hashes[n]->name : name, p, p != NULL };
+		n++;
 	}
 	return n;
 }
 
 static int report(const struct thread_opts *o, struct bench_context *ctx, struct bench_results *r,
-		  const struct thread_published *const *published, unsigned n, const struct report_format *f,
+		  const struct thread_contender *c, unsigned n, const struct report_format *f,
 		  struct cmd_output *out)
 {
 	struct thread_row rows[THREAD_MAX];
+	struct thread_verdict verdict;
+	const struct thread_ksmd ksmd = { o->ksmd.pages_to_scan, o->ksmd.sleep_ms, o->ksmd.from_sysfs };
 
 	/* After an interruption the rows not measured have no figures. */
-	thread_rows_build(published, n, r->items, r->n, rows);
+	thread_rows_build(c, n, r->items, r->n, rows);
 	run_cli_finish("thread", ctx, r, f, o->quiet);
+	thread_verdict_build(rows, n, r->items, r->n, hash_resolve(&hash_xxhash)->name, &ksmd, &verdict);
 	struct report_document doc = { .kind = REPORT_THREAD, .ctx = ctx, .results = r->items, .nresults = r->n,
-				       .rows = rows, .nrows = n };
+				       .rows = rows, .nrows = n, .verdict = &verdict, .wide = o->wide };
 	return run_cli_exit_code(cmd_output_close("thread", out, cmd_output_write(out, f, &doc)));
 }
 
@@ -155,14 +183,17 @@ static void defaults(struct thread_opts *o)
 	}
 	o->steps[0].cfg.timer = BENCH_TIMER_JIFFIES;
 	o->steps[0].name = "self-test MB/s";
-	o->steps[1].cfg.timer = BENCH_TIMER_RDTSC;
-	o->steps[1].cfg.window_ns = THREAD_RDTSC_WINDOW_NS;
+	ksmd_settings_read(&o->ksmd);
+	o->steps[1].cfg.timer = BENCH_TIMER_KSMD;
+	o->steps[1].cfg.window_ns = THREAD_KSMD_WINDOW_NS;
+	o->steps[1].cfg.ksmd_pages = o->ksmd.pages_to_scan;
+	o->steps[1].cfg.ksmd_sleep_ms = o->ksmd.sleep_ms;
 	o->steps[1].name = "ksmd ns/page";
 	o->steps[1].building_note = "building the cold working set";
 }
 
-static int measure(const struct thread_opts *o, struct run_cli_run *run,
-		   const struct thread_published *const *published, const struct report_format *f)
+static int measure(const struct thread_opts *o, struct run_cli_run *run, const struct thread_contender *c,
+		   const struct report_format *f)
 {
 	struct bench_results results = { 0 };
 	struct cmd_output out;
@@ -173,8 +204,7 @@ static int measure(const struct thread_opts *o, struct run_cli_run *run,
 	if ((rc = run_cli_cpu("thread", o->cpu, 0, &run->cpu, &rule)) != 0)
 		return rc;
 	/* The notes once the options are known good (a bad one is the only line), never in a worker. */
-	contenders((const struct hash_impl *[THREAD_MAX]){ NULL },
-		   (const struct thread_published *[THREAD_MAX]){ NULL }, 1);
+	contenders((const struct hash_impl *[THREAD_MAX]){ NULL }, (struct thread_contender[THREAD_MAX]){ { 0 } }, 1);
 	struct bench_context *ctx = run_cli_context("thread", run->cpu, rule, run->plan.hashes, run->plan.nhashes, 1);
 	if (!ctx)
 		return KB_EXIT_USAGE;
@@ -185,7 +215,7 @@ static int measure(const struct thread_opts *o, struct run_cli_run *run,
 	    (rc = cmd_output_exports("thread", &out, &o->exports, REPORT_THREAD, o->output)) == 0) {
 		rc = run_cli_measure(run, &results);
 		rc = rc ? (cmd_output_abort(&out), rc)
-			: report(o, ctx, &results, published, run->plan.nhashes, f, &out);
+			: report(o, ctx, &results, c, run->plan.nhashes, f, &out);
 	}
 	bench_results_free(&results);
 	free(ctx);
@@ -196,7 +226,7 @@ int cmd_thread(int argc, char **argv)
 {
 	static struct thread_opts o;
 	const struct hash_impl *hashes[THREAD_MAX];
-	const struct thread_published *published[THREAD_MAX];
+	struct thread_contender c[THREAD_MAX];
 	const struct report_format *f;
 	struct cpu_description cpu;
 	int rc;
@@ -210,9 +240,9 @@ int cmd_thread(int argc, char **argv)
 	o.steps[1].set.llc_bytes = cpu_llc_bytes(&cpu);
 	struct run_cli_run run = { .cmd = "thread", .argc = argc, .argv = argv, .quiet = o.quiet,
 				   .plan = { .steps = o.steps, .nsteps = 2, .hashes = hashes,
-					     .nhashes = contenders(hashes, published, 0), .processes = o.processes,
+					     .nhashes = contenders(hashes, c, 0), .processes = o.processes,
 					     .seed = o.steps[1].set.seed } };
 	if ((rc = run_cli_serve(&run)) >= 0)
 		return rc;
-	return measure(&o, &run, published, f);
+	return measure(&o, &run, c, f);
 }

@@ -1,5 +1,6 @@
 /* Report outputs and exports (see output.h). */
 #include "output.h"
+#include "term.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -124,12 +125,22 @@ int cmd_output_exports(const char *cmd, struct cmd_output *o, const struct cmd_e
 	return 0;
 }
 
+/* Text fits the terminal it goes to (COLUMNS there), else 100 columns. */
+static int fitted_write(const struct report_format *f, const struct report_document *doc, FILE *fp)
+{
+	struct report_document fitted = *doc;
+
+	if (!fitted.columns)
+		fitted.columns = term_columns(fp);
+	return report_write(f, &fitted, fp);
+}
+
 int cmd_output_write(struct cmd_output *o, const struct report_format *f, const struct report_document *doc)
 {
-	int rc = report_write(f, doc, o->main.fp);
+	int rc = fitted_write(f, doc, o->main.fp);
 
 	for (unsigned i = 0; rc == 0 && i < o->nexports; i++)
-		rc = report_write(o->exports[i].f, doc, o->exports[i].fp);
+		rc = fitted_write(o->exports[i].f, doc, o->exports[i].fp);
 	return rc;
 }
 

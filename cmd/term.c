@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 int term_color(FILE *fp)
@@ -14,6 +15,24 @@ int term_color(FILE *fp)
 	if (term && strcmp(term, "dumb") == 0)
 		return 0;
 	return isatty(fileno(fp));
+}
+
+unsigned term_columns(FILE *fp)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+
+	if (!isatty(fileno(fp)))
+		return 0;
+	if (env && *env) {
+		unsigned long n = strtoul(env, &end, 10);
+		if (*end == '\0' && n >= TERM_COLUMNS_MIN && n <= 10000)
+			return (unsigned)n;
+	}
+	if (ioctl(fileno(fp), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= TERM_COLUMNS_MIN)
+		return ws.ws_col;
+	return 0;
 }
 
 void progress_init(struct progress *p, const char *cmd, int quiet)

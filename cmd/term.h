@@ -12,6 +12,13 @@
  * TERM not "dumb". */
 int term_color(FILE *fp);
 
+/* The width text for fp should fit: on a terminal, COLUMNS when it is a
+ * number from TERM_COLUMNS_MIN up, else the terminal's own width; 0 (the
+ * report's default, 100) when fp is no terminal or neither is known. */
+unsigned term_columns(FILE *fp);
+
+#define TERM_COLUMNS_MIN 40u
+
 /* SGR sequences, or "" when colour is off. */
 #define TERM_RED "\033[31m"
 #define TERM_GREEN "\033[32m"

@@ -77,6 +77,16 @@ struct page_set_request {
 	uint64_t llc_bytes;
 };
 
+/* The cold working set a request asks for (its own, or the default). */
+uint64_t page_set_request_ws_bytes(const struct page_set_request *req);
+
+/* How a request's set is labelled: "hot", "cold" only when its working set
+ * is at least PAGE_SET_COLD_LLC_FACTOR times the last-level cache (or that
+ * cache is unknown), else "warm": much of it may stay in the cache. */
+const char *page_set_cache_label(const struct page_set_request *req);
+
+#define PAGE_SET_COLD_LLC_FACTOR 4u
+
 /* The page set a request names (page_set_build.c). */
 int page_set_build(const struct page_set_request *req, struct page_set *set, struct kb_err *err);
 

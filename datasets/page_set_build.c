@@ -4,10 +4,24 @@
 
 #include "page_set.h"
 
+uint64_t page_set_request_ws_bytes(const struct page_set_request *req)
+{
+	return req->working_set_bytes ? req->working_set_bytes : page_set_cold_default_bytes(req->llc_bytes);
+}
+
+const char *page_set_cache_label(const struct page_set_request *req)
+{
+	if (!req->cold)
+		return "hot";
+	if (req->llc_bytes && page_set_request_ws_bytes(req) < PAGE_SET_COLD_LLC_FACTOR * req->llc_bytes)
+		return "warm";
+	return "cold";
+}
+
 int page_set_build(const struct page_set_request *req, struct page_set *set, struct kb_err *err)
 {
 	struct page_content content;
-	uint64_t ws = req->working_set_bytes ? req->working_set_bytes : page_set_cold_default_bytes(req->llc_bytes);
+	uint64_t ws = page_set_request_ws_bytes(req);
 	int rc;
 
 	if (strcmp(req->data, "zero") == 0)
@@ -22,5 +36,7 @@ int page_set_build(const struct page_set_request *req, struct page_set *set, str
 	rc = req->cold ? page_set_cold(set, &content, ws, req->misalign, req->seed, err)
 		       : page_set_hot(set, &content, req->misalign, err);
 	page_content_release(&content);
+	if (rc == 0)
+		set->cache = page_set_cache_label(req);
 	return rc;
 }

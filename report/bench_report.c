@@ -10,6 +10,7 @@
 #include "record_table.h"
 #include "result_fields.h"
 #include "stability_text.h"
+#include "text_wrap.h"
 
 #define RES(row) ((const struct bench_result *)(row)->item)
 
@@ -93,6 +94,12 @@ static int cycles_cell(const struct record_row *w, char *buf, size_t size)
 	const struct bench_rdtsc_part *p = &r->rdtsc;
 	char batch[32] = "";
 
+	if (r->timer == BENCH_TIMER_KSMD) {
+		const struct bench_ksmd_part *k = &r->ksmd;
+		snprintf(buf, size, "%.0f/%.0f/%.0f%s", k->ticks_per_page_p10, r->ns_per_page.median * r->counter.hz / 1e9,
+			 k->ticks_per_page_p90, r->counter.is_tsc ? "" : " ns");
+		return 1;
+	}
 	if (r->timer != BENCH_TIMER_RDTSC)
 		return 0;
 	if (p->batch_calls > 1)
@@ -103,20 +110,46 @@ static int cycles_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
+/* "hot", or a cold (or warm: under 4x the last-level cache) set's size:
+ * "cold 128M", "warm 1M". */
+static int set_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct bench_result *r = RES(w);
+	uint64_t ws = r->working_set_bytes;
+
+	if (strcmp(r->cache, "hot") == 0 || ws == 0)
+		snprintf(buf, size, "%s", r->cache);
+	else if (ws >= (1ull << 20) && ws % (1ull << 20) == 0)
+		snprintf(buf, size, "%s %lluM", r->cache, (unsigned long long)(ws >> 20));
+	else
+		snprintf(buf, size, "%s %lluK", r->cache, (unsigned long long)(ws >> 10));
+	return 1;
+}
+
+/* MB/s is 10^6 B/s; kMB/s the kernel's (count*4096>>17, MiB/s). Columns
+ * that read the same in every row are said once above a narrow table. */
 static const struct record_column columns[] = {
 	{ "HASH", 'l', NULL, 0, NULL, hash_cell },
 	{ "DATA", 'l', "data", 0, NULL, NULL },
-	{ "CACHE", 'l', "cache", 0, NULL, NULL },
+	{ "SET", 'l', NULL, 0, NULL, set_cell },
 	{ "TIMER", 'l', "timer", 0, NULL, NULL },
 	{ "PAGE", 'r', NULL, 0, NULL, page_cell },
 	{ "MB/s best", 'r', "bytes_per_second_best", 1e-6, "%.0f", NULL },
 	{ "MB/s median", 'r', NULL, 0, NULL, median_cell },
 	{ "ns/page median", 'r', "ns_per_page_median", 0, "%.1f", NULL },
 	{ "ROUNDS", 'r', NULL, 0, NULL, rounds_cell },
-	{ "kernel MB/s", 'r', "kernel_mb_per_s_best", 0, NULL, NULL },
-	{ "bias %", 'r', "bias_percent_median", 0, "%+.1f", NULL },
-	{ "TSC cyc/call p10/p50/p90", 'r', NULL, 0, NULL, cycles_cell },
+	{ "kMB/s best", 'r', "kernel_mb_per_s_best", 0, NULL, NULL },
+	{ "bias % median", 'r', "bias_percent_median", 0, "%+.1f", NULL },
+	{ "cyc p10/50/90", 'r', NULL, 0, NULL, cycles_cell },
 	{ "STABILITY", 'l', NULL, 0, NULL, stability_cell },
+};
+
+#define BENCH_COLUMNS (sizeof(columns) / sizeof(columns[0]))
+
+static const unsigned columns_fit[BENCH_COLUMNS] = {
+	[1] = RECORD_FIT_SAME,  [2] = RECORD_FIT_SAME,  [3] = RECORD_FIT_SAME,
+	[4] = RECORD_FIT_SAME,  [9] = RECORD_FIT_EMPTY, [10] = RECORD_FIT_EMPTY,
+	[11] = RECORD_FIT_EMPTY,
 };
 
 int bench_report_rows(const struct report_document *doc, struct record_list *rows)
@@ -131,23 +164,49 @@ static int method_notes(FILE *out, const struct report_document *doc, enum repor
 {
 	const struct bench_context *ctx = doc->ctx;
 	int md = style == REPORT_MARKDOWN;
+	unsigned width = md ? 0 : report_columns(doc);
 
-	if (ctx->processes)
-		fprintf(out, "%s%u process%s x %u round%s per measurement, taken in turns; MB/s median: over processes, "
-			     "± its interval's half-width (%s)\n", md ? "\n- " : "", ctx->processes,
-			ctx->processes == 1 ? "" : "es", ctx->rounds_per_process, ctx->rounds_per_process == 1 ? "" : "s",
-			ctx->processes >= 6 ? "95%+ confidence" : "min..max of the processes");
-	return report_unstable_lines(out, doc->results, doc->nresults, md ? "- Warning: " : "warning: ");
+	if (ctx->processes &&
+	    report_wrappedf(out, width, md ? "\n- " : "", "%u process%s x %u round%s per measurement, taken in turns; "
+			    "MB/s median: over processes, ± its interval's half-width (%s)", ctx->processes,
+			    ctx->processes == 1 ? "" : "es", ctx->rounds_per_process, ctx->rounds_per_process == 1 ? "" : "s",
+			    ctx->processes >= 6 ? "95%+ confidence" : "min..max of the processes"))
+		return -1;
+	return report_unstable_summary(out, doc->results, doc->nresults, md ? "- Warning: " : "warning: ", width);
+}
+
+/* The units, and what every row shares when the table leaves it out. */
+static int units_line(FILE *out, const struct report_document *doc, const char *common, enum report_style style)
+{
+	int kernel = 0, cycles = 0;
+
+	for (size_t i = 0; i < doc->nresults; i++) {
+		kernel |= doc->results[i].timer == BENCH_TIMER_JIFFIES;
+		cycles |= doc->results[i].timer == BENCH_TIMER_RDTSC || doc->results[i].timer == BENCH_TIMER_KSMD;
+	}
+	return report_wrappedf(out, style == REPORT_MARKDOWN ? 0 : report_columns(doc), style == REPORT_MARKDOWN ? "\n- " : "",
+			       "MB/s: 10^6 bytes/s%s%s%s%s.", kernel ? "; kMB/s: the kernel's MB/s (count*4096>>17, MiB/s)" : "",
+			       cycles ? "; cyc: TSC cycles per call (ksmd: per page), the rounds' p10/p50/p90" : "",
+			       *common ? "; every row: " : "", common);
 }
 
 int bench_report_text(FILE *out, const struct report_document *doc, enum report_style style)
 {
+	struct record_column shown[BENCH_COLUMNS];
 	struct record_list rows;
+	char common[512];
 
 	bench_report_rows(doc, &rows);
-	struct table *t = record_table(RECORD_COLUMNS(columns), &rows);
-	int rc = t ? report_table_in_context(out, doc->ctx, t, style, 1) : -1;
+	/* Markdown is read in a browser: every column. */
+	unsigned n = record_columns_fit(columns, columns_fit, BENCH_COLUMNS, &rows, style == REPORT_MARKDOWN || report_columns(doc) == 0,
+					shown, common, sizeof(common));
+	struct table *t = record_table(shown, n, &rows);
+	int rc = t ? report_table_in_context(out, doc->ctx, t, style, 0, report_columns(doc)) : -1;
 	table_free(t);
+	if (rc == 0)
+		rc = units_line(out, doc, common, style);
+	if (rc == 0)
+		rc = report_table_notes(out, doc->ctx, style, report_columns(doc));
 	return rc ? rc : method_notes(out, doc, style);
 }
 

@@ -4,8 +4,9 @@
 
 #include <signal.h>
 
-#include "escape.h"
 #include "../common/plural.h"
+#include "escape.h"
+#include "text_wrap.h"
 
 /* The machine's own strings (a hypervisor sets the CPU's brand, sysfs files
  * give the governor a warning names), escaped for the target. */
@@ -22,13 +23,18 @@ static void context_strings(const struct bench_context *ctx, enum escape_target 
 	escape_str(ctx->date, e, s->date, sizeof(s->date));
 }
 
-static void warning_lines(FILE *out, const struct bench_context *ctx, const char *prefix, enum escape_target e)
+/* Each warning escaped for e, then wrapped to width (0: not wrapped). */
+static int warning_lines(FILE *out, const struct bench_context *ctx, const char *prefix, enum escape_target e,
+			 unsigned width)
 {
+	char line[4 * sizeof(ctx->warnings[0])];
+
 	for (unsigned i = 0; i < ctx->nwarnings; i++) {
-		fputs(prefix, out);
-		escape_put(out, ctx->warnings[i], e);
-		fputc('\n', out);
+		escape_str(ctx->warnings[i], e, line, sizeof(line));
+		if (report_wrapped(out, prefix, line, width))
+			return -1;
 	}
+	return 0;
 }
 
 static void tsc_text(const struct bench_context *ctx, const char *none, char *buf, size_t size)
@@ -39,22 +45,21 @@ static void tsc_text(const struct bench_context *ctx, const char *none, char *bu
 		snprintf(buf, size, "%s", none);
 }
 
-int report_context_line(FILE *out, const struct bench_context *ctx)
+int report_context_line(FILE *out, const struct bench_context *ctx, unsigned width)
 {
 	struct context_strings s;
 	char tsc[64];
 
 	tsc_text(ctx, "no TSC (CLOCK_MONOTONIC counter)", tsc, sizeof(tsc));
 	context_strings(ctx, ESCAPE_TERM, "unidentified CPU", &s);
-	fprintf(out, "# ksmbench %s (git %s), %s, CPU %d pinned (%s), %s, kernel %s\n", ctx->version, s.git, s.brand,
-		ctx->pinned_cpu, ctx->pin_rule ? ctx->pin_rule : "given", tsc, s.kernel);
-	return ferror(out) ? -1 : 0;
+	return report_wrappedf(out, width, "# ", "ksmbench %s (git %s), %s, CPU %d pinned (%s), %s, kernel %s",
+			       ctx->version, s.git, s.brand, ctx->pinned_cpu, ctx->pin_rule ? ctx->pin_rule : "given",
+			       tsc, s.kernel);
 }
 
-int report_warnings(FILE *out, const struct bench_context *ctx)
+int report_warnings(FILE *out, const struct bench_context *ctx, const char *prefix, unsigned width)
 {
-	warning_lines(out, ctx, "warning: ", ESCAPE_TERM);
-	return ferror(out) ? -1 : 0;
+	return warning_lines(out, ctx, prefix, ESCAPE_TERM, width);
 }
 
 int report_interruption(FILE *out, const struct bench_context *ctx, const char *prefix)
@@ -67,7 +72,7 @@ int report_interruption(FILE *out, const struct bench_context *ctx, const char *
 	return ferror(out) ? -1 : 0;
 }
 
-static int markdown(FILE *out, const struct bench_context *ctx, const struct table *t, int notes)
+int report_context_markdown(FILE *out, const struct bench_context *ctx)
 {
 	struct context_strings s;
 	char tsc[64];
@@ -76,26 +81,30 @@ static int markdown(FILE *out, const struct bench_context *ctx, const struct tab
 	context_strings(ctx, ESCAPE_MARKDOWN, "an unidentified CPU", &s);
 	fprintf(out, "ksmbench %s (git %s) on %s, CPU %d pinned (%s), %s, kernel %s, %s\n\n", ctx->version, s.git,
 		s.brand, ctx->pinned_cpu, ctx->pin_rule ? ctx->pin_rule : "given", tsc, s.kernel, s.date);
-	if (table_print_markdown(t, out))
-		return -1;
-	if (!notes)
-		return ferror(out) ? -1 : 0;
+	return ferror(out) ? -1 : 0;
+}
+
+static int markdown_notes(FILE *out, const struct bench_context *ctx)
+{
 	if (ctx->nwarnings || ctx->interrupted_by)
 		fputc('\n', out);
 	if (report_interruption(out, ctx, "- **Note**: "))
 		return -1;
-	warning_lines(out, ctx, "- Warning: ", ESCAPE_MARKDOWN);
-	return ferror(out) ? -1 : 0;
+	return warning_lines(out, ctx, "- Warning: ", ESCAPE_MARKDOWN, 0);
+}
+
+int report_table_notes(FILE *out, const struct bench_context *ctx, enum report_style style, unsigned width)
+{
+	if (style == REPORT_MARKDOWN)
+		return markdown_notes(out, ctx);
+	return report_warnings(out, ctx, "warning: ", width) || report_interruption(out, ctx, "note: ") ? -1 : 0;
 }
 
 int report_table_in_context(FILE *out, const struct bench_context *ctx, const struct table *t,
-			    enum report_style style, int notes)
+			    enum report_style style, int notes, unsigned width)
 {
-	if (style == REPORT_MARKDOWN)
-		return markdown(out, ctx, t, notes);
-	if (report_context_line(out, ctx) || table_print(t, out))
+	if (style == REPORT_MARKDOWN ? report_context_markdown(out, ctx) || table_print_markdown(t, out)
+				     : report_context_line(out, ctx, width) || table_print(t, out))
 		return -1;
-	if (notes && (report_warnings(out, ctx) || report_interruption(out, ctx, "note: ")))
-		return -1;
-	return 0;
+	return notes ? report_table_notes(out, ctx, style, width) : 0;
 }

@@ -25,6 +25,10 @@ int report_kernel_line(FILE *out, const char *name, long mb_per_s);
 extern const struct record_schema thread_document_schema, thread_row_schema;
 int thread_report_text(FILE *out, const struct report_document *doc, enum report_style style);
 int thread_report_kernel(FILE *out, const struct report_document *doc);
+/* The verdict's lines on top of the thread's table (thread_verdict.c), and
+ * its JSON object. */
+int thread_verdict_text(FILE *out, const struct report_document *doc, enum report_style style);
+extern const struct record_schema thread_verdict_schema;
 
 extern const struct record_schema select_document_schema;
 int select_report_markdown(FILE *out, const struct report_document *doc);

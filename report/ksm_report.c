@@ -107,13 +107,18 @@ static const struct record_field document_fields[] = {
 
 const struct record_schema ksm_document_schema = { NULL, RECORD_FIELDS(document_fields), ksm_class, 0 };
 
-static int values_table(FILE *out, const char *head, const struct ksm_value *v, size_t n)
+/* The meanings are cut to fit width (0: whole). */
+#define KSM_MEANING_MIN 20 /* characters of a meaning kept at least, in a narrow table */
+
+static int values_table(FILE *out, const char *head, const struct ksm_value *v, size_t n, unsigned width)
 {
 	struct table *t = table_new(3, "lrl");
 	int rc = t && table_add_rowf(t, head, "value", "meaning") == 0 ? 0 : -1;
 
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		rc = table_add_rowf(t, v[i].name, v[i].text, v[i].meaning ? v[i].meaning : "");
+	if (rc == 0 && width)
+		table_fit_last(t, width, KSM_MEANING_MIN);
 	if (rc == 0)
 		rc = table_print(t, out);
 	table_free(t);
@@ -125,7 +130,7 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 	double pps = pages_per_second(doc);
 	char head[48];
 
-	if (values_table(out, doc->ksm_dir, doc->sysfs, doc->nsysfs))
+	if (values_table(out, doc->ksm_dir, doc->sysfs, doc->nsysfs, report_columns(doc)))
 		return -1;
 	if (pps >= 0)
 		fprintf(out, "\nksmd scans at most %.0f pages/s (pages_to_scan * 1000 / sleep_millisecs), "
@@ -134,5 +139,5 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 		return 0;
 	snprintf(head, sizeof(head), "process %d", doc->pid);
 	fputc('\n', out);
-	return values_table(out, head, doc->process, doc->nprocess);
+	return values_table(out, head, doc->process, doc->nprocess, report_columns(doc));
 }

@@ -29,6 +29,44 @@ void record_cell(const struct record_column *c, const struct record_schema *s, c
 		record_text(&v, NULL, buf, size);
 }
 
+/* Whether every row of l shows the same text in column c (in first). */
+static int same_everywhere(const struct record_column *c, const struct record_list *l, char *first, size_t size)
+{
+	char cell[320];
+
+	first[0] = '\0';
+	for (size_t i = 0; i < l->count; i++) {
+		struct record_row row = record_list_row(l, i);
+		record_cell(c, l->schema, &row, i ? cell : first, i ? sizeof(cell) : size);
+		if (i && strcmp(cell, first) != 0)
+			return 0;
+	}
+	return l->count > 0;
+}
+
+unsigned record_columns_fit(const struct record_column *cols, const unsigned *fit, unsigned n,
+			    const struct record_list *l, int wide, struct record_column *out, char *common, size_t size)
+{
+	unsigned kept = 0;
+	size_t used = 0;
+	char value[320];
+
+	common[0] = '\0';
+	for (unsigned c = 0; c < n; c++) {
+		int same = !wide && fit[c] && same_everywhere(&cols[c], l, value, sizeof(value));
+		if (same && (fit[c] & RECORD_FIT_EMPTY) && strcmp(value, "-") == 0)
+			continue;
+		if (same && (fit[c] & RECORD_FIT_SAME) && strcmp(value, "-") != 0) {
+			if (used < size)
+				used += (size_t)snprintf(common + used, size - used, "%s%s %s", used ? ", " : "",
+							 cols[c].header, value);
+			continue;
+		}
+		out[kept++] = cols[c];
+	}
+	return kept;
+}
+
 struct table *record_table(const struct record_column *cols, unsigned ncols, const struct record_list *l)
 {
 	enum { CELL_BYTES = 320 };

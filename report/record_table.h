@@ -18,6 +18,17 @@ struct record_column {
 	int (*cell)(const struct record_row *row, char *buf, size_t size);
 };
 
+/* When a column may be left out of a narrow table. */
+#define RECORD_FIT_SAME 1u  /* every row shows the same: said once above the table instead */
+#define RECORD_FIT_EMPTY 2u /* every row shows "-" */
+
+/* The columns of cols[0..n) a table of l shows, in out (returns their
+ * count): every one when wide, else without those whose fit[i] lets them go;
+ * those left out for showing the same in every row are written to common
+ * as "HEADER value, ..." ("" when none). */
+unsigned record_columns_fit(const struct record_column *cols, const unsigned *fit, unsigned n,
+			    const struct record_list *l, int wide, struct record_column *out, char *common, size_t size);
+
 #define RECORD_COLUMNS(array) (array), (sizeof(array) / sizeof((array)[0]))
 
 /* A table of l's items under the columns' headers; NULL when a column names

@@ -32,6 +32,7 @@ enum report_kind {
 };
 
 struct thread_row;
+struct thread_verdict;
 struct scan_result;
 struct loaded_doc;
 struct compare_settings;
@@ -48,6 +49,7 @@ struct report_document {
 	size_t nresults;
 	const struct thread_row *rows;      /* thread */
 	size_t nrows;
+	const struct thread_verdict *verdict; /* thread: the answer on top (NULL: none) */
 	const struct scan_result *scan;
 	const struct loaded_doc *base, *new_; /* compare (base also plot's document) */
 	const struct compare_settings *settings;
@@ -62,7 +64,13 @@ struct report_document {
 	const struct ceiling_report *ceiling; /* ceiling */
 	int color;                          /* table: colour verdicts (a terminal) */
 	int wide;                           /* table: every column, however wide (list --wide) */
+	unsigned columns;                   /* table: the width to fit (0: REPORT_COLUMNS_DEFAULT) */
 };
+
+#define REPORT_COLUMNS_DEFAULT 100u /* a terminal's width when none is known */
+
+/* The width a table of doc must fit: 0 (no limit) with --wide. */
+unsigned report_columns(const struct report_document *doc);
 
 typedef int (*report_render_fn)(FILE *out, const struct report_document *doc);
 

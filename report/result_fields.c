@@ -30,7 +30,7 @@ const char *report_stable_data(const char *data)
 #define CPU(row) ((const struct cpu_description *)(row)->item)
 
 /* Row classes: which timer, and for rdtsc which counter. */
-enum { WINDOW = 1, JIFFIES = 2, RDTSC_TSC = 4, RDTSC_NS = 8, RDTSC = RDTSC_TSC | RDTSC_NS };
+enum { WINDOW = 1, JIFFIES = 2, RDTSC_TSC = 4, RDTSC_NS = 8, RDTSC = RDTSC_TSC | RDTSC_NS, KSMD = 16 };
 
 static unsigned result_class(const struct record_row *row)
 {
@@ -40,6 +40,8 @@ static unsigned result_class(const struct record_row *row)
 		return JIFFIES;
 	if (r->timer == BENCH_TIMER_RDTSC)
 		return r->counter.is_tsc ? RDTSC_TSC : RDTSC_NS;
+	if (r->timer == BENCH_TIMER_KSMD)
+		return KSMD;
 	return WINDOW;
 }
 
@@ -166,6 +168,11 @@ RECORD_GETTER(g_process, record_item(v, &RES(w)->per_process[w->index]))
 RECORD_GETTER(g_cpp, RES(w)->core_cycles_per_page > 0 && record_real(v, RES(w)->core_cycles_per_page))
 RECORD_GETTER(g_ipc, RES(w)->ipc > 0 && record_real(v, RES(w)->ipc))
 RECORD_GETTER(g_batch, record_uint(v, RES(w)->rdtsc.batch_calls))
+RECORD_GETTER(g_ksmd_pages, record_uint(v, RES(w)->ksmd.pages_to_scan))
+RECORD_GETTER(g_ksmd_sleep, record_uint(v, RES(w)->ksmd.sleep_ms))
+RECORD_GETTER(g_ksmd_first, record_real(v, per_call_ns(RES(w), RES(w)->ksmd.first_page_ticks)))
+RECORD_GETTER(g_ksmd_p10, record_real(v, per_call_ns(RES(w), RES(w)->ksmd.ticks_per_page_p10)))
+RECORD_GETTER(g_ksmd_p90, record_real(v, per_call_ns(RES(w), RES(w)->ksmd.ticks_per_page_p90)))
 RECORD_GETTER(g_resolution, record_real(v, RES(w)->rdtsc.resolution_ticks))
 RECORD_GETTER(g_kmb_best, record_int(v, RES(w)->jiffies.kernel_mb_per_s_best))
 RECORD_GETTER(g_kmb_median, record_int(v, RES(w)->jiffies.kernel_mb_per_s_median))
@@ -291,6 +298,12 @@ static const struct record_field result_fields[] = {
 	{ .name = "ipc_median", .type = RECORD_REAL, .get = g_ipc },
 	{ .name = "batch_calls", .type = RECORD_UINT, .applies = RDTSC, .get = g_batch },
 	{ .name = "tsc_cycles_per_call_resolution", .type = RECORD_REAL, .applies = RDTSC_TSC, .get = g_resolution },
+	{ .name = "ksmd_pages_to_scan", .type = RECORD_UINT, .applies = KSMD, .get = g_ksmd_pages },
+	{ .name = "ksmd_sleep_millisecs", .type = RECORD_UINT, .applies = KSMD, .get = g_ksmd_sleep },
+	{ .name = "ksmd_first_page_ns_median", .type = RECORD_REAL, .applies = KSMD, .format = "%.1f",
+	  .get = g_ksmd_first },
+	{ .name = "ksmd_ns_per_page_p10", .type = RECORD_REAL, .applies = KSMD, .format = "%.1f", .get = g_ksmd_p10 },
+	{ .name = "ksmd_ns_per_page_p90", .type = RECORD_REAL, .applies = KSMD, .format = "%.1f", .get = g_ksmd_p90 },
 	{ .name = "rounds", .type = RECORD_OBJECT, .get = g_round, .count = n_rounds, .sub = &report_round_schema },
 };
 
@@ -348,6 +361,8 @@ RECORD_GETTER(c_seed, CTX(w)->processes && record_uint(v, CTX(w)->order_seed))
 RECORD_GETTER(c_interleaved, CTX(w)->processes && record_bool(v, 1))
 RECORD_GETTER(c_pmu, record_bool(v, CTX(w)->hardware_counters))
 RECORD_GETTER(c_pmu_note, record_str(v, CTX(w)->hardware_counters_note))
+RECORD_GETTER(c_xsave_bytes, CTX(w)->xsave.state_bytes && record_uint(v, CTX(w)->xsave.state_bytes))
+RECORD_GETTER(c_xsave_ns, CTX(w)->xsave.state_bytes && record_real(v, CTX(w)->xsave.save_restore_ns))
 RECORD_GETTER(c_migrations, record_str(v, CTX(w)->migrations_source))
 RECORD_GETTER(c_reference, CTX(w)->reference_clock_hz > 0 && record_real(v, CTX(w)->reference_clock_hz))
 RECORD_GETTER(c_reference_tp, CTX(w)->reference_throughput > 0 && record_real(v, CTX(w)->reference_throughput))
@@ -421,6 +436,8 @@ static const struct record_field context_fields[] = {
 	{ .name = "interleaved", .type = RECORD_BOOL, .get = c_interleaved },
 	{ .name = "hardware_counters", .type = RECORD_BOOL, .get = c_pmu },
 	{ .name = "hardware_counters_note", .type = RECORD_STR, .get = c_pmu_note },
+	{ .name = "xsave_state_bytes", .type = RECORD_UINT, .get = c_xsave_bytes },
+	{ .name = "xsave_xrstor_ns", .type = RECORD_REAL, .format = "%.1f", .get = c_xsave_ns },
 	{ .name = "migrations_source", .type = RECORD_STR, .get = c_migrations },
 	{ .name = "reference_clock_hz", .type = RECORD_REAL, .get = c_reference },
 	{ .name = "reference_throughput_adds_per_ns", .type = RECORD_REAL, .get = c_reference_tp },

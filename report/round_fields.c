@@ -15,13 +15,13 @@
 #define PV(row) ((const struct bench_process_value *)(row)->item)
 
 /* Row classes of a round: its result's timer. */
-enum { WINDOW = 1, JIFFIES = 2, RDTSC = 4 };
+enum { WINDOW = 1, JIFFIES = 2, RDTSC = 4, KSMD = 8 };
 
 static unsigned round_class(const struct record_row *row)
 {
 	enum bench_timer t = UPRES(row)->timer;
 
-	return t == BENCH_TIMER_JIFFIES ? JIFFIES : t == BENCH_TIMER_RDTSC ? RDTSC : WINDOW;
+	return t == BENCH_TIMER_JIFFIES ? JIFFIES : t == BENCH_TIMER_RDTSC ? RDTSC : t == BENCH_TIMER_KSMD ? KSMD : WINDOW;
 }
 
 static int known(const struct record_row *w, unsigned bit)
@@ -47,6 +47,8 @@ static double per_call_ns(const struct record_row *w, double ticks)
 	return bench_ticks_ns(&UPRES(w)->counter, ticks);
 }
 
+RECORD_GETTER(r_first, record_real(v, per_call_ns(w, RND(w)->first_ticks)))
+RECORD_GETTER(r_slept, record_real(v, RND(w)->slept_ns))
 RECORD_GETTER(r_process, record_uint(v, RND(w)->process))
 RECORD_GETTER(r_round, record_uint(v, RND(w)->round))
 RECORD_GETTER(r_sequence, record_uint(v, RND(w)->sequence))
@@ -106,6 +108,8 @@ static const struct record_field round_fields[] = {
 	{ .name = "ns_per_call_p90", .type = RECORD_REAL, .applies = RDTSC, .get = r_p90 },
 	{ .name = "ns_per_call_mean", .type = RECORD_REAL, .applies = RDTSC, .get = r_mean },
 	{ .name = "batch_calls", .type = RECORD_UINT, .applies = RDTSC, .get = r_batch },
+	{ .name = "first_page_ns", .type = RECORD_REAL, .applies = KSMD, .format = "%.1f", .get = r_first },
+	{ .name = "slept_ns", .type = RECORD_REAL, .applies = KSMD, .format = "%.0f", .get = r_slept },
 };
 
 const struct record_schema report_round_schema = { NULL, RECORD_FIELDS(round_fields), round_class, 0 };

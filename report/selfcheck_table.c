@@ -36,7 +36,7 @@ static struct table *checks_table(const struct selfcheck_row *rows, size_t n)
 int selfcheck_report_table(FILE *out, const struct report_document *doc)
 {
 	struct table *t = checks_table(doc->checks, doc->nchecks);
-	int rc = t ? report_table_in_context(out, doc->ctx, t, REPORT_PLAIN, 0) : -1;
+	int rc = t ? report_table_in_context(out, doc->ctx, t, REPORT_PLAIN, 0, report_columns(doc)) : -1;
 
 	table_free(t);
 	if (rc == 0 && fprintf(out, "\nharness: the window timer's best round; minimal: a bare loop around the same calls.\n"
@@ -44,5 +44,5 @@ int selfcheck_report_table(FILE *out, const struct report_document *doc)
 				    "window's wall time (compared with the window's median round); rdtsc median leaves\n"
 				    "them out, so the gap between the two is time lost to interrupts and preemption.\n") < 0)
 		rc = -1;
-	return rc == 0 ? report_warnings(out, doc->ctx) : -1;
+	return rc == 0 ? report_warnings(out, doc->ctx, "warning: ", report_columns(doc)) : -1;
 }

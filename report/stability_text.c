@@ -6,6 +6,7 @@
 #include "../bench/disturb.h"
 #include "../bench/estimate.h"
 #include "report.h"
+#include "text_wrap.h"
 
 static const char *const codes[STABILITY_KINDS] = { "few-processes", "spread", "disturbed", "timer" };
 
@@ -85,4 +86,18 @@ size_t report_unstable_count(const struct bench_result *r, size_t n)
 	for (size_t i = 0; i < n; i++)
 		k += r[i].unstable != 0;
 	return k;
+}
+
+int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, const char *prefix, unsigned width)
+{
+	char line[4096] = "unstable (--wide or the JSON for the reasons):";
+	size_t used = strlen(line), k = 0;
+
+	if (width == 0)
+		return report_unstable_lines(out, r, n, prefix);
+	for (size_t i = 0; i < n && used < sizeof(line); i++)
+		if (r[i].unstable && ++k)
+			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s/%s", r[i].hash,
+						 bench_timer_name(r[i].timer));
+	return k ? report_wrapped(out, prefix, line, width) : 0;
 }

@@ -26,4 +26,8 @@ int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, con
 /* How many of r[0..n) are unstable. */
 size_t report_unstable_count(const struct bench_result *r, size_t n);
 
+/* With width 0, report_unstable_lines; else one line (wrapped to width)
+ * naming the unstable results, "hash/timer", and where the reasons are. */
+int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, const char *prefix, unsigned width);
+
 #endif

@@ -7,10 +7,14 @@
 #include <string.h>
 
 #include "../bench/estimate.h"
+#include "../hashes/impls.h"
 #include "context_text.h"
 #include "record_table.h"
 #include "result_fields.h"
 #include "stability_text.h"
+#include "text_wrap.h"
+
+#define THREAD_ROWS_MAX 16
 
 /* Figures as posted to linux-mm; the machines they came from are named in
  * kernel_style and ksm_style below. */
@@ -20,8 +24,6 @@ const struct thread_published thread_published[] = {
 	{ "xxh32", 4529, 2227.75, 5809.4 },
 	{ "jhash2", 1569, 5128.30, 2251.9 },
 	{ "crc32c-generic", 0, 7012.51, 0 },
-	{ "xxh3", 0, 0, 0 },
-	{ "crc32c-isal", 0, 0, 0 },
 };
 
 const unsigned thread_published_count = sizeof(thread_published) / sizeof(thread_published[0]);
@@ -31,11 +33,10 @@ double thread_speedup_rate(double rate, double jhash2_rate)
 	return rate > 0 && jhash2_rate > 0 ? rate / jhash2_rate : 0;
 }
 
-static const struct bench_result *find(const struct bench_result *r, size_t n, const char *hash,
-				       enum bench_timer timer)
+static const struct bench_result *find(const struct bench_result *r, size_t n, const char *hash, int ksm)
 {
 	for (size_t i = 0; i < n; i++)
-		if (r[i].timer == timer && strcmp(r[i].hash, hash) == 0)
+		if ((r[i].timer == BENCH_TIMER_JIFFIES) == !ksm && strcmp(r[i].hash, hash) == 0)
 			return &r[i];
 	return NULL;
 }
@@ -57,23 +58,36 @@ static void speedups(struct thread_row *row, const struct thread_row *jh)
 	row->ns_x_thread = row->ns_thread > 0 && jh->ns_thread > 0 ? jh->ns_thread / row->ns_thread : 0;
 }
 
-void thread_rows_build(const struct thread_published *const *contenders, size_t n,
-		       const struct bench_result *results, size_t nresults, struct thread_row *rows)
+/* Outside the kernel a row is named by what ran (an alias's choice). */
+static const char *row_name(const struct thread_contender *c, const struct thread_row *row)
+{
+	const struct bench_result *r = row->kernel ? row->kernel : row->ksm;
+
+	if (c->published)
+		return c->published->hash;
+	return !c->in_kernel && r && r->impl ? r->impl : c->measured;
+}
+
+void thread_rows_build(const struct thread_contender *contenders, size_t n, const struct bench_result *results,
+		       size_t nresults, struct thread_row *rows)
 {
 	const struct thread_row *jh = NULL;
 
 	for (size_t i = 0; i < n; i++) {
+		const struct thread_contender *c = &contenders[i];
 		struct thread_row *row = &rows[i];
 		memset(row, 0, sizeof(*row));
-		row->published = contenders[i];
-		row->kernel = find(results, nresults, contenders[i]->hash, BENCH_TIMER_JIFFIES);
-		row->ksm = find(results, nresults, contenders[i]->hash, BENCH_TIMER_RDTSC);
+		row->published = c->published;
+		row->in_kernel = c->in_kernel;
+		row->kernel = find(results, nresults, c->measured, 0);
+		row->ksm = find(results, nresults, c->measured, 1);
+		row->hash = row_name(c, row);
 		row->mb_here = row->kernel ? (double)row->kernel->jiffies.kernel_mb_per_s_best : 0;
-		row->mb_thread = contenders[i]->kernel_mb_per_s;
+		row->mb_thread = c->published ? c->published->kernel_mb_per_s : 0;
 		row->ns_here = row->ksm ? row->ksm->ns_per_page.median : 0;
-		row->ns_thread = contenders[i]->ksm_ns_per_page;
+		row->ns_thread = c->published ? c->published->ksm_ns_per_page : 0;
 		row->unstable = (row->kernel && row->kernel->unstable) || (row->ksm && row->ksm->unstable);
-		if (strcmp(contenders[i]->hash, "jhash2") == 0)
+		if (strcmp(c->measured, "jhash2") == 0)
 			jh = row;
 	}
 	for (size_t i = 0; jh && i < n; i++)
@@ -99,8 +113,18 @@ static int whole(struct record_value *v, double x)
 	return x > 0 && record_int(v, (int64_t)x);
 }
 
-RECORD_GETTER(t_hash, record_str(v, ROW(w)->published->hash))
+const char *thread_row_kernel_function(const struct thread_row *r)
+{
+	const struct bench_result *b = r->kernel ? r->kernel : r->ksm;
+	const struct hash_impl *h = b && b->impl ? hash_find(b->impl) : NULL;
+
+	return h ? h->kernel.function : NULL;
+}
+
+RECORD_GETTER(t_hash, record_str(v, ROW(w)->hash))
 RECORD_GETTER(t_impl, impl(ROW(w), v))
+RECORD_GETTER(t_in_kernel, record_bool(v, ROW(w)->in_kernel))
+RECORD_GETTER(t_kernel_fn, record_str(v, thread_row_kernel_function(ROW(w))))
 RECORD_GETTER(t_mb_here, whole(v, ROW(w)->mb_here))
 RECORD_GETTER(t_mb_x_here, figure(v, ROW(w)->mb_x_here))
 RECORD_GETTER(t_mb_thread, whole(v, ROW(w)->mb_thread))
@@ -109,7 +133,7 @@ RECORD_GETTER(t_ns_here, figure(v, ROW(w)->ns_here))
 RECORD_GETTER(t_ns_x_here, figure(v, ROW(w)->ns_x_here))
 RECORD_GETTER(t_ns_thread, figure(v, ROW(w)->ns_thread))
 RECORD_GETTER(t_ns_x_thread, figure(v, ROW(w)->ns_x_thread))
-RECORD_GETTER(t_v1, figure(v, ROW(w)->published->v1_mib_per_s))
+RECORD_GETTER(t_v1, ROW(w)->published && figure(v, ROW(w)->published->v1_mib_per_s))
 /* An interval of a speed-up here: null with fewer than two processes. */
 static int bound(struct record_value *v, const struct stats_interval *iv, int high)
 {
@@ -126,6 +150,8 @@ RECORD_GETTER(t_stability, (ROW(w)->kernel || ROW(w)->ksm) && record_str(v, ROW(
 static const struct record_field row_fields[] = {
 	{ .name = "hash", .type = RECORD_STR, .flags = RECORD_CSV, .get = t_hash },
 	{ .name = "implementation", .type = RECORD_STR, .flags = RECORD_CSV, .get = t_impl },
+	{ .name = "in_kernel", .type = RECORD_BOOL, .flags = RECORD_CSV, .get = t_in_kernel },
+	{ .name = "kernel_function", .type = RECORD_STR, .get = t_kernel_fn },
 	{ .name = "kernel_mb_per_s_here", .type = RECORD_INT, .flags = RECORD_CSV, .get = t_mb_here },
 	{ .name = "speedup_vs_jhash2_kernel_here", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f",
 	  .get = t_mb_x_here },
@@ -153,10 +179,12 @@ const struct record_schema thread_row_schema = { NULL, RECORD_FIELDS(row_fields)
 
 RECORD_GETTER(t_kernel_style, record_str(v, "v2 patch self-test: count * PAGE_SIZE >> 17 over HZ>>3 jiffies, "
 					    "zero page; thread figures from a Xeon E5-2420 v2"))
-RECORD_GETTER(t_ksm_style, record_str(v, "ns per page checksum, rdtsc median over random pages in a cold "
-					 "working set; thread figures from ksmd on a Xeon E5-2620 v3 with 4 VMs"))
+RECORD_GETTER(t_ksm_style, record_str(v, "ns per page checksum in ksmd's duty cycle (pages_to_scan pages, then "
+					 "sleep_millisecs asleep), median over random pages in a cold working set; thread "
+					 "figures from ksmd on a Xeon E5-2620 v3 with 4 VMs"))
 RECORD_GETTER(t_row, record_item(v, &DOC(w)->rows[w->index]))
 RECORD_GETTER(t_thread, record_item(v, DOC(w)))
+RECORD_GETTER(t_verdict, DOC(w)->verdict && record_item(v, DOC(w)->verdict))
 
 static size_t n_rows(const struct record_row *w)
 {
@@ -166,6 +194,7 @@ static size_t n_rows(const struct record_row *w)
 static const struct record_field thread_fields[] = {
 	{ .name = "kernel_style", .type = RECORD_STR, .get = t_kernel_style },
 	{ .name = "ksm_style", .type = RECORD_STR, .get = t_ksm_style },
+	{ .name = "verdict", .type = RECORD_OBJECT, .get = t_verdict, .sub = &thread_verdict_schema },
 	{ .name = "rows", .type = RECORD_OBJECT, .get = t_row, .count = n_rows, .sub = &thread_row_schema },
 };
 
@@ -180,7 +209,8 @@ const struct record_schema thread_document_schema = {
 	&report_results_document_schema, RECORD_FIELDS(document_fields), NULL, 0,
 };
 
-/* "11.91 ±1.2%": a speed-up here and its interval's half-width. */
+/* "11.91 ±1.2%" ("±12%" from 10% up: the column stays narrow): a
+ * speed-up here and its interval's half-width. */
 static int ratio_cell(char *buf, size_t size, double x, const struct stats_interval *iv)
 {
 	double pct = estimate_half_width_percent(iv);
@@ -188,7 +218,7 @@ static int ratio_cell(char *buf, size_t size, double x, const struct stats_inter
 	if (x <= 0)
 		return 0;
 	if (pct >= 0)
-		snprintf(buf, size, "%.2f ±%.1f%%", x, pct);
+		snprintf(buf, size, "%.2f ±%.*f%%", x, pct < 10 ? 1 : 0, pct);
 	else
 		snprintf(buf, size, "%.2f", x);
 	return 1;
@@ -204,54 +234,122 @@ static int ns_x_cell(const struct record_row *w, char *buf, size_t size)
 	return ratio_cell(buf, size, ROW(w)->ns_x_here, &ROW(w)->ns_x_here_interval);
 }
 
-static const struct record_column columns[] = {
+/* The kernel block names a row by what ran where that differs from the
+ * thread's name ("crc32c-3way" for the thread's crc32c). */
+static int name_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct thread_row *r = ROW(w);
+	const struct bench_result *b = r->ksm ? r->ksm : r->kernel;
+
+	snprintf(buf, size, "%s", b && b->impl ? b->impl : r->hash);
+	return 1;
+}
+
+/* Every header says best or median; kMB/s is the kernel's MB/s. */
+static const struct record_column kernel_columns[] = {
+	{ "HASH", 'l', NULL, 0, NULL, name_cell },
+	{ "kMB/s best", 'r', "kernel_mb_per_s_here", 0, NULL, NULL },
+	{ "x jhash2", 'r', NULL, 0, NULL, mb_x_cell },
+	{ "thread", 'r', "kernel_mb_per_s_thread", 0, NULL, NULL },
+	{ "x", 'r', "speedup_vs_jhash2_kernel_thread", 0, "%.2f", NULL },
+	{ "ns/pg median", 'r', "ns_per_page_here", 0, "%.0f", NULL },
+	{ "x jhash2", 'r', NULL, 0, NULL, ns_x_cell },
+	{ "thread", 'r', "ns_per_page_thread", 0, "%.0f", NULL },
+	{ "x", 'r', "speedup_vs_jhash2_ksm_thread", 0, "%.2f", NULL },
+};
+
+static const struct record_column outside_columns[] = {
+	{ "HASH", 'l', NULL, 0, NULL, name_cell },
+	{ "kMB/s best", 'r', "kernel_mb_per_s_here", 0, NULL, NULL },
+	{ "x jhash2", 'r', NULL, 0, NULL, mb_x_cell },
+	{ "ns/pg median", 'r', "ns_per_page_here", 0, "%.0f", NULL },
+	{ "x jhash2", 'r', NULL, 0, NULL, ns_x_cell },
+};
+
+/* --wide: the thread's name, the kernel function, the published decimals. */
+static const struct record_column wide_columns[] = {
 	{ "HASH", 'l', "hash", 0, NULL, NULL },
 	{ "IMPLEMENTATION", 'l', "implementation", 0, NULL, NULL },
-	{ "MB/s here", 'r', "kernel_mb_per_s_here", 0, NULL, NULL },
+	{ "KERNEL FUNCTION", 'l', "kernel_function", 0, NULL, NULL },
+	{ "kernel MB/s best", 'r', "kernel_mb_per_s_here", 0, NULL, NULL },
 	{ "x jhash2", 'r', NULL, 0, NULL, mb_x_cell },
-	{ "MB/s thread", 'r', "kernel_mb_per_s_thread", 0, NULL, NULL },
+	{ "kernel MB/s thread", 'r', "kernel_mb_per_s_thread", 0, NULL, NULL },
 	{ "x jhash2", 'r', "speedup_vs_jhash2_kernel_thread", 0, "%.2f", NULL },
-	{ "ns/page here", 'r', "ns_per_page_here", 0, "%.1f", NULL },
+	{ "ns/page median", 'r', "ns_per_page_here", 0, "%.1f", NULL },
 	{ "x jhash2", 'r', NULL, 0, NULL, ns_x_cell },
 	{ "ns/page thread", 'r', "ns_per_page_thread", 0, "%.2f", NULL },
 	{ "x jhash2", 'r', "speedup_vs_jhash2_ksm_thread", 0, "%.2f", NULL },
 };
 
+/* What the kernel adds around vector code, as far as this CPU shows it. */
+static int simd_cost(FILE *out, const struct bench_context *ctx, unsigned width, const char *kw)
+{
+	if (!ctx->xsave.state_bytes)
+		return 0;
+	return report_wrappedf(out, width, kw, "SIMD in the kernel: ksmd (a kthread) saves no user state around "
+			       "kernel_fpu_begin/end; in process context %u bytes of state are saved and restored "
+			       "(XSAVE+XRSTOR here: %.0f ns). See docs/measurement.md.", ctx->xsave.state_bytes,
+			       ctx->xsave.save_restore_ns);
+}
+
 static int legend(FILE *out, const struct report_document *doc, enum report_style style)
 {
 	const struct bench_result *k = doc->nrows ? doc->rows[0].kernel : NULL;
 	const struct bench_result *m = doc->nrows ? doc->rows[0].ksm : NULL;
+	unsigned width = style == REPORT_MARKDOWN ? 0 : report_columns(doc);
+	const char *kw = style == REPORT_MARKDOWN ? "- " : "";
 
-	if (style == REPORT_MARKDOWN)
-		return fprintf(out, "\nMB/s: the v2 patch's self-test (zero page, HZ>>3 jiffies, count * PAGE_SIZE "
-				    ">> 17); ns/page: rdtsc median per call over random pages in a cold working set; "
-				    "x jhash2: times faster than jhash2 on the same machine. Thread figures: Xeon "
-				    "E5-2420 v2 (MB/s) and ksmd on a Xeon E5-2620 v3 with 4 VMs (ns/page).\n") < 0;
 	if (doc->nrows == 0)
 		return 0;
-	fprintf(out, "\nMB/s: the v2 patch's self-test, count * PAGE_SIZE >> 17 after HZ>>3 emulated jiffies\n"
-		     "      (HZ=%u, %u jiffies) over the zero page, best of %u; thread: Xeon E5-2420 v2.\n",
-		k ? k->jiffies.hz : 0, k ? k->jiffies.window_jiffies : 0, k ? k->repeats : 0);
-	fprintf(out, "ns/page: rdtsc per call, median, random %u-byte pages in a %llu MiB working set\n"
-		     "      visited in random order (cold); thread: ksmd on Xeon E5-2620 v3 with 4 VMs.\n",
-		m ? m->page_size : 0, m ? (unsigned long long)(m->working_set_bytes >> 20) : 0ull);
-	fprintf(out, "x jhash2: times faster than jhash2 on the same machine (1.00 = jhash2), from rounds\n"
-		     "      measured side by side; ± half the interval over %u process%s.\n",
-		doc->ctx->processes, doc->ctx->processes == 1 ? "" : "es");
-	return ferror(out) ? 1 : 0;
+	fputc('\n', out);
+	return report_wrappedf(out, width, kw, "kMB/s: kernel MB/s (count*4096>>17, MiB/s), the v2 patch's self-test: "
+			       "HZ>>3 emulated jiffies (HZ=%u, %u jiffies) over the zero page, best of %u round%s; "
+			       "thread: Xeon E5-2420 v2.", k ? k->jiffies.hz : 0, k ? k->jiffies.window_jiffies : 0,
+			       k ? k->repeats : 0, k && k->repeats == 1 ? "" : "s") ||
+	       report_wrappedf(out, width, kw, "ns/pg: ns per page in ksmd's duty cycle (%u pages, then %u ms asleep), "
+			       "median over processes, of random %u-byte pages in a %llu MiB working set visited in "
+			       "random order (%s); thread: ksmd on a Xeon E5-2620 v3 with 4 VMs.",
+			       m ? m->ksmd.pages_to_scan : 0, m ? m->ksmd.sleep_ms : 0, m ? m->page_size : 0,
+			       m ? (unsigned long long)(m->working_set_bytes >> 20) : 0ull, m ? m->cache : "cold") ||
+	       simd_cost(out, doc->ctx, width, kw) ||
+	       report_wrappedf(out, width, kw, "x jhash2: times faster than jhash2 on the same machine, from rounds "
+			       "measured side by side; ± half the interval over %u process%s.", doc->ctx->processes,
+			       doc->ctx->processes == 1 ? "" : "es") ? -1 : 0;
 }
 
-/* Whether the answer can be trusted: said when it cannot. */
-static int trust(FILE *out, const struct report_document *doc, enum report_style style)
+/* Whether a row belongs to the block: outside rows whose implementation
+ * the kernel runs after all (an alias that chose kernel code) are left
+ * out, as the kernel block has them. */
+static int in_block(const struct thread_row *r, int in_kernel)
 {
-	size_t bad = report_unstable_count(doc->results, doc->nresults);
+	if (in_kernel)
+		return r->in_kernel;
+	return !r->in_kernel && !thread_row_kernel_function(r);
+}
 
-	if (bad == 0)
+static int block(FILE *out, const struct report_document *doc, int in_kernel, enum report_style style)
+{
+	struct thread_row rows[THREAD_ROWS_MAX];
+	size_t n = 0;
+	int wide = report_columns(doc) == 0;
+
+	for (size_t i = 0; i < doc->nrows && n < THREAD_ROWS_MAX; i++)
+		if (in_block(&doc->rows[i], in_kernel))
+			rows[n++] = doc->rows[i];
+	if (n == 0)
 		return 0;
-	fprintf(out, "%s%zu of %zu results are unstable: this comparison cannot be trusted as it stands (run it on an "
-		     "idle machine, or with more --processes)\n",
-		style == REPORT_MARKDOWN ? "- **Verdict**: " : "verdict: ", bad, doc->nresults);
-	return ferror(out) ? -1 : 0;
+	struct record_list l = { &thread_row_schema, rows, n, sizeof(*rows), { .item = doc } };
+	struct table *t = wide ? record_table(RECORD_COLUMNS(wide_columns), &l)
+		      : in_kernel ? record_table(RECORD_COLUMNS(kernel_columns), &l)
+				  : record_table(RECORD_COLUMNS(outside_columns), &l);
+	if (!t)
+		return -1;
+	const char *title = in_kernel ? "What the kernel can run (the thread's published figures beside):"
+				      : "Contenders outside the kernel (none of this is kernel code):";
+	int rc = style == REPORT_MARKDOWN ? fprintf(out, "\n**%s**\n\n", title) < 0 || table_print_markdown(t, out)
+					  : fprintf(out, "%s%s\n", in_kernel ? "" : "\n", title) < 0 || table_print(t, out);
+	table_free(t);
+	return rc ? -1 : 0;
 }
 
 int thread_report_rows(const struct report_document *doc, struct record_list *rows)
@@ -260,24 +358,33 @@ int thread_report_rows(const struct report_document *doc, struct record_list *ro
 	return 0;
 }
 
+/* The kernel's own crc32c on this CPU and why, under the kernel block. */
+static int kernel_crc32c_note(FILE *out, const struct report_document *doc, enum report_style style)
+{
+	const char *why;
+	const struct hash_impl *h = hash_kernel_crc32c(4096, &why);
+
+	return report_wrappedf(out, style == REPORT_MARKDOWN ? 0 : report_columns(doc),
+			       style == REPORT_MARKDOWN ? "\n- " : "", "%s: the kernel's crc32c() on this CPU for a "
+			       "4096-byte page (%s).", h->name, why);
+}
+
 int thread_report_text(FILE *out, const struct report_document *doc, enum report_style style)
 {
-	struct record_list rows;
+	const char *wp = style == REPORT_MARKDOWN ? "- Warning: " : "warning: ";
+	unsigned width = style == REPORT_MARKDOWN ? 0 : report_columns(doc);
+	int rc = thread_verdict_text(out, doc, style);
 
-	thread_report_rows(doc, &rows);
-	struct table *t = record_table(RECORD_COLUMNS(columns), &rows);
-	/* Markdown: its notes before the legend; plain text: after it. */
-	int rc = t ? report_table_in_context(out, doc->ctx, t, style, style == REPORT_MARKDOWN) : -1;
-	table_free(t);
+	if (rc == 0)
+		rc = style == REPORT_MARKDOWN ? report_context_markdown(out, doc->ctx) : report_context_line(out, doc->ctx, width);
+	if (rc == 0)
+		rc = block(out, doc, 1, style) || kernel_crc32c_note(out, doc, style) || block(out, doc, 0, style);
 	if (rc == 0)
 		rc = legend(out, doc, style);
-	if (rc == 0 && style == REPORT_PLAIN)
-		rc = report_warnings(out, doc->ctx) || report_interruption(out, doc->ctx, "note: ");
 	if (rc == 0)
-		rc = report_unstable_lines(out, doc->results, doc->nresults,
-					   style == REPORT_MARKDOWN ? "- Warning: " : "warning: ");
+		rc = report_warnings(out, doc->ctx, wp, width) || report_interruption(out, doc->ctx, "note: ");
 	if (rc == 0)
-		rc = trust(out, doc, style);
+		rc = report_unstable_summary(out, doc->results, doc->nresults, wp, width);
 	return rc ? -1 : 0;
 }
 
@@ -285,7 +392,7 @@ int thread_report_kernel(FILE *out, const struct report_document *doc)
 {
 	for (size_t i = 0; i < doc->nrows; i++) {
 		const struct thread_row *r = &doc->rows[i];
-		if (r->kernel && report_kernel_line(out, r->published->hash, r->kernel->jiffies.kernel_mb_per_s_best))
+		if (r->kernel && report_kernel_line(out, r->hash, r->kernel->jiffies.kernel_mb_per_s_best))
 			return -1;
 	}
 	return 0;

@@ -1,5 +1,8 @@
 /* The linux-mm thread's comparison (2017-2018, KSM's page checksum): the
- * figures published there, and this machine's beside them (thread.c). */
+ * figures published there, and this machine's beside them (thread.c), in
+ * two blocks: what the kernel can run, and contenders outside it; and the
+ * verdict on top (thread_verdict.c): what KSM uses, the fastest the kernel
+ * has here, the fastest outside it, and what each costs at ksmd's settings. */
 #ifndef KB_THREAD_H
 #define KB_THREAD_H
 
@@ -15,32 +18,83 @@ struct thread_published {
 	double v1_mib_per_s;    /* v1 figures, Core i5-7200U */
 };
 
-/* The hashes of the comparison in display order, with their figures. */
+/* The thread's hashes in display order, with their figures. */
 extern const struct thread_published thread_published[];
 extern const unsigned thread_published_count;
 
-/* One row: a contender's results here beside its published figures, and
+/* One contender: the hash measured (matched against the results' names),
+ * the thread's figures for it (NULL: a contender the thread did not have),
+ * and whether the kernel can run it. The kernel's crc32c is measured as
+ * the implementation the kernel's own rule picks on this CPU. */
+struct thread_contender {
+	const char *measured;
+	const struct thread_published *published;
+	int in_kernel;
+};
+
+/* A row: a contender's results here beside its published figures, and
  * every figure's speed-up against jhash2 (0 where there is none). The
  * speed-ups here come from rounds measured side by side with jhash2's
  * (bench/estimate.h: estimate_ratio), with their intervals over processes;
  * unstable says whether either result here is (the reasons are in the
  * results: kernel->unstable, ksm->unstable). */
 struct thread_row {
-	const struct thread_published *published;
+	const char *hash; /* the thread's name, or (outside the kernel) the implementation's */
+	const struct thread_published *published; /* NULL: none */
+	int in_kernel;
 	const struct bench_result *kernel; /* jiffies, zero page, hot; NULL: not measured */
-	const struct bench_result *ksm;    /* rdtsc, random pages, cold; NULL: not measured */
+	const struct bench_result *ksm;    /* ksmd's pattern, random pages, cold; NULL: not measured */
 	double mb_here, mb_x_here, mb_thread, mb_x_thread;
 	double ns_here, ns_x_here, ns_thread, ns_x_thread;
 	struct stats_interval mb_x_here_interval, ns_x_here_interval; /* n 0: none */
 	int unstable;
 };
 
+/* ksmd's settings the verdict prices a hash at: /sys/kernel/mm/ksm's when
+ * it could be read (from_sysfs), else the kernel's defaults. */
+struct thread_ksmd {
+	unsigned pages_to_scan, sleep_ms;
+	int from_sysfs;
+};
+
+#define THREAD_KSMD_PAGES_DEFAULT 100u
+#define THREAD_KSMD_SLEEP_MS_DEFAULT 20u
+
+/* The verdict (thread_verdict.c), from the rows: KSM's hash today (the
+ * kernel's xxhash() here), the fastest in-kernel row other than it and
+ * the fastest outside-kernel row by ksmd-style ns/page, their speed-ups against today's from rounds side
+ * by side, and what share of a CPU ksmd spends hashing with each at the
+ * settings ksmd. */
+struct thread_verdict {
+	struct thread_ksmd ksmd;
+	const struct thread_row *today, *kernel_best, *outside_best; /* NULL: not measured */
+	double kernel_x, outside_x;            /* times faster than today's (0: none) */
+	struct stats_interval kernel_x_interval, outside_x_interval;
+	double today_cpu_share, kernel_cpu_share, outside_cpu_share; /* 0..1 */
+	size_t unstable, results;              /* unstable results of all measured */
+	unsigned unstable_kinds;               /* STABILITY_* bits over every unstable result */
+};
+
+/* The kernel function that runs what r measured (NULL: not kernel code):
+ * an outside contender whose alias chose kernel code has one. */
+const char *thread_row_kernel_function(const struct thread_row *r);
+
 /* Speed-up against jhash2: rate / jhash2's rate (0 if either is missing). */
 double thread_speedup_rate(double rate, double jhash2_rate);
 
-/* The rows of contenders[0..n) from the results measured (matched by hash
+/* The rows of contenders[0..n) from the results measured (matched by name
  * and timer; after an interruption some have none). */
-void thread_rows_build(const struct thread_published *const *contenders, size_t n,
-		       const struct bench_result *results, size_t nresults, struct thread_row *rows);
+void thread_rows_build(const struct thread_contender *contenders, size_t n, const struct bench_result *results,
+		       size_t nresults, struct thread_row *rows);
+
+/* The share of a CPU ksmd spends hashing at settings k when a page costs
+ * ns_per_page: pages_to_scan pages, then sleep_ms of sleep. */
+double thread_cpu_share(double ns_per_page, const struct thread_ksmd *k);
+
+/* The verdict over rows[0..n) and results[0..nresults); today_impl names
+ * the implementation KSM runs (the kernel's xxhash() on this build). */
+void thread_verdict_build(const struct thread_row *rows, size_t n, const struct bench_result *results,
+			  size_t nresults, const char *today_impl, const struct thread_ksmd *k,
+			  struct thread_verdict *v);
 
 #endif

@@ -42,8 +42,10 @@ check([e["name"] for e in arr] == ["xxh64 random hot 4096B window", "jhash2 rand
       f"gha names: {[e['name'] for e in arr]}")
 _, out2, _ = run("bench", "-H", "xxh64,jhash2", *FAST, "--format", "gha", "--page-size", "8K", "--cache", "cold",
                  "--working-set", "1M")
-check([e["name"] for e in json.loads(out2)] == ["xxh64 random cold 8192B window", "jhash2 random cold 8192B window"],
-      "gha names carry the dataset")
+# 1 MiB is under 4x a last-level cache of 256 KiB or more: warm, not cold
+# (cold where no cache size is known, as under qemu-user).
+check([e["name"] for e in json.loads(out2)] in ([f"xxh64 random {c} 8192B window", f"jhash2 random {c} 8192B window"]
+                                               for c in ("warm", "cold")), "gha names carry the dataset")
 # A file dataset by its base name, whatever its directory.
 page_file = temp_file(os.urandom(8192), ".raw")
 _, out3, _ = run("bench", "-H", "xxh64", *FAST, "--format", "gha", "--data", page_file)
@@ -52,9 +54,9 @@ os.unlink(page_file)
 rc, out, err = run("thread", "--repeat", "1", "--window", "1ms", "--working-set", "1M", "--format", "gha")
 arr = json.loads(out) if rc == 0 else []
 names = [e["name"] for e in arr]
-# 7 rows in each style, 6 where the build has no ISA-L (i386).
-check(len(arr) in (12, 14) and len(set(names)) == len(arr), f"thread gha: distinct names: {names}")
-check("jhash2 zero hot 4096B jiffies" in names and "jhash2 random cold 4096B rdtsc" in names, "thread gha names")
+# 8 rows in each style, 7 where the build has no ISA-L (i386).
+check(len(arr) in (14, 16) and len(set(names)) == len(arr), f"thread gha: distinct names: {names}")
+check("jhash2 zero hot 4096B jiffies" in names and ("jhash2 random warm 4096B ksmd" in names or "jhash2 random cold 4096B ksmd" in names), "thread gha names")
 rc, out, err = run("select", "--format", "gha")
 check(rc == 0 and all(e["name"].endswith(" zero hot 4096B jiffies") for e in json.loads(out)), "select gha")
 
@@ -69,7 +71,8 @@ check(all(l.count("|") == 14 for l in lines[2:6]), "markdown: 13 columns each")
 check(all(l.startswith("- ") for l in lines[7:] if l) and any(l.startswith("- Warning: unstable: ") for l in lines),
       "markdown warnings and notes as a list")
 rc, out, err = run("thread", "--repeat", "1", "--window", "1ms", "--working-set", "1M", "--format", "markdown")
-check(rc == 0 and "| HASH | IMPLEMENTATION | MB/s here |" in out and out.count("\n| ") >= 8, "thread markdown")
+check(rc == 0 and "| HASH | kMB/s best | x jhash2 |" in out and out.count("\n| ") >= 10
+      and "**What the kernel can run" in out and out.startswith("- KSM today: xxhash ("), "thread markdown")
 rc, out, err = run("select", "--format", "markdown")
 check(rc == 0 and re.search(r"Choice \(v2 patch: highest count, median over 1 process\): \*\*\S+\*\* \(fastest in 1\)",
                             out) is not None, f"select markdown: {out[-200:]!r}")

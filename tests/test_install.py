@@ -86,7 +86,7 @@ if shutil.which("bash") and os.path.isfile(comp_path):
     check(complete("list", "--format", "") == ["table", "json"], "list format values")
     check({"--output", "--page-size", "--repeat"} <= set(complete("ceiling", "--")), "ceiling options")
     check({"--wide", "--names"} <= set(complete("list", "--")), "list options")
-    check(complete("bench", "--timer", "") == ["window", "jiffies", "rdtsc"], "timer values")
+    check(complete("bench", "--timer", "") == ["window", "jiffies", "rdtsc", "ksmd"], "timer values")
     check(complete("bench", "--cache", "c") == ["cold"], "cache values")
     rc, names, _ = run("list", "--names")
     rc, here, _ = run("list", "--names", "--available")

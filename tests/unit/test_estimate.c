@@ -359,15 +359,16 @@ void test_estimate_wire(void)
 	CHECK(wire_parse("progress 3 1 2 4 4", 4, 1, &msg, &err) == 0 && msg.slot == 4);
 	CHECK(wire_parse("end 15", 4, 1, &msg, &err) == 0 && msg.signo == 15);
 	const char *bad[] = { "", "garbage", "end", "end -1", "end 15 x", "set 1 1", "set x 1 1",
-			      "round 0 0 0 0 nan 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 -5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 0 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 2 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 256 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0" };
+			      "round 0 0 0 0 nan 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 -5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 0 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 2 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 256 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 -1 0" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK(wire_parse(bad[i], 4, 1, &msg, &err) == -1);
-	CHECK(wire_parse("round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0", 4, 1, &msg, &err) == 0);
+	CHECK(wire_parse("round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0", 4, 1, &msg, &err) == 0);
 }
 
 void test_estimate_probes(void)

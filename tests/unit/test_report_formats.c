@@ -140,7 +140,7 @@ void test_report_formats_one_round(void)
 	two_results(r, rounds);
 	r[1].ns_per_page.n = 1;
 	r[1].repeats = 1;
-	struct report_document doc = { .kind = REPORT_BENCH, .ctx = &ctx, .results = &r[1], .nresults = 1 };
+	struct report_document doc = { .kind = REPORT_BENCH, .ctx = &ctx, .results = &r[1], .nresults = 1, .wide = 1 };
 	cJSON *json = json_of(&doc);
 	cJSON *res = cJSON_GetArrayItem(cJSON_GetObjectItem(json, "results"), 0);
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(res, "cv")));
@@ -190,7 +190,7 @@ void test_report_formats_thread(void)
 		{ "crc32c", 12081, 1084.10, 0 },
 		{ "jhash2", 1569, 5128.30, 2251.9 },
 	};
-	const struct thread_published *contenders[2] = { &pub[0], &pub[1] };
+	const struct thread_contender contenders[2] = { { "crc32c", &pub[0], 1 }, { "jhash2", &pub[1], 1 } };
 	struct bench_result r[2];
 	struct bench_round rounds[2];
 	struct thread_row rows[2];
@@ -210,9 +210,10 @@ void test_report_formats_thread(void)
 	struct report_document doc = { .kind = REPORT_THREAD, .ctx = &ctx, .results = r, .nresults = 2,
 				       .rows = rows, .nrows = 2 };
 	char *text = render("csv", &doc);
+	CHECK(text && strstr(text, "hash,implementation,in_kernel,kernel_mb_per_s_here,"));
 	CHECK(text && strstr(text, ",v1_mib_per_s_thread,stability\n"));
-	CHECK(text && strstr(text, "\ncrc32c,crc32c-isal,12081,8.0540,12081,7.6998,,,1084.10,4.7305,,stable\n"));
-	CHECK(text && strstr(text, "\njhash2,jhash2,1500,1.0000,1569,1.0000,,,5128.30,1.0000,2251.9,stable\n"));
+	CHECK(text && strstr(text, "\ncrc32c,crc32c-isal,true,12081,8.0540,12081,7.6998,,,1084.10,4.7305,,stable\n"));
+	CHECK(text && strstr(text, "\njhash2,jhash2,true,1500,1.0000,1569,1.0000,,,5128.30,1.0000,2251.9,stable\n"));
 	CHECK(text && !strstr(text, "e+"));
 	free(text);
 	cJSON *json = json_of(&doc);

@@ -1,0 +1,93 @@
+/* The ksmd timer: ksmd's duty cycle instead of a hot loop. A cycle sleeps
+ * sleep_millisecs, then hashes pages_to_scan pages of the (cold) set, as
+ * ksmd's scan does between its sleeps; the sleep lets caches, the branch
+ * predictors, the vector units and the core clock go cold as they do for
+ * ksmd. A round is as many cycles as fit its window (at least one); its
+ * figure is the median over cycles of a cycle's time per page, and the
+ * first page after each sleep is kept apart (see timer.h). */
+#include <errno.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "timed_loop.h"
+#include "timer.h"
+
+static int ksmd_begin(struct bench_session *s, struct kb_err *err)
+{
+	const struct bench_config *c = s->cfg;
+
+	if (c->ksmd_pages == 0 || c->ksmd_pages > BENCH_KSMD_PAGES_MAX)
+		return kb_fail(err, "pages to scan must be from 1 to %u", BENCH_KSMD_PAGES_MAX);
+	if (c->ksmd_sleep_ms > BENCH_KSMD_SLEEP_MS_MAX)
+		return kb_fail(err, "the sleep must be at most %u ms", BENCH_KSMD_SLEEP_MS_MAX);
+	return 0;
+}
+
+/* Sleeps ms (resumed after a signal unless a stop was asked); the time
+ * actually asleep, in ns. */
+static double ksmd_sleep(unsigned ms)
+{
+	struct timespec left = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+	uint64_t t0 = clock_now_ns();
+
+	while (nanosleep(&left, &left) == -1 && errno == EINTR && !bench_stop_requested())
+		;
+	return (double)(clock_now_ns() - t0);
+}
+
+static double less_overhead(const struct bench_session *s, uint64_t ticks, unsigned calls)
+{
+	double v = (double)ticks - s->counter->overhead_ticks;
+	return v > 0 ? v / calls : 0;
+}
+
+static unsigned cycles_per_round(const struct bench_session *s)
+{
+	double cycle_ns = s->cfg->ksmd_sleep_ms * 1e6 + s->cfg->ksmd_pages * (s->call_ns > 0 ? s->call_ns : 1000);
+	double n = (double)s->cfg->window_ns / cycle_ns;
+
+	return n < 1 ? 1 : n > BENCH_KSMD_CYCLES_MAX ? BENCH_KSMD_CYCLES_MAX : (unsigned)n;
+}
+
+static void ksmd_round(struct bench_session *s, struct bench_round *r)
+{
+	static double per_page[BENCH_KSMD_CYCLES_MAX], first[BENCH_KSMD_CYCLES_MAX];
+	unsigned want = cycles_per_round(s), pages = s->cfg->ksmd_pages, n = 0;
+	double all = 0, sum = 0;
+
+	while (n < want && !bench_stop_requested()) {
+		uint64_t first_ticks, all_ticks;
+		r->slept_ns += ksmd_sleep(s->cfg->ksmd_sleep_ms);
+		if (bench_stop_requested())
+			break;
+		loop_ksmd_cycle(s->fn, s->set, &s->pos, pages, &first_ticks, &all_ticks, &s->sink);
+		per_page[n] = less_overhead(s, all_ticks, pages);
+		first[n] = less_overhead(s, first_ticks, 1);
+		all += (double)all_ticks;
+		sum += per_page[n++];
+	}
+	if (n == 0)
+		return;
+	r->calls = (uint64_t)n * pages;
+	r->batch = pages;
+	r->elapsed_ns = all * 1e9 / s->counter->hz;
+	r->ticks_mean = sum / n;
+	r->first_ticks = bench_median(first, n);
+	r->ticks_median = bench_median(per_page, n); /* sorts per_page */
+	r->ticks_p10 = per_page[(size_t)((n - 1) * 0.1 + 0.5)];
+	r->ticks_p90 = per_page[(size_t)((n - 1) * 0.9 + 0.5)];
+	r->ns_per_page = r->ticks_median * 1e9 / s->counter->hz;
+}
+
+static void ksmd_aggregate(struct bench_result *out, const struct bench_round *const *used, size_t n)
+{
+	struct bench_ksmd_part *k = &out->ksmd;
+
+	k->first_page_ticks = bench_rounds_median(used, n, offsetof(struct bench_round, first_ticks));
+	k->ticks_per_page_p10 = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_p10));
+	k->ticks_per_page_p90 = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_p90));
+}
+
+const struct bench_timer_ops bench_timer_ksmd = {
+	.name = "ksmd", .begin = ksmd_begin, .round = ksmd_round, .aggregate = ksmd_aggregate,
+};

@@ -1,0 +1,15 @@
+/* ksmd's duty cycle as this system has it set: pages_to_scan and
+ * sleep_millisecs from /sys/kernel/mm/ksm (KSMBENCH_KSM_DIR in tests),
+ * else the kernel's defaults (ksmd_settings.c). Used by thread (its ksmd
+ * style and the verdict's price) and bench --ksmd. */
+#ifndef KB_KSMD_SETTINGS_H
+#define KB_KSMD_SETTINGS_H
+
+struct ksmd_settings {
+	unsigned pages_to_scan, sleep_ms;
+	int from_sysfs; /* 1: both read from the directory; 0: the defaults */
+};
+
+void ksmd_settings_read(struct ksmd_settings *k);
+
+#endif

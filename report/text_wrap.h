@@ -1,0 +1,20 @@
+/* Text that fits a terminal (text_wrap.c): lines wrapped at spaces to a
+ * width, continuation lines indented, so that warnings, notes and verdicts
+ * stay readable in 100 columns (or COLUMNS on a terminal). */
+#ifndef KB_TEXT_WRAP_H
+#define KB_TEXT_WRAP_H
+
+#include <stdio.h>
+
+#define REPORT_WRAP_INDENT 2u /* continuation lines start this many spaces in */
+
+/* Writes prefix and text as one line, or as several of at most width
+ * characters (0: no limit) broken at spaces (a word longer than a line is
+ * left whole); each ends with a newline. -1 on a write error. */
+int report_wrapped(FILE *out, const char *prefix, const char *text, unsigned width);
+
+/* printf-style report_wrapped. */
+int report_wrappedf(FILE *out, unsigned width, const char *prefix, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif

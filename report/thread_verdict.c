@@ -1,0 +1,242 @@
+/* The thread's verdict (see thread.h): built from the rows, written on top
+ * of the table (three lines: what KSM uses and what it costs at ksmd's
+ * settings, the fastest the kernel has here, the fastest outside it, then
+ * whether it can be trusted) and as the thread object's "verdict" in JSON. */
+#include <string.h>
+
+#include "../bench/disturb.h"
+#include "../bench/estimate.h"
+#include "stability_text.h"
+#include "text_wrap.h"
+#include "kinds.h"
+#include "thread.h"
+
+double thread_cpu_share(double ns_per_page, const struct thread_ksmd *k)
+{
+	if (ns_per_page <= 0 || !k || k->pages_to_scan == 0)
+		return 0;
+	double busy_ns = ns_per_page * k->pages_to_scan;
+	return busy_ns / (busy_ns + (double)k->sleep_ms * 1e6);
+}
+
+/* The fastest row of a block by ksmd-style ns/page, other than not;
+ * NULL if none has one. */
+static const struct thread_row *fastest(const struct thread_row *rows, size_t n, int in_kernel,
+					const struct thread_row *not)
+{
+	const struct thread_row *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (&rows[i] != not && rows[i].in_kernel == in_kernel && rows[i].ns_here > 0 &&
+		    (in_kernel || !thread_row_kernel_function(&rows[i])) && (!best || rows[i].ns_here < best->ns_here))
+			best = &rows[i];
+	return best;
+}
+
+/* How many times faster r is than today's, side by side. */
+static double against_today(const struct thread_row *r, const struct thread_row *today, struct stats_interval *iv)
+{
+	memset(iv, 0, sizeof(*iv));
+	if (!r || !today || !r->ksm || !today->ksm || estimate_ratio(r->ksm, today->ksm, iv))
+		return 0;
+	return iv->median;
+}
+
+void thread_verdict_build(const struct thread_row *rows, size_t n, const struct bench_result *results,
+			  size_t nresults, const char *today_impl, const struct thread_ksmd *k,
+			  struct thread_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->ksmd = *k;
+	for (size_t i = 0; i < n && !v->today; i++)
+		if (rows[i].in_kernel && rows[i].ksm && rows[i].ksm->impl && strcmp(rows[i].ksm->impl, today_impl) == 0)
+			v->today = &rows[i];
+	v->kernel_best = fastest(rows, n, 1, v->today);
+	v->outside_best = fastest(rows, n, 0, NULL);
+	v->kernel_x = against_today(v->kernel_best, v->today, &v->kernel_x_interval);
+	v->outside_x = against_today(v->outside_best, v->today, &v->outside_x_interval);
+	v->today_cpu_share = thread_cpu_share(v->today ? v->today->ns_here : 0, k);
+	v->kernel_cpu_share = thread_cpu_share(v->kernel_best ? v->kernel_best->ns_here : 0, k);
+	v->outside_cpu_share = thread_cpu_share(v->outside_best ? v->outside_best->ns_here : 0, k);
+	v->results = nresults;
+	for (size_t i = 0; i < nresults; i++) {
+		v->unstable += results[i].unstable != 0;
+		v->unstable_kinds |= results[i].unstable;
+	}
+}
+
+/* "1.38x faster (± 3.1%)", "as fast (± 9%)", "1.20x slower", or that it
+ * was not measured. */
+static void speedup_text(char *buf, size_t size, double x, const struct stats_interval *iv)
+{
+	double pct = estimate_half_width_percent(iv);
+	char spread[32] = "";
+
+	if (pct >= 0)
+		snprintf(spread, sizeof(spread), " (± %.*f%%)", pct < 10 ? 1 : 0, pct);
+	if (x <= 0)
+		snprintf(buf, size, "speed-up not measured");
+	else if (x >= 0.995 && x < 1.005) /* "1.00x slower" would say less */
+		snprintf(buf, size, "as fast%s", spread);
+	else if (x >= 1)
+		snprintf(buf, size, "%.2fx faster%s", x, spread);
+	else
+		snprintf(buf, size, "%.2fx slower%s", 1 / x, spread);
+}
+
+/* "crc32c (crc32c-3way)" or "xxh64". */
+static void row_label(char *buf, size_t size, const struct thread_row *r)
+{
+	const char *impl = r->ksm && r->ksm->impl ? r->ksm->impl : r->hash;
+
+	if (strcmp(impl, r->hash) == 0)
+		snprintf(buf, size, "%s", r->hash);
+	else
+		snprintf(buf, size, "%s (%s)", r->hash, impl);
+}
+
+/* Why the figures cannot be trusted: the stability reasons, and the kinds
+ * of disturbance over every result's rounds. */
+static void untrusted_why(const struct thread_verdict *v, const struct bench_result *results, size_t n, char *buf,
+			  size_t size)
+{
+	static const char *const kinds[] = { "too few undisturbed processes", "spread over processes",
+					     "disturbed rounds", "timer too coarse" };
+	unsigned seen = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if ((v->unstable_kinds >> i) & 1 && used < size)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", kinds[i]);
+	for (size_t r = 0; r < n; r++)
+		for (unsigned i = 0; i < results[r].repeats; i++)
+			seen |= results[r].rounds ? results[r].rounds[i].disturbed : 0;
+	for (unsigned k = 0, first = 1; k < DISTURB_KINDS && used < size; k++)
+		if ((seen >> k) & 1) {
+			used += (size_t)snprintf(buf + used, size - used, "%s%s", first ? " (by: " : ", ", disturb_name(k));
+			first = 0;
+		}
+	if (seen && used < size)
+		snprintf(buf + used, size - used, ")");
+}
+
+static int today_line(FILE *out, const struct thread_verdict *v, unsigned width, const char *pre)
+{
+	const struct thread_ksmd *k = &v->ksmd;
+
+	if (!v->today)
+		return report_wrappedf(out, width, pre, "KSM's xxhash was not measured here.");
+	return report_wrappedf(out, width, pre,
+			       "KSM today: xxhash (%s here), %.0f ns/page in ksmd's pattern, %.2f%% of a CPU at "
+			       "%u pages/%u ms.", v->today->ksm->impl, v->today->ns_here, 100 * v->today_cpu_share,
+			       k->pages_to_scan, k->sleep_ms);
+}
+
+static int best_line(FILE *out, const struct thread_verdict *v, int in_kernel, unsigned width, const char *pre)
+{
+	const struct thread_row *r = in_kernel ? v->kernel_best : v->outside_best;
+	const char *what = in_kernel ? "The fastest the kernel has here" : "Fastest outside the kernel";
+	char label[96], x[64];
+
+	double speedup = in_kernel ? v->kernel_x : v->outside_x;
+
+	if (!r)
+		return report_wrappedf(out, width, pre, "%s: none measured.", what);
+	row_label(label, sizeof(label), r);
+	speedup_text(x, sizeof(x), speedup, in_kernel ? &v->kernel_x_interval : &v->outside_x_interval);
+	if (in_kernel && speedup > 0 && speedup < 1)
+		return report_wrappedf(out, width, pre, "%s: KSM's own xxhash; next %s, %s.", what, label, x);
+	return report_wrappedf(out, width, pre, "%s: %s, %s, %.2f%% of a CPU.", what, label, x,
+			       100 * (in_kernel ? v->kernel_cpu_share : v->outside_cpu_share));
+}
+
+int thread_verdict_text(FILE *out, const struct report_document *doc, enum report_style style)
+{
+	const struct thread_verdict *v = doc->verdict;
+	unsigned width = style == REPORT_MARKDOWN ? 0 : report_columns(doc);
+	const char *pre = style == REPORT_MARKDOWN ? "- " : "";
+	char why[400];
+
+	if (!v)
+		return 0;
+	if (today_line(out, v, width, pre) || best_line(out, v, 1, width, pre) || best_line(out, v, 0, width, pre))
+		return -1;
+	if (report_wrappedf(out, width, pre, "Settings: pages_to_scan %u, sleep_millisecs %u (%s); speed-ups from "
+			    "rounds side by side, ± half the interval over processes.", v->ksmd.pages_to_scan,
+			    v->ksmd.sleep_ms, v->ksmd.from_sysfs ? "read from /sys/kernel/mm/ksm" : "the kernel's defaults"))
+		return -1;
+	if (v->unstable) {
+		untrusted_why(v, doc->results, doc->nresults, why, sizeof(why));
+		if (report_wrappedf(out, width, pre, "Cannot be trusted: %zu of %zu results unstable: %s. Run it on an "
+				    "idle machine, or with more --processes.", v->unstable, v->results, why))
+			return -1;
+	}
+	return fputc('\n', out) == EOF ? -1 : 0;
+}
+
+#define VERDICT(row) ((const struct thread_verdict *)(row)->item)
+
+static int row_impl(struct record_value *v, const struct thread_row *r)
+{
+	return r && r->ksm && record_str(v, r->ksm->impl);
+}
+
+static int share(struct record_value *v, const struct thread_row *r, double s)
+{
+	return r && s > 0 && record_real(v, 100 * s);
+}
+
+static int speedup(struct record_value *v, const struct thread_row *r, double x)
+{
+	return r && x > 0 && record_real(v, x);
+}
+
+static int bound(struct record_value *v, const struct stats_interval *iv, int high)
+{
+	return iv->n > 1 && record_real(v, high ? iv->high : iv->low);
+}
+
+RECORD_GETTER(v_today, row_impl(v, VERDICT(w)->today))
+RECORD_GETTER(v_today_ns, VERDICT(w)->today && record_real(v, VERDICT(w)->today->ns_here))
+RECORD_GETTER(v_today_cpu, share(v, VERDICT(w)->today, VERDICT(w)->today_cpu_share))
+RECORD_GETTER(v_kernel, VERDICT(w)->kernel_best && record_str(v, VERDICT(w)->kernel_best->hash))
+RECORD_GETTER(v_kernel_impl, row_impl(v, VERDICT(w)->kernel_best))
+RECORD_GETTER(v_kernel_x, speedup(v, VERDICT(w)->kernel_best, VERDICT(w)->kernel_x))
+RECORD_GETTER(v_kernel_lo, bound(v, &VERDICT(w)->kernel_x_interval, 0))
+RECORD_GETTER(v_kernel_hi, bound(v, &VERDICT(w)->kernel_x_interval, 1))
+RECORD_GETTER(v_kernel_cpu, share(v, VERDICT(w)->kernel_best, VERDICT(w)->kernel_cpu_share))
+RECORD_GETTER(v_outside_impl, row_impl(v, VERDICT(w)->outside_best))
+RECORD_GETTER(v_outside_x, speedup(v, VERDICT(w)->outside_best, VERDICT(w)->outside_x))
+RECORD_GETTER(v_outside_lo, bound(v, &VERDICT(w)->outside_x_interval, 0))
+RECORD_GETTER(v_outside_hi, bound(v, &VERDICT(w)->outside_x_interval, 1))
+RECORD_GETTER(v_outside_cpu, share(v, VERDICT(w)->outside_best, VERDICT(w)->outside_cpu_share))
+RECORD_GETTER(v_pages, record_int(v, VERDICT(w)->ksmd.pages_to_scan))
+RECORD_GETTER(v_sleep, record_int(v, VERDICT(w)->ksmd.sleep_ms))
+RECORD_GETTER(v_source, record_str(v, VERDICT(w)->ksmd.from_sysfs ? "sysfs" : "defaults"))
+RECORD_GETTER(v_unstable, record_int(v, (int64_t)VERDICT(w)->unstable))
+RECORD_GETTER(v_trusted, record_bool(v, VERDICT(w)->unstable == 0))
+
+static const struct record_field verdict_fields[] = {
+	{ .name = "ksm_today_implementation", .type = RECORD_STR, .get = v_today },
+	{ .name = "ksm_today_ns_per_page", .type = RECORD_REAL, .format = "%.2f", .get = v_today_ns },
+	{ .name = "ksm_today_cpu_percent", .type = RECORD_REAL, .format = "%.4f", .get = v_today_cpu },
+	{ .name = "kernel_best_hash", .type = RECORD_STR, .get = v_kernel },
+	{ .name = "kernel_best_implementation", .type = RECORD_STR, .get = v_kernel_impl },
+	{ .name = "kernel_best_speedup", .type = RECORD_REAL, .format = "%.4f", .get = v_kernel_x },
+	{ .name = "kernel_best_speedup_ci_low", .type = RECORD_REAL, .format = "%.4f", .get = v_kernel_lo },
+	{ .name = "kernel_best_speedup_ci_high", .type = RECORD_REAL, .format = "%.4f", .get = v_kernel_hi },
+	{ .name = "kernel_best_cpu_percent", .type = RECORD_REAL, .format = "%.4f", .get = v_kernel_cpu },
+	{ .name = "outside_best_implementation", .type = RECORD_STR, .get = v_outside_impl },
+	{ .name = "outside_best_speedup", .type = RECORD_REAL, .format = "%.4f", .get = v_outside_x },
+	{ .name = "outside_best_speedup_ci_low", .type = RECORD_REAL, .format = "%.4f", .get = v_outside_lo },
+	{ .name = "outside_best_speedup_ci_high", .type = RECORD_REAL, .format = "%.4f", .get = v_outside_hi },
+	{ .name = "outside_best_cpu_percent", .type = RECORD_REAL, .format = "%.4f", .get = v_outside_cpu },
+	{ .name = "pages_to_scan", .type = RECORD_INT, .get = v_pages },
+	{ .name = "sleep_millisecs", .type = RECORD_INT, .get = v_sleep },
+	{ .name = "settings_source", .type = RECORD_STR, .get = v_source },
+	{ .name = "unstable_results", .type = RECORD_INT, .get = v_unstable },
+	{ .name = "trusted", .type = RECORD_BOOL, .get = v_trusted },
+};
+
+const struct record_schema thread_verdict_schema = { NULL, RECORD_FIELDS(verdict_fields), NULL, 0 };
