@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../scan/ksm_sysfs.h"
+#include "escape.h"
 #include "kinds.h"
 #include "table.h"
 
@@ -130,7 +131,12 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 	double pps = pages_per_second(doc);
 	char head[48];
 
-	if (values_table(out, doc->ksm_dir, doc->sysfs, doc->nsysfs, report_columns(doc)))
+	/* The directory on a line of its own: a long path as the first column's
+	 * header would take the meanings' room. */
+	fputs("# ", out);
+	escape_put(out, doc->ksm_dir, ESCAPE_TERM);
+	fputc('\n', out);
+	if (values_table(out, "file", doc->sysfs, doc->nsysfs, report_columns(doc)))
 		return -1;
 	if (pps >= 0)
 		fprintf(out, "\nksmd scans at most %.0f pages/s (pages_to_scan * 1000 / sleep_millisecs), "
