@@ -90,7 +90,7 @@ check(rc == 130 and any(f"note: interrupted by SIGINT: {k} of 2 measurements rep
                         for k in (0, 1, 2)), f"table note: {out!r}")
 
 # --- thread: rows not measured show no figures; JSON marked
-p = start("thread", "--repeat", "3", "--working-set", "1M", "--format", "json")
+p = start("thread", "--repeat", "20", "--working-set", "1M", "--format", "json")  # ~30 s: cut short
 rc, out, err = stop_after(p, 1.0)
 doc = json.loads(out)
 # Interleaved: after its first round every measurement has a result, and a

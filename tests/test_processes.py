@@ -234,6 +234,10 @@ check(rc == 0 and "±" in out and any(l.startswith("Cannot be trusted: ") and "u
 # --- select: the choice over processes, and in how many it won
 rc, out, err = run("select", "--processes", "2", "--format", "json")
 sel = json.loads(out)["selection"] if rc == 0 else {}
-check(rc == 0 and sel.get("processes") == 2 and 1 <= sel.get("processes_won", 0) <= 2
-      and sel.get("stability") in ("stable", "unstable"), f"select over processes: {sel}")
+# The median of the processes' figures may pick a hash that won in none (one
+# best in each process, another second in both): then it is unstable.
+won = sel.get("processes_won", -1)
+check(rc == 0 and sel.get("processes") == 2 and 0 <= won <= 2
+      and sel.get("stability") in ("stable", "unstable") and (2 * won > 2 or sel["stability"] == "unstable"),
+      f"select over processes: {sel}")
 finish("processes")
