@@ -95,10 +95,9 @@ rc, out, err = stop_after(p, 1.0)
 doc = json.loads(out)
 # Interleaved: after its first round every measurement has a result, and a
 # slow run (qemu) may be that far; what was cut short is a round count.
-short = any(r["repeats"] < r["repeats_requested"] for r in doc["results"])
-# A loaded machine (qemu-user under a busy host) may deliver the signal only
-# after the last round: then nothing was cut short and nothing is marked.
-check(rc == 130 and (doc["interrupted"] is True) == short or (rc == 130 and doc["interrupted"] is True),
+# 20 rounds take far longer than the stop, so the run is always cut short.
+short = not doc["results"] or any(r["repeats"] < r["repeats_requested"] for r in doc["results"])
+check(rc == 130 and doc["interrupted"] is True and short,
       f"thread interrupted: rc={rc} {[(r['hash'], r['repeats']) for r in doc['results']]}")
 check(len(doc["thread"]["rows"]) in (7, 8), "thread rows all present (7 without ISA-L)")
 
