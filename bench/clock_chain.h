@@ -20,7 +20,7 @@
  * 50 ms cost ~0.1% of it, and a 10 ns clock step is 0.1% of a chain. */
 #define CLOCK_CHAIN_ADDS 32768u
 
-/* Runs the chain of adds additions (a multiple of 64); returns its result
+/* Runs the chain of adds additions (a multiple of 8); returns its result
  * (published by the caller so that the chain is not optimized away). */
 uint64_t clock_chain_run(uint64_t adds);
 
