@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/plural.h"
 #include "cli.h"
 #include "sum.h"
 
@@ -318,9 +319,9 @@ int sum_check_lists(const struct sum_options *o, char **lists, int nlists)
 	}
 	if (!o->status && r.failed)
 		fprintf(stderr, "ksmbench sum: WARNING: %llu computed checksum%s did NOT match\n",
-			(unsigned long long)r.failed, r.failed == 1 ? "" : "s");
+			(unsigned long long)r.failed, kb_s(r.failed));
 	if (!o->status && r.unreadable)
 		fprintf(stderr, "ksmbench sum: WARNING: %llu listed file%s could not be read\n",
-			(unsigned long long)r.unreadable, r.unreadable == 1 ? "" : "s");
+			(unsigned long long)r.unreadable, kb_s(r.unreadable));
 	return r.failed || r.unreadable ? KB_EXIT_FAIL : KB_EXIT_OK;
 }

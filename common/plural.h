@@ -8,4 +8,10 @@ static inline const char *kb_s(unsigned long long n)
 	return n == 1 ? "" : "s";
 }
 
+/* "" for 1, "es" for any other count (1 process, 2 processes). */
+static inline const char *kb_es(unsigned long long n)
+{
+	return n == 1 ? "" : "es";
+}
+
 #endif

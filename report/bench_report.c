@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../bench/estimate.h"
+#include "../common/plural.h"
 #include "context_text.h"
 #include "record_json.h"
 #include "record_table.h"
@@ -169,7 +170,7 @@ static int method_notes(FILE *out, const struct report_document *doc, enum repor
 	if (ctx->processes &&
 	    report_wrappedf(out, width, md ? "\n- " : "", "%u process%s x %u round%s per measurement, taken in turns; "
 			    "MB/s median: over processes, ± its interval's half-width (%s)", ctx->processes,
-			    ctx->processes == 1 ? "" : "es", ctx->rounds_per_process, ctx->rounds_per_process == 1 ? "" : "s",
+			    kb_es(ctx->processes), ctx->rounds_per_process, kb_s(ctx->rounds_per_process),
 			    ctx->processes >= 6 ? "95%+ confidence" : "min..max of the processes"))
 		return -1;
 	return report_unstable_summary(out, doc->results, doc->nresults, md ? "- Warning: " : "warning: ", width);
@@ -268,7 +269,7 @@ static cJSON *gha_entry(const struct bench_result *r, const struct bench_context
 		snprintf(cv, sizeof(cv), "; CV %.2f%%", r->ns_per_page.cv * 100);
 	snprintf(extra, sizeof(extra), "implementation %s; best %.1f MB/s; median over %u process%s (%u rounds)%s; %s%s",
 		 r->impl, bench_bytes_per_s(r->page_size, r->ns_per_page.best) / 1e6, r->nprocesses,
-		 r->nprocesses == 1 ? "" : "es", r->repeats, cv, r->unstable ? "unstable" : "stable",
+		 kb_es(r->nprocesses), r->repeats, cv, r->unstable ? "unstable" : "stable",
 		 r->interrupted ? "; rounds cut short by an interruption"
 		 : ctx->interrupted_by ? "; run interrupted" : "");
 	cJSON_AddStringToObject(o, "name", name);

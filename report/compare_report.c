@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "../common/plural.h"
 #include "compare.h"
 #include "escape.h"
 #include "kinds.h"
@@ -303,8 +304,8 @@ static void summary(FILE *out, const struct compare_settings *s, const struct co
 {
 	fprintf(out, "%zu regression%s, %zu improvement%s, %zu unchanged, %zu within noise, %zu inconclusive "
 		     "(threshold %g%%, alpha %g, judged on per-process values); %zu only in base, %zu only in new\n",
-		o->counts[VERDICT_REGRESSION], o->counts[VERDICT_REGRESSION] == 1 ? "" : "s",
-		o->counts[VERDICT_IMPROVEMENT], o->counts[VERDICT_IMPROVEMENT] == 1 ? "" : "s",
+		o->counts[VERDICT_REGRESSION], kb_s(o->counts[VERDICT_REGRESSION]),
+		o->counts[VERDICT_IMPROVEMENT], kb_s(o->counts[VERDICT_IMPROVEMENT]),
 		o->counts[VERDICT_UNCHANGED], o->counts[VERDICT_NOISE], o->counts[VERDICT_INCONCLUSIVE],
 		s->threshold_percent, s->alpha, o->nonly_base, o->nonly_new);
 }
@@ -320,7 +321,7 @@ int compare_report_text(FILE *out, const struct report_document *doc, enum repor
 		return -1;
 	if (md)
 		fprintf(out, "### ksmbench compare: %zu regression%s\n\n", o->counts[VERDICT_REGRESSION],
-			o->counts[VERDICT_REGRESSION] == 1 ? "" : "s");
+			kb_s(o->counts[VERDICT_REGRESSION]));
 	describe_run(out, md ? "Base" : "base", doc->base, md ? "- " : "# ", e);
 	describe_run(out, md ? "New" : "new ", doc->new_, md ? "- " : "# ", e);
 	if (md)

@@ -590,7 +590,7 @@ int scan_report_table(FILE *out, const struct report_document *doc)
 
 	fprintf(out, "# ksmbench scan: %zu dump%s, %u-byte pages; KSM settings modelled: max_page_sharing %u, "
 		     "pages_to_scan %u, sleep_millisecs %u\n",
-		r->ndumps, r->ndumps == 1 ? "" : "s", r->page_size, r->max_page_sharing, r->pages_to_scan,
+		r->ndumps, kb_s(r->ndumps), r->page_size, r->max_page_sharing, r->pages_to_scan,
 		r->sleep_ms);
 	if (dumps_table(out, doc) || summary(out, r) || ksm_table(out, doc) || fputc('\n', out) == EOF ||
 	    print_table(record_table(RECORD_COLUMNS(hash_columns), &hashes), out) || legend(out, r))

@@ -8,6 +8,7 @@
 
 #include "../bench/jiffies.h"
 #include "../bench/run.h"
+#include "../common/plural.h"
 #include "kinds.h"
 #include "result_fields.h"
 
@@ -135,7 +136,7 @@ int select_report_markdown(FILE *out, const struct report_document *doc)
 	unsigned np = processes_of(doc);
 
 	return fprintf(out, "\nChoice (v2 patch: highest count, median over %u process%s): **%s** (fastest in %u)\n",
-		       np, np == 1 ? "" : "es", chosen(doc)->hash, won(doc)) < 0 ? -1 : 0;
+		       np, kb_es(np), chosen(doc)->hash, won(doc)) < 0 ? -1 : 0;
 }
 
 int select_report_kernel(FILE *out, const struct report_document *doc)

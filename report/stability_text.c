@@ -5,6 +5,7 @@
 
 #include "../bench/disturb.h"
 #include "../bench/estimate.h"
+#include "../common/plural.h"
 #include "report.h"
 #include "text_wrap.h"
 
@@ -40,7 +41,7 @@ void report_stability_reasons(const struct bench_result *r, char *buf, size_t si
 #define ADD(...) (used < size ? used += (size_t)snprintf(buf + used, size - used, __VA_ARGS__) : 0)
 	if (r->unstable & STABILITY_FEW_PROCESSES)
 		ADD("%s%u process%s with undisturbed rounds (at least %u)", used ? "; " : "", r->processes_used,
-		    r->processes_used == 1 ? "" : "es", rules->processes_min);
+		    kb_es(r->processes_used), rules->processes_min);
 	if (r->unstable & STABILITY_SPREAD)
 		ADD("%sspread over processes %.1f%% (more than %.0f%%)", used ? "; " : "", r->over_processes.cv * 100,
 		    rules->spread_percent_max);

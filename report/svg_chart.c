@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/plural.h"
 #include "../common/versions.h"
 #include "escape.h"
 #include "kinds.h"
@@ -243,7 +244,7 @@ int svg_chart_write(FILE *out, const struct loaded_doc *doc, const char *title)
 		y += ROW;
 	}
 	fprintf(out, "<text class=\"note\" x=\"20\" y=\"%.0f\">ksmbench %s plot of %zu result%s</text>\n", height - 8,
-		KSMBENCH_VERSION, n, n == 1 ? "" : "s");
+		KSMBENCH_VERSION, n, kb_s(n));
 	fputs("</svg>\n", out);
 	bars_free(bars, n);
 	return ferror(out) ? -1 : 0;

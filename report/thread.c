@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../bench/estimate.h"
+#include "../common/plural.h"
 #include "../hashes/impls.h"
 #include "context_text.h"
 #include "record_table.h"
@@ -305,7 +306,7 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 	return report_wrappedf(out, width, kw, "kMB/s: kernel MB/s (count*4096>>17, MiB/s), the v2 patch's self-test: "
 			       "HZ>>3 emulated jiffies (HZ=%u, %u jiffies) over the zero page, best of %u round%s; "
 			       "thread: Xeon E5-2420 v2.", k ? k->jiffies.hz : 0, k ? k->jiffies.window_jiffies : 0,
-			       k ? k->repeats : 0, k && k->repeats == 1 ? "" : "s") ||
+			       k ? k->repeats : 0, kb_s(k ? k->repeats : 0)) ||
 	       report_wrappedf(out, width, kw, "ns/pg: ns per page in ksmd's duty cycle (%u pages, then %u ms asleep), "
 			       "median over processes, of random %u-byte pages in a %llu MiB working set visited in "
 			       "random order (%s); thread: ksmd on a Xeon E5-2620 v3 with 4 VMs.",
@@ -314,7 +315,7 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 	       simd_cost(out, doc->ctx, width, kw) ||
 	       report_wrappedf(out, width, kw, "x jhash2: times faster than jhash2 on the same machine, from rounds "
 			       "measured side by side; ± half the interval over %u process%s.", doc->ctx->processes,
-			       doc->ctx->processes == 1 ? "" : "es") ? -1 : 0;
+			       kb_es(doc->ctx->processes)) ? -1 : 0;
 }
 
 /* Whether a row belongs to the block: outside rows whose implementation
