@@ -30,9 +30,11 @@ cat "$log"
 tally "$log" "$unit"
 for t in "$here"/test_*.py; do
 	echo "== $(basename "$t")"
+	start=$(date +%s)
 	python3 "$t" "$bin" >"$log" 2>&1 || status=1
 	cat "$log"
 	tally "$log" "$t"
+	echo "($(($(date +%s) - start)) s)"
 done
 rm -f "$log"
 echo "$total_pass passed, $total_fail failed"
