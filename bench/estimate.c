@@ -8,11 +8,16 @@
 
 /* pyperf warns at a standard deviation of 10% of the mean; 5 processes are
  * the fewest whose values a rank test can separate at the 5% level (2 /
- * C(10, 5) = 0.8%, while 4 give 2.9% only against 4 and 3 give 10%). */
+ * C(10, 5) = 0.8%, while 4 give 2.9% only against 4 and 3 give 10%).
+ * Disturbed rounds are left out of the estimate, so their share only says
+ * when the clean rounds left are too few to stand for the machine: on this
+ * 2-vCPU VM with the other vCPU idle, 45-90% of rounds still find the core
+ * shared (the host's other hyperthread busy; docs/measurement.md), and a
+ * share of 20% called every quiet run unstable. */
 const struct estimate_rules estimate_default = {
 	.processes_min = 5,
 	.spread_percent_max = 10,
-	.disturbed_share_max = 0.2,
+	.disturbed_share_max = 0.75,
 	.timer_share_max = 0.01,
 };
 
