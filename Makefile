@@ -159,8 +159,9 @@ fuzz: fuzz-build $(OUT)
 		grep -E '^stat::number_of_executed_units|^Done' $$t.log | tr '\n' ' '; echo; \
 	done
 
-# The suite again for arm64 and 32-bit x86, built with Debian's cross
-# compilers and run under qemu-user (tests/cross-test.sh installs them).
+# The unit tests and the architecture-sensitive CLI tests for arm64 and 32-bit
+# x86, built with Debian's cross compilers and run under qemu-user
+# (tests/cross-test.sh installs them; KSMBENCH_TESTS= runs every script).
 cross-test:
 	tests/cross-test.sh aarch64
 	tests/cross-test.sh i386
