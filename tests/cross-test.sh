@@ -49,6 +49,9 @@ if [ ! -f "$dir/sysroot.done" ] || [ -n "$need" ]; then
 	touch "$dir/sysroot.done"
 fi
 
+# CI installs both targets' tools one after the other, then runs them side by side.
+[ "${KSMBENCH_CROSS_PREPARE_ONLY:-}" = 1 ] && exit 0
+
 # pkg-config finds only the target's libraries, with paths under the sysroot.
 PKG_CONFIG_LIBDIR=$sysroot/usr/lib/$libdir/pkgconfig:$sysroot/usr/share/pkgconfig
 PKG_CONFIG_SYSROOT_DIR=$sysroot
