@@ -237,8 +237,11 @@ int estimate_ratio(const struct bench_result *a, const struct bench_result *b, s
 			bs[i] = &b->rounds[i];
 		qsort(as, na, sizeof(*as), by_process);
 		qsort(bs, nb, sizeof(*bs), by_process);
+		/* One or two clean pairs among disturbed ones are not the machine's
+		 * ratio but a draw of when the disturbance paused; below the
+		 * fewest processes an estimate stands on, every pair counts. */
 		nv = ratio_values(as, na, bs, nb, 0, tmp, values);
-		if (nv == 0)
+		if (nv < estimate_default.processes_min)
 			nv = ratio_values(as, na, bs, nb, 1, tmp, values);
 		if (nv && stats_median_interval(values, nv, out))
 			nv = 0;

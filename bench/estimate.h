@@ -32,8 +32,9 @@ int estimate_results(struct bench_result *results, size_t n, const struct distur
 int estimate_result(struct bench_result *r, const struct estimate_rules *rules);
 
 /* How many times faster a is than b, from their rounds measured side by
- * side (same process and round; both undisturbed, or every pair when none
- * is): per process the median of its rounds' ratios b/a in time, then the
+ * side (same process and round; both undisturbed, or every pair when fewer
+ * than estimate_default.processes_min processes have such a pair): per
+ * process the median of its rounds' ratios b/a in time, then the
  * median over processes with its interval. 0, or -1 when no pair exists
  * (out is then zero). */
 int estimate_ratio(const struct bench_result *a, const struct bench_result *b, struct stats_interval *out);

@@ -224,6 +224,12 @@ void test_estimate_ratio(void)
 	b.rounds[0].disturbed = DISTURB_BUSY;
 	b.rounds[0].ns_per_page = 1e6;
 	CHECK(estimate_ratio(&a, &b, &iv) == 0 && iv.n == 5 && NEAR(iv.high, 3, 1e-12));
+	/* Clean pairs in fewer than 5 processes (process 1 wholly disturbed):
+	 * every pair counts, the disturbed ones too (process 0's ratios are
+	 * then 1e4 and 3). */
+	b.rounds[2].disturbed = b.rounds[3].disturbed = DISTURB_BUSY;
+	CHECK(estimate_ratio(&a, &b, &iv) == 0 && iv.n == 5 && iv.high > 3);
+	b.rounds[2].disturbed = b.rounds[3].disturbed = 0;
 	/* Rounds of different processes never pair. */
 	for (unsigned i = 0; i < b.repeats; i++)
 		b.rounds[i].process += 10;
