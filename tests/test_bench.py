@@ -84,10 +84,15 @@ for hz, window in ((250, 31), (100, 12)):
     # A window of HZ>>3 jiffies started anywhere in a tick: (window-1)/hz .. window/hz (+ preemption).
     check((window - 1) / hz * 1e9 <= r["window_ns_median"] < window / hz * 1e9 + 50e6, f"window length hz {hz}")
     check(isinstance(r["bias_percent_median"], NUM), "bias reported")
-r = bench_json("-H", "xxh64", "--timer", "jiffies", "--align-tick", "--repeat", "1")["results"][0]
 # Whole 31 jiffies, less the polling granularity at each edge (a batch of calls).
-# Under qemu a batch can take milliseconds: only the flag is checked there.
-whole = os.environ.get("KSMBENCH_TEST_EMULATED") or r["window_ns_median"] >= 0.99 * 124e6
+# Under qemu a batch can take milliseconds: only the flag is checked there. A
+# preemption right after the first edge shortens a window too (CI runs beside
+# builds): of up to three runs, one must be whole.
+for attempt in range(3):
+    r = bench_json("-H", "xxh64", "--timer", "jiffies", "--align-tick", "--repeat", "1")["results"][0]
+    whole = os.environ.get("KSMBENCH_TEST_EMULATED") or r["window_ns_median"] >= 0.99 * 124e6
+    if whole:
+        break
 check(r["align_tick"] is True and whole, f"aligned window is whole: {r['window_ns_median']}")
 
 # rdtsc: per-call figures in TSC cycles (or the stated fallback)
