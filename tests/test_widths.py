@@ -1,14 +1,17 @@
-"""Item 7 of issue 11: the default text of ksmbench (thread), bench and list
-fits 100 columns in a pipe or file; --wide shows everything; on a terminal
-COLUMNS sets the width (wrapped lines fit it, a wide one is not wrapped)."""
+"""Item 7 of issue 11: the default text of ksmbench (thread), bench, list,
+scan and ksm fits 100 columns in a pipe or file; --wide shows everything; on
+a terminal COLUMNS sets the width (wrapped lines fit it, a wide one is not
+wrapped)."""
 import os
 import pty
 import select
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clitest import BIN, check, fast_args, finish, run  # noqa: E402
+import dumpgen  # noqa: E402
 
 QUICK_THREAD = ["thread", "--repeat", "1", "--window", "2ms", "--working-set", "1M"]
 QUICK_BENCH = ["bench", "--window", "2ms", "--warmup", "1ms", "--repeat", "1"]
@@ -71,4 +74,38 @@ check(rc == 0 and first and "kernel " in first[0], "thread on a terminal of 300 
 rc, out = on_tty(QUICK_BENCH + ["-H", "xxh64"], 300)
 check(rc == 0 and any(l.startswith("# ksmbench ") and " kernel " in l for l in out.splitlines()),
       "bench on a wide terminal: the context line unwrapped")
+# scan over several small dumps, one with a long name in a long directory.
+QUICK_SCAN = ["scan", "--repeat", "1", "--window", "2ms", "--working-set", "1M"]
+scan_dir = tempfile.mkdtemp(prefix="ksmbench-widths-")
+long_dir = os.path.join(scan_dir, "a-directory-whose-name-is-long-as-ci-tmpdirs-are")
+os.mkdir(long_dir)
+segs = dumpgen.sample_segments()
+dup = [(0x100000, dumpgen.page("a") * 3 + bytes(4096) * 2), (0x900000, dumpgen.page("b"))]
+long_name = os.path.join(long_dir, "guest-memory-of-the-vm-named-production-database-replica-7.elf")
+dumps = {long_name: dumpgen.elf(dup), os.path.join(scan_dir, "b.raw"): dumpgen.raw(segs),
+         os.path.join(scan_dir, "c.lime"): dumpgen.lime(dup), os.path.join(scan_dir, "d.elf.gz"): dumpgen.gz(dumpgen.elf(segs))}
+for path, data in dumps.items():
+    with open(path, "wb") as f:
+        f.write(data)
+paths = list(dumps)
+for extra, which in (([], paths[:1]), (["-H", "xxh*,crc32c-vpclmul-avx2,jhash2", "--top", "4"], paths),
+                     (["--sample-pages", "0", "--top", "3"], paths[1:] + paths[:1]),
+                     (["-H", "crc32c,xxhash", "--top", "2"], paths[:2])):
+    rc, out, err = run(*QUICK_SCAN, *extra, *which)
+    check(rc == 0 and 0 < widest(out) <= 100, f"scan {extra} over {len(which)} dumps fits 100 columns: "
+          f"{widest(out)} {err!r}")
+rc, out, err = run(*QUICK_SCAN, "--top", "4", *paths)
+rows = [l for l in out.splitlines() if l.startswith("1  ")]
+cell = rows[0].split()[1] if rows else ""
+check(rc == 0 and long_name not in out and "..." in cell and cell.endswith("-replica-7.elf")
+      and cell.startswith(scan_dir[:8]),
+      f"scan: a long path loses its middle, keeps its start and file name: {rows[:1]}")
+check("#1@0x100000 x3" in out and "WHERE (#dump" in out, "scan: the top table names dumps by their number")
+check(any(l.startswith("HASH") and "collisions" in l and "ns/page" not in l for l in out.splitlines())
+      and any(l.startswith("HASH") and "ksmd CPU %" in l and "zero_checksum" not in l for l in out.splitlines()),
+      "scan: the hash table in two, collisions then cost")
+rc, wide, err = run(*QUICK_SCAN, "--top", "4", "--wide", *paths)
+check(rc == 0 and widest(wide) > 100 and long_name in wide and f"{long_name}@0x100000 x3" in wide
+      and any(l.startswith("HASH") and "collisions" in l and "ksmd CPU %" in l for l in wide.splitlines()),
+      f"scan --wide: whole paths, one hash table: {widest(wide)} columns")
 finish("widths")
