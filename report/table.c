@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "text_wrap.h"
 
 struct table {
 	unsigned ncols, nrows, cap;
@@ -142,17 +143,8 @@ void table_fit_middle(struct table *t, unsigned col, size_t max_width, size_t mi
 	size_t room = col < t->ncols ? column_room(t, col, max_width, min) : 0;
 
 	/* Row 0 is the header: cut only the cells below it. */
-	for (unsigned r = 1; room >= 5 && r < t->nrows; r++) {
-		char *cell = t->cells[(size_t)r * t->ncols + col];
-		size_t len = strlen(cell);
-		if (len <= room)
-			continue;
-		size_t head = utf8_floor(cell, (room - 3) / 3), tail = len - (room - 3 - head);
-		while (tail < len && ((unsigned char)cell[tail] & 0xc0) == 0x80)
-			tail++;
-		memcpy(cell + head, "...", 3);
-		memmove(cell + head + 3, cell + tail, len - tail + 1);
-	}
+	for (unsigned r = 1; r < t->nrows; r++)
+		report_cut_middle(t->cells[(size_t)r * t->ncols + col], room);
 }
 
 int table_print(const struct table *t, FILE *out)

@@ -21,9 +21,9 @@ def widest(text):
     return max((len(l) for l in text.splitlines()), default=0)
 
 
-def on_tty(args, columns):
+def on_tty(args, columns, env=None):
     """Runs ksmbench with stdout on a terminal and COLUMNS set; its stdout."""
-    env = dict(os.environ, COLUMNS=str(columns), TERM="xterm")
+    env = dict(os.environ, COLUMNS=str(columns), TERM="xterm", **(env or {}))
     env.pop("KSMBENCH_DISABLE", None)
     master, slave = pty.openpty()
     p = subprocess.Popen([BIN, *fast_args(args)], stdout=slave, stderr=subprocess.DEVNULL, env=env)
@@ -51,9 +51,31 @@ for args in (QUICK_THREAD, QUICK_BENCH, QUICK_BENCH + ["-H", "xxh64,jhash2", "--
              ["list"]):
     rc, out, err = run(*args)
     check(rc == 0 and 0 < widest(out) <= 100, f"{args[0]} fits 100 columns: {widest(out)}")
+# ksm: the live directory when there is one, and one named as deep as CI's TMPDIR makes it.
+ksm_dir = os.path.join(tempfile.mkdtemp(prefix="ksmbench-widths-ksm-"), "tmp.a-temporary-directory-of-ci" * 3, "ksm")
+os.makedirs(ksm_dir)
+for name, value in {"run": "0", "pages_to_scan": "100", "sleep_millisecs": "20", "pages_shared": "12",
+                    "pages_unshared": "3", "smart_scan": "1", "advisor_mode": "[none] scan-time",
+                    "stable_node_chains": "0", "general_profit": "-12345"}.items():
+    with open(os.path.join(ksm_dir, name), "w") as f:
+        f.write(value + "\n")
+KSM_ENV = {"KSMBENCH_KSM_DIR": ksm_dir}
+rc, out, err = run("ksm", env=KSM_ENV)
+check(rc == 0 and 0 < widest(out) <= 100 and out.startswith("# " + ksm_dir[:30]) and "..." in out.splitlines()[0]
+      and out.splitlines()[0].endswith("-ci/ksm"), f"ksm fits 100 columns, the directory cut in its middle: {widest(out)}")
+rc, out, err = run("ksm", "--wide", env=KSM_ENV)
+check(rc == 0 and widest(out) > 100 and out.startswith("# " + ksm_dir + "\n") and "..." not in out,
+      f"ksm --wide: the directory and every meaning whole: {widest(out)}")
+rc, out = on_tty(["ksm"], 72, env=KSM_ENV)
+check(rc == 0 and 0 < widest(out) <= 72, f"ksm on a terminal of 72 columns: {widest(out)}")
 if os.path.isdir("/sys/kernel/mm/ksm"):
     rc, out, err = run("ksm")
     check(rc == 0 and 0 < widest(out) <= 100, f"ksm fits 100 columns: {widest(out)}")
+    rc, out, err = run("ksm", "--watch", "10ms", "--count", "2")
+    check(rc == 0 and 0 < widest(out) <= 100 and "general_profit: with --wide" in out.replace("\n  ", " "),
+          f"ksm --watch fits 100 columns: {widest(out)}")
+    rc, out = on_tty(["ksm", "--watch", "10ms", "--count", "1"], 300)
+    check(rc == 0 and len(out.splitlines()) == 3 and " profit " in out, "ksm --watch on a wide terminal: every column")
 # --wide: every column, wider than 100.
 for args in (QUICK_THREAD, QUICK_BENCH, ["list"]):
     rc, out, err = run(*args, "--wide")
