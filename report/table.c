@@ -147,6 +147,16 @@ void table_fit_middle(struct table *t, unsigned col, size_t max_width, size_t mi
 		report_cut_middle(t->cells[(size_t)r * t->ncols + col], room);
 }
 
+size_t table_width(const struct table *t)
+{
+	size_t width[16], total = 0;
+
+	column_widths(t, width);
+	for (unsigned c = 0; c < t->ncols; c++)
+		total += width[c] + (c + 1 < t->ncols ? 2 : 0);
+	return total;
+}
+
 int table_print(const struct table *t, FILE *out)
 {
 	size_t width[16];
@@ -167,10 +177,7 @@ int table_print(const struct table *t, FILE *out)
 		}
 		fputc('\n', out);
 		if (r == 0) {
-			size_t total = 0;
-			for (unsigned c = 0; c < t->ncols; c++)
-				total += width[c] + (c + 1 < t->ncols ? 2 : 0);
-			for (size_t i = 0; i < total; i++)
+			for (size_t i = 0, total = table_width(t); i < total; i++)
 				fputc('-', out);
 			fputc('\n', out);
 		}

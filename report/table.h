@@ -32,6 +32,9 @@ void table_fit_last(struct table *t, size_t max_width, size_t min_last);
  * most max_width wide, keeping at least min characters of that column. */
 void table_fit_middle(struct table *t, unsigned col, size_t max_width, size_t min);
 
+/* The columns the printed table takes (its rule's length). */
+size_t table_width(const struct table *t);
+
 /* Prints header row (the first row added), a rule, and the rest. */
 int table_print(const struct table *t, FILE *out);
 

@@ -76,8 +76,19 @@ if os.path.isdir("/sys/kernel/mm/ksm"):
           f"ksm --watch fits 100 columns: {widest(out)}")
     rc, out = on_tty(["ksm", "--watch", "10ms", "--count", "1"], 300)
     check(rc == 0 and len(out.splitlines()) == 3 and " profit " in out, "ksm --watch on a wide terminal: every column")
+# bench with every hash and each timer: the hash column shows implementations
+# alone (other names below), then headers shorten ("med", "pg", keyed below).
+for extra in (["--timer", "jiffies"], ["--timer", "rdtsc", "--data", "zero", "--processes", "2"], ["--timer", "ksmd"]):
+    rc, out, err = run(*QUICK_BENCH, "-H", "all", *extra)
+    text = out.replace("\n  ", " ")
+    check(rc == 0 and 0 < widest(out) <= 100 and "(also " not in out and "other names: " in text
+          and "xxhash = xxh64" in text, f"bench -H all {extra} fits 100 columns: {widest(out)}")
+    if extra[1] == "jiffies":
+        check("ns/pg med" in out and "med: median, pg: page" in text, "bench: shortened headers have a key")
+rc, out, err = run(*QUICK_BENCH, "-H", "xxh64,jhash2", "--data", "zero,random")
+check(rc == 0 and "ns/page median" in out and "other names" not in out, "bench: a table that fits is not shortened")
 # --wide: every column, wider than 100.
-for args in (QUICK_THREAD, QUICK_BENCH, ["list"]):
+for args in (QUICK_THREAD, QUICK_BENCH, QUICK_BENCH + ["-H", "all", "--timer", "jiffies"], ["list"]):
     rc, out, err = run(*args, "--wide")
     check(rc == 0 and widest(out) > 100, f"{args[0]} --wide: {widest(out)} columns")
 rc, narrow, _ = run(*QUICK_BENCH, "-H", "xxh64,jhash2")
@@ -130,4 +141,11 @@ rc, wide, err = run(*QUICK_SCAN, "--top", "4", "--wide", *paths)
 check(rc == 0 and widest(wide) > 100 and long_name in wide and f"{long_name}@0x100000 x3" in wide
       and any(l.startswith("HASH") and "collisions" in l and "ksmd CPU %" in l for l in wide.splitlines()),
       f"scan --wide: whole paths, one hash table: {widest(wide)} columns")
+rc, out, err = run(*QUICK_BENCH, "-H", "xxh64,crc32c", "--data", "zero," + long_name, "--cache", "hot,cold",
+                  "--working-set", "1M")
+cells = [l.split()[1] for l in out.splitlines() if l.startswith("xxh64 ") and "..." in l]
+check(rc == 0 and 0 < widest(out) <= 100 and cells and cells[0].startswith("file:/") and cells[0].endswith("-7.elf") and long_name not in out,
+      f"bench: a dump's long path in DATA loses its middle: {widest(out)} {cells[:1]}")
+rc, out, err = run(*QUICK_BENCH, "-H", "xxh64", "--data", long_name, "--wide")
+check(rc == 0 and long_name in out, "bench --wide: the dump's path whole")
 finish("widths")

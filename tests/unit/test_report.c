@@ -65,7 +65,9 @@ void test_report_table(void)
 	t = table_new(2, "lr");
 	CHECK(t && table_add_rowf(t, "PATH", "N") == 0 && table_add_rowf(t, "/a/bcdefghij/file.elf", "1") == 0 &&
 	      table_add_rowf(t, "/b/short", "22") == 0);
+	CHECK(table_width(t) == 25);
 	table_fit_middle(t, 0, 18, 8);
+	CHECK(table_width(t) == 18);
 	f = open_memstream(&text, &size);
 	CHECK(f && table_print(t, f) == 0);
 	fclose(f);
