@@ -76,6 +76,15 @@ if os.path.isdir("/sys/kernel/mm/ksm"):
           f"ksm --watch fits 100 columns: {widest(out)}")
     rc, out = on_tty(["ksm", "--watch", "10ms", "--count", "1"], 300)
     check(rc == 0 and len(out.splitlines()) == 3 and " profit " in out, "ksm --watch on a wide terminal: every column")
+# list: the lines under the table are wrapped, not cut; on a terminal to its width.
+rc, out, err = run("list")
+below = out.split("\n\n", 1)[1] if "\n\n" in out else ""
+check(rc == 0 and below and not any(l.endswith("...") for l in below.splitlines()) and widest(below) <= 100,
+      f"list: how each alias chose, wrapped whole: {below[:200]!r}")
+rc, tty = on_tty(["list"], 300)
+tty_below = tty.split("\n\n", 1)[1] if "\n\n" in tty else ""
+check(rc == 0 and len(tty_below.splitlines()) == len([l for l in below.splitlines() if not l.startswith("  ")]),
+      "list on a terminal of 300 columns: a line each")
 # bench with every hash and each timer: the hash column shows implementations
 # alone (other names below), then headers shorten ("med", "pg", keyed below).
 for extra in (["--timer", "jiffies"], ["--timer", "rdtsc", "--data", "zero", "--processes", "2"], ["--timer", "ksmd"]):
