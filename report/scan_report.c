@@ -448,12 +448,13 @@ static int dumps_table(FILE *out, const struct report_document *doc)
 	struct record_list dumps = { &dump_schema, &r->dumps[0].stats, r->ndumps, sizeof(r->dumps[0]),
 				     { .item = doc } };
 	unsigned width = report_columns(doc), skip = width ? 0 : 1; /* --wide: no number */
-	struct table *t = record_table(dump_columns + skip, 8 - skip, &dumps);
+	const unsigned ncols = sizeof(dump_columns) / sizeof(dump_columns[0]);
+	struct table *t = record_table(dump_columns + skip, ncols - skip, &dumps);
 
 	if (t && r->ndumps > 1) {
 		struct record_row total = { &r->total, &dumps.up, 0 };
 		char cells[5][32];
-		for (unsigned c = 3; c < 8; c++)
+		for (unsigned c = 3; c < ncols; c++) /* pages .. overlap */
 			record_cell(&dump_columns[c], &stats_schema, &total, cells[c - 3], sizeof(cells[0]));
 		int rc = skip ? table_add_rowf(t, "(all)", "", cells[0], cells[1], cells[2], cells[3], cells[4])
 			      : table_add_rowf(t, "", "(all)", "", cells[0], cells[1], cells[2], cells[3], cells[4]);
