@@ -13,12 +13,13 @@
 #include "cli.h"
 #include "ksm_live.h"
 #include "run_cli.h"
+#include "term.h"
 
 static void usage(void)
 {
-	printf("usage: ksmbench ksm [--pid PID] [--format %s]\n"
-	       "       ksmbench ksm --watch INTERVAL [--count N] [--format table|json]\n"
-	       "       ksmbench ksm --profile DURATION [--format table|json]\n\n"
+	printf("usage: ksmbench ksm [--pid PID] [--format %s] [--wide]\n"
+	       "       ksmbench ksm --watch INTERVAL [--count N] [--format table|json] [--wide]\n"
+	       "       ksmbench ksm --profile DURATION [--format table|json] [--wide]\n\n"
 	       "Prints every file of /sys/kernel/mm/ksm this kernel has, with its meaning, and\n"
 	       "the scan rate it implies; with --pid, the process's /proc/PID/ksm_stat and\n"
 	       "ksm_merging_pages. KSMBENCH_KSM_DIR reads another directory instead (tests).\n\n"
@@ -32,7 +33,10 @@ static void usage(void)
 	       "                       scanned and the share and ns per scanned page of checksum,\n"
 	       "                       memcmp_pages, tree walks and the rest, beside scan's cold\n"
 	       "                       checksum cost (KSMBENCH_KALLSYMS: another symbol file)\n"
-	       "  --format FMT         %s (default table)\n",
+	       "  --format FMT         %s (default table)\n"
+	       "  --wide               the text unabridged: meanings whole, --watch's general_profit\n"
+	       "                       column, long lines unwrapped (default: fits 100 columns, or\n"
+	       "                       COLUMNS on a terminal)\n",
 	       run_cli_formats(REPORT_KSM), run_cli_format_list(REPORT_KSM));
 }
 
@@ -41,6 +45,7 @@ struct ksm_cli {
 	int pid;
 	uint64_t watch_ns, profile_ns;
 	unsigned count;
+	int wide;
 };
 
 /* 0, an exit code, or -1 after --help. */
@@ -52,6 +57,7 @@ static int parse(int argc, char **argv, struct ksm_cli *k)
 		{ "watch", required_argument, NULL, 'w' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "profile", required_argument, NULL, 'P' },
+		{ "wide", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -84,6 +90,7 @@ static int parse(int argc, char **argv, struct ksm_cli *k)
 				return cli_error("ksm", "--count '%s' is not a number from 1 to 1000000", optarg);
 			k->count = (unsigned)v;
 			break;
+		case 'W': k->wide = 1; break;
 		case 'h': usage(); return -1;
 		default: return cli_bad_option("ksm", argv, optopt);
 		}
@@ -97,14 +104,25 @@ static int parse(int argc, char **argv, struct ksm_cli *k)
 	return 0;
 }
 
+/* The width the text fits: 0 (none) with --wide, else the terminal's
+ * (COLUMNS there), else the report's default. */
+static unsigned text_width(const struct ksm_cli *k)
+{
+	unsigned columns = term_columns(stdout);
+
+	return k->wide ? 0 : columns ? columns : REPORT_COLUMNS_DEFAULT;
+}
+
 /* --watch and --profile: table or json only. */
 static int live(const struct ksm_cli *k, const char *dir)
 {
 	int json = strcmp(k->format, "json") == 0;
+	unsigned width = text_width(k);
 
 	if (!json && strcmp(k->format, "table") != 0)
 		return cli_error("ksm", "--format must be table or json with --%s", k->watch_ns ? "watch" : "profile");
-	return k->watch_ns ? ksm_live_watch(dir, k->watch_ns, k->count, json) : ksm_live_profile(dir, k->profile_ns, json);
+	return k->watch_ns ? ksm_live_watch(dir, k->watch_ns, k->count, json, width)
+			   : ksm_live_profile(dir, k->profile_ns, json, width);
 }
 
 int cmd_ksm(int argc, char **argv)
@@ -128,6 +146,8 @@ int cmd_ksm(int argc, char **argv)
 			rc = cli_fail("ksm", &err);
 		doc.sysfs = sys;
 		doc.process = proc;
+		doc.wide = k.wide;
+		doc.columns = text_width(&k);
 		if (rc == 0 && (report_write(f, &doc, stdout) != 0 || fflush(stdout) != 0))
 			rc = cli_error("ksm", "cannot write the output");
 	}

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "output.h"
 #include "run_cli.h"
+#include "term.h"
 
 static void usage(void)
 {
@@ -61,7 +62,7 @@ int cmd_list(int argc, char **argv)
 				printf("%s\n", hash_registry[i]->name);
 		return fflush(stdout) == 0 ? KB_EXIT_OK : cli_error("list", "cannot write the list");
 	}
-	struct report_document doc = { .kind = REPORT_LIST, .wide = wide };
+	struct report_document doc = { .kind = REPORT_LIST, .wide = wide, .columns = term_columns(stdout) };
 	if (report_write(f, &doc, stdout) != 0 || fflush(stdout) != 0)
 		return cli_error("list", "cannot write the list");
 	return KB_EXIT_OK;

@@ -15,7 +15,7 @@
 static void usage(void)
 {
 	printf("usage: ksmbench scan [-H NAME[,NAME...]] [--pages-to-scan N] [--sleep-ms N] [--top N]\n"
-	       "                     [--format %s] [-o FILE] [options] DUMP...\n\n"
+	       "                     [--format %s] [-o FILE] [--wide] [options] DUMP...\n\n"
 	       "Reads every DUMP (any format sum --per-page reads; several dumps = several VMs\n"
 	       "on one host) and reports zero, duplicate and unique pages decided by full\n"
 	       "content, sharing within each dump and across dumps, the kernel counters KSM\n"
@@ -44,7 +44,10 @@ static void usage(void)
 	       "  --seed N               sample and visiting order seed (default 1)\n"
 	       "  --cpu N                pin the timing to CPU N (default: the highest-numbered allowed)\n"
 	       "  --format FMT           %s (default table)\n"
-	       "  -o, --output FILE      write the report to FILE (atomically)\n\n"
+	       "  -o, --output FILE      write the report to FILE (atomically)\n"
+	       "  --wide                 the table unabridged: whole paths, one hash table, long\n"
+	       "                         lines unwrapped (default: fits 100 columns, or COLUMNS\n"
+	       "                         on a terminal; a long path loses its middle)\n\n"
 	       "Ctrl-C (or SIGTERM) abandons the scan: no report, exit status 130 (143).\n",
 	       run_cli_formats(REPORT_SCAN), dump_format_names(), run_cli_format_list(REPORT_SCAN));
 }
@@ -76,11 +79,11 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
 struct scan_cli {
 	struct scan_options o;
 	const char *hashes, *format_name, *output;
-	int cpu;
+	int cpu, wide;
 };
 
 enum { O_PTS = 256, O_SLEEP, O_MPS, O_KREL, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP, O_WIN, O_SEED,
-       O_CPU, O_FMT };
+       O_CPU, O_FMT, O_WIDE };
 
 static const struct option options[] = {
 	{ "hash", required_argument, NULL, 'H' },
@@ -100,6 +103,7 @@ static const struct option options[] = {
 	{ "cpu", required_argument, NULL, O_CPU },
 	{ "format", required_argument, NULL, O_FMT },
 	{ "output", required_argument, NULL, 'o' },
+	{ "wide", no_argument, NULL, O_WIDE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -196,6 +200,7 @@ static int parse(int argc, char **argv, struct scan_cli *s)
 		case 'H': s->hashes = optarg; break;
 		case O_FMT: s->format_name = optarg; break;
 		case 'o': s->output = optarg; break;
+		case O_WIDE: s->wide = 1; break;
 		case 'h': usage(); return -1;
 		default: return cli_bad_option("scan", argv, optopt);
 		}
@@ -245,7 +250,7 @@ static int scan_and_report(struct scan_cli *s, const struct bench_context *ctx, 
 		cmd_output_abort(&out);
 		return cli_fail("scan", &err);
 	}
-	struct report_document doc = { .kind = REPORT_SCAN, .ctx = ctx, .scan = &r };
+	struct report_document doc = { .kind = REPORT_SCAN, .ctx = ctx, .scan = &r, .wide = s->wide };
 	rc = cmd_output_close("scan", &out, cmd_output_write(&out, f, &doc));
 	scan_result_free(&r);
 	return rc;

@@ -6,12 +6,14 @@
 #include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "../scan/ksm_cost.h"
 #include "../scan/scan.h"
 #include "../scan/ksm_watch.h"
 #include "../scan/ksmd_profile.h"
+#include "../report/text_wrap.h"
 #include "cli.h"
 
 /* KSM's checksum (xxhash, stored as u32) on cold 4 KiB pages. */
@@ -43,13 +45,26 @@ static int print_json(cJSON *o)
 	return rc;
 }
 
-static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, double c, int json)
+/* A --watch row with every column is this wide; a narrower width leaves
+ * general_profit out (the other counters give it). */
+#define KSM_WATCH_FULL_COLUMNS 110u
+
+static int watch_profit(unsigned width)
 {
-	if (!json)
-		return printf("%7.2f %10.0f %8.1f %5lld %9.2f %8lld %8lld %8lld %8lld %8lld %12lld %8.3f\n",
-			      r->seconds, r->pages_scanned_per_s, r->merges_per_s, r->full_scans, r->full_scan_s,
-			      b->pages_shared, b->pages_sharing, b->pages_unshared, b->pages_volatile,
-			      b->ksm_zero_pages, b->general_profit, 100 * r->checksum_cpu_share_measured) < 0;
+	return width == 0 || width >= KSM_WATCH_FULL_COLUMNS;
+}
+
+static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, double c, int json, unsigned width)
+{
+	if (!json) {
+		char profit[24] = "";
+		if (watch_profit(width))
+			snprintf(profit, sizeof(profit), " %12lld", b->general_profit);
+		return printf("%7.2f %10.0f %8.1f %5lld %9.2f %8lld %8lld %8lld %8lld %8lld%s %8.3f\n", r->seconds,
+			      r->pages_scanned_per_s, r->merges_per_s, r->full_scans, r->full_scan_s, b->pages_shared,
+			      b->pages_sharing, b->pages_unshared, b->pages_volatile, b->ksm_zero_pages, profit,
+			      100 * r->checksum_cpu_share_measured) < 0;
+	}
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "seconds", r->seconds);
 	cJSON_AddNumberToObject(o, "pages_scanned_per_second", r->pages_scanned_per_s);
@@ -69,16 +84,18 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, dou
 }
 
 /* The settings' cost, again whenever they change. */
-static void watch_settings(const struct ksm_sample *s, const struct ksm_rates *r, double c)
+static void watch_settings(const struct ksm_sample *s, const struct ksm_rates *r, double c, unsigned width)
 {
-	printf("# at pages_to_scan %lld / sleep %lld ms, checksumming costs %.3f%% of a CPU "
-	       "(cold xxhash %.1f ns/page; KSM run=%lld)\n", s->pages_to_scan, s->sleep_ms,
-	       100 * r->checksum_cpu_share_settings, c, s->run);
-	printf("%7s %10s %8s %5s %9s %8s %8s %8s %8s %8s %12s %8s\n", "secs", "scanned/s", "merges/s", "fulls",
-	       "full scan", "shared", "sharing", "unshared", "volatile", "zero", "profit", "cksum%");
+	report_wrappedf(stdout, width, "", "# at pages_to_scan %lld / sleep %lld ms, checksumming costs %.3f%% of a "
+			"CPU (cold xxhash %.1f ns/page; KSM run=%lld)%s", s->pages_to_scan, s->sleep_ms,
+			100 * r->checksum_cpu_share_settings, c, s->run,
+			watch_profit(width) ? "" : "; general_profit: with --wide");
+	printf("%7s %10s %8s %5s %9s %8s %8s %8s %8s %8s%s %8s\n", "secs", "scanned/s", "merges/s", "fulls",
+	       "full scan", "shared", "sharing", "unshared", "volatile", "zero",
+	       watch_profit(width) ? "       profit" : "", "cksum%");
 }
 
-int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int json)
+int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int json, unsigned width)
 {
 	struct ksm_sample a, b;
 	struct ksm_rates r;
@@ -97,25 +114,39 @@ int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int js
 		ksm_sample_read(dir, &b);
 		ksm_rates_between(&a, &b, c, &r);
 		if (!json && (b.pages_to_scan != shown_pts || b.sleep_ms != shown_sleep)) {
-			watch_settings(&b, &r, c);
+			watch_settings(&b, &r, c, width);
 			shown_pts = b.pages_to_scan;
 			shown_sleep = b.sleep_ms;
 		}
-		if (watch_line(&b, &r, c, json) || fflush(stdout) != 0)
+		if (watch_line(&b, &r, c, json, width) || fflush(stdout) != 0)
 			return cli_error("ksm", "cannot write the output");
 	}
 	return KB_EXIT_OK;
 }
 
-static void profile_text(const struct ksmd_profile *p, double c)
+/* The most sampled symbols, on one line wrapped to width. */
+static void profile_top(const struct ksmd_profile *p, unsigned width)
+{
+	char line[KSMD_TOP_SYMBOLS * 96 + 16] = "top symbols:";
+	size_t n = strlen(line);
+
+	for (unsigned i = 0; i < p->ntop && n < sizeof(line); i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %s %.1f%%", p->top[i].name,
+				      100.0 * (double)p->top[i].samples / (double)p->samples);
+	report_wrapped(stdout, "", line, width);
+}
+
+static void profile_text(const struct ksmd_profile *p, double c, unsigned width)
 {
 	double per_page = p->pages_scanned ? (double)p->cpu_ns / (double)p->pages_scanned : 0;
 
-	printf("ksmd (PID %d) over %.2f s: CPU time %.3f s (%.1f%% of a CPU), %llu pages scanned, %llu full "
-	       "scans; %llu samples (%s), %llu lost, %llu outside kernel symbols\n", (int)p->pid, p->window_ns / 1e9,
-	       p->cpu_ns / 1e9, p->window_ns ? 100.0 * (double)p->cpu_ns / (double)p->window_ns : 0,
-	       (unsigned long long)p->pages_scanned, (unsigned long long)p->full_scans,
-	       (unsigned long long)p->samples, p->event, (unsigned long long)p->lost, (unsigned long long)p->unnamed);
+	report_wrappedf(stdout, width, "", "ksmd (PID %d) over %.2f s: CPU time %.3f s (%.1f%% of a CPU), %llu pages "
+			"scanned, %llu full scans; %llu samples (%s), %llu lost, %llu outside kernel symbols", (int)p->pid,
+			p->window_ns / 1e9, p->cpu_ns / 1e9,
+			p->window_ns ? 100.0 * (double)p->cpu_ns / (double)p->window_ns : 0,
+			(unsigned long long)p->pages_scanned, (unsigned long long)p->full_scans,
+			(unsigned long long)p->samples, p->event, (unsigned long long)p->lost,
+			(unsigned long long)p->unnamed);
 	printf("%-14s %9s %8s %16s\n", "PART", "samples", "share %", "ns/scanned page");
 	for (int k = 0; k < KSMD_PARTS; k++) {
 		double share = p->samples ? (double)p->part_samples[k] / (double)p->samples : 0;
@@ -123,16 +154,14 @@ static void profile_text(const struct ksmd_profile *p, double c)
 		       (unsigned long long)p->part_samples[k], 100 * share, share * per_page);
 	}
 	double measured = p->samples ? per_page * (double)p->part_samples[KSMD_CHECKSUM] / (double)p->samples : 0;
-	printf("model: scan's cold xxhash cost %.1f ns/page; ksmd's checksum %.1f ns per scanned page "
-	       "(ratio %.2f; ksmd checksums only pages not yet merged); at pages_to_scan %ld / sleep %ld ms "
-	       "the model's checksum share of a CPU is %.3f%%\n", c, measured, c > 0 ? measured / c : 0,
-	       p->pages_to_scan, p->sleep_ms,
-	       p->pages_to_scan > 0 && p->sleep_ms >= 0
-		       ? 100 * scan_ksmd_cpu_share((unsigned)p->pages_to_scan, (unsigned)p->sleep_ms, c, 1.0) : 0);
-	printf("top symbols:");
-	for (unsigned i = 0; i < p->ntop; i++)
-		printf(" %s %.1f%%", p->top[i].name, 100.0 * (double)p->top[i].samples / (double)p->samples);
-	printf("\n");
+	report_wrappedf(stdout, width, "", "model: scan's cold xxhash cost %.1f ns/page; ksmd's checksum %.1f ns per "
+			"scanned page (ratio %.2f; ksmd checksums only pages not yet merged); at pages_to_scan %ld / "
+			"sleep %ld ms the model's checksum share of a CPU is %.3f%%", c, measured,
+			c > 0 ? measured / c : 0, p->pages_to_scan, p->sleep_ms,
+			p->pages_to_scan > 0 && p->sleep_ms >= 0
+				? 100 * scan_ksmd_cpu_share((unsigned)p->pages_to_scan, (unsigned)p->sleep_ms, c, 1.0)
+				: 0);
+	profile_top(p, width);
 }
 
 static int profile_json(const struct ksmd_profile *p, double c)
@@ -167,7 +196,7 @@ static int profile_json(const struct ksmd_profile *p, double c)
 	return print_json(o);
 }
 
-int ksm_live_profile(const char *dir, uint64_t window_ns, int json)
+int ksm_live_profile(const char *dir, uint64_t window_ns, int json, unsigned width)
 {
 	const char *kallsyms = getenv("KSMBENCH_KALLSYMS");
 	struct ksmd_profile p;
@@ -182,6 +211,6 @@ int ksm_live_profile(const char *dir, uint64_t window_ns, int json)
 	if (json)
 		rc = profile_json(&p, c);
 	else
-		profile_text(&p, c);
+		profile_text(&p, c, width);
 	return rc || fflush(stdout) != 0 ? cli_error("ksm", "cannot write the output") : KB_EXIT_OK;
 }

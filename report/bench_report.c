@@ -153,6 +153,72 @@ static const unsigned columns_fit[BENCH_COLUMNS] = {
 	[11] = RECORD_FIT_EMPTY,
 };
 
+/* A table too wide for its width is fitted in steps: first the hash column
+ * shows the implementation measured alone (its other names go to the line
+ * under the table), then the longest headers are shortened ("med" for
+ * median, "pg" for page, said there too), then a dump's long path in the
+ * DATA column loses its middle. */
+enum { BENCH_FIT_WHOLE, BENCH_FIT_NAMES, BENCH_FIT_HEADERS };
+
+#define BENCH_DATA_MIN 18u /* a cut DATA cell keeps at least this much */
+
+static int impl_cell(const struct record_row *w, char *buf, size_t size)
+{
+	const struct bench_result *r = RES(w);
+
+	snprintf(buf, size, "%s", r->impl && *r->impl ? r->impl : r->hash);
+	return 1;
+}
+
+static const char *const short_headers[][2] = {
+	{ "MB/s median", "MB/s med" }, { "ns/page median", "ns/pg med" }, { "bias % median", "bias% med" },
+};
+
+static void fit_step(struct record_column *shown, unsigned n, unsigned step)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (step >= BENCH_FIT_NAMES && shown[i].cell == hash_cell)
+			shown[i].cell = impl_cell;
+		for (size_t k = 0; step >= BENCH_FIT_HEADERS && k < sizeof(short_headers) / sizeof(short_headers[0]); k++)
+			if (strcmp(shown[i].header, short_headers[k][0]) == 0)
+				shown[i].header = short_headers[k][1];
+	}
+}
+
+/* Whether result i's names were said for an earlier result (another
+ * dataset, cache or timer of the same hash). */
+static int names_said(const struct report_document *doc, size_t i)
+{
+	const struct bench_result *r = &doc->results[i];
+
+	for (size_t j = 0; j < i; j++) {
+		const struct bench_result *q = &doc->results[j];
+		if (strcmp(q->hash, r->hash) == 0 && q->naliases == r->naliases &&
+		    (!r->naliases || strcmp(q->aliases[0], r->aliases[0]) == 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* "other names: xxhash = xxh64; crc32c = crc32c-fused-avx2", or "". */
+static void other_names(const struct report_document *doc, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < doc->nresults && n < size; i++) {
+		const struct bench_result *r = &doc->results[i];
+		int renamed = r->impl && *r->impl && strcmp(r->impl, r->hash) != 0;
+		if ((!renamed && !r->naliases) || names_said(doc, i))
+			continue;
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "; " : "other names: ", renamed ? r->hash : "");
+		for (unsigned a = 0; a < r->naliases && n < size; a++)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", renamed || a ? ", " : "", r->aliases[a]);
+		if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, " = %s", renamed ? r->impl : r->hash);
+	}
+}
+
 int bench_report_rows(const struct report_document *doc, struct record_list *rows)
 {
 	*rows = (struct record_list){ &report_result_schema, doc->results, doc->nresults, sizeof(*doc->results),
@@ -176,19 +242,26 @@ static int method_notes(FILE *out, const struct report_document *doc, enum repor
 	return report_unstable_summary(out, doc->results, doc->nresults, md ? "- Warning: " : "warning: ", width);
 }
 
-/* The units, and what every row shares when the table leaves it out. */
-static int units_line(FILE *out, const struct report_document *doc, const char *common, enum report_style style)
+/* The units, what every row shares when the table leaves it out, and the
+ * key of a fitted table (step). */
+static int units_line(FILE *out, const struct report_document *doc, const char *common, enum report_style style,
+		      unsigned step)
 {
 	int kernel = 0, cycles = 0;
+	char names[1024] = "";
 
 	for (size_t i = 0; i < doc->nresults; i++) {
 		kernel |= doc->results[i].timer == BENCH_TIMER_JIFFIES;
 		cycles |= doc->results[i].timer == BENCH_TIMER_RDTSC || doc->results[i].timer == BENCH_TIMER_KSMD;
 	}
+	if (step >= BENCH_FIT_NAMES)
+		other_names(doc, names, sizeof(names));
 	return report_wrappedf(out, style == REPORT_MARKDOWN ? 0 : report_columns(doc), style == REPORT_MARKDOWN ? "\n- " : "",
-			       "MB/s: 10^6 bytes/s%s%s%s%s.", kernel ? "; kMB/s: the kernel's MB/s (count*4096>>17, MiB/s)" : "",
+			       "MB/s: 10^6 bytes/s%s%s%s%s%s%s%s.",
+			       kernel ? "; kMB/s: the kernel's MB/s (count*4096>>17, MiB/s)" : "",
 			       cycles ? "; cyc: TSC cycles per call (ksmd: per page), the rounds' p10/p50/p90" : "",
-			       *common ? "; every row: " : "", common);
+			       step >= BENCH_FIT_HEADERS ? "; med: median, pg: page" : "", *common ? "; every row: " : "",
+			       common, *names ? "; " : "", names);
 }
 
 int bench_report_text(FILE *out, const struct report_document *doc, enum report_style style)
@@ -199,13 +272,22 @@ int bench_report_text(FILE *out, const struct report_document *doc, enum report_
 
 	bench_report_rows(doc, &rows);
 	/* Markdown is read in a browser: every column. */
-	unsigned n = record_columns_fit(columns, columns_fit, BENCH_COLUMNS, &rows, style == REPORT_MARKDOWN || report_columns(doc) == 0,
-					shown, common, sizeof(common));
+	unsigned width = style == REPORT_MARKDOWN ? 0 : report_columns(doc), step = BENCH_FIT_WHOLE;
+	unsigned n = record_columns_fit(columns, columns_fit, BENCH_COLUMNS, &rows, width == 0, shown, common,
+					sizeof(common));
 	struct table *t = record_table(shown, n, &rows);
+	while (t && width && step < BENCH_FIT_HEADERS && table_width(t) > width) {
+		table_free(t);
+		fit_step(shown, n, ++step);
+		t = record_table(shown, n, &rows);
+	}
+	for (unsigned c = 0; t && width && c < n; c++)
+		if (shown[c].field && strcmp(shown[c].field, "data") == 0)
+			table_fit_middle(t, c, width, BENCH_DATA_MIN);
 	int rc = t ? report_table_in_context(out, doc->ctx, t, style, 0, report_columns(doc)) : -1;
 	table_free(t);
 	if (rc == 0)
-		rc = units_line(out, doc, common, style);
+		rc = units_line(out, doc, common, style, step);
 	if (rc == 0)
 		rc = report_table_notes(out, doc->ctx, style, report_columns(doc));
 	return rc ? rc : method_notes(out, doc, style);

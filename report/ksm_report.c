@@ -1,11 +1,13 @@
 /* The ksm document: every file of /sys/kernel/mm/ksm this kernel has with
  * its meaning, the scan rate it implies, and one process's KSM counters. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../scan/ksm_sysfs.h"
 #include "escape.h"
 #include "kinds.h"
 #include "table.h"
+#include "text_wrap.h"
 
 #define DOC(row) ((const struct report_document *)(row)->item)
 
@@ -126,21 +128,33 @@ static int values_table(FILE *out, const char *head, const struct ksm_value *v, 
 	return rc;
 }
 
+/* The directory on a line of its own (a long path as the first column's
+ * header would take the meanings' room), cut in its middle to fit. */
+static int dir_line(FILE *out, const char *dir, unsigned width)
+{
+	char *cut = strdup(dir);
+
+	if (!cut)
+		return -1;
+	if (width > 2)
+		report_cut_middle(cut, width - 2);
+	fputs("# ", out);
+	escape_put(out, cut, ESCAPE_TERM);
+	free(cut);
+	return fputc('\n', out) == EOF ? -1 : 0;
+}
+
 int ksm_report_table(FILE *out, const struct report_document *doc)
 {
 	double pps = pages_per_second(doc);
+	unsigned width = report_columns(doc);
 	char head[48];
 
-	/* The directory on a line of its own: a long path as the first column's
-	 * header would take the meanings' room. */
-	fputs("# ", out);
-	escape_put(out, doc->ksm_dir, ESCAPE_TERM);
-	fputc('\n', out);
-	if (values_table(out, "file", doc->sysfs, doc->nsysfs, report_columns(doc)))
+	if (dir_line(out, doc->ksm_dir, width) || values_table(out, "file", doc->sysfs, doc->nsysfs, width))
 		return -1;
-	if (pps >= 0)
-		fprintf(out, "\nksmd scans at most %.0f pages/s (pages_to_scan * 1000 / sleep_millisecs), "
-			     "%.1f MiB/s of 4 KiB pages\n", pps, pps * 4096 / 1048576.0);
+	if (pps >= 0 && report_wrappedf(out, width, "\n", "ksmd scans at most %.0f pages/s (pages_to_scan * 1000 / "
+					"sleep_millisecs), %.1f MiB/s of 4 KiB pages", pps, pps * 4096 / 1048576.0))
+		return -1;
 	if (!doc->pid)
 		return 0;
 	snprintf(head, sizeof(head), "process %d", doc->pid);

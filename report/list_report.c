@@ -2,8 +2,9 @@
  * why not, in hash_unavailable_reason's one wording), whether and since
  * when the kernel runs it, where it comes from, and for the aliases what
  * they stand for and how that was chosen (ksmbench list). The default
- * table fits LIST_COLUMNS with the aliases' choices in lines below it;
- * --wide shows every column instead. */
+ * table fits report_columns() (100, or COLUMNS on a terminal) with the
+ * aliases' choices in lines wrapped below it; --wide shows every column
+ * instead. */
 #include <string.h>
 
 #include "../hashes/alias.h"
@@ -12,8 +13,8 @@
 #include "../hashes/impls.h"
 #include "kinds.h"
 #include "record_table.h"
+#include "text_wrap.h"
 
-#define LIST_COLUMNS 100 /* the default table fits a terminal of this width */
 #define LIST_NOTE_MIN 12 /* the last column keeps at least this much */
 #define LIST_KERNEL_PAGE 4096 /* the page size of the kernel's crc32c choice */
 
@@ -234,15 +235,9 @@ static const struct record_column wide_columns[] = {
 	{ "DESCRIPTION", 'l', "description", 0, NULL, NULL },
 };
 
-/* Cuts s to at most width characters, marking the cut. */
-static void fit(char *s, size_t width)
-{
-	if (strlen(s) > width && width >= 3)
-		strcpy(s + width - 3, "...");
-}
-
-/* How each alias chose, and the kernel's own crc32c choice, a line each. */
-static int footer(FILE *out)
+/* How each alias chose, and the kernel's own crc32c choice, a line each
+ * (wrapped to width). */
+static int footer(FILE *out, unsigned width)
 {
 	static const struct hash_impl *const aliases[] = { &hash_crc32c, &hash_xxh3, &hash_xxh128 };
 	char line[400], how[300];
@@ -253,15 +248,13 @@ static int footer(FILE *out)
 		const struct alias_choice *c = alias_choice(aliases[i]);
 		snprintf(line, sizeof(line), "%s = %s, %s", aliases[i]->name, c->target->name,
 			 alias_choice_describe(c, how, sizeof(how)));
-		fit(line, LIST_COLUMNS);
-		rc = fprintf(out, "%s\n", line) < 0;
+		rc = report_wrapped(out, "", line, width);
 	}
 	const struct hash_impl *k = hash_kernel_crc32c(LIST_KERNEL_PAGE, &why);
-	snprintf(line, sizeof(line), "The kernel's crc32c() on this CPU at 4 KiB: %s (%s).", k->name, why);
-	fit(line, LIST_COLUMNS);
 	if (rc == 0)
-		rc = fprintf(out, "%s\nKERNEL: releases that run it (KSM used jhash2, then xxhash); --wide for details.\n",
-			     line) < 0;
+		rc = report_wrappedf(out, width, "", "The kernel's crc32c() on this CPU at 4 KiB: %s (%s).", k->name, why) ||
+		     report_wrapped(out, "", "KERNEL: releases that run it (KSM used jhash2, then xxhash); --wide for details.",
+				    width);
 	return rc ? -1 : 0;
 }
 
@@ -274,9 +267,9 @@ int list_report_table(FILE *out, const struct report_document *doc)
 	int rc = -1;
 
 	if (t && !doc->wide)
-		table_fit_last(t, LIST_COLUMNS, LIST_NOTE_MIN);
+		table_fit_last(t, report_columns(doc), LIST_NOTE_MIN);
 	if (t)
 		rc = table_print(t, out);
 	table_free(t);
-	return rc == 0 && !doc->wide ? footer(out) : rc;
+	return rc == 0 && !doc->wide ? footer(out, report_columns(doc)) : rc;
 }

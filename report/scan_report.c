@@ -7,6 +7,7 @@
 #include "kinds.h"
 #include "record_table.h"
 #include "result_fields.h"
+#include "text_wrap.h"
 #include "../common/plural.h"
 
 #define SCAN_SCHEMA "ksmbench-scan/1"
@@ -409,7 +410,11 @@ int scan_report_rows(const struct report_document *doc, struct record_list *rows
 	return 0;
 }
 
-/* The text report: a table per section. */
+/* The text report: a table per section, fitted to report_columns() (a
+ * dump's path cut in its middle, the hash table in two, the long lines
+ * wrapped), or every column and path whole with --wide. */
+#define SCAN_PATH_MIN 24u  /* a cut path keeps at least this much */
+#define SCAN_WHERE_MIN 30u /* and the WHERE column of the top table */
 static int print_table(struct table *t, FILE *out)
 {
 	int rc = t ? table_print(t, out) : -1;
@@ -418,7 +423,15 @@ static int print_table(struct table *t, FILE *out)
 	return rc;
 }
 
+static int dump_number_cell(const struct record_row *w, char *buf, size_t size)
+{
+	snprintf(buf, size, "%zu", w->index + 1);
+	return 1;
+}
+
+/* Fitted: a number first (the top table's WHERE names dumps by it). */
 static const struct record_column dump_columns[] = {
+	{ "#", 'r', NULL, 0, NULL, dump_number_cell },
 	{ "DUMP", 'l', "path", 0, NULL, NULL },
 	{ "FORMAT", 'l', "format", 0, NULL, NULL },
 	{ "pages", 'r', "pages", 0, NULL, NULL },
@@ -434,16 +447,21 @@ static int dumps_table(FILE *out, const struct report_document *doc)
 	const struct scan_result *r = doc->scan;
 	struct record_list dumps = { &dump_schema, &r->dumps[0].stats, r->ndumps, sizeof(r->dumps[0]),
 				     { .item = doc } };
-	struct table *t = record_table(RECORD_COLUMNS(dump_columns), &dumps);
+	unsigned width = report_columns(doc), skip = width ? 0 : 1; /* --wide: no number */
+	const unsigned ncols = sizeof(dump_columns) / sizeof(dump_columns[0]);
+	struct table *t = record_table(dump_columns + skip, ncols - skip, &dumps);
 
 	if (t && r->ndumps > 1) {
 		struct record_row total = { &r->total, &dumps.up, 0 };
 		char cells[5][32];
-		for (unsigned c = 2; c < 7; c++)
-			record_cell(&dump_columns[c], &stats_schema, &total, cells[c - 2], sizeof(cells[0]));
-		if (table_add_rowf(t, "(all)", "", cells[0], cells[1], cells[2], cells[3], cells[4]))
-			t = table_done(t, -1);
+		for (unsigned c = 3; c < ncols; c++) /* pages .. overlap */
+			record_cell(&dump_columns[c], &stats_schema, &total, cells[c - 3], sizeof(cells[0]));
+		int rc = skip ? table_add_rowf(t, "(all)", "", cells[0], cells[1], cells[2], cells[3], cells[4])
+			      : table_add_rowf(t, "", "(all)", "", cells[0], cells[1], cells[2], cells[3], cells[4]);
+		t = table_done(t, rc);
 	}
+	if (t && width)
+		table_fit_middle(t, 1, width, SCAN_PATH_MIN);
 	return print_table(t, out);
 }
 
@@ -489,6 +507,8 @@ static int cpu_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
+/* --wide: one table; fitted: columns 0-5 (collisions), then 0 and 6-10
+ * (the cost). */
 static const struct record_column hash_columns[] = {
 	{ "HASH", 'l', "hash", 0, NULL, NULL },
 	{ "zero_checksum", 'l', "zero_checksum", 0, NULL, NULL },
@@ -502,6 +522,24 @@ static const struct record_column hash_columns[] = {
 	{ "ms/steady scan", 'r', "steady_scan_checksum_ms", 0, "%.3f", NULL },
 	{ "ksmd CPU %", 'r', NULL, 0, NULL, cpu_cell },
 };
+
+#define SCAN_COLLISION_COLUMNS 6u
+
+static int hash_tables(FILE *out, const struct report_document *doc)
+{
+	const struct scan_result *r = doc->scan;
+	struct record_list hashes = { &hash_schema, r->hashes, r->nhashes, sizeof(r->hashes[0]), { .item = doc } };
+	const unsigned all = sizeof(hash_columns) / sizeof(hash_columns[0]);
+	struct record_column cost[sizeof(hash_columns) / sizeof(hash_columns[0])];
+
+	if (report_columns(doc) == 0)
+		return print_table(record_table(hash_columns, all, &hashes), out);
+	cost[0] = hash_columns[0];
+	for (unsigned c = SCAN_COLLISION_COLUMNS; c < all; c++)
+		cost[1 + c - SCAN_COLLISION_COLUMNS] = hash_columns[c];
+	return print_table(record_table(hash_columns, SCAN_COLLISION_COLUMNS, &hashes), out) || fputc('\n', out) == EOF ||
+	       print_table(record_table(cost, 1 + all - SCAN_COLLISION_COLUMNS, &hashes), out) ? -1 : 0;
+}
 
 static int rank_cell(const struct record_row *w, char *buf, size_t size)
 {
@@ -522,17 +560,23 @@ static int content_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
-/* The dumps holding it: path@first address xcopies, the first few. */
+/* The dumps holding it: path@first address xcopies, the first few; the
+ * dump's number in the dumps table instead of its path when fitted. */
 static int where_cell(const struct record_row *w, char *buf, size_t size)
 {
 	const struct scan_top *x = TOP(w);
 	const struct scan_result *r = SCAN_UP(w);
+	int numbered = report_columns(DOC(w->up)) != 0;
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (unsigned i = 0; i < x->nwhere && i < 3 && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s@%#llx x%u", i ? "; " : "", r->dumps[x->where[i].dump].path,
+	for (unsigned i = 0; i < x->nwhere && i < 3 && n < size; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "#%u", (unsigned)x->where[i].dump + 1);
+		n += (size_t)snprintf(buf + n, size - n, "%s%s@%#llx x%u", i ? "; " : "",
+				      numbered ? name : r->dumps[x->where[i].dump].path,
 				      (unsigned long long)x->where[i].first_addr, x->where[i].count);
+	}
 	if (x->dumps_with_copies > 3 && n < size)
 		snprintf(buf + n, size - n, " (+%u more dumps)", x->dumps_with_copies - 3);
 	else if (!x->located && n < size)
@@ -549,51 +593,58 @@ static int top_table(FILE *out, const struct report_document *doc)
 		{ "COUNT", 'r', "count", 0, NULL, NULL },
 		{ r->hashes[0].hash->name, 'l', "checksum", 0, NULL, NULL },
 		{ "CONTENT", 'l', NULL, 0, NULL, content_cell },
-		{ "WHERE (dump@first address xcopies)", 'l', NULL, 0, NULL, where_cell },
+		{ report_columns(doc) ? "WHERE (#dump@first address xcopies)" : "WHERE (dump@first address xcopies)", 'l',
+		  NULL, 0, NULL, where_cell },
 	};
 	struct record_list top = { &top_schema, r->top, r->ntop, sizeof(r->top[0]), { .item = doc } };
+	struct table *t = record_table(RECORD_COLUMNS(columns), &top);
 
-	return print_table(record_table(RECORD_COLUMNS(columns), &top), out);
+	if (t && report_columns(doc))
+		table_fit_last(t, report_columns(doc), SCAN_WHERE_MIN);
+	return print_table(t, out);
 }
 
-static int summary(FILE *out, const struct scan_result *r)
+static int summary(FILE *out, const struct scan_result *r, unsigned width)
 {
 	const struct census_counts *c = &r->counts;
 
-	return fprintf(out, "\n%llu page%s: %llu zero, %llu distinct non-zero content%s; %llu of them occur%s more "
-			    "than once, in %llu surplus cop%s (duplicates by full content: %llu compare%s, %llu key "
-			    "collision%s)\n\n",
-		       (unsigned long long)r->total.pages, kb_s(r->total.pages), (unsigned long long)c->zero_pages,
-		       (unsigned long long)c->distinct, kb_s(c->distinct), (unsigned long long)r->duplicated_contents,
-		       r->duplicated_contents == 1 ? "s" : "", (unsigned long long)r->duplicate_pages,
-		       r->duplicate_pages == 1 ? "y" : "ies", (unsigned long long)c->compares, kb_s(c->compares),
-		       (unsigned long long)c->key_collisions, kb_s(c->key_collisions)) < 0;
+	return fputc('\n', out) == EOF ||
+	       report_wrappedf(out, width, "", "%llu page%s: %llu zero, %llu distinct non-zero content%s; %llu of them "
+			       "occur%s more than once, in %llu surplus cop%s (duplicates by full content: %llu "
+			       "compare%s, %llu key collision%s)",
+			       (unsigned long long)r->total.pages, kb_s(r->total.pages), (unsigned long long)c->zero_pages,
+			       (unsigned long long)c->distinct, kb_s(c->distinct),
+			       (unsigned long long)r->duplicated_contents, r->duplicated_contents == 1 ? "s" : "",
+			       (unsigned long long)r->duplicate_pages, r->duplicate_pages == 1 ? "y" : "ies",
+			       (unsigned long long)c->compares, kb_s(c->compares), (unsigned long long)c->key_collisions,
+			       kb_s(c->key_collisions)) ||
+	       fputc('\n', out) == EOF;
 }
 
-static int legend(FILE *out, const struct scan_result *r)
+static int legend(FILE *out, const struct scan_result *r, unsigned width)
 {
-	if (r->sample_pages)
-		fprintf(out, "cost: rdtsc per call over %zu sampled pages laid out in a %.0f MiB cold set; ksmd CPU %% "
-			     "= checksumming share of one CPU at pages_to_scan/sleep_millisecs, every page "
-			     "(once merged)\n",
-			r->sample_pages, (double)r->working_set_bytes / 1048576.0);
-	else
-		fprintf(out, "cost: not measured (--sample-pages 0, or no whole page to sample)\n");
-	return fprintf(out, "collisions: pairs of different contents with equal 32-bit checksums; expected: "
-			    "n(n-1)/2 / 2^32 pairs for an ideal hash\n") < 0;
+	int rc = r->sample_pages
+			 ? report_wrappedf(out, width, "", "cost: rdtsc per call over %zu sampled pages laid out in a "
+					   "%.0f MiB cold set; ksmd CPU %% = checksumming share of one CPU at "
+					   "pages_to_scan/sleep_millisecs, every page (once merged)",
+					   r->sample_pages, (double)r->working_set_bytes / 1048576.0)
+			 : report_wrapped(out, "", "cost: not measured (--sample-pages 0, or no whole page to sample)",
+					  width);
+	return rc || report_wrapped(out, "", "collisions: pairs of different contents with equal 32-bit checksums; "
+				    "expected: n(n-1)/2 / 2^32 pairs for an ideal hash", width) ? -1 : 0;
 }
 
 int scan_report_table(FILE *out, const struct report_document *doc)
 {
 	const struct scan_result *r = doc->scan;
-	struct record_list hashes = { &hash_schema, r->hashes, r->nhashes, sizeof(r->hashes[0]), { .item = doc } };
+	unsigned width = report_columns(doc);
 
-	fprintf(out, "# ksmbench scan: %zu dump%s, %u-byte pages; KSM settings modelled: max_page_sharing %u, "
-		     "pages_to_scan %u, sleep_millisecs %u\n",
-		r->ndumps, kb_s(r->ndumps), r->page_size, r->max_page_sharing, r->pages_to_scan,
-		r->sleep_ms);
-	if (dumps_table(out, doc) || summary(out, r) || ksm_table(out, doc) || fputc('\n', out) == EOF ||
-	    print_table(record_table(RECORD_COLUMNS(hash_columns), &hashes), out) || legend(out, r))
+	if (report_wrappedf(out, width, "", "# ksmbench scan: %zu dump%s, %u-byte pages; KSM settings modelled: "
+			    "max_page_sharing %u, pages_to_scan %u, sleep_millisecs %u",
+			    r->ndumps, kb_s(r->ndumps), r->page_size, r->max_page_sharing, r->pages_to_scan, r->sleep_ms))
+		return -1;
+	if (dumps_table(out, doc) || summary(out, r, width) || ksm_table(out, doc) || fputc('\n', out) == EOF ||
+	    hash_tables(out, doc) || legend(out, r, width))
 		return -1;
 	if (r->ntop && (fputc('\n', out) == EOF || top_table(out, doc)))
 		return -1;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "text_wrap.h"
 
 struct table {
 	unsigned ncols, nrows, cap;
@@ -105,23 +106,55 @@ static void put_cell(const struct table *t, unsigned r, unsigned c, enum escape_
 		escape_put(out, cell, target);
 }
 
-void table_fit_last(struct table *t, size_t max_width, size_t min_last)
+/* Where to cut cell so that its start is at most n bytes: not inside a
+ * UTF-8 sequence. */
+static size_t utf8_floor(const char *cell, size_t n)
+{
+	while (n > 0 && ((unsigned char)cell[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+/* The room left for column col when every other column keeps its width. */
+static size_t column_room(const struct table *t, unsigned col, size_t max_width, size_t min)
 {
 	size_t width[16], used = 0;
 
 	column_widths(t, width);
-	for (unsigned c = 0; c + 1 < t->ncols; c++)
-		used += width[c] + 2;
-	size_t room = used + min_last < max_width ? max_width - used : min_last;
+	for (unsigned c = 0; c < t->ncols; c++)
+		if (c != col)
+			used += width[c] + 2;
+	return used + min < max_width ? max_width - used : min;
+}
+
+void table_fit_last(struct table *t, size_t max_width, size_t min_last)
+{
+	size_t room = column_room(t, t->ncols - 1, max_width, min_last);
+
 	for (unsigned r = 0; room >= 3 && r < t->nrows; r++) {
 		char *cell = t->cells[(size_t)r * t->ncols + t->ncols - 1];
-		size_t cut = room - 3;
-		if (strlen(cell) <= room)
-			continue;
-		while (cut > 0 && ((unsigned char)cell[cut] & 0xc0) == 0x80)
-			cut--; /* not inside a UTF-8 sequence */
-		strcpy(cell + cut, "...");
+		if (strlen(cell) > room)
+			strcpy(cell + utf8_floor(cell, room - 3), "...");
 	}
+}
+
+void table_fit_middle(struct table *t, unsigned col, size_t max_width, size_t min)
+{
+	size_t room = col < t->ncols ? column_room(t, col, max_width, min) : 0;
+
+	/* Row 0 is the header: cut only the cells below it. */
+	for (unsigned r = 1; r < t->nrows; r++)
+		report_cut_middle(t->cells[(size_t)r * t->ncols + col], room);
+}
+
+size_t table_width(const struct table *t)
+{
+	size_t width[16], total = 0;
+
+	column_widths(t, width);
+	for (unsigned c = 0; c < t->ncols; c++)
+		total += width[c] + (c + 1 < t->ncols ? 2 : 0);
+	return total;
 }
 
 int table_print(const struct table *t, FILE *out)
@@ -144,10 +177,7 @@ int table_print(const struct table *t, FILE *out)
 		}
 		fputc('\n', out);
 		if (r == 0) {
-			size_t total = 0;
-			for (unsigned c = 0; c < t->ncols; c++)
-				total += width[c] + (c + 1 < t->ncols ? 2 : 0);
-			for (size_t i = 0; i < total; i++)
+			for (size_t i = 0, total = table_width(t); i < total; i++)
 				fputc('-', out);
 			fputc('\n', out);
 		}

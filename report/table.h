@@ -26,6 +26,15 @@ void table_set_markup(struct table *t, unsigned col);
  * characters of that column. */
 void table_fit_last(struct table *t, size_t max_width, size_t min_last);
 
+/* Cuts the middle out of column col's cells below the header (marking each
+ * cut with "..." and keeping a third of the room for the start, the rest
+ * for the end: a path keeps its file name) so that the printed table is at
+ * most max_width wide, keeping at least min characters of that column. */
+void table_fit_middle(struct table *t, unsigned col, size_t max_width, size_t min);
+
+/* The columns the printed table takes (its rule's length). */
+size_t table_width(const struct table *t);
+
 /* Prints header row (the first row added), a rule, and the rest. */
 int table_print(const struct table *t, FILE *out);
 

@@ -17,6 +17,21 @@ unsigned report_columns(const struct report_document *doc)
 	return doc->columns ? doc->columns : REPORT_COLUMNS_DEFAULT;
 }
 
+void report_cut_middle(char *s, size_t width)
+{
+	size_t len = strlen(s);
+
+	if (len <= width || width < 5)
+		return;
+	size_t head = (width - 3) / 3, tail = len - (width - 3 - head);
+	while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
+		head--;
+	while (tail < len && ((unsigned char)s[tail] & 0xc0) == 0x80)
+		tail++;
+	memcpy(s + head, "...", 3);
+	memmove(s + head + 3, s + tail, len - tail + 1);
+}
+
 /* Where the line of text starting at s, with room for room bytes, ends:
  * the last space within room, or the first after it for a longer word. */
 static size_t line_end(const char *s, size_t room)

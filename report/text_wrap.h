@@ -13,6 +13,12 @@
  * left whole); each ends with a newline. -1 on a write error. */
 int report_wrapped(FILE *out, const char *prefix, const char *text, unsigned width);
 
+/* Cuts the middle out of s when it is longer than width bytes (width 5 or
+ * more), marking the cut with "...": a third of the room keeps the start,
+ * the rest the end (a path keeps its file name). Never inside a UTF-8
+ * sequence. */
+void report_cut_middle(char *s, size_t width);
+
 /* printf-style report_wrapped. */
 int report_wrappedf(FILE *out, unsigned width, const char *prefix, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

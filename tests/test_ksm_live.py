@@ -48,8 +48,13 @@ with ksm_guard.Guard() as guard:
               and all(x["pages_to_scan"] == 5000 and 0 < x["checksum_cpu_share_settings"] <= 1 for x in lines),
               f"--watch --format json: {err!r} {lines[:1]}")
         rc, out, err = run("ksm", "--watch", "200ms", "--count", "2")
-        check(rc == 0 and "at pages_to_scan 5000 / sleep 1 ms, checksumming costs" in out
-              and len(out.splitlines()) == 4, f"--watch table: {out!r} {err!r}")
+        rows = [l for l in out.splitlines() if l[:8].strip().replace(".", "").isdigit()]
+        check(rc == 0 and "at pages_to_scan 5000 / sleep 1 ms, checksumming costs" in out.replace("\n  ", " ")
+              and len(rows) == 2 and max(map(len, out.splitlines())) <= 100 and not any("secs" in l and "profit" in l for l in out.splitlines())
+              and "general_profit: with --wide" in out.replace("\n  ", " "), f"--watch table in 100 columns: {out!r} {err!r}")
+        rc, out, err = run("ksm", "--watch", "100ms", "--count", "1", "--wide")
+        check(rc == 0 and len(out.splitlines()) == 3 and max(map(len, out.splitlines())) > 100
+              and " profit " in out, f"--watch --wide: one line each, general_profit: {out!r}")
         rc, out, err = run("ksm", "--profile", "2s", "--format", "json")
         prof = json.loads(out) if rc == 0 else {}
         parts = prof.get("parts", {})
@@ -64,7 +69,11 @@ with ksm_guard.Guard() as guard:
               "--profile attributes samples to the checksum function")
         check(prof.get("model_checksum_ns_per_page", 0) > 0, "--profile gives the model's cost beside")
         rc, out, err = run("ksm", "--profile", "500ms")
-        check(rc == 0 and "checksum" in out and "model: scan's cold xxhash cost" in out, f"--profile table: {err!r}")
+        check(rc == 0 and "checksum" in out and "model: scan's cold xxhash cost" in out
+              and max(map(len, out.splitlines())) <= 100, f"--profile table in 100 columns: {err!r} {out!r}")
+        rc, out, err = run("ksm", "--profile", "200ms", "--wide")
+        check(rc == 0 and any(l.startswith("model: ") and l.endswith("%") and len(l) > 100 for l in out.splitlines()),
+              f"--profile --wide: the model on one line: {out!r}")
         zeros = temp_file(b"".join(b"0000000000000000 T sym%d\n" % i for i in range(10)))
         rc, out, err = run("ksm", "--profile", "200ms", env={"KSMBENCH_KALLSYMS": zeros})
         check(rc == 2 and "kptr_restrict" in err and len(err.splitlines()) == 1, f"hidden symbols: {err!r}")

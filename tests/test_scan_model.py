@@ -91,8 +91,11 @@ check([(x["count"], x["dumps_with_copies"], x["located"]) for x in top] == [(5, 
       and top[2]["zero_page"] and top[2]["where"][0]["first_address"] == 0x14000 and top[0]["where"][1]["dump"] == t2,
       f"--top: dumps, counts and first addresses: {top}")
 rc, out, err = run("scan", "--sample-pages", "0", "--top", "2", t1, t2)
+row = [line for line in out.splitlines() if line.strip().startswith("1 ") and "@" in line]
+check(rc == 0 and row and "#1@0x10000 x3; #2@0x21000 x2" in row[0], f"--top table names them by number: {row}")
+rc, out, err = run("scan", "--sample-pages", "0", "--top", "2", "--wide", t1, t2)
 row = [line for line in out.splitlines() if line.strip().startswith("1 ")]
-check(rc == 0 and row and f"{t1}@0x10000 x3; {t2}@0x21000 x2" in row[0], f"--top table names them: {row}")
+check(rc == 0 and row and f"{t1}@0x10000 x3; {t2}@0x21000 x2" in row[0], f"--top --wide table names them: {row}")
 # In a capture, volatile pages are not copies (as in the census).
 top = scan_json("--top", "1", a)["top"]
 check(top[0]["zero_page"] and top[0]["where"][0]["count"] == 10, f"--top of a capture: {top}")

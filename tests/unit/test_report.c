@@ -60,6 +60,20 @@ void test_report_table(void)
 	CHECK_STR(text, "NAME  NOTE\n----------\nab    0...\nabc   s...\n");
 	free(text);
 	table_free(t);
+	/* A path keeps a third of the room for its start, the rest for its end;
+	 * the header and what fits stay whole. */
+	t = table_new(2, "lr");
+	CHECK(t && table_add_rowf(t, "PATH", "N") == 0 && table_add_rowf(t, "/a/bcdefghij/file.elf", "1") == 0 &&
+	      table_add_rowf(t, "/b/short", "22") == 0);
+	CHECK(table_width(t) == 25);
+	table_fit_middle(t, 0, 18, 8);
+	CHECK(table_width(t) == 18);
+	f = open_memstream(&text, &size);
+	CHECK(f && table_print(t, f) == 0);
+	fclose(f);
+	CHECK_STR(text, "PATH             N\n------------------\n/a/...file.elf   1\n/b/short        22\n");
+	free(text);
+	table_free(t);
 }
 
 /* A toy record: a name, a count, an optional ratio, readings, a part. */
