@@ -76,7 +76,7 @@ struct record_field {
 	size_t (*count)(const struct record_row *row);
 	const struct record_schema *sub; /* RECORD_OBJECT (or a MAP of them): the nested object's fields */
 	/* Reading back: 1 + the offset in the schema's load struct where the
-	 * value goes (STR: const char *, UINT: uint64_t, REAL: double, BOOL:
+	 * value goes (STR: const char *, UINT: uint64_t, INT: int64_t, REAL: double, BOOL:
 	 * int, OBJECT: the nested load struct, an array of REAL or OBJECT: a
 	 * struct record_array); 0 when the field is not read. */
 	size_t load;

@@ -25,7 +25,7 @@ static const struct record_range uint_range = { 0, 9007199254740992.0, 0 }, real
 
 static const struct record_range *range_of(const struct record_field *f)
 {
-	return f->range ? f->range : f->type == RECORD_UINT ? &uint_range : &real_range;
+	return f->range ? f->range : f->type == RECORD_UINT || f->type == RECORD_INT ? &uint_range : &real_range;
 }
 
 /* A number in range (NaN fails every comparison). */
@@ -35,14 +35,14 @@ static int number_ok(const cJSON *x, const struct record_field *f)
 
 	return cJSON_IsNumber(x) && ((x->valuedouble >= r->min && x->valuedouble <= r->max) ||
 				     (r->or_zero && x->valuedouble == 0)) &&
-	       (f->type != RECORD_UINT || x->valuedouble == floor(x->valuedouble));
+	       ((f->type != RECORD_UINT && f->type != RECORD_INT) || x->valuedouble == floor(x->valuedouble));
 }
 
 /* What a number must be: "not an integer >= 0", or "not a number from A to B"
  * when the field has a range of its own. index: the element of an array. */
 static int fail_number(const struct load *ld, const struct record_field *f, const char *index)
 {
-	const char *kind = f->type == RECORD_UINT ? "an integer" : "a number";
+	const char *kind = f->type == RECORD_UINT || f->type == RECORD_INT ? "an integer" : "a number";
 	char problem[128];
 
 	if (f->range)
@@ -78,6 +78,11 @@ static int load_scalar(const struct record_field *f, const cJSON *x, char *at, c
 		if (!number_ok(x, f))
 			return fail_number(ld, f, NULL);
 		*(uint64_t *)at = (uint64_t)x->valuedouble;
+		return 0;
+	case RECORD_INT: /* as UINT: every quantity read back is >= 0 */
+		if (!number_ok(x, f))
+			return fail_number(ld, f, NULL);
+		*(int64_t *)at = (int64_t)x->valuedouble;
 		return 0;
 	case RECORD_REAL:
 		if (!number_ok(x, f))

@@ -35,6 +35,7 @@ struct thread_row;
 struct thread_verdict;
 struct scan_result;
 struct loaded_doc;
+struct plot_run;
 struct compare_settings;
 struct compare_outcome;
 struct ksm_value;
@@ -51,10 +52,12 @@ struct report_document {
 	size_t nrows;
 	const struct thread_verdict *verdict; /* thread: the answer on top (NULL: none) */
 	const struct scan_result *scan;
-	const struct loaded_doc *base, *new_; /* compare (base also plot's document) */
+	const struct loaded_doc *base, *new_; /* compare */
 	const struct compare_settings *settings;
 	const struct compare_outcome *outcome;
 	const char *title;                  /* plot */
+	const struct plot_run *plot_runs;   /* plot: the runs side by side */
+	size_t nplot_runs;
 	const char *ksm_dir;                /* ksm: the directory read */
 	const struct ksm_value *sysfs, *process;
 	size_t nsysfs, nprocess;

@@ -1,54 +1,90 @@
-/* The SVG bar chart (see svg_chart.h). Layout in pixels: labels on the
- * left, bars from X0 to X1, a group heading above each dataset's bars, the
- * axis (ticks at 1, 2 or 5 times a power of ten) at the top and bottom. */
+/* The bench-style SVG bar chart (see svg_chart.h). Layout in pixels: labels
+ * on the left, bars from X0 to X1, a group heading above each dataset's
+ * bars, the axis (ticks at 1, 2 or 5 times a power of ten) at the top and
+ * bottom. With several runs a row holds one bar per run, in run order. */
 #include "svg_chart.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/plural.h"
 #include "../common/versions.h"
-#include "escape.h"
 #include "kinds.h"
+#include "svg_draw.h"
 
-#define WIDTH 960
 #define X0 210.0 /* left end of the bars */
 #define X1 880.0 /* the axis maximum */
-#define TOP 92.0 /* the first group heading */
-#define ROW 24.0
 #define BAR 15.0
 #define HEADING 30.0
+#define PITCH 13.0 /* a run's bar in a row of several */
+#define ROW_PAD 4.5 /* (24 - BAR) / 2: a single run's bar centred in its row */
 
-/* A document's string as XML text or an attribute value (escape.h): no
- * markup, and no character XML cannot hold. */
-static void put_text(FILE *out, const char *s)
+/* A result's bar: its group (dataset) and row (result name; occ tells
+ * repeats of one name in one run apart), and where it is drawn. */
+struct bar {
+	char *group_label, *name;
+	uint64_t misalign;
+	const struct loaded_result *r;
+	size_t run, seq, occ, group_first, row_first;
+};
+
+static int same_row(const struct bar *a, const struct bar *b)
 {
-	escape_put(out, s, ESCAPE_XML);
+	return strcmp(a->group_label, b->group_label) == 0 && a->misalign == b->misalign &&
+	       strcmp(a->name, b->name) == 0;
 }
 
-/* A colour per family, so related implementations read together. */
-static const char *family_color(const char *hash)
+static int same_group(const struct bar *a, const struct bar *b)
 {
-	if (strncmp(hash, "crc32c", 6) == 0)
-		return "#3b6fb6";
-	if (strncmp(hash, "crc32", 5) == 0)
-		return "#7a9cc9";
-	if (strcmp(hash, "xxh3") == 0 || strncmp(hash, "xxh3-", 5) == 0 || strncmp(hash, "xxh128", 6) == 0)
-		return "#e07b24";
-	if (strncmp(hash, "xxh", 3) == 0)
-		return "#c9a227";
-	if (strncmp(hash, "jhash", 5) == 0)
-		return "#4a9a5b";
-	return "#888888";
+	return strcmp(a->group_label, b->group_label) == 0 && a->misalign == b->misalign;
 }
 
-/* A round step for about five ticks up to max: 1, 2 or 5 times 10^k. */
-static double nice_step(double max)
+static int cmp_size(size_t a, size_t b)
 {
-	double raw = max / 5, mag = pow(10, floor(log10(raw)));
-	double f = raw / mag;
-	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+	return a < b ? -1 : a > b;
+}
+
+static int by_key(const struct bar *a, const struct bar *b)
+{
+	int c = strcmp(a->group_label, b->group_label);
+
+	if (c == 0)
+		c = a->misalign < b->misalign ? -1 : a->misalign > b->misalign;
+	return c ? c : strcmp(a->name, b->name);
+}
+
+static int by_run(const void *pa, const void *pb)
+{
+	const struct bar *a = pa, *b = pb;
+	int c = by_key(a, b);
+
+	return c ? c : a->run != b->run ? cmp_size(a->run, b->run) : cmp_size(a->seq, b->seq);
+}
+
+static int by_occurrence(const void *pa, const void *pb)
+{
+	const struct bar *a = pa, *b = pb;
+	int c = by_key(a, b);
+
+	return c ? c : a->occ != b->occ ? cmp_size(a->occ, b->occ) : cmp_size(a->seq, b->seq);
+}
+
+static int by_place(const void *pa, const void *pb)
+{
+	const struct bar *a = pa, *b = pb;
+
+	if (a->group_first != b->group_first)
+		return cmp_size(a->group_first, b->group_first);
+	return a->row_first != b->row_first ? cmp_size(a->row_first, b->row_first) : cmp_size(a->run, b->run);
+}
+
+static void bars_free(struct bar *bars, size_t n)
+{
+	for (size_t i = 0; bars && i < n; i++) {
+		free(bars[i].group_label);
+		free(bars[i].name);
+	}
+	free(bars);
 }
 
 static void group_label(const struct loaded_result *r, char *buf, size_t size)
@@ -61,196 +97,195 @@ static void group_label(const struct loaded_result *r, char *buf, size_t size)
 		 r->misalign ? " (misaligned)" : "", r->timer);
 }
 
-/* A result's bar: the group (dataset) it is drawn in, and where. */
-struct bar {
-	char *label;
-	uint64_t misalign;
-	size_t index, group; /* group: the index of the group's first result */
-};
-
-static int by_group_key(const void *pa, const void *pb)
+static void bar_name(const struct loaded_result *r, char *buf, size_t size)
 {
-	const struct bar *a = pa, *b = pb;
-	int c = strcmp(a->label, b->label);
-
-	if (c == 0)
-		c = a->misalign < b->misalign ? -1 : a->misalign > b->misalign;
-	return c ? c : a->index < b->index ? -1 : a->index > b->index;
+	if (strcmp(r->hash, r->impl) != 0)
+		snprintf(buf, size, "%s (%s)", r->hash, r->impl);
+	else
+		snprintf(buf, size, "%s", r->hash);
 }
 
-static int by_place(const void *pa, const void *pb)
+/* Every run's results, one bar each; NULL when out of memory. */
+static struct bar *bars_collect(const struct plot_run *runs, size_t nruns, size_t *n)
 {
-	const struct bar *a = pa, *b = pb;
+	size_t total = 0;
+	char label[400], name[200];
 
-	if (a->group != b->group)
-		return a->group < b->group ? -1 : 1;
-	return a->index < b->index ? -1 : a->index > b->index;
-}
-
-static void bars_free(struct bar *bars, size_t n)
-{
-	for (size_t i = 0; bars && i < n; i++)
-		free(bars[i].label);
-	free(bars);
-}
-
-/* The results grouped by dataset, groups in the order of their first
- * result, results in document order within a group (sorted twice: linear
- * in log time, for documents of many results). NULL when out of memory. */
-static struct bar *bars_place(const struct loaded_doc *doc, size_t *ngroups)
-{
-	struct bar *bars = calloc(doc->n ? doc->n : 1, sizeof(*bars));
-	char label[400];
-
-	*ngroups = 0;
-	for (size_t i = 0; bars && i < doc->n; i++) {
-		group_label(&doc->results[i], label, sizeof(label));
-		bars[i] = (struct bar){ strdup(label), doc->results[i].misalign, i, 0 };
-		if (!bars[i].label) {
-			bars_free(bars, i);
-			return NULL;
+	for (size_t k = 0; k < nruns; k++)
+		total += runs[k].doc.n;
+	struct bar *bars = calloc(total ? total : 1, sizeof(*bars));
+	*n = 0;
+	for (size_t k = 0; bars && k < nruns; k++)
+		for (size_t i = 0; i < runs[k].doc.n; i++) {
+			const struct loaded_result *r = &runs[k].doc.results[i];
+			group_label(r, label, sizeof(label));
+			bar_name(r, name, sizeof(name));
+			bars[*n] = (struct bar){ strdup(label), strdup(name), r->misalign, r, k, *n, 0, 0, 0 };
+			if (!bars[(*n)++].group_label || !bars[*n - 1].name) {
+				bars_free(bars, *n);
+				return NULL;
+			}
 		}
-	}
-	if (!bars)
-		return NULL;
-	qsort(bars, doc->n, sizeof(*bars), by_group_key);
-	for (size_t i = 0; i < doc->n; i++) {
-		int same = i > 0 && strcmp(bars[i].label, bars[i - 1].label) == 0 &&
-			   bars[i].misalign == bars[i - 1].misalign;
-		bars[i].group = same ? bars[i - 1].group : bars[i].index;
-		*ngroups += !same;
-	}
-	qsort(bars, doc->n, sizeof(*bars), by_place);
 	return bars;
 }
 
-/* An axis of top (in the chart's unit) at height y, a tick every step. */
-static void axis(FILE *out, double y, double step, double top, int labels_above)
+/* The bars in drawing order: groups in the order of their first result,
+ * rows in the order of theirs, a row's bars by run (sorted thrice: n log n,
+ * for documents of many results). Counts the groups and rows. */
+static void bars_place(struct bar *bars, size_t n, size_t *ngroups, size_t *nrows)
 {
-	double scale = (X1 - X0) / top;
-
-	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", X0, y,
-		X1, y);
-	for (double v = 0; v <= top + step / 2; v += step) {
-		double x = X0 + v * scale;
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", x, y, x,
-			labels_above ? y - 4 : y + 4);
-		fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x,
-			labels_above ? y - 7 : y + 16, v);
+	qsort(bars, n, sizeof(*bars), by_run);
+	for (size_t i = 0; i < n; i++)
+		bars[i].occ = i > 0 && same_row(&bars[i], &bars[i - 1]) && bars[i].run == bars[i - 1].run
+				      ? bars[i - 1].occ + 1
+				      : 0;
+	qsort(bars, n, sizeof(*bars), by_occurrence);
+	*ngroups = *nrows = 0;
+	for (size_t i = 0, g = 0; i < n; i++) {
+		int new_row = i == 0 || !same_row(&bars[i], &bars[i - 1]) || bars[i].occ != bars[i - 1].occ;
+		bars[i].row_first = new_row ? bars[i].seq : bars[i - 1].row_first;
+		*nrows += new_row;
+		if (i == 0 || !same_group(&bars[i], &bars[i - 1])) {
+			g = i;
+			bars[g].group_first = bars[g].seq;
+			++*ngroups;
+		} else if (bars[i].seq < bars[g].group_first) {
+			bars[g].group_first = bars[i].seq;
+		}
 	}
+	for (size_t i = 1; i < n; i++)
+		if (same_group(&bars[i], &bars[i - 1]))
+			bars[i].group_first = bars[i - 1].group_first;
+	qsort(bars, n, sizeof(*bars), by_place);
 }
 
-int svg_chart_write(FILE *out, const struct loaded_doc *doc, const char *title)
+static double max_rate(const struct bar *bars, size_t n)
 {
-	size_t n = doc->n, ngroups;
-	struct bar *bars = bars_place(doc, &ngroups);
-	double max_rate = 0;
+	double max = 0;
 
-	if (!bars)
-		return -1;
 	for (size_t i = 0; i < n; i++) {
-		const struct loaded_result *r = &doc->results[i];
+		const struct loaded_result *r = bars[i].r;
 		double hi = r->bytes_per_second_max > r->bytes_per_second_median ? r->bytes_per_second_max
-										     : r->bytes_per_second_median;
-		if (hi > max_rate)
-			max_rate = hi;
+										  : r->bytes_per_second_median;
+		if (hi > max)
+			max = hi;
 	}
-	/* GB/s once anything reaches 1 GB/s, else MB/s. */
-	int giga = max_rate >= 1e9;
-	double unit = giga ? 1e9 : 1e6;
-	double step = nice_step(max_rate > 0 ? max_rate / unit : 1);
-	double top = ceil((max_rate > 0 ? max_rate / unit : 1) / step) * step;
-	double scale = (X1 - X0) / (top * unit);
-	double height = TOP + (double)ngroups * HEADING + (double)n * ROW + 70;
+	return max;
+}
 
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" "
-		     "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
-		WIDTH, height, WIDTH, height);
-	fprintf(out, "<style>.tick{font-size:11px;fill:#333}.value{font-size:11px;fill:#222}"
-		     ".label{fill:#111}.group{font-weight:bold;fill:#111}.note{font-size:11px;fill:#555}</style>\n");
-	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fputs("<text x=\"20\" y=\"26\" font-size=\"17\" font-weight=\"bold\">", out);
-	put_text(out, title ? title : "ksmbench: page-hash throughput");
-	fputs("</text>\n<text class=\"note\" x=\"20\" y=\"45\">", out);
-	put_text(out, doc->cpu_brand ? doc->cpu_brand : "unidentified CPU");
-	fputs(", git ", out);
-	put_text(out, doc->git_revision ? doc->git_revision : "unknown");
-	fputs(", ", out);
-	put_text(out, doc->date ? doc->date : "undated");
-	if (doc->interrupted)
-		fputs(" - INTERRUPTED run: partial results", out);
-	fputs("</text>\n", out);
-	fprintf(out, "<text class=\"note\" x=\"20\" y=\"62\">Bar: median round; whisker: slowest to fastest "
+/* The scale of the chart: GB/s once anything reaches 1 GB/s, else MB/s. */
+struct scale {
+	int giga;
+	double unit, step, top, px_per_rate;
+};
+
+static void bar_draw(FILE *out, const struct bar *b, double by, double bar, const char *fill, const struct scale *s)
+{
+	const struct loaded_result *r = b->r;
+	double w = r->bytes_per_second_median * s->px_per_rate;
+
+	fprintf(out, "<rect class=\"bar\" data-run=\"%zu\" data-hash=\"", b->run);
+	svg_put(out, r->hash);
+	fputs("\" data-dataset=\"", out);
+	svg_put(out, r->data);
+	fputs("\" data-cache=\"", out);
+	svg_put(out, r->cache);
+	fputs("\" data-timer=\"", out);
+	svg_put(out, r->timer);
+	fprintf(out, "\" data-page-size=\"%u\" data-bytes-per-second=\"%.0f\" x=\"%.1f\" y=\"%.1f\" "
+		     "width=\"%.2f\" height=\"%.1f\" fill=\"%s\"><title>",
+		(unsigned)r->page_size, r->bytes_per_second_median, X0, by, w, bar, fill);
+	svg_put(out, b->name);
+	fprintf(out, ": %.2f %s median%s</title></rect>\n", r->bytes_per_second_median / s->unit,
+		s->giga ? "GB/s" : "MB/s", r->interrupted ? " (rounds cut short)" : "");
+	double lo = r->bytes_per_second_min * s->px_per_rate, hi = r->bytes_per_second_max * s->px_per_rate;
+	if (hi > lo + 0.5) {
+		double my = by + bar / 2;
+		fprintf(out, "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" "
+			     "stroke=\"#222\" fill=\"none\"/>\n",
+			X0 + lo, my, X0 + hi, X0 + lo, my - 4, my + 4, X0 + hi, my - 4, my + 4);
+	}
+	fprintf(out, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\">%.*f</text>\n", X0 + (hi > w ? hi : w) + 6,
+		by + bar - 3, r->bytes_per_second_median / s->unit >= 100 ? 0 : 1, r->bytes_per_second_median / s->unit);
+}
+
+/* The title, the run's context (one run) or a legend of runs (several):
+ * returns the height used. */
+static double head(FILE *out, const struct plot_run *runs, size_t nruns, const char *title, const struct scale *s)
+{
+	double y = 62;
+
+	svg_text(out, "title\" font-size=\"17\" font-weight=\"bold", 20, 26, NULL,
+		 title ? title : "ksmbench: page-hash throughput");
+	if (nruns == 1) {
+		svg_text(out, "note", 20, 45, NULL, runs[0].label);
+	} else {
+		for (size_t k = 0; k < nruns; k++)
+			svg_legend_entry(out, 20, 45 + 16.0 * (double)k, svg_run_color(k), runs[k].label);
+		y = 45 + 16.0 * (double)nruns + 1;
+	}
+	fprintf(out, "<text class=\"note\" x=\"20\" y=\"%.0f\">Bar: median round; whisker: slowest to fastest "
 		     "round; %s = 10^%d bytes per second. Longer is faster.</text>\n",
-		giga ? "GB/s" : "MB/s", giga ? 9 : 6);
+		y, s->giga ? "GB/s" : "MB/s", s->giga ? 9 : 6);
+	return y + 30;
+}
 
-	/* Gridlines over the whole plot, the axis above and below it. */
-	double plot_top = TOP - 6, plot_bottom = height - 52;
-	for (double v = step; v <= top + step / 2; v += step) {
-		double x = X0 + v * unit * scale;
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x, plot_top,
-			x, plot_bottom);
-	}
-	axis(out, plot_top, step, top, 1);
-	axis(out, plot_bottom, step, top, 0);
+int svg_chart_write(FILE *out, const struct plot_run *runs, size_t nruns, const char *title)
+{
+	size_t n, ngroups, nrows;
+	struct bar *bars;
+
+	if (runs[0].thread.present)
+		return svg_thread_write(out, runs, nruns, title);
+	if (!(bars = bars_collect(runs, nruns, &n)))
+		return -1;
+	bars_place(bars, n, &ngroups, &nrows);
+	double max = max_rate(bars, n);
+	struct scale s = { .giga = max >= 1e9 };
+	s.unit = s.giga ? 1e9 : 1e6;
+	s.step = svg_nice_step(max / s.unit);
+	s.top = svg_axis_top(max / s.unit, s.step);
+	s.px_per_rate = (X1 - X0) / (s.top * s.unit);
+	double row = nruns == 1 ? 24 : PITCH * (double)nruns + 8, bar = nruns == 1 ? BAR : PITCH - 2;
+	double top = 92 + (nruns == 1 ? 0 : 16.0 * (double)nruns - 16);
+	double height = top + (double)ngroups * HEADING + (double)nrows * row + 70;
+
+	svg_open(out, height);
+	head(out, runs, nruns, title, &s);
+	double plot_top = top - 6, plot_bottom = height - 52;
+	svg_grid(out, X0, X1, plot_top, plot_bottom, s.step, s.top);
+	svg_axis(out, X0, X1, plot_top, s.step, s.top, 1);
+	svg_axis(out, X0, X1, plot_bottom, s.step, s.top, 0);
 	fprintf(out, "<text class=\"axis-title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">throughput, %s "
 		     "(median of the rounds)</text>\n",
-		(X0 + X1) / 2, plot_bottom + 34, giga ? "GB/s" : "MB/s");
-
-	double y = TOP;
+		(X0 + X1) / 2, plot_bottom + 34, s.giga ? "GB/s" : "MB/s");
+	double next = top, ry = top;
 	for (size_t i = 0; i < n; i++) {
-		const struct loaded_result *r = &doc->results[bars[i].index];
-		if (i == 0 || bars[i].group != bars[i - 1].group) {
-			fprintf(out, "<text class=\"group\" x=\"20\" y=\"%.1f\">", y + 20);
-			put_text(out, bars[i].label);
-			fputs("</text>\n", out);
-			y += HEADING;
+		const struct bar *b = &bars[i];
+		int new_group = i == 0 || b->group_first != bars[i - 1].group_first;
+		if (new_group) {
+			svg_text(out, "group", 20, next + 20, NULL, b->group_label);
+			next += HEADING;
 		}
-		double w = r->bytes_per_second_median * scale;
-		double by = y + (ROW - BAR) / 2;
-		char name[200];
-		if (strcmp(r->hash, r->impl) != 0)
-			snprintf(name, sizeof(name), "%s (%s)", r->hash, r->impl);
-		else
-			snprintf(name, sizeof(name), "%s", r->hash);
-		fprintf(out, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", X0 - 8, by + BAR - 3);
-		put_text(out, name);
-		fputs("</text>\n", out);
-		fprintf(out, "<rect class=\"bar\" data-hash=\"");
-		put_text(out, r->hash);
-		fputs("\" data-dataset=\"", out);
-		put_text(out, r->data);
-		fputs("\" data-cache=\"", out);
-		put_text(out, r->cache);
-		fputs("\" data-timer=\"", out);
-		put_text(out, r->timer);
-		fprintf(out, "\" data-page-size=\"%u\" data-bytes-per-second=\"%.0f\" x=\"%.1f\" y=\"%.1f\" "
-			     "width=\"%.2f\" height=\"%.1f\" fill=\"%s\"><title>",
-			(unsigned)r->page_size, r->bytes_per_second_median, X0, by, w, BAR, family_color(r->hash));
-		put_text(out, name);
-		fprintf(out, ": %.2f %s median%s</title></rect>\n", r->bytes_per_second_median / unit,
-			giga ? "GB/s" : "MB/s", r->interrupted ? " (rounds cut short)" : "");
-		double lo = r->bytes_per_second_min * scale, hi = r->bytes_per_second_max * scale;
-		if (hi > lo + 0.5) {
-			double my = by + BAR / 2;
-			fprintf(out, "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" "
-				     "stroke=\"#222\" fill=\"none\"/>\n",
-				X0 + lo, my, X0 + hi, X0 + lo, my - 4, my + 4, X0 + hi, my - 4, my + 4);
+		if (new_group || b->row_first != bars[i - 1].row_first) {
+			ry = next;
+			next += row;
+			svg_text(out, "label", X0 - 8, nruns == 1 ? ry + ROW_PAD + BAR - 3 : ry + row / 2, "end", b->name);
 		}
-		double vx = X0 + (hi > w ? hi : w) + 6;
-		fprintf(out, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\">%.*f</text>\n", vx, by + BAR - 3,
-			r->bytes_per_second_median / unit >= 100 ? 0 : 1, r->bytes_per_second_median / unit);
-		y += ROW;
+		double by = ry + (nruns == 1 ? ROW_PAD : 4 + PITCH * (double)b->run);
+		bar_draw(out, b, by, bar, nruns == 1 ? svg_family_color(b->r->hash) : svg_run_color(b->run), &s);
 	}
-	fprintf(out, "<text class=\"note\" x=\"20\" y=\"%.0f\">ksmbench %s plot of %zu result%s</text>\n", height - 8,
+	fprintf(out, "<text class=\"note\" x=\"20\" y=\"%.0f\">ksmbench %s plot of %zu result%s", height - 8,
 		KSMBENCH_VERSION, n, kb_s(n));
-	fputs("</svg>\n", out);
+	if (nruns > 1)
+		fprintf(out, " from %zu runs", nruns);
+	fputs("</text>\n", out);
+	svg_close(out);
 	bars_free(bars, n);
 	return ferror(out) ? -1 : 0;
 }
 
 int svg_chart_render(FILE *out, const struct report_document *doc)
 {
-	return svg_chart_write(out, doc->base, doc->title);
+	return svg_chart_write(out, doc->plot_runs, doc->nplot_runs, doc->title);
 }

@@ -10,6 +10,7 @@
 #include "../common/plural.h"
 #include "../hashes/impls.h"
 #include "context_text.h"
+#include "record_load.h"
 #include "record_table.h"
 #include "result_fields.h"
 #include "stability_text.h"
@@ -147,20 +148,26 @@ RECORD_GETTER(t_ns_x_lo, bound(v, &ROW(w)->ns_x_here_interval, 0))
 RECORD_GETTER(t_ns_x_hi, bound(v, &ROW(w)->ns_x_here_interval, 1))
 RECORD_GETTER(t_stability, (ROW(w)->kernel || ROW(w)->ksm) && record_str(v, ROW(w)->unstable ? "unstable" : "stable"))
 
+/* Read back (plot): a page's hash at 1 B/s at most, at most 10^12 MB/s. */
+#define TR(member) RECORD_LOAD(struct thread_row_read, member)
+static const struct record_range mb_range = { 0, 1e12, 0 }, ns_range = { 0, 4096e9, 0 };
+
 /* Published figures keep the decimals they were posted with. */
 static const struct record_field row_fields[] = {
-	{ .name = "hash", .type = RECORD_STR, .flags = RECORD_CSV, .get = t_hash },
-	{ .name = "implementation", .type = RECORD_STR, .flags = RECORD_CSV, .get = t_impl },
-	{ .name = "in_kernel", .type = RECORD_BOOL, .flags = RECORD_CSV, .get = t_in_kernel },
+	{ .name = "hash", .type = RECORD_STR, .flags = RECORD_CSV | RECORD_REQUIRED, .get = t_hash, .load = TR(hash) },
+	{ .name = "implementation", .type = RECORD_STR, .flags = RECORD_CSV, .get = t_impl, .load = TR(impl) },
+	{ .name = "in_kernel", .type = RECORD_BOOL, .flags = RECORD_CSV | RECORD_REQUIRED, .get = t_in_kernel,
+	  .load = TR(in_kernel) },
 	{ .name = "kernel_function", .type = RECORD_STR, .get = t_kernel_fn },
-	{ .name = "kernel_mb_per_s_here", .type = RECORD_INT, .flags = RECORD_CSV, .get = t_mb_here },
+	{ .name = "kernel_mb_per_s_here", .type = RECORD_INT, .flags = RECORD_CSV, .get = t_mb_here,
+	  .load = TR(kernel_mb_per_s_here), .range = &mb_range },
 	{ .name = "speedup_vs_jhash2_kernel_here", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f",
 	  .get = t_mb_x_here },
 	{ .name = "kernel_mb_per_s_thread", .type = RECORD_INT, .flags = RECORD_CSV, .get = t_mb_thread },
 	{ .name = "speedup_vs_jhash2_kernel_thread", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f",
 	  .get = t_mb_x_thread },
 	{ .name = "ns_per_page_here", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.2f",
-	  .get = t_ns_here },
+	  .get = t_ns_here, .load = TR(ns_per_page_here), .range = &ns_range },
 	{ .name = "speedup_vs_jhash2_ksm_here", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.4f",
 	  .get = t_ns_x_here },
 	{ .name = "ns_per_page_thread", .type = RECORD_REAL, .flags = RECORD_CSV, .format = "%.2f",
@@ -176,7 +183,8 @@ static const struct record_field row_fields[] = {
 	{ .name = "stability", .type = RECORD_STR, .flags = RECORD_CSV, .get = t_stability },
 };
 
-const struct record_schema thread_row_schema = { NULL, RECORD_FIELDS(row_fields), NULL, 0 };
+const struct record_schema thread_row_schema = { NULL, RECORD_FIELDS(row_fields), NULL,
+						  sizeof(struct thread_row_read) };
 
 RECORD_GETTER(t_kernel_style, record_str(v, "v2 patch self-test: count * PAGE_SIZE >> 17 over HZ>>3 jiffies, "
 					    "zero page; thread figures from a Xeon E5-2420 v2"))
@@ -196,10 +204,46 @@ static const struct record_field thread_fields[] = {
 	{ .name = "kernel_style", .type = RECORD_STR, .get = t_kernel_style },
 	{ .name = "ksm_style", .type = RECORD_STR, .get = t_ksm_style },
 	{ .name = "verdict", .type = RECORD_OBJECT, .get = t_verdict, .sub = &thread_verdict_schema },
-	{ .name = "rows", .type = RECORD_OBJECT, .get = t_row, .count = n_rows, .sub = &thread_row_schema },
+	{ .name = "rows", .type = RECORD_OBJECT, .flags = RECORD_REQUIRED, .get = t_row, .count = n_rows,
+	  .sub = &thread_row_schema, .load = RECORD_LOAD(struct thread_read, rows_read) },
 };
 
-static const struct record_schema thread_object_schema = { NULL, RECORD_FIELDS(thread_fields), NULL, 0 };
+static const struct record_schema thread_object_schema = { NULL, RECORD_FIELDS(thread_fields), NULL,
+							   sizeof(struct thread_read) };
+
+int thread_read(const cJSON *root, const char *path, struct thread_read *t, struct kb_err *err)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "thread");
+
+	memset(t, 0, sizeof(*t));
+	if (!o || cJSON_IsNull(o))
+		return 0;
+	if (!cJSON_IsObject(o))
+		return kb_fail(err, "%s: \"thread\" is not an object", path);
+	t->present = 1;
+	if (record_load(&thread_object_schema, o, t, path, "thread", err))
+		return -1;
+	t->rows = t->rows_read.items;
+	t->nrows = t->rows_read.n;
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!t->rows[i].impl)
+			t->rows[i].impl = t->rows[i].hash;
+	return 0;
+}
+
+void thread_read_release(struct thread_read *t)
+{
+	record_load_release(&thread_object_schema, t);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct thread_published *thread_published_find(const char *hash)
+{
+	for (unsigned i = 0; i < thread_published_count; i++)
+		if (strcmp(thread_published[i].hash, hash) == 0)
+			return &thread_published[i];
+	return NULL;
+}
 
 /* The results document with a "thread" object. */
 static const struct record_field document_fields[] = {

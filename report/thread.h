@@ -7,8 +7,13 @@
 #define KB_THREAD_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include <cJSON.h>
 
 #include "../bench/bench.h"
+#include "../common/err.h"
+#include "record.h"
 
 /* A published figure is 0 where the thread had none for that hash. */
 struct thread_published {
@@ -74,6 +79,32 @@ struct thread_verdict {
 	size_t unstable, results;              /* unstable results of all measured */
 	unsigned unstable_kinds;               /* STABILITY_* bits over every unstable result */
 };
+
+/* The thread's figures for hash, a name of the thread (NULL: none). */
+const struct thread_published *thread_published_find(const char *hash);
+
+/* A row of a thread document as read back (plot): the thread's name (or
+ * the outside contender's implementation), what was measured, and the two
+ * figures here (0: not measured). */
+struct thread_row_read {
+	const char *hash, *impl;
+	int in_kernel;
+	int64_t kernel_mb_per_s_here; /* kernel MB/s (count*4096>>17), best round */
+	double ns_per_page_here;      /* ksmd's pattern, median */
+};
+
+struct thread_read {
+	int present; /* the document has a "thread" object */
+	struct record_array rows_read;
+	struct thread_row_read *rows; /* views of rows_read */
+	size_t nrows;
+};
+
+/* The "thread" object of a results document root (present 0 when there is
+ * none), bounded like every field read back; path names it in errors.
+ * Release it even after an error. */
+int thread_read(const cJSON *root, const char *path, struct thread_read *t, struct kb_err *err);
+void thread_read_release(struct thread_read *t);
 
 /* The kernel function that runs what r measured (NULL: not kernel code):
  * an outside contender whose alias chose kernel code has one. */

@@ -5,6 +5,9 @@ set -eu
 
 need_pkgs=""
 add() { need_pkgs="$need_pkgs $1"; }
+# Optional: the tests that need them print SKIP where they cannot be installed.
+opt_pkgs=""
+add_optional() { opt_pkgs="$opt_pkgs $1"; }
 
 command -v make >/dev/null 2>&1 || add make
 command -v cc >/dev/null 2>&1 || add gcc
@@ -19,15 +22,27 @@ done
 if [ "${1:-}" = "--test" ]; then
 	command -v python3 >/dev/null 2>&1 || add python3
 	command -v clang >/dev/null 2>&1 || add clang
+	command -v rsvg-convert >/dev/null 2>&1 || add_optional librsvg2-bin # plot's PNG check
 fi
 
-[ -z "$need_pkgs" ] && exit 0
+[ -z "$need_pkgs$opt_pkgs" ] && exit 0
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-	echo "ksmbench: installing missing packages:$need_pkgs" >&2
+	echo "ksmbench: installing missing packages:$need_pkgs$opt_pkgs" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2
-	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $need_pkgs >&2
+	apt-get update -qq >&2 || [ -z "$need_pkgs" ]
+	if [ -n "$need_pkgs" ]; then
+		# shellcheck disable=SC2086
+		apt-get install -y -qq --no-install-recommends $need_pkgs >&2
+	fi
+	if [ -n "$opt_pkgs" ]; then
+		# shellcheck disable=SC2086
+		apt-get install -y -qq --no-install-recommends $opt_pkgs >&2 ||
+			echo "ksmbench: could not install$opt_pkgs; the tests that need it are skipped" >&2
+	fi
+	exit 0
+fi
+if [ -z "$need_pkgs" ]; then
+	echo "ksmbench: optional test packages missing (those tests are skipped):$opt_pkgs" >&2
 	exit 0
 fi
 echo "ksmbench: missing build dependencies; install them with:" >&2

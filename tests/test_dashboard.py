@@ -112,9 +112,10 @@ rc, out, err = run("thread", "--repeat", "1", "--window", "1ms", "--working-set"
 nthread = len(json.load(open(results))["results"])
 rc, out, err = run("plot", results)
 root = ET.fromstring(out)
+# thread: two panels (tests/test_plot.py checks them), a bar per result in them.
 check(len([e for e in root.iter(SVG + "rect") if e.get("class") == "bar"]) == nthread >= 12,
       "thread plot: a bar per result")
-check(len([t for t in root.iter(SVG + "text") if t.get("class") == "group"]) == 2, "thread plot: two groups")
+check(len([t for t in root.iter(SVG + "text") if t.get("class") == "panel"]) == 2, "thread plot: two panels")
 os.unlink(svg)
 check_usage_error(["plot", "/nonexistent.json"], "/nonexistent.json", "plot of a missing file")
 bad = temp_file(b"[1, 2]", ".json")
@@ -122,7 +123,7 @@ check_usage_error(["plot", bad], "not a ksmbench results document", "plot of a n
 empty = temp_file(json.dumps({"schema": "ksmbench-results/1", "results": []}).encode(), ".json")
 check_usage_error(["plot", empty], "no results", "plot of no results")
 check_usage_error(["plot", bad, "-o", svg], "not a ksmbench results document", "plot -o of a bad file")
-check_usage_error(["plot"], "needs one results file", "plot without a file")
+check_usage_error(["plot"], "needs a results file", "plot without a file")
 check(not os.path.exists(svg), "no SVG left after a failed plot -o")
 for p in (results, bad, empty):
     os.unlink(p)

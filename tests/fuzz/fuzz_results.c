@@ -1,5 +1,5 @@
 /* libFuzzer target: reading a results document back (compare's and plot's
- * input), then drawing it as plot does. A document read must hold only
+ * input, a thread run's rows too), then drawing it as plot does. A document read must hold only
  * finite rates, within the limits of docs/input-limits.md, and its chart
  * no NaN or infinity in an attribute. */
 #include <math.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../report/record_load.h"
+#include "../../report/plot_runs.h"
 #include "../../report/results_load.h"
 #include "../../report/svg_chart.h"
 
@@ -31,24 +32,28 @@ static void check_doc(const struct loaded_doc *doc)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct loaded_doc doc;
+	struct plot_run run;
 	struct kb_err err;
 	char *svg = NULL;
 	size_t svg_size = 0;
 
-	if (results_parse("fuzz", data, size, &doc, &err))
+	if (plot_run_parse("fuzz", data, size, &run, &err))
 		return 0;
-	check_doc(&doc);
+	check_doc(&run.doc);
+	if (plot_runs_check(&run, 1, &err)) {
+		plot_run_release(&run);
+		return 0;
+	}
 	FILE *out = open_memstream(&svg, &svg_size);
 	if (!out)
 		abort();
-	if (svg_chart_write(out, &doc, NULL))
+	if (svg_chart_write(out, &run, 1, NULL))
 		abort();
 	fclose(out);
 	/* A number attribute: a document's strings cannot end in a quote (&quot;). */
 	if (strstr(svg, "nan\"") || strstr(svg, "inf\""))
 		abort();
 	free(svg);
-	results_release(&doc);
+	plot_run_release(&run);
 	return 0;
 }
