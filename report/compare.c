@@ -124,6 +124,19 @@ static int inconclusive(struct compare_pair *p, const struct compare_settings *s
 	return 0;
 }
 
+/* The two medians' distribution-free intervals overlap (both known): the
+ * rank test may still separate the processes' values, as rounds the
+ * interference probes missed shift a few of them, but then the medians
+ * themselves are not told apart. */
+static int intervals_overlap(const struct loaded_result *a, const struct loaded_result *b)
+{
+	if (a->bytes_per_second_ci_low <= 0 || a->bytes_per_second_ci_high <= 0 || b->bytes_per_second_ci_low <= 0 ||
+	    b->bytes_per_second_ci_high <= 0)
+		return 0;
+	return a->bytes_per_second_ci_low <= b->bytes_per_second_ci_high &&
+	       b->bytes_per_second_ci_low <= a->bytes_per_second_ci_high;
+}
+
 static int judge(struct compare_pair *p, const struct compare_settings *s)
 {
 	const struct loaded_result *a = p->base, *b = p->new_;
@@ -148,7 +161,7 @@ static int judge(struct compare_pair *p, const struct compare_settings *s)
 		p->verdict = VERDICT_UNCHANGED;
 	else if (inconclusive(p, s))
 		p->verdict = VERDICT_INCONCLUSIVE;
-	else if (p->p_value >= s->alpha)
+	else if (p->p_value >= s->alpha || intervals_overlap(a, b))
 		p->verdict = VERDICT_NOISE;
 	else
 		p->verdict = p->change_percent < 0 ? VERDICT_REGRESSION : VERDICT_IMPROVEMENT;

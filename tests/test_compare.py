@@ -19,12 +19,13 @@ def median(v):
 
 
 def result(hash_, values, data="random", cache="hot", timer="window", page=4096, stability="stable", impl=None,
-           reasons=()):
+           reasons=(), ci=None):
     """A v2 result as bench writes it: values are the per-process rates, the
-    headline their median."""
+    headline their median; ci, (low, high) of the median's interval."""
     med = median(values)
     ns = sorted(page * 1e9 / v for v in values)
-    return {"hash": hash_, "implementation": impl or hash_, "data": data, "cache": cache, "page_size_bytes": page,
+    extra = {"bytes_per_second_ci_low": ci[0], "bytes_per_second_ci_high": ci[1]} if ci else {}
+    return {**extra, "hash": hash_, "implementation": impl or hash_, "data": data, "cache": cache, "page_size_bytes": page,
             "misalign_bytes": 0, "timer": timer, "repeats": 3 * len(values), "bytes_per_second_best": max(values),
             "bytes_per_second_median": med, "ns_per_page_best": ns[0], "ns_per_page_median": page * 1e9 / med,
             "ns_per_page_min": ns[0], "ns_per_page_max": ns[-1], "interrupted": False,
@@ -100,6 +101,17 @@ check(by["xxh64"]["method"] == "mann-whitney-exact" and abs(by["xxh64"]["p_value
 check(by["jhash2"]["verdict"] == "improvement", "improvement")
 check(by["crc32c"]["verdict"] == "unchanged", "within the threshold")
 check(by["xxh32"]["verdict"] == "noise" and by["xxh32"]["p_value"] > 0.05, f"overlapping processes: {by['xxh32']}")
+# The rank test separates 12 and 12 processes 6% apart, but when the two
+# medians' intervals overlap (wide, as a few shifted processes make them) the
+# change is noise; with disjoint intervals it is a regression.
+b12 = [10 * G + k * 0.02 * G for k in range(12)]
+n12 = [v * 0.94 for v in b12]
+for ci_new, want, want_rc in (((9.0 * G, 10.12 * G), "noise", 0), ((9.3 * G, 9.6 * G), "regression", 1)):
+    ra, rb = write(doc(result("xxh64", b12, ci=(10.05 * G, 10.17 * G)))), write(doc(result("xxh64", n12, ci=ci_new)))
+    rc12, out12, _ = run("compare", ra, rb, "--format", "json")
+    c12 = json.loads(out12)["comparisons"][0] if rc12 in (0, 1) else {}
+    check(rc12 == want_rc and c12.get("verdict") == want and c12.get("p_value", 1) < 0.05,
+          f"intervals {ci_new}: {want} (rc {rc12}, {c12})")
 check(by["xxh3"]["verdict"] == "inconclusive" and by["xxh3"]["new_stability"] == "unstable"
       and "new unstable: disturbed" in by["xxh3"]["reason"], f"an unstable side: {by['xxh3']}")
 check(by["crc32c-generic"]["verdict"] == "inconclusive" and "too few processes" in by["crc32c-generic"]["reason"]
