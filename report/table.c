@@ -106,15 +106,6 @@ static void put_cell(const struct table *t, unsigned r, unsigned c, enum escape_
 		escape_put(out, cell, target);
 }
 
-/* Where to cut cell so that its start is at most n bytes: not inside a
- * UTF-8 sequence. */
-static size_t utf8_floor(const char *cell, size_t n)
-{
-	while (n > 0 && ((unsigned char)cell[n] & 0xc0) == 0x80)
-		n--;
-	return n;
-}
-
 /* The room left for column col when every other column keeps its width. */
 static size_t column_room(const struct table *t, unsigned col, size_t max_width, size_t min)
 {
@@ -134,7 +125,7 @@ void table_fit_last(struct table *t, size_t max_width, size_t min_last)
 	for (unsigned r = 0; room >= 3 && r < t->nrows; r++) {
 		char *cell = t->cells[(size_t)r * t->ncols + t->ncols - 1];
 		if (strlen(cell) > room)
-			strcpy(cell + utf8_floor(cell, room - 3), "...");
+			strcpy(cell + report_utf8_floor(cell, room - 3), "...");
 	}
 }
 

@@ -17,16 +17,26 @@ unsigned report_columns(const struct report_document *doc)
 	return doc->columns ? doc->columns : REPORT_COLUMNS_DEFAULT;
 }
 
+static int utf8_continuation(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+size_t report_utf8_floor(const char *s, size_t n)
+{
+	while (n > 0 && utf8_continuation(s[n]))
+		n--;
+	return n;
+}
+
 void report_cut_middle(char *s, size_t width)
 {
 	size_t len = strlen(s);
 
 	if (len <= width || width < 5)
 		return;
-	size_t head = (width - 3) / 3, tail = len - (width - 3 - head);
-	while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
-		head--;
-	while (tail < len && ((unsigned char)s[tail] & 0xc0) == 0x80)
+	size_t head = report_utf8_floor(s, (width - 3) / 3), tail = len - (width - 3 - (width - 3) / 3);
+	while (tail < len && utf8_continuation(s[tail]))
 		tail++;
 	memcpy(s + head, "...", 3);
 	memmove(s + head + 3, s + tail, len - tail + 1);

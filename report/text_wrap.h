@@ -13,6 +13,9 @@
  * left whole); each ends with a newline. -1 on a write error. */
 int report_wrapped(FILE *out, const char *prefix, const char *text, unsigned width);
 
+/* The largest cut point <= n in s that is not inside a UTF-8 sequence. */
+size_t report_utf8_floor(const char *s, size_t n);
+
 /* Cuts the middle out of s when it is longer than width bytes (width 5 or
  * more), marking the cut with "...": a third of the room keeps the start,
  * the rest the end (a path keeps its file name). Never inside a UTF-8
