@@ -423,7 +423,8 @@ static int print_table(struct table *t, FILE *out)
 	return rc;
 }
 
-static int dump_number_cell(const struct record_row *w, char *buf, size_t size)
+/* A row's place counted from 1: a dump's number, a top content's rank. */
+static int ordinal_cell(const struct record_row *w, char *buf, size_t size)
 {
 	snprintf(buf, size, "%zu", w->index + 1);
 	return 1;
@@ -431,7 +432,7 @@ static int dump_number_cell(const struct record_row *w, char *buf, size_t size)
 
 /* Fitted: a number first (the top table's WHERE names dumps by it). */
 static const struct record_column dump_columns[] = {
-	{ "#", 'r', NULL, 0, NULL, dump_number_cell },
+	{ "#", 'r', NULL, 0, NULL, ordinal_cell },
 	{ "DUMP", 'l', "path", 0, NULL, NULL },
 	{ "FORMAT", 'l', "format", 0, NULL, NULL },
 	{ "pages", 'r', "pages", 0, NULL, NULL },
@@ -541,12 +542,6 @@ static int hash_tables(FILE *out, const struct report_document *doc)
 	       print_table(record_table(cost, 1 + all - SCAN_COLLISION_COLUMNS, &hashes), out) ? -1 : 0;
 }
 
-static int rank_cell(const struct record_row *w, char *buf, size_t size)
-{
-	snprintf(buf, size, "%zu", w->index + 1);
-	return 1;
-}
-
 static int content_cell(const struct record_row *w, char *buf, size_t size)
 {
 	const struct scan_top *x = TOP(w);
@@ -589,7 +584,7 @@ static int top_table(FILE *out, const struct report_document *doc)
 {
 	const struct scan_result *r = doc->scan;
 	const struct record_column columns[] = {
-		{ "RANK", 'r', NULL, 0, NULL, rank_cell },
+		{ "RANK", 'r', NULL, 0, NULL, ordinal_cell },
 		{ "COUNT", 'r', "count", 0, NULL, NULL },
 		{ r->hashes[0].hash->name, 'l', "checksum", 0, NULL, NULL },
 		{ "CONTENT", 'l', NULL, 0, NULL, content_cell },
