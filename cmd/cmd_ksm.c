@@ -9,6 +9,7 @@
 
 #include "../common/duration_parse.h"
 #include "../common/size_parse.h"
+#include "../report/text_wrap.h"
 #include "../scan/ksm_sysfs.h"
 #include "cli.h"
 #include "ksm_live.h"
@@ -104,13 +105,13 @@ static int parse(int argc, char **argv, struct ksm_cli *k)
 	return 0;
 }
 
-/* The width the text fits: 0 (none) with --wide, else the terminal's
- * (COLUMNS there), else the report's default. */
+/* The width the text fits, by the documents' rule (report_columns): 0
+ * with --wide, else the terminal's (COLUMNS there), else the default. */
 static unsigned text_width(const struct ksm_cli *k)
 {
-	unsigned columns = term_columns(stdout);
+	const struct report_document d = { .wide = k->wide, .columns = term_columns(stdout) };
 
-	return k->wide ? 0 : columns ? columns : REPORT_COLUMNS_DEFAULT;
+	return report_columns(&d);
 }
 
 /* --watch and --profile: table or json only. */
@@ -147,7 +148,7 @@ int cmd_ksm(int argc, char **argv)
 		doc.sysfs = sys;
 		doc.process = proc;
 		doc.wide = k.wide;
-		doc.columns = text_width(&k);
+		doc.columns = term_columns(stdout);
 		if (rc == 0 && (report_write(f, &doc, stdout) != 0 || fflush(stdout) != 0))
 			rc = cli_error("ksm", "cannot write the output");
 	}
