@@ -215,7 +215,7 @@ static double head(FILE *out, const struct plot_run *runs, size_t nruns, const c
 {
 	double y = 62;
 
-	svg_text(out, "title\" font-size=\"17\" font-weight=\"bold", 20, 26, NULL,
+	svg_text(out, "title", 20, 26, NULL,
 		 title ? title : "ksmbench: page-hash throughput");
 	if (nruns == 1) {
 		svg_text(out, "note", 20, 45, NULL, runs[0].label);
@@ -253,12 +253,8 @@ int svg_chart_write(FILE *out, const struct plot_run *runs, size_t nruns, const 
 	svg_open(out, height);
 	head(out, runs, nruns, title, &s);
 	double plot_top = top - 6, plot_bottom = height - 52;
-	svg_grid(out, X0, X1, plot_top, plot_bottom, s.step, s.top);
-	svg_axis(out, X0, X1, plot_top, s.step, s.top, 1);
-	svg_axis(out, X0, X1, plot_bottom, s.step, s.top, 0);
-	fprintf(out, "<text class=\"axis-title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">throughput, %s "
-		     "(median of the rounds)</text>\n",
-		(X0 + X1) / 2, plot_bottom + 34, s.giga ? "GB/s" : "MB/s");
+	svg_frame(out, X0, X1, plot_top, plot_bottom, s.step, s.top,
+		  s.giga ? "throughput, GB/s (median of the rounds)" : "throughput, MB/s (median of the rounds)");
 	double next = top, ry = top;
 	for (size_t i = 0; i < n; i++) {
 		const struct bar *b = &bars[i];

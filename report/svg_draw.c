@@ -14,7 +14,8 @@ void svg_open(FILE *out, double height)
 		SVG_WIDTH, height, SVG_WIDTH, height);
 	fputs("<style>.tick{font-size:11px;fill:#333}.value{font-size:11px;fill:#222}"
 	      ".label{fill:#111}.group{font-weight:bold;fill:#111}.note{font-size:11px;fill:#555}"
-	      ".panel{font-size:14px;font-weight:bold;fill:#111}.legend{font-size:11px;fill:#222}</style>\n",
+	      ".panel{font-size:14px;font-weight:bold;fill:#111}.legend{font-size:11px;fill:#222}"
+	      ".title{font-size:17px;font-weight:bold}</style>\n",
 	      out);
 	/* Diagonal stripes: a published figure reads apart from a measured one
 	 * in grey print too. */
@@ -78,6 +79,15 @@ void svg_grid(FILE *out, double x0, double x1, double y0, double y1, double step
 	for (double v = step; v <= top + step / 2; v += step)
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
 			x0 + v * scale, y0, x0 + v * scale, y1);
+}
+
+void svg_frame(FILE *out, double x0, double x1, double y0, double y1, double step, double top,
+	       const char *axis_title)
+{
+	svg_grid(out, x0, x1, y0, y1, step, top);
+	svg_axis(out, x0, x1, y0, step, top, 1);
+	svg_axis(out, x0, x1, y1, step, top, 0);
+	svg_text(out, "axis-title", (x0 + x1) / 2, y1 + 34, "middle", axis_title);
 }
 
 const char *svg_family_color(const char *hash)

@@ -30,6 +30,10 @@ double svg_axis_top(double max, double step);
 void svg_axis(FILE *out, double x0, double x1, double y, double step, double top, int labels_above);
 /* The gridlines of that axis from y0 to y1. */
 void svg_grid(FILE *out, double x0, double x1, double y0, double y1, double step, double top);
+/* A chart's frame from y0 to y1: gridlines, the axis at both ends, and
+ * axis_title (escaped) under the lower one. */
+void svg_frame(FILE *out, double x0, double x1, double y0, double y1, double step, double top,
+	       const char *axis_title);
 
 /* A colour per hash family, so related implementations read together. */
 const char *svg_family_color(const char *hash);

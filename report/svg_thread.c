@@ -200,13 +200,7 @@ static double panel_draw(FILE *out, const struct panel *p, const struct row *row
 
 	svg_text(out, "panel", 20, y + 18, NULL, p->title);
 	svg_text(out, "note", 20, y + 34, NULL, p->note);
-	svg_grid(out, X0, X1, plot_top, plot_bottom, step, top);
-	svg_axis(out, X0, X1, plot_top, step, top, 1);
-	svg_axis(out, X0, X1, plot_bottom, step, top, 0);
-	fprintf(out, "<text class=\"axis-title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (X0 + X1) / 2,
-		plot_bottom + 34);
-	svg_put(out, p->axis_title);
-	fputs("</text>\n", out);
+	svg_frame(out, X0, X1, plot_top, plot_bottom, step, top, p->axis_title);
 	y = plot_top + 4;
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || rows[i].in_kernel != rows[i - 1].in_kernel) {
@@ -225,7 +219,7 @@ static double legend(FILE *out, const struct plot_run *runs, size_t nruns, const
 {
 	double y = 48;
 
-	svg_text(out, "title\" font-size=\"17\" font-weight=\"bold", 20, 26, NULL,
+	svg_text(out, "title", 20, 26, NULL,
 		 title ? title : "ksmbench thread: KSM's page checksums, here and in the linux-mm thread");
 	for (size_t k = 0; k < nruns; k++, y += 16)
 		svg_legend_entry(out, 20, y, svg_run_color(k), runs[k].label);
