@@ -15,6 +15,24 @@
 #include "check.h"
 #include "groups.h"
 
+/* t as table_print prints it (malloc'd), or NULL. */
+static char *printed(const struct table *t)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	if (!f)
+		return NULL;
+	if (table_print(t, f) != 0) {
+		fclose(f);
+		free(text);
+		return NULL;
+	}
+	fclose(f);
+	return text;
+}
+
 void test_report_table(void)
 {
 	struct table *t = table_new(3, "lrl");
@@ -48,15 +66,11 @@ void test_report_table(void)
 	CHECK(t && table_add_rowf(t, "NAME", "NOTE") == 0 && table_add_rowf(t, "ab", "0123456789") == 0 &&
 	      table_add_rowf(t, "abc", "short") == 0);
 	table_fit_last(t, 12, 4);
-	f = open_memstream(&text, &size);
-	CHECK(f && table_print(t, f) == 0);
-	fclose(f);
+	text = printed(t);
 	CHECK_STR(text, "NAME  NOTE\n------------\nab    012...\nabc   short\n");
 	free(text);
 	table_fit_last(t, 8, 4); /* no room: the minimum */
-	f = open_memstream(&text, &size);
-	CHECK(f && table_print(t, f) == 0);
-	fclose(f);
+	text = printed(t);
 	CHECK_STR(text, "NAME  NOTE\n----------\nab    0...\nabc   s...\n");
 	free(text);
 	table_free(t);
@@ -68,9 +82,7 @@ void test_report_table(void)
 	CHECK(table_width(t) == 25);
 	table_fit_middle(t, 0, 18, 8);
 	CHECK(table_width(t) == 18);
-	f = open_memstream(&text, &size);
-	CHECK(f && table_print(t, f) == 0);
-	fclose(f);
+	text = printed(t);
 	CHECK_STR(text, "PATH             N\n------------------\n/a/...file.elf   1\n/b/short        22\n");
 	free(text);
 	table_free(t);
