@@ -345,7 +345,7 @@ static int elf_fetch(struct page_source *src, uint64_t locator, void *buf, struc
 	return segment_pager_fetch(&((struct elf_source *)src)->pager, locator, buf, err);
 }
 
-static const struct page_source_ops elf_ops = { elf_next, elf_close, elf_fetch };
+static const struct page_source_ops elf_ops = { elf_next, elf_close, elf_fetch, NULL };
 
 struct page_source *elf_core_open(const struct dump_open *a, struct kb_err *err)
 {

@@ -304,7 +304,7 @@ static void kdump_close(struct page_source *src)
 }
 
 /* No fetch: a page needs its descriptor and decompression (see page_source.h). */
-static const struct page_source_ops kdump_ops = { kdump_next, kdump_close, NULL };
+static const struct page_source_ops kdump_ops = { kdump_next, kdump_close, NULL, NULL };
 
 struct page_source *kdump_open(const struct dump_open *a, struct kb_err *err)
 {

@@ -128,7 +128,7 @@ static int lime_fetch(struct page_source *src, uint64_t locator, void *buf, stru
 	return segment_pager_fetch(&((struct lime_source *)src)->pager, locator, buf, err);
 }
 
-static const struct page_source_ops lime_ops = { lime_next, lime_close, lime_fetch };
+static const struct page_source_ops lime_ops = { lime_next, lime_close, lime_fetch, NULL };
 
 static struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, enum lime_layout layout,
 				     const struct lime_range *ranges, size_t nranges, struct kb_err *err)

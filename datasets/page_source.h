@@ -17,7 +17,13 @@ struct page {
 	const unsigned char *data;
 	uint64_t locator;
 	uint64_t info; /* a ksmbench capture's page word (capture_note.h), else 0 */
+	uint64_t digest; /* the consumer's page digest of data, computed ahead, or 0 */
 };
+
+/* A consumer's digest of one page's bytes (never 0), given to a source
+ * that can compute it ahead on another thread (page_source_set_digest).
+ * It must be a pure function of the bytes: it runs on that thread. */
+typedef uint64_t (*page_digest_fn)(void *ctx, const unsigned char *data);
 
 #define PAGE_LOCATOR_NONE UINT64_MAX
 
@@ -42,6 +48,11 @@ struct page_source_ops {
 	 * disturbing the iteration: 0 or -1 with err. NULL for a source that
 	 * cannot do it cheaply. */
 	int (*fetch)(struct page_source *src, uint64_t locator, void *buf, struct kb_err *err);
+	/* Takes a digest to fill page.digest with, before the first next():
+	 * 1, or 0 if it will not (then pages carry 0; so may some after 1,
+	 * should the source fall back to reading without its thread). NULL:
+	 * never. */
+	int (*set_digest)(struct page_source *src, page_digest_fn fn, void *ctx);
 };
 
 struct page_source {
@@ -58,7 +69,16 @@ struct page_source {
 static inline int page_source_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
 	out->info = 0;
+	out->digest = 0;
 	return src->ops->next(src, out, err);
+}
+
+/* Asks the source to digest its pages ahead (1 if it will). A source that
+ * reads on a helper thread does it there; the others leave it to the
+ * caller. */
+static inline int page_source_set_digest(struct page_source *src, page_digest_fn fn, void *ctx)
+{
+	return src->ops->set_digest ? src->ops->set_digest(src, fn, ctx) : 0;
 }
 
 /* Random access to pages already yielded. A source can fetch when its

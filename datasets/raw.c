@@ -1,6 +1,6 @@
 /* The raw page source (see raw.h): the stream read forward in chunks of
- * whole pages; streams of several chunks are read ahead on a helper
- * thread (readahead.h). */
+ * whole pages; streams of several chunks are read ahead, and their pages
+ * digested if the consumer asks, on a helper thread (readahead.h). */
 #include "raw.h"
 
 #include <stdlib.h>
@@ -9,7 +9,12 @@
 #include "dump_input.h"
 #include "readahead.h"
 
-#define RAW_CHUNK_BYTES (1u << 20)
+/* Chunks of 256 KiB in the read-ahead's ring of eight: the copy's
+ * destination and the pages the caller is on stay in the caches (1 MiB
+ * chunks measured slower in make bench-scan: 0.45-0.67 s against
+ * 0.42-0.54 s for the whole scan of 2 GiB). */
+#define RAW_CHUNK_BYTES (1u << 18)
+#define RAW_READ_AHEAD_MIN (4u << 20)
 
 struct raw_source {
 	struct page_source base;
@@ -19,6 +24,9 @@ struct raw_source {
 	unsigned char *buf;   /* the current chunk (owned, or the read-ahead's) */
 	unsigned char *own;   /* the buffer without read-ahead */
 	struct readahead *ra; /* or NULL */
+	const uint64_t *digests; /* the current chunk's, or NULL */
+	struct readahead_digest dg;
+	int read_ahead; /* worth a thread; started at the first next() */
 	size_t cap, len, pos;
 	int at_end;
 	int ended; /* raw_end() ran */
@@ -37,6 +45,7 @@ static int raw_end(struct raw_source *r, struct kb_err *err)
 	r->ra = NULL;
 	free(r->own);
 	r->own = r->buf = NULL;
+	r->digests = NULL;
 	r->len = r->pos = 0;
 	r->at_end = r->ended = 1;
 	int rc = kb_stream_finish(r->s, err);
@@ -56,7 +65,14 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 	if (r->pos + src->page_size > r->len) {
 		if (r->at_end)
 			return raw_end(r, err);
-		ssize_t n = r->ra ? readahead_next(r->ra, &r->buf, err)
+		/* Without a thread (none to be had, or no memory for its ring) the
+		 * chunks are read here, the pages digested by the consumer. */
+		if (r->read_ahead && !r->ra) {
+			struct kb_err ignored;
+			r->read_ahead = 0;
+			r->ra = readahead_start(r->s, 0, r->cap, &r->dg, &ignored);
+		}
+		ssize_t n = r->ra ? readahead_next(r->ra, &r->buf, &r->digests, err)
 				  : kb_stream_read(r->s, r->off, r->buf, r->cap, err);
 		if (n < 0)
 			return -1;
@@ -84,6 +100,8 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 	out->addr = out->index * src->page_size;
 	out->data = r->buf + r->pos;
 	out->locator = src->can_fetch ? r->chunk_off + r->pos : PAGE_LOCATOR_NONE;
+	if (r->digests)
+		out->digest = r->digests[r->pos / src->page_size];
 	r->pos += src->page_size;
 	src->stats.pages++;
 	return 1;
@@ -105,7 +123,17 @@ static int raw_fetch(struct page_source *src, uint64_t locator, void *buf, struc
 				    "a page read again", err);
 }
 
-static const struct page_source_ops raw_ops = { raw_next, raw_close, raw_fetch };
+static int raw_set_digest(struct page_source *src, page_digest_fn fn, void *ctx)
+{
+	struct raw_source *r = (struct raw_source *)src;
+
+	if (!r->read_ahead || r->index)
+		return 0;
+	r->dg = (struct readahead_digest){ fn, ctx, src->page_size };
+	return 1;
+}
+
+static const struct page_source_ops raw_ops = { raw_next, raw_close, raw_fetch, raw_set_digest };
 
 static struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
 {
@@ -123,13 +151,9 @@ static struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t 
 	r->base.format = "raw";
 	r->base.page_size = page_size;
 	r->base.can_fetch = s->random_access;
-	/* Read ahead only when there is more than a couple of chunks to read:
-	 * a thread is not worth it for small files. */
-	if (s->size != KB_STREAM_SIZE_UNKNOWN && s->size > 4 * (uint64_t)cap &&
-	    !(r->ra = readahead_start(s, 0, cap, err))) {
-		raw_close(&r->base);
-		return NULL;
-	}
+	/* Read ahead only past a few MiB: a thread is not worth it for small
+	 * files. */
+	r->read_ahead = s->size != KB_STREAM_SIZE_UNKNOWN && s->size > RAW_READ_AHEAD_MIN;
 	return &r->base;
 }
 

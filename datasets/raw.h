@@ -7,7 +7,8 @@
 #include "stream.h"
 
 /* Streams path ("-" for standard input; gzip-compressed data is
- * decompressed) in pages; memory use is one read chunk. A trailing piece
+ * decompressed) in pages; memory use is one read chunk (past 4 MiB of
+ * file, the read-ahead's ring of them instead). A trailing piece
  * shorter than a page is counted in stats, not yielded. */
 struct page_source *raw_source_open(const char *path, uint32_t page_size, struct kb_err *err);
 

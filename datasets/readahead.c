@@ -1,12 +1,18 @@
-/* Double-buffered read-ahead on a helper thread (see readahead.h). */
+/* Read-ahead on a helper thread through a ring of chunks (see readahead.h). */
 #include "readahead.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Four chunks: with two the reader and the caller wait on each other at
+ * every chunk whenever one of them is briefly slower, and each wait is a
+ * sleep and a wake-up (tens of microseconds on a VM). */
+#define RA_SLOTS 8
+
 struct ra_slot {
 	unsigned char *buf;
+	uint64_t *digests; /* with a digest: one per page */
 	ssize_t len;
 	int full;
 	struct kb_err err;
@@ -16,32 +22,48 @@ struct readahead {
 	struct kb_stream *s;
 	uint64_t off;
 	size_t cap;
-	struct ra_slot slot[2];
+	struct readahead_digest dg;
+	struct ra_slot slot[RA_SLOTS];
 	int stop, held, next, ended;
+	int reader_waits, caller_waits; /* who sleeps on cond */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 };
+
+static void digest_chunk(const struct readahead *ra, struct ra_slot *sl)
+{
+	if (!ra->dg.fn || sl->len <= 0)
+		return;
+	size_t pages = (size_t)sl->len / ra->dg.page_size;
+	for (size_t i = 0; i < pages; i++)
+		sl->digests[i] = ra->dg.fn(ra->dg.ctx, sl->buf + i * ra->dg.page_size);
+}
 
 static void *ra_main(void *arg)
 {
 	struct readahead *ra = arg;
 	uint64_t off = ra->off;
 
-	for (int i = 0;; i ^= 1) {
+	for (int i = 0;; i = (i + 1) % RA_SLOTS) {
 		struct ra_slot *sl = &ra->slot[i];
 		pthread_mutex_lock(&ra->lock);
-		while (!ra->stop && sl->full)
+		while (!ra->stop && sl->full) {
+			ra->reader_waits = 1;
 			pthread_cond_wait(&ra->cond, &ra->lock);
+		}
+		ra->reader_waits = 0;
 		int stop = ra->stop;
 		pthread_mutex_unlock(&ra->lock);
 		if (stop)
 			break;
 		ssize_t n = kb_stream_read(ra->s, off, sl->buf, ra->cap, &sl->err);
-		pthread_mutex_lock(&ra->lock);
 		sl->len = n;
+		digest_chunk(ra, sl);
+		pthread_mutex_lock(&ra->lock);
 		sl->full = 1;
-		pthread_cond_broadcast(&ra->cond);
+		if (ra->caller_waits)
+			pthread_cond_broadcast(&ra->cond);
 		pthread_mutex_unlock(&ra->lock);
 		if (n < (ssize_t)ra->cap) /* the end, or an error */
 			break;
@@ -50,13 +72,30 @@ static void *ra_main(void *arg)
 	return NULL;
 }
 
-struct readahead *readahead_start(struct kb_stream *s, uint64_t off, size_t cap, struct kb_err *err)
+static void free_slots(struct readahead *ra)
+{
+	for (int i = 0; i < RA_SLOTS; i++) {
+		free(ra->slot[i].buf);
+		free(ra->slot[i].digests);
+	}
+}
+
+struct readahead *readahead_start(struct kb_stream *s, uint64_t off, size_t cap, const struct readahead_digest *dg,
+				  struct kb_err *err)
 {
 	struct readahead *ra = calloc(1, sizeof(*ra));
+	int ok = ra != NULL;
 
-	if (!ra || !(ra->slot[0].buf = aligned_alloc(64, cap)) || !(ra->slot[1].buf = aligned_alloc(64, cap))) {
+	if (ra && dg && dg->fn && dg->page_size)
+		ra->dg = *dg;
+	for (int i = 0; ok && i < RA_SLOTS; i++) {
+		ok = (ra->slot[i].buf = aligned_alloc(64, cap)) != NULL;
+		if (ok && ra->dg.fn)
+			ok = (ra->slot[i].digests = malloc(cap / ra->dg.page_size * sizeof(uint64_t))) != NULL;
+	}
+	if (!ok) {
 		if (ra)
-			free(ra->slot[0].buf);
+			free_slots(ra);
 		free(ra);
 		return kb_fail(err, "out of memory for read buffers"), NULL;
 	}
@@ -69,15 +108,14 @@ struct readahead *readahead_start(struct kb_stream *s, uint64_t off, size_t cap,
 	if (pthread_create(&ra->thread, NULL, ra_main, ra) != 0) {
 		pthread_mutex_destroy(&ra->lock);
 		pthread_cond_destroy(&ra->cond);
-		free(ra->slot[0].buf);
-		free(ra->slot[1].buf);
+		free_slots(ra);
 		free(ra);
 		return kb_fail(err, "cannot start the read-ahead thread"), NULL;
 	}
 	return ra;
 }
 
-ssize_t readahead_next(struct readahead *ra, unsigned char **data, struct kb_err *err)
+ssize_t readahead_next(struct readahead *ra, unsigned char **data, const uint64_t **digests, struct kb_err *err)
 {
 	if (ra->ended)
 		return 0;
@@ -85,14 +123,18 @@ ssize_t readahead_next(struct readahead *ra, unsigned char **data, struct kb_err
 	if (ra->held >= 0) { /* hand the previous chunk's buffer back */
 		ra->slot[ra->held].full = 0;
 		ra->held = -1;
-		pthread_cond_broadcast(&ra->cond);
+		if (ra->reader_waits)
+			pthread_cond_broadcast(&ra->cond);
 	}
 	struct ra_slot *sl = &ra->slot[ra->next];
-	while (!sl->full)
+	while (!sl->full) {
+		ra->caller_waits = 1;
 		pthread_cond_wait(&ra->cond, &ra->lock);
+	}
+	ra->caller_waits = 0;
 	pthread_mutex_unlock(&ra->lock);
 	ra->held = ra->next;
-	ra->next ^= 1;
+	ra->next = (ra->next + 1) % RA_SLOTS;
 	if (sl->len < 0) {
 		*err = sl->err;
 		ra->ended = 1;
@@ -101,6 +143,7 @@ ssize_t readahead_next(struct readahead *ra, unsigned char **data, struct kb_err
 	if (sl->len < (ssize_t)ra->cap)
 		ra->ended = 1;
 	*data = sl->buf;
+	*digests = sl->digests;
 	return sl->len;
 }
 
@@ -115,7 +158,6 @@ void readahead_stop(struct readahead *ra)
 	pthread_join(ra->thread, NULL);
 	pthread_mutex_destroy(&ra->lock);
 	pthread_cond_destroy(&ra->cond);
-	free(ra->slot[0].buf);
-	free(ra->slot[1].buf);
+	free_slots(ra);
 	free(ra);
 }

@@ -21,6 +21,10 @@
  * even when every page is unique and non-zero (0.8 at 4 GiB, 0.94 at
  * 16 GiB), and the table costs at most 24 bytes per page plus 6 MiB. */
 #define SLOTS_SPARE_MAX (1u << 18)
+/* Representatives a set holds: a direct-mapped cache thrashes on two hot
+ * contents in one slot (a third of the compares missed with as many hot
+ * contents as slots), and a miss is a read of the page again. */
+#define CACHE_WAYS 4u
 
 struct census {
 	struct census_config cfg;
@@ -28,10 +32,11 @@ struct census {
 	uint32_t *sums[CENSUS_SUMS_MAX]; /* checksums 1.. per slot (0 is in the entry) */
 	uint64_t nslots, used;
 	struct census_counts counts;
-	/* representative cache */
-	uint64_t *cache_tags;
+	/* representative cache: sets of CACHE_WAYS, least recently used out */
+	uint64_t *cache_tags, *cache_used;
 	unsigned char *cache_data;
-	size_t cache_slots;
+	size_t cache_slots, cache_ways;
+	uint64_t cache_clock;
 	unsigned char *scratch; /* one page */
 	FILE *spill;
 	uint64_t spill_bytes;
@@ -131,6 +136,9 @@ struct census *census_new(const struct census_config *cfg, struct kb_err *err)
 	uint64_t want = cfg->expected_pages + spare;
 	c->nslots = want < SLOTS_MIN ? SLOTS_MIN : want;
 	c->cache_slots = cfg->cache_bytes / cfg->page_size;
+	c->cache_ways = c->cache_slots < CACHE_WAYS ? c->cache_slots : CACHE_WAYS;
+	if (c->cache_ways)
+		c->cache_slots -= c->cache_slots % c->cache_ways;
 	if (alloc_table(c, c->nslots, &c->slots, c->sums, err)) {
 		free(c);
 		return NULL;
@@ -138,9 +146,10 @@ struct census *census_new(const struct census_config *cfg, struct kb_err *err)
 	c->scratch = aligned_alloc(64, cfg->page_size);
 	if (c->cache_slots) {
 		c->cache_tags = malloc(c->cache_slots * sizeof(uint64_t));
+		c->cache_used = calloc(c->cache_slots, sizeof(uint64_t));
 		c->cache_data = aligned_alloc(64, c->cache_slots * cfg->page_size);
 	}
-	if (!c->scratch || (c->cache_slots && (!c->cache_tags || !c->cache_data))) {
+	if (!c->scratch || (c->cache_slots && (!c->cache_tags || !c->cache_used || !c->cache_data))) {
 		census_free(c);
 		return kb_fail(err, "out of memory for the census cache"), NULL;
 	}
@@ -158,6 +167,7 @@ void census_free(struct census *c)
 	for (unsigned i = 1; i < c->cfg.nsums; i++)
 		free(c->sums[i]);
 	free(c->cache_tags);
+	free(c->cache_used);
 	free(c->cache_data);
 	free(c->scratch);
 	if (c->spill)
@@ -229,19 +239,28 @@ static int read_locator(struct census *c, uint64_t locator, void *buf, struct kb
 	return c->cfg.fetch(c->cfg.fetch_ctx, locator, buf, err);
 }
 
-/* The representative's bytes: from the cache, else read and cached. */
+/* The representative's bytes: from the cache, else read and cached in
+ * its set's least recently used way. */
 static const unsigned char *representative(struct census *c, uint64_t locator, struct kb_err *err)
 {
 	if (c->cache_slots == 0)
 		return read_locator(c, locator, c->scratch, err) ? NULL : c->scratch;
-	size_t i = (size_t)((locator * 0x9e3779b97f4a7c15ull) >> 20) % c->cache_slots;
+	size_t sets = c->cache_slots / c->cache_ways;
+	size_t first = (size_t)((locator * 0x9e3779b97f4a7c15ull) >> 20) % sets * c->cache_ways, i = first;
+	for (size_t w = 0; w < c->cache_ways; w++) {
+		if (c->cache_tags[first + w] == locator) {
+			c->cache_used[first + w] = ++c->cache_clock;
+			return c->cache_data + (first + w) * c->cfg.page_size;
+		}
+		if (c->cache_used[first + w] < c->cache_used[i])
+			i = first + w;
+	}
 	unsigned char *p = c->cache_data + i * c->cfg.page_size;
-	if (c->cache_tags[i] == locator)
-		return p;
 	c->cache_tags[i] = UINT64_MAX;
 	if (read_locator(c, locator, p, err))
 		return NULL;
 	c->cache_tags[i] = locator;
+	c->cache_used[i] = ++c->cache_clock;
 	return p;
 }
 
@@ -300,21 +319,44 @@ static int count_copy(struct census *c, struct census_entry *e, unsigned dump, s
 	return 0;
 }
 
+/* A digest's low 16 bits (where census_add puts the dump): it is there,
+ * and whether the page is zero. */
+#define DIGEST_PRESENT 1u
+#define DIGEST_ZERO 2u
+
+uint64_t census_digest(void *ctx, const unsigned char *data)
+{
+	const struct census *c = ctx;
+	uint32_t ps = c->cfg.page_size;
+
+	if (census_page_is_zero(data, ps))
+		return DIGEST_PRESENT | DIGEST_ZERO;
+	return (c->cfg.key_fn(data, ps) & ~0xffffull) | DIGEST_PRESENT;
+}
+
 int census_add(struct census *c, const unsigned char *data, uint64_t locator, unsigned dump, uint64_t *content,
 	       struct kb_err *err)
+{
+	return census_add_digested(c, data, 0, locator, dump, content, err);
+}
+
+int census_add_digested(struct census *c, const unsigned char *data, uint64_t digest, uint64_t locator,
+			unsigned dump, uint64_t *content, struct kb_err *err)
 {
 	uint32_t ps = c->cfg.page_size;
 
 	if (dump >= CENSUS_DUMPS_MAX)
 		return kb_fail(err, "more than %u dumps in one census", CENSUS_DUMPS_MAX);
+	if (!(digest & DIGEST_PRESENT))
+		digest = census_digest(c, data);
 	c->counts.pages++;
-	if (census_page_is_zero(data, ps)) {
+	if (digest & DIGEST_ZERO) {
 		c->counts.zero_pages++;
 		if (content)
 			*content = CENSUS_CONTENT_ZERO;
 		return 0;
 	}
-	uint64_t key = (c->cfg.key_fn(data, ps) & ~0xffffull) | dump;
+	uint64_t key = (digest & ~0xffffull) | dump;
 	uint64_t s = slot_of(key, c->nslots);
 	for (;;) {
 		struct census_entry *e = &c->slots[s];

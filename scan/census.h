@@ -78,6 +78,15 @@ void census_free(struct census *c);
 int census_add(struct census *c, const unsigned char *data, uint64_t locator, unsigned dump, uint64_t *content,
 	       struct kb_err *err);
 
+/* The page's digest for census_add_digested: the zero test and the key in
+ * one value, never 0. A pure function of the bytes (a page_digest_fn, for
+ * a source that digests ahead on its own thread); ctx is the census. */
+uint64_t census_digest(void *ctx, const unsigned char *data);
+
+/* census_add with the page's census_digest already computed (0: not). */
+int census_add_digested(struct census *c, const unsigned char *data, uint64_t digest, uint64_t locator,
+			unsigned dump, uint64_t *content, struct kb_err *err);
+
 /* The table: *nslots entries, those with a count in use. */
 const struct census_entry *census_slots(const struct census *c, uint64_t *nslots);
 

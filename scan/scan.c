@@ -109,7 +109,7 @@ static int add_page(struct scan_state *st, struct census *c, struct scan_dump *d
 		st->model.pages_volatile++;
 		return 0;
 	}
-	if (census_add(c, pg->data, loc, dump, &content, err))
+	if (census_add_digested(c, pg->data, pg->digest, loc, dump, &content, err))
 		return -1;
 	d->zero_pages += content == CENSUS_CONTENT_ZERO;
 	return d->page_words ? ksm_model_add(&st->model, content, pg->info, err) : 0;
@@ -148,6 +148,7 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 		if (!src)
 			return -1;
 		st->srcs[st->nsrcs++] = src;
+		page_source_set_digest(src, census_digest, c);
 		d->path = o->paths[i];
 		d->format = src->format;
 		d->fetchable = page_source_can_fetch(src);

@@ -167,6 +167,43 @@ void test_census_contents(void)
 	CHECK(!census_page_is_zero(z, sizeof(z)));
 }
 
+/* Digests computed ahead (as a read-ahead thread does) count exactly as
+ * the census's own; the representative cache keeps the most recently
+ * compared contents of a set. */
+void test_census_digests_and_cache(void)
+{
+	struct census_config cfg = { .page_size = PS, .key_fn = spread_key, .fetch = fetch_mem,
+				     .cache_bytes = 4 * PS };
+	struct kb_err err;
+	struct census *own = census_new(&cfg, &err), *ahead = census_new(&cfg, &err);
+
+	CHECK(own && ahead);
+	if (!own || !ahead)
+		return;
+	memset(pages, 0, sizeof(pages));
+	/* 0-4: contents A-E; then A B C D (four misses fill the set), A (a
+	 * hit), E (a miss: out goes B, the least recently used), B (a miss:
+	 * out goes C), A (a hit); 13-14 zero. */
+	const char order[] = "ABCDEABCDAEBA";
+	for (unsigned i = 0; i < sizeof(order) - 1; i++)
+		memset(pages[i], order[i], PS);
+	uint64_t c1, c2;
+	for (unsigned i = 0; i < 15; i++) {
+		CHECK(census_add(own, pages[i], i, 0, &c1, &err) == 0);
+		uint64_t d = census_digest(ahead, pages[i]);
+		CHECK(d != 0);
+		CHECK(census_add_digested(ahead, pages[i], d, i, 0, &c2, &err) == 0 && c1 == c2);
+	}
+	const struct census_counts *a = census_counts(own), *b = census_counts(ahead);
+	CHECK(a->pages == 15 && a->zero_pages == 2 && a->distinct == 5 && a->compares == 8);
+	CHECK(b->pages == a->pages && b->zero_pages == a->zero_pages && b->distinct == a->distinct &&
+	      b->compares == a->compares && b->within_dump_duplicates == a->within_dump_duplicates);
+	CHECK(a->fetches == 6 && b->fetches == 6);
+	CHECK(census_digest(ahead, pages[13]) != census_digest(ahead, pages[0]));
+	census_free(own);
+	census_free(ahead);
+}
+
 void test_census_arithmetic(void)
 {
 	/* n(n-1)/2 / 2^32: 2^16 contents give 0.5 pairs minus a hair. */
