@@ -12,6 +12,7 @@
 #include "../hashes/cpu_features.h"
 #include "ceiling_probes.h"
 #include "clock.h"
+#include "clock_chain.h"
 #include "context.h"
 
 #if defined(__x86_64__)
@@ -20,7 +21,11 @@
 #define X86(fn) NULL
 #endif
 
-#define CEIL_ROUNDS_MAX 31
+#define CEIL_ROUNDS_MAX 255
+#define CEIL_REPEATS_MAX 31
+/* A round ran on a shared core when the core's throughput around it was
+ * below (1 - this) x the run's highest: bench/disturb.c's threshold. */
+#define CEIL_SHARED_DROP 0.15
 #define CEIL_COLD_PAGES 16 /* random pages per round of the cold-page probe */
 
 enum probe_kind { K_HZ, K_CYCLES, K_BYTES_PER_CYCLE, K_BYTES_PER_S, K_NS };
@@ -80,6 +85,8 @@ void ceiling_default_opts(struct ceiling_opts *o)
 {
 	o->repeats = 7;
 	o->run_s = 0.0004;
+	o->extend_s = CEIL_EXTEND_S;
+	o->spread_s = CEIL_SPREAD_S;
 	o->skip_memory = 0;
 }
 
@@ -117,28 +124,63 @@ static uint64_t calibrate(ceiling_loop_fn fn, double run_s, uint64_t *sink)
 	return want > 16 ? want : 16;
 }
 
+/* Rounds whose core throughput was within CEIL_SHARED_DROP of the highest
+ * of n: their indexes in keep, their count returned. */
+static unsigned unshared_rounds(const double *tp, unsigned n, unsigned *keep)
+{
+	double top = 0;
+	unsigned k = 0;
+
+	for (unsigned r = 0; r < n; r++)
+		top = tp[r] > top ? tp[r] : top;
+	for (unsigned r = 0; r < n; r++)
+		if (!(top > 0) || tp[r] >= (1 - CEIL_SHARED_DROP) * top)
+			keep[k++] = r;
+	return k;
+}
+
 static void instruction_probes(const struct ceiling_opts *o, struct ceiling_figures *out)
 {
 	static double samples[CEIL_NPROBES][CEIL_ROUNDS_MAX]; /* seconds per op */
-	uint64_t iters[CEIL_NPROBES] = { 0 }, sink = 1;
+	double tp[CEIL_ROUNDS_MAX], kept[CEIL_ROUNDS_MAX];
+	unsigned keep[CEIL_ROUNDS_MAX], r = 0, k;
+	double elapsed;
+	uint64_t iters[CEIL_NPROBES] = { 0 }, sink = 1, t0 = clock_now_ns();
 	uint32_t have = cpu_features();
 
 	for (int p = 0; p < CEIL_NPROBES; p++)
 		if (probes[p].loop && (have & probes[p].needs) == probes[p].needs)
 			iters[p] = calibrate(probes[p].loop, o->run_s, &sink);
-	for (unsigned r = 0; r < o->repeats; r++)
+	/* Round after round until repeats of them ran on an unshared core,
+	 * or time is up: a sibling busy in bursts then costs time, not the
+	 * figures. A sibling busy throughout is not seen (no round is faster). */
+	do {
+		double before = clock_chain_throughput();
 		for (int p = 0; p < CEIL_NPROBES; p++)
 			if (iters[p])
 				samples[p][r] = time_loop_s(probes[p].loop, iters[p], &sink) / ((double)iters[p] * probes[p].ops);
+		double after = clock_chain_throughput();
+		tp[r++] = before < after ? before : after;
+		k = unshared_rounds(tp, r, keep);
+		elapsed = (double)(clock_now_ns() - t0) * 1e-9;
+	} while (r < o->repeats ||
+		 (r < CEIL_ROUNDS_MAX && (elapsed < o->spread_s || (k < o->repeats && elapsed < o->extend_s))));
 	cpu_vector_state_clean();
+	out->rounds = r;
+	out->rounds_shared = r - k;
 
-	double spread, add_s = best_and_spread(samples[CEIL_CORE_CLOCK], o->repeats, &spread);
+	double spread;
+	for (unsigned i = 0; i < k; i++)
+		kept[i] = samples[CEIL_CORE_CLOCK][keep[i]];
+	double add_s = best_and_spread(kept, k, &spread);
 	double hz = add_s > 0 ? 1 / add_s : 0;
 	out->v[CEIL_CORE_CLOCK] = (struct ceiling_value){ hz > 0, hz, spread };
 	for (int p = 0; p < CEIL_NPROBES; p++) {
 		if (!iters[p] || p == CEIL_CORE_CLOCK || hz <= 0)
 			continue;
-		double best = best_and_spread(samples[p], o->repeats, &spread), cycles = best * hz;
+		for (unsigned i = 0; i < k; i++)
+			kept[i] = samples[p][keep[i]];
+		double best = best_and_spread(kept, k, &spread), cycles = best * hz;
 		double v = probes[p].kind == K_BYTES_PER_CYCLE ? (cycles > 0 ? 1 / cycles : 0) : cycles;
 		out->v[p] = (struct ceiling_value){ v > 0, v, spread };
 	}
@@ -193,18 +235,21 @@ static int memory_probes(const struct ceiling_opts *o, struct ceiling_figures *o
 
 	if (!buf)
 		return -1;
-	/* Streamed reads are few: each moves the whole buffer. */
-	unsigned stream_rounds = o->repeats < 5 ? o->repeats : 5;
+	/* Streamed reads are few: each moves the whole buffer. Given time to
+	 * extend, three times as many of both (the host's memory traffic, which
+	 * nothing here can see, moves them most): about 0.1 s more. */
+	unsigned mul = o->extend_s > 0 ? 3 : 1, cold_rounds = o->repeats * mul;
+	unsigned stream_rounds = (o->repeats < 5 ? o->repeats : 5) * mul;
 	for (unsigned r = 0; r < stream_rounds; r++) {
 		uint64_t t0 = clock_now_ns();
 		sink += ceiling_read_u64(buf, bytes);
 		stream_s[r] = (double)(clock_now_ns() - t0) * 1e-9 / (double)bytes;
 	}
-	for (unsigned r = 0; r < o->repeats; r++)
+	for (unsigned r = 0; r < cold_rounds; r++)
 		cold_ns[r] = cold_page_round_ns(buf, bytes, &state, &sink);
 	double s = best_and_spread(stream_s, stream_rounds, &spread);
 	out->v[CEIL_MEM_STREAM] = (struct ceiling_value){ s > 0, s > 0 ? 1 / s : 0, spread };
-	double c = best_and_spread(cold_ns, o->repeats, &spread);
+	double c = best_and_spread(cold_ns, cold_rounds, &spread);
 	out->v[CEIL_COLD_PAGE] = (struct ceiling_value){ c > 0, c, spread };
 	out->stream_bytes = bytes;
 	munmap(buf, bytes);
@@ -217,8 +262,10 @@ int ceiling_measure(const struct ceiling_opts *o, struct ceiling_figures *out, s
 	uint64_t t0 = clock_now_ns();
 
 	memset(out, 0, sizeof(*out));
-	if (o->repeats < 1 || o->repeats > CEIL_ROUNDS_MAX)
-		return kb_fail(err, "repeats must be 1..%d, not %u", CEIL_ROUNDS_MAX, o->repeats);
+	if (o->repeats < 1 || o->repeats > CEIL_REPEATS_MAX)
+		return kb_fail(err, "repeats must be 1..%d, not %u", CEIL_REPEATS_MAX, o->repeats);
+	if (!(o->extend_s >= 0 && o->extend_s <= 10 && o->spread_s >= 0 && o->spread_s <= o->extend_s))
+		return kb_fail(err, "the ceiling's rounds must be spread over 0 to 10 s");
 	if (!(o->run_s > 0 && o->run_s <= 0.1))
 		return kb_fail(err, "a probe run must last more than 0 and at most 100 ms");
 	out->repeats = o->repeats;

@@ -51,13 +51,25 @@ struct ceiling_value {
 struct ceiling_figures {
 	struct ceiling_value v[CEIL_NPROBES];
 	unsigned repeats;
+	/* Instruction rounds run, and those left out because the core's
+	 * throughput was down (an SMT sibling, here or on the host, shared
+	 * it): the figures are the best of the others. */
+	unsigned rounds, rounds_shared;
 	double elapsed_s;       /* wall time of the measurement */
 	size_t stream_bytes;    /* size of the streamed buffer */
 };
 
+#define CEIL_SPREAD_S 1.0
+#define CEIL_EXTEND_S 2.0
+
 struct ceiling_opts {
 	unsigned repeats;       /* best of this many short runs (default 7) */
 	double run_s;           /* length of one run of an instruction probe (default 0.4 ms) */
+	/* Rounds go on for at least spread_s (default 1 s), and then, while
+	 * fewer than repeats of them ran on an unshared core, up to extend_s
+	 * in all (default 2 s): a sibling busy for a tenth of a second is then
+	 * not busy for all of them. 0 and 0: repeats rounds, whatever they met. */
+	double spread_s, extend_s;
 	int skip_memory;        /* 1: no streamed-memory or cold-page probes (unit tests) */
 };
 

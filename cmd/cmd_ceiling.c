@@ -22,13 +22,14 @@ static void usage(void)
 	       "Measures the limits of this CPU that bound page hashing (core clock, crc32q\n"
 	       "throughput and latency, (v)pclmulqdq and 32-bit vector multiply throughput\n"
 	       "per register width, whether crc32q and clmul overlap, L1 load bandwidth,\n"
-	       "streamed memory bandwidth, one cold page) as the best of short repeats,\n"
-	       "with their spread, and from them each available implementation's ceiling\n"
-	       "at the page size (docs/ceilings.md has the formulas). Under 3 seconds.\n\n"
+	       "streamed memory bandwidth, one cold page) as the best of short rounds over\n"
+	       "a second (those on a core an SMT sibling shared left out), with their\n"
+	       "spread, and from them each available implementation's ceiling at the page\n"
+	       "size (docs/ceilings.md has the formulas). Under 3 seconds.\n\n"
 	       "  --format F          %s (default table)\n"
 	       "  -o, --output FILE   write the report to FILE (atomically)\n"
 	       "  --page-size N       bytes per call for the ceilings (default 4K)\n"
-	       "  --repeat N          repeats of every probe, best kept (default 7, 1..31)\n"
+	       "  --repeat N          rounds on an unshared core at least (default 7, 1..31)\n"
 	       "  --cpu N             pin to CPU N (default: the highest-numbered CPU allowed)\n",
 	       run_cli_formats(REPORT_CEILING), run_cli_format_list(REPORT_CEILING));
 }

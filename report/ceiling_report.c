@@ -79,12 +79,16 @@ static int f_coissue(const struct record_row *w, struct record_value *v)
 
 RECORD_GETTER(f_elapsed, record_real(v, FIG(w)->elapsed_s))
 RECORD_GETTER(f_repeats, record_uint(v, FIG(w)->repeats))
+RECORD_GETTER(f_rounds, record_uint(v, FIG(w)->rounds))
+RECORD_GETTER(f_shared, record_uint(v, FIG(w)->rounds_shared))
 RECORD_GETTER(f_spread, record_real(v, worst_spread(FIG(w))))
 RECORD_GETTER(f_stream, record_uint(v, FIG(w)->stream_bytes))
 
 static const struct record_field figures_fields[] = {
 	{ .name = "elapsed_s", .type = RECORD_REAL, .get = f_elapsed },
 	{ .name = "repeats", .type = RECORD_UINT, .get = f_repeats },
+	{ .name = "rounds", .type = RECORD_UINT, .get = f_rounds },
+	{ .name = "rounds_shared", .type = RECORD_UINT, .get = f_shared },
 	{ .name = "largest_spread_pct", .type = RECORD_REAL, .get = f_spread },
 	{ .name = "stream_bytes", .type = RECORD_UINT, .get = f_stream },
 	{ .name = "limits", .type = RECORD_MAP, .get = f_limit, .count = n_probes, .sub = &probe_schema },
@@ -207,7 +211,7 @@ static int spread_cell(const struct record_row *w, char *buf, size_t size)
 }
 
 static const struct record_column probe_columns[] = {
-	{ "LIMIT (best of repeats)", 'l', "what", 0, NULL, NULL },
+	{ "LIMIT (best of rounds)", 'l', "what", 0, NULL, NULL },
 	{ "VALUE", 'r', NULL, 0, NULL, value_cell },
 	{ "SPREAD", 'r', NULL, 0, NULL, spread_cell },
 };
@@ -269,9 +273,14 @@ int ceiling_report_table(FILE *out, const struct report_document *doc)
 	const struct ceiling_report *r = doc->ceiling;
 	const struct ceiling_figures *f = r->figures;
 
-	if (fprintf(out, "ceiling: %s (family %d, model %d), %.2f s, best of %u repeat%s, largest spread %.1f%%\n\n",
+	unsigned kept = f->rounds ? f->rounds - f->rounds_shared : f->repeats;
+	char shared[80] = "";
+
+	if (f->rounds_shared)
+		snprintf(shared, sizeof(shared), " (%u more left out: the core was shared)", f->rounds_shared);
+	if (fprintf(out, "ceiling: %s (family %d, model %d), %.2f s, best of %u round%s%s, largest spread %.1f%%\n\n",
 		    r->cpu->known ? r->cpu->brand : "unknown CPU", r->cpu->ext_family, r->cpu->ext_model, f->elapsed_s,
-		    f->repeats, kb_s(f->repeats), worst_spread(f)) < 0 ||
+		    kept, kb_s(kept), shared, worst_spread(f)) < 0 ||
 	    probes_table(out, f))
 		return -1;
 	if (fprintf(out, "\nceilings at %zu B per call (hot: L1; cold: streamed from memory); docs/ceilings.md\n\n",

@@ -97,10 +97,20 @@ void test_ceiling_measure(void)
 	CHECK(o.repeats == 7 && o.run_s > 0);
 	o.repeats = 0;
 	CHECK(ceiling_measure(&o, &f, &err) == -1 && strstr(err.msg, "repeats"));
+	CHECK(o.spread_s > 0 && o.extend_s >= o.spread_s);
 	o.repeats = 3;
+	o.spread_s = 0.5;
+	o.extend_s = 0.25;
+	CHECK(ceiling_measure(&o, &f, &err) == -1 && strstr(err.msg, "spread over"));
+	/* Rounds for a twentieth of a second at least, the best of those on
+	 * an unshared core kept (one at least: the fastest core's). */
+	o.spread_s = o.extend_s = 0.05;
 	o.run_s = 0.0002;
 	o.skip_memory = 1;
 	CHECK(ceiling_measure(&o, &f, &err) == 0);
+	CHECK(f.rounds >= 3 && f.rounds_shared < f.rounds && f.elapsed_s >= 0.05);
+	o.spread_s = o.extend_s = 0;
+	CHECK(ceiling_measure(&o, &f, &err) == 0 && f.rounds == 3);
 	CHECK(f.v[CEIL_CORE_CLOCK].measured && f.v[CEIL_CORE_CLOCK].value > 1e6 && f.elapsed_s > 0);
 	CHECK(!f.v[CEIL_MEM_STREAM].measured && !f.v[CEIL_COLD_PAGE].measured);
 	for (int p = 0; p < CEIL_NPROBES; p++)
@@ -186,7 +196,7 @@ void test_ceiling_report(void)
 	cJSON_Delete(o);
 	/* The table lists the modelled implementations only, in GB/s. */
 	text = render("table", &doc);
-	CHECK(text && strstr(text, "best of 3 repeats, largest spread 4.5%") && strstr(text, "\ncrc32c-sse42 ") &&
+	CHECK(text && strstr(text, "best of 3 rounds, largest spread 4.5%") && strstr(text, "\ncrc32c-sse42 ") &&
 	      strstr(text, " 8.0 ") && !strstr(text, "\njhash2") && strstr(text, "crc32q / vpclmulqdq ymm overlap"));
 	free(text);
 	CHECK(report_format_find("csv", REPORT_CEILING, &err) == NULL && strstr(err.msg, "(table or json)"));
