@@ -2,8 +2,8 @@
 """make bench: the fast hashes' speed targets (issues 4 and 14), measured with
 `ksmbench bench` on a hot page and printed as ratio beside target: against
 ISA-L and xxhsum in the same run, and against this CPU's ceilings
-(`ksmbench ceiling`, docs/ceilings.md), plus the ceiling command's own time
-and its spread between runs.
+(`ksmbench ceiling`, docs/ceilings.md; the highest of three runs), plus the
+ceiling command's own time and its spread between runs.
 
 Each figure is the best round of --repeat rounds (window timer); the ratios
 are informative, not a pass/fail test: a busy sibling CPU changes them.
@@ -84,7 +84,13 @@ if xxhsum:
     print(f"  {'xxhsum XXH3_64b':18s} {xxhsum / 1e9:7.2f} GB/s at 4 KiB (xxhsum -b5 -B4K)")
 print()
 ceil_docs = ceiling_runs(3)
-ceiling = {c["hash"]: c["ceiling_bytes_per_second"] for c in ceil_docs[0]["ceilings"]}
+# Each hash's highest ceiling of the three runs: a run whose every round met a
+# busy sibling gives low limits (docs/ceilings.md), never high ones.
+ceiling = {}
+for d in ceil_docs:
+    for c in d["ceilings"]:
+        if c["ceiling_bytes_per_second"]:
+            ceiling[c["hash"]] = max(ceiling.get(c["hash"], 0), c["ceiling_bytes_per_second"])
 alias = {n: LISTING[n]["alias_of"] for n in ("crc32c", "xxh3")}
 print(f"  crc32c = {alias['crc32c']} ({LISTING['crc32c']['chosen_by']}), xxh3 = {alias['xxh3']} "
       f"({LISTING['xxh3']['chosen_by']}); AVX-512 {'yes' if AVX512 else 'no'}")
