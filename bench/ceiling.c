@@ -151,9 +151,10 @@ static void instruction_probes(const struct ceiling_opts *o, struct ceiling_figu
 	for (int p = 0; p < CEIL_NPROBES; p++)
 		if (probes[p].loop && (have & probes[p].needs) == probes[p].needs)
 			iters[p] = calibrate(probes[p].loop, o->run_s, &sink);
-	/* Round after round until repeats of them ran on an unshared core,
-	 * or time is up: a sibling busy in bursts then costs time, not the
-	 * figures. A sibling busy throughout is not seen (no round is faster). */
+	/* Round after round for spread_s, then until repeats of them ran on
+	 * an unshared core or extend_s is up: a sibling busy in bursts then
+	 * costs rounds, not the figures. One busy throughout is not seen (no
+	 * round is faster than the others). */
 	do {
 		double before = clock_chain_throughput();
 		for (int p = 0; p < CEIL_NPROBES; p++)
