@@ -75,7 +75,7 @@ static void usage(void)
 	       "  -q, --quiet           no progress line and no warnings on stderr\n"
 	       "  --wide                every column and every unstable result's reasons (the\n"
 	       "                        default table fits 100 columns, or COLUMNS on a terminal)\n"
-	       "  --no-ceiling          do not measure this CPU's limits first (about 0.3 s): no\n"
+	       "  --no-ceiling          do not measure this CPU's limits first (about 1.2 s): no\n"
 	       "                        ceiling and %% of ceiling in the results\n"
 	       "  --selfcheck           compare the harness with a minimal loop, and rdtsc with\n"
 	       "                        window, per hash on a hot page; exit 1 if a target is missed\n\n"

@@ -33,7 +33,7 @@ static void usage(void)
 	       "  --export-json FILE, --export-markdown FILE\n"
 	       "                    also write the results as JSON, Markdown to FILE (- is stdout)\n"
 	       "  -q, --quiet       no progress line and no warnings on stderr\n"
-	       "  --no-ceiling      do not measure this CPU's limits first (about 0.3 s)\n\n"
+	       "  --no-ceiling      do not measure this CPU's limits first (about 1.2 s)\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: the hashes measured so far are reported and\n"
 	       "the choice made among them, marked interrupted; exit status 130 (143).\n",
 	       run_cli_formats(REPORT_SELECT), SELECT_PROCESSES_DEFAULT, run_cli_format_list(REPORT_SELECT));

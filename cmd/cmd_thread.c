@@ -56,7 +56,7 @@ static void usage(void)
 	       "  -q, --quiet           no progress line and no warnings on stderr\n"
 	       "  --wide                every column and every unstable result's reasons (the\n"
 	       "                        default table fits 100 columns, or COLUMNS on a terminal)\n"
-	       "  --no-ceiling          do not measure this CPU's limits first (about 0.3 s)\n\n"
+	       "  --no-ceiling          do not measure this CPU's limits first (about 1.2 s)\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
 	       "and the exit status is 130 (143).\n",
 	       run_cli_formats(REPORT_THREAD), THREAD_PROCESSES_DEFAULT, THREAD_ROUNDS_DEFAULT,

@@ -136,6 +136,7 @@ static const struct record_column columns[] = {
 	{ "TIMER", 'l', "timer", 0, NULL, NULL },
 	{ "PAGE", 'r', NULL, 0, NULL, page_cell },
 	{ "MB/s best", 'r', "bytes_per_second_best", 1e-6, "%.0f", NULL },
+	{ "% ceiling", 'r', "pct_of_ceiling", 0, "%.0f", NULL },
 	{ "MB/s median", 'r', NULL, 0, NULL, median_cell },
 	{ "ns/page median", 'r', "ns_per_page_median", 0, "%.1f", NULL },
 	{ "ROUNDS", 'r', NULL, 0, NULL, rounds_cell },
@@ -148,9 +149,9 @@ static const struct record_column columns[] = {
 #define BENCH_COLUMNS (sizeof(columns) / sizeof(columns[0]))
 
 static const unsigned columns_fit[BENCH_COLUMNS] = {
-	[1] = RECORD_FIT_SAME,  [2] = RECORD_FIT_SAME,  [3] = RECORD_FIT_SAME,
-	[4] = RECORD_FIT_SAME,  [9] = RECORD_FIT_EMPTY, [10] = RECORD_FIT_EMPTY,
-	[11] = RECORD_FIT_EMPTY,
+	[1] = RECORD_FIT_SAME,   [2] = RECORD_FIT_SAME,   [3] = RECORD_FIT_SAME,
+	[4] = RECORD_FIT_SAME,   [6] = RECORD_FIT_EMPTY,  [10] = RECORD_FIT_EMPTY,
+	[11] = RECORD_FIT_EMPTY, [12] = RECORD_FIT_EMPTY,
 };
 
 /* A table too wide for its width is fitted in steps: first the hash column
@@ -247,17 +248,19 @@ static int method_notes(FILE *out, const struct report_document *doc, enum repor
 static int units_line(FILE *out, const struct report_document *doc, const char *common, enum report_style style,
 		      unsigned step)
 {
-	int kernel = 0, cycles = 0;
+	int kernel = 0, cycles = 0, ceiling = 0;
 	char names[1024] = "";
 
 	for (size_t i = 0; i < doc->nresults; i++) {
 		kernel |= doc->results[i].timer == BENCH_TIMER_JIFFIES;
 		cycles |= doc->results[i].timer == BENCH_TIMER_RDTSC || doc->results[i].timer == BENCH_TIMER_KSMD;
+		ceiling |= doc->results[i].ceiling_bytes_per_s > 0;
 	}
 	if (step >= BENCH_FIT_NAMES)
 		other_names(doc, names, sizeof(names));
 	return report_wrappedf(out, style == REPORT_MARKDOWN ? 0 : report_columns(doc), style == REPORT_MARKDOWN ? "\n- " : "",
-			       "MB/s: 10^6 bytes/s%s%s%s%s%s%s%s.",
+			       "MB/s: 10^6 bytes/s%s%s%s%s%s%s%s%s.",
+			       ceiling ? "; % ceiling: MB/s best over this CPU's limit for what ran (ksmbench ceiling)" : "",
 			       kernel ? "; kMB/s: the kernel's MB/s (count*4096>>17, MiB/s)" : "",
 			       cycles ? "; cyc: TSC cycles per call (ksmd: per page), the rounds' p10/p50/p90" : "",
 			       step >= BENCH_FIT_HEADERS ? "; med: median, pg: page" : "", *common ? "; every row: " : "",

@@ -306,7 +306,7 @@ rc, out, err = run("select", "--format", "json")
 check(rc == 0 and all(r["cv"] is None for r in json.loads(out)["results"]), "select: no CV of one round")
 rc, out, err = run("select", "--format", "markdown")
 rows = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith(("| HASH", "| ---"))]
-check(rc == 0 and rows and all("±" not in l and l.split("|")[9].strip() in ("1", "0/1") for l in rows),
+check(rc == 0 and rows and all("±" not in l and l.split("|")[10].strip() in ("1", "0/1") for l in rows),
       f"select markdown, one process: {rows[:1]}")
 
 # The default CPU: the highest this process may use, on every run, and said
@@ -411,6 +411,20 @@ check(rc == 0 and len(rows) == 2 and rows[0]["pct_of_ceiling"] == "" and rows[0]
       and "ceiling_limited_by" in rows[1], f"csv ceiling columns: {rows}")
 if probes and len(rows) == 2:
     check(float(rows[1]["pct_of_ceiling"] or 0) > 0 and rows[1]["ceiling_limited_by"], f"csv crc32c's ceiling: {rows[1]}")
+# The table: a "% ceiling" column, the best rate over the ceiling rounded,
+# "-" for a family not modelled; and no such column without a ceiling.
+rc, out, err = run("bench", *FAST, "-H", "jhash2,crc32c", "--wide", ceiling=True)
+head = next((ln for ln in out.splitlines() if ln.startswith("HASH ")), "")
+cols = re.split(r"\s{2,}", head.strip())
+cells = {ln.split()[0]: re.split(r"\s{2,}", ln.strip()) for ln in out.splitlines()
+         if ln.startswith(("jhash2 ", "crc32c "))}
+at = cols.index("% ceiling") if "% ceiling" in cols else -1
+check(rc == 0 and at > 0 and cells.get("jhash2", [""] * 20)[at] == "-" and "% ceiling: MB/s best over" in out,
+      f"bench table: a % ceiling column: {head!r}")
+if probes and at > 0 and "crc32c" in cells:
+    check(re.fullmatch(r"\d+", cells["crc32c"][at]) is not None, f"crc32c's % of ceiling: {cells['crc32c']}")
+rc, out, err = run("bench", *FAST, "-H", "crc32c")
+check(rc == 0 and "% ceiling" not in out, "bench --no-ceiling's table (fitted): no % ceiling column")
 # --no-ceiling: nothing measured, every ceiling field null.
 d = bench_json("-H", "crc32c")
 check(d["context"]["ceiling"] is None and d["results"][0]["pct_of_ceiling"] is None
