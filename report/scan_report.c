@@ -351,6 +351,14 @@ RECORD_GETTER(v_zero_zp, record_uint(v, SCAN_UP(w)->ksm[1].ksm_zero_pages))
 RECORD_GETTER(v_saved_zp, record_uint(v, SCAN_UP(w)->ksm[1].pages_saved * SCAN_UP(w)->page_size))
 RECORD_GETTER(v_pts, record_uint(v, SCAN_UP(w)->pages_to_scan))
 RECORD_GETTER(v_sleep, record_uint(v, SCAN_UP(w)->sleep_ms))
+RECORD_GETTER(v_chains, record_uint(v, SCAN_UP(w)->ksm[0].stable_node_chains))
+RECORD_GETTER(v_dups, record_uint(v, SCAN_UP(w)->ksm[0].stable_node_dups))
+RECORD_GETTER(v_profit, record_int(v, SCAN_UP(w)->ksm[0].general_profit_bytes))
+RECORD_GETTER(v_really, record_uint(v, SCAN_UP(w)->ksm[0].pages_really_saved * SCAN_UP(w)->page_size))
+RECORD_GETTER(v_chains_zp, record_uint(v, SCAN_UP(w)->ksm[1].stable_node_chains))
+RECORD_GETTER(v_dups_zp, record_uint(v, SCAN_UP(w)->ksm[1].stable_node_dups))
+RECORD_GETTER(v_profit_zp, record_int(v, SCAN_UP(w)->ksm[1].general_profit_bytes))
+RECORD_GETTER(v_really_zp, record_uint(v, SCAN_UP(w)->ksm[1].pages_really_saved * SCAN_UP(w)->page_size))
 
 #define CSV RECORD_CSV
 
@@ -398,6 +406,22 @@ static const struct record_field csv_fields[] = {
 	  .get = h_cpu },
 	{ .name = "ksmd_steady_checksum_cpu_share", .type = RECORD_REAL, .flags = CSV, .format = "%.6f",
 	  .get = h_steady_cpu },
+	/* The kernel model's further counters, added after the columns above
+	 * so that their positions stay: sharing within and across dumps, and
+	 * per use_zero_pages setting the chains, general_profit and the
+	 * memory really saved. */
+	{ .name = "within_dump_duplicates", .type = RECORD_UINT, .flags = CSV, .get = t_within },
+	{ .name = "across_dump_duplicates", .type = RECORD_UINT, .flags = CSV, .get = t_across },
+	{ .name = "pages_volatile", .type = RECORD_UINT, .flags = CSV, .get = t_volatile },
+	{ .name = "zero_page_mapped", .type = RECORD_UINT, .flags = CSV, .get = t_zpm },
+	{ .name = "stable_node_chains", .type = RECORD_UINT, .flags = CSV, .get = v_chains },
+	{ .name = "stable_node_dups", .type = RECORD_UINT, .flags = CSV, .get = v_dups },
+	{ .name = "general_profit", .type = RECORD_INT, .flags = CSV, .get = v_profit },
+	{ .name = "bytes_really_saved", .type = RECORD_UINT, .flags = CSV, .get = v_really },
+	{ .name = "stable_node_chains_zp", .type = RECORD_UINT, .flags = CSV, .get = v_chains_zp },
+	{ .name = "stable_node_dups_zp", .type = RECORD_UINT, .flags = CSV, .get = v_dups_zp },
+	{ .name = "general_profit_zp", .type = RECORD_INT, .flags = CSV, .get = v_profit_zp },
+	{ .name = "bytes_really_saved_zp", .type = RECORD_UINT, .flags = CSV, .get = v_really_zp },
 };
 
 const struct record_schema scan_csv_schema = { NULL, RECORD_FIELDS(csv_fields), NULL, 0 };

@@ -94,7 +94,7 @@ m = scan_json("--sample-pages", "0", "--max-page-sharing", "0", many)
 if m:
     check(m["ksm"]["use_zero_pages_0"]["pages_shared"] == 2, "--max-page-sharing 0: no limit")
 
-# A file of more than four 1 MiB chunks is read ahead on a second thread.
+# A file of more than 4 MiB is read ahead (and digested) on a second thread.
 # Not under emulation: qemu-i386 (Debian 12) hangs in any pthread_create.
 EMULATED = os.environ.get("KSMBENCH_TEST_EMULATED") == "1"
 big_pages = []

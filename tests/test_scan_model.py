@@ -4,6 +4,8 @@ qemu included): volatile pages kept apart, THP zero subpages by kernel
 release, stable node chains, pages that already share a PFN, general_profit,
 sharing within and across dumps, the settings taken from the note, either
 byte order; and malformed notes rejected with one error line."""
+import csv
+import io
 import json
 import os
 import sys
@@ -56,6 +58,16 @@ check(k0["rmap_items"] == 16 and k0["general_profit"] == 8 * PS - 16 * 64, f"gen
 check(k0["pages_already_shared"] == 1 and k0["pages_really_saved"] == 7 and k0["bytes_really_saved"] == 7 * PS,
       f"the fork-shared pair saves nothing: {k0}")
 check((k1["pages_shared"], k1["pages_sharing"], k1["ksm_zero_pages"]) == (4, 5, 4), f"use_zero_pages 1: {k1}")
+# CSV: the same model's counters on every hash's row, JSON's values.
+rc, out, err = run("scan", "--format", "csv", "--sample-pages", "0", a, b)
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+want = {"within_dump_duplicates": t["within_dump_duplicates"], "across_dump_duplicates": t["across_dump_duplicates"],
+        "pages_volatile": t["pages_volatile"], "zero_page_mapped": t["zero_page_mapped"]}
+for suffix, k in (("", k0), ("_zp", k1)):
+    for key in ("stable_node_chains", "stable_node_dups", "general_profit", "bytes_really_saved"):
+        want[key + suffix] = k[key]
+check(rc == 0 and len(rows) == 1 and all(rows[0].get(key) == str(v) for key, v in want.items()),
+      f"csv has the model's counters: {[(key, rows[0].get(key), v) for key, v in want.items()] if rows else err}")
 
 doc = scan_json("--kernel-release", "6.6.30", a, b)
 k0 = doc["ksm"]["use_zero_pages_0"]
