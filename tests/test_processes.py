@@ -95,8 +95,9 @@ rows = [l for l in lines if l.startswith(("xxh64 ", "jhash2 "))]
 check(rc == 0 and len(rows) == 2 and all(l.rstrip().endswith("unstable") for l in rows), f"table: the verdict: {rows}")
 # ± where two processes gave a value (a disturbed round may leave one).
 def rounds_cell(line):
+    # HASH DATA SET TIMER PAGE best %-ceiling median [±x%] ns/page ROUNDS ...
     cells = line.split()
-    return cells[9] if cells[7].startswith("±") else cells[8]
+    return cells[10] if cells[8].startswith("±") else cells[9]
 
 
 # (Every round disturbed: the figures come from all of them, both processes.)
