@@ -341,24 +341,40 @@ RECORD_GETTER(v_holes, record_uint(v, SCAN_UP(w)->total.holes))
 RECORD_GETTER(v_excluded, record_uint(v, SCAN_UP(w)->total.excluded))
 RECORD_GETTER(v_partial, record_uint(v, SCAN_UP(w)->total.partial_pages))
 RECORD_GETTER(v_mps, record_uint(v, SCAN_UP(w)->max_page_sharing))
-RECORD_GETTER(v_shared, record_uint(v, SCAN_UP(w)->ksm[0].pages_shared))
-RECORD_GETTER(v_sharing, record_uint(v, SCAN_UP(w)->ksm[0].pages_sharing))
-RECORD_GETTER(v_unshared, record_uint(v, SCAN_UP(w)->ksm[0].pages_unshared))
-RECORD_GETTER(v_saved, record_uint(v, SCAN_UP(w)->ksm[0].pages_saved * SCAN_UP(w)->page_size))
-RECORD_GETTER(v_shared_zp, record_uint(v, SCAN_UP(w)->ksm[1].pages_shared))
-RECORD_GETTER(v_sharing_zp, record_uint(v, SCAN_UP(w)->ksm[1].pages_sharing))
-RECORD_GETTER(v_zero_zp, record_uint(v, SCAN_UP(w)->ksm[1].ksm_zero_pages))
-RECORD_GETTER(v_saved_zp, record_uint(v, SCAN_UP(w)->ksm[1].pages_saved * SCAN_UP(w)->page_size))
 RECORD_GETTER(v_pts, record_uint(v, SCAN_UP(w)->pages_to_scan))
 RECORD_GETTER(v_sleep, record_uint(v, SCAN_UP(w)->sleep_ms))
-RECORD_GETTER(v_chains, record_uint(v, SCAN_UP(w)->ksm[0].stable_node_chains))
-RECORD_GETTER(v_dups, record_uint(v, SCAN_UP(w)->ksm[0].stable_node_dups))
-RECORD_GETTER(v_profit, record_int(v, SCAN_UP(w)->ksm[0].general_profit_bytes))
-RECORD_GETTER(v_really, record_uint(v, SCAN_UP(w)->ksm[0].pages_really_saved * SCAN_UP(w)->page_size))
-RECORD_GETTER(v_chains_zp, record_uint(v, SCAN_UP(w)->ksm[1].stable_node_chains))
-RECORD_GETTER(v_dups_zp, record_uint(v, SCAN_UP(w)->ksm[1].stable_node_dups))
-RECORD_GETTER(v_profit_zp, record_int(v, SCAN_UP(w)->ksm[1].general_profit_bytes))
-RECORD_GETTER(v_really_zp, record_uint(v, SCAN_UP(w)->ksm[1].pages_really_saved * SCAN_UP(w)->page_size))
+
+/* A CSV column of the KSM model: the ksm object's own getter, on the
+ * model of use_zero_pages zp, so that each figure is computed in one place. */
+static int ksm_column(const struct record_row *w, struct record_value *v, unsigned zp,
+		      int (*get)(const struct record_row *, struct record_value *))
+{
+	const struct record_row model = { &SCAN_UP(w)->ksm[zp], w->up, zp };
+
+	return get(&model, v);
+}
+
+#define KSM_COLUMN(fn, zp, get)                                                   \
+	static int fn(const struct record_row *w, struct record_value *v)          \
+	{                                                                          \
+		return ksm_column(w, v, zp, get);                                  \
+	}
+KSM_COLUMN(v_shared, 0, k_shared)
+KSM_COLUMN(v_sharing, 0, k_sharing)
+KSM_COLUMN(v_unshared, 0, k_unshared)
+KSM_COLUMN(v_saved, 0, k_bytes)
+KSM_COLUMN(v_chains, 0, k_chains)
+KSM_COLUMN(v_dups, 0, k_dups)
+KSM_COLUMN(v_profit, 0, k_profit)
+KSM_COLUMN(v_really, 0, k_really_bytes)
+KSM_COLUMN(v_shared_zp, 1, k_shared)
+KSM_COLUMN(v_sharing_zp, 1, k_sharing)
+KSM_COLUMN(v_zero_zp, 1, k_zero)
+KSM_COLUMN(v_saved_zp, 1, k_bytes)
+KSM_COLUMN(v_chains_zp, 1, k_chains)
+KSM_COLUMN(v_dups_zp, 1, k_dups)
+KSM_COLUMN(v_profit_zp, 1, k_profit)
+KSM_COLUMN(v_really_zp, 1, k_really_bytes)
 
 #define CSV RECORD_CSV
 
