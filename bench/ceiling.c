@@ -139,10 +139,20 @@ static unsigned unshared_rounds(const double *tp, unsigned n, unsigned *keep)
 	return k;
 }
 
+/* best_and_spread over the rounds in keep only. */
+static double best_of_kept(const double *samples, const unsigned *keep, unsigned k, double *spread_pct)
+{
+	double kept[CEIL_ROUNDS_MAX];
+
+	for (unsigned i = 0; i < k; i++)
+		kept[i] = samples[keep[i]];
+	return best_and_spread(kept, k, spread_pct);
+}
+
 static void instruction_probes(const struct ceiling_opts *o, struct ceiling_figures *out)
 {
 	static double samples[CEIL_NPROBES][CEIL_ROUNDS_MAX]; /* seconds per op */
-	double tp[CEIL_ROUNDS_MAX], kept[CEIL_ROUNDS_MAX];
+	double tp[CEIL_ROUNDS_MAX];
 	unsigned keep[CEIL_ROUNDS_MAX], r = 0, k;
 	double elapsed;
 	uint64_t iters[CEIL_NPROBES] = { 0 }, sink = 1, t0 = clock_now_ns();
@@ -170,18 +180,13 @@ static void instruction_probes(const struct ceiling_opts *o, struct ceiling_figu
 	out->rounds = r;
 	out->rounds_shared = r - k;
 
-	double spread;
-	for (unsigned i = 0; i < k; i++)
-		kept[i] = samples[CEIL_CORE_CLOCK][keep[i]];
-	double add_s = best_and_spread(kept, k, &spread);
+	double spread, add_s = best_of_kept(samples[CEIL_CORE_CLOCK], keep, k, &spread);
 	double hz = add_s > 0 ? 1 / add_s : 0;
 	out->v[CEIL_CORE_CLOCK] = (struct ceiling_value){ hz > 0, hz, spread };
 	for (int p = 0; p < CEIL_NPROBES; p++) {
 		if (!iters[p] || p == CEIL_CORE_CLOCK || hz <= 0)
 			continue;
-		for (unsigned i = 0; i < k; i++)
-			kept[i] = samples[p][keep[i]];
-		double best = best_and_spread(kept, k, &spread), cycles = best * hz;
+		double best = best_of_kept(samples[p], keep, k, &spread), cycles = best * hz;
 		double v = probes[p].kind == K_BYTES_PER_CYCLE ? (cycles > 0 ? 1 / cycles : 0) : cycles;
 		out->v[p] = (struct ceiling_value){ v > 0, v, spread };
 	}
