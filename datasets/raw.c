@@ -1,6 +1,6 @@
 /* The raw page source (see raw.h): the stream read forward in chunks of
- * whole pages; streams of several chunks are read ahead, and their pages
- * digested if the consumer asks, on a helper thread (readahead.h). */
+ * whole pages; files past RAW_READ_AHEAD_MIN are read ahead, and their
+ * pages digested if the consumer asks, on a helper thread (readahead.h). */
 #include "raw.h"
 
 #include <stdlib.h>
@@ -26,7 +26,7 @@ struct raw_source {
 	struct readahead *ra; /* or NULL */
 	const uint64_t *digests; /* the current chunk's, or NULL */
 	struct readahead_digest dg;
-	int read_ahead; /* worth a thread; started at the first next() */
+	int read_ahead; /* worth a thread, not yet tried (it starts at the first next()) */
 	size_t cap, len, pos;
 	int at_end;
 	int ended; /* raw_end() ran */
@@ -67,7 +67,7 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 			return raw_end(r, err);
 		/* Without a thread (none to be had, or no memory for its ring) the
 		 * chunks are read here, the pages digested by the consumer. */
-		if (r->read_ahead && !r->ra) {
+		if (r->read_ahead) {
 			struct kb_err ignored;
 			r->read_ahead = 0;
 			r->ra = readahead_start(r->s, 0, r->cap, &r->dg, &ignored);

@@ -84,16 +84,14 @@ static uint64_t first_word_digest(void *ctx, const unsigned char *data)
 void test_datasets_raw_read_ahead(void)
 {
 	const size_t ps = 4096, pages = 2000, len = pages * ps + 10;
-	unsigned char *data = malloc(len);
+	const char *nofork = getenv("KSMBENCH_TEST_NO_FORK");
 	struct kb_err err;
 	struct page pg;
 
 	/* Debian 12's qemu-i386 hangs in pthread_create (docs/cross-arch.md). */
-	const char *nofork = getenv("KSMBENCH_TEST_NO_FORK");
-	if (nofork && strcmp(nofork, "1") == 0) {
-		free(data);
+	if (nofork && strcmp(nofork, "1") == 0)
 		return;
-	}
+	unsigned char *data = malloc(len);
 	CHECK(data != NULL);
 	if (!data)
 		return;
