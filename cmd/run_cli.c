@@ -194,7 +194,7 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 		cli_error(cmd, "warning: %s", ctx->warnings[i]);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->items[i].unstable) {
-			char text[512];
+			char text[800];
 			report_unstable_line(&r->items[i], text, sizeof(text));
 			cli_error(cmd, "warning: %s", text);
 		}

@@ -37,7 +37,7 @@ struct compare_pair {
 	enum compare_method method;
 	double p_value;          /* rank test; -1 with METHOD_NONE */
 	size_t base_samples, new_samples; /* per-process values judged */
-	char why[320];           /* inconclusive: the reason; "" otherwise */
+	char why[1100];          /* inconclusive: the reason; "" otherwise */
 };
 
 struct compare_settings {

@@ -260,7 +260,7 @@ static void notes(FILE *out, const struct compare_outcome *o, const char *prefix
 {
 	for (size_t i = 0; i < o->npairs; i++) {
 		const struct compare_pair *p = &o->pairs[i];
-		char data[320], page[48], line[1024];
+		char data[320], page[48], line[2048];
 		struct record_row row = { p, NULL, i };
 		if (p->verdict != VERDICT_INCONCLUSIVE)
 			continue;

@@ -45,7 +45,7 @@ struct record_value {
 	double real;
 	int boolean;
 	const void *item;      /* OBJECT */
-	char buf[320];         /* room for a string the getter composes (str then points here) */
+	char buf[512];         /* room for a string the getter composes (str then points here) */
 };
 
 struct record_schema;

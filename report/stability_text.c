@@ -5,6 +5,7 @@
 
 #include "../bench/disturb.h"
 #include "../bench/estimate.h"
+#include "../bench/interference.h"
 #include "../common/plural.h"
 #include "report.h"
 #include "text_wrap.h"
@@ -16,10 +17,25 @@ const char *report_stability_code(unsigned i)
 	return i < STABILITY_KINDS ? codes[i] : "?";
 }
 
-/* "busy 12, clock 1": the kinds of disturbance over r's rounds. */
+/* Shared-core rounds in which this machine's other CPUs were measured and
+ * not busy: the core's other user was outside the machine (a VM's host). */
+static unsigned shared_from_outside(const struct bench_result *r)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->repeats; i++) {
+		const struct bench_round *q = &r->rounds[i];
+		n += (q->disturbed & DISTURB_SHARED) && (q->known & INTERFERENCE_BUSY) && !(q->disturbed & DISTURB_BUSY);
+	}
+	return n;
+}
+
+/* "busy 12, clock 1": the kinds of disturbance over r's rounds, and where
+ * a shared core came from when this machine's other CPUs were not busy. */
 static void disturbance_kinds(const struct bench_result *r, char *buf, size_t size)
 {
 	size_t used = 0;
+	unsigned outside = shared_from_outside(r);
 
 	buf[0] = '\0';
 	for (unsigned k = 0; k < DISTURB_KINDS; k++) {
@@ -29,13 +45,16 @@ static void disturbance_kinds(const struct bench_result *r, char *buf, size_t si
 		if (count && used < size)
 			used += (size_t)snprintf(buf + used, size - used, "%s%s %u", used ? ", " : "", disturb_name(k), count);
 	}
+	if (outside && used < size)
+		snprintf(buf + used, size - used, "; shared-core with this machine's other CPUs idle in %u: shared "
+						  "from outside it (a VM's host)", outside);
 }
 
 void report_stability_reasons(const struct bench_result *r, char *buf, size_t size)
 {
 	const struct estimate_rules *rules = &estimate_default;
 	size_t used = 0;
-	char kinds[128];
+	char kinds[256];
 
 	buf[0] = '\0';
 #define ADD(...) (used < size ? used += (size_t)snprintf(buf + used, size - used, __VA_ARGS__) : 0)
@@ -57,7 +76,7 @@ void report_stability_reasons(const struct bench_result *r, char *buf, size_t si
 
 void report_unstable_line(const struct bench_result *r, char *buf, size_t size)
 {
-	char reasons[400], page[32];
+	char reasons[600], page[32];
 
 	report_stability_reasons(r, reasons, sizeof(reasons));
 	if (r->misalign)
@@ -70,7 +89,7 @@ void report_unstable_line(const struct bench_result *r, char *buf, size_t size)
 
 int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, const char *prefix)
 {
-	char line[600];
+	char line[800];
 
 	for (size_t i = 0; i < n; i++)
 		if (r[i].unstable) {

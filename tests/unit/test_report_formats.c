@@ -6,9 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../bench/disturb.h"
+#include "../../bench/estimate.h"
+#include "../../bench/interference.h"
 #include "../../report/record_json.h"
 #include "../../report/report.h"
 #include "../../report/results_load.h"
+#include "../../report/stability_text.h"
 #include "../../report/thread.h"
 #include "check.h"
 #include "groups.h"
@@ -167,6 +171,36 @@ void test_report_formats_one_round(void)
 }
 
 /* The formats each kind has, by name; one error naming them otherwise. */
+/* Disturbed rounds in words; a shared core while this machine's other
+ * CPUs were idle is said to come from outside it. */
+void test_report_formats_shared_core(void)
+{
+	struct bench_result r;
+	struct bench_round rounds[4];
+	char text[600];
+
+	memset(&r, 0, sizeof(r));
+	memset(rounds, 0, sizeof(rounds));
+	r.repeats = 4;
+	r.rounds = rounds;
+	r.rounds_disturbed = 3;
+	r.unstable = STABILITY_DISTURBED;
+	for (int i = 0; i < 4; i++)
+		rounds[i].known = INTERFERENCE_BUSY | INTERFERENCE_THROUGHPUT;
+	rounds[0].disturbed = rounds[1].disturbed = DISTURB_SHARED; /* the other CPUs idle */
+	rounds[2].disturbed = DISTURB_SHARED | DISTURB_BUSY;        /* they were busy */
+	report_stability_reasons(&r, text, sizeof(text));
+	CHECK(strcmp(text, "3 of 4 rounds disturbed (busy 1, shared-core 3; shared-core with this machine's other CPUs "
+			   "idle in 2: shared from outside it (a VM's host))") == 0);
+	/* Every shared round with the others busy, or the busy share unknown: nothing said of outside. */
+	rounds[0].disturbed = rounds[1].disturbed = DISTURB_SHARED | DISTURB_BUSY;
+	rounds[3].known = 0;
+	rounds[3].disturbed = DISTURB_SHARED;
+	r.rounds_disturbed = 4;
+	report_stability_reasons(&r, text, sizeof(text));
+	CHECK(strcmp(text, "4 of 4 rounds disturbed (busy 3, shared-core 4)") == 0);
+}
+
 void test_report_formats_registry(void)
 {
 	char names[160];
