@@ -17,9 +17,7 @@ const char *report_stability_code(unsigned i)
 	return i < STABILITY_KINDS ? codes[i] : "?";
 }
 
-/* Shared-core rounds in which this machine's other CPUs were measured and
- * not busy: the core's other user was outside the machine (a VM's host). */
-static unsigned shared_from_outside(const struct bench_result *r)
+unsigned report_shared_from_outside(const struct bench_result *r)
 {
 	unsigned n = 0;
 
@@ -35,7 +33,7 @@ static unsigned shared_from_outside(const struct bench_result *r)
 static void disturbance_kinds(const struct bench_result *r, char *buf, size_t size)
 {
 	size_t used = 0;
-	unsigned outside = shared_from_outside(r);
+	unsigned outside = report_shared_from_outside(r);
 
 	buf[0] = '\0';
 	for (unsigned k = 0; k < DISTURB_KINDS; k++) {

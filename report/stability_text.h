@@ -17,6 +17,11 @@ const char *report_stability_code(unsigned i);
 /* The reasons r is unstable, "; "-separated, into buf ("" when stable). */
 void report_stability_reasons(const struct bench_result *r, char *buf, size_t size);
 
+/* r's shared-core rounds in which this machine's other CPUs were measured
+ * and not busy: the core's other user was outside the machine (a VM's
+ * host). */
+unsigned report_shared_from_outside(const struct bench_result *r);
+
 /* "unstable: xxh3 random hot 4096 window: <reasons>". */
 void report_unstable_line(const struct bench_result *r, char *buf, size_t size);
 

@@ -6,6 +6,7 @@
 
 #include "../bench/disturb.h"
 #include "../bench/estimate.h"
+#include "../common/plural.h"
 #include "stability_text.h"
 #include "text_wrap.h"
 #include "kinds.h"
@@ -102,19 +103,24 @@ static void untrusted_why(const struct thread_verdict *v, const struct bench_res
 {
 	static const char *const kinds[] = { "too few undisturbed processes", "spread over processes",
 					     "disturbed rounds", "timer too coarse" };
-	unsigned seen = 0;
+	unsigned seen = 0, outside = 0;
 	size_t used = 0;
 
 	buf[0] = '\0';
 	for (unsigned i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if ((v->unstable_kinds >> i) & 1 && used < size)
 			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", kinds[i]);
-	for (size_t r = 0; r < n; r++)
+	for (size_t r = 0; r < n; r++) {
 		for (unsigned i = 0; i < results[r].repeats; i++)
 			seen |= results[r].rounds ? results[r].rounds[i].disturbed : 0;
+		outside += results[r].rounds ? report_shared_from_outside(&results[r]) : 0;
+	}
 	for (unsigned k = 0, first = 1; k < DISTURB_KINDS && used < size; k++)
 		if ((seen >> k) & 1) {
 			used += (size_t)snprintf(buf + used, size - used, "%s%s", first ? " (by: " : ", ", disturb_name(k));
+			if ((1u << k) == DISTURB_SHARED && outside && used < size)
+				used += (size_t)snprintf(buf + used, size - used, " from outside this machine in %u round%s",
+							 outside, kb_s(outside));
 			first = 0;
 		}
 	if (seen && used < size)

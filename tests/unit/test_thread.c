@@ -7,6 +7,8 @@
 #include "../../report/kinds.h"
 #include "../../report/text_wrap.h"
 #include "../../report/thread.h"
+#include "../../bench/disturb.h"
+#include "../../bench/interference.h"
 #include "check.h"
 #include "groups.h"
 
@@ -110,6 +112,20 @@ void test_thread_verdict(void)
 	CHECK(buf && strstr(buf, "read from /sys/kernel/mm/ksm"));
 	CHECK(buf && strstr(buf, "Cannot be trusted: 1 of 4 results unstable: spread over processes."));
 	free(buf);
+	/* A round on a core shared while this machine's other CPUs were idle:
+	 * said to come from outside it. */
+	rounds[2].known |= INTERFERENCE_BUSY;
+	rounds[2].disturbed = DISTURB_SHARED;
+	doc.wide = 1; /* unwrapped */
+	buf = NULL;
+	f = open_memstream(&buf, &size);
+	CHECK(f && thread_verdict_text(f, &doc, REPORT_PLAIN) == 0);
+	if (f)
+		fclose(f);
+	CHECK(buf && strstr(buf, "(by: shared-core from outside this machine in 1 round)"));
+	free(buf);
+	rounds[2].disturbed = 0;
+	doc.wide = 0;
 
 	/* KSM's own hash the fastest the kernel has: the next one, slower. */
 	result(&r[0], &rounds[0], "crc32c-3way", 5000);
