@@ -15,7 +15,8 @@
 
 /* What is measured. Units: CEIL_CORE_CLOCK in Hz; instruction probes in core
  * cycles per instruction (CEIL_MIXED_*: cycles per loop iteration of 6
- * crc32q + 4 (v)pclmulqdq); CEIL_XXH3_* in cycles per vector of input;
+ * crc32q + 4 (v)pclmulqdq; CEIL_FUSED_*: per iteration of 4W + 96 bytes);
+ * CEIL_XXH3_* and CEIL_XXH3_BLOCK_* in cycles per vector of input;
  * CEIL_LOAD_* in bytes per cycle; CEIL_MEM_STREAM in bytes per second;
  * CEIL_COLD_PAGE in ns. */
 enum ceiling_probe_id {
@@ -28,12 +29,18 @@ enum ceiling_probe_id {
 	CEIL_MIXED_XMM,   /* 6 crc32q + 4 pclmulqdq in one loop */
 	CEIL_MIXED_YMM,
 	CEIL_MIXED_ZMM,
+	CEIL_FUSED_XMM,   /* a fused crc32c's loop: 4 registers folded, 12 crc32q, loads and xors, from L1 */
+	CEIL_FUSED_YMM,
+	CEIL_FUSED_ZMM,
 	CEIL_MUL32_XMM,   /* pmuludq (32x32->64, what XXH3 multiplies with), 8 chains */
 	CEIL_MUL32_YMM,
 	CEIL_MUL32_ZMM,
 	CEIL_XXH3_XMM,    /* XXH3's accumulate step (load, xor, shift, multiply, shuffle, 2 adds) */
 	CEIL_XXH3_YMM,
 	CEIL_XXH3_ZMM,
+	CEIL_XXH3_BLOCK_XMM, /* one XXH3 block: 16 accumulate steps, then the scramble */
+	CEIL_XXH3_BLOCK_YMM,
+	CEIL_XXH3_BLOCK_ZMM,
 	CEIL_LOAD_XMM,    /* loads from a 16 KiB buffer (L1) */
 	CEIL_LOAD_YMM,
 	CEIL_LOAD_ZMM,

@@ -2,8 +2,8 @@
  * ceiling.h; docs/ceilings.md explains each formula). Rates are computed in
  * bytes per core cycle, then scaled by the core clock. The bounds are those
  * of the instruction stream in L1: call overhead, the last reductions and
- * loop bookkeeping come on top, so a good implementation reaches 0.9-0.97
- * of them. */
+ * loop bookkeeping come on top, so a good implementation reaches 0.87-0.97
+ * of them at 4 KiB (docs/ceilings.md). */
 #include "ceiling.h"
 
 #include <string.h>
@@ -72,39 +72,40 @@ static int clmul_fold(const struct ceiling_figures *f, unsigned w, double *per_c
 	return 0;
 }
 
-/* Both at once: the bytes of the mixed loop (6 crc32q of 8 bytes, 4
- * multiplies of half a register each) over its measured cycles, never less
- * than either part alone. The mixed loop is near the balance the fused
- * implementations use; where the units do not overlap it shows their sum. */
+/* Both at once: the bytes of the fused loop probe (4 registers folded and
+ * 12 crc32q of 8 bytes, with their loads and xors) over its measured
+ * cycles, never less than either part alone. Where the units do not
+ * overlap that is their sum, and one part alone is faster. */
 static int crc_clmul(const struct ceiling_figures *f, unsigned w, double *per_cycle, struct ceiling_bound *b)
 {
 	double crc, cl;
 	struct ceiling_bound tmp = *b;
-	const struct ceiling_value *mixed = val(f, by_width(w, CEIL_MIXED_XMM));
+	const struct ceiling_value *fused = val(f, by_width(w, CEIL_FUSED_XMM));
 
 	if (crc_3way(f, &crc, &tmp) || clmul_fold(f, w, &cl, &tmp))
 		return fail(b, tmp.limit);
-	if (!mixed)
-		return fail(b, "the mixed crc32q + (v)pclmulqdq loop was not measured");
-	double together = (6 * 8 + 4 * w / 2.0) / mixed->value, alone = crc > cl ? crc : cl;
+	if (!fused)
+		return fail(b, "the fused crc32q + (v)pclmulqdq loop was not measured");
+	double together = (4.0 * w + 12 * 8) / fused->value, alone = crc > cl ? crc : cl;
 	*per_cycle = together > alone ? together : alone;
-	b->limit = together > alone ? "crc32q and (v)pclmulqdq together (the mixed loop)"
+	b->limit = together > alone ? "crc32q and (v)pclmulqdq together (the fused loop)"
 				    : "crc32q and (v)pclmulqdq do not overlap: the faster alone";
-	b->formula = "max((6 x 8 B + 4 x W/2) / mixed-loop cycles, crc alone, fold alone)";
+	b->formula = "max((4 x W + 12 x 8 B) / fused-loop cycles, crc alone, fold alone)";
 	return 0;
 }
 
-/* XXH3: per register of input one multiply, two loads and the step's mix. */
+/* XXH3: per register of input its share of a block (16 accumulate steps
+ * and the scramble), one multiply and two loads. */
 static int xxh3_vector(const struct ceiling_figures *f, unsigned w, double *per_cycle, struct ceiling_bound *b)
 {
-	const struct ceiling_value *step = val(f, by_width(w, CEIL_XXH3_XMM)), *mul = val(f, by_width(w, CEIL_MUL32_XMM));
-	const struct ceiling_value *ld = val(f, by_width(w, CEIL_LOAD_XMM));
+	const struct ceiling_value *block = val(f, by_width(w, CEIL_XXH3_BLOCK_XMM)),
+				   *mul = val(f, by_width(w, CEIL_MUL32_XMM)), *ld = val(f, by_width(w, CEIL_LOAD_XMM));
 
-	if (!step || !mul)
-		return fail(b, "XXH3 step or 32-bit multiply of this width not measured");
-	double by_step = w / step->value, by_mul = w / mul->value, by_load = ld ? ld->value / 2 : by_step;
-	*per_cycle = by_step;
-	b->limit = "XXH3 accumulate step (its instruction mix)";
+	if (!block || !mul)
+		return fail(b, "XXH3 block or 32-bit multiply of this width not measured");
+	double by_block = w / block->value, by_mul = w / mul->value, by_load = ld ? ld->value / 2 : by_block;
+	*per_cycle = by_block;
+	b->limit = "XXH3 block: 16 steps + scramble (its instruction mix)";
 	if (by_mul < *per_cycle) {
 		*per_cycle = by_mul;
 		b->limit = "32-bit vector multiply throughput";
@@ -113,7 +114,7 @@ static int xxh3_vector(const struct ceiling_figures *f, unsigned w, double *per_
 		*per_cycle = by_load;
 		b->limit = "L1 loads (data and secret)";
 	}
-	b->formula = "min(W / XXH3 step, W / multiply throughput, L1 load bytes per cycle / 2)";
+	b->formula = "min(W / XXH3 block cycles per register, W / multiply throughput, L1 load bytes per cycle / 2)";
 	return 0;
 }
 

@@ -2,9 +2,11 @@
  * 128.c, _256.c and _512.c define the operations below for their width and
  * include this, each compiled with its own target flags. Defines before
  * including: V (the vector type), CEIL_W (bytes), CEIL_SUFFIX (xmm, ymm,
- * zmm) and VLOAD, VXOR, VSRL32, VMUL32, VSHUF, VADD, VCLMUL, VSET1, VLOW64. */
+ * zmm) and VLOAD, VXOR, VSRL32, VSRL47, VSLL32, VMUL32, VSHUF, VADD, VCLMUL
+ * (low halves), VCLMULHI (high halves), VSET1, VLOW64. */
 #include <nmmintrin.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ceiling_probes.h"
 
@@ -50,6 +52,53 @@ void CEIL_FN(ceiling_mixed_)(uint64_t iters, uint64_t *sink)
 	*sink += VLOW64(VXOR(VXOR(x0, x1), VXOR(x2, x3))) + (c0 ^ c1 ^ c2 ^ c3 ^ c4 ^ c5);
 }
 
+static inline uint64_t ceil_load64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* A fused crc32c's loop, from L1: 4 registers folded (load, the low and
+ * high carry-less multiplies, both xored into the data), each followed by
+ * one crc32q with its load on each of 3 streams: 4W + 96 bytes an
+ * iteration, the balance that moved the most bytes a cycle on family 25
+ * model 17 (docs/ceilings.md). The mixed loop above has the multiplies
+ * and crc32q alone; this is the full mix, in the order that lets the two
+ * units overlap (built without GCC's post-RA scheduling, which groups the
+ * crc32q together). */
+#define CEIL_FOLD(a, o) a = VXOR(VXOR(VCLMUL(a, k), VCLMULHI(a, k)), VLOAD(p + (o)))
+#define CEIL_CRC3(o)                                                   \
+	do {                                                           \
+		c0 = _mm_crc32_u64(c0, ceil_load64(s + (o)));          \
+		c1 = _mm_crc32_u64(c1, ceil_load64(s + 1024 + (o)));   \
+		c2 = _mm_crc32_u64(c2, ceil_load64(s + 2048 + (o)));   \
+	} while (0)
+void CEIL_FN(ceiling_fused_)(uint64_t iters, uint64_t *sink)
+{
+	V k = VSET1(0x9e3779b97f4a7c15ull ^ *sink), a0 = VSET1(1), a1 = VSET1(2), a2 = VSET1(3), a3 = VSET1(4);
+	uint64_t c0 = *sink, c1 = 2, c2 = 3;
+	size_t off = 0;
+
+	for (uint64_t i = 0; i < iters; i++) {
+		/* Vectors from the first 8 KiB, the streams' 32 bytes from the
+		 * next 3 KiB. */
+		const unsigned char *p = ceiling_l1_buf + off, *s = ceiling_l1_buf + 8192 + off / (CEIL_W / 8);
+		CEIL_FOLD(a0, 0);
+		CEIL_CRC3(0);
+		CEIL_FOLD(a1, CEIL_W);
+		CEIL_CRC3(8);
+		CEIL_FOLD(a2, 2 * CEIL_W);
+		CEIL_CRC3(16);
+		CEIL_FOLD(a3, 3 * CEIL_W);
+		CEIL_CRC3(24);
+		off = (off + 4 * CEIL_W) & 8191;
+	}
+	*sink += VLOW64(VXOR(VXOR(a0, a1), VXOR(a2, a3))) + (c0 ^ c1 ^ c2);
+}
+#undef CEIL_FOLD
+#undef CEIL_CRC3
+
 /* 8 independent 32x32->64 multiply chains. */
 void CEIL_FN(ceiling_mul32_)(uint64_t iters, uint64_t *sink)
 {
@@ -79,11 +128,50 @@ void CEIL_FN(ceiling_xxh3_)(uint64_t iters, uint64_t *sink)
 		acc[l] = VSET1(*sink + (uint64_t)l);
 	for (uint64_t i = 0; i < iters; i++) {
 		const unsigned char *s = secret + (i & 15) * 8;
+		/* Unrolled, so that the accumulators stay in registers. */
+#pragma GCC unroll 4
 		for (int l = 0; l < LANES; l++) {
 			V d = VLOAD(in + off + l * CEIL_W), dk = VXOR(d, VLOAD(s + l * CEIL_W));
 			acc[l] = VADD(VADD(acc[l], VSHUF(d)), VMUL32(dk, VSRL32(dk)));
 		}
 		off = (off + 64) & 1023;
+	}
+	for (int l = 1; l < LANES; l++)
+		acc[0] = VXOR(acc[0], acc[l]);
+	*sink += VLOW64(acc[0]);
+}
+
+/* One XXH3 block per iteration, as XXH3's long loop does it: 16 stripes of
+ * the accumulate step above, then the scramble of the accumulators (shift,
+ * xor, xor with the secret's last 64 bytes, two multiplies by a 32-bit
+ * prime, shift and add); blocks from an 8 KiB region in L1. */
+void CEIL_FN(ceiling_xxh3_block_)(uint64_t iters, uint64_t *sink)
+{
+	enum { LANES = 64 / CEIL_W };
+	const unsigned char *secret = ceiling_l1_buf + 8192;
+	V acc[LANES], prime = VSET1(0x9e3779b1u);
+	size_t off = 0;
+
+	for (int l = 0; l < LANES; l++)
+		acc[l] = VSET1(*sink + (uint64_t)l);
+	for (uint64_t i = 0; i < iters; i++) {
+		const unsigned char *in = ceiling_l1_buf + off;
+		/* The lanes unrolled, so that the accumulators stay in registers;
+		 * the stripes only by two: fully unrolled, GCC computes every
+		 * stripe's products first and spills them. */
+#pragma GCC unroll 2
+		for (int n = 0; n < 16; n++)
+#pragma GCC unroll 4
+			for (int l = 0; l < LANES; l++) {
+				V d = VLOAD(in + n * 64 + l * CEIL_W), dk = VXOR(d, VLOAD(secret + n * 8 + l * CEIL_W));
+				acc[l] = VADD(VADD(acc[l], VSHUF(d)), VMUL32(dk, VSRL32(dk)));
+			}
+#pragma GCC unroll 4
+		for (int l = 0; l < LANES; l++) {
+			V a = VXOR(VXOR(acc[l], VSRL47(acc[l])), VLOAD(secret + 128 + l * CEIL_W));
+			acc[l] = VADD(VMUL32(a, prime), VSLL32(VMUL32(VSRL32(a), prime)));
+		}
+		off = (off + 1024) & 8191;
 	}
 	for (int l = 1; l < LANES; l++)
 		acc[0] = VXOR(acc[0], acc[l]);

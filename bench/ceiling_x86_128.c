@@ -13,10 +13,13 @@
 #define VLOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define VXOR _mm_xor_si128
 #define VSRL32(a) _mm_srli_epi64(a, 32)
+#define VSRL47(a) _mm_srli_epi64(a, 47)
+#define VSLL32(a) _mm_slli_epi64(a, 32)
 #define VMUL32 _mm_mul_epu32
 #define VSHUF(a) _mm_shuffle_epi32(a, 0x4e)
 #define VADD _mm_add_epi64
 #define VCLMUL(a, k) _mm_clmulepi64_si128(a, k, 0x00)
+#define VCLMULHI(a, k) _mm_clmulepi64_si128(a, k, 0x11)
 #define VSET1(x) _mm_set1_epi64x((long long)(x))
 #define VLOW64(a) ((uint64_t)_mm_cvtsi128_si64(a))
 #include "ceiling_vec.h"
