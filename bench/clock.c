@@ -146,6 +146,33 @@ static double measure_hz(uint64_t span_ns)
 
 #endif
 
+static void identify(struct counter_info *ci)
+{
+#if CLOCK_HAVE_TSC
+	unsigned a, b, c, e;
+	ci->is_tsc = 1;
+	ci->unit = "TSC cycles";
+	if (__get_cpuid(0x80000001, &a, &b, &c, &e))
+		ci->has_rdtscp = (e >> 27) & 1;
+	if (__get_cpuid(0x80000007, &a, &b, &c, &e))
+		ci->invariant = (e >> 8) & 1;
+#else
+	ci->is_tsc = 0;
+	ci->invariant = 1;
+	ci->unit = "ns (CLOCK_MONOTONIC, no TSC)";
+#endif
+}
+
+const struct counter_info *counter_identity(void)
+{
+	static struct counter_info id;
+
+	if (calibrated)
+		return &info;
+	identify(&id);
+	return &id;
+}
+
 const struct counter_info *counter_info(void)
 {
 	enum { PAIRS = 4001 };
@@ -154,14 +181,8 @@ const struct counter_info *counter_info(void)
 	if (calibrated)
 		return &info;
 	info.simulated_step = simulated_step();
+	identify(&info);
 #if CLOCK_HAVE_TSC
-	unsigned a, b, c, e;
-	info.is_tsc = 1;
-	info.unit = "TSC cycles";
-	if (__get_cpuid(0x80000001, &a, &b, &c, &e))
-		info.has_rdtscp = (e >> 27) & 1;
-	if (__get_cpuid(0x80000007, &a, &b, &c, &e))
-		info.invariant = (e >> 8) & 1;
 	/* Five spans of 6 ms; the median rejects the odd disturbed one. */
 	double hz[5];
 	for (int i = 0; i < 5; i++)
@@ -169,9 +190,6 @@ const struct counter_info *counter_info(void)
 	stats_sort(hz, 5);
 	info.hz = hz[2];
 #else
-	info.is_tsc = 0;
-	info.invariant = 1;
-	info.unit = "ns (CLOCK_MONOTONIC, no TSC)";
 	info.hz = 1e9;
 #endif
 	for (int i = 0; i < PAIRS; i++) {

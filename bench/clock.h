@@ -80,6 +80,13 @@ struct counter_info {
 /* Calibrates once (about 30 ms) and returns the same values afterwards. */
 const struct counter_info *counter_info(void);
 
+/* What the counter is (TSC or not, rdtscp, invariant) from CPUID alone,
+ * with hz, overhead_ticks and step_ticks 0: for a command that reports the
+ * machine but times nothing with the counter (scan without sampling),
+ * which then does not pay for the calibration. The calibrated values once
+ * counter_info has run. */
+const struct counter_info *counter_identity(void);
+
 /* A measuring process started by another ksmbench takes its calibration
  * (hz, overhead, step) instead of calibrating again: every process of a
  * run converts ticks the same way. */

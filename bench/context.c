@@ -136,7 +136,7 @@ void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsign
 }
 
 void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char *pin_rule,
-			  const struct hash_impl *const *hashes, unsigned n, int uses_counter)
+			  const struct hash_impl *const *hashes, unsigned n, enum context_counter counter)
 {
 	struct utsname u;
 	time_t now = time(NULL);
@@ -160,7 +160,8 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 		needs |= hash_resolve(hashes[i])->cpu_needs;
 	list_features(ctx, needs);
 
-	const struct counter_info *ci = counter_info();
+	const struct counter_info *ci = counter == CONTEXT_COUNTER_UNUSED ? counter_identity() : counter_info();
+	int uses_counter = counter == CONTEXT_COUNTER_REPORTED;
 	ctx->counter_is_tsc = ci->is_tsc;
 	ctx->tsc_invariant = ci->invariant;
 	ctx->has_rdtscp = ci->has_rdtscp;

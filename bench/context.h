@@ -60,11 +60,18 @@ struct bench_context {
 	unsigned rounds_done, rounds_planned;
 };
 
+/* How a command uses the cycle counter, for bench_context_gather. */
+enum context_counter {
+	CONTEXT_COUNTER_CALIBRATED, /* calibrated and in the context; its warnings do not apply */
+	CONTEXT_COUNTER_REPORTED,   /* its figures are reported: its warnings apply */
+	CONTEXT_COUNTER_UNUSED,     /* nothing is timed with it: identified only (no
+				     * hz, overhead or step), the 30 ms calibration saved */
+};
+
 /* Fills ctx for a run on pinned_cpu (chosen by pin_rule) over the n
- * hashes; uses_counter says the cycle counter's figures will be reported
- * (its warnings apply). */
+ * hashes, the counter as `counter` says. */
 void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char *pin_rule,
-			  const struct hash_impl *const *hashes, unsigned n, int uses_counter);
+			  const struct hash_impl *const *hashes, unsigned n, enum context_counter counter);
 
 /* Records how plan measures (processes, rounds, order seed). */
 void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan *plan);

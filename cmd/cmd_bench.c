@@ -457,7 +457,8 @@ static int measure(const struct bench_opts *o, struct run_cli_run *run, const st
 	if ((rc = run_cli_cpu("bench", o->cpu, 0, &run->cpu, &rule)) != 0)
 		return rc;
 	if (!(ctx = run_cli_context("bench", run->cpu, rule, run->plan.hashes, run->plan.nhashes,
-				    o->base.cfg.timer == BENCH_TIMER_RDTSC || o->selfcheck)))
+				    o->base.cfg.timer == BENCH_TIMER_RDTSC || o->selfcheck ? CONTEXT_COUNTER_REPORTED
+											   : CONTEXT_COUNTER_CALIBRATED)))
 		return KB_EXIT_USAGE;
 	bench_context_note_plan(ctx, &run->plan);
 	if (!o->no_ceiling && !o->selfcheck)

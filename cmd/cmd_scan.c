@@ -278,8 +278,9 @@ int cmd_scan(int argc, char **argv)
 	/* Chosen now, pinned by the scan for the timing only (scan.h). */
 	if ((rc = run_cli_cpu("scan", s.cpu, 1, &s.o.pin_cpu, &rule)) != 0)
 		return rc;
+	/* Without sampling nothing is timed with the counter: not calibrated. */
 	struct bench_context *ctx = run_cli_context("scan", s.o.pin_cpu, rule, s.o.hashes, s.o.nhashes,
-						    s.o.sample_pages > 0);
+						    s.o.sample_pages > 0 ? CONTEXT_COUNTER_REPORTED : CONTEXT_COUNTER_UNUSED);
 	if (!ctx)
 		return KB_EXIT_USAGE;
 	s.o.llc_bytes = cpu_llc_bytes(&ctx->cpu);

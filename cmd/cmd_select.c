@@ -147,7 +147,8 @@ int cmd_select(int argc, char **argv)
 	interrupt_install(INTERRUPT_STOP);
 	if ((rc = run_cli_cpu("select", o.cpu, 0, &run.cpu, &rule)) != 0)
 		return rc;
-	struct bench_context *ctx = run_cli_context("select", run.cpu, rule, hashes, run.plan.nhashes, 0);
+	struct bench_context *ctx = run_cli_context("select", run.cpu, rule, hashes, run.plan.nhashes,
+						    CONTEXT_COUNTER_CALIBRATED);
 	if (!ctx)
 		return KB_EXIT_USAGE;
 	bench_context_note_plan(ctx, &run.plan);

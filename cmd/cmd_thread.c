@@ -205,7 +205,8 @@ static int measure(const struct thread_opts *o, struct run_cli_run *run, const s
 		return rc;
 	/* The notes once the options are known good (a bad one is the only line), never in a worker. */
 	contenders((const struct hash_impl *[THREAD_MAX]){ NULL }, (struct thread_contender[THREAD_MAX]){ { 0 } }, 1);
-	struct bench_context *ctx = run_cli_context("thread", run->cpu, rule, run->plan.hashes, run->plan.nhashes, 1);
+	struct bench_context *ctx = run_cli_context("thread", run->cpu, rule, run->plan.hashes, run->plan.nhashes,
+						    CONTEXT_COUNTER_REPORTED);
 	if (!ctx)
 		return KB_EXIT_USAGE;
 	bench_context_note_plan(ctx, &run->plan);

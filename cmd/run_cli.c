@@ -126,7 +126,7 @@ int run_cli_cpu(const char *cmd, int requested, int only_choose, int *cpu, const
 }
 
 struct bench_context *run_cli_context(const char *cmd, int cpu, const char *rule,
-				      const struct hash_impl *const *hashes, unsigned n, int uses_counter)
+				      const struct hash_impl *const *hashes, unsigned n, enum context_counter counter)
 {
 	/* Its warnings and names take a few KiB: not on the stack. */
 	struct bench_context *ctx = malloc(sizeof(*ctx));
@@ -134,7 +134,7 @@ struct bench_context *run_cli_context(const char *cmd, int cpu, const char *rule
 	if (!ctx)
 		cli_error(cmd, "out of memory");
 	else
-		bench_context_gather(ctx, cpu, rule, hashes, n, uses_counter);
+		bench_context_gather(ctx, cpu, rule, hashes, n, counter);
 	return ctx;
 }
 

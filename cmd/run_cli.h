@@ -42,10 +42,10 @@ int run_cli_format(const char *cmd, const char *name, enum report_kind kind, con
 int run_cli_cpu(const char *cmd, int requested, int only_choose, int *cpu, const char **rule);
 
 /* The run's context, gathered for the CPU chosen and the hashes measured
- * (uses_counter: the cycle counter's figures are reported); NULL after
+ * (counter: how the command uses the cycle counter); NULL after
  * printing the error. Freed with free(). */
 struct bench_context *run_cli_context(const char *cmd, int cpu, const char *rule,
-				      const struct hash_impl *const *hashes, unsigned n, int uses_counter);
+				      const struct hash_impl *const *hashes, unsigned n, enum context_counter counter);
 
 /* This process's limits (bench/ceiling.h, about 0.3 s) into ctx->ceiling,
  * measured on the pinned CPU before anything is timed, with a progress

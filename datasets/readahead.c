@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Four chunks: with two the reader and the caller wait on each other at
+/* Eight chunks: with two the reader and the caller wait on each other at
  * every chunk whenever one of them is briefly slower, and each wait is a
  * sleep and a wake-up (tens of microseconds on a VM). */
 #define RA_SLOTS 8

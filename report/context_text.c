@@ -39,8 +39,10 @@ static int warning_lines(FILE *out, const struct bench_context *ctx, const char 
 
 static void tsc_text(const struct bench_context *ctx, const char *none, char *buf, size_t size)
 {
-	if (ctx->counter_is_tsc)
+	if (ctx->counter_is_tsc && ctx->counter_hz > 0)
 		snprintf(buf, size, "TSC %.3f GHz", ctx->counter_hz / 1e9);
+	else if (ctx->counter_is_tsc)
+		snprintf(buf, size, "TSC (not timed: nothing used it)");
 	else
 		snprintf(buf, size, "%s", none);
 }

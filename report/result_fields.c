@@ -342,10 +342,12 @@ static size_t n_features(const struct record_row *w)
 }
 
 RECORD_GETTER(c_feature, record_str(v, CTX(w)->features_used[w->index]))
-RECORD_GETTER(c_tsc_hz, CTX(w)->counter_is_tsc && record_real(v, CTX(w)->counter_hz))
+/* A counter_hz of 0: identified, not calibrated (nothing was timed with it). */
+RECORD_GETTER(c_tsc_hz, CTX(w)->counter_is_tsc && CTX(w)->counter_hz > 0 && record_real(v, CTX(w)->counter_hz))
 RECORD_GETTER(c_invariant, record_bool(v, CTX(w)->counter_is_tsc && CTX(w)->tsc_invariant))
 RECORD_GETTER(c_rdtscp, record_bool(v, CTX(w)->has_rdtscp))
-RECORD_GETTER(c_overhead, CTX(w)->counter_is_tsc && record_real(v, CTX(w)->counter_overhead_ticks))
+RECORD_GETTER(c_overhead, CTX(w)->counter_is_tsc && CTX(w)->counter_hz > 0 &&
+				  record_real(v, CTX(w)->counter_overhead_ticks))
 RECORD_GETTER(c_resolution, record_uint(v, CTX(w)->clock_resolution_ns))
 RECORD_GETTER(c_granularity, record_uint(v, CTX(w)->clock_granularity_ns))
 RECORD_GETTER(c_kernel, record_str(v, CTX(w)->kernel_release))
@@ -353,7 +355,7 @@ RECORD_GETTER(c_governor, record_str(v, CTX(w)->governor))
 RECORD_GETTER(c_pinned, record_int(v, CTX(w)->pinned_cpu))
 RECORD_GETTER(c_pin_rule, record_str(v, CTX(w)->pin_rule))
 RECORD_GETTER(c_ceiling, record_item(v, CTX(w)->ceiling))
-RECORD_GETTER(c_step, record_real(v, CTX(w)->counter_step_ticks))
+RECORD_GETTER(c_step, CTX(w)->counter_step_ticks > 0 && record_real(v, CTX(w)->counter_step_ticks))
 RECORD_GETTER(c_page, CTX(w)->system_page_size > 0 && record_uint(v, (uint64_t)CTX(w)->system_page_size))
 RECORD_GETTER(c_processes, CTX(w)->processes && record_uint(v, CTX(w)->processes))
 RECORD_GETTER(c_rounds, CTX(w)->processes && record_uint(v, CTX(w)->rounds_per_process))

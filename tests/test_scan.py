@@ -38,6 +38,9 @@ d = scan_json("--sample-pages", "0", "--top", "4", raw_path, elf_path)
 if d:
     t = d["totals"]
     check(d["schema"] == "ksmbench-scan/1", "schema string")
+    # Nothing timed with the counter: it is identified, not calibrated.
+    check(d["context"]["tsc_hz"] is None and d["context"]["counter_step_ticks"] is None
+          and d["context"]["timer_overhead_tsc_cycles"] is None, "no sampling: the counter not calibrated")
     check(t["pages"] == 22 and t["zero_pages"] == 4 and t["distinct_contents"] == 3 + 7, f"totals {t}")
     check(t["duplicated_contents"] == 3 and t["duplicate_pages"] == 5 + 1 + 2, f"duplicates {t}")
     k0, k1 = d["ksm"]["use_zero_pages_0"], d["ksm"]["use_zero_pages_1"]
@@ -122,6 +125,8 @@ if d:
     check([h["zero_checksum"] for h in d["hashes"]][1] == "61574272", "jhash2 zero_checksum (KSM's old one)")
     check(d["settings"]["pages_to_scan"] == 200 and d["settings"]["sleep_millisecs"] == 10, "settings")
     check(d["context"]["pinned_cpu"] >= 0, "context object")
+    tsc = d["context"]["tsc_hz"]
+    check(d["context"]["counter_step_ticks"] >= 1 and (tsc is None or tsc > 1e6), "sampling: the counter calibrated")
 
 rc, out, err = run("scan", *FAST, "--format", "csv", "-H", "xxhash,xxh3", raw_path)
 rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []

@@ -337,6 +337,9 @@ void test_estimate_rdtsc_batch(void)
 	counter_info_simulate_step(0);
 	CHECK(counter_info()->simulated_step == 0 && counter_info()->step_ticks >= 1 &&
 	      counter_info()->step_ticks < 20000);
+	/* Once calibrated, the identity is the calibration; it names the same
+	 * counter either way. */
+	CHECK(counter_identity() == counter_info() && counter_identity()->unit);
 	page_set_release(&s);
 	page_content_release(&c);
 
