@@ -28,53 +28,42 @@
  * 12 moved the most bytes a cycle: 13.1 against 12.5, 12.8 and 12.2. */
 #define CRC32C_FUSED_AVX2_STEP_BYTES (128 + 3 * 4 * 8)
 
-static uint32_t crc32c_fused_avx2_chunk(uint32_t crc, const unsigned char *p, size_t len)
+static uint32_t crc32c_fused_avx2_chunk(uint32_t crc, const unsigned char *buf, size_t len)
 {
 	size_t steps = (len - 128) / CRC32C_FUSED_AVX2_STEP_BYTES, vec = 128 + 128 * steps;
 	size_t q = (len - vec) / 24; /* at least 4 per step; the rest after the loop */
-	const unsigned char *s = p + vec; /* the three streams: s, s+8q, s+16q */
-	const unsigned char *tail = s + 24 * q;
+	const unsigned char *s = buf + vec, *tail = s + 24 * q; /* the three streams start at s, s+8q, s+16q */
 	size_t tail_len = len - vec - 24 * q;
-	const unsigned char *sa = s, *sb = s + 8 * q, *sc = s + 16 * q;
+	/* The streams' positions and CRCs as CRC32C_LANES3_STEP names them. */
+	const unsigned char *p = s, *b = s + 8 * q, *c = s + 16 * q;
+	uint64_t c0 = 0, c1 = 0, c2 = 0;
 
-	__m256i a0 = crc32c_y_first(crc, p), a1 = crc32c_y_load(p + 32), a2 = crc32c_y_load(p + 64),
-		a3 = crc32c_y_load(p + 96);
+	__m256i a0 = crc32c_y_first(crc, buf), a1 = crc32c_y_load(buf + 32), a2 = crc32c_y_load(buf + 64),
+		a3 = crc32c_y_load(buf + 96);
 	__m256i k = crc32c_y_pair(&crc32c_fold.f1024);
-	uint64_t ca = 0, cb = 0, cc = 0;
-	const unsigned char *v = p + 128;
+	const unsigned char *v = buf + 128;
 
 	/* Each fold followed by one crc32q per stream: issued in this order the
 	 * crc32 unit and the multipliers overlap; GCC's post-RA scheduler would
 	 * group the crc32q (9.6 against 8.5 cycles per 112 bytes). */
-	for (size_t n = 0; n < steps; n++, v += 128, sa += 32, sb += 32, sc += 32) {
+	for (size_t n = 0; n < steps; n++, v += 128, p += 32, b += 32, c += 32) {
 		a0 = crc32c_y_fold(a0, k, crc32c_y_load(v));
-		ca = _mm_crc32_u64(ca, crc32c_load64(sa));
-		cb = _mm_crc32_u64(cb, crc32c_load64(sb));
-		cc = _mm_crc32_u64(cc, crc32c_load64(sc));
+		CRC32C_LANES3_STEP(0);
 		a1 = crc32c_y_fold(a1, k, crc32c_y_load(v + 32));
-		ca = _mm_crc32_u64(ca, crc32c_load64(sa + 8));
-		cb = _mm_crc32_u64(cb, crc32c_load64(sb + 8));
-		cc = _mm_crc32_u64(cc, crc32c_load64(sc + 8));
+		CRC32C_LANES3_STEP(1);
 		a2 = crc32c_y_fold(a2, k, crc32c_y_load(v + 64));
-		ca = _mm_crc32_u64(ca, crc32c_load64(sa + 16));
-		cb = _mm_crc32_u64(cb, crc32c_load64(sb + 16));
-		cc = _mm_crc32_u64(cc, crc32c_load64(sc + 16));
+		CRC32C_LANES3_STEP(2);
 		a3 = crc32c_y_fold(a3, k, crc32c_y_load(v + 96));
-		ca = _mm_crc32_u64(ca, crc32c_load64(sa + 24));
-		cb = _mm_crc32_u64(cb, crc32c_load64(sb + 24));
-		cc = _mm_crc32_u64(cc, crc32c_load64(sc + 24));
+		CRC32C_LANES3_STEP(3);
 	}
-	for (; sa < s + 8 * q; sa += 8, sb += 8, sc += 8) {
-		ca = _mm_crc32_u64(ca, crc32c_load64(sa));
-		cb = _mm_crc32_u64(cb, crc32c_load64(sb));
-		cc = _mm_crc32_u64(cc, crc32c_load64(sc));
-	}
+	for (; p < s + 8 * q; p += 8, b += 8, c += 8)
+		CRC32C_LANES3_STEP(0);
 	__m256i acc[4] = { a0, a1, a2, a3 };
 	uint32_t cv = crc32c_x86_reduce128(crc32c_y_finish(crc32c_y_merge4(acc), v, (size_t)(s - v)));
 
-	/* cv moves over all three streams, ca over two, cb over one. */
-	crc = crc32c_x86_recombine3(cv, crc32c_shift_qwords[q][2], (uint32_t)ca, crc32c_shift_qwords[q][1], (uint32_t)cb,
-				    crc32c_shift_qwords[q][0]) ^ (uint32_t)cc;
+	/* cv moves over all three streams, c0 over two, c1 over one. */
+	crc = crc32c_x86_recombine3(cv, crc32c_shift_qwords[q][2], (uint32_t)c0, crc32c_shift_qwords[q][1], (uint32_t)c1,
+				    crc32c_shift_qwords[q][0]) ^ (uint32_t)c2;
 	return crc32c_x86_1way(crc, tail, tail_len);
 }
 
