@@ -47,7 +47,7 @@ int run_cli_cpu(const char *cmd, int requested, int only_choose, int *cpu, const
 struct bench_context *run_cli_context(const char *cmd, int cpu, const char *rule,
 				      const struct hash_impl *const *hashes, unsigned n, enum context_counter counter);
 
-/* This process's limits (bench/ceiling.h, about 0.3 s) into ctx->ceiling,
+/* This process's limits (bench/ceiling.h, about 1.2 s) into ctx->ceiling,
  * measured on the pinned CPU before anything is timed, with a progress
  * note on a terminal; a warning in ctx if the probes could not run. */
 void run_cli_ceiling(const char *cmd, struct bench_context *ctx, int quiet);

@@ -21,7 +21,7 @@ unsigned report_shared_from_outside(const struct bench_result *r)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < r->repeats; i++) {
+	for (unsigned i = 0; r->rounds && i < r->repeats; i++) {
 		const struct bench_round *q = &r->rounds[i];
 		n += (q->disturbed & DISTURB_SHARED) && (q->known & INTERFERENCE_BUSY) && !(q->disturbed & DISTURB_BUSY);
 	}

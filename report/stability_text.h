@@ -19,7 +19,7 @@ void report_stability_reasons(const struct bench_result *r, char *buf, size_t si
 
 /* r's shared-core rounds in which this machine's other CPUs were measured
  * and not busy: the core's other user was outside the machine (a VM's
- * host). */
+ * host). 0 for a result without its rounds. */
 unsigned report_shared_from_outside(const struct bench_result *r);
 
 /* "unstable: xxh3 random hot 4096 window: <reasons>". */

@@ -113,7 +113,7 @@ static void untrusted_why(const struct thread_verdict *v, const struct bench_res
 	for (size_t r = 0; r < n; r++) {
 		for (unsigned i = 0; i < results[r].repeats; i++)
 			seen |= results[r].rounds ? results[r].rounds[i].disturbed : 0;
-		outside += results[r].rounds ? report_shared_from_outside(&results[r]) : 0;
+		outside += report_shared_from_outside(&results[r]);
 	}
 	for (unsigned k = 0, first = 1; k < DISTURB_KINDS && used < size; k++)
 		if ((seen >> k) & 1) {
