@@ -62,6 +62,23 @@ static void result(struct bench_result *r, struct bench_round *round, const char
 	*round = (struct bench_round){ .ns_per_page = ns, .calls = 1 };
 }
 
+/* thread_verdict_text's plain text of doc, or NULL if it failed. */
+static char *verdict_text(const struct report_document *doc)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	int rc = f ? thread_verdict_text(f, doc, REPORT_PLAIN) : -1;
+
+	if (f)
+		fclose(f);
+	if (rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 void test_thread_verdict(void)
 {
 	struct bench_result r[4];
@@ -98,12 +115,8 @@ void test_thread_verdict(void)
 	memset(&ctx, 0, sizeof(ctx));
 	struct report_document doc = { .kind = REPORT_THREAD, .ctx = &ctx, .results = r, .nresults = 4,
 				       .rows = rows, .nrows = 4, .verdict = &v };
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-	CHECK(f && thread_verdict_text(f, &doc, REPORT_PLAIN) == 0);
-	if (f)
-		fclose(f);
+	char *buf = verdict_text(&doc);
+	CHECK(buf);
 	const char *first = "KSM today: xxhash (xxh64 here), 1000 ns/page in ksmd's pattern, 0.50% of a CPU at "
 			    "100 pages/20 ms.\n";
 	CHECK(buf && strncmp(buf, first, strlen(first)) == 0);
@@ -117,11 +130,8 @@ void test_thread_verdict(void)
 	rounds[2].known |= INTERFERENCE_BUSY;
 	rounds[2].disturbed = DISTURB_SHARED;
 	doc.wide = 1; /* unwrapped */
-	buf = NULL;
-	f = open_memstream(&buf, &size);
-	CHECK(f && thread_verdict_text(f, &doc, REPORT_PLAIN) == 0);
-	if (f)
-		fclose(f);
+	buf = verdict_text(&doc);
+	CHECK(buf);
 	CHECK(buf && strstr(buf, "(by: shared-core from outside this machine in 1 round)"));
 	free(buf);
 	rounds[2].disturbed = 0;
@@ -132,11 +142,8 @@ void test_thread_verdict(void)
 	thread_rows_build(c, 4, r, 4, rows);
 	thread_verdict_build(rows, 4, r, 4, "xxh64", &k, &v);
 	CHECK(v.kernel_best == &rows[2] && v.kernel_x == 0.5);
-	buf = NULL;
-	f = open_memstream(&buf, &size);
-	CHECK(f && thread_verdict_text(f, &doc, REPORT_PLAIN) == 0);
-	if (f)
-		fclose(f);
+	buf = verdict_text(&doc);
+	CHECK(buf);
 	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: KSM's own xxhash; next jhash2, 2.00x slower.\n"));
 	free(buf);
 }
