@@ -23,6 +23,7 @@ if [ "${1:-}" = "--test" ]; then
 	command -v python3 >/dev/null 2>&1 || add python3
 	command -v clang >/dev/null 2>&1 || add clang
 	command -v rsvg-convert >/dev/null 2>&1 || add_optional librsvg2-bin # plot's PNG check
+	command -v xxhsum >/dev/null 2>&1 || add_optional xxhash # an independent XXH reference for sum's tests
 fi
 
 [ -z "$need_pkgs$opt_pkgs" ] && exit 0
