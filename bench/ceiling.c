@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "../datasets/page_set.h"
 #include "../hashes/cpu_features.h"
 #include "ceiling_probes.h"
 #include "clock.h"
@@ -205,16 +206,15 @@ static void instruction_probes(const struct ceiling_opts *o, struct ceiling_figu
 	__asm__ volatile("" : : "r"(sink)); /* consumed */
 }
 
-/* A buffer of at least 4x the last-level cache (64 MiB minimum, 1 GiB at
- * most), touched so that its pages exist. */
+/* A buffer the size of the default cold set (4x the last-level cache,
+ * datasets/page_set.h's bounds), touched so that its pages exist. */
 static unsigned char *stream_buffer(size_t *bytes, struct kb_err *err)
 {
 	struct cpu_description d;
 	memset(&d, 0, sizeof(d));
 	cpu_describe(&d);
-	uint64_t want = 4 * cpu_llc_bytes(&d);
+	uint64_t want = page_set_cold_default_bytes(cpu_llc_bytes(&d));
 
-	want = want < (64u << 20) ? (64u << 20) : want > (1u << 30) ? (1u << 30) : want;
 	void *p = mmap(NULL, (size_t)want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return kb_fail(err, "cannot map %llu MiB for the memory probes", (unsigned long long)(want >> 20)), NULL;

@@ -44,7 +44,7 @@ static void usage(void)
 	       "  --repeat N            rounds per process and measurement (default %u)\n"
 	       "  --window TIME         ksmd-style round length (default 40ms: one cycle at least)\n"
 	       "  --hz N                emulated CONFIG_HZ of the self-test (default 250)\n"
-	       "  --working-set SIZE    cold working set (default 4x the last-level cache, 64M..1G)\n"
+	       "  --working-set SIZE    cold working set (default 4x the last-level cache, 64M..2G)\n"
 	       "  --seed N              seed of the random pages, visiting order and rounds' order\n"
 	       "                        (default 1)\n"
 	       "  --cpu N               pin to CPU N (default: the highest-numbered CPU allowed)\n"

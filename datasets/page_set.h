@@ -60,8 +60,12 @@ int page_set_cold(struct page_set *s, const struct page_content *c, uint64_t ws_
 
 void page_set_release(struct page_set *s);
 
+/* The largest default cold set: 2 GiB, room for 4x a server's 260 MiB L3
+ * (Emerald Rapids) in a 64-bit address space; 1 GiB in a 32-bit one. */
+#define PAGE_SET_COLD_MAX_BYTES (sizeof(void *) >= 8 ? 2ull << 30 : 1ull << 30)
+
 /* The default cold working set for a last-level cache of llc_bytes (0 if
- * unknown): four times it, at least 64 MiB, at most 1 GiB. */
+ * unknown): four times it, at least 64 MiB, at most PAGE_SET_COLD_MAX_BYTES. */
 uint64_t page_set_cold_default_bytes(uint64_t llc_bytes);
 
 /* What a benchmark hashes, as the command line names it: the content

@@ -106,7 +106,7 @@ uint64_t page_set_cold_default_bytes(uint64_t llc_bytes)
 
 	if (ws < (64ull << 20))
 		ws = 64ull << 20;
-	if (ws > (1ull << 30))
-		ws = 1ull << 30;
+	if (ws > PAGE_SET_COLD_MAX_BYTES)
+		ws = PAGE_SET_COLD_MAX_BYTES;
 	return ws;
 }
