@@ -15,17 +15,23 @@
 #define ALIAS_MEASURE_ROUNDS 5
 #define ALIAS_MEASURE_CALLS 32
 
+/* Choices kept per family: one for each CPU identity and feature mask seen
+ * (the tests pose as other CPUs and take features away, then come back), so
+ * that a measured choice is made once per process and key, not again with
+ * another outcome when candidates are within noise of each other. */
+#define ALIAS_KEYS_KEPT 8
+
 struct alias_family {
 	const struct hash_impl *alias;
 	const struct hash_impl *const *candidates; /* NULL-terminated, the fallback last */
 	const char *(*rule_choice)(const struct alias_rule *r);
-	struct alias_choice choice;
-	unsigned key; /* cpu_identity_key() the choice was made under */
-	int decided;
+	struct alias_choice choice[ALIAS_KEYS_KEPT];
+	unsigned key[ALIAS_KEYS_KEPT]; /* cpu_identity_key() each choice was made under */
+	unsigned kept, next; /* choices kept; the slot the next new key takes */
 };
 
 static const struct hash_impl *const crc32c_candidates[] = {
-	&hash_crc32c_fused, &hash_crc32c_fused_avx2, &hash_crc32c_vpclmul, &hash_crc32c_vpclmul_avx2,
+	&hash_crc32c_fused, &hash_crc32c_fused_intel, &hash_crc32c_fused_avx2, &hash_crc32c_vpclmul, &hash_crc32c_vpclmul_avx2,
 	&hash_crc32c_3way_fit, &hash_crc32c_3way, &hash_crc32c_armv8, &hash_crc32c_sse42, &hash_crc32c_generic, NULL,
 };
 static const struct hash_impl *const xxh3_candidates[] = {
@@ -40,9 +46,9 @@ static const char *rule_xxh3(const struct alias_rule *r) { return r->xxh3; }
 static const char *rule_xxh128(const struct alias_rule *r) { return r->xxh128; }
 
 static struct alias_family families[] = {
-	{ &hash_crc32c, crc32c_candidates, rule_crc32c, { 0 }, 0, 0 },
-	{ &hash_xxh3, xxh3_candidates, rule_xxh3, { 0 }, 0, 0 },
-	{ &hash_xxh128, xxh128_candidates, rule_xxh128, { 0 }, 0, 0 },
+	{ &hash_crc32c, crc32c_candidates, rule_crc32c, { { 0 } }, { 0 }, 0, 0 },
+	{ &hash_xxh3, xxh3_candidates, rule_xxh3, { { 0 } }, { 0 }, 0, 0 },
+	{ &hash_xxh128, xxh128_candidates, rule_xxh128, { { 0 } }, { 0 }, 0, 0 },
 };
 
 static double now_s(void)
@@ -71,10 +77,9 @@ static double measure_bytes_per_s(const struct hash_impl *h, const unsigned char
 	return best_s > 0 ? ALIAS_MEASURE_CALLS * (double)ALIAS_MEASURE_BYTES / best_s : 0;
 }
 
-static void measure(struct alias_family *f)
+static void measure(struct alias_family *f, struct alias_choice *c)
 {
 	static unsigned char page[ALIAS_MEASURE_BYTES + 64] __attribute__((aligned(64)));
-	struct alias_choice *c = &f->choice;
 	uint64_t s = 0x6b736d62u;
 	double best = -1;
 
@@ -95,9 +100,8 @@ static void measure(struct alias_family *f)
 	}
 }
 
-static void decide(struct alias_family *f)
+static void decide(struct alias_family *f, struct alias_choice *c)
 {
-	struct alias_choice *c = &f->choice;
 	const struct alias_rule *rule = alias_rule_match();
 	const char *name = rule ? f->rule_choice(rule) : NULL;
 	const struct hash_impl *named = name ? hash_find(name) : NULL;
@@ -114,7 +118,7 @@ static void decide(struct alias_family *f)
 		c->how = ALIAS_BY_TABLE;
 		c->rule = rule;
 	} else if (available > 1) {
-		measure(f);
+		measure(f, c);
 	} else {
 		/* Nothing to decide; the last candidate (portable) is always built. */
 		c->how = ALIAS_ONLY_CANDIDATE;
@@ -142,12 +146,16 @@ const struct alias_choice *alias_choice(const struct hash_impl *alias)
 
 	if (!f)
 		return NULL;
-	if (!f->decided || f->key != key) {
-		decide(f);
-		f->key = key;
-		f->decided = 1;
-	}
-	return &f->choice;
+	for (unsigned i = 0; i < f->kept; i++)
+		if (f->key[i] == key)
+			return &f->choice[i];
+	unsigned slot = f->next;
+	f->next = (f->next + 1) % ALIAS_KEYS_KEPT;
+	if (f->kept < ALIAS_KEYS_KEPT)
+		f->kept++;
+	decide(f, &f->choice[slot]);
+	f->key[slot] = key;
+	return &f->choice[slot];
 }
 
 const char *alias_choice_describe(const struct alias_choice *c, char *buf, size_t size)
