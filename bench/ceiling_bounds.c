@@ -72,25 +72,33 @@ static int clmul_fold(const struct ceiling_figures *f, unsigned w, double *per_c
 	return 0;
 }
 
-/* Both at once: the bytes of the fused loop probe (4 registers folded and
- * 12 crc32q of 8 bytes, with their loads and xors) over its measured
- * cycles, never less than either part alone. Where the units do not
- * overlap that is their sum, and one part alone is faster. */
+/* Both at once: the bytes of the fused loop probes (4 registers folded
+ * with their loads and xors, and 12 crc32q of 8 bytes, or 6 in the light
+ * one) over their measured cycles, the better of the two balances, never
+ * less than either part alone. Where the units do not overlap that is their
+ * sum, and one part alone is faster. Two balances, because the best one
+ * follows the multiplier's rate: on family 25 model 17 (a ymm multiply in
+ * two cycles) the heavy one moved more, on family 6 model 207 (a zmm one a
+ * cycle) the heavy one is crc32q-bound below folding alone. */
 static int crc_clmul(const struct ceiling_figures *f, unsigned w, double *per_cycle, struct ceiling_bound *b)
 {
 	double crc, cl;
 	struct ceiling_bound tmp = *b;
-	const struct ceiling_value *fused = val(f, by_width(w, CEIL_FUSED_XMM));
+	const struct ceiling_value *fused = val(f, by_width(w, CEIL_FUSED_XMM)),
+				   *light = val(f, by_width(w, CEIL_FUSED_LIGHT_XMM));
 
 	if (crc_3way(f, &crc, &tmp) || clmul_fold(f, w, &cl, &tmp))
 		return fail(b, tmp.limit);
-	if (!fused)
-		return fail(b, "the fused crc32q + (v)pclmulqdq loop was not measured");
-	double together = (4.0 * w + 12 * 8) / fused->value, alone = crc > cl ? crc : cl;
+	if (!fused || !light)
+		return fail(b, "the fused crc32q + (v)pclmulqdq loops were not measured");
+	double heavy = (4.0 * w + 12 * 8) / fused->value, lean = (4.0 * w + 6 * 8) / light->value;
+	double together = heavy > lean ? heavy : lean, alone = crc > cl ? crc : cl;
 	*per_cycle = together > alone ? together : alone;
-	b->limit = together > alone ? "crc32q and (v)pclmulqdq together (the fused loop)"
-				    : "crc32q and (v)pclmulqdq do not overlap: the faster alone";
-	b->formula = "max((4 x W + 12 x 8 B) / fused-loop cycles, crc alone, fold alone)";
+	b->limit = together <= alone ? "crc32q and (v)pclmulqdq do not overlap: the faster alone"
+		   : heavy >= lean   ? "crc32q and (v)pclmulqdq together (the fused loop, 12 crc32q)"
+				     : "crc32q and (v)pclmulqdq together (the fused loop, 6 crc32q)";
+	b->formula = "max((4 x W + 12 x 8 B) / fused-loop cycles, (4 x W + 6 x 8 B) / light fused-loop cycles, "
+		     "crc alone, fold alone)";
 	return 0;
 }
 
@@ -133,7 +141,7 @@ int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, si
 	/* Below their thresholds the multi-stream schemes run one stream. */
 	if ((s == HASH_SCHEME_CRC_3WAY && page_size < 512) || (s == HASH_SCHEME_CLMUL_FOLD && page_size < 128))
 		s = HASH_SCHEME_CRC_1WAY;
-	if (s == HASH_SCHEME_CRC_CLMUL && page_size < (w == 32 ? 1024u : 2048u)) /* their thresholds */
+	if (s == HASH_SCHEME_CRC_CLMUL && page_size < h->fused_min_bytes)
 		s = HASH_SCHEME_CLMUL_FOLD;
 	switch (s) {
 	case HASH_SCHEME_CRC_1WAY: rc = crc_1way(f, &per_cycle, b); break;

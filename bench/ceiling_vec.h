@@ -60,13 +60,15 @@ static inline uint64_t ceil_load64(const unsigned char *p)
 }
 
 /* A fused crc32c's loop, from L1: 4 registers folded (load, the low and
- * high carry-less multiplies, both xored into the data), each followed by
- * one crc32q with its load on each of 3 streams: 4W + 96 bytes an
- * iteration, the balance that moved the most bytes a cycle on family 25
- * model 17 (docs/ceilings.md). The mixed loop above has the multiplies
- * and crc32q alone; this is the full mix, in the order that lets the two
- * units overlap (built without GCC's post-RA scheduling, which groups the
- * crc32q together). */
+ * high carry-less multiplies, both xored into the data), with one crc32q
+ * and its load on each of 3 streams after every fold (the heavy balance,
+ * 4W + 96 bytes an iteration: what moved the most bytes a cycle on family
+ * 25 model 17, where a ymm multiply takes two cycles) or after every second
+ * fold (the light one, 4W + 48 bytes: crc32c-fused-intel's, for one-a-cycle
+ * zmm multipliers); docs/ceilings.md. The mixed loop above has the
+ * multiplies and crc32q alone; this is the full mix, in the order that lets
+ * the two units overlap (built without GCC's post-RA scheduling, which
+ * groups the crc32q together). */
 #define CEIL_FOLD(a, o) a = VXOR(VXOR(VCLMUL(a, k), VCLMULHI(a, k)), VLOAD(p + (o)))
 #define CEIL_CRC3(o)                                                   \
 	do {                                                           \
@@ -74,28 +76,33 @@ static inline uint64_t ceil_load64(const unsigned char *p)
 		c1 = _mm_crc32_u64(c1, ceil_load64(s + 1024 + (o)));   \
 		c2 = _mm_crc32_u64(c2, ceil_load64(s + 2048 + (o)));   \
 	} while (0)
-void CEIL_FN(ceiling_fused_)(uint64_t iters, uint64_t *sink)
+static inline __attribute__((always_inline)) void ceil_fused(uint64_t iters, uint64_t *sink, int light)
 {
 	V k = VSET1(0x9e3779b97f4a7c15ull ^ *sink), a0 = VSET1(1), a1 = VSET1(2), a2 = VSET1(3), a3 = VSET1(4);
 	uint64_t c0 = *sink, c1 = 2, c2 = 3;
 	size_t off = 0;
 
 	for (uint64_t i = 0; i < iters; i++) {
-		/* Vectors from the first 8 KiB, the streams' 32 bytes from the
-		 * next 3 KiB. */
+		/* Vectors from the first 8 KiB, the streams' 32 bytes (16
+		 * light) from the next 3 KiB. */
 		const unsigned char *p = ceiling_l1_buf + off, *s = ceiling_l1_buf + 8192 + off / (CEIL_W / 8);
 		CEIL_FOLD(a0, 0);
-		CEIL_CRC3(0);
+		if (!light)
+			CEIL_CRC3(0);
 		CEIL_FOLD(a1, CEIL_W);
 		CEIL_CRC3(8);
 		CEIL_FOLD(a2, 2 * CEIL_W);
-		CEIL_CRC3(16);
+		if (!light)
+			CEIL_CRC3(16);
 		CEIL_FOLD(a3, 3 * CEIL_W);
 		CEIL_CRC3(24);
 		off = (off + 4 * CEIL_W) & 8191;
 	}
 	*sink += VLOW64(VXOR(VXOR(a0, a1), VXOR(a2, a3))) + (c0 ^ c1 ^ c2);
 }
+
+void CEIL_FN(ceiling_fused_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, 0); }
+void CEIL_FN(ceiling_fused_light_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, 1); }
 #undef CEIL_FOLD
 #undef CEIL_CRC3
 

@@ -10,10 +10,11 @@
 #include "hash.h"
 #include "impls.h"
 
+#define CRC32C_FUSED_MIN_BYTES 2048 /* measured: below it vpclmul alone is faster */
+
 #if defined(__x86_64__)
 #include "crc32c_avx512.h"
 
-#define CRC32C_FUSED_MIN_BYTES 2048 /* measured: below it vpclmul alone is faster */
 /* Longer inputs go in chunks of this size, keeping each stream within the
  * recombination table (CRC32C_SHIFT_MAX_QWORDS). */
 #define CRC32C_FUSED_CHUNK_BYTES 8192
@@ -103,6 +104,7 @@ const struct hash_impl hash_crc32c_fused = {
 	.kernel = { NULL, NULL, NULL, "ours: the kernel has no fused crc32q + VPCLMULQDQ path (its 6.17 notes leave it as future work)" },
 	.scheme = HASH_SCHEME_CRC_CLMUL,
 	.vector_bytes = 64,
+	.fused_min_bytes = CRC32C_FUSED_MIN_BYTES,
 	.cpu_needs = CPU_SSE42 | CPU_PCLMUL | CPU_AVX512F | CPU_VPCLMUL,
 	.len_multiple = 1,
 	.fn = CRC32C_FUSED_FN,

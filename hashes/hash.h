@@ -50,6 +50,7 @@ struct hash_impl {
 	struct hash_kernel_use kernel;
 	enum hash_scheme scheme;
 	unsigned vector_bytes;   /* register width of the scheme (16, 32, 64), 0 for scalar */
+	size_t fused_min_bytes;  /* HASH_SCHEME_CRC_CLMUL: below this many bytes the code folds alone */
 };
 
 /* The registry, in display order. */

@@ -41,6 +41,7 @@ static void known(struct ceiling_figures *f)
 	set(f, CEIL_CLMUL_YMM, 2.0);
 	set(f, CEIL_MIXED_YMM, 9.0);
 	set(f, CEIL_FUSED_YMM, 18.0);
+	set(f, CEIL_FUSED_LIGHT_YMM, 16.5);
 	set(f, CEIL_LOAD_YMM, 64.0);
 	set(f, CEIL_XXH3_YMM, 1.4);
 	set(f, CEIL_XXH3_BLOCK_YMM, 1.5);
@@ -64,8 +65,12 @@ void test_ceiling_bounds(void)
 	CHECK(strstr(b.limit, "vpclmulqdq ymm"));
 	/* Fused: (4 x 32 + 12 x 8) bytes per 18 cycles of the fused loop. */
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 224.0 / 18 * 3e9));
-	CHECK(strstr(b.limit, "together"));
+	CHECK(strstr(b.limit, "together") && strstr(b.limit, "12 crc32q"));
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 512, &b) == 0 && near(b.bytes_per_s, 24e9));
+	/* The light balance where it moves more: (4 x 32 + 6 x 8) bytes in 12. */
+	set(&f, CEIL_FUSED_LIGHT_YMM, 12.0);
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 176.0 / 12 * 3e9));
+	CHECK(strstr(b.limit, "6 crc32q"));
 	CHECK(near(ceiling_coissue(&f, 32), 5.0 / 6));
 	CHECK(ceiling_coissue(&f, 64) == -1);
 	/* XXH3 AVX2: the block (32 / 1.5 B a cycle, its scramble in) binds,
@@ -78,12 +83,16 @@ void test_ceiling_bounds(void)
 	/* No overlap: the mixed and fused loops take the sum of their parts. */
 	set(&f, CEIL_MIXED_YMM, 14.0);
 	set(&f, CEIL_FUSED_YMM, 28.0);
+	set(&f, CEIL_FUSED_LIGHT_YMM, 22.0);
 	CHECK(near(ceiling_coissue(&f, 32), 0));
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
 	CHECK(strstr(b.limit, "do not overlap"));
 	/* Unmodelled families and missing probes are errors with a reason. */
 	CHECK(ceiling_bound(&f, &hash_jhash2, 4096, &b) == -1 && strstr(b.limit, "not modelled"));
 	CHECK(ceiling_bound(&f, &hash_crc32c_vpclmul, 4096, &b) == -1 && b.bytes_per_s == 0);
+	f.v[CEIL_FUSED_LIGHT_YMM].measured = 0;
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == -1 && strstr(b.limit, "fused"));
+	f.v[CEIL_FUSED_LIGHT_YMM].measured = 1;
 	f.v[CEIL_FUSED_YMM].measured = 0;
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == -1 && strstr(b.limit, "fused"));
 	f.v[CEIL_XXH3_BLOCK_YMM].measured = 0;
