@@ -76,6 +76,19 @@ void test_alias_table(void)
 		CHECK(alias_rule_match() == NULL);
 		cpu_features_enable_all();
 	}
+	/* Emerald Rapids with AVX-512: every alias by its line. */
+	CHECK(cpu_identity_simulate("GenuineIntel:6:207", &err) == 0);
+	if (has(CPU_AVX512F | CPU_VPCLMUL | CPU_SSE42 | CPU_PCLMUL)) {
+		CHECK(alias_choice(&hash_crc32c)->how == ALIAS_BY_TABLE);
+		CHECK(hash_resolve(&hash_crc32c) == &hash_crc32c_vpclmul);
+		CHECK(hash_resolve(&hash_xxh3) == &hash_xxh3_avx512 && hash_resolve(&hash_xxh128) == &hash_xxh128_avx512);
+		/* Without AVX-512 the line does not match: measured instead. */
+		if (cpu_features_disable("avx512f", &err) == 0) {
+			CHECK(alias_rule_match() == NULL);
+			CHECK(alias_choice(&hash_crc32c)->how != ALIAS_BY_TABLE);
+			cpu_features_enable_all();
+		}
+	}
 	CHECK(alias_choice(&hash_jhash2) == NULL);
 	cpu_identity_real();
 }
