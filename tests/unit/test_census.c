@@ -165,6 +165,19 @@ void test_census_contents(void)
 	z[4095] = 0;
 	z[300] = 0x80;
 	CHECK(!census_page_is_zero(z, sizeof(z)));
+	z[300] = 0;
+	/* One set bit anywhere, at any alignment and length, in every lane of
+	 * the vector test. */
+	unsigned missed = 0;
+	for (size_t off = 0; off < 2; off++)
+		for (size_t i = off; i < sizeof(z); i++) {
+			z[i] = (unsigned char)(1u << (i & 7));
+			missed += census_page_is_zero(z + off, sizeof(z) - off) != 0;
+			missed += census_page_is_zero(z + off, 1000 - off) != (i >= 1000);
+			z[i] = 0;
+		}
+	CHECK(missed == 0);
+	CHECK(census_page_is_zero(z + 1, 4095) && census_page_is_zero(z, 0));
 }
 
 /* Digests computed ahead (as a read-ahead thread does) count exactly as
