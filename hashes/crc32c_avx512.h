@@ -9,6 +9,7 @@
 
 #include "crc32c_consts.h"
 #include "crc32c_x86.h"
+#include "impls.h"
 
 /* Below this one crc32q stream is as fast or faster (measured at 64 bytes:
  * the reductions cost more than eight dependent crc32q). */
@@ -64,6 +65,19 @@ static inline __m128i crc32c_z_finish(__m512i x, const unsigned char *p, size_t 
 static inline __m512i crc32c_z_first(uint32_t crc, const unsigned char *p)
 {
 	return _mm512_xor_si512(crc32c_z_load(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
+}
+
+/* An AVX-512 fused entry (crc32c_fused.c, crc32c_fused_intel.c): short
+ * inputs by crc32c-sse42's own code, then fused chunks, the rest folded. */
+static inline uint64_t crc32c_z_fused(const void *buf, size_t len, size_t chunk_bytes, size_t min_bytes,
+				      uint32_t (*chunk)(uint32_t, const unsigned char *, size_t))
+{
+	const unsigned char *p = buf;
+
+	if (__builtin_expect(len < CRC32C_VPCLMUL_MIN_BYTES, 1))
+		return crc32c_sse42_oneshot(buf, len);
+	uint32_t crc = crc32c_x86_fused_chunks(0xffffffffu, &p, &len, chunk_bytes, min_bytes, chunk);
+	return crc32c_vpclmul_update(crc, p, len) ^ 0xffffffffu;
 }
 
 #endif

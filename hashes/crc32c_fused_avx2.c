@@ -61,11 +61,7 @@ static uint32_t crc32c_fused_avx2_chunk(uint32_t crc, const unsigned char *buf, 
 		CRC32C_LANES3_STEP(0);
 	__m256i acc[4] = { a0, a1, a2, a3 };
 	uint32_t cv = crc32c_x86_reduce128(crc32c_y_finish(crc32c_y_merge4(acc), v, (size_t)(s - v)));
-
-	/* cv moves over all three streams, c0 over two, c1 over one. */
-	crc = crc32c_x86_recombine3(cv, crc32c_shift_qwords[q][2], (uint32_t)c0, crc32c_shift_qwords[q][1], (uint32_t)c1,
-				    crc32c_shift_qwords[q][0]) ^ (uint32_t)c2;
-	return crc32c_x86_1way(crc, tail, tail_len);
+	return crc32c_x86_streams3_join(cv, q, c0, c1, c2, tail, tail_len);
 }
 
 /* Out of line, so that the short path below saves no registers. */
@@ -73,22 +69,8 @@ __attribute__((noinline)) static uint64_t crc32c_fused_avx2_long(const unsigned 
 {
 	uint32_t crc = 0xffffffffu;
 
-	/* Whole chunks while what is left after them could still be fused. */
-	while (len >= CRC32C_FUSED_AVX2_CHUNK_BYTES + CRC32C_FUSED_AVX2_MIN_BYTES) {
-		crc = crc32c_fused_avx2_chunk(crc, p, CRC32C_FUSED_AVX2_CHUNK_BYTES);
-		p += CRC32C_FUSED_AVX2_CHUNK_BYTES;
-		len -= CRC32C_FUSED_AVX2_CHUNK_BYTES;
-	}
-	if (len >= CRC32C_FUSED_AVX2_MIN_BYTES) {
-		/* One or two chunks, of at most CHUNK bytes each. */
-		size_t first = len > CRC32C_FUSED_AVX2_CHUNK_BYTES ? len / 2 : len;
-		crc = crc32c_fused_avx2_chunk(crc, p, first);
-		p += first;
-		len -= first;
-		if (len)
-			crc = crc32c_fused_avx2_chunk(crc, p, len);
-		len = 0;
-	}
+	crc = crc32c_x86_fused_chunks(crc, &p, &len, CRC32C_FUSED_AVX2_CHUNK_BYTES, CRC32C_FUSED_AVX2_MIN_BYTES,
+				      crc32c_fused_avx2_chunk);
 	crc = crc32c_vpclmul_avx2_update(crc, p, len);
 	_mm256_zeroupper(); /* legacy-SSE code may run next */
 	return crc ^ 0xffffffffu;

@@ -37,6 +37,32 @@ static inline uint32_t crc32c_x86_1way(uint32_t crc, const unsigned char *p, siz
 	return crc;
 }
 
+/* The fused entries' driver: whole chunks of chunk_bytes while what is left
+ * after them could still be fused, then one or two chunks of at most
+ * chunk_bytes for the rest when it is min_bytes or more. Each chunk keeps
+ * its crc32q streams within the recombination table. Advances *p and *len
+ * past what it hashed (all of it, or nothing below min_bytes); the caller
+ * folds what is left. Inlined with chunk, a constant, in each caller. */
+static inline uint32_t crc32c_x86_fused_chunks(uint32_t crc, const unsigned char **p, size_t *len, size_t chunk_bytes,
+					       size_t min_bytes,
+					       uint32_t (*chunk)(uint32_t, const unsigned char *, size_t))
+{
+	while (*len >= chunk_bytes + min_bytes) {
+		crc = chunk(crc, *p, chunk_bytes);
+		*p += chunk_bytes;
+		*len -= chunk_bytes;
+	}
+	if (*len >= min_bytes) {
+		size_t first = *len > chunk_bytes ? *len / 2 : *len;
+		crc = chunk(crc, *p, first);
+		if (*len > first)
+			crc = chunk(crc, *p + first, *len - first);
+		*p += *len;
+		*len = 0;
+	}
+	return crc;
+}
+
 /* a*ka + b*kb + c*kc, reduced mod P by one crc32q (see crc32c_consts.c):
  * with each k = x^(8n-33) this moves a, b and c forward by their n bytes. */
 static inline uint32_t crc32c_x86_recombine3(uint32_t a, uint32_t ka, uint32_t b, uint32_t kb, uint32_t c, uint32_t kc)
@@ -45,6 +71,18 @@ static inline uint32_t crc32c_x86_recombine3(uint32_t a, uint32_t ka, uint32_t b
 	__m128i m = _mm_xor_si128(_mm_clmulepi64_si128(ab, kab, 0x00), _mm_clmulepi64_si128(ab, kab, 0x11));
 	m = _mm_xor_si128(m, _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)c), _mm_cvtsi32_si128((int)kc), 0x00));
 	return (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(m));
+}
+
+/* The end of a fused chunk: the vector part's CRC cv, then three streams of
+ * q quadwords each with CRCs c0, c1, c2 (from zero), then tail_len bytes at
+ * tail. cv moves over all three streams, c0 over two, c1 over one. */
+static inline uint32_t crc32c_x86_streams3_join(uint32_t cv, size_t q, uint64_t c0, uint64_t c1, uint64_t c2,
+						const unsigned char *tail, size_t tail_len)
+{
+	uint32_t crc = crc32c_x86_recombine3(cv, crc32c_shift_qwords[q][2], (uint32_t)c0, crc32c_shift_qwords[q][1],
+					     (uint32_t)c1, crc32c_shift_qwords[q][0]) ^
+		       (uint32_t)c2;
+	return crc32c_x86_1way(crc, tail, tail_len);
 }
 
 /* The end of a block whose last lane still has its last quadword `last` to
