@@ -33,9 +33,9 @@ const struct alias_rule alias_rules[] = {
 	  "AMD 26 with AVX-512 (Zen 5)", "crc32c-fused", "xxh3-avx512", NULL,
 	  "docs/hashes.md#family-26-with-avx-512-zen-5" },
 	/* Emerald Rapids (family 6 model 0xcf), the VM of 2026-12-02: vpclmul
-	 * 1.17x ISA-L; fused-intel 1.055x vpclmul on a free core but 0.8-0.9x
-	 * with the host's SMT sibling busy (vpclmul barely moves), a tie in
-	 * bench's best rounds; XXH3 and XXH128 AVX-512 1.3-1.5x AVX2. */
+	 * 1.17x ISA-L; fused-intel 1.02x vpclmul at 4 KiB on a free core but
+	 * 0.8-0.95x with the host's SMT sibling busy (vpclmul barely moves), a
+	 * tie in bench's best rounds; XXH3 and XXH128 AVX-512 1.3-1.5x AVX2. */
 	{ INTEL, 0x06, 0xcf, 0xcf, CPU_AVX512F | CPU_VPCLMUL | CPU_SSE42 | CPU_PCLMUL, 0,
 	  "Intel 6/0xcf with AVX-512 (Emerald Rapids)", "crc32c-vpclmul", "xxh3-avx512", "xxh128-avx512",
 	  "docs/hashes.md#family-6-model-207-emerald-rapids" },
