@@ -28,6 +28,18 @@ static void make_table(uint32_t *table, uint32_t poly)
 		table[i] = crc_byte(0, (unsigned char)i, poly);
 }
 
+static void crc_prefixes(const void *buf, size_t len, const uint32_t *table, uint32_t *out)
+{
+	const unsigned char *p = buf;
+	uint32_t crc = 0xffffffffu;
+
+	out[0] = 0;
+	for (size_t n = 1; n <= len; n++) {
+		crc = (crc >> 8) ^ table[(crc ^ *p++) & 0xff];
+		out[n] = crc ^ 0xffffffffu;
+	}
+}
+
 uint32_t ref_crc32c(const void *buf, size_t len)
 {
 	static uint32_t table[256];
@@ -42,6 +54,22 @@ uint32_t ref_crc32(const void *buf, size_t len)
 	if (!table[1])
 		make_table(table, 0xedb88320u);
 	return crc_reflected(buf, len, table);
+}
+
+void ref_crc32c_prefixes(const void *buf, size_t len, uint32_t *out)
+{
+	static uint32_t table[256];
+	if (!table[1])
+		make_table(table, 0x82f63b78u);
+	crc_prefixes(buf, len, table, out);
+}
+
+void ref_crc32_prefixes(const void *buf, size_t len, uint32_t *out)
+{
+	static uint32_t table[256];
+	if (!table[1])
+		make_table(table, 0xedb88320u);
+	crc_prefixes(buf, len, table, out);
 }
 
 #define ROT(x, k) (((x) << (k)) | ((x) >> (32 - (k))))

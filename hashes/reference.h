@@ -11,6 +11,12 @@
 uint32_t ref_crc32c(const void *buf, size_t len);
 uint32_t ref_crc32(const void *buf, size_t len);
 
+/* The same for every prefix at once: out[n] = ref_crc32c(buf, n) for n =
+ * 0..len (len + 1 values), in one bytewise pass; what lets the self-test
+ * check every length without a pass per length. */
+void ref_crc32c_prefixes(const void *buf, size_t len, uint32_t *out);
+void ref_crc32_prefixes(const void *buf, size_t len, uint32_t *out);
+
 /* lookup3 hashlittle, byte-at-a-time: equals jhash2 on little-endian input
  * whose length is a multiple of 4. */
 uint32_t ref_hashlittle(const void *buf, size_t len, uint32_t initval);
