@@ -5,7 +5,8 @@ block may use a file an earlier one wrote), and removed at the end.
 
 - `ksmbench` is the binary under test, first on PATH through a wrapper that
   inserts short timing options right after the command name (FAST below:
-  2 ms windows, 1 MiB cold sets, `verify --quick`, no ceiling probes), so
+  2 ms windows, 1 MiB cold sets, two measuring processes, `verify --quick`,
+  no ceiling probes), so
   the examples run as written in seconds; options a line gives itself come
   later and win. Plain `ksmbench` runs `ksmbench thread` with them (plain
   ksmbench is thread: tests/test_cli_basics.py checks that). Where fork()
@@ -42,16 +43,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
 EMULATED = bool(os.environ.get("KSMBENCH_TEST_EMULATED"))
 FAST = {
-    "bench": "--no-ceiling --window 2ms --repeat 2 --working-set 1M",
-    "thread": "--no-ceiling --window 2ms --repeat 1 --working-set 1M",
-    "select": "--no-ceiling",
+    "bench": "--no-ceiling --window 2ms --repeat 2 --working-set 1M --processes 2",
+    "thread": "--no-ceiling --window 2ms --repeat 1 --working-set 1M --processes 2",
+    "select": "--no-ceiling --processes 2",
     "scan": "--window 2ms --repeat 1 --working-set 1M --sample-pages 64",
     "ceiling": "--repeat 1",
     "verify": "--quick",
 }
 if not FORKS:  # qemu-i386 hangs in fork(): measure in the one process there
     for c in MEASURING:
-        FAST[c] += " --processes 1"
+        FAST[c] = FAST[c].replace("--processes 2", "--processes 1")
 WRAPPER = """#!/bin/sh
 # doc-test wrapper: short timing options after the command name
 bin=%s
