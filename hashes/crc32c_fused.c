@@ -60,9 +60,17 @@ static uint32_t crc32c_fused_chunk(uint32_t crc, const unsigned char *p, size_t 
 	return crc32c_x86_streams3_join(cv, q, ca, cb, cc, tail, tail_len);
 }
 
+__attribute__((noinline)) static uint64_t crc32c_fused_long(const void *buf, size_t len)
+{
+	return crc32c_z_fused_long(buf, len, CRC32C_FUSED_CHUNK_BYTES, CRC32C_FUSED_MIN_BYTES, crc32c_fused_chunk);
+}
+
 static uint64_t crc32c_fused(const void *buf, size_t len)
 {
-	return crc32c_z_fused(buf, len, CRC32C_FUSED_CHUNK_BYTES, CRC32C_FUSED_MIN_BYTES, crc32c_fused_chunk);
+	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
+	if (__builtin_expect(len < CRC32C_VPCLMUL_MIN_BYTES, 1))
+		return crc32c_sse42_oneshot(buf, len);
+	return crc32c_fused_long(buf, len);
 }
 #define CRC32C_FUSED_FN crc32c_fused
 #else

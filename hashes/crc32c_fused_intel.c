@@ -59,10 +59,18 @@ static uint32_t crc32c_fused_intel_chunk(uint32_t crc, const unsigned char *buf,
 	return crc32c_x86_streams3_join(cv, q, c0, c1, c2, tail, tail_len);
 }
 
+__attribute__((noinline)) static uint64_t crc32c_fused_intel_long(const void *buf, size_t len)
+{
+	return crc32c_z_fused_long(buf, len, CRC32C_FUSED_INTEL_CHUNK_BYTES, CRC32C_FUSED_INTEL_MIN_BYTES,
+				   crc32c_fused_intel_chunk);
+}
+
 static uint64_t crc32c_fused_intel(const void *buf, size_t len)
 {
-	return crc32c_z_fused(buf, len, CRC32C_FUSED_INTEL_CHUNK_BYTES, CRC32C_FUSED_INTEL_MIN_BYTES,
-			      crc32c_fused_intel_chunk);
+	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
+	if (__builtin_expect(len < CRC32C_VPCLMUL_MIN_BYTES, 1))
+		return crc32c_sse42_oneshot(buf, len);
+	return crc32c_fused_intel_long(buf, len);
 }
 #define CRC32C_FUSED_INTEL_FN crc32c_fused_intel
 #else
