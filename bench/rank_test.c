@@ -17,10 +17,10 @@ double rank_test_min_p(size_t m, size_t n)
 	return c > 2 ? 2 / c : 1;
 }
 
-/* P(U <= u) for sizes m, n under the null hypothesis, or -1 on no memory.
- * dist[j][k] over k = 0..j*n for j items of the first sample, built up by
- * the number of items of the second (i = 0..n). */
-static double exact_cdf(size_t m, size_t n, double u)
+/* P(U = k) for k = 0..m*n under the null hypothesis, malloc'd (NULL on no
+ * memory). dist[j][k] over k = 0..j*n for j items of the first sample,
+ * built up by the number of items of the second (i = 0..n). */
+static double *exact_pmf(size_t m, size_t n)
 {
 	size_t width = m * n + 1;
 	/* p[j * width + k]: P(U = k | j, i) for the current i. */
@@ -30,7 +30,7 @@ static double exact_cdf(size_t m, size_t n, double u)
 	if (!p || !q) {
 		free(p);
 		free(q);
-		return -1;
+		return NULL;
 	}
 	/* i = 0: U is 0 whatever j. */
 	for (size_t j = 0; j <= m; j++)
@@ -52,12 +52,128 @@ static double exact_cdf(size_t m, size_t n, double u)
 		p = q;
 		q = t;
 	}
-	double cdf = 0;
-	for (size_t k = 0; k <= m * n && (double)k <= u + 1e-9; k++)
-		cdf += p[m * width + k];
-	free(p);
+	memmove(p, p + m * width, width * sizeof(double));
 	free(q);
+	return p;
+}
+
+/* P(U <= u) for sizes m, n under the null hypothesis, or -1 on no memory. */
+static double exact_cdf(size_t m, size_t n, double u)
+{
+	double *pmf = exact_pmf(m, n), cdf = 0;
+
+	if (!pmf)
+		return -1;
+	for (size_t k = 0; k <= m * n && (double)k <= u + 1e-9; k++)
+		cdf += pmf[k];
+	free(pmf);
 	return cdf;
+}
+
+/* The standard normal quantile at 1 - tail (0 < tail < 0.5), by bisection
+ * on erfc: a few dozen steps, once per comparison. */
+static double normal_upper_quantile(double tail)
+{
+	double lo = 0, hi = 40;
+
+	for (int i = 0; i < 80; i++) {
+		double mid = (lo + hi) / 2;
+		if (erfc(mid / sqrt(2)) / 2 > tail)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* k of the interval: the largest k >= 1 with P(U <= k - 1) <= alpha / 2
+ * (exact), or its normal approximation; 0 when none (too few values). */
+static size_t interval_rank(size_t m, size_t n, double alpha)
+{
+	size_t mn = m * n;
+
+	if (mn <= RANK_TEST_EXACT_MAX_PRODUCT) {
+		double *pmf = exact_pmf(m, n), cdf = 0;
+		size_t k = 0;
+		if (!pmf)
+			return 0;
+		while (k < mn && cdf + pmf[k] <= alpha / 2 + 1e-12)
+			cdf += pmf[k++];
+		free(pmf);
+		return k; /* P(U <= k - 1) = cdf <= alpha / 2 */
+	}
+	double z = normal_upper_quantile(alpha / 2);
+	double k = (double)mn / 2 - z * sqrt((double)mn * (double)(m + n + 1) / 12);
+	return k >= 1 ? (size_t)k : 0;
+}
+
+static int by_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* Pairs (i, j) with y[j] - x[i] <= t, x and y sorted: O(m + n). */
+static size_t pairs_at_most(const double *x, size_t m, const double *y, size_t n, double t)
+{
+	size_t count = 0, j = 0;
+
+	for (size_t i = 0; i < m; i++) { /* x[i] rising: the y[j] <= x[i] + t only grow */
+		while (j < n && y[j] - x[i] <= t)
+			j++;
+		count += j;
+	}
+	return count;
+}
+
+/* The k-th smallest (1-based) of the m * n differences y[j] - x[i], by
+ * bisection on the value with a count per step (O((m + n) log), where
+ * listing the pairs would take m * n: 150000 processes a side are 2e10). */
+static double kth_difference(const double *x, size_t m, const double *y, size_t n, size_t k)
+{
+	double lo = y[0] - x[m - 1], hi = y[n - 1] - x[0]; /* count(lo) >= 1, count(hi) = m * n */
+
+	if (pairs_at_most(x, m, y, n, lo) >= k)
+		return lo;
+	for (int step = 0; step < 200 && hi > lo; step++) {
+		double mid = lo + (hi - lo) / 2;
+		if (mid <= lo || mid >= hi)
+			break;
+		if (pairs_at_most(x, m, y, n, mid) >= k)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi; /* the smallest value (to the last bit) with at least k pairs at or below it */
+}
+
+int rank_test_ratio_interval(const double *a, size_t m, const double *b, size_t n, double alpha, double *lo,
+			     double *hi)
+{
+	size_t k = m && n ? interval_rank(m, n, alpha) : 0;
+
+	if (k == 0)
+		return 1;
+	double *x = malloc(m * sizeof(*x)), *y = malloc(n * sizeof(*y));
+	if (!x || !y) {
+		free(x);
+		free(y);
+		return -1;
+	}
+	int bad = 0;
+	for (size_t i = 0; i < m; i++)
+		bad |= !(a[i] > 0), x[i] = a[i] > 0 ? log(a[i]) : 0;
+	for (size_t j = 0; j < n; j++)
+		bad |= !(b[j] > 0), y[j] = b[j] > 0 ? log(b[j]) : 0;
+	if (!bad) {
+		qsort(x, m, sizeof(*x), by_double);
+		qsort(y, n, sizeof(*y), by_double);
+		*lo = exp(kth_difference(x, m, y, n, k));
+		*hi = exp(kth_difference(x, m, y, n, m * n + 1 - k));
+	}
+	free(x);
+	free(y);
+	return bad;
 }
 
 /* A value of the pooled sample and which sample it came from. */

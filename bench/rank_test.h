@@ -19,6 +19,15 @@ struct rank_test {
 /* Runs the test on a[0..m) and b[0..n), m, n >= 1. -1 if memory runs out. */
 int rank_test_run(const double *a, size_t m, const double *b, size_t n, struct rank_test *out);
 
+/* The distribution-free confidence interval, at level 1 - alpha, of the
+ * ratio b / a by which the second sample is shifted from the first on a log
+ * scale (the Hodges-Lehmann interval that inverts this test): the k-th
+ * smallest and largest of the m * n ratios b[j] / a[i], k from the U
+ * distribution. 0 with *lo, *hi set; 1 when the sizes are too small for an
+ * interval at that level or a value is not positive; -1 if memory runs out. */
+int rank_test_ratio_interval(const double *a, size_t m, const double *b, size_t n, double alpha, double *lo,
+			     double *hi);
+
 /* The smallest two-sided p-value the exact test can give for sizes m and n:
  * 2 / C(m + n, m) (1 if that exceeds 1). Below alpha, the samples are
  * "enough" to find a difference at that level. */

@@ -3,6 +3,7 @@
  * number of results. */
 #include "compare.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,17 +125,25 @@ static int inconclusive(struct compare_pair *p, const struct compare_settings *s
 	return 0;
 }
 
-/* The two medians' distribution-free intervals overlap (both known): the
- * rank test may still separate the processes' values, as rounds the
- * interference probes missed shift a few of them, but then the medians
- * themselves are not told apart. */
-static int intervals_overlap(const struct loaded_result *a, const struct loaded_result *b)
+/* Whether the change is beyond the threshold with confidence: the whole
+ * interval of the shift (new / base, rank_test_ratio_interval at 1 -
+ * alpha) lies past it on the median's side. A few processes that rounds the
+ * interference probes missed can make the rank test separate two runs
+ * whose typical process did not move that far; then the interval reaches
+ * back inside the threshold and the change is noise. (Comparing the two
+ * medians' own intervals did that too, but it also called a 10% shift of
+ * every process noise when 11 processes made each median's interval wide.) */
+static int shift_beyond(struct compare_pair *p, const struct compare_settings *s)
 {
-	if (a->bytes_per_second_ci_low <= 0 || a->bytes_per_second_ci_high <= 0 || b->bytes_per_second_ci_low <= 0 ||
-	    b->bytes_per_second_ci_high <= 0)
-		return 0;
-	return a->bytes_per_second_ci_low <= b->bytes_per_second_ci_high &&
-	       b->bytes_per_second_ci_low <= a->bytes_per_second_ci_high;
+	const struct loaded_result *a = p->base, *b = p->new_;
+	double lo, hi, t = s->threshold_percent / 100;
+	int rc = rank_test_ratio_interval(a->values, a->nvalues, b->values, b->nvalues, s->alpha, &lo, &hi);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	p->change_low_percent = (lo - 1) * 100;
+	p->change_high_percent = (hi - 1) * 100;
+	return p->change_percent < 0 ? hi < 1 - t : lo > 1 + t;
 }
 
 static int judge(struct compare_pair *p, const struct compare_settings *s)
@@ -148,6 +157,7 @@ static int judge(struct compare_pair *p, const struct compare_settings *s)
 	p->base_samples = a->nvalues;
 	p->new_samples = b->nvalues;
 	p->p_value = -1;
+	p->change_low_percent = p->change_high_percent = NAN;
 	p->method = METHOD_NONE;
 	p->why[0] = '\0';
 	if (a->nvalues && b->nvalues && rank_test_min_p(a->nvalues, b->nvalues) < s->alpha) {
@@ -157,11 +167,14 @@ static int judge(struct compare_pair *p, const struct compare_settings *s)
 		p->method = t.exact ? METHOD_RANK_EXACT : METHOD_RANK_NORMAL;
 		p->p_value = t.p;
 	}
+	int beyond = 0;
+	if (p->method != METHOD_NONE && (beyond = shift_beyond(p, s)) < 0)
+		return -1;
 	if (p->change_percent >= -s->threshold_percent && p->change_percent <= s->threshold_percent)
 		p->verdict = VERDICT_UNCHANGED;
 	else if (inconclusive(p, s))
 		p->verdict = VERDICT_INCONCLUSIVE;
-	else if (p->p_value >= s->alpha || intervals_overlap(a, b))
+	else if (p->p_value >= s->alpha || !beyond)
 		p->verdict = VERDICT_NOISE;
 	else
 		p->verdict = p->change_percent < 0 ? VERDICT_REGRESSION : VERDICT_IMPROVEMENT;

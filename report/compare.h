@@ -5,8 +5,9 @@
  * "unchanged"; beyond it, "inconclusive" when either side is unstable (a
  * version-1 document counts as one process) or has too few processes for
  * the test, "noise" when a two-sided Mann-Whitney U test over the
- * processes' values does not separate them at alpha, else a regression or
- * an improvement. Where the two documents' contexts differ in what makes
+ * processes' values does not separate them at alpha or the interval of the
+ * shift between them reaches back inside the threshold, else a regression
+ * or an improvement. Where the two documents' contexts differ in what makes
  * figures comparable, each such field is named. */
 #ifndef KB_COMPARE_H
 #define KB_COMPARE_H
@@ -17,7 +18,7 @@
 
 enum compare_verdict {
 	VERDICT_UNCHANGED,    /* within the threshold */
-	VERDICT_NOISE,        /* beyond the threshold, but the processes' values are not separated */
+	VERDICT_NOISE,        /* beyond the threshold, but not with confidence (the test or the shift's interval) */
 	VERDICT_IMPROVEMENT,
 	VERDICT_REGRESSION,
 	VERDICT_INCONCLUSIVE, /* beyond the threshold, but a side is unstable or has too few processes */
@@ -36,6 +37,9 @@ struct compare_pair {
 	enum compare_verdict verdict;
 	enum compare_method method;
 	double p_value;          /* rank test; -1 with METHOD_NONE */
+	/* The shift's interval at 1 - alpha, new against base in percent
+	 * (rank_test_ratio_interval); NAN where the values allow none. */
+	double change_low_percent, change_high_percent;
 	size_t base_samples, new_samples; /* per-process values judged */
 	char why[1100];          /* inconclusive: the reason; "" otherwise */
 };

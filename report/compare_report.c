@@ -1,6 +1,7 @@
 /* The compare document: its fields (schema ksmbench-compare/2), and the
  * text report, an aligned table (verdicts coloured on a terminal) or
  * Markdown for a review (see compare.h). */
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -46,6 +47,8 @@ RECORD_GETTER(p_change, record_real(v, PAIR(w)->change_percent))
 RECORD_GETTER(p_verdict, record_str(v, compare_verdict_name(PAIR(w)->verdict)))
 RECORD_GETTER(p_method, record_str(v, compare_method_name(PAIR(w)->method)))
 RECORD_GETTER(p_p, PAIR(w)->p_value >= 0 && record_real(v, PAIR(w)->p_value))
+RECORD_GETTER(p_change_lo, !isnan(PAIR(w)->change_low_percent) && record_real(v, PAIR(w)->change_low_percent))
+RECORD_GETTER(p_change_hi, !isnan(PAIR(w)->change_high_percent) && record_real(v, PAIR(w)->change_high_percent))
 RECORD_GETTER(p_base_processes, record_uint(v, PAIR(w)->base_samples))
 RECORD_GETTER(p_new_processes, record_uint(v, PAIR(w)->new_samples))
 RECORD_GETTER(p_base_stability, record_str(v, PAIR(w)->base->unstable ? "unstable" : "stable"))
@@ -61,6 +64,8 @@ static const struct record_field pair_fields[] = {
 	{ .name = "verdict", .type = RECORD_STR, .get = p_verdict },
 	{ .name = "method", .type = RECORD_STR, .get = p_method },
 	{ .name = "p_value", .type = RECORD_REAL, .get = p_p },
+	{ .name = "change_low_percent", .type = RECORD_REAL, .get = p_change_lo },
+	{ .name = "change_high_percent", .type = RECORD_REAL, .get = p_change_hi },
 	{ .name = "base_processes", .type = RECORD_UINT, .get = p_base_processes },
 	{ .name = "new_processes", .type = RECORD_UINT, .get = p_new_processes },
 	{ .name = "base_stability", .type = RECORD_STR, .get = p_base_stability },

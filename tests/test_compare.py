@@ -101,17 +101,33 @@ check(by["xxh64"]["method"] == "mann-whitney-exact" and abs(by["xxh64"]["p_value
 check(by["jhash2"]["verdict"] == "improvement", "improvement")
 check(by["crc32c"]["verdict"] == "unchanged", "within the threshold")
 check(by["xxh32"]["verdict"] == "noise" and by["xxh32"]["p_value"] > 0.05, f"overlapping processes: {by['xxh32']}")
-# The rank test separates 12 and 12 processes 6% apart, but when the two
-# medians' intervals overlap (wide, as a few shifted processes make them) the
-# change is noise; with disjoint intervals it is a regression.
+# The rank test separates 12 and 12 processes in both cases below, and both
+# medians moved more than 5%: when every process moved 6% the shift's
+# interval (Hodges-Lehmann, 95%: -6.6% .. -5.4%) lies past the threshold, a
+# regression; when half moved 12% and half 1.5% it reaches back inside
+# (-11.8% .. -1.7%: a few shifted processes, as rounds the interference
+# probes missed make them), noise.
 b12 = [10 * G + k * 0.02 * G for k in range(12)]
-n12 = [v * 0.94 for v in b12]
-for ci_new, want, want_rc in (((9.0 * G, 10.12 * G), "noise", 0), ((9.3 * G, 9.6 * G), "regression", 1)):
-    ra, rb = write(doc(result("xxh64", b12, ci=(10.05 * G, 10.17 * G)))), write(doc(result("xxh64", n12, ci=ci_new)))
+for n12, want, want_rc, lo, hi in (([v * 0.94 for v in b12], "regression", 1, -6.6, -5.4),
+                                   ([v * (0.88 if i % 2 else 0.985) for i, v in enumerate(b12)], "noise", 0,
+                                    -11.8, -1.7)):
+    ra, rb = write(doc(result("xxh64", b12))), write(doc(result("xxh64", n12)))
     rc12, out12, _ = run("compare", ra, rb, "--format", "json")
     c12 = json.loads(out12)["comparisons"][0] if rc12 in (0, 1) else {}
-    check(rc12 == want_rc and c12.get("verdict") == want and c12.get("p_value", 1) < 0.05,
-          f"intervals {ci_new}: {want} (rc {rc12}, {c12})")
+    check(rc12 == want_rc and c12.get("verdict") == want and c12.get("p_value", 1) < 0.05
+          and c12.get("change_percent", 0) < -5 and abs(c12.get("change_low_percent", 0) - lo) < 0.1
+          and abs(c12.get("change_high_percent", 0) - hi) < 0.1, f"12 and 12 processes: {want} (rc {rc12}, {c12})")
+# A 10% shift of 11 processes whose medians' own intervals overlap (each
+# wide: the 2nd to 10th of 11 values) is still a regression: the shift's
+# interval uses every pair (repro-check's scaled copy, 2026-12-02).
+b11 = [11.6, 11.4, 11.5, 11.45, 10.4, 11.55, 11.35, 11.5, 11.6, 10.9, 11.48]
+ra, rb = write(doc(result("xxh64", [v * G for v in b11]))), write(doc(result("xxh64", [v * 0.9 * G for v in b11])))
+rc11, out11, _ = run("compare", ra, rb, "--format", "json")
+c11 = json.loads(out11)["comparisons"][0] if rc11 in (0, 1) else {}
+check(rc11 == 1 and c11.get("verdict") == "regression" and c11.get("change_high_percent", 0) < -5,
+      f"11 processes scaled by 0.9: a regression (rc {rc11}, {c11})")
+check(by["crc32c"].get("change_low_percent") is not None and by["crc32c-generic"].get("change_low_percent") is None,
+      "the shift's interval where the values allow one, null where they do not")
 check(by["xxh3"]["verdict"] == "inconclusive" and by["xxh3"]["new_stability"] == "unstable"
       and "new unstable: disturbed" in by["xxh3"]["reason"], f"an unstable side: {by['xxh3']}")
 check(by["crc32c-generic"]["verdict"] == "inconclusive" and "too few processes" in by["crc32c-generic"]["reason"]

@@ -78,6 +78,49 @@ void test_compare_rank_test(void)
 	CHECK(rank_test_run(big_a, 30, big_b, 30, &t) == 0 && !t.exact && t.p < 1e-9);
 }
 
+static int by_value(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* The shift's interval against every pairwise ratio listed and sorted, at
+ * the rank the U tables give. */
+void test_compare_ratio_interval(void)
+{
+	double a[12], b[12], lo, hi, r[144];
+
+	for (unsigned i = 0; i < 12; i++) {
+		a[i] = 10 + 0.02 * i + (i % 3) * 0.05;
+		b[i] = (i % 2 ? 0.88 : 0.985) * (10 + 0.03 * i);
+	}
+	CHECK(rank_test_ratio_interval(a, 12, b, 12, 0.05, &lo, &hi) == 0);
+	unsigned n = 0;
+	for (unsigned i = 0; i < 12; i++)
+		for (unsigned j = 0; j < 12; j++)
+			r[n++] = b[j] / a[i];
+	qsort(r, n, sizeof(r[0]), by_value);
+	/* k: the largest with P(U <= k - 1) <= 0.025; U's two-sided 5% critical
+	 * value for 12 and 12 is 37 (the published tables), so k = 38. */
+	unsigned k = 38;
+	CHECK(fabs(lo - r[k - 1]) < 1e-9 && fabs(hi - r[144 - k]) < 1e-9);
+	/* A uniform shift's interval holds it; sizes too small for 95%: none. */
+	for (unsigned i = 0; i < 12; i++)
+		b[i] = a[i] * 0.9;
+	CHECK(rank_test_ratio_interval(a, 12, b, 12, 0.05, &lo, &hi) == 0 && lo < 0.9 && hi > 0.9 && hi < 0.95);
+	CHECK(rank_test_ratio_interval(a, 3, b, 3, 0.05, &lo, &hi) == 1);
+	double z[] = { 1, 0, 2, 3, 4 };
+	CHECK(rank_test_ratio_interval(z, 5, a, 5, 0.05, &lo, &hi) == 1); /* a rate of 0 */
+	/* Large samples: the normal approximation's rank, no m * n list. */
+	static double big_a[3000], big_b[3000];
+	for (unsigned i = 0; i < 3000; i++) {
+		big_a[i] = 100 + (i * 7919 % 3000) * 0.001;
+		big_b[i] = big_a[i] * 1.1;
+	}
+	CHECK(rank_test_ratio_interval(big_a, 3000, big_b, 3000, 0.05, &lo, &hi) == 0 && lo < 1.1 && hi > 1.1 &&
+	      hi - lo < 0.002);
+}
+
 /* U by its definition, pair by pair (O(m n)): what the sorted ranks give. */
 static double brute_u(const double *a, size_t m, const double *b, size_t n)
 {
