@@ -19,13 +19,12 @@ def median(v):
 
 
 def result(hash_, values, data="random", cache="hot", timer="window", page=4096, stability="stable", impl=None,
-           reasons=(), ci=None):
+           reasons=()):
     """A v2 result as bench writes it: values are the per-process rates, the
-    headline their median; ci, (low, high) of the median's interval."""
+    headline their median."""
     med = median(values)
     ns = sorted(page * 1e9 / v for v in values)
-    extra = {"bytes_per_second_ci_low": ci[0], "bytes_per_second_ci_high": ci[1]} if ci else {}
-    return {**extra, "hash": hash_, "implementation": impl or hash_, "data": data, "cache": cache, "page_size_bytes": page,
+    return {"hash": hash_, "implementation": impl or hash_, "data": data, "cache": cache, "page_size_bytes": page,
             "misalign_bytes": 0, "timer": timer, "repeats": 3 * len(values), "bytes_per_second_best": max(values),
             "bytes_per_second_median": med, "ns_per_page_best": ns[0], "ns_per_page_median": page * 1e9 / med,
             "ns_per_page_min": ns[0], "ns_per_page_max": ns[-1], "interrupted": False,
