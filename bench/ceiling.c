@@ -22,7 +22,6 @@
 #define X86(fn) NULL
 #endif
 
-#define CEIL_ROUNDS_MAX 255
 #define CEIL_REPEATS_MAX 31
 /* A round ran on a shared core when the core's throughput around it was
  * below (1 - this) x the run's highest: bench/disturb.c's threshold. */

@@ -120,13 +120,14 @@ void test_ceiling_measure(void)
 	o.spread_s = 0.5;
 	o.extend_s = 0.25;
 	CHECK(ceiling_measure(&o, &f, &err) == -1 && strstr(err.msg, "spread over"));
-	/* Rounds for a twentieth of a second at least, the best of those on
-	 * an unshared core kept (one at least: the fastest core's). */
+	/* Rounds for a twentieth of a second at least (or the most rounds
+	 * there may be, which 0.2 ms probes under qemu reached first), the best
+	 * of those on an unshared core kept (one at least: the fastest core's). */
 	o.spread_s = o.extend_s = 0.05;
 	o.run_s = 0.0002;
 	o.skip_memory = 1;
 	CHECK(ceiling_measure(&o, &f, &err) == 0);
-	CHECK(f.rounds >= 3 && f.rounds_shared < f.rounds && f.elapsed_s >= 0.05);
+	CHECK(f.rounds >= 3 && f.rounds_shared < f.rounds && (f.elapsed_s >= 0.05 || f.rounds == CEIL_ROUNDS_MAX));
 	o.spread_s = o.extend_s = 0;
 	CHECK(ceiling_measure(&o, &f, &err) == 0 && f.rounds == 3);
 	CHECK(f.v[CEIL_CORE_CLOCK].measured && f.v[CEIL_CORE_CLOCK].value > 1e6 && f.elapsed_s > 0);
