@@ -9,7 +9,6 @@
 
 #include "crc32c_consts.h"
 #include "crc32c_x86.h"
-#include "impls.h"
 
 /* Below this one crc32q stream is as fast or faster (measured at 64 bytes:
  * the reductions cost more than eight dependent crc32q). */
@@ -65,26 +64,6 @@ static inline __m128i crc32c_z_finish(__m512i x, const unsigned char *p, size_t 
 static inline __m512i crc32c_z_first(uint32_t crc, const unsigned char *p)
 {
 	return _mm512_xor_si512(crc32c_z_load(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
-}
-
-/* The long path of an AVX-512 fused entry (crc32c_fused.c,
- * crc32c_fused_intel.c), from CRC32C_VPCLMUL_MIN_BYTES: each entry tests
- * for short inputs itself and calls this out of line, so that the short
- * path saves no registers (with the two inlined together it pushed six,
- * and 64-byte calls ran at 0.84-0.90 of crc32c-sse42's). An input of one
- * chunk (a page) goes to the chunk alone, with nothing left to fold
- * (through the general path a 4 KiB page took 3 TSC cycles more, of 107,
- * on Emerald Rapids: most of what crc32c-fused-intel gains); else fused
- * chunks, the rest folded. */
-static inline uint64_t crc32c_z_fused_long(const void *buf, size_t len, size_t chunk_bytes, size_t min_bytes,
-					   uint32_t (*chunk)(uint32_t, const unsigned char *, size_t))
-{
-	const unsigned char *p = buf;
-
-	if (len >= min_bytes && len <= chunk_bytes)
-		return chunk(0xffffffffu, p, len) ^ 0xffffffffu;
-	uint32_t crc = crc32c_x86_fused_chunks(0xffffffffu, &p, &len, chunk_bytes, min_bytes, chunk);
-	return crc32c_vpclmul_update(crc, p, len) ^ 0xffffffffu;
 }
 
 #endif

@@ -62,7 +62,9 @@ static uint32_t crc32c_fused_chunk(uint32_t crc, const unsigned char *p, size_t 
 
 __attribute__((noinline)) static uint64_t crc32c_fused_long(const void *buf, size_t len)
 {
-	return crc32c_z_fused_long(buf, len, CRC32C_FUSED_CHUNK_BYTES, CRC32C_FUSED_MIN_BYTES, crc32c_fused_chunk);
+	return crc32c_x86_fused(0xffffffffu, buf, len, CRC32C_FUSED_CHUNK_BYTES, CRC32C_FUSED_MIN_BYTES,
+				crc32c_fused_chunk, crc32c_vpclmul_update) ^
+	       0xffffffffu;
 }
 
 static uint64_t crc32c_fused(const void *buf, size_t len)

@@ -67,11 +67,9 @@ static uint32_t crc32c_fused_avx2_chunk(uint32_t crc, const unsigned char *buf, 
 /* Out of line, so that the short path below saves no registers. */
 __attribute__((noinline)) static uint64_t crc32c_fused_avx2_long(const unsigned char *p, size_t len)
 {
-	uint32_t crc = 0xffffffffu;
+	uint32_t crc = crc32c_x86_fused(0xffffffffu, p, len, CRC32C_FUSED_AVX2_CHUNK_BYTES, CRC32C_FUSED_AVX2_MIN_BYTES,
+					crc32c_fused_avx2_chunk, crc32c_vpclmul_avx2_update);
 
-	crc = crc32c_x86_fused_chunks(crc, &p, &len, CRC32C_FUSED_AVX2_CHUNK_BYTES, CRC32C_FUSED_AVX2_MIN_BYTES,
-				      crc32c_fused_avx2_chunk);
-	crc = crc32c_vpclmul_avx2_update(crc, p, len);
 	_mm256_zeroupper(); /* legacy-SSE code may run next */
 	return crc ^ 0xffffffffu;
 }
