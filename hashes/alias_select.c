@@ -27,7 +27,7 @@ struct alias_family {
 	const char *(*rule_choice)(const struct alias_rule *r);
 	struct alias_choice choice[ALIAS_KEYS_KEPT];
 	unsigned key[ALIAS_KEYS_KEPT]; /* cpu_identity_key() each choice was made under */
-	unsigned kept, next; /* choices kept; the slot the next new key takes */
+	unsigned decided; /* choices made: the slots in use, and (mod KEPT) the next to take */
 };
 
 static const struct hash_impl *const crc32c_candidates[] = {
@@ -46,9 +46,9 @@ static const char *rule_xxh3(const struct alias_rule *r) { return r->xxh3; }
 static const char *rule_xxh128(const struct alias_rule *r) { return r->xxh128; }
 
 static struct alias_family families[] = {
-	{ &hash_crc32c, crc32c_candidates, rule_crc32c, { { 0 } }, { 0 }, 0, 0 },
-	{ &hash_xxh3, xxh3_candidates, rule_xxh3, { { 0 } }, { 0 }, 0, 0 },
-	{ &hash_xxh128, xxh128_candidates, rule_xxh128, { { 0 } }, { 0 }, 0, 0 },
+	{ &hash_crc32c, crc32c_candidates, rule_crc32c, { { 0 } }, { 0 }, 0 },
+	{ &hash_xxh3, xxh3_candidates, rule_xxh3, { { 0 } }, { 0 }, 0 },
+	{ &hash_xxh128, xxh128_candidates, rule_xxh128, { { 0 } }, { 0 }, 0 },
 };
 
 static double now_s(void)
@@ -146,13 +146,10 @@ const struct alias_choice *alias_choice(const struct hash_impl *alias)
 
 	if (!f)
 		return NULL;
-	for (unsigned i = 0; i < f->kept; i++)
+	for (unsigned i = 0; i < f->decided && i < ALIAS_KEYS_KEPT; i++)
 		if (f->key[i] == key)
 			return &f->choice[i];
-	unsigned slot = f->next;
-	f->next = (f->next + 1) % ALIAS_KEYS_KEPT;
-	if (f->kept < ALIAS_KEYS_KEPT)
-		f->kept++;
+	unsigned slot = f->decided++ % ALIAS_KEYS_KEPT;
 	decide(f, &f->choice[slot]);
 	f->key[slot] = key;
 	return &f->choice[slot];
