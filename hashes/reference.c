@@ -40,37 +40,28 @@ static void crc_prefixes(const void *buf, size_t len, const uint32_t *table, uin
 	}
 }
 
-uint32_t ref_crc32c(const void *buf, size_t len)
+/* Each polynomial's table, built on first use and shared by the one-length
+ * and every-prefix references. */
+static const uint32_t *crc32c_table(void)
 {
 	static uint32_t table[256];
 	if (!table[1])
 		make_table(table, 0x82f63b78u);
-	return crc_reflected(buf, len, table);
+	return table;
 }
 
-uint32_t ref_crc32(const void *buf, size_t len)
+static const uint32_t *crc32_table(void)
 {
 	static uint32_t table[256];
 	if (!table[1])
 		make_table(table, 0xedb88320u);
-	return crc_reflected(buf, len, table);
+	return table;
 }
 
-void ref_crc32c_prefixes(const void *buf, size_t len, uint32_t *out)
-{
-	static uint32_t table[256];
-	if (!table[1])
-		make_table(table, 0x82f63b78u);
-	crc_prefixes(buf, len, table, out);
-}
-
-void ref_crc32_prefixes(const void *buf, size_t len, uint32_t *out)
-{
-	static uint32_t table[256];
-	if (!table[1])
-		make_table(table, 0xedb88320u);
-	crc_prefixes(buf, len, table, out);
-}
+uint32_t ref_crc32c(const void *buf, size_t len) { return crc_reflected(buf, len, crc32c_table()); }
+uint32_t ref_crc32(const void *buf, size_t len) { return crc_reflected(buf, len, crc32_table()); }
+void ref_crc32c_prefixes(const void *buf, size_t len, uint32_t *out) { crc_prefixes(buf, len, crc32c_table(), out); }
+void ref_crc32_prefixes(const void *buf, size_t len, uint32_t *out) { crc_prefixes(buf, len, crc32_table(), out); }
 
 #define ROT(x, k) (((x) << (k)) | ((x) >> (32 - (k))))
 
