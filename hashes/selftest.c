@@ -59,9 +59,11 @@ static int ref_hex(const char *family, const void *buf, size_t len, char hex[HAS
 	return 0;
 }
 
+typedef void (*ref_prefixes_fn)(const void *, size_t, uint32_t *);
+
 /* For the CRC families, every prefix's reference in one pass (reference.h);
  * NULL for the others, which are checked one length at a time. */
-static void (*ref_prefixes(const char *family))(const void *, size_t, uint32_t *)
+static ref_prefixes_fn ref_prefixes(const char *family)
 {
 	if (strcmp(family, "crc32c") == 0)
 		return ref_crc32c_prefixes;
@@ -136,36 +138,17 @@ static const struct hash_impl *find_peer(const struct hash_impl *r)
 	return NULL;
 }
 
-int selftest_run(const struct hash_impl *h, const struct selftest_opts *o, struct selftest_result *res,
-		 struct kb_err *err)
+/* Every length at every offset against the reference (from prefixes, into
+ * prefix, where the family has them) and a peer; the first mismatch ends
+ * it, described in res. */
+static void cross_check(const struct hash_impl *h, const struct hash_impl *r, const struct selftest_opts *o,
+			const unsigned char *buf, ref_prefixes_fn prefixes, uint32_t *prefix,
+			struct selftest_result *res)
 {
-	const struct hash_impl *r = hash_resolve(h);
 	char got[HASH_HEX_MAX], want[HASH_HEX_MAX];
 	unsigned step = r->len_multiple ? r->len_multiple : 1;
-
-	memset(res, 0, sizeof(*res));
-	if (ref_hex(r->family, "", 0, want))
-		return kb_fail(err, "no reference for hash family '%s'", r->family);
-
-	size_t size = (size_t)o->max_len + o->max_offset + 1;
-	void (*prefixes)(const void *, size_t, uint32_t *) = ref_prefixes(r->family);
-	unsigned char *buf = malloc(size);
-	uint32_t *prefix = prefixes ? malloc(((size_t)o->max_len + 1) * sizeof(*prefix)) : NULL;
-	if (!buf || (prefixes && !prefix)) {
-		free(buf);
-		free(prefix);
-		return kb_fail(err, "out of memory for the self-test buffer");
-	}
-	uint64_t s = o->seed;
-	prng_fill(&s, buf, size);
-
-	if (check_reference(r->family, res) || run_kats(h, r->family, res)) {
-		res->failed = 1;
-		free(buf);
-		free(prefix);
-		return 0;
-	}
 	const struct hash_impl *peer = find_peer(r);
+
 	for (unsigned off = 0; off <= o->max_offset; off++) {
 		if (prefixes)
 			prefixes(buf + off, o->max_len, prefix);
@@ -187,14 +170,40 @@ int selftest_run(const struct hash_impl *h, const struct selftest_opts *o, struc
 					 "cross-check: %s = %s, %s = %s at length %u, offset %u", h->name, got, against,
 					 want, len, off);
 				res->failed = 1;
-				free(buf);
-				free(prefix);
-				return 0;
+				return;
 			}
 		}
 	}
 	snprintf(res->detail, sizeof(res->detail), "lengths 0..%u x offsets 0..%u against %s%s%s", o->max_len,
 		 o->max_offset, ref_name(r->family), peer ? " and " : "", peer ? peer->name : "");
+}
+
+int selftest_run(const struct hash_impl *h, const struct selftest_opts *o, struct selftest_result *res,
+		 struct kb_err *err)
+{
+	const struct hash_impl *r = hash_resolve(h);
+	char want[HASH_HEX_MAX];
+
+	memset(res, 0, sizeof(*res));
+	if (ref_hex(r->family, "", 0, want))
+		return kb_fail(err, "no reference for hash family '%s'", r->family);
+
+	size_t size = (size_t)o->max_len + o->max_offset + 1;
+	ref_prefixes_fn prefixes = ref_prefixes(r->family);
+	unsigned char *buf = malloc(size);
+	uint32_t *prefix = prefixes ? malloc(((size_t)o->max_len + 1) * sizeof(*prefix)) : NULL;
+	if (!buf || (prefixes && !prefix)) {
+		free(buf);
+		free(prefix);
+		return kb_fail(err, "out of memory for the self-test buffer");
+	}
+	uint64_t s = o->seed;
+	prng_fill(&s, buf, size);
+
+	if (check_reference(r->family, res) || run_kats(h, r->family, res))
+		res->failed = 1;
+	else
+		cross_check(h, r, o, buf, prefixes, prefix, res);
 	free(buf);
 	free(prefix);
 	return 0;
