@@ -147,6 +147,18 @@ static double kth_difference(const double *x, size_t m, const double *y, size_t 
 	return hi; /* the smallest value (to the last bit) with at least k pairs at or below it */
 }
 
+/* out[] = the logs of v[0..n), sorted; 1 if a value is not positive. */
+static int logs_sorted(const double *v, size_t n, double *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return 1;
+		out[i] = log(v[i]);
+	}
+	qsort(out, n, sizeof(*out), by_double);
+	return 0;
+}
+
 int rank_test_ratio_interval(const double *a, size_t m, const double *b, size_t n, double alpha, double *lo,
 			     double *hi)
 {
@@ -160,14 +172,8 @@ int rank_test_ratio_interval(const double *a, size_t m, const double *b, size_t 
 		free(y);
 		return -1;
 	}
-	int bad = 0;
-	for (size_t i = 0; i < m; i++)
-		bad |= !(a[i] > 0), x[i] = a[i] > 0 ? log(a[i]) : 0;
-	for (size_t j = 0; j < n; j++)
-		bad |= !(b[j] > 0), y[j] = b[j] > 0 ? log(b[j]) : 0;
+	int bad = logs_sorted(a, m, x) || logs_sorted(b, n, y);
 	if (!bad) {
-		qsort(x, m, sizeof(*x), by_double);
-		qsort(y, n, sizeof(*y), by_double);
 		*lo = exp(kth_difference(x, m, y, n, k));
 		*hi = exp(kth_difference(x, m, y, n, m * n + 1 - k));
 	}
