@@ -69,8 +69,8 @@ struct ceiling_figures {
 	size_t stream_bytes;    /* size of the streamed buffer */
 };
 
-/* Rounds at most, whatever the time: fast probes (as emulated ones with
- * --run short) may reach it before spread_s. */
+/* Rounds at most, whatever the time: short rounds (a short run_s, few
+ * probes, as off x86) may reach it before spread_s. */
 #define CEIL_ROUNDS_MAX 255
 #define CEIL_SPREAD_S 1.0
 #define CEIL_EXTEND_S 2.0
