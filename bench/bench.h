@@ -58,6 +58,11 @@ struct bench_config {
 /* Defaults: window, 125 ms, 5 rounds, HZ 250, clean vector state. */
 void bench_config_default(struct bench_config *cfg);
 
+/* Whether a cold set measured with cfg's timer can be made cold by flushing
+ * (page_set_request.flushed): the ksmd timer, where the CPU lets user code
+ * flush cache lines. */
+int bench_timer_flushes(const struct bench_config *cfg);
+
 /* One round as measured: its figure, where it stands in the run, and what
  * else happened on the machine meanwhile (bench/interference.h), from
  * which bench/disturb.h tells whether it was disturbed. */
@@ -147,7 +152,8 @@ struct bench_result {
 	const char *aliases[BENCH_ALIASES_MAX]; /* other names of the plan that name impl (measured once) */
 	unsigned naliases;
 	char data[PAGE_SET_DATA_MAX]; /* "zero", "random", "file:PATH" */
-	const char *cache;     /* "hot" or "cold" */
+	const char *cache;     /* "hot", "warm" or "cold" */
+	const char *cold_by;   /* cold: "flush" or "size" (page_set_cold_by); NULL otherwise */
 	uint32_t page_size;
 	uint32_t misalign;
 	uint64_t working_set_bytes;

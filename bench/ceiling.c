@@ -11,6 +11,7 @@
 
 #include "../datasets/page_set.h"
 #include "../hashes/cpu_features.h"
+#include "cache_flush.h"
 #include "ceiling_probes.h"
 #include "clock.h"
 #include "clock_chain.h"
@@ -240,9 +241,9 @@ static double cold_page_round_ns(const unsigned char *buf, size_t bytes, uint64_
 	for (int i = 0; i < CEIL_COLD_PAGES; i++) {
 		*state = *state * 6364136223846793005ull + 1442695040888963407ull;
 		const unsigned char *page = buf + (size_t)((*state >> 33) % pages) * 4096;
-		/* Where lines cannot be flushed (off x86) the page is only as cold
+		/* Where lines cannot be flushed the page is only as cold
 		 * as the streamed read left it: most of 4x the cache is gone. */
-		ceiling_flush(page, 4096);
+		cache_flush(page, 4096);
 		uint64_t t0 = clock_now_ns();
 		*sink += ceiling_read_u64(page, 4096);
 		ns[i] = (double)(clock_now_ns() - t0);

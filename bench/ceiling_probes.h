@@ -19,8 +19,7 @@ uint64_t ceiling_read_u64(const unsigned char *buf, size_t bytes);
 /* ceiling_x86_128.c (-msse4.2 -mpclmul, x86-64): 8 crc32q, 8 dependent
  * crc32q; per ceiling_vec.h 8 pclmulqdq, 6 crc32q + 4 pclmulqdq, a fused
  * crc32c loop (4 folds and 12 crc32q, or 6: light), 8 pmuludq, one XXH3 stripe (4 xmm
- * lanes), one XXH3 block (16 stripes + scramble), 8 loads per iteration;
- * and cache-line flushes for the cold-page probe. */
+ * lanes), one XXH3 block (16 stripes + scramble), 8 loads per iteration. */
 void ceiling_crc32_tput(uint64_t iters, uint64_t *sink);
 void ceiling_crc32_lat(uint64_t iters, uint64_t *sink);
 void ceiling_clmul_xmm(uint64_t iters, uint64_t *sink);
@@ -31,7 +30,6 @@ void ceiling_mul32_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_block_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_load_xmm(uint64_t iters, uint64_t *sink);
-int ceiling_flush(const void *p, size_t len); /* 0: flushed; -1: not on this architecture */
 
 /* ceiling_x86_256.c (-mavx2 -mvpclmulqdq): the ymm counterparts. */
 void ceiling_clmul_ymm(uint64_t iters, uint64_t *sink);

@@ -1,5 +1,5 @@
 /* The 128-bit micro-loops of bench/ceiling.c (see ceiling_vec.h), crc32q
- * throughput and latency, and cache-line flushes. Built with -msse4.2
+ * throughput and latency. Built with -msse4.2
  * -mpclmul, x86-64 only; run only where CPUID reports SSE4.2 and PCLMULQDQ. */
 #include "ceiling_probes.h"
 
@@ -49,18 +49,4 @@ void ceiling_crc32_lat(uint64_t iters, uint64_t *sink)
 	*sink += c;
 }
 
-int ceiling_flush(const void *p, size_t len)
-{
-	for (size_t off = 0; off < len; off += 64)
-		_mm_clflush((const char *)p + off);
-	_mm_mfence();
-	return 0;
-}
-#else
-int ceiling_flush(const void *p, size_t len)
-{
-	(void)p;
-	(void)len;
-	return -1;
-}
 #endif

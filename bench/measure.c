@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../hashes/cpu_features.h"
+#include "cache_flush.h"
 #include "estimate.h"
 #include "interference.h"
 #include "timed_loop.h"
@@ -51,6 +52,11 @@ void bench_config_default(struct bench_config *cfg)
 	cfg->clean_vector_state = 1;
 	cfg->ksmd_pages = BENCH_KSMD_PAGES_DEFAULT;
 	cfg->ksmd_sleep_ms = BENCH_KSMD_SLEEP_MS_DEFAULT;
+}
+
+int bench_timer_flushes(const struct bench_config *cfg)
+{
+	return cfg->timer == BENCH_TIMER_KSMD && cache_flush_available();
 }
 
 double bench_rounds_median(const struct bench_round *const *used, size_t n, size_t offset)

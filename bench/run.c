@@ -218,6 +218,7 @@ int bench_results_plan(struct bench_results *l, const struct bench_plan *plan, s
 		}
 		bench_step_data(step, r->data, sizeof(r->data));
 		r->cache = page_set_cache_label(&step->set);
+		r->cold_by = page_set_cold_by(&step->set);
 		r->page_size = step->set.page_size;
 		r->misalign = step->set.misalign;
 		r->repeats_requested = step->cfg.repeat;

@@ -4,11 +4,14 @@
  * predictors, the vector units and the core clock go cold as they do for
  * ksmd. A round is as many cycles as fit its window (at least one); its
  * figure is the median over cycles of a cycle's time per page, and the
- * first page after each sleep is kept apart (see timer.h). */
+ * first page after each sleep is kept apart (see timer.h). A set made cold
+ * by flushing (page_set.h) has the coming cycle's pages flushed from the
+ * caches before the sleep, outside the timed part. */
 #include <errno.h>
 #include <stddef.h>
 #include <time.h>
 
+#include "cache_flush.h"
 #include "timed_loop.h"
 #include "timer.h"
 
@@ -35,6 +38,17 @@ static double ksmd_sleep(unsigned ms)
 	return (double)(clock_now_ns() - t0);
 }
 
+/* The pages the next cycle visits, out of every cache: before the sleep,
+ * so that the write-backs are over when it wakes. */
+static void flush_cycle(const struct page_set *set, size_t pos, unsigned pages)
+{
+	for (unsigned p = 0; p < pages; p++) {
+		cache_flush(set->order[pos], set->page_size);
+		if (++pos == set->count)
+			pos = 0;
+	}
+}
+
 static double less_overhead(const struct bench_session *s, uint64_t ticks, unsigned calls)
 {
 	double v = (double)ticks - s->counter->overhead_ticks;
@@ -57,6 +71,8 @@ static void ksmd_round(struct bench_session *s, struct bench_round *r)
 
 	while (n < want && !bench_stop_requested()) {
 		uint64_t first_ticks, all_ticks;
+		if (s->set->flushed)
+			flush_cycle(s->set, s->pos, pages);
 		r->slept_ns += ksmd_sleep(s->cfg->ksmd_sleep_ms);
 		if (bench_stop_requested())
 			break;

@@ -343,6 +343,7 @@ static unsigned build_ksmd_steps(const struct bench_opts *o, uint64_t llc_bytes,
 	plain.ksmd = 0;
 	unsigned n = build_steps(&plain, llc_bytes, one);
 	for (unsigned i = 0; i < n; i++) {
+		one[i].set.flushed = 0; /* the same size-cold set under both timers */
 		steps[2 * i] = steps[2 * i + 1] = one[i];
 		steps[2 * i].cfg.timer = BENCH_TIMER_KSMD;
 		steps[2 * i].name = "ksmd duty cycle";
@@ -372,6 +373,7 @@ static unsigned build_steps(const struct bench_opts *o, uint64_t llc_bytes, stru
 					st->set.page_size = s->page[p];
 					st->set.misalign = s->misalign[m];
 					st->set.llc_bytes = llc_bytes;
+					st->set.flushed = bench_timer_flushes(&st->cfg);
 					if (!is_file(s->data[d]))
 						st->set.dump = (struct dump_options){ 0 };
 					st->building_note = st->set.cold ? "building the cold working set" : NULL;

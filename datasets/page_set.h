@@ -26,6 +26,7 @@ struct page_set {
 	char data[PAGE_SET_DATA_MAX]; /* "zero", "random", "file:PATH" */
 	const char *cache;           /* "hot" or "cold" */
 	uint64_t working_set_bytes;  /* count * page_size */
+	int flushed;                 /* cold by flushing: see page_set_request.flushed */
 };
 
 /* The content of the pages before they are laid out: whole pages, packed. */
@@ -77,19 +78,33 @@ struct page_set_request {
 	uint32_t misalign;
 	uint64_t seed;              /* random content and the cold visiting order */
 	int cold;
+	/* cold: the pages are made cold by the timer flushing them from the
+	 * caches before it visits them (the ksmd timer does), not by the set's
+	 * size, so the default set is PAGE_SET_FLUSHED_DEFAULT_BYTES. */
+	int flushed;
 	uint64_t working_set_bytes; /* cold: 0 for the default from llc_bytes */
 	uint64_t llc_bytes;
 };
 
+/* The default cold set when its pages are flushed before each visit: the
+ * smallest size-cold default, room for the pages a process visits. */
+#define PAGE_SET_FLUSHED_DEFAULT_BYTES (64ull << 20)
+
 /* The cold working set a request asks for (its own, or the default). */
 uint64_t page_set_request_ws_bytes(const struct page_set_request *req);
 
-/* How a request's set is labelled: "hot", "cold" only when its working set
- * is at least PAGE_SET_COLD_LLC_FACTOR times the last-level cache (or that
- * cache is unknown), else "warm": much of it may stay in the cache. */
+/* How a request's set is labelled: "hot"; "cold" when its pages are flushed,
+ * or its working set is at least PAGE_SET_COLD_LLC_FACTOR times the
+ * last-level cache (or that cache is unknown); else "warm": much of it may
+ * stay in the cache. */
 const char *page_set_cache_label(const struct page_set_request *req);
 
 #define PAGE_SET_COLD_LLC_FACTOR 4u
+
+/* What makes a cold set cold: "flush" (its pages are flushed before each
+ * visit) or "size" (4x the last-level cache, or that cache unknown); NULL
+ * for a hot or warm set. */
+const char *page_set_cold_by(const struct page_set_request *req);
 
 /* The page set a request names (page_set_build.c). */
 int page_set_build(const struct page_set_request *req, struct page_set *set, struct kb_err *err);

@@ -6,16 +6,25 @@
 
 uint64_t page_set_request_ws_bytes(const struct page_set_request *req)
 {
-	return req->working_set_bytes ? req->working_set_bytes : page_set_cold_default_bytes(req->llc_bytes);
+	if (req->working_set_bytes)
+		return req->working_set_bytes;
+	return req->flushed ? PAGE_SET_FLUSHED_DEFAULT_BYTES : page_set_cold_default_bytes(req->llc_bytes);
 }
 
 const char *page_set_cache_label(const struct page_set_request *req)
 {
 	if (!req->cold)
 		return "hot";
-	if (req->llc_bytes && page_set_request_ws_bytes(req) < PAGE_SET_COLD_LLC_FACTOR * req->llc_bytes)
+	if (!req->flushed && req->llc_bytes && page_set_request_ws_bytes(req) < PAGE_SET_COLD_LLC_FACTOR * req->llc_bytes)
 		return "warm";
 	return "cold";
+}
+
+const char *page_set_cold_by(const struct page_set_request *req)
+{
+	if (strcmp(page_set_cache_label(req), "cold") != 0)
+		return NULL;
+	return req->flushed ? "flush" : "size";
 }
 
 int page_set_build(const struct page_set_request *req, struct page_set *set, struct kb_err *err)
@@ -36,7 +45,9 @@ int page_set_build(const struct page_set_request *req, struct page_set *set, str
 	rc = req->cold ? page_set_cold(set, &content, ws, req->misalign, req->seed, err)
 		       : page_set_hot(set, &content, req->misalign, err);
 	page_content_release(&content);
-	if (rc == 0)
+	if (rc == 0) {
 		set->cache = page_set_cache_label(req);
+		set->flushed = req->cold && req->flushed;
+	}
 	return rc;
 }

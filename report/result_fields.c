@@ -64,6 +64,7 @@ RECORD_GETTER(g_hash, record_str(v, RES(w)->hash))
 RECORD_GETTER(g_impl, record_str(v, RES(w)->impl))
 RECORD_GETTER(g_data, record_str(v, RES(w)->data))
 RECORD_GETTER(g_cache, record_str(v, RES(w)->cache))
+RECORD_GETTER(g_cold_by, record_str(v, RES(w)->cold_by))
 RECORD_GETTER(g_page, record_uint(v, RES(w)->page_size))
 RECORD_GETTER(g_misalign, record_uint(v, RES(w)->misalign))
 RECORD_GETTER(g_ws, record_uint(v, RES(w)->working_set_bytes))
@@ -211,6 +212,7 @@ static const struct record_field result_fields[] = {
 	{ .name = "implementation", .type = RECORD_STR, .flags = CSV, .get = g_impl, .load = LR(impl) },
 	{ .name = "data", .type = RECORD_STR, .flags = CSV | REQ, .get = g_data, .load = LR(data) },
 	{ .name = "cache", .type = RECORD_STR, .flags = CSV | REQ, .get = g_cache, .load = LR(cache) },
+	{ .name = "cold_by", .type = RECORD_STR, .get = g_cold_by },
 	{ .name = "page_size_bytes", .type = RECORD_UINT, .flags = CSV | REQ, .get = g_page,
 	  .load = LR(page_size), .range = &page_range },
 	{ .name = "misalign_bytes", .type = RECORD_UINT, .flags = CSV, .get = g_misalign,

@@ -242,6 +242,29 @@ if today.get("ns_per_page_here") and v.get("ksm_today_cpu_percent"):
     check(abs(v["ksm_today_cpu_percent"] - 100 * ns * n / (ns * n + ms * 1e6)) < 1e-3, "verdict: share of a CPU")
 kinds = [(r["timer"], r["data"]) for r in doc.get("results", [])]
 check(kinds == [("jiffies", "zero")] * len(NAMES) + [("ksmd", "random")] * len(NAMES), f"thread measurements {kinds}")
+# The ksmd style's set is cold by flushing each cycle's pages (every build
+# tested is x86 or arm64, which can): cold whatever its size. The
+# self-test's zero page is hot, with no cold_by.
+ksmd = [r for r in doc.get("results", []) if r["timer"] == "ksmd"]
+check(ksmd and all(r["cache"] == "cold" and r["cold_by"] == "flush" and r["working_set_bytes"] == 4 << 20
+                   for r in ksmd), f"thread: the ksmd set is cold by flushing: {[r['cold_by'] for r in ksmd]}")
+check(all(r["cache"] == "hot" and r["cold_by"] is None for r in doc.get("results", []) if r["timer"] == "jiffies"),
+      "thread: the self-test's page is hot")
+# bench under the ksmd timer: the flushed set's default is 64 MiB.
+r = bench_json("-H", "xxh64", "--timer", "ksmd", "--cache", "cold")["results"][0]
+check(r["cache"] == "cold" and r["cold_by"] == "flush" and r["working_set_bytes"] == 64 << 20,
+      f"bench --timer ksmd: a 64 MiB flushed set: {r['cache']} {r['cold_by']} {r['working_set_bytes']}")
+# A set of 16 pages visited 100 at a time: every cycle's flush wraps round it.
+r = bench_json("-H", "xxh64", "--timer", "ksmd", "--cache", "cold", "--working-set", "64K")["results"][0]
+check(r["pages_in_set"] == 16 and r["cold_by"] == "flush" and r["ns_per_page_median"] > 0, "a tiny flushed set")
+# --ksmd: both timers over one set, cold by its size (nothing flushed).
+d = bench_json("-H", "xxh64", "--ksmd", "--pages-to-scan", "3", "--sleep-ms", "1")
+by_timer = {r["timer"]: r for r in d["results"]}
+check(sorted(by_timer) == ["ksmd", "rdtsc"] and all(r["cold_by"] == "size" and r["cache"] == "cold" for r in d["results"])
+      and by_timer["ksmd"]["working_set_bytes"] == by_timer["rdtsc"]["working_set_bytes"],
+      f"--ksmd: one size-cold set for both timers: {[(r['timer'], r['cold_by']) for r in d['results']]}")
+r = bench_json("-H", "xxh64", "--timer", "rdtsc", "--cache", "cold")["results"][0]
+check(r["cold_by"] == "size", "a cold set under another timer is cold by its size")
 rc, out, err = run(*THREAD, "--format", "csv")
 check(rc == 0 and out.splitlines()[0].startswith("hash,implementation,in_kernel,kernel_mb_per_s_here,"), "thread csv")
 check(len(out.splitlines()) == 1 + len(NAMES), "thread csv rows")

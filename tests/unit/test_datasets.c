@@ -199,6 +199,29 @@ void test_datasets_page_set_build(void)
 	CHECK(page_set_build(&req, &s, &err) == 0 && s.count == 256 && strcmp(s.cache, "cold") == 0);
 	page_set_release(&s);
 
+	/* Cold by size only at 4x the last-level cache, else warm; a flushed
+	 * set is cold at any size, and defaults to 64 MiB. */
+	req.llc_bytes = 1 << 20;
+	CHECK(strcmp(page_set_cache_label(&req), "warm") == 0 && page_set_cold_by(&req) == NULL);
+	req.working_set_bytes = 4 << 20;
+	CHECK(strcmp(page_set_cache_label(&req), "cold") == 0 && strcmp(page_set_cold_by(&req), "size") == 0);
+	req.working_set_bytes = 1 << 20;
+	req.flushed = 1;
+	CHECK(strcmp(page_set_cache_label(&req), "cold") == 0 && strcmp(page_set_cold_by(&req), "flush") == 0);
+	CHECK(page_set_build(&req, &s, &err) == 0 && s.flushed == 1 && s.count == 256);
+	page_set_release(&s);
+	req.working_set_bytes = 0;
+	req.llc_bytes = 256ull << 20;
+	CHECK(page_set_request_ws_bytes(&req) == PAGE_SET_FLUSHED_DEFAULT_BYTES &&
+	      PAGE_SET_FLUSHED_DEFAULT_BYTES == 64ull << 20);
+	req.flushed = 0;
+	CHECK(page_set_request_ws_bytes(&req) == page_set_cold_default_bytes(256ull << 20));
+	req.cold = 0;
+	req.flushed = 1; /* a hot set is never flushed */
+	CHECK(strcmp(page_set_cache_label(&req), "hot") == 0 && page_set_cold_by(&req) == NULL);
+	CHECK(page_set_build(&req, &s, &err) == 0 && s.flushed == 0);
+	page_set_release(&s);
+
 	/* A file's pages, in its detected format or one named. */
 	for (size_t i = 0; i < sizeof(pages); i++)
 		pages[i] = (unsigned char)(i / 1024 + 7);
