@@ -181,6 +181,15 @@ static int judge(struct compare_pair *p, const struct compare_settings *s)
 	return 0;
 }
 
+/* What made a result's set cold: documents written before cold_by had
+ * only sets cold by their size. */
+static const char *cold_by(const struct loaded_result *r)
+{
+	if (r->cold_by)
+		return r->cold_by;
+	return strcmp(r->cache, "cold") == 0 ? "size" : "none";
+}
+
 static int pair_up(const struct loaded_doc *base, const struct loaded_doc *new_, const struct index *xb,
 		   const struct index *xn, const struct compare_settings *s, struct compare_outcome *out)
 {
@@ -200,6 +209,11 @@ static int pair_up(const struct loaded_doc *base, const struct loaded_doc *new_,
 			char field[96];
 			snprintf(field, sizeof(field), "implementation of %.60s", b->hash);
 			compare_mismatch_add(out, field, p->base->impl, b->impl);
+		}
+		if (strcmp(cold_by(p->base), cold_by(b)) != 0) {
+			char field[96];
+			snprintf(field, sizeof(field), "cold set of %.60s", b->hash);
+			compare_mismatch_add(out, field, cold_by(p->base), cold_by(b));
 		}
 	}
 	for (size_t i = 0; i < new_->n; i++)

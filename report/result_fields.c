@@ -212,7 +212,7 @@ static const struct record_field result_fields[] = {
 	{ .name = "implementation", .type = RECORD_STR, .flags = CSV, .get = g_impl, .load = LR(impl) },
 	{ .name = "data", .type = RECORD_STR, .flags = CSV | REQ, .get = g_data, .load = LR(data) },
 	{ .name = "cache", .type = RECORD_STR, .flags = CSV | REQ, .get = g_cache, .load = LR(cache) },
-	{ .name = "cold_by", .type = RECORD_STR, .get = g_cold_by },
+	{ .name = "cold_by", .type = RECORD_STR, .get = g_cold_by, .load = LR(cold_by) },
 	{ .name = "page_size_bytes", .type = RECORD_UINT, .flags = CSV | REQ, .get = g_page,
 	  .load = LR(page_size), .range = &page_range },
 	{ .name = "misalign_bytes", .type = RECORD_UINT, .flags = CSV, .get = g_misalign,

@@ -34,6 +34,7 @@ struct loaded_result {
 	double bytes_per_second_ci_low, bytes_per_second_ci_high; /* 0 when null */
 	const char *stability, *stability_text;
 	struct record_array processes_read; /* bytes_per_second_processes */
+	const char *cold_by;   /* NULL when absent or null (before it was written: "size" if cold) */
 	/* Derived once read: */
 	double bytes_per_second_min, bytes_per_second_max; /* of the slowest and fastest rounds */
 	const double *rounds;  /* bytes_per_second_rounds; NULL in files written before they were kept */

@@ -219,6 +219,17 @@ warn = [l for l in out.splitlines() if l.startswith("warning: the runs differ in
 check(len(warn) == 6 and any("context.libraries.libxxhash (\"0.8.1\" vs \"0.8.2\")" in l for l in warn)
       and "\x1b" not in out, f"one warning line per field, no control characters: {warn}")
 
+# --- sets made cold differently (by size before cold_by was written, by
+# flushing under the ksmd timer): named, as the pages cost differently
+size_doc = result("jhash2", base_values, cache="cold", timer="ksmd")
+flush_doc = dict(result("jhash2", base_values, cache="cold", timer="ksmd"), cold_by="flush")
+rc, out, err = run("compare", write(doc(size_doc)), write(doc(flush_doc)), "--format", "json")
+fields = {m["field"]: m for m in json.loads(out)["context_differences"]} if rc == 0 else {}
+check(fields.get("cold set of jhash2", {}).get("base") == "size" and fields["cold set of jhash2"]["new"] == "flush"
+      and len(fields) == 1, f"cold_by differences named: {fields}")
+rc, out, err = run("compare", write(doc(flush_doc)), write(doc(flush_doc)), "--format", "json")
+check(rc == 0 and json.loads(out)["context_differences"] == [], "the same cold_by: no difference")
+
 # --- an interrupted run: accepted and said so
 part = write(doc(result("xxh64", base_values), interrupted=True))
 rc, out, err = run("compare", base, part)
