@@ -31,7 +31,6 @@ struct loaded_result {
 	struct record_array rounds_read; /* bytes_per_second_rounds */
 	/* Version 2: */
 	uint64_t processes, rounds_disturbed;
-	double bytes_per_second_ci_low, bytes_per_second_ci_high; /* 0 when null */
 	const char *stability, *stability_text;
 	struct record_array processes_read; /* bytes_per_second_processes */
 	const char *cold_by;   /* NULL when absent or null (before it was written: "size" if cold) */
