@@ -49,6 +49,7 @@ static void usage(void)
 	       "  --page-size N[,...]   page size (default 4K; a multiple of 64 up to 16M)\n"
 	       "  --cache hot|cold[,..] hot: one page (a file: its first 256 KiB) reused (default);\n"
 	       "                        cold: a working set of 4x the last-level cache, random order\n"
+	       "                        (timer ksmd: 64M, each cycle's pages flushed from the caches)\n"
 	       "  --working-set SIZE    size of the cold working set instead (e.g. 256M)\n"
 	       "  --misalign N[,...]    start every page N bytes past a 64-byte boundary\n"
 	       "  --timer NAME          window (default): calls counted in a CLOCK_MONOTONIC window;\n"
