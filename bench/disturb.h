@@ -14,7 +14,7 @@ enum {
 	DISTURB_OFF_CPU = 4u,  /* the thread was off the CPU (preempted) */
 	DISTURB_SWITCHES = 8u, /* involuntary context switches */
 	DISTURB_MIGRATED = 16u,/* the thread moved to another CPU */
-	DISTURB_CLOCK = 32u,   /* the core clock dropped against the run's fastest */
+	DISTURB_CLOCK = 32u,   /* the core clock dropped against the run's usual best */
 	DISTURB_SHARED = 64u,  /* the core's throughput dropped: an SMT sibling (here or on the host) shared it */
 	DISTURB_KINDS = 7
 };
@@ -25,11 +25,12 @@ struct disturb_thresholds {
 	double off_cpu_share;  /* the thread's time off the CPU above this share */
 	uint64_t switches;     /* involuntary context switches above this many */
 	uint64_t migrations;   /* migrations above this many */
-	double clock_drop;     /* effective clock below (1 - this) x the run's fastest */
-	double throughput_drop; /* the core's throughput below (1 - this) x the run's highest */
+	double clock_drop;     /* effective clock below (1 - this) x the run's reference */
+	double throughput_drop; /* the core's throughput below (1 - this) x the run's reference */
 };
 
-/* The run's best rounds, which the clock and throughput are judged against. */
+/* What the clock and throughput of a round are judged against: the upper
+ * decile (90th percentile, interpolated) of the run's rounds. */
 struct disturb_reference {
 	double clock_hz, throughput; /* 0: unknown, not judged */
 };
@@ -45,7 +46,8 @@ unsigned disturb_round(const struct bench_round *r, const struct disturb_referen
  * "switches", "migrated", "clock", "shared-core". */
 const char *disturb_name(unsigned i);
 
-/* The fastest clock and highest throughput over every round of n results. */
+/* The upper decile of the clock and of the throughput over every round of
+ * n results (the maximum if memory runs out). */
 struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n);
 
 #endif
