@@ -67,6 +67,7 @@ struct ceiling_figures {
 	unsigned rounds, rounds_shared;
 	double elapsed_s;       /* wall time of the measurement */
 	size_t stream_bytes;    /* size of the streamed buffer */
+	int stream_flushed;     /* 1: flushed before each read; 0: 4x the last-level cache, read a quarter at a time */
 };
 
 /* Rounds at most, whatever the time: short rounds (a short run_s, few

@@ -83,6 +83,8 @@ RECORD_GETTER(f_rounds, record_uint(v, FIG(w)->rounds))
 RECORD_GETTER(f_shared, record_uint(v, FIG(w)->rounds_shared))
 RECORD_GETTER(f_spread, record_real(v, worst_spread(FIG(w))))
 RECORD_GETTER(f_stream, record_uint(v, FIG(w)->stream_bytes))
+/* Made cold the way page sets are (cold_by): null when no memory probe ran. */
+RECORD_GETTER(f_stream_cold, FIG(w)->stream_bytes && record_str(v, FIG(w)->stream_flushed ? "flush" : "size"))
 
 static const struct record_field figures_fields[] = {
 	{ .name = "elapsed_s", .type = RECORD_REAL, .get = f_elapsed },
@@ -91,6 +93,7 @@ static const struct record_field figures_fields[] = {
 	{ .name = "rounds_shared", .type = RECORD_UINT, .get = f_shared },
 	{ .name = "largest_spread_pct", .type = RECORD_REAL, .get = f_spread },
 	{ .name = "stream_bytes", .type = RECORD_UINT, .get = f_stream },
+	{ .name = "stream_cold_by", .type = RECORD_STR, .get = f_stream_cold },
 	{ .name = "limits", .type = RECORD_MAP, .get = f_limit, .count = n_probes, .sub = &probe_schema },
 	{ .name = "coissue", .type = RECORD_MAP, .get = f_coissue, .count = n_widths },
 };

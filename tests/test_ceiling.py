@@ -26,6 +26,9 @@ for k in ("core_clock_hz", "memory_stream_bytes_per_second", "cold_page_ns"):
     check(doc["limits"][k]["measured"], f"{k} is measured on every architecture")
 check(doc["repeats"] == 3 and doc["elapsed_s"] > 0 and doc["largest_spread_pct"] >= 0, "run facts")
 check(doc["stream_bytes"] >= 64 << 20 and doc["page_size"] == 4096, "stream buffer and page size")
+# Flushed, the buffer is the 64 MiB of the ksmd style's set; cold by size, 4x the L3 (at least 64 MiB).
+check(doc["stream_cold_by"] == "size" or (doc["stream_cold_by"] == "flush" and doc["stream_bytes"] == 64 << 20),
+      "stream buffer made cold by flushing 64 MiB, or by its size")
 check(set(doc["coissue"]) == {"xmm", "ymm", "zmm"} and all(v is None or 0 <= v <= 1 for v in doc["coissue"].values()),
       "co-issue fractions in [0, 1] or null")
 listed = {h["name"]: h for h in json.loads(run("list", "--format", "json")[1])["hashes"]}
