@@ -45,7 +45,7 @@ struct bench_context {
 	char hardware_counters_note[160]; /* why not, "" when there are */
 	struct xsave_cost xsave;     /* the kernel's vector-state save in process context (xsave_probe.h) */
 	const char *migrations_source;
-	double reference_clock_hz;  /* the upper decile of the run's rounds' effective clock (bench_context_note_results) */
+	double reference_clock_hz;  /* the median of the run's rounds' effective clock (bench_context_note_results) */
 	double reference_throughput; /* the upper decile of their core throughput, additions per ns */
 	/* This process's measured limits (bench/ceiling.h), NULL when not
 	 * measured (--no-ceiling, or the probes failed: a warning says why). */

@@ -14,7 +14,7 @@ enum {
 	DISTURB_OFF_CPU = 4u,  /* the thread was off the CPU (preempted) */
 	DISTURB_SWITCHES = 8u, /* involuntary context switches */
 	DISTURB_MIGRATED = 16u,/* the thread moved to another CPU */
-	DISTURB_CLOCK = 32u,   /* the core clock dropped against the run's usual best */
+	DISTURB_CLOCK = 32u,   /* the core clock dropped below the run's usual (median) */
 	DISTURB_SHARED = 64u,  /* the core's throughput dropped: an SMT sibling (here or on the host) shared it */
 	DISTURB_KINDS = 7
 };
@@ -29,8 +29,9 @@ struct disturb_thresholds {
 	double throughput_drop; /* the core's throughput below (1 - this) x the run's reference */
 };
 
-/* What the clock and throughput of a round are judged against: the upper
- * decile (90th percentile, interpolated) of the run's rounds. */
+/* What the clock and throughput of a round are judged against: the median
+ * of the run's rounds' clocks, the upper decile (90th percentile) of their
+ * throughputs, both interpolated. */
 struct disturb_reference {
 	double clock_hz, throughput; /* 0: unknown, not judged */
 };
@@ -46,8 +47,8 @@ unsigned disturb_round(const struct bench_round *r, const struct disturb_referen
  * "switches", "migrated", "clock", "shared-core". */
 const char *disturb_name(unsigned i);
 
-/* The upper decile of the clock and of the throughput over every round of
- * n results (the maximum if memory runs out). */
+/* That reference over every round of n results (the maximum of each if
+ * memory runs out). */
 struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n);
 
 #endif

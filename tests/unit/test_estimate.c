@@ -181,33 +181,39 @@ void test_estimate_verdicts(void)
 	      (r.unstable & STABILITY_DISTURBED) && (r.unstable & STABILITY_FEW_PROCESSES));
 	bench_result_release(&r);
 
-	/* A clock drop against the fastest round of the run. */
+	/* A clock drop below the run's usual (median) clock. */
 	make_result(&r, 5, 1, ok);
 	r.rounds[2].clock_hz = 2.5e9;
 	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0 && r.rounds[2].disturbed == DISTURB_CLOCK);
 	bench_result_release(&r);
-	/* A turbo burst in one round of twenty is not the yardstick: the
-	 * reference is the upper decile, so the usual rounds, 5.3% below the
-	 * burst, are not "clock"; a real drop below the usual still is. */
+	/* A turbo burst is not the yardstick: the clock's reference is the
+	 * median, so the usual rounds, 5.3% below a burst, are not "clock"; a
+	 * real drop below the usual still is. */
 	double ok20[20];
 	for (unsigned i = 0; i < 20; i++)
 		ok20[i] = 100 + i % 3;
 	make_result(&r, 5, 4, ok20);
 	for (unsigned i = 0; i < 20; i++)
 		r.rounds[i].clock_hz = 3.59e9;
-	r.rounds[7].clock_hz = 3.79e9;
+	r.rounds[7].clock_hz = r.rounds[8].clock_hz = r.rounds[9].clock_hz = 3.79e9;
 	r.rounds[11].clock_hz = 3.3e9;
+	r.rounds[3].throughput = 40; /* the throughput's is the upper decile */
+	r.rounds[4].throughput = 30;
 	struct disturb_reference ref = disturb_reference_of(&r, 1);
-	CHECK(NEAR(ref.clock_hz, 3.59e9, 1) && NEAR(ref.throughput, 20, 1e-12));
+	CHECK(NEAR(ref.clock_hz, 3.59e9, 1) && NEAR(ref.throughput, 21, 1e-12));
 	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0 && r.rounds_disturbed == 1 &&
-	      r.rounds[11].disturbed == DISTURB_CLOCK && r.rounds[7].disturbed == 0 && r.unstable == 0);
+	      r.rounds[11].disturbed == DISTURB_CLOCK && r.rounds[7].disturbed == 0 && r.rounds[0].disturbed == 0 &&
+	      r.unstable == 0);
 	bench_result_release(&r);
-	/* Interpolated: with 10 rounds the decile lies between the two highest. */
+	/* Interpolated: of 10 rounds, the median between the middle two, the
+	 * decile between the two highest. */
 	make_result(&r, 5, 2, ok);
-	for (unsigned i = 0; i < 10; i++)
+	for (unsigned i = 0; i < 10; i++) {
 		r.rounds[i].clock_hz = 3e9 + 1e8 * i;
+		r.rounds[i].throughput = 10 + i;
+	}
 	ref = disturb_reference_of(&r, 1);
-	CHECK(NEAR(ref.clock_hz, 3.81e9, 1));
+	CHECK(NEAR(ref.clock_hz, 3.45e9, 1) && NEAR(ref.throughput, 18.1, 1e-9));
 	bench_result_release(&r);
 	/* A shared core against the run's highest throughput. */
 	make_result(&r, 5, 1, ok);
