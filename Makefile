@@ -106,7 +106,8 @@ deps:
 # 21 rounds of each: the best of 7 often missed every unshared phase of a
 # busy host's sibling, while the ceiling it is set against keeps the best of
 # its unshared rounds (docs/measurement.md).
-bench: deps
+bench:
+	@scripts/install-deps.sh --bench
 	@$(MAKE) --no-print-directory all
 	scripts/bench_targets.py ./$(OUT) --repeat 21
 

@@ -1,11 +1,13 @@
 #!/bin/sh
-# Installs what ksmbench needs to build (and, with --test, to run its tests)
-# on Debian: apt-get when root, else prints the exact command and fails.
+# Installs what ksmbench needs to build (with --test, also to run its tests;
+# with --bench, make bench's reference xxhsum) on Debian: apt-get when root,
+# else prints the exact command and fails.
 set -eu
 
 need_pkgs=""
 add() { need_pkgs="$need_pkgs $1"; }
-# Optional: the tests that need them print SKIP where they cannot be installed.
+# Optional: the tests that need them print SKIP where they cannot be
+# installed, make bench "not measurable here".
 opt_pkgs=""
 add_optional() { opt_pkgs="$opt_pkgs $1"; }
 
@@ -25,6 +27,9 @@ if [ "${1:-}" = "--test" ]; then
 	command -v rsvg-convert >/dev/null 2>&1 || add_optional librsvg2-bin # plot's PNG check
 	command -v xxhsum >/dev/null 2>&1 || add_optional xxhash # an independent XXH reference for sum's tests
 fi
+if [ "${1:-}" = "--bench" ]; then
+	command -v xxhsum >/dev/null 2>&1 || add_optional xxhash # xxhsum -b, the XXH3 speed reference
+fi
 
 [ -z "$need_pkgs$opt_pkgs" ] && exit 0
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -38,12 +43,12 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 	if [ -n "$opt_pkgs" ]; then
 		# shellcheck disable=SC2086
 		apt-get install -y -qq --no-install-recommends $opt_pkgs >&2 ||
-			echo "ksmbench: could not install$opt_pkgs; the tests that need it are skipped" >&2
+			echo "ksmbench: could not install$opt_pkgs; what needs it is skipped" >&2
 	fi
 	exit 0
 fi
 if [ -z "$need_pkgs" ]; then
-	echo "ksmbench: optional test packages missing (those tests are skipped):$opt_pkgs" >&2
+	echo "ksmbench: optional packages missing (what needs them is skipped):$opt_pkgs" >&2
 	exit 0
 fi
 echo "ksmbench: missing build dependencies; install them with:" >&2
