@@ -97,7 +97,8 @@ static void row_label(char *buf, size_t size, const struct thread_row *r)
 }
 
 /* Why the figures cannot be trusted: the stability reasons, and the kinds
- * of disturbance over every result's rounds. */
+ * of disturbance in the unstable results' rounds (those rounds were left
+ * out; a stable result's disturbed rounds explain nothing here). */
 static void untrusted_why(const struct thread_verdict *v, const struct bench_result *results, size_t n, char *buf,
 			  size_t size)
 {
@@ -111,13 +112,16 @@ static void untrusted_why(const struct thread_verdict *v, const struct bench_res
 		if ((v->unstable_kinds >> i) & 1 && used < size)
 			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", kinds[i]);
 	for (size_t r = 0; r < n; r++) {
+		if (!results[r].unstable)
+			continue;
 		for (unsigned i = 0; i < results[r].repeats; i++)
 			seen |= results[r].rounds ? results[r].rounds[i].disturbed : 0;
 		outside += report_shared_from_outside(&results[r]);
 	}
 	for (unsigned k = 0, first = 1; k < DISTURB_KINDS && used < size; k++)
 		if ((seen >> k) & 1) {
-			used += (size_t)snprintf(buf + used, size - used, "%s%s", first ? " (by: " : ", ", disturb_name(k));
+			used += (size_t)snprintf(buf + used, size - used, "%s%s", first ? " (rounds left out as disturbed by: " : ", ",
+						 disturb_name(k));
 			if ((1u << k) == DISTURB_SHARED && outside && used < size)
 				used += (size_t)snprintf(buf + used, size - used, " from outside this machine in %u round%s",
 							 outside, kb_s(outside));

@@ -125,16 +125,20 @@ void test_thread_verdict(void)
 	CHECK(buf && strstr(buf, "read from /sys/kernel/mm/ksm"));
 	CHECK(buf && strstr(buf, "Cannot be trusted: 1 of 4 results unstable: spread over processes."));
 	free(buf);
-	/* A round on a core shared while this machine's other CPUs were idle:
-	 * said to come from outside it. */
-	rounds[2].known |= INTERFERENCE_BUSY;
-	rounds[2].disturbed = DISTURB_SHARED;
+	/* A round of the unstable result on a core shared while this
+	 * machine's other CPUs were idle: said to come from outside it. A
+	 * stable result's disturbed round is not named. */
+	rounds[3].known |= INTERFERENCE_BUSY;
+	rounds[3].disturbed = DISTURB_SHARED;
+	rounds[2].disturbed = DISTURB_STEAL;
 	doc.wide = 1; /* unwrapped */
 	buf = verdict_text(&doc);
 	CHECK(buf);
-	CHECK(buf && strstr(buf, "(by: shared-core from outside this machine in 1 round)"));
+	CHECK(buf && strstr(buf, "spread over processes (rounds left out as disturbed by: shared-core from outside "
+				 "this machine in 1 round)."));
+	CHECK(buf && !strstr(buf, "steal"));
 	free(buf);
-	rounds[2].disturbed = 0;
+	rounds[2].disturbed = rounds[3].disturbed = 0;
 	doc.wide = 0;
 
 	/* KSM's own hash the fastest the kernel has: the next one, slower. */
