@@ -278,14 +278,15 @@ static int memory_probes(const struct ceiling_opts *o, struct ceiling_figures *o
 	 * can see, moves them most). */
 	unsigned mul = o->extend_s > 0 ? 3 : 1, cold_rounds = o->repeats * mul;
 	unsigned stream_rounds = (o->repeats < 5 ? o->repeats : 5) * mul;
-	size_t quarter = flushed ? bytes : bytes / 4 & ~(size_t)4095;
+	unsigned parts = flushed ? 1 : 4;
+	size_t span = bytes / parts & ~(size_t)4095;
 	for (unsigned r = 0; r < stream_rounds; r++) {
-		const unsigned char *from = flushed ? buf : buf + (r % 4) * quarter;
+		const unsigned char *from = buf + (r % parts) * span;
 		if (flushed)
-			cache_flush(from, quarter);
+			cache_flush(from, span);
 		uint64_t t0 = clock_now_ns();
-		sink += ceiling_read_u64(from, quarter);
-		stream_s[r] = (double)(clock_now_ns() - t0) * 1e-9 / (double)quarter;
+		sink += ceiling_read_u64(from, span);
+		stream_s[r] = (double)(clock_now_ns() - t0) * 1e-9 / (double)span;
 	}
 	for (unsigned r = 0; r < cold_rounds; r++)
 		cold_ns[r] = cold_page_round_ns(buf, bytes, &state, &sink);
