@@ -100,9 +100,9 @@ static double round_throughput(const struct bench_round *r)
 /* The clock against the run's median: a clock drop is a departure from the
  * usual, and turbo bursts above it are not the yardstick. On the model-167
  * VM of docs/measurement.md most idle rounds read 3.59 GHz and a fifth to
- * a third of them 3.64-3.89 GHz: against the
- * fastest round, or even the upper decile, nearly every round was
- * "disturbed" by a clock that had not dropped. The throughput against the
+ * a third of them 3.64-3.89 GHz: against the fastest round, or even the
+ * upper decile, nearly every round was "disturbed" by a clock that had not
+ * dropped. The throughput against the
  * upper decile: a shared core halves it, and the host may share it for
  * half a run or more, so the usual level is no reference; the decile still
  * ignores a few fast readings, and turbo moves it by under 8%, well inside
