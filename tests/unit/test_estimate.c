@@ -17,6 +17,7 @@
 #include "../../bench/run.h"
 #include "../../bench/schedule.h"
 #include "../../bench/wire.h"
+#include "../../hashes/cpu_features.h"
 #include "check.h"
 #include "groups.h"
 
@@ -420,6 +421,40 @@ void test_estimate_wire(void)
 	CHECK(wire_parse("round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0", 4, 1, &msg, &err) == 0);
 }
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+/* Whether XGETBV(1), the state components in use, is there to read, with
+ * AVX to set the upper halves. */
+static int ymm_in_use_readable(void)
+{
+	unsigned a, b, c, d;
+
+	if (!(cpu_features_detected() & CPU_AVX) || !__get_cpuid_count(0xd, 1, &a, &b, &c, &d))
+		return 0;
+	return (a >> 2) & 1;
+}
+
+/* Bit 2 of XINUSE: the upper halves of the ymm registers hold non-zero state. */
+static int ymm_in_use(void)
+{
+	unsigned lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+	return (lo >> 2) & 1;
+}
+#else
+static int ymm_in_use_readable(void)
+{
+	return 0;
+}
+
+static int ymm_in_use(void)
+{
+	return 0;
+}
+#endif
+
 void test_estimate_probes(void)
 {
 	static const char stat[] = "cpu  10 0 10 100 0 0 0 0 0 0\n"
@@ -455,6 +490,16 @@ void test_estimate_probes(void)
 	CHECK((r.known & INTERFERENCE_OFF_CPU) && r.off_cpu_share >= 0 && r.off_cpu_share <= 1);
 	CHECK(!(r.known & INTERFERENCE_BUSY) || (r.other_busy_share >= 0 && r.other_busy_share <= 1));
 	CHECK(r.known & INTERFERENCE_MIGRATIONS);
+
+	/* The probes start on clean upper halves whatever ran before: ISA-L
+	 * returns with them dirty, and SSE2 adds then ran at half speed on Zen 4,
+	 * which read as a shared core. XINUSE says whether they are in use. */
+	if (ymm_in_use_readable()) {
+		__asm__ volatile("vpcmpeqd %%ymm15, %%ymm15, %%ymm15" ::: "xmm15");
+		CHECK(ymm_in_use());
+		interference_mark(&p, &b, 1, 1);
+		CHECK(!ymm_in_use());
+	}
 	interference_close(&p);
 }
 
