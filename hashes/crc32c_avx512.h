@@ -66,4 +66,53 @@ static inline __m512i crc32c_z_first(uint32_t crc, const unsigned char *p)
 	return _mm512_xor_si512(crc32c_z_load(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
 }
 
+/* The lanes steps of a fused loop step that run after fold i of 4, for k a
+ * step: [i*k/4, (i+1)*k/4), so that they spread evenly over the folds
+ * (k = 2: after the second and fourth; k = 5: one after each, two after
+ * the last). */
+#define CRC32C_Z_LANES_AFTER(i, k)                                              \
+	for (unsigned j_ = (i) * (k) / 4; j_ < ((i) + 1) * (k) / 4; j_++) \
+	CRC32C_LANES3_STEP(j_)
+
+/* One chunk of a fused CRC-32C: each loop step folds 256 bytes with four
+ * zmm accumulators (8 vpclmulqdq) and advances three crc32q streams by k
+ * quadwords each; the streams' remaining quadwords run after the loop,
+ * beside the vector part's merge and reduction, then the four CRCs are
+ * joined. k is a constant in each caller, so the steps unroll: k sets the
+ * balance between the multipliers and the crc32 unit (hashes/crc32c_fused.c,
+ * hashes/crc32c_fused_intel.c). len >= 256 + 256 + 24 * k, and at most the
+ * length whose streams fit the shift table (CRC32C_SHIFT_MAX_QWORDS). */
+static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk(uint32_t crc, const unsigned char *buf,
+									   size_t len, unsigned k)
+{
+	size_t steps = (len - 256) / (256 + 24 * k), vec = 256 + 256 * steps;
+	size_t q = (len - vec) / 24; /* at least k per step; the rest after the loop */
+	const unsigned char *s = buf + vec, *tail = s + 24 * q; /* the three streams start at s, s+8q, s+16q */
+	size_t tail_len = len - vec - 24 * q;
+	/* The streams' positions and CRCs as CRC32C_LANES3_STEP names them. */
+	const unsigned char *p = s, *b = s + 8 * q, *c = s + 16 * q;
+	uint64_t c0 = 0, c1 = 0, c2 = 0;
+
+	__m512i a0 = crc32c_z_first(crc, buf), a1 = crc32c_z_load(buf + 64), a2 = crc32c_z_load(buf + 128),
+		a3 = crc32c_z_load(buf + 192);
+	__m512i kf = crc32c_z_pair(&crc32c_fold.f2048);
+	const unsigned char *v = buf + 256;
+
+	for (size_t n = 0; n < steps; n++, v += 256, p += 8 * k, b += 8 * k, c += 8 * k) {
+		a0 = crc32c_z_fold(a0, kf, crc32c_z_load(v));
+		CRC32C_Z_LANES_AFTER(0, k);
+		a1 = crc32c_z_fold(a1, kf, crc32c_z_load(v + 64));
+		CRC32C_Z_LANES_AFTER(1, k);
+		a2 = crc32c_z_fold(a2, kf, crc32c_z_load(v + 128));
+		CRC32C_Z_LANES_AFTER(2, k);
+		a3 = crc32c_z_fold(a3, kf, crc32c_z_load(v + 192));
+		CRC32C_Z_LANES_AFTER(3, k);
+	}
+	for (; p < s + 8 * q; p += 8, b += 8, c += 8)
+		CRC32C_LANES3_STEP(0);
+	__m512i acc[4] = { a0, a1, a2, a3 };
+	uint32_t cv = crc32c_x86_reduce128(crc32c_z_finish(crc32c_z_merge4(acc), v, (size_t)(s - v)));
+	return crc32c_x86_streams3_join(cv, q, c0, c1, c2, tail, tail_len);
+}
+
 #endif

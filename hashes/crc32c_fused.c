@@ -1,63 +1,35 @@
 /* CRC-32C, our own design: the crc32 unit and the carry-less multipliers run
- * at the same time on different parts of the buffer. The front part (about
- * two thirds) is folded with VPCLMULQDQ on 512-bit registers, 256 bytes a
- * step; the rest is split into three crc32q streams, and each loop iteration
- * advances both, so out-of-order execution overlaps them. At the end the
- * vector part is reduced to a CRC and the four CRCs are recombined with
- * pclmulqdq (crc32c_consts.h). Below CRC32C_FUSED_MIN_BYTES it is the
- * vpclmul code alone. Built with -msse4.2 -mpclmul -mavx512f -mvpclmulqdq,
- * x86-64 only. */
+ * at the same time on different parts of the buffer. Each step of the shared
+ * loop folds 256 bytes with VPCLMULQDQ on 512-bit registers (8 multiplies)
+ * and advances three crc32q streams by 5 quadwords each, 376 bytes in all;
+ * the streams' last quadwords run after the loop, then the vector part is
+ * reduced and the four CRCs are recombined with pclmulqdq (crc32c_consts.h).
+ * The balance is for half-rate zmm multipliers, one every 2 cycles (Zen 4):
+ * the 8 multiplies take 16 cycles and 5 dependent crc32q a stream 15. Of 1
+ * to 7 quadwords a stream a step, measured on family 25 model 17 with
+ * AVX-512 (docs/hashes.md), 5 moved the most bytes a cycle at 4 KiB: 0.87-0.94
+ * of crc32c-vpclmul's time; the split it replaced (42 of 64 folded, an inner
+ * loop of 6 a stream a step) took 1.15-1.34 of it there. Below
+ * CRC32C_FUSED_MIN_BYTES it is the vpclmul code alone. Built with -msse4.2
+ * -mpclmul -mavx512f -mvpclmulqdq (IN_ORDER under GCC, as the other fused
+ * loops), x86-64 only. */
 #include "hash.h"
 #include "impls.h"
 
-#define CRC32C_FUSED_MIN_BYTES 2048 /* measured: below it vpclmul alone is faster */
+/* Below a page folding alone wins or ties (3072 bytes: 169.0 against 146.9
+ * TSC cycles; 3584: 162.5 both; 4096: 163.8 against 184.6). */
+#define CRC32C_FUSED_MIN_BYTES 4096
 
 #if defined(__x86_64__)
 #include "crc32c_avx512.h"
 
-/* Longer inputs go in chunks of this size, keeping each stream within the
- * recombination table (CRC32C_SHIFT_MAX_QWORDS). */
+/* Keeps each stream within the recombination table (8 KiB: 106 of
+ * CRC32C_SHIFT_MAX_QWORDS quadwords). */
 #define CRC32C_FUSED_CHUNK_BYTES 8192
-/* Share of the vector part, in 64ths: the folding runs at up to 16 bytes a
- * cycle, three latency-bound crc32q streams at 8, so about two thirds (42/64
- * measured best on Zen 4 among 38..64; six streams gained nothing). */
-#define CRC32C_FUSED_VECTOR_64THS 42
 
-static uint32_t crc32c_fused_chunk(uint32_t crc, const unsigned char *p, size_t len)
+static uint32_t crc32c_fused_chunk(uint32_t crc, const unsigned char *buf, size_t len)
 {
-	size_t vec = (len * CRC32C_FUSED_VECTOR_64THS / 64) & ~(size_t)63;
-	size_t q = (len - vec) / 24;
-	const unsigned char *s = p + vec; /* the three streams: s, s+8q, s+16q */
-	const unsigned char *tail = s + 24 * q;
-	size_t tail_len = len - vec - 24 * q;
-
-	__m512i acc[4] = { crc32c_z_first(crc, p), crc32c_z_load(p + 64), crc32c_z_load(p + 128),
-			   crc32c_z_load(p + 192) };
-	__m512i k = crc32c_z_pair(&crc32c_fold.f2048);
-	size_t steps = (vec - 256) / 256; /* vector steps in the shared loop */
-	size_t per_step = steps ? q / steps : 0;
-	uint64_t ca = 0, cb = 0, cc = 0;
-	size_t i = 0;
-	const unsigned char *v = p + 256;
-
-	for (size_t n = 0; n < steps; n++, v += 256) {
-		acc[0] = crc32c_z_fold(acc[0], k, crc32c_z_load(v));
-		acc[1] = crc32c_z_fold(acc[1], k, crc32c_z_load(v + 64));
-		acc[2] = crc32c_z_fold(acc[2], k, crc32c_z_load(v + 128));
-		acc[3] = crc32c_z_fold(acc[3], k, crc32c_z_load(v + 192));
-		for (size_t j = 0; j < per_step; j++, i++) {
-			ca = _mm_crc32_u64(ca, crc32c_load64(s + 8 * i));
-			cb = _mm_crc32_u64(cb, crc32c_load64(s + 8 * (q + i)));
-			cc = _mm_crc32_u64(cc, crc32c_load64(s + 8 * (2 * q + i)));
-		}
-	}
-	for (; i < q; i++) {
-		ca = _mm_crc32_u64(ca, crc32c_load64(s + 8 * i));
-		cb = _mm_crc32_u64(cb, crc32c_load64(s + 8 * (q + i)));
-		cc = _mm_crc32_u64(cc, crc32c_load64(s + 8 * (2 * q + i)));
-	}
-	uint32_t cv = crc32c_x86_reduce128(crc32c_z_finish(crc32c_z_merge4(acc), v, (size_t)(s - v)));
-	return crc32c_x86_streams3_join(cv, q, ca, cb, cc, tail, tail_len);
+	return crc32c_z_fused_chunk(crc, buf, len, 5);
 }
 
 __attribute__((noinline)) static uint64_t crc32c_fused_long(const void *buf, size_t len)
@@ -81,7 +53,8 @@ static uint64_t crc32c_fused(const void *buf, size_t len)
 
 const struct hash_impl hash_crc32c_fused = {
 	.name = "crc32c-fused",
-	.description = "CRC-32C, VPCLMULQDQ folding and 3 crc32q streams in parallel on parts of the buffer (ours)",
+	.description = "CRC-32C, VPCLMULQDQ folding with 3 crc32q streams in the same loop, for half-rate zmm "
+		       "multipliers (ours)",
 	.family = "crc32c",
 	.bits = 32,
 	.provenance = "in-tree",

@@ -27,36 +27,10 @@
 /* Keeps each stream within the recombination table (16 KiB: 106 of
  * CRC32C_SHIFT_MAX_QWORDS quadwords). */
 #define CRC32C_FUSED_INTEL_CHUNK_BYTES 16384
-#define CRC32C_FUSED_INTEL_STEP_BYTES (256 + 3 * 2 * 8)
 
 static uint32_t crc32c_fused_intel_chunk(uint32_t crc, const unsigned char *buf, size_t len)
 {
-	size_t steps = (len - 256) / CRC32C_FUSED_INTEL_STEP_BYTES, vec = 256 + 256 * steps;
-	size_t q = (len - vec) / 24; /* at least 2 per step; the rest after the loop */
-	const unsigned char *s = buf + vec, *tail = s + 24 * q; /* the three streams start at s, s+8q, s+16q */
-	size_t tail_len = len - vec - 24 * q;
-	/* The streams' positions and CRCs as CRC32C_LANES3_STEP names them. */
-	const unsigned char *p = s, *b = s + 8 * q, *c = s + 16 * q;
-	uint64_t c0 = 0, c1 = 0, c2 = 0;
-
-	__m512i a0 = crc32c_z_first(crc, buf), a1 = crc32c_z_load(buf + 64), a2 = crc32c_z_load(buf + 128),
-		a3 = crc32c_z_load(buf + 192);
-	__m512i k = crc32c_z_pair(&crc32c_fold.f2048);
-	const unsigned char *v = buf + 256;
-
-	for (size_t n = 0; n < steps; n++, v += 256, p += 16, b += 16, c += 16) {
-		a0 = crc32c_z_fold(a0, k, crc32c_z_load(v));
-		a1 = crc32c_z_fold(a1, k, crc32c_z_load(v + 64));
-		CRC32C_LANES3_STEP(0);
-		a2 = crc32c_z_fold(a2, k, crc32c_z_load(v + 128));
-		a3 = crc32c_z_fold(a3, k, crc32c_z_load(v + 192));
-		CRC32C_LANES3_STEP(1);
-	}
-	for (; p < s + 8 * q; p += 8, b += 8, c += 8)
-		CRC32C_LANES3_STEP(0);
-	__m512i acc[4] = { a0, a1, a2, a3 };
-	uint32_t cv = crc32c_x86_reduce128(crc32c_z_finish(crc32c_z_merge4(acc), v, (size_t)(s - v)));
-	return crc32c_x86_streams3_join(cv, q, c0, c1, c2, tail, tail_len);
+	return crc32c_z_fused_chunk(crc, buf, len, 2);
 }
 
 __attribute__((noinline)) static uint64_t crc32c_fused_intel_long(const void *buf, size_t len)

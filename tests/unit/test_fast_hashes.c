@@ -71,16 +71,18 @@ void test_fast_hashes_crc32c_consts(void)
 }
 
 /* Every threshold of the variants: 1-way/3-way at 512, the vector paths at
- * 64/256, fused at 1024 and its 8192-byte chunks, the 3-way table's cap,
- * crc32c-fused-avx2's step count changing (128 + 224k bytes), and
+ * 64/256, the 3-way table's cap, crc32c-fused-avx2's step count changing
+ * (128 + 224k bytes), crc32c-fused's threshold (4096), step count
+ * (256 + 376k) and 8 KiB chunks (from 12288: a chunk and a page), and
  * crc32c-fused-intel's threshold (4096), step count (256 + 304k) and 16 KiB
- * chunks (from 20480: a chunk and a page). */
+ * chunks (from 20480). */
 static const size_t crc_lengths[] = {
 	0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 79, 80, 127, 128, 129,
 	191, 192, 193, 255, 256, 257, 319, 320, 447, 448, 511, 512, 513, 535, 536, 1000, 1023,
 	1024, 1025, 1040, 1151, 1247, 1248, 1249, 1152, 1153, 1663, 1664, 1665, 2047, 2048, 3000, 4095, 4096, 4097, 4159, 4160, 4161, 4247, 4248, 4249, 8191, 8192, 8193,
 	4351, 4352, 4353, 9215, 9216, 9217, 10239, 10240, 10241, 12288, 16383, 16384, 16385, 17409,
 	20479, 20480, 20481, 36863, 36864, 65543, (1u << 20) + 3,
+	4391, 4392, 4393, 8151, 8152, 8153, 12287, 12289, 16567, 16568,
 };
 
 void test_fast_hashes_crc32c(void)
