@@ -1,8 +1,8 @@
 /* The `crc32c`, `xxh3` and `xxh128` aliases (see alias.h): the table line
  * for this CPU where there is one, else the fastest candidate by a short
- * measurement at first use (about a millisecond: five rounds of 32 calls on
- * one 4 KiB page per candidate), cached until the CPU identity or feature
- * mask changes. */
+ * measurement at first use (about a millisecond: 15 rounds of 32 calls on
+ * one page-aligned 4 KiB page per candidate, the candidates in turns),
+ * cached until the CPU identity or feature mask changes. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -12,7 +12,7 @@
 #include "cpu_identity.h"
 #include "impls.h"
 
-#define ALIAS_MEASURE_ROUNDS 5
+#define ALIAS_MEASURE_ROUNDS 15
 #define ALIAS_MEASURE_CALLS 32
 
 /* Choices kept per family: one for each CPU identity and feature mask seen
@@ -58,46 +58,57 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Best rate of h over a few short rounds on page; every result consumed. */
-static double measure_bytes_per_s(const struct hash_impl *h, const unsigned char *page)
+/* Seconds for ALIAS_MEASURE_CALLS calls of h on page; every result consumed. */
+static double time_calls(const struct hash_impl *h, const unsigned char *page)
 {
-	volatile uint64_t sink = h->fn(page, ALIAS_MEASURE_BYTES); /* warm caches and branch predictors */
-	double best_s = 0;
+	volatile uint64_t sink = 0;
+	double t0 = now_s();
 
-	for (int r = 0; r < ALIAS_MEASURE_ROUNDS; r++) {
-		double t0 = now_s();
-		for (int i = 0; i < ALIAS_MEASURE_CALLS; i++)
-			sink += h->fn(page + (i & 1), ALIAS_MEASURE_BYTES);
-		double t = now_s() - t0;
-		if (t > 0 && (best_s == 0 || t < best_s))
-			best_s = t;
-	}
+	/* Page-aligned, as KSM's pages are: at an odd address every 64-byte
+	 * load splits a cache line, which cost the AVX-512 code a third on Zen
+	 * 4 and can reorder the candidates. */
+	for (int i = 0; i < ALIAS_MEASURE_CALLS; i++)
+		sink += h->fn(page, ALIAS_MEASURE_BYTES);
+	double t = now_s() - t0;
 	(void)sink;
 	cpu_vector_state_clean(); /* the next candidate must not pay for this one */
-	return best_s > 0 ? ALIAS_MEASURE_CALLS * (double)ALIAS_MEASURE_BYTES / best_s : 0;
+	return t;
 }
 
+/* Each candidate's best of ALIAS_MEASURE_ROUNDS rounds, taken in turns
+ * (round r of every candidate before round r+1): a burst of interference,
+ * an SMT sibling's say, then falls on all of them instead of on one. */
 static void measure(struct alias_family *f, struct alias_choice *c)
 {
-	static unsigned char page[ALIAS_MEASURE_BYTES + 64] __attribute__((aligned(64)));
+	static unsigned char page[ALIAS_MEASURE_BYTES] __attribute__((aligned(4096)));
 	uint64_t s = 0x6b736d62u;
-	double best = -1;
+	double best_s[ALIAS_CANDIDATES_MAX] = { 0 }, best = -1;
+	volatile uint64_t warm = 0;
 
 	for (size_t i = 0; i < sizeof(page); i++) /* content does not matter, only that it is not all zero */
 		page[i] = (unsigned char)((s = s * 6364136223846793005ull + 1442695040888963407ull) >> 56);
 	c->how = ALIAS_BY_MEASUREMENT;
-	for (unsigned i = 0; f->candidates[i] && c->ncandidates < ALIAS_CANDIDATES_MAX; i++) {
-		const struct hash_impl *h = f->candidates[i];
-		if (!hash_available(h))
-			continue;
-		double rate = measure_bytes_per_s(h, page);
-		c->candidates[c->ncandidates] = h;
-		c->bytes_per_s[c->ncandidates++] = rate;
+	for (unsigned i = 0; f->candidates[i] && c->ncandidates < ALIAS_CANDIDATES_MAX; i++)
+		if (hash_available(f->candidates[i])) {
+			c->candidates[c->ncandidates++] = f->candidates[i];
+			warm += f->candidates[i]->fn(page, ALIAS_MEASURE_BYTES); /* caches and branch predictors */
+		}
+	cpu_vector_state_clean();
+	for (int r = 0; r < ALIAS_MEASURE_ROUNDS; r++)
+		for (unsigned i = 0; i < c->ncandidates; i++) {
+			double t = time_calls(c->candidates[i], page);
+			if (t > 0 && (best_s[i] == 0 || t < best_s[i]))
+				best_s[i] = t;
+		}
+	for (unsigned i = 0; i < c->ncandidates; i++) {
+		double rate = best_s[i] > 0 ? ALIAS_MEASURE_CALLS * (double)ALIAS_MEASURE_BYTES / best_s[i] : 0;
+		c->bytes_per_s[i] = rate;
 		if (rate > best) { /* ties keep the earlier (preferred) candidate */
 			best = rate;
-			c->target = h;
+			c->target = c->candidates[i];
 		}
 	}
+	(void)warm;
 }
 
 static void decide(struct alias_family *f, struct alias_choice *c)
