@@ -9,9 +9,10 @@
  * and a split by a fixed share with a run-time inner loop, this one moved
  * the most bytes a cycle: 1.02x crc32c-vpclmul at 4 KiB, 1.1x at 16 KiB,
  * on a free core (a loss when the core's SMT sibling is busy: the crc32q
- * share shares its port). crc32c-fused's share (two thirds folded) was set
- * for Zen 4's half-rate zmm multipliers and runs at 0.72 of crc32c-vpclmul
- * here. Below CRC32C_FUSED_INTEL_MIN_BYTES it is crc32c-vpclmul's code.
+ * share shares its port). crc32c-fused's balance, then a split with two
+ * thirds folded, ran at 0.72 of crc32c-vpclmul's rate there. Both entries
+ * run one loop, crc32c_z_fused_chunk(), with 2 and 5 crc32q a stream a step.
+ * Below CRC32C_FUSED_INTEL_MIN_BYTES it is crc32c-vpclmul's code.
  * Built with -msse4.2 -mpclmul -mavx512f -mvpclmulqdq (IN_ORDER under GCC,
  * as the other fused loop), x86-64 only. */
 #include "hash.h"

@@ -89,6 +89,19 @@ void test_alias_table(void)
 			cpu_features_enable_all();
 		}
 	}
+	/* Zen 4 with AVX-512: every alias by its line, crc32c-fused for crc32c;
+	 * Zen 5: xxh3 by its line, crc32c measured (its figures were of
+	 * crc32c-fused's earlier layout). */
+	CHECK(cpu_identity_simulate("AuthenticAMD:25:17", &err) == 0);
+	if (has(CPU_AVX512F | CPU_VPCLMUL | CPU_SSE42 | CPU_PCLMUL)) {
+		CHECK(alias_choice(&hash_crc32c)->how == ALIAS_BY_TABLE);
+		CHECK(hash_resolve(&hash_crc32c) == &hash_crc32c_fused);
+		CHECK(hash_resolve(&hash_xxh3) == &hash_xxh3_avx512 && hash_resolve(&hash_xxh128) == &hash_xxh128_avx512);
+		CHECK(alias_choice(&hash_xxh128)->how == ALIAS_BY_TABLE);
+		CHECK(cpu_identity_simulate("AuthenticAMD:26:2", &err) == 0);
+		CHECK(alias_choice(&hash_xxh3)->how == ALIAS_BY_TABLE);
+		CHECK(alias_choice(&hash_crc32c)->how == ALIAS_BY_MEASUREMENT);
+	}
 	CHECK(alias_choice(&hash_jhash2) == NULL);
 	cpu_identity_real();
 }
