@@ -18,7 +18,6 @@
 #include "bench.h"
 #include "clock.h"
 #include "clock_chain.h"
-#include "../hashes/cpu_features.h"
 
 #define STAT_BUF_BYTES (256u << 10) /* /proc/stat's cpu lines on machines of ~2000 CPUs */
 
@@ -206,11 +205,6 @@ static void read_counters(struct interference_probe *p, struct interference_mark
 void interference_mark(struct interference_probe *p, struct interference_mark *m, int with_clock, int at_end)
 {
 	memset(m, 0, sizeof(*m));
-	/* The throughput block is SSE2: on dirty upper halves, as ISA-L and
-	 * libxxhash's dispatch leave them on Zen 4, it runs at half speed and
-	 * would read as a shared core. The hash's warm-up or round just ran. */
-	if (with_clock)
-		cpu_vector_state_clean();
 	if (with_clock && !at_end) {
 		m->clock_hz = clock_chain_hz();
 		m->throughput = clock_chain_throughput();
