@@ -7,23 +7,32 @@
 
 #include "../bench/clock.h"
 #include "../bench/wire.h"
+#include "../hashes/alias.h"
 #include "cli.h"
 #include "interrupt.h"
 #include "workers.h"
 
 struct worker_spec worker_spec;
 
-/* "PROCESS,PROGRESS,HZ,OVERHEAD,STEP" */
+/* "PROCESS,PROGRESS,HZ,OVERHEAD,STEP[,ALIAS=IMPL...]" */
 int worker_spec_parse(const char *text)
 {
 	struct worker_spec s = { .active = 1 };
-	char tail;
-	int progress;
+	struct kb_err err;
+	int progress, used = -1;
 
-	if (sscanf(text, "%u,%d,%lf,%lf,%lf%c", &s.process, &progress, &s.hz, &s.overhead_ticks, &s.step_ticks,
-		   &tail) != 5 || s.process >= BENCH_PROCESSES_MAX || !(s.hz > 0) || s.overhead_ticks < 0 ||
+	if (sscanf(text, "%u,%d,%lf,%lf,%lf%n", &s.process, &progress, &s.hz, &s.overhead_ticks, &s.step_ticks,
+		   &used) != 5 || used < 0 || s.process >= BENCH_PROCESSES_MAX || !(s.hz > 0) || s.overhead_ticks < 0 ||
 	    s.step_ticks < 1)
 		return -1;
+	/* The parent's alias choices (workers.c), each taken as it is. */
+	for (const char *p = text + used; *p;) {
+		char alias[32], impl[32]; /* the %31 below */
+		int n = -1;
+		if (sscanf(p, ",%31[^=,]=%31[^=,]%n", alias, impl, &n) != 2 || n < 0 || alias_adopt(alias, impl, &err))
+			return -1;
+		p += n;
+	}
 	s.progress = progress != 0;
 	worker_spec = s;
 	return 0;

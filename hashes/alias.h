@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "../common/err.h"
 #include "hash.h"
 
 /* One line of the table. A line matches when the vendor and family are
@@ -30,6 +31,7 @@ enum alias_how {
 	ALIAS_BY_TABLE,       /* a table line names it */
 	ALIAS_BY_MEASUREMENT, /* measured at first use */
 	ALIAS_ONLY_CANDIDATE, /* one candidate runs here: nothing to decide */
+	ALIAS_BY_PARENT,      /* named by the ksmbench that started this measuring process */
 };
 
 #define ALIAS_CANDIDATES_MAX 12
@@ -51,6 +53,17 @@ const struct alias_rule *alias_rule_match(void);
  * decided on first use and cached until the identity or feature mask
  * changes. NULL for a non-alias. */
 const struct alias_choice *alias_choice(const struct hash_impl *alias);
+
+/* The choice alias has made under this CPU identity and feature mask, or
+ * NULL when it has made none (nothing is measured). */
+const struct alias_choice *alias_choice_made(const struct hash_impl *alias);
+
+/* Takes impl as alias's choice under this CPU identity and feature mask, as
+ * a measuring process takes its parent's (cmd/workers.c), so that every
+ * process of a run measures the same code even where a measurement could
+ * pick another. -1 with err when alias is not an alias, or impl is not one
+ * of its candidates that runs here. */
+int alias_adopt(const char *alias, const char *impl, struct kb_err *err);
 
 /* "table: AMD Zen 3 (docs/hashes.md#...)", "measured at start-up: ..." */
 const char *alias_choice_describe(const struct alias_choice *c, char *buf, size_t size);

@@ -150,6 +150,24 @@ static struct alias_family *family_of(const struct hash_impl *alias)
 	return NULL;
 }
 
+/* f's choice under key, or NULL when none was made. */
+static struct alias_choice *made(struct alias_family *f, unsigned key)
+{
+	for (unsigned i = 0; i < f->decided && i < ALIAS_KEYS_KEPT; i++)
+		if (f->key[i] == key)
+			return &f->choice[i];
+	return NULL;
+}
+
+/* A slot for a new choice under key (the oldest goes first). */
+static struct alias_choice *new_slot(struct alias_family *f, unsigned key)
+{
+	unsigned slot = f->decided++ % ALIAS_KEYS_KEPT;
+
+	f->key[slot] = key;
+	return &f->choice[slot];
+}
+
 const struct alias_choice *alias_choice(const struct hash_impl *alias)
 {
 	struct alias_family *f = family_of(alias);
@@ -157,13 +175,40 @@ const struct alias_choice *alias_choice(const struct hash_impl *alias)
 
 	if (!f)
 		return NULL;
-	for (unsigned i = 0; i < f->decided && i < ALIAS_KEYS_KEPT; i++)
-		if (f->key[i] == key)
-			return &f->choice[i];
-	unsigned slot = f->decided++ % ALIAS_KEYS_KEPT;
-	decide(f, &f->choice[slot]);
-	f->key[slot] = key;
-	return &f->choice[slot];
+	struct alias_choice *c = made(f, key);
+	if (!c)
+		decide(f, c = new_slot(f, key));
+	return c;
+}
+
+const struct alias_choice *alias_choice_made(const struct hash_impl *alias)
+{
+	struct alias_family *f = family_of(alias);
+
+	return f ? made(f, cpu_identity_key()) : NULL;
+}
+
+int alias_adopt(const char *alias, const char *impl, struct kb_err *err)
+{
+	const struct hash_impl *a = hash_find(alias), *h = hash_find(impl);
+	struct alias_family *f = a ? family_of(a) : NULL;
+	unsigned key = cpu_identity_key(), i = 0;
+
+	if (!f)
+		return kb_fail(err, "'%s' is not an alias", alias);
+	while (f->candidates[i] && f->candidates[i] != h)
+		i++;
+	if (!h || !f->candidates[i])
+		return kb_fail(err, "'%s' is not a choice of %s", impl, alias);
+	if (!hash_available(h))
+		return kb_fail(err, "%s does not run here", impl);
+	struct alias_choice *c = made(f, key);
+	if (!c)
+		c = new_slot(f, key);
+	memset(c, 0, sizeof(*c));
+	c->target = h;
+	c->how = ALIAS_BY_PARENT;
+	return 0;
 }
 
 const char *alias_choice_describe(const struct alias_choice *c, char *buf, size_t size)
@@ -177,6 +222,10 @@ const char *alias_choice_describe(const struct alias_choice *c, char *buf, size_
 	}
 	if (c->how == ALIAS_ONLY_CANDIDATE) {
 		snprintf(buf, size, "the only candidate this CPU runs");
+		return buf;
+	}
+	if (c->how == ALIAS_BY_PARENT) {
+		snprintf(buf, size, "as the ksmbench that started this process chose");
 		return buf;
 	}
 	for (unsigned i = 0; i < c->ncandidates; i++) {

@@ -23,12 +23,12 @@
 #define KUSE(row) ((const struct hash_kernel_use *)(row)->item)
 
 /* Row classes: how an entry was resolved. */
-enum { NOT_CHOSEN = 1, BY_TABLE = 2, BY_MEASUREMENT = 4, ONLY_CANDIDATE = 8, CHOSEN = 14 };
+enum { NOT_CHOSEN = 1, BY_TABLE = 2, BY_MEASUREMENT = 4, ONLY_CANDIDATE = 8, BY_PARENT = 16, CHOSEN = 30 };
 
 static unsigned entry_class(const struct record_row *w)
 {
 	static const unsigned by_how[] = { [ALIAS_BY_TABLE] = BY_TABLE, [ALIAS_BY_MEASUREMENT] = BY_MEASUREMENT,
-					   [ALIAS_ONLY_CANDIDATE] = ONLY_CANDIDATE };
+					   [ALIAS_ONLY_CANDIDATE] = ONLY_CANDIDATE, [ALIAS_BY_PARENT] = BY_PARENT };
 	const struct alias_choice *c = alias_choice(HASH(w));
 
 	return c ? by_how[c->how] : NOT_CHOSEN;
@@ -43,7 +43,7 @@ static const struct hash_kernel_use *kernel_use(const struct hash_impl *h)
 static int l_chosen_by(const struct record_row *w, struct record_value *v)
 {
 	static const char *const how[] = { [ALIAS_BY_TABLE] = "table", [ALIAS_BY_MEASUREMENT] = "measurement",
-					   [ALIAS_ONLY_CANDIDATE] = "only candidate" };
+					   [ALIAS_ONLY_CANDIDATE] = "only candidate", [ALIAS_BY_PARENT] = "parent" };
 
 	return record_str(v, how[alias_choice(HASH(w))->how]);
 }

@@ -165,6 +165,29 @@ for name, needle in [("garbage", "wrote an unreadable result: 'garbage'"),
 for name in scripts:
     os.unlink(os.path.join(d, name))
 os.rmdir(d)
+# The measuring processes take the parent's alias choices, named in their
+# settings, instead of measuring again (where two candidates are within
+# noise, a process of its own could pick the other one).
+d = tempfile.mkdtemp(prefix="ksmbench-workers-")
+wrapper, said = os.path.join(d, "record"), os.path.join(d, "args")
+with open(wrapper, "w") as f:
+    f.write(f'#!/bin/sh\necho "$2" >> "{said}"\nexec "{BIN}" "$@"\n')
+os.chmod(wrapper, stat.S_IRWXU)
+doc = bench_json("-H", "crc32c,xxh64", "--processes", "2", "--repeat", "1",
+                 env={"KSMBENCH_WORKER_EXE": wrapper, "KSMBENCH_CPU": "NoSuchVendor:1:1"})
+impl = [r["implementation"] for r in doc["results"] if r["hash"] == "crc32c"]
+specs = open(said).read().split() if os.path.exists(said) else []
+check(len(specs) == 2 and impl and all(sp.endswith(f",crc32c={impl[0]}") for sp in specs),
+      f"each measuring process is told the parent's crc32c: {specs} {impl}")
+check(all("xxh3=" not in sp for sp in specs), "an alias the run did not resolve is not passed on")
+for f in (wrapper, said):
+    if os.path.exists(f):
+        os.unlink(f)
+os.rmdir(d)
+for bad in ("crc32c=xxh64", "crc32c", "jhash2=jhash2", "crc32c=no-such-hash"):
+    rc, out, err = run("--worker", f"0,0,1e9,0,1,{bad}", "bench", "-H", "crc32c")
+    check(rc == 2 and out == "" and len(err.splitlines()) == 1 and "measuring process's settings" in err,
+          f"--worker settings with {bad}: one error line, rc={rc} {err!r}")
 # A measuring process's own error comes through as the one line.
 check_usage_error(["bench", *FAST, "-H", "xxh64", "--processes", "2", "--data", "/nonexistent/pages"],
                   "/nonexistent/pages", "an input error in a measuring process")

@@ -142,6 +142,34 @@ void test_alias_measurement(void)
 	CHECK(!cpu_identity()->simulated);
 }
 
+void test_alias_adopt(void)
+{
+	struct kb_err err;
+	char text[300];
+
+	/* A CPU no test has posed as: nothing chosen yet, and asking does not choose. */
+	CHECK(cpu_identity_simulate("NoSuchVendor:9:9", &err) == 0);
+	CHECK(alias_choice_made(&hash_crc32c) == NULL && alias_choice_made(&hash_crc32c) == NULL);
+	CHECK(alias_choice_made(&hash_jhash2) == NULL);
+	/* A measuring process takes its parent's choice as it is. */
+	CHECK(alias_adopt("crc32c", "crc32c-generic", &err) == 0);
+	const struct alias_choice *c = alias_choice_made(&hash_crc32c);
+	CHECK(c && c->how == ALIAS_BY_PARENT && c->target == &hash_crc32c_generic);
+	CHECK(alias_choice(&hash_crc32c) == c && hash_resolve(&hash_crc32c) == &hash_crc32c_generic);
+	CHECK(strstr(alias_choice_describe(c, text, sizeof(text)), "started this process") != NULL);
+	CHECK(alias_choice_made(&hash_xxh3) == NULL); /* the others are untouched */
+	/* Not an alias, not one of its choices, not runnable here. */
+	CHECK(alias_adopt("jhash2", "jhash2", &err) == -1 && strstr(err.msg, "not an alias"));
+	CHECK(alias_adopt("crc32c", "xxh64", &err) == -1 && strstr(err.msg, "not a choice"));
+	CHECK(alias_adopt("crc32c", "no-such-hash", &err) == -1 && strstr(err.msg, "not a choice"));
+	CHECK(alias_adopt("xxh3", "xxh3", &err) == -1);
+#if defined(__x86_64__)
+	CHECK(alias_adopt("crc32c", "crc32c-armv8", &err) == -1 && strstr(err.msg, "does not run here"));
+#endif
+	CHECK(hash_resolve(&hash_crc32c) == &hash_crc32c_generic); /* a refused one changes nothing */
+	cpu_identity_real();
+}
+
 void test_alias_kernel_crc32c(void)
 {
 	const char *why = NULL;
