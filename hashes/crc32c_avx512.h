@@ -66,7 +66,7 @@ static inline __m512i crc32c_z_first(uint32_t crc, const unsigned char *p)
 	return _mm512_xor_si512(crc32c_z_load(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
 }
 
-/* The lanes steps of a fused loop step that run after fold i of 4, for k a
+/* The lane steps of a fused loop step that run after fold i of 4, for k a
  * step: [i*k/4, (i+1)*k/4), so that they spread evenly over the folds
  * (k = 2: after the second and fourth; k = 5: one after each, two after
  * the last). */
