@@ -26,8 +26,8 @@ const struct alias_rule alias_rules[] = {
 	  NULL, "docs/hashes.md#family-25-model-1-zen-3" },
 	/* Zen 4 with AVX-512 (family 25 model 17, the VM of 2026-12-02):
 	 * vpclmulqdq zmm one every 2 cycles, crc32q beside it in full; fused
-	 * 61.5-63.3 GB/s, vpclmul 54.2-55.9, fused-intel 56.2-58.3, ISA-L
-	 * 46.0-48.1; XXH3 AVX-512 59.3-60.1 vs AVX2 49.2-54.2 (an earlier guest:
+	 * 65.7-65.9 GB/s, fused-intel 60.8-61.0, vpclmul 56.4-56.6, ISA-L
+	 * 47.5-49.5; XXH3 AVX-512 59.3-60.1 vs AVX2 49.2-54.2 (an earlier guest:
 	 * 61.6 vs 55.0); XXH128 AVX-512 57.4-59.4 vs AVX2 45.5-49.2. */
 	{ AMD, 0x19, 0x00, 0xff, CPU_AVX512F | CPU_VPCLMUL | CPU_SSE42 | CPU_PCLMUL, 0,
 	  "AMD 25 with AVX-512 (Zen 4)", "crc32c-fused", "xxh3-avx512", "xxh128-avx512",
