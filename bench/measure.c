@@ -61,13 +61,25 @@ int bench_timer_flushes(const struct bench_config *cfg)
 
 double bench_rounds_median(const struct bench_round *const *used, size_t n, size_t offset)
 {
-	double *v = malloc(n * sizeof(double)), m;
+	double *v = malloc(2 * n * sizeof(double)), m;
+	size_t np = 0;
 
 	if (!v)
 		return 0;
-	for (size_t i = 0; i < n; i++)
-		memcpy(&v[i], (const char *)used[i] + offset, sizeof(double));
-	m = bench_median(v, n);
+	/* As the headline is taken: each process's median, then their median.
+	 * Taken alike, a per-round p10 <= median <= p90 holds for the result
+	 * too; pooled, the rounds of one process could outweigh the others. */
+	double *proc = v + n;
+	for (size_t g = 0; g < n;) {
+		size_t e = g;
+		while (e < n && used[e]->process == used[g]->process)
+			e++;
+		for (size_t i = g; i < e; i++)
+			memcpy(&v[i - g], (const char *)used[i] + offset, sizeof(double));
+		proc[np++] = bench_median(v, e - g);
+		g = e;
+	}
+	m = np ? bench_median(proc, np) : 0;
 	free(v);
 	return m;
 }

@@ -43,8 +43,10 @@ extern const struct bench_timer_ops bench_timer_window, bench_timer_jiffies, ben
 /* The median of n values (sorted in place). */
 double bench_median(double *v, size_t n);
 
-/* The median over used[0..n) of the double at offset in a bench_round
- * (offsetof(struct bench_round, ticks_p10)); 0 if memory runs out. */
+/* The double at offset in a bench_round (offsetof(struct bench_round,
+ * ticks_p10)) over used[0..n), grouped by process (as estimate_result
+ * orders them): the median over processes of each one's median, as the
+ * headline is taken; 0 if memory runs out. */
 double bench_rounds_median(const struct bench_round *const *used, size_t n, size_t offset);
 
 #endif

@@ -69,7 +69,10 @@ static void rdtsc_aggregate(struct bench_result *out, const struct bench_round *
 			batch = used[i]->batch;
 	p->batch_calls = batch;
 	p->resolution_ticks = out->counter.step_ticks / (double)batch;
-	p->ticks_per_call_median = out->ns_per_page.median * out->counter.hz / 1e9;
+	/* From the rounds' ticks, as p10 and p90 are, not converted back from
+	 * the headline's ns: with the counter's steps the three are often
+	 * equal, and the round trip could put the median an ulp above p90. */
+	p->ticks_per_call_median = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_median));
 	p->ticks_per_call_p10 = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_p10));
 	p->ticks_per_call_p90 = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_p90));
 	p->ticks_per_call_mean = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_mean));

@@ -375,6 +375,32 @@ void test_estimate_rdtsc_batch(void)
 
 	uint64_t d[] = { 52, 78, 0, 104, 26 };
 	CHECK(counter_step_of(d, 5) == 26 && counter_step_of(d + 2, 1) == 0);
+
+	/* The per-call percentiles are taken as the headline is, over
+	 * processes: pooled, process 0's five rounds at 1000 ticks made p10
+	 * 1000 while the median over the processes (1000, 100, 200) is 200. */
+	static const double ticks[] = { 1000, 1000, 1000, 1000, 1000, 100, 200 };
+	static const unsigned proc[] = { 0, 0, 0, 0, 0, 1, 2 };
+	memset(&r, 0, sizeof(r));
+	r.hash = r.impl = "xxh64";
+	r.page_size = 4096;
+	r.timer = BENCH_TIMER_RDTSC;
+	r.counter.hz = 1e9;
+	r.counter.step_ticks = 1;
+	r.repeats_requested = 5;
+	for (unsigned i = 0; i < 7; i++) {
+		struct bench_round x = quiet_round(proc[i], i, ticks[i]);
+		x.ticks_p10 = ticks[i] * 0.9;
+		x.ticks_median = ticks[i];
+		x.ticks_p90 = ticks[i] * 1.1;
+		x.ticks_mean = ticks[i];
+		x.batch = 1;
+		CHECK(bench_result_add_round(&r, &x) == 0);
+	}
+	CHECK(estimate_result(&r, &estimate_default) == 0);
+	CHECK(r.ns_per_page.median == 200 && r.rdtsc.ticks_per_call_median == 200);
+	CHECK(NEAR(r.rdtsc.ticks_per_call_p10, 180, 1e-9) && NEAR(r.rdtsc.ticks_per_call_p90, 220, 1e-9));
+	bench_result_release(&r);
 }
 
 void test_estimate_wire(void)
