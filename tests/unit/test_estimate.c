@@ -227,8 +227,10 @@ void test_estimate_verdicts(void)
 	r.timer = BENCH_TIMER_RDTSC;
 	r.counter.hz = 1e9;
 	r.counter.step_ticks = 2;
-	for (unsigned i = 0; i < 5; i++)
+	for (unsigned i = 0; i < 5; i++) {
 		r.rounds[i].batch = 1;
+		r.rounds[i].ticks_median = r.rounds[i].ns_per_page; /* 1 tick a ns */
+	}
 	CHECK(estimate_result(&r, &estimate_default) == 0 && r.rdtsc.ticks_per_call_median == 100 &&
 	      r.rdtsc.resolution_ticks == 2 && r.unstable == STABILITY_TIMER);
 	for (unsigned i = 0; i < 5; i++)
