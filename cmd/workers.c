@@ -19,7 +19,6 @@
 #include "../bench/pin.h"
 #include "../bench/wire.h"
 #include "../hashes/alias.h"
-#include "../hashes/impls.h"
 #include "cli.h"
 
 #define STDERR_KEPT 512
@@ -268,19 +267,19 @@ static int judge(struct job *j, int status)
 	return 0;
 }
 
-/* ",crc32c=IMPL,..." for each alias this process has resolved: a measuring
- * process takes them as they are instead of measuring again, which could
- * pick another implementation where two are within noise. */
+/* ",crc32c=IMPL,..." for each alias of the registry this process has
+ * resolved: a measuring process takes them as they are instead of measuring
+ * again, which could pick another implementation where two are within
+ * noise. */
 static void aliases_made(char *buf, size_t size)
 {
-	const struct hash_impl *const aliases[] = { &hash_crc32c, &hash_xxh3, &hash_xxh128 };
 	size_t used = 0;
 
 	buf[0] = 0;
-	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
-		const struct alias_choice *c = alias_choice_made(aliases[i]);
+	for (unsigned i = 0; i < hash_registry_count; i++) {
+		const struct alias_choice *c = alias_choice_made(hash_registry[i]);
 		if (c && used < size)
-			used += (size_t)snprintf(buf + used, size - used, ",%s=%s", aliases[i]->name, c->target->name);
+			used += (size_t)snprintf(buf + used, size - used, ",%s=%s", hash_registry[i]->name, c->target->name);
 	}
 }
 
