@@ -105,12 +105,10 @@ void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan 
 	}
 }
 
-void bench_context_note_results(struct bench_context *ctx, const struct bench_result *r, size_t n)
+void bench_context_note_reference(struct bench_context *ctx, const struct disturb_reference *ref)
 {
-	struct disturb_reference ref = disturb_reference_of(r, n);
-
-	ctx->reference_clock_hz = ref.clock_hz;
-	ctx->reference_throughput = ref.throughput;
+	ctx->reference_clock_hz = ref->clock_hz;
+	ctx->reference_throughput = ref->throughput;
 }
 
 /* Which probes this system offers, from a probe opened here. */

@@ -9,6 +9,7 @@
 
 #include "../hashes/hash.h"
 #include "cpu_describe.h"
+#include "disturb.h"
 
 struct ceiling_figures;
 struct bench_plan;
@@ -45,7 +46,7 @@ struct bench_context {
 	char hardware_counters_note[160]; /* why not, "" when there are */
 	struct xsave_cost xsave;     /* the kernel's vector-state save in process context (xsave_probe.h) */
 	const char *migrations_source;
-	double reference_clock_hz;  /* the median of the run's rounds' effective clock (bench_context_note_results) */
+	double reference_clock_hz;  /* the median of the run's rounds' effective clock (bench_context_note_reference) */
 	double reference_throughput; /* the upper decile of their core throughput, additions per ns */
 	/* This process's measured limits (bench/ceiling.h), NULL when not
 	 * measured (--no-ceiling, or the probes failed: a warning says why). */
@@ -76,8 +77,9 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 /* Records how plan measures (processes, rounds, order seed). */
 void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan *plan);
 
-/* Records what the results' rounds say of the machine (the reference clock). */
-void bench_context_note_results(struct bench_context *ctx, const struct bench_result *r, size_t n);
+/* Records what the rounds were judged against (the reference clock and
+ * throughput: bench_results_finish's). */
+void bench_context_note_reference(struct bench_context *ctx, const struct disturb_reference *ref);
 
 /* Records whether a stop request (bench/stop.h) cut the run short, with the
  * measurements planned and reported, and the rounds taken and planned. */

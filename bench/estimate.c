@@ -165,18 +165,25 @@ int estimate_result(struct bench_result *r, const struct estimate_rules *rules)
 	return 0;
 }
 
-int estimate_results(struct bench_result *results, size_t n, const struct disturb_thresholds *t,
-		     const struct estimate_rules *rules)
+int estimate_results_against(struct bench_result *results, size_t n, const struct disturb_reference *ref,
+			     const struct disturb_thresholds *t, const struct estimate_rules *rules)
 {
-	struct disturb_reference ref = disturb_reference_of(results, n);
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		for (unsigned j = 0; j < results[i].repeats; j++)
-			results[i].rounds[j].disturbed = disturb_round(&results[i].rounds[j], &ref, t);
+			results[i].rounds[j].disturbed = disturb_round(&results[i].rounds[j], ref, t);
 		rc |= estimate_result(&results[i], rules);
 	}
 	return rc;
+}
+
+int estimate_results(struct bench_result *results, size_t n, const struct disturb_thresholds *t,
+		     const struct estimate_rules *rules)
+{
+	struct disturb_reference ref = disturb_reference_of(results, n);
+
+	return estimate_results_against(results, n, &ref, t, rules);
 }
 
 /* Rounds of b sorted by (process, round), to pair with a's. */

@@ -21,8 +21,12 @@ struct estimate_rules {
 
 extern const struct estimate_rules estimate_default;
 
-/* Classifies every round of results[0..n) (the clock against the fastest
- * of them all) and estimates each result; -1 if memory runs out. */
+/* Classifies every round of results[0..n) against ref (disturb.h) and
+ * estimates each result; -1 if memory runs out. */
+int estimate_results_against(struct bench_result *results, size_t n, const struct disturb_reference *ref,
+			     const struct disturb_thresholds *t, const struct estimate_rules *rules);
+
+/* The same against the reference of their own rounds (disturb_reference_of). */
 int estimate_results(struct bench_result *results, size_t n, const struct disturb_thresholds *t,
 		      const struct estimate_rules *rules);
 

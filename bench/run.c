@@ -243,7 +243,8 @@ int bench_results_finish(struct bench_results *l, struct kb_err *err)
 {
 	size_t kept = 0;
 
-	if (estimate_results(l->items, l->n, &disturb_default, &estimate_default))
+	l->reference = disturb_reference_of(l->items, l->n);
+	if (estimate_results_against(l->items, l->n, &l->reference, &disturb_default, &estimate_default))
 		return kb_fail(err, "out of memory");
 	l->rounds_done = l->rounds_planned = 0;
 	for (size_t i = 0; i < l->n; i++) {

@@ -11,6 +11,7 @@
 #define KB_RUN_H
 
 #include "bench.h"
+#include "disturb.h"
 
 #define BENCH_RUN_MEMORY_BYTES (1ull << 30) /* page sets held at once */
 #define BENCH_PROCESSES_MAX 100u
@@ -86,6 +87,7 @@ struct bench_results {
 	unsigned processes_planned;
 	unsigned processes_done; /* processes whose rounds are all in */
 	unsigned rounds_done, rounds_planned; /* set by bench_results_finish */
+	struct disturb_reference reference; /* what the rounds were judged against (bench_results_finish) */
 };
 
 /* One result per measurement of plan, described but not yet measured. */

@@ -187,7 +187,7 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurement%s reported\n", cmd,
 			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal", ctx->completed,
 			ctx->planned, kb_s(ctx->planned));
-	bench_context_note_results(ctx, r->items, r->n);
+	bench_context_note_reference(ctx, &r->reference);
 	if (!f->no_warnings || quiet)
 		return;
 	for (unsigned i = 0; i < ctx->nwarnings; i++)
