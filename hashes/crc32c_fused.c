@@ -27,13 +27,12 @@
  * CRC32C_SHIFT_MAX_QWORDS quadwords). */
 #define CRC32C_FUSED_CHUNK_BYTES 8192
 
-static inline __attribute__((always_inline)) uint32_t crc32c_fused_chunk(uint32_t crc, const unsigned char *buf,
-								  size_t len)
+static inline uint32_t crc32c_fused_chunk(uint32_t crc, const unsigned char *buf, size_t len)
 {
 	return crc32c_z_fused_chunk(crc, buf, len, 5);
 }
 
-__attribute__((noinline)) static uint64_t crc32c_fused_long(const void *buf, size_t len)
+__attribute__((noinline, flatten)) static uint64_t crc32c_fused_long(const void *buf, size_t len)
 {
 	return crc32c_x86_fused(0xffffffffu, buf, len, CRC32C_FUSED_CHUNK_BYTES, CRC32C_FUSED_MIN_BYTES,
 				crc32c_fused_chunk, crc32c_vpclmul_update) ^

@@ -29,8 +29,7 @@
  * 12 moved the most bytes a cycle: 13.1 against 12.5, 12.8 and 12.2. */
 #define CRC32C_FUSED_AVX2_STEP_BYTES (128 + 3 * 4 * 8)
 
-static inline __attribute__((always_inline)) uint32_t crc32c_fused_avx2_chunk(uint32_t crc, const unsigned char *buf,
-								  size_t len)
+static inline uint32_t crc32c_fused_avx2_chunk(uint32_t crc, const unsigned char *buf, size_t len)
 {
 	size_t steps = (len - 128) / CRC32C_FUSED_AVX2_STEP_BYTES, vec = 128 + 128 * steps;
 	size_t q = (len - vec) / 24; /* at least 4 per step; the rest after the loop */
@@ -66,7 +65,7 @@ static inline __attribute__((always_inline)) uint32_t crc32c_fused_avx2_chunk(ui
 }
 
 /* Out of line, so that the short path below saves no registers. */
-__attribute__((noinline)) static uint64_t crc32c_fused_avx2_long(const unsigned char *p, size_t len)
+__attribute__((noinline, flatten)) static uint64_t crc32c_fused_avx2_long(const unsigned char *p, size_t len)
 {
 	uint32_t crc = crc32c_x86_fused(0xffffffffu, p, len, CRC32C_FUSED_AVX2_CHUNK_BYTES, CRC32C_FUSED_AVX2_MIN_BYTES,
 					crc32c_fused_avx2_chunk, crc32c_vpclmul_avx2_update);

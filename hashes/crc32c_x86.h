@@ -43,12 +43,14 @@ static inline uint32_t crc32c_x86_1way(uint32_t crc, const unsigned char *p, siz
  * left after them could still be fused, then the rest in one chunk, or two
  * halves when it is longer than one; a rest under min_bytes by fold (the
  * entry's folding code). Inlined, chunk and fold constants, into each
- * entry's out-of-line long path, and each entry's chunk is always_inline:
- * a page runs the loop straight through, with no call and nothing live
- * around it (through a call into the chunk it took 163.8 against 158.6 TSC
- * cycles on Zen 4, crc32c-fused-intel 179.4 against 170.3, -avx2 265.2
- * against 253.5; with one call site shared by the page and the longer
- * inputs, 161.2). The entry tests for short inputs first, so that its
+ * entry's out-of-line long path, which is `flatten`: GCC inlines the chunk
+ * at both calls, so a page runs the loop straight through, with no call
+ * and nothing live around it (through a call into the chunk it took 163.8
+ * against 158.6 TSC cycles on Zen 4, crc32c-fused-intel 179.4 against
+ * 170.3, -avx2 244.4-265.2 against 237.9-253.5; with one call site shared
+ * by the page and the longer inputs, 161.2). always_inline on the chunk
+ * would do the same at -O2 but is an error at -O1, where the pointer is
+ * not yet resolved when it must inline. The entry tests for short inputs first, so that its
  * short path saves no registers (with the two inlined together it pushed
  * six, and 64-byte calls ran at 0.84-0.90 of crc32c-sse42's). */
 static inline uint32_t crc32c_x86_fused(uint32_t crc, const unsigned char *p, size_t len, size_t chunk_bytes,
