@@ -50,9 +50,10 @@ static inline uint32_t crc32c_x86_1way(uint32_t crc, const unsigned char *p, siz
  * 170.3, -avx2 244.4-265.2 against 237.9-253.5; with one call site shared
  * by the page and the longer inputs, 161.2). always_inline on the chunk
  * would do the same at -O2 but is an error at -O1, where the pointer is
- * not yet resolved when it must inline. The entry tests for short inputs first, so that its
- * short path saves no registers (with the two inlined together it pushed
- * six, and 64-byte calls ran at 0.84-0.90 of crc32c-sse42's). */
+ * not yet resolved when it must inline. The entry tests for short inputs
+ * first, so that its short path saves no registers (with the two inlined
+ * together it pushed six, and 64-byte calls ran at 0.84-0.90 of
+ * crc32c-sse42's). */
 static inline uint32_t crc32c_x86_fused(uint32_t crc, const unsigned char *p, size_t len, size_t chunk_bytes,
 					size_t min_bytes, uint32_t (*chunk)(uint32_t, const unsigned char *, size_t),
 					uint32_t (*fold)(uint32_t, const unsigned char *, size_t))
