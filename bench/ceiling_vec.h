@@ -2,13 +2,17 @@
  * 128.c, _256.c and _512.c define the operations below for their width and
  * include this, each compiled with its own target flags. Defines before
  * including: V (the vector type), CEIL_W (bytes), CEIL_SUFFIX (xmm, ymm,
- * zmm) and VLOAD, VXOR, VSRL32, VSRL47, VSLL32, VMUL32, VSHUF, VADD, VCLMUL
+ * zmm), CEIL_XXH3_STRIPE_UNROLL (stripes unrolled in the XXH3 block) and
+ * VLOAD, VXOR, VSRL32, VSRL47, VSLL32, VMUL32, VSHUF, VADD, VCLMUL
  * (low halves), VCLMULHI (high halves), VSET1, VLOW64. */
 #include <nmmintrin.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "ceiling_probes.h"
+
+#define CEIL_PRAGMA(x) _Pragma(#x)
+#define CEIL_UNROLL(n) CEIL_PRAGMA(GCC unroll n)
 
 #define CEIL_CAT2(a, b) a##b
 #define CEIL_CAT(a, b) CEIL_CAT2(a, b)
@@ -63,48 +67,58 @@ static inline uint64_t ceil_load64(const unsigned char *p)
  * high carry-less multiplies, both xored into the data), with one crc32q
  * and its load on each of 3 streams after every fold (the heavy balance,
  * 4W + 96 bytes an iteration: what moved the most bytes a cycle on family
- * 25 model 17, where a ymm multiply takes two cycles) or after every second
- * fold (the light one, 4W + 48 bytes: crc32c-fused-intel's, for one-a-cycle
- * zmm multipliers); docs/ceilings.md. The mixed loop above has the
- * multiplies and crc32q alone; this is the full mix, in the order that lets
- * the two units overlap (built without GCC's post-RA scheduling, which
- * groups the crc32q together). */
+ * 25 model 17, where a ymm multiply takes two cycles), after every second
+ * fold (the light one, 4W + 48 bytes: crc32c-fused-intel's, for
+ * one-a-cycle zmm multipliers), or on each of 6 streams after every fold
+ * (the wide one, 4W + 192 bytes: crc32c-fused6's, for two crc32 units);
+ * docs/ceilings.md. The mixed loop above has the multiplies and crc32q
+ * alone; this is the full mix, in the order that lets the two units
+ * overlap (built without GCC's post-RA scheduling, which groups the crc32q
+ * together). */
 #define CEIL_FOLD(a, o) a = VXOR(VXOR(VCLMUL(a, k), VCLMULHI(a, k)), VLOAD(p + (o)))
-#define CEIL_CRC3(o)                                                   \
-	do {                                                           \
-		c0 = _mm_crc32_u64(c0, ceil_load64(s + (o)));          \
-		c1 = _mm_crc32_u64(c1, ceil_load64(s + 1024 + (o)));   \
-		c2 = _mm_crc32_u64(c2, ceil_load64(s + 2048 + (o)));   \
+#define CEIL_CRC3(x, y, z, s, o)                                     \
+	do {                                                         \
+		x = _mm_crc32_u64(x, ceil_load64((s) + (o)));        \
+		y = _mm_crc32_u64(y, ceil_load64((s) + 1024 + (o))); \
+		z = _mm_crc32_u64(z, ceil_load64((s) + 2048 + (o))); \
 	} while (0)
-static inline __attribute__((always_inline)) void ceil_fused(uint64_t iters, uint64_t *sink, int light)
+#define CEIL_STREAMS(o, every)                                    \
+	do {                                                      \
+		if (every || kind != CEIL_FUSED_LIGHT)            \
+			CEIL_CRC3(c0, c1, c2, s, o);              \
+		if (kind == CEIL_FUSED_WIDE)                      \
+			CEIL_CRC3(c3, c4, c5, s + 512, o);        \
+	} while (0)
+enum { CEIL_FUSED_HEAVY, CEIL_FUSED_LIGHT, CEIL_FUSED_WIDE };
+static inline __attribute__((always_inline)) void ceil_fused(uint64_t iters, uint64_t *sink, int kind)
 {
 	V k = VSET1(0x9e3779b97f4a7c15ull ^ *sink), a0 = VSET1(1), a1 = VSET1(2), a2 = VSET1(3), a3 = VSET1(4);
-	uint64_t c0 = *sink, c1 = 2, c2 = 3;
+	uint64_t c0 = *sink, c1 = 2, c2 = 3, c3 = 4, c4 = 5, c5 = 6;
 	size_t off = 0;
 
 	for (uint64_t i = 0; i < iters; i++) {
 		/* Vectors from the first 8 KiB, the streams' 32 bytes (16
-		 * light) from the next 3 KiB. */
+		 * light) from the next 3.5 KiB. */
 		const unsigned char *p = ceiling_l1_buf + off, *s = ceiling_l1_buf + 8192 + off / (CEIL_W / 8);
 		CEIL_FOLD(a0, 0);
-		if (!light)
-			CEIL_CRC3(0);
+		CEIL_STREAMS(0, 0);
 		CEIL_FOLD(a1, CEIL_W);
-		CEIL_CRC3(8);
+		CEIL_STREAMS(8, 1);
 		CEIL_FOLD(a2, 2 * CEIL_W);
-		if (!light)
-			CEIL_CRC3(16);
+		CEIL_STREAMS(16, 0);
 		CEIL_FOLD(a3, 3 * CEIL_W);
-		CEIL_CRC3(24);
+		CEIL_STREAMS(24, 1);
 		off = (off + 4 * CEIL_W) & 8191;
 	}
-	*sink += VLOW64(VXOR(VXOR(a0, a1), VXOR(a2, a3))) + (c0 ^ c1 ^ c2);
+	*sink += VLOW64(VXOR(VXOR(a0, a1), VXOR(a2, a3))) + (c0 ^ c1 ^ c2 ^ c3 ^ c4 ^ c5);
 }
 
-void CEIL_FN(ceiling_fused_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, 0); }
-void CEIL_FN(ceiling_fused_light_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, 1); }
+void CEIL_FN(ceiling_fused_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_HEAVY); }
+void CEIL_FN(ceiling_fused_light_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_LIGHT); }
+void CEIL_FN(ceiling_fused_wide_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_WIDE); }
 #undef CEIL_FOLD
 #undef CEIL_CRC3
+#undef CEIL_STREAMS
 
 /* 8 independent 32x32->64 multiply chains. */
 void CEIL_FN(ceiling_mul32_)(uint64_t iters, uint64_t *sink)
@@ -123,7 +137,11 @@ void CEIL_FN(ceiling_mul32_)(uint64_t iters, uint64_t *sink)
 
 /* One 64-byte XXH3 stripe per iteration, as XXH3's accumulate does it:
  * data and secret loads, xor, shift, multiply, shuffle, two adds; input
- * from a 1 KiB block in L1, secret offsets advancing 8 bytes a stripe. */
+ * from a 1 KiB block in L1, secret offsets advancing 8 bytes a stripe. The
+ * product and the swapped data are summed before they meet the accumulator,
+ * as compilers reassociate XXH3's two adds: written acc + swap + product,
+ * one accumulator (zmm) carries two adds' latency a stripe, which bounded
+ * this probe on Zen 5 (2.13 cycles a zmm) below what XXH3 itself ran. */
 void CEIL_FN(ceiling_xxh3_)(uint64_t iters, uint64_t *sink)
 {
 	enum { LANES = 64 / CEIL_W };
@@ -139,7 +157,7 @@ void CEIL_FN(ceiling_xxh3_)(uint64_t iters, uint64_t *sink)
 #pragma GCC unroll 4
 		for (int l = 0; l < LANES; l++) {
 			V d = VLOAD(in + off + l * CEIL_W), dk = VXOR(d, VLOAD(s + l * CEIL_W));
-			acc[l] = VADD(VADD(acc[l], VSHUF(d)), VMUL32(dk, VSRL32(dk)));
+			acc[l] = VADD(acc[l], VADD(VSHUF(d), VMUL32(dk, VSRL32(dk))));
 		}
 		off = (off + 64) & 1023;
 	}
@@ -164,14 +182,17 @@ void CEIL_FN(ceiling_xxh3_block_)(uint64_t iters, uint64_t *sink)
 	for (uint64_t i = 0; i < iters; i++) {
 		const unsigned char *in = ceiling_l1_buf + off;
 		/* The lanes unrolled, so that the accumulators stay in registers;
-		 * the stripes only by two: fully unrolled, GCC computes every
-		 * stripe's products first and spills them. */
-#pragma GCC unroll 2
+		 * the stripes by CEIL_XXH3_STRIPE_UNROLL: fully unrolled with 2
+		 * or 4 lanes, GCC computes every stripe's products first and
+		 * spills them; with 1 (zmm) nothing spills, and unrolled by 2 to
+		 * 8 the block read 2.90 cycles a zmm on Zen 5 against 2.37 fully
+		 * unrolled, while xxh3-avx512 itself ran at 2.3. */
+		CEIL_UNROLL(CEIL_XXH3_STRIPE_UNROLL)
 		for (int n = 0; n < 16; n++)
 #pragma GCC unroll 4
 			for (int l = 0; l < LANES; l++) {
 				V d = VLOAD(in + n * 64 + l * CEIL_W), dk = VXOR(d, VLOAD(secret + n * 8 + l * CEIL_W));
-				acc[l] = VADD(VADD(acc[l], VSHUF(d)), VMUL32(dk, VSRL32(dk)));
+				acc[l] = VADD(acc[l], VADD(VSHUF(d), VMUL32(dk, VSRL32(dk))));
 			}
 #pragma GCC unroll 4
 		for (int l = 0; l < LANES; l++) {

@@ -10,6 +10,7 @@
 #define V __m128i
 #define CEIL_W 16
 #define CEIL_SUFFIX xmm
+#define CEIL_XXH3_STRIPE_UNROLL 2
 #define VLOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define VXOR _mm_xor_si128
 #define VSRL32(a) _mm_srli_epi64(a, 32)

@@ -10,6 +10,7 @@
 #define V __m256i
 #define CEIL_W 32
 #define CEIL_SUFFIX ymm
+#define CEIL_XXH3_STRIPE_UNROLL 2
 #define VLOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define VXOR _mm256_xor_si256
 #define VSRL32(a) _mm256_srli_epi64(a, 32)

@@ -9,6 +9,7 @@
 #define V __m512i
 #define CEIL_W 64
 #define CEIL_SUFFIX zmm
+#define CEIL_XXH3_STRIPE_UNROLL 16
 #define VLOAD(p) _mm512_loadu_si512((const void *)(p))
 #define VXOR _mm512_xor_si512
 #define VSRL32(a) _mm512_srli_epi64(a, 32)
