@@ -52,6 +52,7 @@ FLAGS_hashes/crc32c_fused_avx2.c := -msse4.2 -mpclmul -mavx2 -mvpclmulqdq $(IN_O
 FLAGS_hashes/crc32c_vpclmul.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq
 FLAGS_hashes/crc32c_fused.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORDER)
 FLAGS_hashes/crc32c_fused_intel.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORDER)
+FLAGS_hashes/crc32c_fused6.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORDER)
 FLAGS_hashes/xxh3_sse2.c := -msse2 $(XXH3_OPT)
 FLAGS_bench/ceiling_x86_128.c := -msse4.2 -mpclmul $(IN_ORDER)
 FLAGS_bench/ceiling_x86_256.c := -msse4.2 -mpclmul -mavx2 -mvpclmulqdq $(IN_ORDER)

@@ -73,31 +73,45 @@ static int clmul_fold(const struct ceiling_figures *f, unsigned w, double *per_c
 }
 
 /* Both at once: the bytes of the fused loop probes (4 registers folded
- * with their loads and xors, and 12 crc32q of 8 bytes, or 6 in the light
- * one) over their measured cycles, the better of the two balances, never
- * less than either part alone. Where the units do not overlap that is their
- * sum, and one part alone is faster. Two balances, because the best one
- * follows the multiplier's rate: on family 25 model 17 (a ymm multiply in
- * two cycles) the heavy one moved more, on family 6 model 207 (a zmm one a
- * cycle) the heavy one is crc32q-bound below folding alone. */
+ * with their loads and xors, and 12 crc32q of 8 bytes, 6 in the light one,
+ * 24 on six streams in the wide one) over their measured cycles, the best
+ * of the balances, never less than either part alone. Where the units do
+ * not overlap that is their sum, and one part alone is faster. Several
+ * balances, because the best one follows the units: on family 25 model 17
+ * (a ymm multiply in two cycles) the heavy one moved more, on family 6
+ * model 207 (a zmm one a cycle) the heavy one is crc32q-bound below folding
+ * alone, on family 26 (two crc32 units) the wide one moves the most. */
 static int crc_clmul(const struct ceiling_figures *f, unsigned w, double *per_cycle, struct ceiling_bound *b)
 {
-	double crc, cl;
+	static const struct {
+		enum ceiling_probe_id xmm;
+		unsigned crc32q;
+		const char *limit;
+	} loops[] = {
+		{ CEIL_FUSED_XMM, 12, "crc32q and (v)pclmulqdq together (the fused loop, 12 crc32q)" },
+		{ CEIL_FUSED_LIGHT_XMM, 6, "crc32q and (v)pclmulqdq together (the fused loop, 6 crc32q)" },
+		{ CEIL_FUSED_WIDE_XMM, 24, "crc32q and (v)pclmulqdq together (the fused loop, 24 crc32q)" },
+	};
+	double crc, cl, together = 0;
 	struct ceiling_bound tmp = *b;
-	const struct ceiling_value *fused = val(f, by_width(w, CEIL_FUSED_XMM)),
-				   *light = val(f, by_width(w, CEIL_FUSED_LIGHT_XMM));
 
 	if (crc_3way(f, &crc, &tmp) || clmul_fold(f, w, &cl, &tmp))
 		return fail(b, tmp.limit);
-	if (!fused || !light)
-		return fail(b, "the fused crc32q + (v)pclmulqdq loops were not measured");
-	double heavy = (4.0 * w + 12 * 8) / fused->value, lean = (4.0 * w + 6 * 8) / light->value;
-	double together = heavy > lean ? heavy : lean, alone = crc > cl ? crc : cl;
+	for (size_t i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
+		const struct ceiling_value *v = val(f, by_width(w, loops[i].xmm));
+		if (!v)
+			return fail(b, "the fused crc32q + (v)pclmulqdq loops were not measured");
+		double rate = (4.0 * w + loops[i].crc32q * 8) / v->value;
+		if (rate > together) {
+			together = rate;
+			b->limit = loops[i].limit;
+		}
+	}
+	double alone = crc > cl ? crc : cl;
 	*per_cycle = together > alone ? together : alone;
-	b->limit = together <= alone ? "crc32q and (v)pclmulqdq do not overlap: the faster alone"
-		   : heavy >= lean   ? "crc32q and (v)pclmulqdq together (the fused loop, 12 crc32q)"
-				     : "crc32q and (v)pclmulqdq together (the fused loop, 6 crc32q)";
-	b->formula = "max((4 x W + 12 x 8 B) / fused-loop cycles, (4 x W + 6 x 8 B) / light fused-loop cycles, "
+	if (together <= alone)
+		b->limit = "crc32q and (v)pclmulqdq do not overlap: the faster alone";
+	b->formula = "max((4 x W + n x 8 B) / fused-loop cycles for n = 12, 6 (light), 24 (wide, six streams), "
 		     "crc alone, fold alone)";
 	return 0;
 }

@@ -31,8 +31,8 @@ struct alias_family {
 };
 
 static const struct hash_impl *const crc32c_candidates[] = {
-	&hash_crc32c_fused, &hash_crc32c_fused_intel, &hash_crc32c_fused_avx2, &hash_crc32c_vpclmul, &hash_crc32c_vpclmul_avx2,
-	&hash_crc32c_3way_fit, &hash_crc32c_3way, &hash_crc32c_armv8, &hash_crc32c_sse42, &hash_crc32c_generic, NULL,
+	&hash_crc32c_fused, &hash_crc32c_fused_intel, &hash_crc32c_fused6, &hash_crc32c_fused_avx2,
+	&hash_crc32c_vpclmul, &hash_crc32c_vpclmul_avx2, &hash_crc32c_3way_fit, &hash_crc32c_3way, &hash_crc32c_armv8, &hash_crc32c_sse42, &hash_crc32c_generic, NULL,
 };
 static const struct hash_impl *const xxh3_candidates[] = {
 	&hash_xxh3_avx512, &hash_xxh3_avx2, &hash_xxh3_neon, &hash_xxh3_sse2, &hash_xxh3_lib, NULL,

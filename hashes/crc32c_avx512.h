@@ -9,6 +9,7 @@
 
 #include "crc32c_consts.h"
 #include "crc32c_x86.h"
+#include "impls.h"
 
 /* Below this one crc32q stream is as fast or faster (measured at 64 bytes:
  * the reductions cost more than eight dependent crc32q). */
@@ -66,53 +67,101 @@ static inline __m512i crc32c_z_first(uint32_t crc, const unsigned char *p)
 	return _mm512_xor_si512(crc32c_z_load(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
 }
 
-/* The lane steps of a fused loop step that run after fold i of 4, for k a
- * step: [i*k/4, (i+1)*k/4), so that they spread evenly over the folds
+/* One quadword of each of a fused chunk's streams (S of them, 3 or 6, at
+ * p, p + st, p + 2 st and p2, p2 + st, p2 + 2 st: base plus scaled index,
+ * no pointer of their own to advance), written out so that the unrolled
+ * loop has no inner loop bookkeeping. */
+#define CRC32C_Z_STREAMS_STEP(j, S)                                               \
+	do {                                                                      \
+		c0 = _mm_crc32_u64(c0, crc32c_load64(p + 8 * (j)));              \
+		c1 = _mm_crc32_u64(c1, crc32c_load64(p + st + 8 * (j)));         \
+		c2 = _mm_crc32_u64(c2, crc32c_load64(p + 2 * st + 8 * (j)));     \
+		if ((S) == 6) {                                                   \
+			c3 = _mm_crc32_u64(c3, crc32c_load64(p2 + 8 * (j)));          \
+			c4 = _mm_crc32_u64(c4, crc32c_load64(p2 + st + 8 * (j)));     \
+			c5 = _mm_crc32_u64(c5, crc32c_load64(p2 + 2 * st + 8 * (j))); \
+		}                                                                 \
+	} while (0)
+
+/* The stream steps of a fused loop step that run after fold i of 4, for k
+ * a step: [i*k/4, (i+1)*k/4), so that they spread evenly over the folds
  * (k = 2: after the second and fourth; k = 5: one after each, two after
  * the last). */
-#define CRC32C_Z_LANES_AFTER(i, k)                                              \
+#define CRC32C_Z_STEPS_AFTER(i, k, S)                                     \
 	for (unsigned j_ = (i) * (k) / 4; j_ < ((i) + 1) * (k) / 4; j_++) \
-	CRC32C_LANES3_STEP(j_)
+	CRC32C_Z_STREAMS_STEP(j_, S)
 
 /* One chunk of a fused CRC-32C: each loop step folds 256 bytes with four
- * zmm accumulators (8 vpclmulqdq) and advances three crc32q streams by k
- * quadwords each; the streams' remaining quadwords run after the loop,
- * beside the vector part's merge and reduction, then the four CRCs are
- * joined. k is a constant in each caller, so the steps unroll: k sets the
- * balance between the multipliers and the crc32 unit (hashes/crc32c_fused.c,
- * hashes/crc32c_fused_intel.c). len >= 256 + 256 + 24 * k, and at most the
- * length whose streams fit the shift table (CRC32C_SHIFT_MAX_QWORDS). */
+ * zmm accumulators (8 vpclmulqdq) and advances S crc32q streams (3, or 6
+ * for cores with two crc32 units) by k quadwords each; the streams'
+ * remaining quadwords run after the loop, beside the vector part's merge
+ * and reduction, then the CRCs are joined: the vector part's moves over
+ * all S streams, stream i's over the S-1-i after it. k and S are constants
+ * in each caller, so the steps unroll and the unused streams vanish: they
+ * set the balance between the multipliers and the crc32 units
+ * (hashes/crc32c_fused.c, _fused_intel.c, _fused6.c). len >= 256 + 256 +
+ * 8 * S * k, and at most the length whose S streams fit the shift table
+ * (S * q <= CRC32C_SHIFT_N_MAX). */
 static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk(uint32_t crc, const unsigned char *buf,
-									   size_t len, unsigned k)
+									   size_t len, unsigned k, unsigned S)
 {
-	size_t steps = (len - 256) / (256 + 24 * k), vec = 256 + 256 * steps;
-	size_t q = (len - vec) / 24; /* at least k per step; the rest after the loop */
-	const unsigned char *s = buf + vec, *tail = s + 24 * q; /* the three streams start at s, s+8q, s+16q */
-	size_t tail_len = len - vec - 24 * q;
-	/* The streams' positions and CRCs as CRC32C_LANES3_STEP names them. */
-	const unsigned char *p = s, *b = s + 8 * q, *c = s + 16 * q;
-	uint64_t c0 = 0, c1 = 0, c2 = 0;
+	size_t steps = (len - 256) / (256 + 8 * S * k), vec = 256 + 256 * steps;
+	size_t q = (len - vec) / (8 * S), st = 8 * q; /* at least k per step; the rest after the loop */
+	const unsigned char *s = buf + vec, *tail = s + S * st;
+	size_t tail_len = len - vec - S * st;
+	const unsigned char *p = s, *p2 = s + 3 * st;
+	uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0;
 
 	__m512i a0 = crc32c_z_first(crc, buf), a1 = crc32c_z_load(buf + 64), a2 = crc32c_z_load(buf + 128),
 		a3 = crc32c_z_load(buf + 192);
 	__m512i kf = crc32c_z_pair(&crc32c_fold.f2048);
 	const unsigned char *v = buf + 256;
 
-	for (size_t n = 0; n < steps; n++, v += 256, p += 8 * k, b += 8 * k, c += 8 * k) {
+	for (size_t n = 0; n < steps; n++, v += 256, p += 8 * k, p2 += 8 * k) {
 		a0 = crc32c_z_fold(a0, kf, crc32c_z_load(v));
-		CRC32C_Z_LANES_AFTER(0, k);
+		CRC32C_Z_STEPS_AFTER(0, k, S);
 		a1 = crc32c_z_fold(a1, kf, crc32c_z_load(v + 64));
-		CRC32C_Z_LANES_AFTER(1, k);
+		CRC32C_Z_STEPS_AFTER(1, k, S);
 		a2 = crc32c_z_fold(a2, kf, crc32c_z_load(v + 128));
-		CRC32C_Z_LANES_AFTER(2, k);
+		CRC32C_Z_STEPS_AFTER(2, k, S);
 		a3 = crc32c_z_fold(a3, kf, crc32c_z_load(v + 192));
-		CRC32C_Z_LANES_AFTER(3, k);
+		CRC32C_Z_STEPS_AFTER(3, k, S);
 	}
-	for (; p < s + 8 * q; p += 8, b += 8, c += 8)
-		CRC32C_LANES3_STEP(0);
+	for (; p < s + st; p += 8, p2 += 8)
+		CRC32C_Z_STREAMS_STEP(0, S);
 	__m512i acc[4] = { a0, a1, a2, a3 };
 	uint32_t cv = crc32c_x86_reduce128(crc32c_z_finish(crc32c_z_merge4(acc), v, (size_t)(s - v)));
-	return crc32c_x86_streams3_join(cv, q, c0, c1, c2, tail, tail_len);
+	const uint32_t *sh = crc32c_shift_n;
+	uint32_t x = crc32c_x86_recombine3(cv, sh[S * q], (uint32_t)c0, sh[(S - 1) * q], (uint32_t)c1, sh[(S - 2) * q]);
+	if (S == 6)
+		x ^= crc32c_x86_recombine3((uint32_t)c2, sh[3 * q], (uint32_t)c3, sh[2 * q], (uint32_t)c4, sh[q]) ^
+		     (uint32_t)c5;
+	else
+		x ^= (uint32_t)c2;
+	return crc32c_x86_1way(x, tail, tail_len);
 }
+
+/* A fused entry's functions, fn and its helpers: inputs shorter than
+ * CRC32C_VPCLMUL_MIN_BYTES by crc32c-sse42's own code (the entry tests for
+ * them first, so that that path saves no registers), longer ones through
+ * crc32c_x86_fused() in chunks of crc32c_z_fused_chunk(k, S) of at most
+ * chunk_bytes, from min_bytes; below that by crc32c-vpclmul's code. */
+#define CRC32C_Z_FUSED_ENTRY(fn, k, S, chunk_bytes, min_bytes)                                              \
+	static inline uint32_t fn##_chunk(uint32_t crc, const unsigned char *buf, size_t len)               \
+	{                                                                                                   \
+		return crc32c_z_fused_chunk(crc, buf, len, k, S);                                           \
+	}                                                                                                   \
+	__attribute__((noinline, flatten)) static uint64_t fn##_long(const void *buf, size_t len)           \
+	{                                                                                                   \
+		return crc32c_x86_fused(0xffffffffu, buf, len, chunk_bytes, min_bytes, fn##_chunk,          \
+					crc32c_vpclmul_update) ^                                            \
+		       0xffffffffu;                                                                         \
+	}                                                                                                   \
+	static uint64_t fn(const void *buf, size_t len)                                                     \
+	{                                                                                                   \
+		if (__builtin_expect(len < CRC32C_VPCLMUL_MIN_BYTES, 1))                                    \
+			return crc32c_sse42_oneshot(buf, len);                                              \
+		return fn##_long(buf, len);                                                                 \
+	}
 
 #endif

@@ -27,25 +27,7 @@
  * CRC32C_SHIFT_MAX_QWORDS quadwords). */
 #define CRC32C_FUSED_CHUNK_BYTES 8192
 
-static inline uint32_t crc32c_fused_chunk(uint32_t crc, const unsigned char *buf, size_t len)
-{
-	return crc32c_z_fused_chunk(crc, buf, len, 5);
-}
-
-__attribute__((noinline, flatten)) static uint64_t crc32c_fused_long(const void *buf, size_t len)
-{
-	return crc32c_x86_fused(0xffffffffu, buf, len, CRC32C_FUSED_CHUNK_BYTES, CRC32C_FUSED_MIN_BYTES,
-				crc32c_fused_chunk, crc32c_vpclmul_update) ^
-	       0xffffffffu;
-}
-
-static uint64_t crc32c_fused(const void *buf, size_t len)
-{
-	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
-	if (__builtin_expect(len < CRC32C_VPCLMUL_MIN_BYTES, 1))
-		return crc32c_sse42_oneshot(buf, len);
-	return crc32c_fused_long(buf, len);
-}
+CRC32C_Z_FUSED_ENTRY(crc32c_fused, 5, 3, CRC32C_FUSED_CHUNK_BYTES, CRC32C_FUSED_MIN_BYTES)
 #define CRC32C_FUSED_FN crc32c_fused
 #else
 #define CRC32C_FUSED_FN NULL

@@ -37,6 +37,7 @@ extern const struct hash_impl hash_crc32c_fused_avx2;
 extern const struct hash_impl hash_crc32c_vpclmul;
 extern const struct hash_impl hash_crc32c_fused;
 extern const struct hash_impl hash_crc32c_fused_intel;
+extern const struct hash_impl hash_crc32c_fused6;
 extern const struct hash_impl hash_crc32c_armv8;
 extern const struct hash_impl hash_crc32c_isal;
 extern const struct hash_impl hash_crc32c_isal_3way;

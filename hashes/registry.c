@@ -34,6 +34,7 @@ const struct hash_impl *const hash_registry[] = {
 	&hash_crc32c_vpclmul_avx2,
 	&hash_crc32c_fused,
 	&hash_crc32c_fused_intel,
+	&hash_crc32c_fused6,
 	&hash_crc32c_fused_avx2,
 	&hash_crc32c_armv8,
 	&hash_crc32c_isal,

@@ -7,8 +7,8 @@ import json
 from clitest import run, check, check_usage_error, temp_file, finish
 
 CRC = ["crc32c-generic", "crc32c-sse42", "crc32c-3way", "crc32c-3way-fit", "crc32c-vpclmul",
-       "crc32c-vpclmul-avx2", "crc32c-fused", "crc32c-fused-intel", "crc32c-fused-avx2", "crc32c-armv8", "crc32c-isal",
-       "crc32c-isal-3way", "crc32c-isal-by16"]
+       "crc32c-vpclmul-avx2", "crc32c-fused", "crc32c-fused-intel", "crc32c-fused6", "crc32c-fused-avx2", "crc32c-armv8",
+       "crc32c-isal", "crc32c-isal-3way", "crc32c-isal-by16"]
 XXH3 = ["xxh3-avx512", "xxh3-avx2", "xxh3-sse2", "xxh3-neon", "xxh3-dispatch", "xxh3-lib"]
 XXH128 = ["xxh128-avx512", "xxh128-avx2", "xxh128-sse2", "xxh128-neon", "xxh128-lib"]
 

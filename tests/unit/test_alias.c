@@ -90,8 +90,8 @@ void test_alias_table(void)
 		}
 	}
 	/* Zen 4 with AVX-512: every alias by its line, crc32c-fused for crc32c;
-	 * Zen 5: xxh3 by its line, crc32c measured (its figures were of
-	 * crc32c-fused's earlier layout). */
+	 * Zen 5 Turin (model 2): its own line, crc32c-fused6 for crc32c; other
+	 * Zen 5 models: xxh3 by the family's line, crc32c measured. */
 	CHECK(cpu_identity_simulate("AuthenticAMD:25:17", &err) == 0);
 	if (has(CPU_AVX512F | CPU_VPCLMUL | CPU_SSE42 | CPU_PCLMUL)) {
 		CHECK(alias_choice(&hash_crc32c)->how == ALIAS_BY_TABLE);
@@ -99,6 +99,9 @@ void test_alias_table(void)
 		CHECK(hash_resolve(&hash_xxh3) == &hash_xxh3_avx512 && hash_resolve(&hash_xxh128) == &hash_xxh128_avx512);
 		CHECK(alias_choice(&hash_xxh128)->how == ALIAS_BY_TABLE);
 		CHECK(cpu_identity_simulate("AuthenticAMD:26:2", &err) == 0);
+		CHECK(alias_choice(&hash_crc32c)->how == ALIAS_BY_TABLE);
+		CHECK(hash_resolve(&hash_crc32c) == &hash_crc32c_fused6 && hash_resolve(&hash_xxh128) == &hash_xxh128_avx512);
+		CHECK(cpu_identity_simulate("AuthenticAMD:26:68", &err) == 0);
 		CHECK(alias_choice(&hash_xxh3)->how == ALIAS_BY_TABLE);
 		CHECK(alias_choice(&hash_crc32c)->how == ALIAS_BY_MEASUREMENT);
 	}

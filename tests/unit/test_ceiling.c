@@ -30,7 +30,7 @@ static int near(double a, double b)
 
 /* A 3 GHz CPU: crc32q 1 a cycle, latency 3; vpclmulqdq ymm one per 2
  * cycles; the mixed loop 9 cycles (its parts 6 and 8), the fused loop 18
- * (its parts 12 and 16); 64 B/cycle of ymm loads; an XXH3 block 1.5 cycles
+ * (its parts 12 and 16), the wide one 30; 64 B/cycle of ymm loads; an XXH3 block 1.5 cycles
  * per ymm (the step alone 1.4), vpmuludq 0.5; memory 20 GB/s. */
 static void known(struct ceiling_figures *f)
 {
@@ -42,6 +42,7 @@ static void known(struct ceiling_figures *f)
 	set(f, CEIL_MIXED_YMM, 9.0);
 	set(f, CEIL_FUSED_YMM, 18.0);
 	set(f, CEIL_FUSED_LIGHT_YMM, 16.5);
+	set(f, CEIL_FUSED_WIDE_YMM, 30.0);
 	set(f, CEIL_LOAD_YMM, 64.0);
 	set(f, CEIL_XXH3_YMM, 1.4);
 	set(f, CEIL_XXH3_BLOCK_YMM, 1.5);
@@ -71,6 +72,12 @@ void test_ceiling_bounds(void)
 	set(&f, CEIL_FUSED_LIGHT_YMM, 12.0);
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 176.0 / 12 * 3e9));
 	CHECK(strstr(b.limit, "6 crc32q"));
+	/* Two crc32 units: the wide balance, (4 x 32 + 24 x 8) bytes in 16. */
+	set(&f, CEIL_FUSED_WIDE_YMM, 16.0);
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused6, 4096, &b) == -1); /* zmm loops not set */
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 320.0 / 16 * 3e9));
+	CHECK(strstr(b.limit, "24 crc32q"));
+	set(&f, CEIL_FUSED_WIDE_YMM, 30.0);
 	CHECK(near(ceiling_coissue(&f, 32), 5.0 / 6));
 	CHECK(ceiling_coissue(&f, 64) == -1);
 	/* XXH3 AVX2: the block (32 / 1.5 B a cycle, its scramble in) binds,
@@ -84,6 +91,7 @@ void test_ceiling_bounds(void)
 	set(&f, CEIL_MIXED_YMM, 14.0);
 	set(&f, CEIL_FUSED_YMM, 28.0);
 	set(&f, CEIL_FUSED_LIGHT_YMM, 22.0);
+	set(&f, CEIL_FUSED_WIDE_YMM, 40.0);
 	CHECK(near(ceiling_coissue(&f, 32), 0));
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
 	CHECK(strstr(b.limit, "do not overlap"));
@@ -94,6 +102,9 @@ void test_ceiling_bounds(void)
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == -1 && strstr(b.limit, "fused"));
 	f.v[CEIL_FUSED_LIGHT_YMM].measured = 1;
 	f.v[CEIL_FUSED_YMM].measured = 0;
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == -1 && strstr(b.limit, "fused"));
+	f.v[CEIL_FUSED_YMM].measured = 1;
+	f.v[CEIL_FUSED_WIDE_YMM].measured = 0;
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == -1 && strstr(b.limit, "fused"));
 	f.v[CEIL_XXH3_BLOCK_YMM].measured = 0;
 	CHECK(ceiling_bound(&f, &hash_xxh3_avx2, 4096, &b) == -1 && strstr(b.limit, "XXH3 block"));

@@ -75,7 +75,8 @@ void test_fast_hashes_crc32c_consts(void)
  * (128 + 224k bytes), crc32c-fused's threshold (4096), step count
  * (256 + 376k) and 8 KiB chunks (from 12288: a chunk and a page), and
  * crc32c-fused-intel's threshold (4096), step count (256 + 304k) and 16 KiB
- * chunks (from 20480). */
+ * chunks (from 20480), and crc32c-fused6's step count (256 + 448k) and
+ * tail (0..47 bytes after its six streams). */
 static const size_t crc_lengths[] = {
 	0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 79, 80, 127, 128, 129,
 	191, 192, 193, 255, 256, 257, 319, 320, 447, 448, 511, 512, 513, 535, 536, 1000, 1023,
@@ -83,13 +84,14 @@ static const size_t crc_lengths[] = {
 	4351, 4352, 4353, 9215, 9216, 9217, 10239, 10240, 10241, 12288, 16383, 16384, 16385, 17409,
 	20479, 20480, 20481, 36863, 36864, 65543, (1u << 20) + 3,
 	4391, 4392, 4393, 8151, 8152, 8153, 12287, 12289, 16567, 16568,
+	4287, 4288, 4289, 4735, 4736, 4737, 7871, 7872, 7873, 4143, 4144, 4145,
 };
 
 void test_fast_hashes_crc32c(void)
 {
 	const struct hash_impl *impls[] = { &hash_crc32c_sse42,	     &hash_crc32c_3way,	  &hash_crc32c_3way_fit,
 					    &hash_crc32c_vpclmul,    &hash_crc32c_vpclmul_avx2, &hash_crc32c_fused,
-					    &hash_crc32c_fused_intel,
+					    &hash_crc32c_fused_intel, &hash_crc32c_fused6,
 					    &hash_crc32c_fused_avx2, &hash_crc32c_armv8,  &hash_crc32c };
 	static const unsigned offsets[] = { 0, 1, 3, 7, 8, 13, 31, 63 };
 	size_t max = (1u << 20) + 3 + 64;
