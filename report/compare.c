@@ -107,7 +107,7 @@ static const struct loaded_result *find(const struct loaded_doc *d, const struct
 }
 
 /* Beyond the threshold, when the values cannot tell: why (in p->why), 1. */
-static int inconclusive(struct compare_pair *p, const struct compare_settings *s)
+static int inconclusive(struct compare_pair *p, const struct compare_settings *s, const char *runs_differ)
 {
 	const struct loaded_result *a = p->base, *b = p->new_;
 
@@ -115,6 +115,10 @@ static int inconclusive(struct compare_pair *p, const struct compare_settings *s
 		snprintf(p->why, sizeof(p->why), "%s%s%s%s%s%s", a->unstable ? "base unstable: " : "",
 			 a->unstable ? a->why : "", a->unstable && b->unstable ? "; " : "",
 			 b->unstable ? "new unstable: " : "", b->unstable ? b->why : "", "");
+		return 1;
+	}
+	if (runs_differ[0]) {
+		snprintf(p->why, sizeof(p->why), "%s", runs_differ);
 		return 1;
 	}
 	if (rank_test_min_p(a->nvalues, b->nvalues) >= s->alpha) {
@@ -146,7 +150,7 @@ static int shift_beyond(struct compare_pair *p, const struct compare_settings *s
 	return p->change_percent < 0 ? hi < 1 - t : lo > 1 + t;
 }
 
-static int judge(struct compare_pair *p, const struct compare_settings *s)
+static int judge(struct compare_pair *p, const struct compare_settings *s, const char *runs_differ)
 {
 	const struct loaded_result *a = p->base, *b = p->new_;
 
@@ -172,7 +176,7 @@ static int judge(struct compare_pair *p, const struct compare_settings *s)
 		return -1;
 	if (p->change_percent >= -s->threshold_percent && p->change_percent <= s->threshold_percent)
 		p->verdict = VERDICT_UNCHANGED;
-	else if (inconclusive(p, s))
+	else if (inconclusive(p, s, runs_differ))
 		p->verdict = VERDICT_INCONCLUSIVE;
 	else if (p->p_value >= s->alpha || !beyond)
 		p->verdict = VERDICT_NOISE;
@@ -202,7 +206,7 @@ static int pair_up(const struct loaded_doc *base, const struct loaded_doc *new_,
 		struct compare_pair *p = &out->pairs[out->npairs++];
 		p->base = &base->results[i];
 		p->new_ = b;
-		if (judge(p, s))
+		if (judge(p, s, out->runs_differ))
 			return -1;
 		out->counts[p->verdict]++;
 		if (strcmp(p->base->impl, b->impl) != 0) {
@@ -234,6 +238,7 @@ int compare_run(const struct loaded_doc *base, const struct loaded_doc *new_, co
 	out->pairs = calloc(base->n + 1, sizeof(*out->pairs));
 	out->only_base = calloc(base->n + 1, sizeof(*out->only_base));
 	out->only_new = calloc(new_->n + 1, sizeof(*out->only_new));
+	compare_core_references(base, new_, out);
 	if (!out->pairs || !out->only_base || !out->only_new || pair_up(base, new_, &xb, &xn, s, out)) {
 		kb_fail(err, "out of memory");
 		goto done;

@@ -1,7 +1,9 @@
 /* What makes two documents' figures comparable, field by field (see
  * compare.h): the CPU, the build, the libraries, the kernel and its page
- * size. A field present in only one document is not known to differ and is
- * not named (version 1 documents lack the page size). */
+ * size, and the core's measured capacity in each run. A field present in
+ * only one document is not known to differ and is not named (version 1
+ * documents lack the page size and the references). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,5 +93,54 @@ void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *ne
 			continue;
 		snprintf(path, sizeof(path), "libraries.%s", lib->string);
 		compare_field(base, new_, path, out);
+	}
+}
+
+static double number_at(const struct loaded_doc *d, const char *path)
+{
+	const cJSON *v = at(d, path);
+
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+/* A run whose every round met a busy SMT sibling (outside the machine: a
+ * VM's host) or a lower clock has a lower reference, and within it nothing
+ * looks disturbed, since the rounds are judged against the run's own best
+ * (docs/measurement.md). Between two runs the references tell: on one VM
+ * five runs' throughput references stayed within 1.5%, while a plain
+ * ksmbench whose vector figures all read 25-30% low had 44.8 additions a ns
+ * against 54.4. */
+void compare_core_references(const struct loaded_doc *base, const struct loaded_doc *new_,
+			     struct compare_outcome *out)
+{
+	static const struct {
+		const char *path, *threshold, *what, *unit;
+		double fallback; /* where the base names no threshold */
+	} refs[] = {
+		{ "reference_throughput_adds_per_ns", "disturbance_thresholds.throughput_drop_share",
+		  "the core's throughput reference", "additions/ns", 0.15 },
+		{ "reference_clock_hz", "disturbance_thresholds.clock_drop_share", "the core clock", "Hz", 0.05 },
+	};
+
+	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
+		double x = number_at(base, refs[i].path), y = number_at(new_, refs[i].path);
+		double t = number_at(base, refs[i].threshold);
+		char field[96], tx[32], ty[32];
+
+		if (!(x > 0 && y > 0))
+			continue;
+		if (!(t > 0 && t < 1))
+			t = refs[i].fallback;
+		if (fmin(x, y) >= (1 - t) * fmax(x, y))
+			continue;
+		snprintf(field, sizeof(field), "context.%s", refs[i].path);
+		snprintf(tx, sizeof(tx), "%.4g", x);
+		snprintf(ty, sizeof(ty), "%.4g", y);
+		compare_mismatch_add(out, field, tx, ty);
+		if (!out->runs_differ[0])
+			snprintf(out->runs_differ, sizeof(out->runs_differ),
+				 "%s differs between the runs (%.4g vs %.4g %s, more than %.0f%% apart: one ran on a "
+				 "shared or slower core)",
+				 refs[i].what, x, y, refs[i].unit, t * 100);
 	}
 }

@@ -219,6 +219,35 @@ warn = [l for l in out.splitlines() if l.startswith("warning: the runs differ in
 check(len(warn) == 6 and any("context.libraries.libxxhash (\"0.8.1\" vs \"0.8.2\")" in l for l in warn)
       and "\x1b" not in out, f"one warning line per field, no control characters: {warn}")
 
+# --- the core's capacity differed between the runs (a host's SMT sibling busy
+# through the whole of one): changes are inconclusive, the field named
+quiet_ctx = dict(json.loads(json.dumps(CONTEXT)), reference_throughput_adds_per_ns=54.4,
+                 reference_clock_hz=3.45e9,
+                 disturbance_thresholds={"throughput_drop_share": 0.15, "clock_drop_share": 0.05})
+shared_ctx = dict(json.loads(json.dumps(quiet_ctx)), reference_throughput_adds_per_ns=44.8)
+a = write(doc(result("xxh64", base_values), context=quiet_ctx))
+b = write(doc(result("xxh64", [v * 0.8 for v in base_values]), context=shared_ctx))
+rc, out, err = run("compare", a, b, "--format", "json")
+d = json.loads(out) if rc in (1, 3) else {}
+c = d.get("comparisons", [{}])[0]
+fields = {m["field"]: m for m in d.get("context_differences", [])}
+check(rc == 3 and c.get("verdict") == "inconclusive" and "throughput reference differs" in c.get("reason", "")
+      and fields.get("context.reference_throughput_adds_per_ns", {}).get("new") == "44.8",
+      f"references 18% apart: inconclusive, exit 3, named: rc={rc} {c} {fields}")
+rc, out, err = run("compare", a, b)
+check(rc == 3 and "warning: the runs differ in context.reference_throughput_adds_per_ns (54.4 vs 44.8)" in out,
+      f"the table warns: {out!r}")
+near_ctx = dict(json.loads(json.dumps(quiet_ctx)), reference_throughput_adds_per_ns=50.6)  # 7% apart
+b = write(doc(result("xxh64", [v * 0.8 for v in base_values]), context=near_ctx))
+rc, out, err = run("compare", a, b, "--format", "json")
+check(rc == 1 and json.loads(out)["context_differences"] == [], f"7% apart: within the threshold, judged: rc={rc}")
+strict = dict(json.loads(json.dumps(quiet_ctx)), disturbance_thresholds={"throughput_drop_share": 0.05})
+rc, out, err = run("compare", write(doc(result("xxh64", base_values), context=strict)), b)
+check(rc == 3, f"the base's own threshold (5%) applies: rc={rc}")
+slow_clock = dict(json.loads(json.dumps(quiet_ctx)), reference_clock_hz=3.1e9)
+rc, out, err = run("compare", a, write(doc(result("xxh64", [v * 0.8 for v in base_values]), context=slow_clock)))
+check(rc == 3 and "core clock differs" in out, f"a clock 10% lower: inconclusive: rc={rc}")
+
 # --- sets made cold differently (by size before cold_by was written, by
 # flushing under the ksmd timer): named, as the pages cost differently
 size_doc = result("jhash2", base_values, cache="cold", timer="ksmd")
