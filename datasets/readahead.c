@@ -9,6 +9,10 @@
  * every chunk whenever one of them is briefly slower, and each wait is a
  * sleep and a wake-up (tens of microseconds on a VM). */
 #define RA_SLOTS 8
+/* A reader asleep on a full ring is woken once this many slots are free,
+ * not at every one: each wake-up is a futex call on both sides and, where
+ * the caller is the slower one, came at every chunk. */
+#define RA_WAKE_FREE (RA_SLOTS / 2)
 
 struct ra_slot {
 	unsigned char *buf;
@@ -26,6 +30,7 @@ struct readahead {
 	struct ra_slot slot[RA_SLOTS];
 	int stop, held, next, ended;
 	int reader_waits, caller_waits; /* who sleeps on cond */
+	int freed; /* slots handed back since the reader fell asleep */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -48,6 +53,8 @@ static void *ra_main(void *arg)
 	for (int i = 0;; i = (i + 1) % RA_SLOTS) {
 		struct ra_slot *sl = &ra->slot[i];
 		pthread_mutex_lock(&ra->lock);
+		if (!ra->stop && sl->full)
+			ra->freed = 0;
 		while (!ra->stop && sl->full) {
 			ra->reader_waits = 1;
 			pthread_cond_wait(&ra->cond, &ra->lock);
@@ -123,11 +130,13 @@ ssize_t readahead_next(struct readahead *ra, unsigned char **data, const uint64_
 	if (ra->held >= 0) { /* hand the previous chunk's buffer back */
 		ra->slot[ra->held].full = 0;
 		ra->held = -1;
-		if (ra->reader_waits)
+		if (ra->reader_waits && ++ra->freed >= RA_WAKE_FREE)
 			pthread_cond_broadcast(&ra->cond);
 	}
 	struct ra_slot *sl = &ra->slot[ra->next];
 	while (!sl->full) {
+		if (ra->reader_waits) /* never both asleep */
+			pthread_cond_broadcast(&ra->cond);
 		ra->caller_waits = 1;
 		pthread_cond_wait(&ra->cond, &ra->lock);
 	}
