@@ -95,11 +95,11 @@ static inline __m512i crc32c_z_first(uint32_t crc, const unsigned char *p)
  * zmm accumulators (8 vpclmulqdq) and advances S crc32q streams (3, or 6
  * for cores with two crc32 units) by k quadwords each; the streams'
  * remaining quadwords run after the loop, beside the vector part's merge
- * and reduction, then the CRCs are joined: the vector part's moves over
- * all S streams, stream i's over the S-1-i after it. k and S are constants
- * in each caller, so the steps unroll and the unused streams vanish: they
- * set the balance between the multipliers and the crc32 units
- * (hashes/crc32c_fused.c, _fused_intel.c, _fused6.c). len >= 256 + 256 +
+ * and reduction, then the CRCs are joined (crc32c_x86_streams_join). k
+ * and S are constants in each caller, so the steps unroll and the unused
+ * streams vanish: they set the balance between the multipliers and the
+ * crc32 units (hashes/crc32c_fused.c, _fused_intel.c, _fused6.c).
+ * len >= 256 + 256 +
  * 8 * S * k, and at most the length whose S streams fit the shift table
  * (S * q <= CRC32C_SHIFT_N_MAX). */
 static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk(uint32_t crc, const unsigned char *buf,
@@ -131,14 +131,7 @@ static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk(uint3
 		CRC32C_Z_STREAMS_STEP(0, S);
 	__m512i acc[4] = { a0, a1, a2, a3 };
 	uint32_t cv = crc32c_x86_reduce128(crc32c_z_finish(crc32c_z_merge4(acc), v, (size_t)(s - v)));
-	const uint32_t *sh = crc32c_shift_n;
-	uint32_t x = crc32c_x86_recombine3(cv, sh[S * q], (uint32_t)c0, sh[(S - 1) * q], (uint32_t)c1, sh[(S - 2) * q]);
-	if (S == 6)
-		x ^= crc32c_x86_recombine3((uint32_t)c2, sh[3 * q], (uint32_t)c3, sh[2 * q], (uint32_t)c4, sh[q]) ^
-		     (uint32_t)c5;
-	else
-		x ^= (uint32_t)c2;
-	return crc32c_x86_1way(x, tail, tail_len);
+	return crc32c_x86_streams_join(cv, q, S, (const uint64_t[]){ c0, c1, c2, c3, c4, c5 }, tail, tail_len);
 }
 
 /* A fused entry's functions, fn and its helpers: inputs shorter than

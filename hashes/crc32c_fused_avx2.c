@@ -61,7 +61,7 @@ static inline uint32_t crc32c_fused_avx2_chunk(uint32_t crc, const unsigned char
 		CRC32C_LANES3_STEP(0);
 	__m256i acc[4] = { a0, a1, a2, a3 };
 	uint32_t cv = crc32c_x86_reduce128(crc32c_y_finish(crc32c_y_merge4(acc), v, (size_t)(s - v)));
-	return crc32c_x86_streams3_join(cv, q, c0, c1, c2, tail, tail_len);
+	return crc32c_x86_streams_join(cv, q, 3, (const uint64_t[]){ c0, c1, c2 }, tail, tail_len);
 }
 
 /* Out of line, so that the short path below saves no registers. */

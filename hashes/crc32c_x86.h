@@ -79,16 +79,21 @@ static inline uint32_t crc32c_x86_recombine3(uint32_t a, uint32_t ka, uint32_t b
 	return (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(m));
 }
 
-/* The end of a fused chunk: the vector part's CRC cv, then three streams of
- * q quadwords each with CRCs c0, c1, c2 (from zero), then tail_len bytes at
- * tail. cv moves over all three streams, c0 over two, c1 over one. */
-static inline uint32_t crc32c_x86_streams3_join(uint32_t cv, size_t q, uint64_t c0, uint64_t c1, uint64_t c2,
-						const unsigned char *tail, size_t tail_len)
+/* The end of a fused chunk: the vector part's CRC cv, then S streams (3 or
+ * 6) of q quadwords each with CRCs c[0..S) (from zero), then tail_len bytes
+ * at tail. cv moves over all S streams, stream i over the S-1-i after it:
+ * three at a time, each triple reduced by one crc32q. */
+static inline uint32_t crc32c_x86_streams_join(uint32_t cv, size_t q, unsigned S, const uint64_t *c,
+					       const unsigned char *tail, size_t tail_len)
 {
-	uint32_t crc = crc32c_x86_recombine3(cv, crc32c_shift_qwords[q][2], (uint32_t)c0, crc32c_shift_qwords[q][1],
-					     (uint32_t)c1, crc32c_shift_qwords[q][0]) ^
-		       (uint32_t)c2;
-	return crc32c_x86_1way(crc, tail, tail_len);
+	const uint32_t *sh = crc32c_shift_n;
+	uint32_t crc = crc32c_x86_recombine3(cv, sh[S * q], (uint32_t)c[0], sh[(S - 1) * q], (uint32_t)c[1],
+					     sh[(S - 2) * q]);
+
+	if (S == 6)
+		crc ^= crc32c_x86_recombine3((uint32_t)c[2], sh[3 * q], (uint32_t)c[3], sh[2 * q], (uint32_t)c[4],
+					     sh[q]);
+	return crc32c_x86_1way(crc ^ (uint32_t)c[S - 1], tail, tail_len);
 }
 
 /* The end of a block whose last lane still has its last quadword `last` to
