@@ -66,8 +66,10 @@ struct compare_outcome {
 	size_t counts[VERDICTS]; /* per verdict */
 	struct compare_mismatch mismatches[COMPARE_MISMATCHES_MAX];
 	size_t nmismatches;
-	/* Why the two runs' cores were not alike (compare_core_references), or
-	 * "": then every change beyond the threshold is inconclusive. */
+	/* Why the two runs' cores were not alike (their contexts' reference
+	 * throughput or clock further apart than the base's disturbance
+	 * thresholds), or "": then every change beyond the threshold is
+	 * inconclusive. */
 	char runs_differ[240];
 };
 
@@ -80,15 +82,10 @@ void compare_release(struct compare_outcome *out);
 const char *compare_verdict_name(enum compare_verdict v);
 const char *compare_method_name(enum compare_method m);
 
-/* The context fields compared, and how mismatches are found (compare_context.c). */
+/* The context fields compared, and how mismatches are found (compare_context.c);
+ * sets out->runs_differ, so it runs before the pairs are judged. */
 void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *new_, struct compare_outcome *out);
 void compare_mismatch_add(struct compare_outcome *out, const char *field, const char *base, const char *new_);
-/* The two runs' core references (reference_throughput_adds_per_ns and
- * reference_clock_hz of the contexts) compared with the base document's
- * disturbance thresholds: beyond them a mismatch is named and
- * out->runs_differ says why. */
-void compare_core_references(const struct loaded_doc *base, const struct loaded_doc *new_,
-			     struct compare_outcome *out);
 
 /* The compare document's fields and text: compare_report.c, written through
  * the format registry (report.h). */

@@ -78,24 +78,6 @@ static void compare_field(const struct loaded_doc *a, const struct loaded_doc *b
 	compare_mismatch_add(out, field, tx, ty);
 }
 
-void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *new_, struct compare_outcome *out)
-{
-	const cJSON *libs = at(base, "libraries"), *lib;
-
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		compare_field(base, new_, fields[i], out);
-	if (!cJSON_IsObject(libs))
-		return;
-	/* Every library the base names that the new one names too. */
-	cJSON_ArrayForEach(lib, libs) {
-		char path[96];
-		if (!lib->string || strlen(lib->string) > 60)
-			continue;
-		snprintf(path, sizeof(path), "libraries.%s", lib->string);
-		compare_field(base, new_, path, out);
-	}
-}
-
 static double number_at(const struct loaded_doc *d, const char *path)
 {
 	const cJSON *v = at(d, path);
@@ -110,8 +92,8 @@ static double number_at(const struct loaded_doc *d, const char *path)
  * five runs' throughput references stayed within 1.5%, while a plain
  * ksmbench whose vector figures all read 25-30% low had 44.8 additions a ns
  * against 54.4. */
-void compare_core_references(const struct loaded_doc *base, const struct loaded_doc *new_,
-			     struct compare_outcome *out)
+static void compare_core_references(const struct loaded_doc *base, const struct loaded_doc *new_,
+				    struct compare_outcome *out)
 {
 	static const struct {
 		const char *path, *threshold, *what, *unit;
@@ -142,5 +124,24 @@ void compare_core_references(const struct loaded_doc *base, const struct loaded_
 				 "%s differs between the runs (%.4g vs %.4g %s, more than %.0f%% apart: one ran on a "
 				 "shared or slower core)",
 				 refs[i].what, x, y, refs[i].unit, t * 100);
+	}
+}
+
+void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *new_, struct compare_outcome *out)
+{
+	const cJSON *libs = at(base, "libraries"), *lib;
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		compare_field(base, new_, fields[i], out);
+	compare_core_references(base, new_, out);
+	if (!cJSON_IsObject(libs))
+		return;
+	/* Every library the base names that the new one names too. */
+	cJSON_ArrayForEach(lib, libs) {
+		char path[96];
+		if (!lib->string || strlen(lib->string) > 60)
+			continue;
+		snprintf(path, sizeof(path), "libraries.%s", lib->string);
+		compare_field(base, new_, path, out);
 	}
 }
