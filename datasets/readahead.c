@@ -30,7 +30,7 @@ struct readahead {
 	struct ra_slot slot[RA_SLOTS];
 	int stop, held, next, ended;
 	int reader_waits, caller_waits; /* who sleeps on cond */
-	int freed; /* slots handed back since the reader fell asleep */
+	int freed; /* slots handed back while the reader sleeps */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -53,13 +53,11 @@ static void *ra_main(void *arg)
 	for (int i = 0;; i = (i + 1) % RA_SLOTS) {
 		struct ra_slot *sl = &ra->slot[i];
 		pthread_mutex_lock(&ra->lock);
-		if (!ra->stop && sl->full)
-			ra->freed = 0;
 		while (!ra->stop && sl->full) {
 			ra->reader_waits = 1;
 			pthread_cond_wait(&ra->cond, &ra->lock);
 		}
-		ra->reader_waits = 0;
+		ra->reader_waits = ra->freed = 0;
 		int stop = ra->stop;
 		pthread_mutex_unlock(&ra->lock);
 		if (stop)

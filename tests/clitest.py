@@ -110,8 +110,7 @@ def read_fault_maps_zero_page():
     import struct
     ps = mmap.PAGESIZE
     m = mmap.mmap(-1, 2 * ps, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    if m[0] + m[ps] != 0:  # the two reads
-        return True
+    _ = (m[0], m[ps])  # a read fault on each page, nothing written
     base = ctypes.addressof(ctypes.c_char.from_buffer(m)) // ps
     pfn = []
     with open("/proc/self/pagemap", "rb") as pm:

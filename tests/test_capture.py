@@ -4,9 +4,9 @@ and the core is read back with `sum --per-page`: present pages at their
 addresses with the known hashes, untouched ones counted as holes, never as
 zero pages; as root the pages only read (mapping the zero page) are left
 out (where the kernel maps them to its own zeroed pages instead, they are
-present zeros). Its KSMBENCH notes are read back through `scan`: the kernel release,
-the zero-page mappings, and with --interval the page the child keeps
-rewriting, marked volatile; several PIDs share one interval."""
+present zeros). Its KSMBENCH notes are read back through `scan`: the kernel
+release, the zero-page mappings, and with --interval the page the child
+keeps rewriting, marked volatile; several PIDs share one interval."""
 import json
 import os
 import shutil
