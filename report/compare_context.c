@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench/disturb.h"
 #include "compare.h"
 
 static const char *const fields[] = {
@@ -95,13 +96,14 @@ static double number_at(const struct loaded_doc *d, const char *path)
 static void compare_core_references(const struct loaded_doc *base, const struct loaded_doc *new_,
 				    struct compare_outcome *out)
 {
-	static const struct {
+	const struct {
 		const char *path, *threshold, *what, *unit;
-		double fallback; /* where the base names no threshold */
+		double fallback; /* where the base names no threshold: this build's */
 	} refs[] = {
 		{ "reference_throughput_adds_per_ns", "disturbance_thresholds.throughput_drop_share",
-		  "the core's throughput reference", "additions/ns", 0.15 },
-		{ "reference_clock_hz", "disturbance_thresholds.clock_drop_share", "the core clock", "Hz", 0.05 },
+		  "the core's throughput reference", "additions/ns", disturb_default.throughput_drop },
+		{ "reference_clock_hz", "disturbance_thresholds.clock_drop_share", "the core clock", "Hz",
+		  disturb_default.clock_drop },
 	};
 
 	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
