@@ -30,8 +30,9 @@ static int near(double a, double b)
 
 /* A 3 GHz CPU: crc32q 1 a cycle, latency 3; vpclmulqdq ymm one per 2
  * cycles; the mixed loop 9 cycles (its parts 6 and 8), the fused loop 18
- * (its parts 12 and 16), the wide one 30; 64 B/cycle of ymm loads; an XXH3 block 1.5 cycles
- * per ymm (the step alone 1.4), vpmuludq 0.5; memory 20 GB/s. */
+ * (its parts 12 and 16), the wide one 30; 64 B/cycle of ymm loads; an XXH3
+ * block 1.5 cycles per ymm (the step alone 1.4), vpmuludq 0.5; memory 20
+ * GB/s. */
 static void known(struct ceiling_figures *f)
 {
 	memset(f, 0, sizeof(*f));
