@@ -18,6 +18,7 @@ struct page {
 	uint64_t locator;
 	uint64_t info; /* a ksmbench capture's page word (capture_note.h), else 0 */
 	uint64_t digest; /* the consumer's page digest of data, computed ahead, or 0 */
+	uint64_t digest_ahead; /* digest of the page PAGE_DIGEST_AHEAD on, where known, or 0 */
 };
 
 /* A consumer's digest of one page's bytes (never 0), given to a source
@@ -26,6 +27,11 @@ struct page {
 typedef uint64_t (*page_digest_fn)(void *ctx, const unsigned char *data);
 
 #define PAGE_LOCATOR_NONE UINT64_MAX
+/* How far ahead page.digest_ahead looks: a source that digests a chunk at
+ * a time passes on the digest of the page this many after the current one
+ * (in the same chunk), so that the consumer can start the cache misses that
+ * page will cost (scan: its census slot) several pages of work early. */
+#define PAGE_DIGEST_AHEAD 8
 
 /* What a source held but could not hash. */
 struct page_stats {
@@ -70,6 +76,7 @@ static inline int page_source_next(struct page_source *src, struct page *out, st
 {
 	out->info = 0;
 	out->digest = 0;
+	out->digest_ahead = 0;
 	return src->ops->next(src, out, err);
 }
 

@@ -100,8 +100,11 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 	out->addr = out->index * src->page_size;
 	out->data = r->buf + r->pos;
 	out->locator = src->can_fetch ? r->chunk_off + r->pos : PAGE_LOCATOR_NONE;
-	if (r->digests)
-		out->digest = r->digests[r->pos / src->page_size];
+	if (r->digests) {
+		size_t i = r->pos / src->page_size, j = i + PAGE_DIGEST_AHEAD;
+		out->digest = r->digests[i];
+		out->digest_ahead = j < r->len / src->page_size ? r->digests[j] : 0;
+	}
 	r->pos += src->page_size;
 	src->stats.pages++;
 	return 1;

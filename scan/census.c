@@ -360,6 +360,12 @@ uint64_t census_digest(void *ctx, const unsigned char *data)
 	return (c->cfg.key_fn(data, ps) & ~0xffffull) | DIGEST_PRESENT;
 }
 
+void census_prefetch(const struct census *c, uint64_t digest)
+{
+	if ((digest & (DIGEST_PRESENT | DIGEST_ZERO)) == DIGEST_PRESENT)
+		__builtin_prefetch(&c->slots[slot_of(digest, c->nslots)]);
+}
+
 int census_add(struct census *c, const unsigned char *data, uint64_t locator, unsigned dump, uint64_t *content,
 	       struct kb_err *err)
 {

@@ -83,6 +83,11 @@ int census_add(struct census *c, const unsigned char *data, uint64_t locator, un
  * a source that digests ahead on its own thread); ctx is the census. */
 uint64_t census_digest(void *ctx, const unsigned char *data);
 
+/* Starts loading the table slot a page with this census_digest will probe
+ * (a hint: nothing changes). The table is larger than the caches and its
+ * slots random, so each page's probe is a miss unless started early. */
+void census_prefetch(const struct census *c, uint64_t digest);
+
 /* census_add with the page's census_digest already computed (0: not). */
 int census_add_digested(struct census *c, const unsigned char *data, uint64_t digest, uint64_t locator,
 			unsigned dump, uint64_t *content, struct kb_err *err);

@@ -106,18 +106,25 @@ void test_datasets_raw_read_ahead(void)
 			break;
 		if (digest)
 			CHECK(page_source_set_digest(src, first_word_digest, (void *)(uintptr_t)2) == 1);
-		size_t n = 0, bad = 0;
+		size_t n = 0, bad = 0, ahead = 0;
 		int rc;
 		while ((rc = page_source_next(src, &pg, &err)) == 1) {
 			uint64_t want = digest ? first_word_digest((void *)(uintptr_t)2, data + n * ps) : 0;
 			bad += pg.index != n || pg.locator != n * ps || memcmp(pg.data, data + n * ps, ps) != 0 ||
 			       pg.digest != want;
+			/* The digest ahead, where the chunk has it, is that page's. */
+			if (pg.digest_ahead) {
+				ahead++;
+				bad += !digest || n + PAGE_DIGEST_AHEAD >= pages ||
+				       pg.digest_ahead !=
+					       first_word_digest((void *)(uintptr_t)2, data + (n + PAGE_DIGEST_AHEAD) * ps);
+			}
 			/* Too late once pages have been read. */
 			if (n == 0)
 				CHECK(page_source_set_digest(src, first_word_digest, NULL) == 0);
 			n++;
 		}
-		CHECK(rc == 0 && n == pages && bad == 0);
+		CHECK(rc == 0 && n == pages && bad == 0 && (ahead > pages / 2) == digest);
 		CHECK(src->stats.partial_pages == 1 && src->stats.partial_bytes == 10);
 		page_source_close(src);
 	}
