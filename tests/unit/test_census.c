@@ -181,8 +181,9 @@ void test_census_contents(void)
 }
 
 /* Digests computed ahead (as a read-ahead thread does) count exactly as
- * the census's own; the representative cache keeps the most recently
- * compared contents of a set. */
+ * the census's own, hints of pages to come (census_prefetch) change
+ * nothing; the representative cache keeps the most recently compared
+ * contents of a set. */
 void test_census_digests_and_cache(void)
 {
 	struct census_config cfg = { .page_size = PS, .key_fn = spread_key, .fetch = fetch_mem,
@@ -205,6 +206,7 @@ void test_census_digests_and_cache(void)
 		CHECK(census_add(own, pages[i], i, 0, &c1, &err) == 0);
 		uint64_t d = census_digest(ahead, pages[i]);
 		CHECK(d != 0);
+		census_prefetch(ahead, i + 3 < 15 ? census_digest(ahead, pages[i + 3]) : 0);
 		CHECK(census_add_digested(ahead, pages[i], d, i, 0, &c2, &err) == 0 && c1 == c2);
 	}
 	const struct census_counts *a = census_counts(own), *b = census_counts(ahead);
