@@ -91,6 +91,65 @@ static inline __m512i crc32c_z_first(uint32_t crc, const unsigned char *p)
 	for (unsigned j_ = (i) * (k) / 4; j_ < ((i) + 1) * (k) / 4; j_++) \
 	CRC32C_Z_STREAMS_STEP(j_, S)
 
+/* One fused loop step: four folds of 256 bytes, each followed by its share
+ * of kk quadwords of each of the S streams. */
+#define CRC32C_Z_FUSED_STEP(kk, S)                                  \
+	do {                                                        \
+		a0 = crc32c_z_fold(a0, kf, crc32c_z_load(v));       \
+		CRC32C_Z_STEPS_AFTER(0, kk, S);                     \
+		a1 = crc32c_z_fold(a1, kf, crc32c_z_load(v + 64));  \
+		CRC32C_Z_STEPS_AFTER(1, kk, S);                     \
+		a2 = crc32c_z_fold(a2, kf, crc32c_z_load(v + 128)); \
+		CRC32C_Z_STEPS_AFTER(2, kk, S);                     \
+		a3 = crc32c_z_fold(a3, kf, crc32c_z_load(v + 192)); \
+		CRC32C_Z_STEPS_AFTER(3, kk, S);                     \
+	} while (0)
+
+/* The end of a fused chunk of len bytes (a multiple of 8) at buf: x, the
+ * vector part's four accumulators merged, covers the 64 bytes before buf +
+ * vec; then S streams of q quadwords with CRCs c[0..S) (from zero), the
+ * last of them carried on to 16 bytes before the end. Everything rides
+ * into the two crc32q of those last 16 bytes (crc32q(c, d ^ m) =
+ * crc32q(c, d) ^ crc32q(0, m)): x's lanes folded straight onto them, each
+ * other stream's CRC multiplied by its distance to the end. So there is no
+ * reduction to 32 bits and no recombination after the vector part, whose
+ * lanes arrive last (docs/hashes.md). m = (len - vec) / 8 <=
+ * CRC32C_SHIFT_N_MAX - 7. */
+static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_end(__m512i x, const unsigned char *buf,
+									 size_t len, size_t vec, size_t q, unsigned S,
+									 const uint64_t *c)
+{
+	const uint32_t *sh = crc32c_shift_n;
+	size_t m = (len - vec) / 8, tq = m - S * q; /* quadwords after the streams */
+	/* Lane j lies 8 (m + 6 - 2j) bytes before the last 16: the pair that
+	 * folds a 128-bit block forward by F = 64 n bits is {x^(F+31),
+	 * x^(F-33)} = {sh[n + 1], sh[n]}. */
+	__m512i kl = _mm512_set_epi64(sh[m], sh[m + 1], sh[m + 2], sh[m + 3], sh[m + 4], sh[m + 5], sh[m + 6],
+				      sh[m + 7]);
+	__m128i ka = _mm_set_epi64x((long long)sh[(S - 2) * q + tq], (long long)sh[(S - 1) * q + tq]);
+	__m128i ca = _mm_set_epi64x((long long)c[1], (long long)c[0]);
+	__m128i mm = _mm_xor_si128(_mm_clmulepi64_si128(ca, ka, 0x00), _mm_clmulepi64_si128(ca, ka, 0x11));
+	if (S == 6) {
+		__m128i kb = _mm_set_epi64x((long long)sh[2 * q + tq], (long long)sh[3 * q + tq]);
+		__m128i cb = _mm_set_epi64x((long long)c[3], (long long)c[2]);
+		mm = _mm_xor_si128(mm, _mm_clmulepi64_si128(cb, kb, 0x00));
+		mm = _mm_xor_si128(mm, _mm_clmulepi64_si128(cb, kb, 0x11));
+		mm = _mm_xor_si128(mm, _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)c[4]),
+							    _mm_cvtsi64_si128((long long)sh[q + tq]), 0x00));
+	}
+	const unsigned char *e = buf + len - 16;
+	uint64_t cl = c[S - 1];
+	for (const unsigned char *t = buf + vec + 8 * S * q; t < e; t += 8)
+		cl = _mm_crc32_u64(cl, crc32c_load64(t));
+	__m512i t = _mm512_xor_si512(_mm512_clmulepi64_epi128(x, kl, 0x00), _mm512_clmulepi64_epi128(x, kl, 0x11));
+	__m256i h = _mm256_xor_si256(_mm512_castsi512_si256(t), _mm512_extracti64x4_epi64(t, 1));
+	__m128i w = _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+	w = _mm_xor_si128(w, _mm_loadu_si128((const __m128i *)(const void *)e));
+	w = _mm_xor_si128(w, _mm_slli_si128(mm, 8));
+	cl = _mm_crc32_u64(cl, (uint64_t)_mm_cvtsi128_si64(w));
+	return (uint32_t)_mm_crc32_u64(cl, (uint64_t)_mm_extract_epi64(w, 1));
+}
+
 /* One chunk of a fused CRC-32C: each loop step folds 256 bytes with four
  * zmm accumulators (8 vpclmulqdq) and advances S crc32q streams (3, or 6
  * for cores with two crc32 units) by k quadwords each; the streams'
@@ -117,16 +176,8 @@ static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk(uint3
 	__m512i kf = crc32c_z_pair(&crc32c_fold.f2048);
 	const unsigned char *v = buf + 256;
 
-	for (size_t n = 0; n < steps; n++, v += 256, p += 8 * k, p2 += 8 * k) {
-		a0 = crc32c_z_fold(a0, kf, crc32c_z_load(v));
-		CRC32C_Z_STEPS_AFTER(0, k, S);
-		a1 = crc32c_z_fold(a1, kf, crc32c_z_load(v + 64));
-		CRC32C_Z_STEPS_AFTER(1, k, S);
-		a2 = crc32c_z_fold(a2, kf, crc32c_z_load(v + 128));
-		CRC32C_Z_STEPS_AFTER(2, k, S);
-		a3 = crc32c_z_fold(a3, kf, crc32c_z_load(v + 192));
-		CRC32C_Z_STEPS_AFTER(3, k, S);
-	}
+	for (size_t n = 0; n < steps; n++, v += 256, p += 8 * k, p2 += 8 * k)
+		CRC32C_Z_FUSED_STEP(k, S);
 	for (; p < s + st; p += 8, p2 += 8)
 		CRC32C_Z_STREAMS_STEP(0, S);
 	__m512i acc[4] = { a0, a1, a2, a3 };
@@ -134,15 +185,55 @@ static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk(uint3
 	return crc32c_x86_streams_join(cv, q, S, (const uint64_t[]){ c0, c1, c2, c3, c4, c5 }, tail, tail_len);
 }
 
+/* crc32c_z_fused_chunk with the streams' quadwords all inside the loop:
+ * the first steps advance each stream by k + 1 quadwords, as many steps as
+ * the streams' length needs (where k + 1 dependent crc32q still fit in a
+ * step: crc32c-fused6's 5 x 3 cycles in 16), and the end is
+ * crc32c_z_fused_end, so that nothing but the vector part's merge is left
+ * after the loop. The two together took 0.95 of the time of a 4 KiB call
+ * of crc32c-fused6, the end alone 1.00. The 3-stream entries (where k + 1
+ * = 6 would not fit) keep crc32c_z_fused_chunk: given this end, or one
+ * function for both, crc32c-fused lost 1-3% (docs/hashes.md). len >= 256
+ * + 256 + 8 * S * k + 16 + 7, and at most
+ * the length whose end fits the shift table (crc32c_z_fused_end). */
+static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk_wide(uint32_t crc,
+										const unsigned char *buf, size_t len,
+										unsigned k, unsigned S)
+{
+	size_t len8 = len - len % 8; /* whole quadwords, the last 16 bytes kept for the end */
+	size_t steps = (len8 - 256 - 16) / (256 + 8 * S * k), vec = 256 + 256 * steps;
+	size_t q = (len8 - vec - 16) / (8 * S), st = 8 * q; /* at least k per step */
+	size_t wide = q - k * steps < steps ? q - k * steps : steps; /* steps of k + 1 */
+	const unsigned char *s = buf + vec, *p = s, *p2 = s + 3 * st;
+	uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0;
+
+	__m512i a0 = crc32c_z_first(crc, buf), a1 = crc32c_z_load(buf + 64), a2 = crc32c_z_load(buf + 128),
+		a3 = crc32c_z_load(buf + 192);
+	__m512i kf = crc32c_z_pair(&crc32c_fold.f2048);
+	const unsigned char *v = buf + 256;
+
+	for (size_t n = 0; n < wide; n++, v += 256, p += 8 * (k + 1), p2 += 8 * (k + 1))
+		CRC32C_Z_FUSED_STEP(k + 1, S);
+	for (size_t n = wide; n < steps; n++, v += 256, p += 8 * k, p2 += 8 * k)
+		CRC32C_Z_FUSED_STEP(k, S);
+	for (; p < s + st; p += 8, p2 += 8)
+		CRC32C_Z_STREAMS_STEP(0, S);
+	__m512i acc[4] = { a0, a1, a2, a3 };
+	uint32_t crc8 = crc32c_z_fused_end(crc32c_z_merge4(acc), buf, len8, vec, q, S,
+					   (const uint64_t[]){ c0, c1, c2, c3, c4, c5 });
+	return len8 < len ? crc32c_x86_1way(crc8, buf + len8, len - len8) : crc8;
+}
+
 /* A fused entry's functions, fn and its helpers: inputs shorter than
  * CRC32C_VPCLMUL_MIN_BYTES by crc32c-sse42's own code (the entry tests for
  * them first, so that that path saves no registers), longer ones through
- * crc32c_x86_fused() in chunks of crc32c_z_fused_chunk(k, S) of at most
- * chunk_bytes, from min_bytes; below that by crc32c-vpclmul's code. */
-#define CRC32C_Z_FUSED_ENTRY(fn, k, S, chunk_bytes, min_bytes)                                              \
+ * crc32c_x86_fused() in chunks of body(k, S) (crc32c_z_fused_chunk or
+ * _chunk_wide) of at most chunk_bytes, from min_bytes; below that by
+ * crc32c-vpclmul's code. */
+#define CRC32C_Z_FUSED_ENTRY(fn, body, k, S, chunk_bytes, min_bytes)                                        \
 	static inline uint32_t fn##_chunk(uint32_t crc, const unsigned char *buf, size_t len)               \
 	{                                                                                                   \
-		return crc32c_z_fused_chunk(crc, buf, len, k, S);                                           \
+		return body(crc, buf, len, k, S);                                                           \
 	}                                                                                                   \
 	__attribute__((noinline, flatten)) static uint64_t fn##_long(const void *buf, size_t len)           \
 	{                                                                                                   \
