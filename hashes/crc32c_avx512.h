@@ -126,6 +126,9 @@ static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_end(__m512i
 	 * x^(F-33)} = {sh[n + 1], sh[n]}. */
 	__m512i kl = _mm512_set_epi64(sh[m], sh[m + 1], sh[m + 2], sh[m + 3], sh[m + 4], sh[m + 5], sh[m + 6],
 				      sh[m + 7]);
+	/* The streams' products written out, not through crc32c_x86_mul2: with
+	 * it GCC allocated the whole chunk's registers differently and a 4 KiB
+	 * call ran 0.5-1.3% slower. */
 	__m128i ka = _mm_set_epi64x((long long)sh[(S - 2) * q + tq], (long long)sh[(S - 1) * q + tq]);
 	__m128i ca = _mm_set_epi64x((long long)c[1], (long long)c[0]);
 	__m128i mm = _mm_xor_si128(_mm_clmulepi64_si128(ca, ka, 0x00), _mm_clmulepi64_si128(ca, ka, 0x11));

@@ -69,12 +69,19 @@ static inline uint32_t crc32c_x86_fused(uint32_t crc, const unsigned char *p, si
 	return len ? fold(crc, p, len) : crc;
 }
 
+/* a*ka + b*kb carry-less, in the low quadword: two CRCs (or 32-bit
+ * values) and their multipliers, one pair to a register. */
+static inline __m128i crc32c_x86_mul2(uint64_t a, uint64_t ka, uint64_t b, uint64_t kb)
+{
+	__m128i ab = _mm_set_epi64x((long long)b, (long long)a), kab = _mm_set_epi64x((long long)kb, (long long)ka);
+	return _mm_xor_si128(_mm_clmulepi64_si128(ab, kab, 0x00), _mm_clmulepi64_si128(ab, kab, 0x11));
+}
+
 /* a*ka + b*kb + c*kc, reduced mod P by one crc32q (see crc32c_consts.c):
  * with each k = x^(8n-33) this moves a, b and c forward by their n bytes. */
 static inline uint32_t crc32c_x86_recombine3(uint32_t a, uint32_t ka, uint32_t b, uint32_t kb, uint32_t c, uint32_t kc)
 {
-	__m128i ab = _mm_set_epi64x(b, a), kab = _mm_set_epi64x(kb, ka);
-	__m128i m = _mm_xor_si128(_mm_clmulepi64_si128(ab, kab, 0x00), _mm_clmulepi64_si128(ab, kab, 0x11));
+	__m128i m = crc32c_x86_mul2(a, ka, b, kb);
 	m = _mm_xor_si128(m, _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)c), _mm_cvtsi32_si128((int)kc), 0x00));
 	return (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(m));
 }
@@ -101,8 +108,7 @@ static inline uint32_t crc32c_x86_streams_join(uint32_t cv, size_t q, unsigned S
  * a*ka + b*kb ride along in that one crc32q (the kernel's combining step). */
 static inline uint32_t crc32c_x86_combine2(uint32_t a, uint32_t ka, uint32_t b, uint32_t kb, uint32_t c, uint64_t last)
 {
-	__m128i ab = _mm_set_epi64x(b, a), kab = _mm_set_epi64x(kb, ka);
-	__m128i m = _mm_xor_si128(_mm_clmulepi64_si128(ab, kab, 0x00), _mm_clmulepi64_si128(ab, kab, 0x11));
+	__m128i m = crc32c_x86_mul2(a, ka, b, kb);
 	return (uint32_t)_mm_crc32_u64(c, (uint64_t)_mm_cvtsi128_si64(m) ^ last);
 }
 
