@@ -84,8 +84,9 @@ int census_add(struct census *c, const unsigned char *data, uint64_t locator, un
 uint64_t census_digest(void *ctx, const unsigned char *data);
 
 /* Starts loading the table slot a page with this census_digest will probe
- * (a hint: nothing changes). The table is larger than the caches and its
- * slots random, so each page's probe is a miss unless started early. */
+ * (a hint: nothing changes; 0, no digest, is no hint). The table is larger
+ * than the caches and its slots random, so each page's probe is a miss
+ * unless started early. */
 void census_prefetch(const struct census *c, uint64_t digest);
 
 /* census_add with the page's census_digest already computed (0: not). */

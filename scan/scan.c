@@ -109,8 +109,7 @@ static int add_page(struct scan_state *st, struct census *c, struct scan_dump *d
 		st->model.pages_volatile++;
 		return 0;
 	}
-	if (pg->digest_ahead)
-		census_prefetch(c, pg->digest_ahead);
+	census_prefetch(c, pg->digest_ahead); /* 0: none known, no hint */
 	if (census_add_digested(c, pg->data, pg->digest, loc, dump, &content, err))
 		return -1;
 	d->zero_pages += content == CENSUS_CONTENT_ZERO;
