@@ -51,7 +51,7 @@ enum ceiling_probe_id {
 	CEIL_LOAD_XMM,    /* loads from a 16 KiB buffer (L1) */
 	CEIL_LOAD_YMM,
 	CEIL_LOAD_ZMM,
-	CEIL_MEM_STREAM,  /* a streamed read of the least recently touched quarter of 4x the last-level cache */
+	CEIL_MEM_STREAM,  /* four streams read side by side from memory (flushed, or the least recently touched quarter of 4x the cache) */
 	CEIL_COLD_PAGE,   /* reading one 4 KiB page at a random address, flushed from the caches */
 	CEIL_NPROBES
 };

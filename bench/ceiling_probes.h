@@ -15,6 +15,12 @@ void ceiling_add_chain(uint64_t iters, uint64_t *sink);
 
 /* Streamed read of buf[0..bytes) with 64-bit loads (any architecture). */
 uint64_t ceiling_read_u64(const unsigned char *buf, size_t bytes);
+/* Reads buf as CEILING_STREAMS sequential streams side by side (its parts
+ * of bytes / CEILING_STREAMS, a 64-byte line of each in turn, one load a
+ * line): the memory bandwidth one core gets (docs/ceiling.md says why not
+ * one stream). */
+#define CEILING_STREAMS 4
+uint64_t ceiling_read_streams(const unsigned char *buf, size_t bytes);
 
 /* ceiling_x86_128.c (-msse4.2 -mpclmul, x86-64): 8 crc32q, 8 dependent
  * crc32q; per ceiling_vec.h 8 pclmulqdq, 6 crc32q + 4 pclmulqdq, a fused
