@@ -10,6 +10,7 @@
 
 #include "../../bench/bench.h"
 #include "../../bench/ceiling.h"
+#include "../../bench/ceiling_probes.h"
 #include "../../report/ceiling_report.h"
 #include "../../report/report.h"
 #include "../../hashes/cpu_features.h"
@@ -116,8 +117,33 @@ void test_ceiling_bounds(void)
 		      ceiling_probe_unit((enum ceiling_probe_id)p));
 }
 
+/* The memory probe's reader loads the first word of every line of each of
+ * its streams, and nothing past the streams' parts (a tail shorter than a
+ * line per stream is left). */
+static void check_read_streams(void)
+{
+	enum { LINES = 40, BYTES = LINES * 64 + 3 * 64 + 17 };
+	static uint64_t words[BYTES / 8 + 1];
+	unsigned char *buf = (unsigned char *)words;
+	size_t part = BYTES / CEILING_STREAMS & ~(size_t)63;
+	uint64_t want = 0;
+
+	for (size_t i = 0; i < BYTES; i++)
+		buf[i] = (unsigned char)(i * 7 + (i >> 8));
+	for (size_t off = 0; off < CEILING_STREAMS * part; off += 64) {
+		uint64_t w;
+		memcpy(&w, buf + off, sizeof(w));
+		want ^= w;
+	}
+	CHECK(ceiling_read_streams(buf, BYTES) == want);
+	memset(buf + CEILING_STREAMS * part, 0xa5, BYTES - CEILING_STREAMS * part);
+	CHECK(ceiling_read_streams(buf, BYTES) == want);
+	CHECK(ceiling_read_streams(buf, 64 * CEILING_STREAMS - 1) == 0); /* less than a line each */
+}
+
 void test_ceiling_measure(void)
 {
+	check_read_streams();
 	struct ceiling_figures f;
 	struct ceiling_opts o;
 	struct ceiling_bound b;
