@@ -44,19 +44,25 @@ double clock_chain_hz(void)
 }
 
 #if defined(__SSE2__) && defined(__x86_64__)
-/* Twelve independent chains of 4-lane adds: 48 additions per step. Eight,
- * as many as two per vector ALU, ran at 59 or at 33-37 additions per ns
- * on a free Zen 5 core, the slow way in about 30% of the blocks and for a
- * whole block at a time, while xxh3 timed between the blocks never moved
- * (docs/measurement.md): how the adds were bound to the ALUs, not a shared
- * core. With three chains per ALU none waits for a busy one. */
-#define THROUGHPUT_STEP 48
+/* Twelve chains of 4-lane SSE2 adds and ten of scalar adds (of a register:
+ * Golden Cove and later resolve adds of an immediate in the renamer), 58
+ * additions a step: 23 instructions, which the vector ALUs (four on Zen 5)
+ * and the dispatch width (6-8 a cycle) take about three cycles to pass, so
+ * the block binds on the width a sibling thread shares. A block of vector
+ * adds alone is not enough: eight chains ran at 59 or at 33-37 additions
+ * per ns on a free Zen 5 core (how the adds were bound to the ALUs, a block
+ * at a time, about 30% of blocks; hashes timed between them never moved),
+ * and twelve, steady on a free core, dropped by 4-21% while the host's
+ * sibling took 25-40% from xxh3 and crc32c (docs/measurement.md). */
+#define THROUGHPUT_STEP 58
 static uint64_t throughput_block(uint64_t adds)
 {
 	__m128i a0 = _mm_set1_epi32(1), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
 	__m128i a8 = a0, a9 = a0, a10 = a0, a11 = a0;
 	const __m128i k = _mm_set1_epi32(3);
+	uint64_t s0 = 1, s1 = 2, s2 = 3, s3 = 4, s4 = 5, s5 = 6, s6 = 7, s7 = 8, s8 = 9, s9 = 10, step = 1;
 
+	__asm__ volatile("" : "+r"(step));
 	for (uint64_t i = 0; i < adds / THROUGHPUT_STEP; i++) {
 		a0 = _mm_add_epi32(a0, k);
 		a1 = _mm_add_epi32(a1, k);
@@ -70,13 +76,26 @@ static uint64_t throughput_block(uint64_t adds)
 		a9 = _mm_add_epi32(a9, k);
 		a10 = _mm_add_epi32(a10, k);
 		a11 = _mm_add_epi32(a11, k);
+		s0 += step;
+		s1 += step;
+		s2 += step;
+		s3 += step;
+		s4 += step;
+		s5 += step;
+		s6 += step;
+		s7 += step;
+		s8 += step;
+		s9 += step;
 		__asm__ volatile("" : "+x"(a0), "+x"(a1), "+x"(a2), "+x"(a3), "+x"(a4), "+x"(a5), "+x"(a6), "+x"(a7),
 				 "+x"(a8), "+x"(a9), "+x"(a10), "+x"(a11));
+		__asm__ volatile("" : "+r"(s0), "+r"(s1), "+r"(s2), "+r"(s3), "+r"(s4), "+r"(s5), "+r"(s6), "+r"(s7),
+				 "+r"(s8), "+r"(s9));
 	}
 	a0 = _mm_add_epi32(_mm_add_epi32(_mm_add_epi32(a0, a1), _mm_add_epi32(a2, a3)),
 			   _mm_add_epi32(_mm_add_epi32(a4, a5), _mm_add_epi32(a6, a7)));
 	a8 = _mm_add_epi32(_mm_add_epi32(a8, a9), _mm_add_epi32(a10, a11));
-	return (uint64_t)_mm_cvtsi128_si32(_mm_add_epi32(a0, a8));
+	return (uint64_t)(uint32_t)_mm_cvtsi128_si32(_mm_add_epi32(a0, a8)) ^ s0 ^ s1 ^ s2 ^ s3 ^ s4 ^ s5 ^ s6 ^ s7 ^
+	       s8 ^ s9;
 }
 #else
 /* Four independent scalar chains: 4 additions per step, in words (four

@@ -6,8 +6,8 @@
  * told apart from one the hash itself made slow. It does not see an SMT
  * sibling's load, which shares the core's units but not its clock: the
  * core's throughput does, from a fixed block of independent additions
- * (twelve chains of SSE2 vector adds on x86-64, four scalar chains
- * elsewhere)
+ * (twelve chains of SSE2 vector adds beside ten of scalar adds on x86-64,
+ * four scalar chains elsewhere)
  * that a free core runs at full width and a shared one at about half, be
  * the sibling this machine's other CPU or, in a VM, another tenant's on
  * the host (which /proc/stat never shows). */
@@ -30,8 +30,8 @@ double clock_chain_hz(void);
 
 /* Independent additions per ns, the fastest of three blocks of about
  * CLOCK_CHAIN_ADDS (with eight chains: 22.6 on a free Zen 3 core of the
- * development VM, ~12 with its SMT sibling busy; with twelve: 59 on a
- * free Zen 5 core). */
+ * development VM, ~12 with its SMT sibling busy; with twelve vector and
+ * ten scalar: about 56 on a free Zen 5 core). */
 double clock_chain_throughput(void);
 
 #endif
