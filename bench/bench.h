@@ -81,6 +81,7 @@ struct bench_round {
 	 * is the first page after each sleep (median), slept_ns the time asleep
 	 * (left out of the round's time off the CPU). */
 	double first_ticks, slept_ns;
+	unsigned interrupted_pages; /* ksmd: pages of batches left out as interrupted (timed_loop.h) */
 	unsigned known;     /* INTERFERENCE_* bits: the figures below that were measured */
 	double other_busy_share, steal_share, off_cpu_share; /* 0..1 of the round */
 	uint64_t involuntary_switches, migrations;

@@ -39,10 +39,33 @@ struct loop_samples {
 size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, const struct loop_samples *ls,
 		       uint32_t *ticks, uint64_t *sink);
 
-/* One ksmd cycle: pages calls on the next pages of the set's order, timed
- * as a whole (*all_ticks) and the first alone (*first_ticks), overhead
- * included. */
-void loop_ksmd_cycle(hash_fn fn, const struct page_set *set, size_t *pos, unsigned pages, uint64_t *first_ticks,
-		     uint64_t *all_ticks, uint64_t *sink);
+/* One ksmd cycle: pages calls on the next pages of the set's order, the
+ * first timed alone and the rest in up to KSMD_BATCHES batches (raw ticks,
+ * overhead included). An interrupt or a host exit costs 10-70 us in a VM,
+ * as much as a whole cycle of a fast hash: timed in batches, the batch it
+ * fell in can be left out of the cycle's figure (ksmd_cycle_ticks_per_page),
+ * at the cost of a counter read between batches. */
+#define KSMD_BATCHES 4
+struct ksmd_cycle_ticks {
+	uint64_t first;
+	uint64_t batch[KSMD_BATCHES];
+	unsigned batch_pages[KSMD_BATCHES];
+	unsigned batches;
+};
+
+void loop_ksmd_cycle(hash_fn fn, const struct page_set *set, size_t *pos, unsigned pages, struct ksmd_cycle_ticks *out,
+		     uint64_t *sink);
+
+/* A batch whose ticks per page are over this times the median batch's was
+ * interrupted; the first page, which pays the wake-up (1.2-4.4 times the
+ * median page on the Zen 5 VM of docs/measurement.md, 20-100 times when
+ * interrupted), when over the second factor times it. */
+#define KSMD_INTERRUPTED_FACTOR 1.5
+#define KSMD_FIRST_INTERRUPTED_FACTOR 8.0
+
+/* The cycle's ticks per page: the first page and every batch but the
+ * interrupted ones, less overhead (one counter read pair) once. The pages
+ * left out are added to *left_out. */
+double ksmd_cycle_ticks_per_page(const struct ksmd_cycle_ticks *t, double overhead, unsigned *left_out);
 
 #endif

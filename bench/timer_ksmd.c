@@ -3,12 +3,14 @@
  * ksmd's scan does between its sleeps; the sleep lets caches, the branch
  * predictors, the vector units and the core clock go cold as they do for
  * ksmd. A round is as many cycles as fit its window (at least one); its
- * figure is the median over cycles of a cycle's time per page, and the
+ * figure is the median over cycles of a cycle's time per page (less the
+ * batches an interrupt fell in: timed_loop.h), and the
  * first page after each sleep is kept apart (see timer.h). A set made cold
  * by flushing (page_set.h) has the coming cycle's pages flushed from the
  * caches before the sleep, outside the timed part. */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 #include <time.h>
 
 #include "cache_flush.h"
@@ -63,6 +65,36 @@ static unsigned cycles_per_round(const struct bench_session *s)
 	return n < 1 ? 1 : n > BENCH_KSMD_CYCLES_MAX ? BENCH_KSMD_CYCLES_MAX : (unsigned)n;
 }
 
+double ksmd_cycle_ticks_per_page(const struct ksmd_cycle_ticks *t, double overhead, unsigned *left_out)
+{
+	double per[KSMD_BATCHES], ticks = 0, m = 0;
+	unsigned nb = t->batches < KSMD_BATCHES ? t->batches : KSMD_BATCHES, pages = 0;
+
+	for (unsigned b = 0; b < nb; b++)
+		per[b] = t->batch_pages[b] ? (double)t->batch[b] / t->batch_pages[b] : 0;
+	if (nb > 0) {
+		double sorted[KSMD_BATCHES];
+		memcpy(sorted, per, nb * sizeof(per[0]));
+		m = bench_median(sorted, nb);
+	}
+	if (nb > 0 && (double)t->first > KSMD_FIRST_INTERRUPTED_FACTOR * m) {
+		*left_out += 1;
+	} else {
+		ticks += (double)t->first;
+		pages++;
+	}
+	for (unsigned b = 0; b < nb; b++) {
+		if (per[b] > KSMD_INTERRUPTED_FACTOR * m) {
+			*left_out += t->batch_pages[b];
+			continue;
+		}
+		ticks += (double)t->batch[b];
+		pages += t->batch_pages[b];
+	}
+	ticks -= overhead;
+	return ticks > 0 && pages > 0 ? ticks / pages : 0;
+}
+
 static void ksmd_round(struct bench_session *s, struct bench_round *r)
 {
 	static double per_page[BENCH_KSMD_CYCLES_MAX], first[BENCH_KSMD_CYCLES_MAX];
@@ -70,16 +102,18 @@ static void ksmd_round(struct bench_session *s, struct bench_round *r)
 	double all = 0, sum = 0;
 
 	while (n < want && !bench_stop_requested()) {
-		uint64_t first_ticks, all_ticks;
+		struct ksmd_cycle_ticks t;
 		if (s->set->flushed)
 			flush_cycle(s->set, s->pos, pages);
 		r->slept_ns += ksmd_sleep(s->cfg->ksmd_sleep_ms);
 		if (bench_stop_requested())
 			break;
-		loop_ksmd_cycle(s->fn, s->set, &s->pos, pages, &first_ticks, &all_ticks, &s->sink);
-		per_page[n] = less_overhead(s, all_ticks, pages);
-		first[n] = less_overhead(s, first_ticks, 1);
-		all += (double)all_ticks;
+		loop_ksmd_cycle(s->fn, s->set, &s->pos, pages, &t, &s->sink);
+		per_page[n] = ksmd_cycle_ticks_per_page(&t, s->counter->overhead_ticks, &r->interrupted_pages);
+		first[n] = less_overhead(s, t.first, 1);
+		all += (double)t.first;
+		for (unsigned b = 0; b < t.batches; b++)
+			all += (double)t.batch[b];
 		sum += per_page[n++];
 	}
 	if (n == 0)

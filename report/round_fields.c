@@ -49,6 +49,7 @@ static double per_call_ns(const struct record_row *w, double ticks)
 
 RECORD_GETTER(r_first, record_real(v, per_call_ns(w, RND(w)->first_ticks)))
 RECORD_GETTER(r_slept, record_real(v, RND(w)->slept_ns))
+RECORD_GETTER(r_interrupted, record_uint(v, RND(w)->interrupted_pages))
 RECORD_GETTER(r_process, record_uint(v, RND(w)->process))
 RECORD_GETTER(r_round, record_uint(v, RND(w)->round))
 RECORD_GETTER(r_sequence, record_uint(v, RND(w)->sequence))
@@ -110,6 +111,7 @@ static const struct record_field round_fields[] = {
 	{ .name = "batch_calls", .type = RECORD_UINT, .applies = RDTSC, .get = r_batch },
 	{ .name = "first_page_ns", .type = RECORD_REAL, .applies = KSMD, .format = "%.1f", .get = r_first },
 	{ .name = "slept_ns", .type = RECORD_REAL, .applies = KSMD, .format = "%.0f", .get = r_slept },
+	{ .name = "interrupted_pages", .type = RECORD_UINT, .applies = KSMD, .get = r_interrupted },
 };
 
 const struct record_schema report_round_schema = { NULL, RECORD_FIELDS(round_fields), round_class, 0 };

@@ -13,6 +13,7 @@
 #include "../../bench/pin.h"
 #include "../../bench/run.h"
 #include "../../bench/stats.h"
+#include "../../bench/timed_loop.h"
 #include "../../datasets/page_set.h"
 #include "check.h"
 #include "groups.h"
@@ -182,6 +183,61 @@ void test_bench_stop_request(void)
 		      (r.rounds[i].ns_per_page >= r.ns_per_page.min && r.rounds[i].ns_per_page <= r.ns_per_page.max));
 	bench_result_release(&r);
 	page_set_release(&set);
+}
+
+/* A hash that counts its calls and says which page it was given. */
+static unsigned ksmd_calls;
+static uint64_t page_tag(const void *buf, size_t len)
+{
+	(void)len;
+	ksmd_calls++;
+	return *(const unsigned char *)buf;
+}
+
+/* The ksmd cycle: the first page alone, the rest in up to four batches of
+ * near-equal size; a batch whose ticks per page are over 1.5x the median
+ * batch's, and a first page over 8x, are left out of the cycle's figure,
+ * their pages counted. */
+void test_bench_ksmd_cycle(void)
+{
+	static unsigned char pages[5][64];
+	const unsigned char *order[5];
+	struct page_set set = { .order = order, .count = 5, .page_size = 64 };
+	struct ksmd_cycle_ticks t;
+	uint64_t sink = 0;
+	size_t pos = 3;
+	unsigned left = 0;
+
+	for (unsigned i = 0; i < 5; i++) {
+		pages[i][0] = (unsigned char)(1u << i);
+		order[i] = pages[i];
+	}
+	loop_ksmd_cycle(page_tag, &set, &pos, 11, &t, &sink);
+	CHECK(ksmd_calls == 11 && pos == (3 + 11) % 5 && t.batches == 4);
+	CHECK(t.batch_pages[0] == 3 && t.batch_pages[1] == 3 && t.batch_pages[2] == 2 && t.batch_pages[3] == 2);
+	CHECK(sink == 1u << 3); /* pages 3,4,0,1,2 twice, then 3: every call's result folded in */
+	ksmd_calls = 0;
+	loop_ksmd_cycle(page_tag, &set, &pos, 3, &t, &sink);
+	CHECK(ksmd_calls == 3 && t.batches == 2 && t.batch_pages[0] == 1 && t.batch_pages[1] == 1);
+	loop_ksmd_cycle(page_tag, &set, &pos, 1, &t, &sink);
+	CHECK(t.batches == 0);
+
+	/* 100 pages: the first, then 4 x 25 at 100 ticks each; overhead 50 once. */
+	struct ksmd_cycle_ticks c = { .first = 500, .batch = { 2500, 2500, 2500, 2500 },
+				      .batch_pages = { 25, 25, 25, 24 }, .batches = 4 };
+	c.batch[3] = 2400;
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), (500.0 + 9900 - 50) / 100, 1e-9) && left == 0);
+	c.batch[1] = 2500 + 50000; /* an interrupt of 50000 ticks */
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), (500.0 + 7400 - 50) / 75, 1e-9) && left == 25);
+	c.batch[1] = (uint64_t)(2500 * 1.5); /* at the threshold: kept */
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), (500.0 + 11150 - 50) / 100, 1e-9) && left == 25);
+	c.first = 8 * 100 + 1; /* over 8x the median batch's page: interrupted */
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), (11150.0 - 50) / 99, 1e-9) && left == 26);
+	c.first = 8 * 100;
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), (800.0 + 11150 - 50) / 100, 1e-9) && left == 26);
+	c.batches = 0; /* one page: nothing to judge it against */
+	c.first = 1000000;
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), 1000000 - 50, 1e-9) && left == 26);
 }
 
 /* Flushing changes no byte, covers ranges at any offset, and is offered
