@@ -17,7 +17,7 @@ void ceiling_add_chain(uint64_t iters, uint64_t *sink);
 uint64_t ceiling_read_u64(const unsigned char *buf, size_t bytes);
 /* Reads buf as CEILING_STREAMS sequential streams side by side (its parts
  * of bytes / CEILING_STREAMS, a 64-byte line of each in turn, one load a
- * line): the memory bandwidth one core gets (docs/ceiling.md says why not
+ * line): the memory bandwidth one core gets (docs/ceilings.md says why not
  * one stream). */
 #define CEILING_STREAMS 4
 uint64_t ceiling_read_streams(const unsigned char *buf, size_t bytes);

@@ -50,7 +50,7 @@ uint64_t ceiling_read_streams(const unsigned char *buf, size_t bytes)
 
 	/* One load a line: the line is what memory delivers, and eight loads a
 	 * line made the loop, not memory, the limit (37 against 45 GB/s on the
-	 * Zen 5 VM of docs/ceiling.md). */
+	 * Zen 5 VM of docs/ceilings.md). */
 	for (size_t off = 0; off < part; off += 64)
 		for (unsigned s = 0; s < CEILING_STREAMS; s++) {
 			uint64_t w;
