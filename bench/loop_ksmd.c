@@ -12,25 +12,27 @@ void loop_ksmd_cycle(hash_fn fn, const struct page_set *set, size_t *pos, unsign
 	unsigned rest = pages > 0 ? pages - 1 : 0, nb = rest < KSMD_BATCHES ? rest : KSMD_BATCHES;
 	uint64_t acc = 0;
 
+	/* The batches' sizes before the clock starts: nothing but calls and
+	 * counter reads between the reads. */
+	out->batches = nb;
+	for (unsigned b = 0; b < nb; b++)
+		out->batch_pages[b] = rest / nb + (b < rest % nb);
 	uint64_t t0 = counter_start();
 	acc ^= fn(order[i], len);
-	uint64_t t = counter_end();
+	uint64_t t1 = counter_end(), t = t1;
 	if (++i == count)
 		i = 0;
-	out->first = t - t0;
-	out->batches = nb;
 	for (unsigned b = 0; b < nb; b++) {
-		unsigned n = rest / nb + (b < rest % nb);
-		for (unsigned p = 0; p < n; p++) {
+		for (unsigned p = 0; p < out->batch_pages[b]; p++) {
 			acc ^= fn(order[i], len);
 			if (++i == count)
 				i = 0;
 		}
 		uint64_t u = counter_end();
 		out->batch[b] = u - t;
-		out->batch_pages[b] = n;
 		t = u;
 	}
+	out->first = t1 - t0;
 	*pos = i;
 	*sink ^= acc;
 }
