@@ -43,8 +43,8 @@ size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, cons
  * first timed alone and the rest in up to KSMD_BATCHES batches (raw ticks,
  * overhead included). An interrupt or a host exit costs 10-70 us in a VM,
  * as much as a whole cycle of a fast hash: timed in batches, the batch it
- * fell in can be left out of the cycle's figure (ksmd_cycle_ticks_per_page),
- * at the cost of a counter read between batches. */
+ * fell in can be left out of the cycle's figure (ksmd_cycle_ticks_per_page,
+ * timer.h), at the cost of a counter read between batches. */
 #define KSMD_BATCHES 4
 struct ksmd_cycle_ticks {
 	uint64_t first;
@@ -55,17 +55,5 @@ struct ksmd_cycle_ticks {
 
 void loop_ksmd_cycle(hash_fn fn, const struct page_set *set, size_t *pos, unsigned pages, struct ksmd_cycle_ticks *out,
 		     uint64_t *sink);
-
-/* A batch whose ticks per page are over this times the median batch's was
- * interrupted; the first page, which pays the wake-up (1.2-4.4 times the
- * median page on the Zen 5 VM of docs/measurement.md, 20-100 times when
- * interrupted), when over the second factor times it. */
-#define KSMD_INTERRUPTED_FACTOR 1.5
-#define KSMD_FIRST_INTERRUPTED_FACTOR 8.0
-
-/* The cycle's ticks per page: the first page and every batch but the
- * interrupted ones, less overhead (one counter read pair) once. The pages
- * left out are added to *left_out. */
-double ksmd_cycle_ticks_per_page(const struct ksmd_cycle_ticks *t, double overhead, unsigned *left_out);
 
 #endif

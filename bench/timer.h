@@ -49,4 +49,19 @@ double bench_median(double *v, size_t n);
  * headline is taken; 0 if memory runs out. */
 double bench_rounds_median(const struct bench_round *const *used, size_t n, size_t offset);
 
+struct ksmd_cycle_ticks;
+
+/* A batch whose ticks per page are over this times the median batch's was
+ * interrupted; the first page, which pays the wake-up (1.2-4.4 times the
+ * median page on the Zen 5 VM of docs/measurement.md, 20-100 times when
+ * interrupted), when over the second factor times it. */
+#define KSMD_INTERRUPTED_FACTOR 1.5
+#define KSMD_FIRST_INTERRUPTED_FACTOR 8.0
+
+/* The ksmd timer (timer_ksmd.c): a cycle's ticks per page (its ticks from
+ * loop_ksmd_cycle, timed_loop.h), over the first page and every batch but
+ * the interrupted ones, less overhead (one counter read pair) once. The
+ * pages left out are added to *left_out. */
+double ksmd_cycle_ticks_per_page(const struct ksmd_cycle_ticks *t, double overhead, unsigned *left_out);
+
 #endif

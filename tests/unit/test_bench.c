@@ -14,6 +14,7 @@
 #include "../../bench/run.h"
 #include "../../bench/stats.h"
 #include "../../bench/timed_loop.h"
+#include "../../bench/timer.h"
 #include "../../datasets/page_set.h"
 #include "check.h"
 #include "groups.h"
