@@ -96,3 +96,13 @@ int cache_flush(const void *p, size_t len)
 	flush_wait();
 	return 0;
 }
+
+int cache_warm_translations(const unsigned char *const *pages, size_t n)
+{
+	if (line_once() == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		flush_line((const char *)pages[i]);
+	flush_wait();
+	return 0;
+}

@@ -2,7 +2,8 @@
  * next read of it goes to memory: how the ksmd timer makes each cycle's
  * pages cold (a working set several times the cache would do it too, but
  * costs a gigabyte per process), and how the ceiling's cold-page probe
- * empties a page before reading it. */
+ * empties a page before reading it; and how the ksmd timer loads a cold
+ * page's address translation without its data. */
 #ifndef KB_CACHE_FLUSH_H
 #define KB_CACHE_FLUSH_H
 
@@ -15,5 +16,12 @@ int cache_flush_available(void);
 /* Flushes every line overlapping p[0..len) from every cache level and waits
  * until that is done; 0, or -1 (nothing done) where unavailable. */
 int cache_flush(const void *p, size_t len);
+
+/* Flushes the first line of each of the n pages and waits. The line was
+ * flushed before and stays out of the caches, but the flush resolves its
+ * address: each page's translation is in the TLB afterwards, and its
+ * page-table entries in the caches, while its data stays cold. 0, or -1
+ * (nothing done) where unavailable. */
+int cache_warm_translations(const unsigned char *const *pages, size_t n);
 
 #endif

@@ -7,7 +7,8 @@
  * batches an interrupt fell in: timed_loop.h), and the
  * first page after each sleep is kept apart (see timer.h). A set made cold
  * by flushing (page_set.h) has the coming cycle's pages flushed from the
- * caches before the sleep, outside the timed part. */
+ * caches before the sleep, outside the timed part, and all but the first
+ * one's translations loaded after the first (loop_ksmd.c). */
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>

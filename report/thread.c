@@ -357,7 +357,8 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 			       m ? m->ksmd.pages_to_scan : 0, m ? m->ksmd.sleep_ms : 0, m ? m->page_size : 0,
 			       m ? (unsigned long long)(m->working_set_bytes >> 20) : 0ull, m ? m->cache : "cold",
 			       m && m->cold_by && strcmp(m->cold_by, "flush") == 0
-				       ? ": each cycle's pages flushed from the caches during the sleep"
+				       ? ": each cycle's pages flushed from the caches during the sleep, all but the first one's "
+					 "address translations loaded after it, as the kernel's direct map keeps them"
 				       : "") ||
 	       simd_cost(out, doc->ctx, width, kw) ||
 	       report_wrappedf(out, width, kw, "x jhash2: times faster than jhash2 on the same machine, from rounds "

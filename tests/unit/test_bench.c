@@ -222,6 +222,15 @@ void test_bench_ksmd_cycle(void)
 	CHECK(ksmd_calls == 3 && t.batches == 2 && t.batch_pages[0] == 1 && t.batch_pages[1] == 1);
 	loop_ksmd_cycle(page_tag, &set, &pos, 1, &t, &sink);
 	CHECK(t.batches == 0);
+	/* A flushed set's translations are loaded between the first page and
+	 * the batches (wrapping with the order): the same calls, in order. */
+	set.flushed = 1;
+	pos = 3;
+	sink = 0;
+	ksmd_calls = 0;
+	loop_ksmd_cycle(page_tag, &set, &pos, 11, &t, &sink);
+	CHECK(ksmd_calls == 11 && pos == (3 + 11) % 5 && t.batches == 4 && sink == 1u << 3);
+	CHECK(pages[2][0] == 1u << 2 && pages[4][0] == 1u << 4);
 
 	/* 100 pages: the first, then 4 x 25 at 100 ticks each; overhead 50 once. */
 	struct ksmd_cycle_ticks c = { .first = 500, .batch = { 2500, 2500, 2500, 2500 },
@@ -241,7 +250,8 @@ void test_bench_ksmd_cycle(void)
 	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), 1000000 - 50, 1e-9) && left == 26);
 }
 
-/* Flushing changes no byte, covers ranges at any offset, and is offered
+/* Flushing (a range, or the first line of each page to load its
+ * translation) changes no byte, covers ranges at any offset, and is offered
  * where the build's architecture has it (every build tested: x86, arm64). */
 void test_bench_cache_flush(void)
 {
@@ -256,6 +266,9 @@ void test_bench_cache_flush(void)
 	CHECK(cache_flush(buf + 5, 2 * 4096 + 17) == (available ? 0 : -1));
 	CHECK(cache_flush(buf, 0) == (available ? 0 : -1));
 	CHECK(cache_flush(buf + sizeof(buf) - 1, 1) == (available ? 0 : -1));
+	const unsigned char *starts[3] = { buf, buf + 4096, buf + 2 * 4096 + 9 };
+	CHECK(cache_warm_translations(starts, 3) == (available ? 0 : -1));
+	CHECK(cache_warm_translations(starts, 0) == (available ? 0 : -1));
 	int same = 1;
 	for (size_t i = 0; i < sizeof(buf); i++)
 		same &= buf[i] == (unsigned char)(i * 131u + 7u);
