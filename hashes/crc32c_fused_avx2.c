@@ -64,8 +64,9 @@ static inline uint32_t crc32c_fused_avx2_chunk(uint32_t crc, const unsigned char
 	return crc32c_x86_streams_join(cv, q, 3, (const uint64_t[]){ c0, c1, c2 }, tail, tail_len);
 }
 
-/* Out of line, so that the short path below saves no registers. */
-__attribute__((noinline, flatten)) static uint64_t crc32c_fused_avx2_long(const unsigned char *p, size_t len)
+/* Out of line, so that the short path below saves no registers; on a
+ * 64-byte boundary, as the AVX-512 fused entries' (crc32c_avx512.h). */
+__attribute__((noinline, flatten, aligned(64))) static uint64_t crc32c_fused_avx2_long(const unsigned char *p, size_t len)
 {
 	uint32_t crc = crc32c_x86_fused(0xffffffffu, p, len, CRC32C_FUSED_AVX2_CHUNK_BYTES, CRC32C_FUSED_AVX2_MIN_BYTES,
 					crc32c_fused_avx2_chunk, crc32c_vpclmul_avx2_update);
@@ -79,6 +80,10 @@ static uint64_t crc32c_fused_avx2(const void *buf, size_t len)
 	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
 	if (__builtin_expect(len < CRC32C_VPCLMUL_AVX2_MIN_BYTES, 1))
 		return crc32c_sse42_oneshot(buf, len);
+	/* Below the fused threshold straight to crc32c-vpclmul-avx2's code, not
+	 * through the long path, whose frame the fused chunk sets up. */
+	if (len < CRC32C_FUSED_AVX2_MIN_BYTES)
+		return crc32c_vpclmul_avx2_update(0xffffffffu, buf, len) ^ 0xffffffffu;
 	return crc32c_fused_avx2_long(buf, len);
 }
 #define CRC32C_FUSED_AVX2_FN crc32c_fused_avx2
