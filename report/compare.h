@@ -83,8 +83,11 @@ const char *compare_verdict_name(enum compare_verdict v);
 const char *compare_method_name(enum compare_method m);
 
 /* The context fields compared, and how mismatches are found (compare_context.c);
- * sets out->runs_differ, so it runs before the pairs are judged. */
-void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *new_, struct compare_outcome *out);
+ * sets out->runs_differ, so it runs before the pairs are judged. threshold_share:
+ * the compare threshold as a share (0.05), which the median throughput of
+ * the two runs' kept rounds must stay within. */
+void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *new_, double threshold_share,
+		      struct compare_outcome *out);
 void compare_mismatch_add(struct compare_outcome *out, const char *field, const char *base, const char *new_);
 
 /* The compare document's fields and text: compare_report.c, written through

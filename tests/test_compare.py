@@ -248,6 +248,35 @@ slow_clock = dict(json.loads(json.dumps(quiet_ctx)), reference_clock_hz=3.1e9)
 rc, out, err = run("compare", a, write(doc(result("xxh64", [v * 0.8 for v in base_values]), context=slow_clock)))
 check(rc == 3 and "core clock differs" in out, f"a clock 10% lower: inconclusive: rc={rc}")
 
+# --- the references agree, but the rounds each run kept ran on cores shared
+# differently (a sibling busy through most of one run): beyond the compare
+# threshold, inconclusive and named; within it, judged; disturbed rounds and
+# documents without rounds do not count
+def with_rounds(r, kept, disturbed=()):
+    r = dict(r)
+    r["rounds"] = ([{"disturbed": False, "core_throughput_adds_per_ns": t} for t in kept]
+                   + [{"disturbed": True, "core_throughput_adds_per_ns": t} for t in disturbed])
+    return r
+
+
+a = write(doc(with_rounds(result("xxh64", base_values), [52.0, 52.5, 51.5]), context=quiet_ctx))
+b = write(doc(with_rounds(result("xxh64", [v * 0.8 for v in base_values]), [44.0, 45.0, 46.0]), context=quiet_ctx))
+rc, out, err = run("compare", a, b, "--format", "json")
+d = json.loads(out) if rc in (1, 3) else {}
+c = d.get("comparisons", [{}])[0]
+fields = {m["field"]: m for m in d.get("context_differences", [])}
+kept_field = "rounds.core_throughput_adds_per_ns (median of the rounds kept)"
+check(rc == 3 and c.get("verdict") == "inconclusive" and "rounds kept differs" in c.get("reason", "")
+      and fields.get(kept_field, {}).get("base") == "52" and fields[kept_field]["new"] == "45",
+      f"kept rounds 13% apart: inconclusive, exit 3, named: rc={rc} {c} {fields}")
+b = write(doc(with_rounds(result("xxh64", [v * 0.8 for v in base_values]), [50.5, 51.0, 51.5], [30.0, 31.0, 32.0]),
+              context=quiet_ctx))
+rc, out, err = run("compare", a, b, "--format", "json")
+check(rc == 1 and json.loads(out)["context_differences"] == [],
+      f"kept rounds 2% apart (the disturbed ones aside): judged, a regression: rc={rc}")
+rc, out, err = run("compare", a, write(doc(result("xxh64", [v * 0.8 for v in base_values]), context=quiet_ctx)))
+check(rc == 1, f"a document without rounds: judged as before: rc={rc}")
+
 # --- sets made cold differently (by size before cold_by was written, by
 # flushing under the ksmd timer): named, as the pages cost differently
 size_doc = result("jhash2", base_values, cache="cold", timer="ksmd")
