@@ -179,8 +179,8 @@ static double kept_rounds_throughput(const struct loaded_doc *d)
  * the median throughput of the rounds kept tells: on the Zen 5 VM
  * (2026-12-03) three back-to-back `bench -H all` runs had references of
  * 52.7, 45.9 and 51.8 additions a ns and kept-round medians of 51.9, 42.9
- * and 47.3; the second and third read 7-30% lower for every hash, scalar
- * jhash2 too, and compare called 25 and 8 of 26 results regressions. A
+ * and 47.3; the second and third read 6-30% lower for every hash, scalar
+ * jhash2 too, and compare called 25 and 6 of 26 results regressions. A
  * difference beyond the compare threshold itself makes a change of that
  * size unattributable. */
 static void compare_kept_rounds(const struct loaded_doc *base, const struct loaded_doc *new_, double share,
