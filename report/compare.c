@@ -238,7 +238,8 @@ int compare_run(const struct loaded_doc *base, const struct loaded_doc *new_, co
 	out->pairs = calloc(base->n + 1, sizeof(*out->pairs));
 	out->only_base = calloc(base->n + 1, sizeof(*out->only_base));
 	out->only_new = calloc(new_->n + 1, sizeof(*out->only_new));
-	compare_contexts(base, new_, s->threshold_percent / 100, out); /* before judging: the cores' references decide inconclusive */
+	/* before judging: how alike the two runs' cores were decides inconclusive */
+	compare_contexts(base, new_, s->threshold_percent / 100, out);
 	if (!out->pairs || !out->only_base || !out->only_new || pair_up(base, new_, &xb, &xn, s, out)) {
 		kb_fail(err, "out of memory");
 		goto done;

@@ -88,6 +88,26 @@ static double number_at(const struct loaded_doc *d, const char *path)
 	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
 }
 
+/* Two runs' measures of the core, x and y, more than the share t apart:
+ * the field named, and (first such) the reason every change beyond the
+ * threshold is inconclusive. */
+static void name_core_difference(struct compare_outcome *out, const char *field, const char *what,
+				 const char *unit, double x, double y, double t)
+{
+	char tx[32], ty[32];
+
+	if (!(x > 0 && y > 0) || fmin(x, y) >= (1 - t) * fmax(x, y))
+		return;
+	snprintf(tx, sizeof(tx), "%.4g", x);
+	snprintf(ty, sizeof(ty), "%.4g", y);
+	compare_mismatch_add(out, field, tx, ty);
+	if (!out->runs_differ[0])
+		snprintf(out->runs_differ, sizeof(out->runs_differ),
+			 "%s differs between the runs (%.4g vs %.4g %s, more than %.0f%% apart: one ran on a "
+			 "shared or slower core)",
+			 what, x, y, unit, t * 100);
+}
+
 /* A run whose every round met a busy SMT sibling (outside the machine: a
  * VM's host) or a lower clock has a lower reference, and within it nothing
  * looks disturbed, since the rounds are judged against the run's own best
@@ -111,23 +131,12 @@ static void compare_core_references(const struct loaded_doc *base, const struct 
 	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
 		double x = number_at(base, refs[i].path), y = number_at(new_, refs[i].path);
 		double t = number_at(base, refs[i].threshold);
-		char field[96], tx[32], ty[32];
+		char field[96];
 
-		if (!(x > 0 && y > 0))
-			continue;
 		if (!(t > 0 && t < 1))
 			t = refs[i].fallback;
-		if (fmin(x, y) >= (1 - t) * fmax(x, y))
-			continue;
 		snprintf(field, sizeof(field), "context.%s", refs[i].path);
-		snprintf(tx, sizeof(tx), "%.4g", x);
-		snprintf(ty, sizeof(ty), "%.4g", y);
-		compare_mismatch_add(out, field, tx, ty);
-		if (!out->runs_differ[0])
-			snprintf(out->runs_differ, sizeof(out->runs_differ),
-				 "%s differs between the runs (%.4g vs %.4g %s, more than %.0f%% apart: one ran on a "
-				 "shared or slower core)",
-				 refs[i].what, x, y, refs[i].unit, t * 100);
+		name_core_difference(out, field, refs[i].what, refs[i].unit, x, y, t);
 	}
 }
 
@@ -186,19 +195,10 @@ static double kept_rounds_throughput(const struct loaded_doc *d)
 static void compare_kept_rounds(const struct loaded_doc *base, const struct loaded_doc *new_, double share,
 				struct compare_outcome *out)
 {
-	double x = kept_rounds_throughput(base), y = kept_rounds_throughput(new_);
-	char tx[32], ty[32];
-
-	if (!(x > 0 && y > 0 && share > 0 && share < 1) || fmin(x, y) >= (1 - share) * fmax(x, y))
-		return;
-	snprintf(tx, sizeof(tx), "%.4g", x);
-	snprintf(ty, sizeof(ty), "%.4g", y);
-	compare_mismatch_add(out, "rounds.core_throughput_adds_per_ns (median of the rounds kept)", tx, ty);
-	if (!out->runs_differ[0])
-		snprintf(out->runs_differ, sizeof(out->runs_differ),
-			 "the core's throughput over the rounds kept differs between the runs (%.4g vs %.4g "
-			 "additions/ns, more than the %.0f%% threshold apart: one ran on a more shared core)",
-			 x, y, share * 100);
+	if (share > 0 && share < 1)
+		name_core_difference(out, "rounds.core_throughput_adds_per_ns (median of the rounds kept)",
+				     "the core's throughput over the rounds kept", "additions/ns",
+				     kept_rounds_throughput(base), kept_rounds_throughput(new_), share);
 }
 
 void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *new_, double threshold_share,
