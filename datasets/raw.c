@@ -1,5 +1,5 @@
 /* The raw page source (see raw.h): the stream read forward in chunks of
- * whole pages; files past RAW_READ_AHEAD_MIN are read ahead, and their
+ * whole pages; files past READAHEAD_MIN_BYTES are read ahead, and their
  * pages digested if the consumer asks, on a helper thread (readahead.h). */
 #include "raw.h"
 
@@ -8,13 +8,6 @@
 #include "dump.h"
 #include "dump_input.h"
 #include "readahead.h"
-
-/* Chunks of 256 KiB in the read-ahead's ring of eight: the copy's
- * destination and the pages the caller is on stay in the caches (1 MiB
- * chunks measured slower in make bench-scan: 0.45-0.67 s against
- * 0.42-0.54 s for the whole scan of 2 GiB). */
-#define RAW_CHUNK_BYTES (1u << 18)
-#define RAW_READ_AHEAD_MIN (4u << 20)
 
 struct raw_source {
 	struct page_source base;
@@ -70,7 +63,7 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 		if (r->read_ahead) {
 			struct kb_err ignored;
 			r->read_ahead = 0;
-			r->ra = readahead_start(r->s, 0, r->cap, &r->dg, &ignored);
+			r->ra = readahead_start(r->s, 0, READAHEAD_TO_END, r->cap, &r->dg, &ignored);
 		}
 		ssize_t n = r->ra ? readahead_next(r->ra, &r->buf, &r->digests, err)
 				  : kb_stream_read(r->s, r->off, r->buf, r->cap, err);
@@ -141,7 +134,7 @@ static const struct page_source_ops raw_ops = { raw_next, raw_close, raw_fetch, 
 static struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
 {
 	struct raw_source *r = calloc(1, sizeof(*r));
-	size_t cap = RAW_CHUNK_BYTES > page_size ? RAW_CHUNK_BYTES / page_size * page_size : page_size;
+	size_t cap = READAHEAD_CHUNK_BYTES > page_size ? READAHEAD_CHUNK_BYTES / page_size * page_size : page_size;
 
 	if (!r || !(r->own = r->buf = aligned_alloc(64, cap))) {
 		free(r);
@@ -156,7 +149,7 @@ static struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t 
 	r->base.can_fetch = s->random_access;
 	/* Read ahead only past a few MiB: a thread is not worth it for small
 	 * files. */
-	r->read_ahead = s->size != KB_STREAM_SIZE_UNKNOWN && s->size > RAW_READ_AHEAD_MIN;
+	r->read_ahead = s->size != KB_STREAM_SIZE_UNKNOWN && s->size > READAHEAD_MIN_BYTES;
 	return &r->base;
 }
 

@@ -24,10 +24,11 @@ struct ra_slot {
 
 struct readahead {
 	struct kb_stream *s;
-	uint64_t off;
+	uint64_t off, end;
 	size_t cap;
 	struct readahead_digest dg;
 	struct ra_slot slot[RA_SLOTS];
+	int running; /* the thread is there to be joined */
 	int stop, held, next, ended;
 	int reader_waits, caller_waits; /* who sleeps on cond */
 	int freed; /* slots handed back while the reader sleeps */
@@ -62,7 +63,8 @@ static void *ra_main(void *arg)
 		pthread_mutex_unlock(&ra->lock);
 		if (stop)
 			break;
-		ssize_t n = kb_stream_read(ra->s, off, sl->buf, ra->cap, &sl->err);
+		size_t want = ra->end - off < ra->cap ? (size_t)(ra->end - off) : ra->cap;
+		ssize_t n = want ? kb_stream_read(ra->s, off, sl->buf, want, &sl->err) : 0;
 		sl->len = n;
 		digest_chunk(ra, sl);
 		pthread_mutex_lock(&ra->lock);
@@ -85,8 +87,23 @@ static void free_slots(struct readahead *ra)
 	}
 }
 
-struct readahead *readahead_start(struct kb_stream *s, uint64_t off, size_t cap, const struct readahead_digest *dg,
-				  struct kb_err *err)
+/* Starts the thread on [off, end) with every slot empty. */
+static int launch(struct readahead *ra, uint64_t off, uint64_t end, struct kb_err *err)
+{
+	for (int i = 0; i < RA_SLOTS; i++)
+		ra->slot[i].full = 0;
+	ra->off = off;
+	ra->end = end < off ? off : end;
+	ra->stop = ra->ended = ra->reader_waits = ra->caller_waits = ra->freed = ra->next = 0;
+	ra->held = -1;
+	if (pthread_create(&ra->thread, NULL, ra_main, ra) != 0)
+		return kb_fail(err, "cannot start the read-ahead thread");
+	ra->running = 1;
+	return 0;
+}
+
+struct readahead *readahead_start(struct kb_stream *s, uint64_t off, uint64_t end, size_t cap,
+				  const struct readahead_digest *dg, struct kb_err *err)
 {
 	struct readahead *ra = calloc(1, sizeof(*ra));
 	int ok = ra != NULL;
@@ -105,17 +122,12 @@ struct readahead *readahead_start(struct kb_stream *s, uint64_t off, size_t cap,
 		return kb_fail(err, "out of memory for read buffers"), NULL;
 	}
 	ra->s = s;
-	ra->off = off;
 	ra->cap = cap;
-	ra->held = -1;
 	pthread_mutex_init(&ra->lock, NULL);
 	pthread_cond_init(&ra->cond, NULL);
-	if (pthread_create(&ra->thread, NULL, ra_main, ra) != 0) {
-		pthread_mutex_destroy(&ra->lock);
-		pthread_cond_destroy(&ra->cond);
-		free_slots(ra);
-		free(ra);
-		return kb_fail(err, "cannot start the read-ahead thread"), NULL;
+	if (launch(ra, off, end, err)) {
+		readahead_stop(ra);
+		return NULL;
 	}
 	return ra;
 }
@@ -154,15 +166,29 @@ ssize_t readahead_next(struct readahead *ra, unsigned char **data, const uint64_
 	return sl->len;
 }
 
-void readahead_stop(struct readahead *ra)
+void readahead_halt(struct readahead *ra)
 {
-	if (!ra)
+	if (!ra || !ra->running)
 		return;
 	pthread_mutex_lock(&ra->lock);
 	ra->stop = 1;
 	pthread_cond_broadcast(&ra->cond);
 	pthread_mutex_unlock(&ra->lock);
 	pthread_join(ra->thread, NULL);
+	ra->running = 0;
+}
+
+int readahead_restart(struct readahead *ra, uint64_t off, uint64_t end, struct kb_err *err)
+{
+	readahead_halt(ra);
+	return launch(ra, off, end, err);
+}
+
+void readahead_stop(struct readahead *ra)
+{
+	if (!ra)
+		return;
+	readahead_halt(ra);
 	pthread_mutex_destroy(&ra->lock);
 	pthread_cond_destroy(&ra->cond);
 	free_slots(ra);

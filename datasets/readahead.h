@@ -17,6 +17,16 @@
 
 struct readahead;
 
+/* Chunks of 256 KiB in a ring of eight: the copy's destination and the
+ * pages the caller is on stay in the caches (1 MiB chunks measured slower
+ * in make bench-scan: 0.45-0.67 s against 0.42-0.54 s for the whole scan of
+ * 2 GiB). */
+#define READAHEAD_CHUNK_BYTES (1u << 18)
+/* A thread is worth starting for this many bytes to read, not fewer. */
+#define READAHEAD_MIN_BYTES (4u << 20)
+/* end for a read to the end of the stream. */
+#define READAHEAD_TO_END UINT64_MAX
+
 /* What the thread digests a chunk's pages with; fn NULL for none. */
 struct readahead_digest {
 	page_digest_fn fn;
@@ -24,16 +34,26 @@ struct readahead_digest {
 	uint32_t page_size; /* cap is a multiple of it */
 };
 
-/* Starts reading s from off in chunks of cap bytes. The stream must not be
- * read by anyone else meanwhile, except with pread-safe random access. */
-struct readahead *readahead_start(struct kb_stream *s, uint64_t off, size_t cap, const struct readahead_digest *dg,
-				  struct kb_err *err);
+/* Starts reading s from off up to end (or READAHEAD_TO_END) in chunks of
+ * cap bytes. The stream must not be read by anyone else meanwhile, except
+ * with pread-safe random access. */
+struct readahead *readahead_start(struct kb_stream *s, uint64_t off, uint64_t end, size_t cap,
+				  const struct readahead_digest *dg, struct kb_err *err);
 
-/* The next chunk in *data: its length (less than cap only at the end of
- * the stream, then 0 on later calls), or -1 with err. With a digest,
+/* The next chunk in *data: its length (less than cap only at end or the
+ * end of the stream, then 0 on later calls), or -1 with err. With a digest,
  * *digests holds one per whole page of the chunk (else it is NULL). Both
  * stay valid until the next call. */
 ssize_t readahead_next(struct readahead *ra, unsigned char **data, const uint64_t **digests, struct kb_err *err);
+
+/* Stops the thread (the stream is the caller's again) and keeps the
+ * buffers for readahead_restart. */
+void readahead_halt(struct readahead *ra);
+
+/* Reads [off, end) of the same stream with the same buffers and digest:
+ * a dump's next segment without allocating (and, in a VM, faulting in)
+ * the ring again. 0, or -1 with err (then only readahead_stop). */
+int readahead_restart(struct readahead *ra, uint64_t off, uint64_t end, struct kb_err *err);
 
 /* Stops the thread and frees everything. */
 void readahead_stop(struct readahead *ra);
