@@ -345,7 +345,15 @@ static int elf_fetch(struct page_source *src, uint64_t locator, void *buf, struc
 	return segment_pager_fetch(&((struct elf_source *)src)->pager, locator, buf, err);
 }
 
-static const struct page_source_ops elf_ops = { elf_next, elf_close, elf_fetch, NULL };
+/* Only before the first page: a segment already read in line has no digests. */
+static int elf_set_digest(struct page_source *src, page_digest_fn fn, void *ctx)
+{
+	struct elf_source *e = (struct elf_source *)src;
+
+	return e->index == 0 && !e->ended ? segment_pager_set_digest(&e->pager, fn, ctx) : 0;
+}
+
+static const struct page_source_ops elf_ops = { elf_next, elf_close, elf_fetch, elf_set_digest };
 
 struct page_source *elf_core_open(const struct dump_open *a, struct kb_err *err)
 {

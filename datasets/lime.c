@@ -128,7 +128,15 @@ static int lime_fetch(struct page_source *src, uint64_t locator, void *buf, stru
 	return segment_pager_fetch(&((struct lime_source *)src)->pager, locator, buf, err);
 }
 
-static const struct page_source_ops lime_ops = { lime_next, lime_close, lime_fetch, NULL };
+/* Only before the first page: a segment already read in line has no digests. */
+static int lime_set_digest(struct page_source *src, page_digest_fn fn, void *ctx)
+{
+	struct lime_source *l = (struct lime_source *)src;
+
+	return l->index == 0 && !l->ended ? segment_pager_set_digest(&l->pager, fn, ctx) : 0;
+}
+
+static const struct page_source_ops lime_ops = { lime_next, lime_close, lime_fetch, lime_set_digest };
 
 static struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, enum lime_layout layout,
 				     const struct lime_range *ranges, size_t nranges, struct kb_err *err)

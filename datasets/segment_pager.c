@@ -1,4 +1,5 @@
-/* Chunked paging of dump segments (see segment_pager.h). */
+/* Chunked paging of dump segments (see segment_pager.h): small segments
+ * read in line, large ones ahead on a helper thread. */
 #include "segment_pager.h"
 
 #include <stdlib.h>
@@ -75,15 +76,42 @@ static int pager_reserve(struct segment_pager *p, size_t len, struct kb_err *err
 	return 0;
 }
 
+int segment_pager_set_digest(struct segment_pager *p, page_digest_fn fn, void *ctx)
+{
+	if (p->s->size != KB_STREAM_SIZE_UNKNOWN && p->s->size < READAHEAD_MIN_BYTES)
+		return 0;
+	p->dg = (struct readahead_digest){ fn, ctx, p->page_size };
+	return 1;
+}
+
+/* The stream is read by this thread again from here on; the read-ahead's
+ * ring stays for the next large segment. */
+static void pager_halt_read_ahead(struct segment_pager *p)
+{
+	readahead_halt(p->ra);
+	p->read_ahead = p->ahead = 0;
+	p->digests = NULL;
+}
+
+static void pager_stop_read_ahead(struct segment_pager *p)
+{
+	pager_halt_read_ahead(p);
+	readahead_stop(p->ra);
+	p->ra = NULL;
+}
+
 void segment_pager_free(struct segment_pager *p)
 {
+	pager_stop_read_ahead(p);
 	pager_buf_free(p);
+	p->chunk = NULL;
 	p->buf_len = p->buf_pos = 0;
 	p->remaining = 0;
 }
 
 int segment_pager_end(struct segment_pager *p, struct kb_stream **s, int can_fetch, struct kb_err *err)
 {
+	pager_stop_read_ahead(p);
 	int rc = kb_stream_finish(*s, err);
 
 	segment_pager_free(p);
@@ -118,26 +146,86 @@ void segment_pager_begin(struct segment_pager *p, struct page_stats *stats, uint
 	p->remaining = yield;
 	p->buf_len = p->buf_pos = 0;
 	p->what = what;
+	pager_halt_read_ahead(p);
+	p->read_ahead = yield >= READAHEAD_MIN_BYTES / ps;
+}
+
+/* The read-ahead's chunks: whole pages. */
+static size_t ahead_cap(const struct segment_pager *p)
+{
+	return READAHEAD_CHUNK_BYTES > p->page_size ? READAHEAD_CHUNK_BYTES / p->page_size * p->page_size
+						    : p->page_size;
+}
+
+/* The thread for this segment: the ring of an earlier one restarted, or a
+ * new one. Where none can be had the segment is read in line. */
+static void pager_start_read_ahead(struct segment_pager *p, uint64_t want)
+{
+	struct kb_err ignored;
+	uint64_t end = p->file_off + want;
+
+	p->read_ahead = 0;
+	if (p->ra && readahead_restart(p->ra, p->file_off, end, &ignored))
+		pager_stop_read_ahead(p);
+	else if (!p->ra)
+		p->ra = readahead_start(p->s, p->file_off, end, ahead_cap(p), &p->dg, &ignored);
+	p->ahead = p->ra != NULL;
+}
+
+/* The segment's next chunk from the thread, checked as a read in line
+ * would be. */
+static int chunk_ahead(struct segment_pager *p, uint64_t want, struct kb_err *err)
+{
+	size_t len = want < ahead_cap(p) ? (size_t)want : ahead_cap(p);
+	unsigned char *data;
+
+	if (kb_stream_check_range(p->s, p->file_off, len, p->what, err))
+		return -1;
+	ssize_t n = readahead_next(p->ra, &data, &p->digests, err);
+	if (n < 0)
+		return -1;
+	if ((size_t)n < len)
+		return kb_stream_fail_short(p->s, p->file_off, len, (size_t)n, p->what, err);
+	p->chunk = data;
+	p->buf_len = len;
+	return 0;
+}
+
+static int chunk_in_line(struct segment_pager *p, uint64_t want, struct kb_err *err)
+{
+	size_t len = want < p->buf_cap ? (size_t)want : p->buf_cap;
+
+	if (pager_reserve(p, len, err) || kb_stream_read_exact(p->s, p->file_off, p->buf, len, p->what, err))
+		return -1;
+	p->chunk = p->buf;
+	p->digests = NULL;
+	p->buf_len = len;
+	return 0;
 }
 
 int segment_pager_next(struct segment_pager *p, struct page *out, struct kb_err *err)
 {
 	if (p->buf_pos == p->buf_len) {
-		if (p->remaining == 0)
+		if (p->remaining == 0) {
+			pager_halt_read_ahead(p);
 			return 0;
+		}
 		uint64_t want = p->remaining * p->page_size;
-		size_t len = want < p->buf_cap ? (size_t)want : p->buf_cap;
-		if (pager_reserve(p, len, err))
+		if (p->read_ahead)
+			pager_start_read_ahead(p, want);
+		if (p->ahead ? chunk_ahead(p, want, err) : chunk_in_line(p, want, err))
 			return -1;
-		if (kb_stream_read_exact(p->s, p->file_off, p->buf, len, p->what, err))
-			return -1;
-		p->buf_len = len;
 		p->buf_pos = 0;
-		p->file_off += len;
+		p->file_off += p->buf_len;
 	}
 	out->addr = p->addr;
-	out->data = p->buf + p->buf_pos;
+	out->data = p->chunk + p->buf_pos;
 	out->locator = p->s->random_access ? p->file_off - p->buf_len + p->buf_pos : PAGE_LOCATOR_NONE;
+	if (p->digests) {
+		size_t i = p->buf_pos / p->page_size, j = i + PAGE_DIGEST_AHEAD;
+		out->digest = p->digests[i];
+		out->digest_ahead = j < p->buf_len / p->page_size ? p->digests[j] : 0;
+	}
 	p->buf_pos += p->page_size;
 	p->addr += p->page_size;
 	p->remaining--;

@@ -12,6 +12,7 @@
 #define KB_SEGMENT_PAGER_H
 
 #include "page_source.h"
+#include "readahead.h"
 #include "stream.h"
 
 struct segment_pager {
@@ -20,7 +21,13 @@ struct segment_pager {
 	unsigned char *buf;
 	size_t buf_cap;   /* the largest read: a multiple of page_size */
 	size_t buf_alloc; /* bytes allocated at buf so far */
-	size_t buf_len, buf_pos;
+	const unsigned char *chunk; /* the current chunk: buf, or the read-ahead's */
+	const uint64_t *digests;    /* its pages' digests (read ahead with one), or NULL */
+	size_t buf_len, buf_pos;    /* the current chunk's length and next page */
+	struct readahead *ra;       /* the read-ahead's ring (kept between segments), or NULL */
+	struct readahead_digest dg; /* what it digests pages with */
+	int read_ahead;             /* the segment is worth a thread, not yet tried */
+	int ahead;                  /* the segment is read by the thread */
 	uint64_t addr;      /* address of the next page to yield */
 	uint64_t file_off;  /* its bytes */
 	uint64_t remaining; /* pages still to yield in this segment */
@@ -29,7 +36,13 @@ struct segment_pager {
 
 int segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t page_size,
 		       struct kb_err *err);
-/* Frees the read buffer (the end of a pass; fetches still work). */
+/* Asks for pages digested ahead (page_source_set_digest): 1 if segments
+ * may be large enough to be read ahead on a thread, which then digests
+ * them; pages of the others carry no digest. */
+int segment_pager_set_digest(struct segment_pager *p, page_digest_fn fn, void *ctx);
+
+/* Frees the read buffer and stops a read-ahead (the end of a pass;
+ * fetches still work). */
 void segment_pager_free(struct segment_pager *p);
 
 /* The end of a reader's pass over *s: the rest of the stream checked
@@ -39,7 +52,9 @@ int segment_pager_end(struct segment_pager *p, struct kb_stream **s, int can_fet
 
 /* Starts a segment at addr whose first file_len bytes are at file_off
  * (mem_len >= file_len bytes in all), the first skip_len of them already
- * yielded. Counts its partial, hole and overlap pages in stats now. */
+ * yielded. Counts its partial, hole and overlap pages in stats now. A
+ * segment of READAHEAD_MIN_BYTES or more is read ahead on a helper thread
+ * (readahead.h), as a raw file is; the others in line. */
 void segment_pager_begin(struct segment_pager *p, struct page_stats *stats, uint64_t addr,
 			 uint64_t file_off, uint64_t file_len, uint64_t mem_len, uint64_t skip_len,
 			 const char *what);

@@ -249,11 +249,14 @@ int kb_stream_read_exact(struct kb_stream *s, uint64_t off, void *buf, size_t le
 	ssize_t n = kb_stream_read(s, off, buf, len, err);
 	if (n < 0)
 		return -1;
-	if ((size_t)n < len)
-		return kb_fail(err, "'%s' is truncated: %s (%zu bytes at offset %llu) ends past the "
-				    "end of the data at %llu", s->path, what, len,
-			       (unsigned long long)off, (unsigned long long)(off + (uint64_t)n));
-	return 0;
+	return (size_t)n < len ? kb_stream_fail_short(s, off, len, (size_t)n, what, err) : 0;
+}
+
+int kb_stream_fail_short(const struct kb_stream *s, uint64_t off, size_t len, size_t got, const char *what,
+			 struct kb_err *err)
+{
+	return kb_fail(err, "'%s' is truncated: %s (%zu bytes at offset %llu) ends past the end of the data at %llu",
+		       s->path, what, len, (unsigned long long)off, (unsigned long long)(off + got));
 }
 
 int kb_stream_check_range(const struct kb_stream *s, uint64_t off, uint64_t len, const char *what,

@@ -75,6 +75,11 @@ ssize_t kb_stream_read(struct kb_stream *s, uint64_t off, void *buf, size_t len,
 int kb_stream_read_exact(struct kb_stream *s, uint64_t off, void *buf, size_t len, const char *what,
 			 struct kb_err *err);
 
+/* The failure of a read of len bytes at off that gave only got: the data
+ * ends there. Returns -1. */
+int kb_stream_fail_short(const struct kb_stream *s, uint64_t off, size_t len, size_t got, const char *what,
+			 struct kb_err *err);
+
 /* Fails unless [off, off + len) lies inside the stream as far as its size
  * is known (an unknown size is checked by the reads themselves). */
 int kb_stream_check_range(const struct kb_stream *s, uint64_t off, uint64_t len, const char *what,

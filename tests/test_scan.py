@@ -97,20 +97,26 @@ m = scan_json("--sample-pages", "0", "--max-page-sharing", "0", many)
 if m:
     check(m["ksm"]["use_zero_pages_0"]["pages_shared"] == 2, "--max-page-sharing 0: no limit")
 
-# A file of more than 4 MiB is read ahead (and digested) on a second thread.
+# A raw file of more than 4 MiB, and an ELF segment or LiME range of 4 MiB
+# or more (here the same pages, the ELF's split around a small segment and
+# not page aligned), are read ahead (and digested) on a second thread.
 # Not under emulation: qemu-i386 (Debian 12) hangs in any pthread_create.
 EMULATED = os.environ.get("KSMBENCH_TEST_EMULATED") == "1"
 big_pages = []
 for i in range(1400):
     big_pages.append(ZERO if i % 5 == 0 else A if i % 5 == 1 else dumpgen.page(("big", i)))
-big = temp_file(b"".join(big_pages))
-b = None if EMULATED else scan_json("--sample-pages", "0", big)
-if EMULATED:
-    print("skipped under emulation: the read-ahead thread (qemu-i386 hangs creating threads)")
-if b:
-    check(b["totals"]["pages"] == 1400 and b["totals"]["zero_pages"] == 280
-          and b["totals"]["distinct_contents"] == 1 + 840 and b["totals"]["duplicate_pages"] == 279,
-          f"read-ahead totals {b['totals']}")
+big_segs = [(0x10000000, b"".join(big_pages[:1100])), (0x30000000, b"".join(big_pages[1100:1102])),
+            (0x40000000, b"".join(big_pages[1102:]))]
+big = [temp_file(b"".join(big_pages)), temp_file(dumpgen.elf(big_segs, data_align=1)),
+       temp_file(dumpgen.lime([(0x10000000, b"".join(big_pages))]))]
+for name, path in zip(("raw", "elf", "lime"), big):
+    if EMULATED:
+        print("skipped under emulation: the read-ahead thread (qemu-i386 hangs creating threads)")
+        break
+    b = scan_json("--sample-pages", "0", path)
+    check(b and b["dumps"][0]["format"] == name and b["totals"]["pages"] == 1400
+          and b["totals"]["zero_pages"] == 280 and b["totals"]["distinct_contents"] == 1 + 840
+          and b["totals"]["duplicate_pages"] == 279, f"read-ahead totals, {name}: {b and b['totals']}")
 
 # Cost, several hashes, table and CSV
 d = scan_json(*FAST, "-H", "xxhash,jhash2,crc32c", "--pages-to-scan", "200", "--sleep-ms", "10", raw_path)
@@ -188,6 +194,6 @@ check_usage_error(["ksm", "--pid", "0"], "pid", "ksm bad pid")
 check_usage_error(["ksm", "--pid", "999999999"], "999999999", "ksm missing process")
 check_usage_error(["ksm", "--format", "csv"], "format", "ksm bad format")
 
-for p in (raw_path, elf_path, gz_path, kd, many, big):
+for p in (raw_path, elf_path, gz_path, kd, many, *big):
     os.unlink(p)
 finish("scan")

@@ -13,6 +13,7 @@
 
 #include "../../datasets/dump.h"
 #include "../../datasets/lime.h"
+#include "../../datasets/readahead.h"
 #include "../../datasets/segment_pager.h"
 #include "../../datasets/stream.h"
 #include "check.h"
@@ -427,4 +428,154 @@ void test_dump_readers_kdump(void)
 	CHECK(write_file(path, f, len) == 0);
 	CHECK(read_all(path, "kdump", NULL, &b) == -1 && strstr(b.err, path));
 	unlink(path);
+}
+
+/* Page k of the read-ahead files: its index in the first 8 bytes. */
+static void fill_indexed(unsigned char *p, uint64_t k)
+{
+	put64(p, k);
+	for (size_t i = 8; i < PS; i++)
+		p[i] = (unsigned char)(i * 7 + k);
+}
+
+static uint64_t index_digest(void *ctx, const unsigned char *data)
+{
+	uint64_t v;
+
+	memcpy(&v, data, sizeof(v));
+	return (v << 1 | 1) + (uint64_t)(uintptr_t)ctx;
+}
+
+struct ahead_seg {
+	uint64_t paddr, off, pages; /* pages whole in the file */
+	int digested;               /* large enough to be read ahead */
+};
+
+/* Reads path and checks every page against segs: its address, bytes,
+ * locator (file offset where fetchable) and, with a digest asked for, the
+ * digest of a read-ahead segment's pages (0 in small ones) and the digest
+ * of the page PAGE_DIGEST_AHEAD on. Returns the error, if any, in err. */
+static int read_ahead_check(const char *path, const struct ahead_seg *segs, size_t nsegs, int digest, int fetchable,
+			    struct kb_err *err)
+{
+	struct dump_options opts = { 0 };
+	struct page_source *src = dump_source_open(path, PS, &opts, err);
+	uint64_t k = 0, bad = 0, ahead = 0;
+	struct page pg;
+	int rc = 0;
+
+	if (!src)
+		return -1;
+	if (digest)
+		CHECK(page_source_set_digest(src, index_digest, (void *)(uintptr_t)3) == 1);
+	for (size_t s = 0; s < nsegs; s++)
+		for (uint64_t i = 0; i < segs[s].pages; i++, k++) {
+			unsigned char want[PS];
+			if ((rc = page_source_next(src, &pg, err)) != 1)
+				goto out;
+			fill_indexed(want, k);
+			uint64_t dg = digest && segs[s].digested ? index_digest((void *)(uintptr_t)3, want) : 0;
+			bad += pg.addr != segs[s].paddr + i * PS || memcmp(pg.data, want, PS) != 0 ||
+			       pg.locator != (fetchable ? segs[s].off + i * PS : PAGE_LOCATOR_NONE) || pg.digest != dg;
+			if (pg.digest_ahead) {
+				ahead++;
+				fill_indexed(want, k + PAGE_DIGEST_AHEAD);
+				bad += !dg || i + PAGE_DIGEST_AHEAD >= segs[s].pages ||
+				       pg.digest_ahead != index_digest((void *)(uintptr_t)3, want);
+			}
+			if (k == 0 && digest) /* too late once a page is out */
+				CHECK(page_source_set_digest(src, index_digest, NULL) == 0);
+		}
+	rc = page_source_next(src, &pg, err);
+	CHECK(rc == 0 && bad == 0 && (ahead > 0) == digest);
+out:
+	page_source_close(src);
+	return rc;
+}
+
+static int write_gz(char path[64], const unsigned char *data, size_t len)
+{
+	strcpy(path, "/tmp/ksmbench-dump-XXXXXX");
+	int fd = mkstemp(path);
+	gzFile gz = fd >= 0 ? gzdopen(fd, "wb1") : NULL;
+	int ok = gz && gzwrite(gz, data, (unsigned)len) == (int)len;
+
+	if (gz)
+		ok &= gzclose(gz) == Z_OK;
+	else if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Segments of READAHEAD_MIN_BYTES or more are read on the read-ahead
+ * thread, which digests their pages; a small one between them is read in
+ * line; the thread's ring serves the next large segment again. The same
+ * pages through gzip (no locators), a gzip file cut inside a large segment
+ * (the error of a read in line), and a LiME range. */
+void test_dump_readers_read_ahead(void)
+{
+	const uint64_t big = READAHEAD_MIN_BYTES / PS;
+	const size_t data = 64 + 3 * 56 + 3; /* not page aligned */
+	struct ahead_seg segs[3] = {
+		{ 0x1000000, data, big + 1000, 1 }, { 0x3000000, 0, 2, 0 }, { 0x4000000, 0, big, 1 },
+	};
+	const char *nofork = getenv("KSMBENCH_TEST_NO_FORK");
+	struct kb_err err;
+	char path[64];
+
+	/* Debian 12's qemu-i386 hangs in pthread_create (docs/cross-arch.md). */
+	if (nofork && strcmp(nofork, "1") == 0)
+		return;
+	segs[1].off = segs[0].off + segs[0].pages * PS + 100; /* segment 0 ends in a partial page */
+	segs[2].off = segs[1].off + segs[1].pages * PS;
+	size_t len = segs[2].off + segs[2].pages * PS;
+	unsigned char *f = calloc(1, len);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	memcpy(f, "\177ELF\2\1\1", 7);
+	put16(f + 16, 4);
+	put16(f + 18, 62);
+	put32(f + 20, 1);
+	put64(f + 32, 64);
+	put16(f + 52, 64);
+	put16(f + 54, 56);
+	put16(f + 56, 3);
+	uint64_t k = 0;
+	for (unsigned s = 0; s < 3; s++) {
+		unsigned char *p = f + 64 + s * 56;
+		uint64_t filesz = segs[s].pages * PS + (s == 0 ? 100 : 0);
+		put32(p, 1);
+		put64(p + 8, segs[s].off);
+		put64(p + 24, segs[s].paddr);
+		put64(p + 32, filesz);
+		put64(p + 40, filesz);
+		for (uint64_t i = 0; i < segs[s].pages; i++)
+			fill_indexed(f + segs[s].off + i * PS, k++);
+	}
+	for (int digest = 0; digest < 2; digest++) {
+		CHECK(write_file(path, f, len) == 0);
+		CHECK(read_ahead_check(path, segs, 3, digest, 1, &err) == 0);
+		unlink(path);
+		CHECK(write_gz(path, f, len) == 0);
+		CHECK(read_ahead_check(path, segs, 3, digest, 0, &err) == 0);
+		unlink(path);
+	}
+	CHECK(write_gz(path, f, segs[0].off + big / 2 * PS) == 0);
+	CHECK(read_ahead_check(path, segs, 3, 1, 0, &err) == -1 && strstr(err.msg, "is truncated: the data of segment 0"));
+	unlink(path);
+
+	/* LiME: one range after its 32-byte header. */
+	struct ahead_seg range = { 0x100000, 32, big, 1 };
+	memset(f, 0, 32);
+	put32(f, 0x4C694D45);
+	put32(f + 4, 1);
+	put64(f + 8, range.paddr);
+	put64(f + 16, range.paddr + big * PS - 1);
+	for (uint64_t i = 0; i < big; i++)
+		fill_indexed(f + 32 + i * PS, i);
+	CHECK(write_file(path, f, 32 + big * PS) == 0);
+	CHECK(read_ahead_check(path, &range, 1, 1, 1, &err) == 0);
+	unlink(path);
+	free(f);
 }
