@@ -18,6 +18,10 @@
 /* Notes looked at in all: a core has a handful per thread. */
 #define ELF_NOTES_MAX 65536u
 #define ELF_NOTE_SEGMENTS_MAX 16u
+/* Program headers are read this many bytes at a time: a capture of a
+ * process has tens of thousands, and a read each was a system call each
+ * (in a VM, 44,000 of them were a third of a scan's time). */
+#define ELF_PHDR_READ_BYTES (64u << 10)
 /* More segments than any real dump has; keeps the table's memory bounded. */
 #define ELF_MAX_LOADS (1u << 20)
 
@@ -114,68 +118,91 @@ static int load_cmp(const void *a, const void *b)
 	return x->phdr_index < y->phdr_index ? -1 : x->phdr_index > y->phdr_index;
 }
 
-static int elf_read_loads(struct elf_source *e, const struct elf_header *h, struct kb_err *err)
+/* What elf_read_loads() gathers over the program headers. */
+struct load_scan {
+	size_t cap;
+	int physical;
+	uint64_t total_memsz;
+};
+
+/* One program header: a note segment remembered, a PT_LOAD checked and
+ * added to e->loads. */
+static int elf_add_phdr(struct elf_source *e, const struct elf_header *h, const unsigned char *ph, uint32_t i,
+			struct load_scan *ls, struct kb_err *err)
 {
-	size_t cap = 0;
-	int physical = 0;
-	uint64_t total_memsz = 0;
-	unsigned char ph[64];
 	char what[48];
 
-	for (uint32_t i = 0; i < h->phnum; i++) {
-		snprintf(what, sizeof(what), "program header %u", i);
-		if (kb_stream_read_exact(e->s, h->phoff + (uint64_t)i * h->phentsize, ph,
-					 h->is64 ? 56 : 32, what, err))
-			return -1;
-		if (kb_get32(ph, h->big) == ELF_PT_NOTE && e->nnotes < ELF_NOTE_SEGMENTS_MAX) {
-			e->note_off[e->nnotes] = h->is64 ? kb_get64(ph + 8, h->big) : kb_get32(ph + 4, h->big);
-			e->note_len[e->nnotes++] = h->is64 ? kb_get64(ph + 32, h->big) : kb_get32(ph + 16, h->big);
-		}
-		if (kb_get32(ph, h->big) != ELF_PT_LOAD)
-			continue;
-		struct elf_load l = { .phdr_index = i };
-		if (h->is64) {
-			l.offset = kb_get64(ph + 8, h->big);
-			l.vaddr = kb_get64(ph + 16, h->big);
-			l.paddr = kb_get64(ph + 24, h->big);
-			l.filesz = kb_get64(ph + 32, h->big);
-			l.memsz = kb_get64(ph + 40, h->big);
-		} else {
-			l.offset = kb_get32(ph + 4, h->big);
-			l.vaddr = kb_get32(ph + 8, h->big);
-			l.paddr = kb_get32(ph + 12, h->big);
-			l.filesz = kb_get32(ph + 16, h->big);
-			l.memsz = kb_get32(ph + 20, h->big);
-		}
-		if (l.filesz > l.memsz)
-			return kb_fail(err, "'%s' is corrupt: segment %u has p_filesz %llu > p_memsz %llu",
-				       e->s->path, i, (unsigned long long)l.filesz,
-				       (unsigned long long)l.memsz);
-		if (l.memsz == 0)
-			continue; /* nothing to page, wherever p_offset points */
-		snprintf(what, sizeof(what), "the data of segment %u", i);
-		if (l.filesz && kb_stream_check_range(e->s, l.offset, l.filesz, what, err))
-			return -1;
-		/* Past the whole address space the page and hole counts would wrap. */
-		if (l.memsz > UINT64_MAX - total_memsz)
-			return kb_fail(err, "'%s' is corrupt: its segments add up to more than 2^64 bytes "
-					    "of memory (segment %u has p_memsz %#llx)", e->s->path, i,
-				       (unsigned long long)l.memsz);
-		total_memsz += l.memsz;
-		if (e->nloads == ELF_MAX_LOADS)
-			return kb_fail(err, "'%s': more than %u PT_LOAD segments", e->s->path, ELF_MAX_LOADS);
-		if (e->nloads == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			struct elf_load *bigger = realloc(e->loads, ncap * sizeof(*bigger));
-			if (!bigger)
-				return kb_fail(err, "out of memory for %zu segments", ncap);
-			e->loads = bigger;
-			cap = ncap;
-		}
-		physical |= l.paddr != 0;
-		e->loads[e->nloads++] = l;
+	if (kb_get32(ph, h->big) == ELF_PT_NOTE && e->nnotes < ELF_NOTE_SEGMENTS_MAX) {
+		e->note_off[e->nnotes] = h->is64 ? kb_get64(ph + 8, h->big) : kb_get32(ph + 4, h->big);
+		e->note_len[e->nnotes++] = h->is64 ? kb_get64(ph + 32, h->big) : kb_get32(ph + 16, h->big);
 	}
-	return physical;
+	if (kb_get32(ph, h->big) != ELF_PT_LOAD)
+		return 0;
+	struct elf_load l = { .phdr_index = i };
+	if (h->is64) {
+		l.offset = kb_get64(ph + 8, h->big);
+		l.vaddr = kb_get64(ph + 16, h->big);
+		l.paddr = kb_get64(ph + 24, h->big);
+		l.filesz = kb_get64(ph + 32, h->big);
+		l.memsz = kb_get64(ph + 40, h->big);
+	} else {
+		l.offset = kb_get32(ph + 4, h->big);
+		l.vaddr = kb_get32(ph + 8, h->big);
+		l.paddr = kb_get32(ph + 12, h->big);
+		l.filesz = kb_get32(ph + 16, h->big);
+		l.memsz = kb_get32(ph + 20, h->big);
+	}
+	if (l.filesz > l.memsz)
+		return kb_fail(err, "'%s' is corrupt: segment %u has p_filesz %llu > p_memsz %llu", e->s->path, i,
+			       (unsigned long long)l.filesz, (unsigned long long)l.memsz);
+	if (l.memsz == 0)
+		return 0; /* nothing to page, wherever p_offset points */
+	snprintf(what, sizeof(what), "the data of segment %u", i);
+	if (l.filesz && kb_stream_check_range(e->s, l.offset, l.filesz, what, err))
+		return -1;
+	/* Past the whole address space the page and hole counts would wrap. */
+	if (l.memsz > UINT64_MAX - ls->total_memsz)
+		return kb_fail(err, "'%s' is corrupt: its segments add up to more than 2^64 bytes "
+				    "of memory (segment %u has p_memsz %#llx)", e->s->path, i,
+			       (unsigned long long)l.memsz);
+	ls->total_memsz += l.memsz;
+	if (e->nloads == ELF_MAX_LOADS)
+		return kb_fail(err, "'%s': more than %u PT_LOAD segments", e->s->path, ELF_MAX_LOADS);
+	if (e->nloads == ls->cap) {
+		size_t ncap = ls->cap ? ls->cap * 2 : 16;
+		struct elf_load *bigger = realloc(e->loads, ncap * sizeof(*bigger));
+		if (!bigger)
+			return kb_fail(err, "out of memory for %zu segments", ncap);
+		e->loads = bigger;
+		ls->cap = ncap;
+	}
+	ls->physical |= l.paddr != 0;
+	e->loads[e->nloads++] = l;
+	return 0;
+}
+
+/* The PT_LOAD segments into e->loads, the table read ELF_PHDR_READ_BYTES
+ * at a time: 1 if they place pages at p_paddr, 0 at p_vaddr, -1. */
+static int elf_read_loads(struct elf_source *e, const struct elf_header *h, struct kb_err *err)
+{
+	if (h->phnum == 0) /* then e_phentsize was not checked, and may be 0 */
+		return 0;
+	unsigned char *table = malloc(ELF_PHDR_READ_BYTES);
+	uint32_t per_read = ELF_PHDR_READ_BYTES / h->phentsize;
+	struct load_scan ls = { 0 };
+	char what[48];
+	int rc = table ? 0 : kb_fail(err, "out of memory for program headers");
+
+	for (uint32_t i = 0; rc == 0 && i < h->phnum; i += per_read) {
+		uint32_t n = h->phnum - i < per_read ? h->phnum - i : per_read;
+		snprintf(what, sizeof(what), "program headers %u-%u", i, i + n - 1);
+		rc = kb_stream_read_exact(e->s, h->phoff + (uint64_t)i * h->phentsize, table,
+					  (size_t)n * h->phentsize, what, err);
+		for (uint32_t k = 0; rc == 0 && k < n; k++)
+			rc = elf_add_phdr(e, h, table + (size_t)k * h->phentsize, i + k, &ls, err);
+	}
+	free(table);
+	return rc < 0 ? -1 : ls.physical;
 }
 
 /* The pages of ps bytes the segments hold whole, one after another, or UINT64_MAX when

@@ -324,6 +324,15 @@ void test_dump_readers_elf(void)
 	CHECK(b.stats.pages == 3 && b.stats.holes == 1 && b.stats.partial_pages == 1 && b.stats.partial_bytes == 100);
 	unlink(path);
 
+	/* No program headers, and e_phentsize 0 (found by fuzz_elf): no pages. */
+	put16(f + 54, 0);
+	put16(f + 56, 0);
+	CHECK(write_file(path, f, len) == 0);
+	CHECK(read_all(path, "elf", NULL, &b) == 0 && b.n == 0 && b.stats.holes == 0);
+	unlink(path);
+	put16(f + 54, 56);
+	put16(f + 56, 3);
+
 	/* A segment past the end of the file; a header cut short. */
 	put64(f + 64 + 2 * 56 + 8, 1u << 30);
 	CHECK(write_file(path, f, len) == 0);
@@ -576,6 +585,63 @@ void test_dump_readers_read_ahead(void)
 		fill_indexed(f + 32 + i * PS, i);
 	CHECK(write_file(path, f, 32 + big * PS) == 0);
 	CHECK(read_ahead_check(path, &range, 1, 1, 1, &err) == 0);
+	unlink(path);
+	free(f);
+}
+
+/* A capture's shape: thousands of one-page segments one after another (the
+ * program headers take more than one read, each of 64 bytes here, and the
+ * pages are read through a window of many segments); after segment 999 an
+ * 8-byte gap puts the rest off the window's 64-byte grid, and the window is
+ * read again from segment 1000. Every page's address, bytes, locator and
+ * alignment (64 bytes, as a read of its own gives), in order. */
+void test_dump_readers_many_segments(void)
+{
+	const uint32_t nsegs = 1500, phentsize = 64;
+	const size_t data = 64 + (size_t)nsegs * phentsize;
+	size_t len = data + nsegs * PS + 8;
+	unsigned char *f = calloc(1, len);
+	struct dump_options opts = { 0 };
+	struct kb_err err;
+	struct page pg;
+	char path[64];
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	memcpy(f, "\177ELF\2\1\1", 7);
+	put16(f + 16, 4);
+	put16(f + 18, 62);
+	put32(f + 20, 1);
+	put64(f + 32, 64);
+	put16(f + 52, 64);
+	put16(f + 54, (uint16_t)phentsize);
+	put16(f + 56, (uint16_t)nsegs);
+	for (uint32_t s = 0; s < nsegs; s++) {
+		unsigned char *p = f + 64 + (size_t)s * phentsize;
+		uint64_t off = data + (uint64_t)s * PS + (s >= 1000 ? 8 : 0); /* 8 bytes between 999 and 1000 */
+		put32(p, 1);
+		put64(p + 8, off);
+		put64(p + 16, 0x400000 + (uint64_t)s * 2 * PS); /* p_vaddr: a hole between segments */
+		put64(p + 32, PS);
+		put64(p + 40, PS);
+		fill_indexed(f + off, s);
+	}
+	CHECK(write_file(path, f, len) == 0);
+	struct page_source *src = dump_source_open(path, PS, &opts, &err);
+	CHECK(src != NULL);
+	uint32_t n = 0, bad = 0;
+	int rc = -1;
+	while (src && (rc = page_source_next(src, &pg, &err)) == 1) {
+		unsigned char want[PS];
+		fill_indexed(want, n);
+		bad += pg.addr != 0x400000 + (uint64_t)n * 2 * PS || memcmp(pg.data, want, PS) != 0 ||
+		       pg.locator != data + (uint64_t)n * PS + (n >= 1000 ? 8 : 0) || (uintptr_t)pg.data % 64;
+		n++;
+	}
+	CHECK(rc == 0 && n == nsegs && bad == 0);
+	if (src)
+		page_source_close(src);
 	unlink(path);
 	free(f);
 }
