@@ -2,6 +2,7 @@
 #ifndef KB_PAGE_SOURCE_H
 #define KB_PAGE_SOURCE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/err.h"
@@ -32,6 +33,15 @@ typedef uint64_t (*page_digest_fn)(void *ctx, const unsigned char *data);
  * (in the same chunk), so that the consumer can start the cache misses that
  * page will cost (scan: its census slot) several pages of work early. */
 #define PAGE_DIGEST_AHEAD 8
+
+/* A page's digests from its chunk's (one per page, computed ahead): its
+ * own, the i-th of n, and the one PAGE_DIGEST_AHEAD on where the chunk
+ * has it. */
+static inline void page_take_digests(struct page *out, const uint64_t *digests, size_t i, size_t n)
+{
+	out->digest = digests[i];
+	out->digest_ahead = i + PAGE_DIGEST_AHEAD < n ? digests[i + PAGE_DIGEST_AHEAD] : 0;
+}
 
 /* What a source held but could not hash. */
 struct page_stats {

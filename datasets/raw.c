@@ -93,11 +93,8 @@ static int raw_next(struct page_source *src, struct page *out, struct kb_err *er
 	out->addr = out->index * src->page_size;
 	out->data = r->buf + r->pos;
 	out->locator = src->can_fetch ? r->chunk_off + r->pos : PAGE_LOCATOR_NONE;
-	if (r->digests) {
-		size_t i = r->pos / src->page_size, j = i + PAGE_DIGEST_AHEAD;
-		out->digest = r->digests[i];
-		out->digest_ahead = j < r->len / src->page_size ? r->digests[j] : 0;
-	}
+	if (r->digests)
+		page_take_digests(out, r->digests, r->pos / src->page_size, r->len / src->page_size);
 	r->pos += src->page_size;
 	src->stats.pages++;
 	return 1;
@@ -134,7 +131,7 @@ static const struct page_source_ops raw_ops = { raw_next, raw_close, raw_fetch, 
 static struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
 {
 	struct raw_source *r = calloc(1, sizeof(*r));
-	size_t cap = READAHEAD_CHUNK_BYTES > page_size ? READAHEAD_CHUNK_BYTES / page_size * page_size : page_size;
+	size_t cap = readahead_chunk_bytes(page_size);
 
 	if (!r || !(r->own = r->buf = aligned_alloc(64, cap))) {
 		free(r);

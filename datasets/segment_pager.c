@@ -151,13 +151,6 @@ void segment_pager_begin(struct segment_pager *p, struct page_stats *stats, uint
 	p->read_ahead = yield >= READAHEAD_MIN_BYTES / ps;
 }
 
-/* The read-ahead's chunks: whole pages. */
-static size_t ahead_cap(const struct segment_pager *p)
-{
-	return READAHEAD_CHUNK_BYTES > p->page_size ? READAHEAD_CHUNK_BYTES / p->page_size * p->page_size
-						    : p->page_size;
-}
-
 /* The thread for this segment: the ring of an earlier one restarted, or a
  * new one. Where none can be had the segment is read in line. */
 static void pager_start_read_ahead(struct segment_pager *p, uint64_t want)
@@ -169,7 +162,7 @@ static void pager_start_read_ahead(struct segment_pager *p, uint64_t want)
 	if (p->ra && readahead_restart(p->ra, p->file_off, end, &ignored))
 		pager_stop_read_ahead(p);
 	else if (!p->ra)
-		p->ra = readahead_start(p->s, p->file_off, end, ahead_cap(p), &p->dg, &ignored);
+		p->ra = readahead_start(p->s, p->file_off, end, readahead_chunk_bytes(p->page_size), &p->dg, &ignored);
 	p->ahead = p->ra != NULL;
 }
 
@@ -177,7 +170,7 @@ static void pager_start_read_ahead(struct segment_pager *p, uint64_t want)
  * would be. */
 static int chunk_ahead(struct segment_pager *p, uint64_t want, struct kb_err *err)
 {
-	size_t len = want < ahead_cap(p) ? (size_t)want : ahead_cap(p);
+	size_t cap = readahead_chunk_bytes(p->page_size), len = want < cap ? (size_t)want : cap;
 	unsigned char *data;
 
 	if (kb_stream_check_range(p->s, p->file_off, len, p->what, err))
@@ -201,9 +194,9 @@ static int in_window(const struct segment_pager *p, uint64_t off, size_t len)
 
 /* From a plain file the read takes in up to buf_cap bytes from the
  * segment's start on, the next segments' too: a capture has thousands of
- * segments of a few pages each, one after another in the file, and a read
- * each cost a system call each (43,849 for a 355 MiB capture of a process).
- * The window serves them until a segment starts outside it. */
+ * segments of a few pages each, one after another in the file, and a
+ * system call per segment cost a scan of a 355 MiB capture 43,849 of them.
+ * The window serves the segments until one starts outside it. */
 static int chunk_in_line(struct segment_pager *p, uint64_t want, struct kb_err *err)
 {
 	size_t len = want < p->buf_cap ? (size_t)want : p->buf_cap;
@@ -252,11 +245,8 @@ int segment_pager_next(struct segment_pager *p, struct page *out, struct kb_err 
 	out->addr = p->addr;
 	out->data = p->chunk + p->buf_pos;
 	out->locator = p->s->random_access ? p->file_off - p->buf_len + p->buf_pos : PAGE_LOCATOR_NONE;
-	if (p->digests) {
-		size_t i = p->buf_pos / p->page_size, j = i + PAGE_DIGEST_AHEAD;
-		out->digest = p->digests[i];
-		out->digest_ahead = j < p->buf_len / p->page_size ? p->digests[j] : 0;
-	}
+	if (p->digests)
+		page_take_digests(out, p->digests, p->buf_pos / p->page_size, p->buf_len / p->page_size);
 	p->buf_pos += p->page_size;
 	p->addr += p->page_size;
 	p->remaining--;
