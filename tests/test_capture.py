@@ -6,7 +6,8 @@ zero pages; as root the pages only read (mapping the zero page) are left
 out (where the kernel maps them to its own zeroed pages instead, they are
 present zeros). Its KSMBENCH notes are read back through `scan`: the kernel
 release, the zero-page mappings, and with --interval the page the child
-keeps rewriting, marked volatile; several PIDs share one interval."""
+keeps rewriting, marked volatile; several PIDs share one interval. A mapping
+of 700 one-page segments comes back page by page at its addresses."""
 import json
 import os
 import shutil
@@ -22,6 +23,9 @@ from clitest import BIN, check, finish, read_fault_maps_zero_page, run  # noqa: 
 
 PS = os.sysconf("SC_PAGE_SIZE")
 TOUCHED = {0: 1, 1: 2, 5: 3, 6: 0, 15: 4}  # page -> fill byte (0: written zeros)
+# A mapping of one-page segments (every other page written): more of them
+# than one batch of the capture's reads holds (128 ranges, 512 pages).
+MANY_SEGMENTS = 700
 CHILD = r"""
 import ctypes, mmap, sys
 ps = mmap.PAGESIZE
@@ -41,10 +45,13 @@ import threading
 threading.Thread(target=rewrite, daemon=True).start()
 shared = mmap.mmap(-1, 2 * ps, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
 shared[0:ps] = b"\x77" * ps
+many = mmap.mmap(-1, 2 * MANY * ps, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+for k in range(MANY):
+    many[2 * k * ps:2 * k * ps + 8] = (k + 1).to_bytes(8, "little")
 addr = lambda m: ctypes.addressof(ctypes.c_char.from_buffer(m))
-print(hex(addr(priv)), hex(addr(shared)), flush=True)
+print(hex(addr(priv)), hex(addr(shared)), hex(addr(many)), flush=True)
 sys.stdin.read()
-""" % TOUCHED
+""".replace("MANY", str(MANY_SEGMENTS)) % TOUCHED
 
 
 def err_capture(pid, tmp):
@@ -77,7 +84,7 @@ if os.environ.get("KSMBENCH_TEST_EMULATED"):
 tmp = tempfile.mkdtemp(prefix="ksmbench-capture-")
 child = subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 try:
-    priv, shared = (int(x, 16) for x in child.stdout.readline().split())
+    priv, shared, many = (int(x, 16) for x in child.stdout.readline().split())
     zero_page = read_fault_maps_zero_page()
     if not zero_page:
         print("note: this kernel maps a page of its own on a read fault, not the zero page: "
@@ -93,6 +100,9 @@ try:
     for k, v in TOUCHED.items():
         want = "%08x" % zlib.crc32(bytes([v]) * PS)
         check(pages.get(priv + k * PS) == want, f"page {k} at {priv + k * PS:#x}: {pages.get(priv + k * PS)} != {want}")
+    wrong = [k for k in range(MANY_SEGMENTS) if pages.get(many + 2 * k * PS) != "%08x" % zlib.crc32(
+        (k + 1).to_bytes(8, "little") + bytes(PS - 8)) or many + (2 * k + 1) * PS in pages]
+    check(not wrong, f"{MANY_SEGMENTS} one-page segments, each page at its address: {len(wrong)} wrong")
     untouched = [k for k in range(16) if k not in TOUCHED and (zero_page or k not in (2, 3))]
     check(all(priv + k * PS not in pages for k in untouched), "untouched pages are not yielded")
     if not zero_page:
