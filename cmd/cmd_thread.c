@@ -20,7 +20,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define THREAD_PROCESSES_DEFAULT 10u
 #define THREAD_ROUNDS_DEFAULT 1u
-#define THREAD_KSMD_WINDOW_NS 40000000u /* a round: one cycle of 100 pages and 20 ms at the defaults */
+#define THREAD_KSMD_WINDOW_NS 60000000u /* a round: two cycles of 100 pages and 20 ms at the defaults */
 #define THREAD_WARMUP_NS 10000000u
 
 static void usage(void)
@@ -42,7 +42,8 @@ static void usage(void)
 	       "taking its rounds in turns; unstable figures are named after the table.\n\n"
 	       "  --processes N         measuring processes (default %u; 1: this process only)\n"
 	       "  --repeat N            rounds per process and measurement (default %u)\n"
-	       "  --window TIME         ksmd-style round length (default 40ms: one cycle at least)\n"
+	       "  --window TIME         ksmd-style round length (default 60ms: two cycles at ksmd's\n"
+	       "                        defaults; one cycle at least)\n"
 	       "  --hz N                emulated CONFIG_HZ of the self-test (default 250)\n"
 	       "  --working-set SIZE    the ksmd style's set (default 64M, each cycle's pages flushed\n"
 	       "                        from the caches; else 4x the last-level cache, 64M..2G)\n"
