@@ -20,6 +20,10 @@
 #define KD_DESC_BYTES 24u
 #define KD_DESC_BATCH 256u
 #define KD_BITMAP_CHUNK 4096u
+/* Page data is read through a window of this many bytes (or two blocks,
+ * if more): the pages' data lie one after another, and a read per page was
+ * a system call per page (131,072 of them for 512 MiB). */
+#define KD_DATA_WINDOW (256u << 10)
 
 struct kdump_source {
 	struct page_source base;
@@ -39,7 +43,12 @@ struct kdump_source {
 	uint64_t descs_first;  /* index of descs[0] */
 	size_t descs_count;
 
-	unsigned char *packed, *page; /* one dump page, compressed and plain */
+	unsigned char *page;          /* one dump page, plain */
+	unsigned char *win;           /* the data window: file bytes [win_off, win_off + win_len) */
+	uint64_t win_off;
+	size_t win_len, win_cap;
+	z_stream z;                   /* reset for each page, not set up again */
+	int z_ready;
 	uint64_t max_data_off;        /* highest page data offset read */
 	uint64_t repeat_off;          /* a page read again (the shared zero page) */
 	uint32_t repeat_size, repeat_flags;
@@ -158,6 +167,45 @@ static const char *compression_name(uint32_t flags)
 	return flags & KD_LZO ? "lzo" : flags & KD_SNAPPY ? "snappy" : flags & KD_ZSTD ? "zstd" : NULL;
 }
 
+/* The size bytes of page data at off, through the window (read again from
+ * off when they are not all in it); NULL with err. */
+static const unsigned char *data_at(struct kdump_source *k, uint64_t off, uint32_t size, const char *what,
+				    struct kb_err *err)
+{
+	if (off >= k->win_off && off - k->win_off <= k->win_len && size <= k->win_len - (off - k->win_off))
+		return k->win + (off - k->win_off);
+	if (kb_stream_check_range(k->data, off, size, what, err))
+		return NULL;
+	ssize_t n = kb_stream_read(k->data, off, k->win, k->win_cap, err);
+	if (n < 0)
+		return NULL;
+	k->win_off = off;
+	k->win_len = (size_t)n;
+	if ((size_t)n < size)
+		return kb_stream_fail_short(k->data, off, size, (size_t)n, what, err), NULL;
+	return k->win;
+}
+
+/* One page's zlib data into k->page: 0, or -1 unless it is one whole page
+ * with its check value. */
+static int inflate_page(struct kdump_source *k, const unsigned char *src, uint32_t size)
+{
+	z_stream *z = &k->z;
+
+	if (!k->z_ready) {
+		if (inflateInit(z) != Z_OK)
+			return -1;
+		k->z_ready = 1;
+	} else if (inflateReset(z) != Z_OK) {
+		return -1;
+	}
+	z->next_in = (unsigned char *)(uintptr_t)src;
+	z->avail_in = size;
+	z->next_out = k->page;
+	z->avail_out = k->block_size;
+	return inflate(z, Z_FINISH) == Z_STREAM_END && z->avail_out == 0 ? 0 : -1;
+}
+
 /* Reads and decompresses the page of one descriptor into k->page. */
 static int page_load(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32_t size,
 		     uint32_t flags, struct kb_err *err)
@@ -180,16 +228,14 @@ static int page_load(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32_
 		return 0;
 	}
 	snprintf(what, sizeof(what), "the data of the page at pfn %#" PRIx64, pfn);
-	unsigned char *dst = flags & KD_ZLIB ? k->packed : k->page;
-	if (kb_stream_read_exact(k->data, off, dst, size, what, err))
+	const unsigned char *src = data_at(k, off, size, what, err);
+	if (!src)
 		return -1;
-	if (flags & KD_ZLIB) {
-		uLongf len = k->block_size;
-		int rc = uncompress(k->page, &len, k->packed, size);
-		if (rc != Z_OK || len != k->block_size)
-			return kb_fail(err, "'%s' is corrupt: the zlib data of the page at pfn %#" PRIx64
-					    " does not decompress to one page", path, pfn);
-	}
+	if (!(flags & KD_ZLIB))
+		memcpy(k->page, src, size);
+	else if (inflate_page(k, src, size))
+		return kb_fail(err, "'%s' is corrupt: the zlib data of the page at pfn %#" PRIx64
+				    " does not decompress to one page", path, pfn);
 	/* A page read again (every zero page shares one copy) is kept, so that
 	 * a forward-only layer (gzip, flattened) does not go back each time. */
 	if (off < k->max_data_off) {
@@ -254,11 +300,15 @@ static void kdump_release(struct kdump_source *k)
 	kb_stream_close(k->desc);
 	kb_stream_close(k->data);
 	k->hdr = k->bm2 = k->desc = k->data = NULL;
-	free(k->packed);
+	if (k->z_ready)
+		inflateEnd(&k->z);
+	k->z_ready = 0;
+	free(k->win);
 	free(k->page);
 	free(k->repeat_page);
 	free(k->bm1);
-	k->packed = k->page = k->repeat_page = k->bm1 = k->bm2buf = k->descs = NULL;
+	k->win = k->page = k->repeat_page = k->bm1 = k->bm2buf = k->descs = NULL;
+	k->win_len = 0;
 }
 
 /* The end: the rest of the file checked through the data cursor (the one
@@ -328,11 +378,12 @@ struct page_source *kdump_open(const struct dump_open *a, struct kb_err *err)
 			     "(--page-size %u)", first->path, k->block_size, k->block_size);
 		goto fail;
 	}
-	k->packed = malloc(k->block_size);
+	k->win_cap = 2 * (size_t)k->block_size > KD_DATA_WINDOW ? 2 * (size_t)k->block_size : KD_DATA_WINDOW;
+	k->win = malloc(k->win_cap);
 	k->page = aligned_alloc(64, k->block_size);
 	k->repeat_page = malloc(k->block_size);
 	k->bm1 = malloc(2 * KD_BITMAP_CHUNK + KD_DESC_BATCH * KD_DESC_BYTES);
-	if (!k->packed || !k->page || !k->repeat_page || !k->bm1) {
+	if (!k->win || !k->page || !k->repeat_page || !k->bm1) {
 		kb_fail(err, "out of memory for %u-byte pages", k->block_size);
 		goto fail;
 	}
