@@ -273,6 +273,20 @@ void test_dump_readers_table(void)
 	unlink(path);
 }
 
+/* An ELF64 little-endian core's header: x86-64, its phnum program
+ * headers of phentsize bytes right after it. */
+static void put_elf_header(unsigned char *f, uint16_t phentsize, uint16_t phnum)
+{
+	memcpy(f, "\177ELF\2\1\1", 7);
+	put16(f + 16, 4);  /* ET_CORE */
+	put16(f + 18, 62); /* x86-64 */
+	put32(f + 20, 1);
+	put64(f + 32, 64);
+	put16(f + 52, 64);
+	put16(f + 54, phentsize);
+	put16(f + 56, phnum);
+}
+
 /* ELF64 little-endian core: a note, then two PT_LOADs right after it (not
  * page aligned): 0x100000 with two pages and one more of p_memsz (a hole),
  * 0x200000 with one page and 100 bytes (a partial page). */
@@ -282,14 +296,7 @@ static size_t craft_elf(unsigned char *f)
 	size_t len = data + 3 * PS + 100;
 
 	memset(f, 0, len);
-	memcpy(f, "\177ELF\2\1\1", 7);
-	put16(f + 16, 4);  /* ET_CORE */
-	put16(f + 18, 62); /* x86-64 */
-	put32(f + 20, 1);
-	put64(f + 32, phoff);
-	put16(f + 52, 64);
-	put16(f + 54, 56);
-	put16(f + 56, 3);
+	put_elf_header(f, 56, 3);
 	static const uint64_t ph[3][5] = { /* type, offset (set below), paddr, filesz, memsz */
 		{ 4, 0, 0, 4, 4 },
 		{ 1, 0, 0x100000, 2 * PS, 3 * PS },
@@ -542,14 +549,7 @@ void test_dump_readers_read_ahead(void)
 	CHECK(f != NULL);
 	if (!f)
 		return;
-	memcpy(f, "\177ELF\2\1\1", 7);
-	put16(f + 16, 4);
-	put16(f + 18, 62);
-	put32(f + 20, 1);
-	put64(f + 32, 64);
-	put16(f + 52, 64);
-	put16(f + 54, 56);
-	put16(f + 56, 3);
+	put_elf_header(f, 56, 3);
 	uint64_t k = 0;
 	for (unsigned s = 0; s < 3; s++) {
 		unsigned char *p = f + 64 + s * 56;
@@ -609,14 +609,7 @@ void test_dump_readers_many_segments(void)
 	CHECK(f != NULL);
 	if (!f)
 		return;
-	memcpy(f, "\177ELF\2\1\1", 7);
-	put16(f + 16, 4);
-	put16(f + 18, 62);
-	put32(f + 20, 1);
-	put64(f + 32, 64);
-	put16(f + 52, 64);
-	put16(f + 54, (uint16_t)phentsize);
-	put16(f + 56, (uint16_t)nsegs);
+	put_elf_header(f, (uint16_t)phentsize, (uint16_t)nsegs);
 	for (uint32_t s = 0; s < nsegs; s++) {
 		unsigned char *p = f + 64 + (size_t)s * phentsize;
 		uint64_t off = data + (uint64_t)s * PS + (s >= 1000 ? 8 : 0); /* 8 bytes between 999 and 1000 */
