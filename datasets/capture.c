@@ -272,9 +272,8 @@ static int do_batch(struct cap_state *c, enum cap_pass pass, const struct iovec 
 
 /* Every segment's present pages, in file order, in batches of
  * CAPTURE_BATCH_PAGES that run across segments: a process has thousands of
- * segments of a few pages (one per run of present pages), and a read and a
- * write per segment were 3 of a 355 MiB capture's 4 system calls a
- * segment. */
+ * segments of a few pages (one per run of present pages), and a read and
+ * two writes per segment were most of a capture's system calls (docs/capture.md). */
 static int read_all(struct cap_state *c, enum cap_pass pass, struct kb_err *err)
 {
 	struct iovec remote[CAPTURE_BATCH_RANGES];
