@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "dump.h"
+#include "page_inflate.h"
 
 #define KD_ZLIB 0x1u
 #define KD_LZO 0x2u
@@ -24,6 +25,21 @@
  * if more): the pages' data lie one after another, and a read per page was
  * a system call per page (131,072 of them for 512 MiB). */
 #define KD_DATA_WINDOW (256u << 10)
+/* Pages are decompressed in batches of at most this many bytes (128 pages
+ * at most), half of each on a helper thread once a dump has shown itself
+ * large (KD_THREAD_AFTER_BYTES): zlib's inflate was about half of a scan's
+ * time, on one CPU. Small dumps never start the thread. */
+#define KD_BATCH_BYTES (512u << 10)
+#define KD_BATCH_PAGES 128u
+#define KD_THREAD_AFTER_BYTES (4u << 20)
+
+/* A batch's page beside its job: where it is, and its part in the copy of
+ * a page read again (below). */
+struct kdump_batch_page {
+	uint64_t pfn;
+	int from_repeat; /* the repeat page's bytes (its job does nothing) */
+	int sets_repeat; /* its bytes become the repeat page's */
+};
 
 struct kdump_source {
 	struct page_source base;
@@ -43,12 +59,22 @@ struct kdump_source {
 	uint64_t descs_first;  /* index of descs[0] */
 	size_t descs_count;
 
-	unsigned char *page;          /* one dump page, plain */
 	unsigned char *win;           /* the data window: file bytes [win_off, win_off + win_len) */
 	uint64_t win_off;
 	size_t win_len, win_cap;
-	z_stream z;                   /* reset for each page, not set up again */
-	int z_ready;
+
+	/* The batch: its pages' data staged (copied out of the window), then
+	 * decompressed into out, one block each, and yielded in order. */
+	struct inflate_job *jobs;
+	struct kdump_batch_page *bp;
+	unsigned char *stage, *out;
+	size_t batch_cap, batch_n, batch_next;
+	struct page_inflater *inflater;
+	uint64_t bytes_inflated;
+	struct kb_err pending; /* the error after the batch's last page */
+	int has_pending;
+	const unsigned char *page;    /* the block being yielded */
+
 	uint64_t max_data_off;        /* highest page data offset read */
 	uint64_t repeat_off;          /* a page read again (the shared zero page) */
 	uint32_t repeat_size, repeat_flags;
@@ -186,32 +212,16 @@ static const unsigned char *data_at(struct kdump_source *k, uint64_t off, uint32
 	return k->win;
 }
 
-/* One page's zlib data into k->page: 0, or -1 unless it is one whole page
- * with its check value. */
-static int inflate_page(struct kdump_source *k, const unsigned char *src, uint32_t size)
-{
-	z_stream *z = &k->z;
-
-	if (!k->z_ready) {
-		if (inflateInit(z) != Z_OK)
-			return -1;
-		k->z_ready = 1;
-	} else if (inflateReset(z) != Z_OK) {
-		return -1;
-	}
-	z->next_in = (unsigned char *)(uintptr_t)src;
-	z->avail_in = size;
-	z->next_out = k->page;
-	z->avail_out = k->block_size;
-	return inflate(z, Z_FINISH) == Z_STREAM_END && z->avail_out == 0 ? 0 : -1;
-}
-
-/* Reads and decompresses the page of one descriptor into k->page. */
-static int page_load(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32_t size,
-		     uint32_t flags, struct kb_err *err)
+/* Adds the page of one descriptor to the batch: checked, and its data
+ * copied out of the window (decompressed later, with the batch's). */
+static int stage_page(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32_t size, uint32_t flags,
+		      struct kb_err *err)
 {
 	const char *path = k->desc->path;
 	const char *comp = compression_name(flags);
+	size_t i = k->batch_n;
+	struct inflate_job *j = &k->jobs[i];
+	struct kdump_batch_page *b = &k->bp[i];
 	char what[64];
 
 	if (comp)
@@ -223,23 +233,22 @@ static int page_load(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32_
 	if (size > k->block_size || (!(flags & KD_ZLIB) && size != k->block_size))
 		return kb_fail(err, "'%s' is corrupt: page at pfn %#" PRIx64 " has %u bytes of data "
 				    "(the page size is %u)", path, pfn, size, k->block_size);
+	*b = (struct kdump_batch_page){ .pfn = pfn };
+	*j = (struct inflate_job){ .dst = k->out + i * k->block_size, .size = size, .zlib = (flags & KD_ZLIB) != 0 };
 	if (k->have_repeat && off == k->repeat_off && size == k->repeat_size && flags == k->repeat_flags) {
-		memcpy(k->page, k->repeat_page, k->block_size);
+		b->from_repeat = 1;
 		return 0;
 	}
 	snprintf(what, sizeof(what), "the data of the page at pfn %#" PRIx64, pfn);
 	const unsigned char *src = data_at(k, off, size, what, err);
 	if (!src)
 		return -1;
-	if (!(flags & KD_ZLIB))
-		memcpy(k->page, src, size);
-	else if (inflate_page(k, src, size))
-		return kb_fail(err, "'%s' is corrupt: the zlib data of the page at pfn %#" PRIx64
-				    " does not decompress to one page", path, pfn);
+	memcpy(k->stage + i * k->block_size, src, size);
+	j->src = k->stage + i * k->block_size;
 	/* A page read again (every zero page shares one copy) is kept, so that
 	 * a forward-only layer (gzip, flattened) does not go back each time. */
 	if (off < k->max_data_off) {
-		memcpy(k->repeat_page, k->page, k->block_size);
+		b->sets_repeat = 1;
 		k->repeat_off = off;
 		k->repeat_size = size;
 		k->repeat_flags = flags;
@@ -250,8 +259,9 @@ static int page_load(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32_
 	return 0;
 }
 
-/* Finds the next dumped pfn and loads its page: 1, 0 at the end, -1. */
-static int kdump_advance(struct kdump_source *k, struct kb_err *err)
+/* The next dumped pfn and its descriptor: 1, 0 at the end, -1. */
+static int next_dumped(struct kdump_source *k, uint64_t *pfn_out, uint64_t *off, uint32_t *size, uint32_t *flags,
+		       struct kb_err *err)
 {
 	uint32_t sub = k->block_size / k->base.page_size;
 
@@ -273,22 +283,55 @@ static int kdump_advance(struct kdump_source *k, struct kb_err *err)
 				k->base.stats.excluded += sub;
 			continue;
 		}
-		uint64_t off = 0;
-		uint32_t size = 0, flags = 0;
-		if (desc_next(k, &off, &size, &flags, err))
+		if (desc_next(k, off, size, flags, err))
 			return -1;
-		if (size == 0) { /* an incomplete dump: this page was never written */
+		if (*size == 0) { /* an incomplete dump: this page was never written */
 			k->base.stats.excluded += sub;
 			continue;
 		}
-		if (page_load(k, pfn, off, size, flags, err))
-			return -1;
-		k->page_addr = pfn * k->block_size;
-		k->sub_next = 0;
-		k->sub_count = sub;
+		*pfn_out = pfn;
 		return 1;
 	}
 	return 0;
+}
+
+/* The next batch: its pages found, staged and decompressed, and the error
+ * that stopped it (a bad descriptor, unreadable data, or zlib data that is
+ * not one page) kept for after its last good page. */
+static void fill_batch(struct kdump_source *k)
+{
+	struct kb_err err;
+
+	k->batch_n = k->batch_next = 0;
+	while (k->batch_n < k->batch_cap) {
+		uint64_t pfn = 0, off = 0;
+		uint32_t size = 0, flags = 0;
+		int rc = next_dumped(k, &pfn, &off, &size, &flags, &err);
+		if (rc == 0)
+			break;
+		if (rc < 0 || stage_page(k, pfn, off, size, flags, &err)) {
+			k->pending = err;
+			k->has_pending = 1;
+			break;
+		}
+		k->batch_n++;
+	}
+	page_inflater_run(k->inflater, k->jobs, k->batch_n, k->bytes_inflated >= KD_THREAD_AFTER_BYTES);
+	k->bytes_inflated += (uint64_t)k->batch_n * k->block_size;
+	for (size_t i = 0; i < k->batch_n; i++) {
+		unsigned char *page = k->out + i * k->block_size;
+		if (k->jobs[i].failed) {
+			kb_fail(&k->pending, "'%s' is corrupt: the zlib data of the page at pfn %#" PRIx64
+					     " does not decompress to one page", k->desc->path, k->bp[i].pfn);
+			k->has_pending = 1;
+			k->batch_n = i;
+			break;
+		}
+		if (k->bp[i].sets_repeat)
+			memcpy(k->repeat_page, page, k->block_size);
+		else if (k->bp[i].from_repeat)
+			memcpy(page, k->repeat_page, k->block_size);
+	}
 }
 
 /* Streams and buffers: allocated by kdump_open, given back at the end of
@@ -300,15 +343,20 @@ static void kdump_release(struct kdump_source *k)
 	kb_stream_close(k->desc);
 	kb_stream_close(k->data);
 	k->hdr = k->bm2 = k->desc = k->data = NULL;
-	if (k->z_ready)
-		inflateEnd(&k->z);
-	k->z_ready = 0;
+	page_inflater_free(k->inflater);
+	k->inflater = NULL;
 	free(k->win);
-	free(k->page);
+	free(k->jobs);
+	free(k->bp);
+	free(k->stage);
+	free(k->out);
 	free(k->repeat_page);
 	free(k->bm1);
-	k->win = k->page = k->repeat_page = k->bm1 = k->bm2buf = k->descs = NULL;
-	k->win_len = 0;
+	k->win = k->stage = k->out = k->repeat_page = k->bm1 = k->bm2buf = k->descs = NULL;
+	k->jobs = NULL;
+	k->bp = NULL;
+	k->page = NULL;
+	k->win_len = k->batch_n = k->batch_next = 0;
 }
 
 /* The end: the rest of the file checked through the data cursor (the one
@@ -329,11 +377,22 @@ static int kdump_next(struct page_source *src, struct page *out, struct kb_err *
 	if (k->ended)
 		return 0;
 	if (k->sub_next == k->sub_count) {
-		int rc = kdump_advance(k, err);
-		if (rc == 0)
-			return kdump_end(k, err);
-		if (rc < 0)
-			return -1;
+		if (k->batch_next == k->batch_n) {
+			/* An error stopped the last batch: it comes after its pages. */
+			if (!k->has_pending)
+				fill_batch(k);
+			if (k->has_pending && k->batch_next == k->batch_n) {
+				*err = k->pending;
+				return -1;
+			}
+			if (k->batch_n == 0)
+				return kdump_end(k, err);
+		}
+		size_t i = k->batch_next++;
+		k->page = k->out + i * k->block_size;
+		k->page_addr = k->bp[i].pfn * k->block_size;
+		k->sub_next = 0;
+		k->sub_count = k->block_size / src->page_size;
 	}
 	uint64_t delta = (uint64_t)k->sub_next * src->page_size;
 	out->addr = k->page_addr + delta;
@@ -379,11 +438,17 @@ struct page_source *kdump_open(const struct dump_open *a, struct kb_err *err)
 		goto fail;
 	}
 	k->win_cap = 2 * (size_t)k->block_size > KD_DATA_WINDOW ? 2 * (size_t)k->block_size : KD_DATA_WINDOW;
+	k->batch_cap = KD_BATCH_BYTES / k->block_size;
+	k->batch_cap = k->batch_cap < 1 ? 1 : k->batch_cap > KD_BATCH_PAGES ? KD_BATCH_PAGES : k->batch_cap;
 	k->win = malloc(k->win_cap);
-	k->page = aligned_alloc(64, k->block_size);
+	k->jobs = malloc(k->batch_cap * sizeof(*k->jobs));
+	k->bp = malloc(k->batch_cap * sizeof(*k->bp));
+	k->stage = malloc(k->batch_cap * k->block_size);
+	k->out = aligned_alloc(64, k->batch_cap * k->block_size);
+	k->inflater = page_inflater_new(k->block_size);
 	k->repeat_page = malloc(k->block_size);
 	k->bm1 = malloc(2 * KD_BITMAP_CHUNK + KD_DESC_BATCH * KD_DESC_BYTES);
-	if (!k->win || !k->page || !k->repeat_page || !k->bm1) {
+	if (!k->win || !k->jobs || !k->bp || !k->stage || !k->out || !k->inflater || !k->repeat_page || !k->bm1) {
 		kb_fail(err, "out of memory for %u-byte pages", k->block_size);
 		goto fail;
 	}

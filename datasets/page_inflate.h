@@ -1,0 +1,37 @@
+/* Decompressing a batch of zlib-compressed pages (a kdump's) on two CPUs:
+ * the caller's thread takes one half of the batch and a helper thread,
+ * started on first use, the other. Each page is its own zlib stream, so the
+ * halves do not depend on each other; only their order of delivery does,
+ * and the caller keeps that. */
+#ifndef KB_PAGE_INFLATE_H
+#define KB_PAGE_INFLATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One page: size bytes at src into block bytes at dst, inflated (zlib) or
+ * copied as they are (then size must be block); src NULL for nothing to
+ * do (the caller fills dst). failed is set when zlib data is not exactly
+ * one block with its check value. */
+struct inflate_job {
+	const unsigned char *src;
+	unsigned char *dst;
+	uint32_t size;
+	int zlib;
+	int failed;
+};
+
+struct page_inflater;
+
+/* An inflater of blocks of block bytes; NULL when out of memory. */
+struct page_inflater *page_inflater_new(uint32_t block);
+
+/* Runs the n jobs: on two threads when two_threads and enough of them are
+ * zlib pages to pay for the hand-over (else, or when no thread can be
+ * started, on the caller's alone). Returns when all are done. */
+void page_inflater_run(struct page_inflater *pi, struct inflate_job *jobs, size_t n, int two_threads);
+
+/* Stops the helper thread, if any, and frees everything. */
+void page_inflater_free(struct page_inflater *pi);
+
+#endif
