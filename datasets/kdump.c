@@ -70,7 +70,7 @@ struct kdump_source {
 	unsigned char *stage, *out;
 	size_t batch_cap, batch_n, batch_next;
 	struct page_inflater *inflater;
-	uint64_t bytes_inflated;
+	uint64_t bytes_batched; /* of pages in the batches so far */
 	struct kb_err pending; /* the error after the batch's last page */
 	int has_pending;
 	const unsigned char *page;    /* the block being yielded */
@@ -316,8 +316,8 @@ static void fill_batch(struct kdump_source *k)
 		}
 		k->batch_n++;
 	}
-	page_inflater_run(k->inflater, k->jobs, k->batch_n, k->bytes_inflated >= KD_THREAD_AFTER_BYTES);
-	k->bytes_inflated += (uint64_t)k->batch_n * k->block_size;
+	page_inflater_run(k->inflater, k->jobs, k->batch_n, k->bytes_batched >= KD_THREAD_AFTER_BYTES);
+	k->bytes_batched += (uint64_t)k->batch_n * k->block_size;
 	for (size_t i = 0; i < k->batch_n; i++) {
 		unsigned char *page = k->out + i * k->block_size;
 		if (k->jobs[i].failed) {
