@@ -63,8 +63,9 @@ struct kdump_source {
 	uint64_t win_off;
 	size_t win_len, win_cap;
 
-	/* The batch: its pages' data staged (copied out of the window), then
-	 * decompressed into out, one block each, and yielded in order. */
+	/* The batch: its pages in out, one block each, yielded in order; a
+	 * zlib page's data is staged (copied out of the window) and inflated
+	 * into out with the batch's, a stored page copied there at once. */
 	struct inflate_job *jobs;
 	struct kdump_batch_page *bp;
 	unsigned char *stage, *out;
@@ -213,7 +214,8 @@ static const unsigned char *data_at(struct kdump_source *k, uint64_t off, uint32
 }
 
 /* Adds the page of one descriptor to the batch: checked, and its data
- * copied out of the window (decompressed later, with the batch's). */
+ * copied out of the window (zlib data to be inflated later, with the
+ * batch's). */
 static int stage_page(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32_t size, uint32_t flags,
 		      struct kb_err *err)
 {
@@ -234,7 +236,7 @@ static int stage_page(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32
 		return kb_fail(err, "'%s' is corrupt: page at pfn %#" PRIx64 " has %u bytes of data "
 				    "(the page size is %u)", path, pfn, size, k->block_size);
 	*b = (struct kdump_batch_page){ .pfn = pfn };
-	*j = (struct inflate_job){ .dst = k->out + i * k->block_size, .size = size, .zlib = (flags & KD_ZLIB) != 0 };
+	*j = (struct inflate_job){ .dst = k->out + i * k->block_size, .size = size };
 	if (k->have_repeat && off == k->repeat_off && size == k->repeat_size && flags == k->repeat_flags) {
 		b->from_repeat = 1;
 		return 0;
@@ -243,8 +245,12 @@ static int stage_page(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32
 	const unsigned char *src = data_at(k, off, size, what, err);
 	if (!src)
 		return -1;
-	memcpy(k->stage + i * k->block_size, src, size);
-	j->src = k->stage + i * k->block_size;
+	if (flags & KD_ZLIB) { /* inflated with the batch */
+		memcpy(k->stage + i * k->block_size, src, size);
+		j->src = k->stage + i * k->block_size;
+	} else {
+		memcpy(j->dst, src, size);
+	}
 	/* A page read again (every zero page shares one copy) is kept, so that
 	 * a forward-only layer (gzip, flattened) does not go back each time. */
 	if (off < k->max_data_off) {

@@ -3,7 +3,6 @@
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include <zlib.h>
 
 /* Fewer zlib pages than this in a batch are inflated by the caller alone:
@@ -34,12 +33,6 @@ static int inflate_one(struct inflate_stream *st, struct inflate_job *j, uint32_
 
 	if (!j->src)
 		return 0;
-	if (!j->zlib) {
-		if (j->size != block)
-			return -1;
-		memcpy(j->dst, j->src, block);
-		return 0;
-	}
 	if (!st->ready) {
 		if (inflateInit(z) != Z_OK)
 			return -1;
@@ -108,7 +101,7 @@ void page_inflater_run(struct page_inflater *pi, struct inflate_job *jobs, size_
 	size_t zlib = 0, half = 0, seen = 0;
 
 	for (size_t i = 0; i < n; i++)
-		zlib += jobs[i].src && jobs[i].zlib;
+		zlib += jobs[i].src != NULL;
 	if (!two_threads || zlib < INFLATE_SPLIT_MIN || !helper_ready(pi)) {
 		run_jobs(&pi->mine, jobs, n, pi->block);
 		return;
@@ -116,7 +109,7 @@ void page_inflater_run(struct page_inflater *pi, struct inflate_job *jobs, size_
 	/* The helper takes the jobs after the one where half the zlib pages
 	 * are behind. */
 	while (half < n && seen < zlib / 2) {
-		seen += jobs[half].src && jobs[half].zlib;
+		seen += jobs[half].src != NULL;
 		half++;
 	}
 	pthread_mutex_lock(&pi->lock);

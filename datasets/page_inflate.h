@@ -9,15 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One page: size bytes at src into block bytes at dst, inflated (zlib) or
- * copied as they are (then size must be block); src NULL for nothing to
- * do (the caller fills dst). failed is set when zlib data is not exactly
- * one block with its check value. */
+/* One page: the size bytes of zlib data at src inflated into the block
+ * bytes at dst; src NULL for nothing to do (the caller fills dst: a page
+ * stored uncompressed, or a copy of another). failed is set when the data
+ * is not exactly one block with its check value. */
 struct inflate_job {
 	const unsigned char *src;
 	unsigned char *dst;
 	uint32_t size;
-	int zlib;
 	int failed;
 };
 
@@ -27,7 +26,7 @@ struct page_inflater;
 struct page_inflater *page_inflater_new(uint32_t block);
 
 /* Runs the n jobs: on two threads when two_threads and enough of them are
- * zlib pages to pay for the hand-over (else, or when no thread can be
+ * pages to inflate to pay for the hand-over (else, or when no thread can be
  * started, on the caller's alone). Returns when all are done. */
 void page_inflater_run(struct page_inflater *pi, struct inflate_job *jobs, size_t n, int two_threads);
 
