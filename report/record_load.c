@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct load {
 	const char *path, *what;
@@ -146,17 +147,35 @@ static int load_objects(const struct record_field *f, const cJSON *x, struct rec
 
 struct walk {
 	const cJSON *obj;
+	const cJSON *next; /* the member after the last one found */
 	char *target;
 	const struct load *ld;
 };
 
+/* The member named name, searched from the one after the last found, then
+ * from the start: a document ksmbench wrote holds its fields in the schema's
+ * order, so each is found at the first try, where a search from the start
+ * (cJSON_GetObjectItemCaseSensitive) made reading an object quadratic in its
+ * fields. The first member of that name, as a search from the start finds it,
+ * unless a document repeats a name; then either is as good. */
+static const cJSON *member(struct walk *w, const char *name)
+{
+	for (const cJSON *x = w->next; x; x = x->next)
+		if (x->string && strcmp(x->string, name) == 0)
+			return w->next = x->next, x;
+	for (const cJSON *x = w->obj->child; x && x != w->next; x = x->next)
+		if (x->string && strcmp(x->string, name) == 0)
+			return w->next = x->next, x;
+	return NULL;
+}
+
 static int load_field(const struct record_field *f, void *arg)
 {
-	const struct walk *w = arg;
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(w->obj, f->name);
+	struct walk *w = arg;
 
 	if (!f->load)
 		return 0;
+	const cJSON *x = member(w, f->name);
 	char *at = w->target + f->load - 1;
 	if ((!x || cJSON_IsNull(x)) && !(f->flags & RECORD_REQUIRED))
 		return 0;
@@ -177,7 +196,7 @@ int record_load(const struct record_schema *s, const cJSON *obj, void *target, c
 		const char *what, struct kb_err *err)
 {
 	struct load ld = { path, what, err };
-	struct walk w = { obj, target, &ld };
+	struct walk w = { obj, obj->child, target, &ld };
 
 	return record_each(s, load_field, &w) ? -1 : 0;
 }
