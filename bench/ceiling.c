@@ -1,6 +1,6 @@
 /* Runs the ceiling probes (see ceiling.h): every instruction micro-loop for a
- * short run, round after round, the best run of each kept; then the memory
- * probes. Times come from CLOCK_MONOTONIC and become core cycles through
+ * short run, round after round, the best run of each kept, with the memory
+ * probes' rounds spread between them. Times come from CLOCK_MONOTONIC and become core cycles through
  * the add chain's rate, so the TSC (which is not the core clock) plays no
  * part. */
 #include "ceiling.h"
@@ -142,6 +142,8 @@ static double time_loop_s(ceiling_loop_fn fn, uint64_t iters, uint64_t *sink)
 	return (double)(clock_now_ns() - t0) * 1e-9;
 }
 
+static double elapsed_s_since(uint64_t t0_ns) { return (double)(clock_now_ns() - t0_ns) * 1e-9; }
+
 /* Iterations for one run of about run_s. */
 static uint64_t calibrate(ceiling_loop_fn fn, double run_s, uint64_t *sink)
 {
@@ -180,50 +182,6 @@ static double best_of_kept(const double *samples, const unsigned *keep, unsigned
 	return best_and_spread(kept, k, spread_pct);
 }
 
-static void instruction_probes(const struct ceiling_opts *o, struct ceiling_figures *out)
-{
-	static double samples[CEIL_NPROBES][CEIL_ROUNDS_MAX]; /* seconds per op */
-	double tp[CEIL_ROUNDS_MAX];
-	unsigned keep[CEIL_ROUNDS_MAX], r = 0, k;
-	double elapsed;
-	uint64_t iters[CEIL_NPROBES] = { 0 }, sink = 1, t0 = clock_now_ns();
-	uint32_t have = cpu_features();
-
-	for (int p = 0; p < CEIL_NPROBES; p++)
-		if (probes[p].loop && (have & probes[p].needs) == probes[p].needs)
-			iters[p] = calibrate(probes[p].loop, o->run_s, &sink);
-	/* Round after round for spread_s, then until repeats of them ran on
-	 * an unshared core or extend_s is up: a sibling busy in bursts then
-	 * costs rounds, not the figures. One busy throughout is not seen (no
-	 * round is faster than the others). */
-	do {
-		double before = clock_chain_throughput();
-		for (int p = 0; p < CEIL_NPROBES; p++)
-			if (iters[p])
-				samples[p][r] = time_loop_s(probes[p].loop, iters[p], &sink) / ((double)iters[p] * probes[p].ops);
-		double after = clock_chain_throughput();
-		tp[r++] = before < after ? before : after;
-		k = unshared_rounds(tp, r, keep);
-		elapsed = (double)(clock_now_ns() - t0) * 1e-9;
-	} while (r < o->repeats ||
-		 (r < CEIL_ROUNDS_MAX && (elapsed < o->spread_s || (k < o->repeats && elapsed < o->extend_s))));
-	cpu_vector_state_clean();
-	out->rounds = r;
-	out->rounds_shared = r - k;
-
-	double spread, add_s = best_of_kept(samples[CEIL_CORE_CLOCK], keep, k, &spread);
-	double hz = add_s > 0 ? 1 / add_s : 0;
-	out->v[CEIL_CORE_CLOCK] = (struct ceiling_value){ hz > 0, hz, spread };
-	for (int p = 0; p < CEIL_NPROBES; p++) {
-		if (!iters[p] || p == CEIL_CORE_CLOCK || hz <= 0)
-			continue;
-		double best = best_of_kept(samples[p], keep, k, &spread), cycles = best * hz;
-		double v = probes[p].kind == K_BYTES_PER_CYCLE ? (cycles > 0 ? 1 / cycles : 0) : cycles;
-		out->v[p] = (struct ceiling_value){ v > 0, v, spread };
-	}
-	__asm__ volatile("" : : "r"(sink)); /* consumed */
-}
-
 /* The buffer of the memory probes, touched so that its pages exist. Where
  * lines can be flushed, 64 MiB (the ksmd style's flushed set) emptied from
  * the caches before each read: a buffer of 4x the last-level cache costs a
@@ -243,6 +201,9 @@ static unsigned char *stream_buffer(size_t *bytes, int flushed, struct kb_err *e
 	void *p = mmap(NULL, (size_t)want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return kb_fail(err, "cannot map %llu MiB for the memory probes", (unsigned long long)(want >> 20)), NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, (size_t)want, MADV_HUGEPAGE);
+#endif
 	/* Distinct contents per page, so that no page is the shared zero page. */
 	for (size_t off = 0; off < want; off += 4096)
 		memset((unsigned char *)p + off, (int)(off >> 12) | 1, 4096);
@@ -269,46 +230,127 @@ static double cold_page_round_ns(const unsigned char *buf, size_t bytes, uint64_
 	return ns[CEIL_COLD_PAGES / 2]; /* the median page of the round */
 }
 
-static int memory_probes(const struct ceiling_opts *o, struct ceiling_figures *out, struct kb_err *err)
-{
-	double stream_s[CEIL_ROUNDS_MAX], cold_ns[CEIL_ROUNDS_MAX], spread;
-	uint64_t state = 0x6b736d62u, sink = 0;
-	size_t bytes;
-	int flushed = cache_flush_available();
-	unsigned char *buf = stream_buffer(&bytes, flushed, err);
+/* The memory probes' state: their buffer and the rounds taken so far. */
+struct memory_probes {
+	unsigned char *buf;
+	size_t bytes, span;
+	int flushed;
+	unsigned parts, stream_n, stream_want, cold_n, cold_want;
+	double stream_s[CEIL_ROUNDS_MAX], cold_ns[CEIL_ROUNDS_MAX];
+	uint64_t state, sink;
+};
 
-	if (!buf)
+/* Streamed reads are few. A flushed buffer is read whole, each time from
+ * memory. Unflushed, each read takes a quarter of it (as much as the
+ * last-level cache), the quarter touched least recently: three times the
+ * cache was read or written since, so it comes from memory, in a quarter of
+ * the time of a whole pass. Given time to extend, three times as many of
+ * both (the host's memory traffic, which nothing here can see, moves them
+ * most). */
+static int memory_begin(const struct ceiling_opts *o, struct memory_probes *m, struct kb_err *err)
+{
+	unsigned mul = o->extend_s > 0 ? 3 : 1;
+
+	memset(m, 0, sizeof(*m));
+	m->flushed = cache_flush_available();
+	m->buf = stream_buffer(&m->bytes, m->flushed, err);
+	if (!m->buf)
 		return -1;
-	/* Streamed reads are few. A flushed buffer is read whole, each time
-	 * from memory. Unflushed, each read takes a quarter of it (as much as
-	 * the last-level cache), the quarter touched least recently: three
-	 * times the cache was read or written since, so it comes from memory,
-	 * in a quarter of the time of a whole pass. Given time to extend, three
-	 * times as many of both (the host's memory traffic, which nothing here
-	 * can see, moves them most). */
-	unsigned mul = o->extend_s > 0 ? 3 : 1, cold_rounds = o->repeats * mul;
-	unsigned stream_rounds = (o->repeats < 5 ? o->repeats : 5) * mul;
-	unsigned parts = flushed ? 1 : 4;
-	size_t span = bytes / parts & ~(size_t)4095;
-	for (unsigned r = 0; r < stream_rounds; r++) {
-		const unsigned char *from = buf + (r % parts) * span;
-		if (flushed)
-			cache_flush(from, span);
-		uint64_t t0 = clock_now_ns();
-		sink += ceiling_read_streams(from, span);
-		stream_s[r] = (double)(clock_now_ns() - t0) * 1e-9 / (double)span;
-	}
-	for (unsigned r = 0; r < cold_rounds; r++)
-		cold_ns[r] = cold_page_round_ns(buf, bytes, &state, &sink);
-	double s = best_and_spread(stream_s, stream_rounds, &spread);
-	out->v[CEIL_MEM_STREAM] = (struct ceiling_value){ s > 0, s > 0 ? 1 / s : 0, spread };
-	double c = best_and_spread(cold_ns, cold_rounds, &spread);
-	out->v[CEIL_COLD_PAGE] = (struct ceiling_value){ c > 0, c, spread };
-	out->stream_bytes = bytes;
-	out->stream_flushed = flushed;
-	munmap(buf, bytes);
-	__asm__ volatile("" : : "r"(sink));
+	m->cold_want = o->repeats * mul;
+	m->stream_want = (o->repeats < 5 ? o->repeats : 5) * mul;
+	m->parts = m->flushed ? 1 : 4;
+	m->span = m->bytes / m->parts & ~(size_t)4095;
+	m->state = 0x6b736d62u;
 	return 0;
+}
+
+/* A cold-page round (any number, up to CEIL_ROUNDS_MAX: each takes some 40
+ * us), and a streamed read when stream is set and fewer than stream_want
+ * ran; 0 when neither was taken. */
+static int memory_round(struct memory_probes *m, int stream)
+{
+	int ran = 0;
+
+	if (stream && m->stream_n < m->stream_want) {
+		const unsigned char *from = m->buf + (m->stream_n % m->parts) * m->span;
+		if (m->flushed)
+			cache_flush(from, m->span);
+		uint64_t t0 = clock_now_ns();
+		m->sink += ceiling_read_streams(from, m->span);
+		m->stream_s[m->stream_n++] = (double)(clock_now_ns() - t0) * 1e-9 / (double)m->span;
+		ran = 1;
+	}
+	if (m->cold_n < CEIL_ROUNDS_MAX) {
+		m->cold_ns[m->cold_n++] = cold_page_round_ns(m->buf, m->bytes, &m->state, &m->sink);
+		ran = 1;
+	}
+	return ran;
+}
+
+static void memory_finish(struct memory_probes *m, struct ceiling_figures *out)
+{
+	double spread;
+
+	while (m->stream_n < m->stream_want || m->cold_n < m->cold_want)
+		memory_round(m, 1);
+	double s = best_and_spread(m->stream_s, m->stream_n, &spread);
+	out->v[CEIL_MEM_STREAM] = (struct ceiling_value){ s > 0, s > 0 ? 1 / s : 0, spread };
+	double c = best_and_spread(m->cold_ns, m->cold_n, &spread);
+	out->v[CEIL_COLD_PAGE] = (struct ceiling_value){ c > 0, c, spread };
+	out->stream_bytes = m->bytes;
+	out->stream_flushed = m->flushed;
+	munmap(m->buf, m->bytes);
+	__asm__ volatile("" : : "r"(m->sink));
+}
+
+static void instruction_probes(const struct ceiling_opts *o, struct ceiling_figures *out, struct memory_probes *m)
+{
+	static double samples[CEIL_NPROBES][CEIL_ROUNDS_MAX]; /* seconds per op */
+	double tp[CEIL_ROUNDS_MAX];
+	unsigned keep[CEIL_ROUNDS_MAX], r = 0, k;
+	double elapsed;
+	uint64_t iters[CEIL_NPROBES] = { 0 }, sink = 1, t0 = clock_now_ns();
+	uint32_t have = cpu_features();
+
+	for (int p = 0; p < CEIL_NPROBES; p++)
+		if (probes[p].loop && (have & probes[p].needs) == probes[p].needs)
+			iters[p] = calibrate(probes[p].loop, o->run_s, &sink);
+	/* Round after round for spread_s, then until repeats of them ran on
+	 * an unshared core or extend_s is up: a sibling busy in bursts then
+	 * costs rounds, not the figures. One busy throughout is not seen (no
+	 * round is faster than the others). The memory probes' rounds go
+	 * between them, not all in a few milliseconds: a burst of the host's
+	 * memory traffic then meets some of them, not all (their best moved
+	 * 7-14% between runs when they ran back to back). A cold-page round
+	 * goes with each round, the few streamed reads spread over spread_s. */
+	do {
+		if (m)
+			memory_round(m, elapsed_s_since(t0) * m->stream_want >= o->spread_s * m->stream_n);
+		double before = clock_chain_throughput();
+		for (int p = 0; p < CEIL_NPROBES; p++)
+			if (iters[p])
+				samples[p][r] = time_loop_s(probes[p].loop, iters[p], &sink) / ((double)iters[p] * probes[p].ops);
+		double after = clock_chain_throughput();
+		tp[r++] = before < after ? before : after;
+		k = unshared_rounds(tp, r, keep);
+		elapsed = elapsed_s_since(t0);
+	} while (r < o->repeats ||
+		 (r < CEIL_ROUNDS_MAX && (elapsed < o->spread_s || (k < o->repeats && elapsed < o->extend_s))));
+	cpu_vector_state_clean();
+	out->rounds = r;
+	out->rounds_shared = r - k;
+
+	double spread, add_s = best_of_kept(samples[CEIL_CORE_CLOCK], keep, k, &spread);
+	double hz = add_s > 0 ? 1 / add_s : 0;
+	out->v[CEIL_CORE_CLOCK] = (struct ceiling_value){ hz > 0, hz, spread };
+	for (int p = 0; p < CEIL_NPROBES; p++) {
+		if (!iters[p] || p == CEIL_CORE_CLOCK || hz <= 0)
+			continue;
+		double best = best_of_kept(samples[p], keep, k, &spread), cycles = best * hz;
+		double v = probes[p].kind == K_BYTES_PER_CYCLE ? (cycles > 0 ? 1 / cycles : 0) : cycles;
+		out->v[p] = (struct ceiling_value){ v > 0, v, spread };
+	}
+	__asm__ volatile("" : : "r"(sink)); /* consumed */
 }
 
 int ceiling_measure(const struct ceiling_opts *o, struct ceiling_figures *out, struct kb_err *err)
@@ -325,9 +367,21 @@ int ceiling_measure(const struct ceiling_opts *o, struct ceiling_figures *out, s
 	out->repeats = o->repeats;
 	for (size_t i = 0; i < sizeof(ceiling_l1_buf); i++)
 		ceiling_l1_buf[i] = (unsigned char)(i * 131 + 7);
-	instruction_probes(o, out);
-	if (!o->skip_memory && memory_probes(o, out, err))
-		return -1;
+	struct memory_probes *m = NULL;
+	if (!o->skip_memory) {
+		m = malloc(sizeof(*m));
+		if (!m)
+			return kb_fail(err, "out of memory for the memory probes");
+		if (memory_begin(o, m, err)) {
+			free(m);
+			return -1;
+		}
+	}
+	instruction_probes(o, out, m);
+	if (m) {
+		memory_finish(m, out);
+		free(m);
+	}
 	out->elapsed_s = (double)(clock_now_ns() - t0) * 1e-9;
 	return 0;
 }
