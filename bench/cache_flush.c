@@ -6,17 +6,17 @@
 #include "cache_flush.h"
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
+#include "../common/cpuid.h"
 
 /* CPUID leaf 1: EDX bit 19 is clflush; EBX bits 15..8 its line size in
  * 8-byte units. */
 static size_t line_bytes(void)
 {
-	unsigned a, b, c, d;
+	unsigned r[4];
 
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(d & (1u << 19)) || ((b >> 8) & 0xff) == 0)
+	if (!kb_cpuid(1, 0, r) || !(r[3] & (1u << 19)) || ((r[1] >> 8) & 0xff) == 0)
 		return 0;
-	return ((b >> 8) & 0xff) * 8u;
+	return ((r[1] >> 8) & 0xff) * 8u;
 }
 
 static void flush_line(const char *p)

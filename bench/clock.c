@@ -7,7 +7,7 @@
 #include "stats.h"
 
 #if CLOCK_HAVE_TSC
-#include <cpuid.h>
+#include "../common/cpuid.h"
 #endif
 
 uint64_t clock_resolution_ns(void)
@@ -149,13 +149,13 @@ static double measure_hz(uint64_t span_ns)
 static void identify(struct counter_info *ci)
 {
 #if CLOCK_HAVE_TSC
-	unsigned a, b, c, e;
+	unsigned r[4];
 	ci->is_tsc = 1;
 	ci->unit = "TSC cycles";
-	if (__get_cpuid(0x80000001, &a, &b, &c, &e))
-		ci->has_rdtscp = (e >> 27) & 1;
-	if (__get_cpuid(0x80000007, &a, &b, &c, &e))
-		ci->invariant = (e >> 8) & 1;
+	if (kb_cpuid(0x80000001u, 0, r))
+		ci->has_rdtscp = (r[3] >> 27) & 1;
+	if (kb_cpuid(0x80000007u, 0, r))
+		ci->invariant = (r[3] >> 8) & 1;
 #else
 	ci->is_tsc = 0;
 	ci->invariant = 1;

@@ -12,7 +12,7 @@
 #define XSAVE_BATCHES 8u   /* the fastest batch counts */
 
 #if defined(__x86_64__)
-#include <cpuid.h>
+#include "../common/cpuid.h"
 
 static uint64_t xgetbv0(void)
 {
@@ -32,13 +32,12 @@ static void save_restore(void *area, uint64_t mask)
 
 void xsave_measure(struct xsave_cost *out)
 {
-	unsigned a, b, c, d;
+	unsigned r[4];
 
 	memset(out, 0, sizeof(*out));
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || __get_cpuid_max(0, NULL) < 0xd)
+	if (!kb_cpuid(1, 0, r) || !(r[2] & (1u << 27)) || !kb_cpuid(0xd, 0, r)) /* OSXSAVE; the XSAVE leaf */
 		return;
-	__cpuid_count(0xd, 0, a, b, c, d);
-	size_t size = (b + 63u) & ~(size_t)63u;
+	size_t size = (r[1] + 63u) & ~(size_t)63u;
 	void *area = size ? aligned_alloc(64, size) : NULL;
 	if (!area)
 		return;
@@ -54,7 +53,7 @@ void xsave_measure(struct xsave_cost *out)
 			best = ns;
 	}
 	free(area);
-	*out = (struct xsave_cost){ b, mask, best };
+	*out = (struct xsave_cost){ r[1], mask, best };
 }
 #else
 void xsave_measure(struct xsave_cost *out)

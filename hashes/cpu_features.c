@@ -7,7 +7,7 @@
 #include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
+#include "../common/cpuid.h"
 #elif defined(__aarch64__) || defined(__arm__)
 #include <sys/auxv.h>
 #endif
@@ -35,11 +35,12 @@ static uint64_t read_xcr0(void)
 
 static uint32_t detect(void)
 {
-	unsigned a, b, c, d;
+	unsigned r[4];
 	uint32_t f = 0;
 
-	if (!__get_cpuid(1, &a, &b, &c, &d))
+	if (!kb_cpuid(1, 0, r))
 		return 0;
+	unsigned c = r[2], d = r[3];
 	if (d & (1u << 26))
 		f |= CPU_SSE2;
 	if (c & (1u << 20))
@@ -54,7 +55,9 @@ static uint32_t detect(void)
 	if (avx && os_ymm)
 		f |= CPU_AVX;
 
-	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+	if (kb_cpuid(7, 0, r)) {
+		unsigned b = r[1];
+		c = r[2];
 		if (os_ymm && (b & (1u << 5)))
 			f |= CPU_AVX2;
 		if (os_zmm && (b & (1u << 16)))

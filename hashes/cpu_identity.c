@@ -8,7 +8,7 @@
 #include "cpu_features.h"
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
+#include "../common/cpuid.h"
 #endif
 
 static struct cpu_identity detected, simulated;
@@ -18,15 +18,15 @@ static void detect(struct cpu_identity *id)
 {
 	memset(id, 0, sizeof(*id));
 #if defined(__x86_64__) || defined(__i386__)
-	unsigned a, b, c, d;
-	if (!__get_cpuid(0, &a, &b, &c, &d))
+	unsigned r[4];
+	if (!kb_cpuid(0, 0, r))
 		return;
-	memcpy(id->vendor, &b, 4);
-	memcpy(id->vendor + 4, &d, 4);
-	memcpy(id->vendor + 8, &c, 4);
-	if (!__get_cpuid(1, &a, &b, &c, &d))
+	memcpy(id->vendor, &r[1], 4);
+	memcpy(id->vendor + 4, &r[3], 4);
+	memcpy(id->vendor + 8, &r[2], 4);
+	if (!kb_cpuid(1, 0, r))
 		return;
-	unsigned base_family = (a >> 8) & 0xf, base_model = (a >> 4) & 0xf;
+	unsigned a = r[0], base_family = (a >> 8) & 0xf, base_model = (a >> 4) & 0xf;
 	id->family = base_family + (base_family == 0xf ? (a >> 20) & 0xff : 0);
 	id->model = base_model | ((base_family == 0xf || base_family == 0x6) ? ((a >> 16) & 0xf) << 4 : 0);
 #endif
