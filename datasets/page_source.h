@@ -7,6 +7,21 @@
 
 #include "../common/err.h"
 
+/* A consumer's digest of one page, computed ahead on a source's thread:
+ * a key (never 0) and a 32-bit value the consumer may also want of the page
+ * (the census: its first checksum), valid where the key says so: the
+ * thread asks for it only while it is ahead of the consumer. */
+struct page_digest {
+	uint64_t key;
+	uint32_t sum;
+};
+
+/* Fills *out for one page's bytes, with the sum if spare (the thread has
+ * time to spare); given to a source that can compute it ahead on another
+ * thread (page_source_set_digest). It must be a pure function of the bytes:
+ * it runs on that thread. */
+typedef void (*page_digest_fn)(void *ctx, const unsigned char *data, int spare, struct page_digest *out);
+
 /* What a source yields: a page's address (in the dumped address space; the
  * file offset for raw files), its index in the source, and its bytes. The
  * bytes stay valid until the next call on the source. locator says where
@@ -18,14 +33,9 @@ struct page {
 	const unsigned char *data;
 	uint64_t locator;
 	uint64_t info; /* a ksmbench capture's page word (capture_note.h), else 0 */
-	uint64_t digest; /* the consumer's page digest of data, computed ahead, or 0 */
-	uint64_t digest_ahead; /* digest of the page PAGE_DIGEST_AHEAD on, where known, or 0 */
+	struct page_digest digest; /* the consumer's digest of data, computed ahead, or key 0 */
+	uint64_t digest_ahead; /* digest key of the page PAGE_DIGEST_AHEAD on, where known, or 0 */
 };
-
-/* A consumer's digest of one page's bytes (never 0), given to a source
- * that can compute it ahead on another thread (page_source_set_digest).
- * It must be a pure function of the bytes: it runs on that thread. */
-typedef uint64_t (*page_digest_fn)(void *ctx, const unsigned char *data);
 
 #define PAGE_LOCATOR_NONE UINT64_MAX
 /* How far ahead page.digest_ahead looks: a source that digests a chunk at
@@ -37,10 +47,10 @@ typedef uint64_t (*page_digest_fn)(void *ctx, const unsigned char *data);
 /* A page's digests from its chunk's (one per page, computed ahead): its
  * own, the i-th of n, and the one PAGE_DIGEST_AHEAD on where the chunk
  * has it. */
-static inline void page_take_digests(struct page *out, const uint64_t *digests, size_t i, size_t n)
+static inline void page_take_digests(struct page *out, const struct page_digest *digests, size_t i, size_t n)
 {
 	out->digest = digests[i];
-	out->digest_ahead = i + PAGE_DIGEST_AHEAD < n ? digests[i + PAGE_DIGEST_AHEAD] : 0;
+	out->digest_ahead = i + PAGE_DIGEST_AHEAD < n ? digests[i + PAGE_DIGEST_AHEAD].key : 0;
 }
 
 /* What a source held but could not hash. */
@@ -85,7 +95,7 @@ struct page_source {
 static inline int page_source_next(struct page_source *src, struct page *out, struct kb_err *err)
 {
 	out->info = 0;
-	out->digest = 0;
+	out->digest.key = 0;
 	out->digest_ahead = 0;
 	return src->ops->next(src, out, err);
 }

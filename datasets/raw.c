@@ -17,7 +17,7 @@ struct raw_source {
 	unsigned char *buf;   /* the current chunk (owned, or the read-ahead's) */
 	unsigned char *own;   /* the buffer without read-ahead */
 	struct readahead *ra; /* or NULL */
-	const uint64_t *digests; /* the current chunk's, or NULL */
+	const struct page_digest *digests; /* the current chunk's, or NULL */
 	struct readahead_digest dg;
 	int read_ahead; /* worth a thread, not yet tried (it starts at the first next()) */
 	size_t cap, len, pos;

@@ -13,10 +13,14 @@
  * not at every one: each wake-up is a futex call on both sides and, where
  * the caller is the slower one, came at every chunk. */
 #define RA_WAKE_FREE (RA_SLOTS / 2)
+/* The thread does a digest's optional part while this many chunks wait
+ * for the caller: then the caller is the slower, and it would do that part
+ * itself (a scan's census: the first checksum of each distinct page). */
+#define RA_SPARE_FULL (RA_SLOTS / 2)
 
 struct ra_slot {
 	unsigned char *buf;
-	uint64_t *digests; /* with a digest: one per page */
+	struct page_digest *digests; /* with a digest: one per page */
 	ssize_t len;
 	int full;
 	struct kb_err err;
@@ -37,13 +41,24 @@ struct readahead {
 	pthread_cond_t cond;
 };
 
-static void digest_chunk(const struct readahead *ra, struct ra_slot *sl)
+/* spare: the caller had chunks enough waiting that this thread may do the
+ * digest's optional part (page_digest_fn) and still keep ahead. */
+static void digest_chunk(const struct readahead *ra, struct ra_slot *sl, int spare)
 {
 	if (!ra->dg.fn || sl->len <= 0)
 		return;
 	size_t pages = (size_t)sl->len / ra->dg.page_size;
 	for (size_t i = 0; i < pages; i++)
-		sl->digests[i] = ra->dg.fn(ra->dg.ctx, sl->buf + i * ra->dg.page_size);
+		ra->dg.fn(ra->dg.ctx, sl->buf + i * ra->dg.page_size, spare, &sl->digests[i]);
+}
+
+static int full_slots(const struct readahead *ra)
+{
+	int n = 0;
+
+	for (int i = 0; i < RA_SLOTS; i++)
+		n += ra->slot[i].full;
+	return n;
 }
 
 static void *ra_main(void *arg)
@@ -59,14 +74,14 @@ static void *ra_main(void *arg)
 			pthread_cond_wait(&ra->cond, &ra->lock);
 		}
 		ra->reader_waits = ra->freed = 0;
-		int stop = ra->stop;
+		int stop = ra->stop, spare = full_slots(ra) >= RA_SPARE_FULL;
 		pthread_mutex_unlock(&ra->lock);
 		if (stop)
 			break;
 		size_t want = ra->end - off < ra->cap ? (size_t)(ra->end - off) : ra->cap;
 		ssize_t n = want ? kb_stream_read(ra->s, off, sl->buf, want, &sl->err) : 0;
 		sl->len = n;
-		digest_chunk(ra, sl);
+		digest_chunk(ra, sl, spare);
 		pthread_mutex_lock(&ra->lock);
 		sl->full = 1;
 		if (ra->caller_waits)
@@ -113,7 +128,7 @@ struct readahead *readahead_start(struct kb_stream *s, uint64_t off, uint64_t en
 	for (int i = 0; ok && i < RA_SLOTS; i++) {
 		ok = (ra->slot[i].buf = aligned_alloc(64, cap)) != NULL;
 		if (ok && ra->dg.fn)
-			ok = (ra->slot[i].digests = malloc(cap / ra->dg.page_size * sizeof(uint64_t))) != NULL;
+			ok = (ra->slot[i].digests = malloc(cap / ra->dg.page_size * sizeof(struct page_digest))) != NULL;
 	}
 	if (!ok) {
 		if (ra)
@@ -132,7 +147,8 @@ struct readahead *readahead_start(struct kb_stream *s, uint64_t off, uint64_t en
 	return ra;
 }
 
-ssize_t readahead_next(struct readahead *ra, unsigned char **data, const uint64_t **digests, struct kb_err *err)
+ssize_t readahead_next(struct readahead *ra, unsigned char **data, const struct page_digest **digests,
+		       struct kb_err *err)
 {
 	if (ra->ended)
 		return 0;

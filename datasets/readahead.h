@@ -50,7 +50,8 @@ struct readahead *readahead_start(struct kb_stream *s, uint64_t off, uint64_t en
  * end of the stream, then 0 on later calls), or -1 with err. With a digest,
  * *digests holds one per whole page of the chunk (else it is NULL). Both
  * stay valid until the next call. */
-ssize_t readahead_next(struct readahead *ra, unsigned char **data, const uint64_t **digests, struct kb_err *err);
+ssize_t readahead_next(struct readahead *ra, unsigned char **data, const struct page_digest **digests,
+		       struct kb_err *err);
 
 /* Stops the thread (the stream is the caller's again) and keeps the
  * buffers for readahead_restart. */

@@ -22,7 +22,7 @@ struct segment_pager {
 	size_t buf_cap;   /* the largest read: a multiple of page_size */
 	size_t buf_alloc; /* bytes allocated at buf so far */
 	const unsigned char *chunk; /* the current chunk: buf, or the read-ahead's */
-	const uint64_t *digests;    /* its pages' digests (read ahead with one), or NULL */
+	const struct page_digest *digests; /* its pages' digests (read ahead with one), or NULL */
 	size_t buf_len, buf_pos;    /* the current chunk's length and next page */
 	uint64_t win_off;           /* a plain file's bytes at buf: [win_off, win_off + win_len) */
 	size_t win_len;

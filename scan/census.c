@@ -348,19 +348,32 @@ static int count_copy(struct census *c, struct census_entry *e, unsigned dump, s
 	return 0;
 }
 
-/* A digest's low 16 bits (where census_add puts the dump): it is there,
- * and whether the page is zero. */
+/* A digest key's low 16 bits (where census_add puts the dump): it is
+ * there, whether the page is zero, and whether the digest's sum holds the
+ * page's first checksum. */
 #define DIGEST_PRESENT 1u
 #define DIGEST_ZERO 2u
+#define DIGEST_SUM 4u
 
-uint64_t census_digest(void *ctx, const unsigned char *data)
+static uint64_t digest_key(const struct census *c, const unsigned char *data)
 {
-	const struct census *c = ctx;
 	uint32_t ps = c->cfg.page_size;
 
 	if (census_page_is_zero(data, ps))
 		return DIGEST_PRESENT | DIGEST_ZERO;
 	return (c->cfg.key_fn(data, ps) & ~0xffffull) | DIGEST_PRESENT;
+}
+
+void census_digest(void *ctx, const unsigned char *data, int spare, struct page_digest *out)
+{
+	const struct census *c = ctx;
+
+	out->key = digest_key(c, data);
+	out->sum = 0;
+	if (spare && !(out->key & DIGEST_ZERO) && c->cfg.nsums) {
+		out->sum = (uint32_t)c->cfg.sum_fns[0](data, c->cfg.page_size);
+		out->key |= DIGEST_SUM;
+	}
 }
 
 void census_prefetch(const struct census *c, uint64_t digest)
@@ -372,18 +385,19 @@ void census_prefetch(const struct census *c, uint64_t digest)
 int census_add(struct census *c, const unsigned char *data, uint64_t locator, unsigned dump, uint64_t *content,
 	       struct kb_err *err)
 {
-	return census_add_digested(c, data, 0, locator, dump, content, err);
+	return census_add_digested(c, data, NULL, locator, dump, content, err);
 }
 
-int census_add_digested(struct census *c, const unsigned char *data, uint64_t digest, uint64_t locator,
-			unsigned dump, uint64_t *content, struct kb_err *err)
+int census_add_digested(struct census *c, const unsigned char *data, const struct page_digest *dg,
+			uint64_t locator, unsigned dump, uint64_t *content, struct kb_err *err)
 {
 	uint32_t ps = c->cfg.page_size;
+	uint64_t digest = dg ? dg->key : 0;
 
 	if (dump >= CENSUS_DUMPS_MAX)
 		return kb_fail(err, "more than %u dumps in one census", CENSUS_DUMPS_MAX);
 	if (!(digest & DIGEST_PRESENT))
-		digest = census_digest(c, data);
+		digest = digest_key(c, data);
 	c->counts.pages++;
 	if (digest & DIGEST_ZERO) {
 		c->counts.zero_pages++;
@@ -419,7 +433,7 @@ int census_add_digested(struct census *c, const unsigned char *data, uint64_t di
 	e->key = key;
 	e->locator = locator;
 	e->count = 1;
-	e->sum0 = c->cfg.nsums ? (uint32_t)c->cfg.sum_fns[0](data, ps) : 0;
+	e->sum0 = (digest & DIGEST_SUM) ? dg->sum : c->cfg.nsums ? (uint32_t)c->cfg.sum_fns[0](data, ps) : 0;
 	for (unsigned k = 1; k < c->cfg.nsums; k++)
 		c->sums[k][s] = (uint32_t)c->cfg.sum_fns[k](data, ps);
 	c->counts.distinct++;

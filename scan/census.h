@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../common/err.h"
+#include "../datasets/page_source.h"
 #include "../hashes/hash.h"
 
 #define CENSUS_SUMS_MAX 32
@@ -79,9 +80,12 @@ int census_add(struct census *c, const unsigned char *data, uint64_t locator, un
 	       struct kb_err *err);
 
 /* The page's digest for census_add_digested: the zero test and the key in
- * one value, never 0. A pure function of the bytes (a page_digest_fn, for
- * a source that digests ahead on its own thread); ctx is the census. */
-uint64_t census_digest(void *ctx, const unsigned char *data);
+ * one value, never 0, and, if spare and the page is not zero, its first
+ * checksum (cfg.sum_fns[0]), which census_add_digested otherwise computes
+ * itself for the distinct pages. A page_digest_fn, for a source that
+ * digests ahead on its own thread (a pure function of the bytes); ctx is
+ * the census. */
+void census_digest(void *ctx, const unsigned char *data, int spare, struct page_digest *out);
 
 /* Starts loading the table slot a page with this census_digest will probe
  * (a hint: nothing changes; 0, no digest, is no hint). The table is larger
@@ -89,9 +93,10 @@ uint64_t census_digest(void *ctx, const unsigned char *data);
  * unless started early. */
 void census_prefetch(const struct census *c, uint64_t digest);
 
-/* census_add with the page's census_digest already computed (0: not). */
-int census_add_digested(struct census *c, const unsigned char *data, uint64_t digest, uint64_t locator,
-			unsigned dump, uint64_t *content, struct kb_err *err);
+/* census_add with the page's census_digest already computed (NULL, or key
+ * 0: not). */
+int census_add_digested(struct census *c, const unsigned char *data, const struct page_digest *digest,
+			uint64_t locator, unsigned dump, uint64_t *content, struct kb_err *err);
 
 /* The table: *nslots entries, those with a count in use. */
 const struct census_entry *census_slots(const struct census *c, uint64_t *nslots);

@@ -110,7 +110,7 @@ static int add_page(struct scan_state *st, struct census *c, struct scan_dump *d
 		return 0;
 	}
 	census_prefetch(c, pg->digest_ahead); /* 0: none known, no hint */
-	if (census_add_digested(c, pg->data, pg->digest, loc, dump, &content, err))
+	if (census_add_digested(c, pg->data, &pg->digest, loc, dump, &content, err))
 		return -1;
 	d->zero_pages += content == CENSUS_CONTENT_ZERO;
 	return d->page_words ? ksm_model_add(&st->model, content, pg->info, err) : 0;
