@@ -1,8 +1,8 @@
 /* Runs the ceiling probes (see ceiling.h): every instruction micro-loop for a
  * short run, round after round, the best run of each kept, with the memory
- * probes' rounds spread between them. Times come from CLOCK_MONOTONIC and become core cycles through
- * the add chain's rate, so the TSC (which is not the core clock) plays no
- * part. */
+ * probes' rounds spread between them. Times come from CLOCK_MONOTONIC and
+ * become core cycles through the add chain's rate, so the TSC (which is not
+ * the core clock) plays no part. */
 #include "ceiling.h"
 
 #include <stdlib.h>
@@ -244,9 +244,9 @@ struct memory_probes {
  * memory. Unflushed, each read takes a quarter of it (as much as the
  * last-level cache), the quarter touched least recently: three times the
  * cache was read or written since, so it comes from memory, in a quarter of
- * the time of a whole pass. Given time to extend, three times as many of
- * both (the host's memory traffic, which nothing here can see, moves them
- * most). */
+ * the time of a whole pass. Given time to extend, three times as many
+ * streamed reads, and at least as many cold-page rounds (the host's memory
+ * traffic, which nothing here can see, moves them most). */
 static int memory_begin(const struct ceiling_opts *o, struct memory_probes *m, struct kb_err *err)
 {
 	unsigned mul = o->extend_s > 0 ? 3 : 1;
@@ -266,11 +266,9 @@ static int memory_begin(const struct ceiling_opts *o, struct memory_probes *m, s
 
 /* A cold-page round (any number, up to CEIL_ROUNDS_MAX: each takes some 40
  * us), and a streamed read when stream is set and fewer than stream_want
- * ran; 0 when neither was taken. */
-static int memory_round(struct memory_probes *m, int stream)
+ * ran. */
+static void memory_round(struct memory_probes *m, int stream)
 {
-	int ran = 0;
-
 	if (stream && m->stream_n < m->stream_want) {
 		const unsigned char *from = m->buf + (m->stream_n % m->parts) * m->span;
 		if (m->flushed)
@@ -278,13 +276,9 @@ static int memory_round(struct memory_probes *m, int stream)
 		uint64_t t0 = clock_now_ns();
 		m->sink += ceiling_read_streams(from, m->span);
 		m->stream_s[m->stream_n++] = (double)(clock_now_ns() - t0) * 1e-9 / (double)m->span;
-		ran = 1;
 	}
-	if (m->cold_n < CEIL_ROUNDS_MAX) {
+	if (m->cold_n < CEIL_ROUNDS_MAX)
 		m->cold_ns[m->cold_n++] = cold_page_round_ns(m->buf, m->bytes, &m->state, &m->sink);
-		ran = 1;
-	}
-	return ran;
 }
 
 static void memory_finish(struct memory_probes *m, struct ceiling_figures *out)
@@ -367,21 +361,12 @@ int ceiling_measure(const struct ceiling_opts *o, struct ceiling_figures *out, s
 	out->repeats = o->repeats;
 	for (size_t i = 0; i < sizeof(ceiling_l1_buf); i++)
 		ceiling_l1_buf[i] = (unsigned char)(i * 131 + 7);
-	struct memory_probes *m = NULL;
-	if (!o->skip_memory) {
-		m = malloc(sizeof(*m));
-		if (!m)
-			return kb_fail(err, "out of memory for the memory probes");
-		if (memory_begin(o, m, err)) {
-			free(m);
-			return -1;
-		}
-	}
-	instruction_probes(o, out, m);
-	if (m) {
-		memory_finish(m, out);
-		free(m);
-	}
+	struct memory_probes mem;
+	if (!o->skip_memory && memory_begin(o, &mem, err))
+		return -1;
+	instruction_probes(o, out, o->skip_memory ? NULL : &mem);
+	if (!o->skip_memory)
+		memory_finish(&mem, out);
 	out->elapsed_s = (double)(clock_now_ns() - t0) * 1e-9;
 	return 0;
 }
