@@ -9,6 +9,7 @@
 #include "../../datasets/page_set.h"
 #include "../../datasets/raw.h"
 #include "check.h"
+#include "digest_stub.h"
 #include "groups.h"
 
 static char *temp_file(const void *data, size_t len)
@@ -69,28 +70,6 @@ void test_datasets_raw_source(void)
 	free(data);
 }
 
-/* A digest for the read-ahead: its key the page's first 8 bytes, never 0,
- * and a sum that is not the key's low half, so that both are seen to travel. */
-static uint64_t first_word_key(void *ctx, const unsigned char *data)
-{
-	uint64_t v;
-
-	memcpy(&v, data, sizeof(v));
-	return (v << 1 | 1) + (uint64_t)(uintptr_t)ctx;
-}
-
-static uint32_t sum_of_key(uint64_t key)
-{
-	return (uint32_t)(key >> 7) ^ 0x5a5a5a5au;
-}
-
-static void first_word_digest(void *ctx, const unsigned char *data, int spare, struct page_digest *out)
-{
-	(void)spare;
-	out->key = first_word_key(ctx, data);
-	out->sum = sum_of_key(out->key);
-}
-
 /* A file of many read-ahead chunks (more than its ring holds) and a
  * partial tail: every page in order, each with the digest of its own
  * bytes, computed on the read-ahead thread. */
@@ -118,23 +97,23 @@ void test_datasets_raw_read_ahead(void)
 		if (!src)
 			break;
 		if (digest)
-			CHECK(page_source_set_digest(src, first_word_digest, (void *)(uintptr_t)2) == 1);
+			CHECK(page_source_set_digest(src, stub_digest, (void *)(uintptr_t)2) == 1);
 		size_t n = 0, bad = 0, ahead = 0;
 		int rc;
 		while ((rc = page_source_next(src, &pg, &err)) == 1) {
-			uint64_t want = digest ? first_word_key((void *)(uintptr_t)2, data + n * ps) : 0;
+			uint64_t want = digest ? stub_digest_key((void *)(uintptr_t)2, data + n * ps) : 0;
 			bad += pg.index != n || pg.locator != n * ps || memcmp(pg.data, data + n * ps, ps) != 0 ||
-			       pg.digest.key != want || (want && pg.digest.sum != sum_of_key(want));
+			       pg.digest.key != want || (want && pg.digest.sum != stub_digest_sum(want));
 			/* The digest ahead, where the chunk has it, is that page's. */
 			if (pg.digest_ahead) {
 				ahead++;
 				bad += !digest || n + PAGE_DIGEST_AHEAD >= pages ||
 				       pg.digest_ahead !=
-					       first_word_key((void *)(uintptr_t)2, data + (n + PAGE_DIGEST_AHEAD) * ps);
+					       stub_digest_key((void *)(uintptr_t)2, data + (n + PAGE_DIGEST_AHEAD) * ps);
 			}
 			/* Too late once pages have been read. */
 			if (n == 0)
-				CHECK(page_source_set_digest(src, first_word_digest, NULL) == 0);
+				CHECK(page_source_set_digest(src, stub_digest, NULL) == 0);
 			n++;
 		}
 		CHECK(rc == 0 && n == pages && bad == 0 && (ahead > pages / 2) == digest);

@@ -17,6 +17,7 @@
 #include "../../datasets/segment_pager.h"
 #include "../../datasets/stream.h"
 #include "check.h"
+#include "digest_stub.h"
 #include "groups.h"
 
 static void count(uint64_t file_len, uint64_t mem_len, uint64_t skip, struct page_stats *st,
@@ -454,27 +455,6 @@ static void fill_indexed(unsigned char *p, uint64_t k)
 		p[i] = (unsigned char)(i * 7 + k);
 }
 
-static uint64_t index_key(void *ctx, const unsigned char *data)
-{
-	uint64_t v;
-
-	memcpy(&v, data, sizeof(v));
-	return (v << 1 | 1) + (uint64_t)(uintptr_t)ctx;
-}
-
-/* Its sum: not the key's low half, so that both are seen to travel. */
-static uint32_t index_sum(uint64_t key)
-{
-	return (uint32_t)(key >> 9) ^ 0xa5a5a5a5u;
-}
-
-static void index_digest(void *ctx, const unsigned char *data, int spare, struct page_digest *out)
-{
-	(void)spare;
-	out->key = index_key(ctx, data);
-	out->sum = index_sum(out->key);
-}
-
 struct ahead_seg {
 	uint64_t paddr, off, pages; /* pages whole in the file */
 	int digested;               /* large enough to be read ahead */
@@ -496,25 +476,25 @@ static int read_ahead_check(const char *path, const struct ahead_seg *segs, size
 	if (!src)
 		return -1;
 	if (digest)
-		CHECK(page_source_set_digest(src, index_digest, (void *)(uintptr_t)3) == 1);
+		CHECK(page_source_set_digest(src, stub_digest, (void *)(uintptr_t)3) == 1);
 	for (size_t s = 0; s < nsegs; s++)
 		for (uint64_t i = 0; i < segs[s].pages; i++, k++) {
 			unsigned char want[PS];
 			if ((rc = page_source_next(src, &pg, err)) != 1)
 				goto out;
 			fill_indexed(want, k);
-			uint64_t dg = digest && segs[s].digested ? index_key((void *)(uintptr_t)3, want) : 0;
+			uint64_t dg = digest && segs[s].digested ? stub_digest_key((void *)(uintptr_t)3, want) : 0;
 			bad += pg.addr != segs[s].paddr + i * PS || memcmp(pg.data, want, PS) != 0 ||
 			       pg.locator != (fetchable ? segs[s].off + i * PS : PAGE_LOCATOR_NONE) || pg.digest.key != dg ||
-			       (dg && pg.digest.sum != index_sum(dg));
+			       (dg && pg.digest.sum != stub_digest_sum(dg));
 			if (pg.digest_ahead) {
 				ahead++;
 				fill_indexed(want, k + PAGE_DIGEST_AHEAD);
 				bad += !dg || i + PAGE_DIGEST_AHEAD >= segs[s].pages ||
-				       pg.digest_ahead != index_key((void *)(uintptr_t)3, want);
+				       pg.digest_ahead != stub_digest_key((void *)(uintptr_t)3, want);
 			}
 			if (k == 0 && digest) /* too late once a page is out */
-				CHECK(page_source_set_digest(src, index_digest, NULL) == 0);
+				CHECK(page_source_set_digest(src, stub_digest, NULL) == 0);
 		}
 	rc = page_source_next(src, &pg, err);
 	CHECK(rc == 0 && bad == 0 && (ahead > 0) == digest);
