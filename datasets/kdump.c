@@ -59,9 +59,9 @@ struct kdump_source {
 	uint64_t descs_first;  /* index of descs[0] */
 	size_t descs_count;
 
-	unsigned char *win;           /* the data window: file bytes [win_off, win_off + win_len) */
-	uint64_t win_off;
-	size_t win_len, win_cap;
+	unsigned char *win_buf;       /* the data window's bytes, win_cap of them */
+	struct kb_window win;
+	size_t win_cap;
 
 	/* The batch: its pages in out, one block each, yielded in order; a
 	 * zlib page's data is staged (copied out of the window) and inflated
@@ -199,18 +199,10 @@ static const char *compression_name(uint32_t flags)
 static const unsigned char *data_at(struct kdump_source *k, uint64_t off, uint32_t size, const char *what,
 				    struct kb_err *err)
 {
-	if (off >= k->win_off && off - k->win_off <= k->win_len && size <= k->win_len - (off - k->win_off))
-		return k->win + (off - k->win_off);
-	if (kb_stream_check_range(k->data, off, size, what, err))
+	if (!kb_window_holds(&k->win, off, size, 1) &&
+	    kb_window_read(&k->win, k->data, off, k->win_buf, size, k->win_cap, what, err))
 		return NULL;
-	ssize_t n = kb_stream_read(k->data, off, k->win, k->win_cap, err);
-	if (n < 0)
-		return NULL;
-	k->win_off = off;
-	k->win_len = (size_t)n;
-	if ((size_t)n < size)
-		return kb_stream_fail_short(k->data, off, size, (size_t)n, what, err), NULL;
-	return k->win;
+	return k->win_buf + (off - k->win.off);
 }
 
 /* Adds the page of one descriptor to the batch: checked, and its data
@@ -351,18 +343,18 @@ static void kdump_release(struct kdump_source *k)
 	k->hdr = k->bm2 = k->desc = k->data = NULL;
 	page_inflater_free(k->inflater);
 	k->inflater = NULL;
-	free(k->win);
+	free(k->win_buf);
 	free(k->jobs);
 	free(k->bp);
 	free(k->stage);
 	free(k->out);
 	free(k->repeat_page);
 	free(k->bm1);
-	k->win = k->stage = k->out = k->repeat_page = k->bm1 = k->bm2buf = k->descs = NULL;
+	k->win_buf = k->stage = k->out = k->repeat_page = k->bm1 = k->bm2buf = k->descs = NULL;
 	k->jobs = NULL;
 	k->bp = NULL;
 	k->page = NULL;
-	k->win_len = k->batch_n = k->batch_next = 0;
+	k->win.len = k->batch_n = k->batch_next = 0;
 }
 
 /* The end: the rest of the file checked through the data cursor (the one
@@ -446,7 +438,7 @@ struct page_source *kdump_open(const struct dump_open *a, struct kb_err *err)
 	k->win_cap = 2 * (size_t)k->block_size > KD_DATA_WINDOW ? 2 * (size_t)k->block_size : KD_DATA_WINDOW;
 	k->batch_cap = KD_BATCH_BYTES / k->block_size;
 	k->batch_cap = k->batch_cap < 1 ? 1 : k->batch_cap > KD_BATCH_PAGES ? KD_BATCH_PAGES : k->batch_cap;
-	k->win = malloc(k->win_cap);
+	k->win_buf = malloc(k->win_cap);
 	k->jobs = malloc(k->batch_cap * sizeof(*k->jobs));
 	k->bp = malloc(k->batch_cap * sizeof(*k->bp));
 	k->stage = malloc(k->batch_cap * k->block_size);
@@ -454,7 +446,7 @@ struct page_source *kdump_open(const struct dump_open *a, struct kb_err *err)
 	k->inflater = page_inflater_new(k->block_size);
 	k->repeat_page = malloc(k->block_size);
 	k->bm1 = malloc(2 * KD_BITMAP_CHUNK + KD_DESC_BATCH * KD_DESC_BYTES);
-	if (!k->win || !k->jobs || !k->bp || !k->stage || !k->out || !k->inflater || !k->repeat_page || !k->bm1) {
+	if (!k->win_buf || !k->jobs || !k->bp || !k->stage || !k->out || !k->inflater || !k->repeat_page || !k->bm1) {
 		kb_fail(err, "out of memory for %u-byte pages", k->block_size);
 		goto fail;
 	}

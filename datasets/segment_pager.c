@@ -56,7 +56,7 @@ static void pager_buf_free(struct segment_pager *p)
 #endif
 	p->buf = NULL;
 	p->buf_alloc = 0;
-	p->win_len = 0;
+	p->win.len = 0;
 }
 
 /* Grows the buffer to len bytes (at most buf_cap), so that small dumps and
@@ -185,13 +185,6 @@ static int chunk_ahead(struct segment_pager *p, uint64_t want, struct kb_err *er
 	return 0;
 }
 
-/* Whether the window holds [off, off + len) at a 64-byte aligned place. */
-static int in_window(const struct segment_pager *p, uint64_t off, size_t len)
-{
-	return off >= p->win_off && off - p->win_off <= p->win_len && len <= p->win_len - (off - p->win_off) &&
-	       (off - p->win_off) % 64 == 0;
-}
-
 /* From a plain file the read takes in up to buf_cap bytes from the
  * segment's start on, the next segments' too: a capture has thousands of
  * segments of a few pages each, one after another in the file, and a
@@ -201,29 +194,23 @@ static int chunk_in_line(struct segment_pager *p, uint64_t want, struct kb_err *
 {
 	size_t len = want < p->buf_cap ? (size_t)want : p->buf_cap;
 
-	if (!in_window(p, p->file_off, len)) {
-		size_t span = len;
-		if (kb_stream_check_range(p->s, p->file_off, len, p->what, err))
-			return -1;
+	/* 64-byte aligned where a read of its own would put it. */
+	if (!kb_window_holds(&p->win, p->file_off, len, 64)) {
+		size_t span = len; /* a range past the end fails in kb_window_read */
 		if (p->s->random_access) {
-			uint64_t left = p->s->size != KB_STREAM_SIZE_UNKNOWN ? p->s->size - p->file_off : UINT64_MAX;
-			span = left < p->buf_cap ? (size_t)left : p->buf_cap;
+			uint64_t size = p->s->size, left = size == KB_STREAM_SIZE_UNKNOWN ? UINT64_MAX
+							: size > p->file_off ? size - p->file_off : 0;
+			span = left < len ? len : left < p->buf_cap ? (size_t)left : p->buf_cap;
 		}
-		if (pager_reserve(p, span, err))
+		if (pager_reserve(p, span, err) ||
+		    kb_window_read(&p->win, p->s, p->file_off, p->buf, len, span, p->what, err))
 			return -1;
-		ssize_t n = kb_stream_read(p->s, p->file_off, p->buf, span, err);
-		if (n < 0)
-			return -1;
-		if ((size_t)n < len)
-			return kb_stream_fail_short(p->s, p->file_off, len, (size_t)n, p->what, err);
-		p->win_off = p->file_off;
-		p->win_len = (size_t)n;
 	}
-	p->chunk = p->buf + (p->file_off - p->win_off);
+	p->chunk = p->buf + (p->file_off - p->win.off);
 	p->digests = NULL;
 	p->buf_len = len;
 	if (!p->s->random_access) /* a stream read forward: nothing to keep */
-		p->win_len = 0;
+		p->win.len = 0;
 	return 0;
 }
 

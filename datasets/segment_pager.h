@@ -24,8 +24,7 @@ struct segment_pager {
 	const unsigned char *chunk; /* the current chunk: buf, or the read-ahead's */
 	const struct page_digest *digests; /* its pages' digests (read ahead with one), or NULL */
 	size_t buf_len, buf_pos;    /* the current chunk's length and next page */
-	uint64_t win_off;           /* a plain file's bytes at buf: [win_off, win_off + win_len) */
-	size_t win_len;
+	struct kb_window win;       /* a plain file's bytes at buf */
 	struct readahead *ra;       /* the read-ahead's ring (kept between segments), or NULL */
 	struct readahead_digest dg; /* what it digests pages with */
 	int read_ahead;             /* the segment is worth a thread, not yet tried */

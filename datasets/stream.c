@@ -241,15 +241,31 @@ ssize_t kb_stream_read(struct kb_stream *s, uint64_t off, void *buf, size_t len,
 	return s->ops->read_at(s, off, buf, len, err);
 }
 
-int kb_stream_read_exact(struct kb_stream *s, uint64_t off, void *buf, size_t len, const char *what,
-			 struct kb_err *err)
+ssize_t kb_stream_read_least(struct kb_stream *s, uint64_t off, void *buf, size_t len, size_t span,
+			     const char *what, struct kb_err *err)
 {
 	if (kb_stream_check_range(s, off, len, what, err))
 		return -1;
-	ssize_t n = kb_stream_read(s, off, buf, len, err);
+	ssize_t n = kb_stream_read(s, off, buf, span, err);
 	if (n < 0)
 		return -1;
-	return (size_t)n < len ? kb_stream_fail_short(s, off, len, (size_t)n, what, err) : 0;
+	return (size_t)n < len ? kb_stream_fail_short(s, off, len, (size_t)n, what, err) : n;
+}
+
+int kb_stream_read_exact(struct kb_stream *s, uint64_t off, void *buf, size_t len, const char *what,
+			 struct kb_err *err)
+{
+	return kb_stream_read_least(s, off, buf, len, len, what, err) < 0 ? -1 : 0;
+}
+
+int kb_window_read(struct kb_window *w, struct kb_stream *s, uint64_t off, void *buf, size_t len, size_t span,
+		   const char *what, struct kb_err *err)
+{
+	ssize_t n = kb_stream_read_least(s, off, buf, len, span, what, err);
+
+	w->off = off;
+	w->len = n < 0 ? 0 : (size_t)n;
+	return n < 0 ? -1 : 0;
 }
 
 int kb_stream_fail_short(const struct kb_stream *s, uint64_t off, size_t len, size_t got, const char *what,

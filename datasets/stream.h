@@ -75,6 +75,33 @@ ssize_t kb_stream_read(struct kb_stream *s, uint64_t off, void *buf, size_t len,
 int kb_stream_read_exact(struct kb_stream *s, uint64_t off, void *buf, size_t len, const char *what,
 			 struct kb_err *err);
 
+/* Reads up to span bytes at off into buf, of which the first len (at most
+ * span) must be there, failing as kb_stream_read_exact does: the count
+ * read, or -1. */
+ssize_t kb_stream_read_least(struct kb_stream *s, uint64_t off, void *buf, size_t len, size_t span,
+			     const char *what, struct kb_err *err);
+
+/* A stream's bytes [off, off + len), kept in a buffer of the caller's: a
+ * window read ahead, so that small reads one after another (a dump's
+ * segments or pages) cost one system call. len 0: empty. */
+struct kb_window {
+	uint64_t off;
+	size_t len;
+};
+
+/* Whether the window holds [off, off + n) at a multiple of align bytes
+ * from its start (1: anywhere). */
+static inline int kb_window_holds(const struct kb_window *w, uint64_t off, size_t n, size_t align)
+{
+	return off >= w->off && off - w->off <= w->len && n <= w->len - (off - w->off) && (off - w->off) % align == 0;
+}
+
+/* Reads span bytes at off into buf (kb_stream_read_least: the first len
+ * must be there) and makes them the window: 0, or -1 with err and the
+ * window empty. */
+int kb_window_read(struct kb_window *w, struct kb_stream *s, uint64_t off, void *buf, size_t len, size_t span,
+		   const char *what, struct kb_err *err);
+
 /* The failure of a read of len bytes at off that gave only got: the data
  * ends there. Returns -1. */
 int kb_stream_fail_short(const struct kb_stream *s, uint64_t off, size_t len, size_t got, const char *what,
