@@ -16,7 +16,7 @@
 /* What is measured. Units: CEIL_CORE_CLOCK in Hz; instruction probes in core
  * cycles per instruction (CEIL_MIXED_*: cycles per loop iteration of 6
  * crc32q + 4 (v)pclmulqdq; CEIL_FUSED_*: per iteration of 4W + 96 bytes, CEIL_FUSED_LIGHT_*: 4W + 48;
- * CEIL_FUSED_WIDE_*: 4W + 192);
+ * CEIL_FUSED_WIDE_*: 4W + 192, CEIL_FUSED_DEEP_*: 4W + 288);
  * CEIL_XXH3_* and CEIL_XXH3_BLOCK_* in cycles per vector of input;
  * CEIL_LOAD_* in bytes per cycle; CEIL_MEM_STREAM in bytes per second;
  * CEIL_COLD_PAGE in ns. */
@@ -39,6 +39,9 @@ enum ceiling_probe_id {
 	CEIL_FUSED_WIDE_XMM, /* the same with 24 crc32q on 6 streams (6 after every fold) */
 	CEIL_FUSED_WIDE_YMM,
 	CEIL_FUSED_WIDE_ZMM,
+	CEIL_FUSED_DEEP_XMM, /* 36 crc32q on 6 streams (1, 2, 1, 2 after the four folds) */
+	CEIL_FUSED_DEEP_YMM,
+	CEIL_FUSED_DEEP_ZMM,
 	CEIL_MUL32_XMM,   /* pmuludq (32x32->64, what XXH3 multiplies with), 8 chains */
 	CEIL_MUL32_YMM,
 	CEIL_MUL32_ZMM,

@@ -24,7 +24,7 @@ uint64_t ceiling_read_streams(const unsigned char *buf, size_t bytes);
 
 /* ceiling_x86_128.c (-msse4.2 -mpclmul, x86-64): 8 crc32q, 8 dependent
  * crc32q; per ceiling_vec.h 8 pclmulqdq, 6 crc32q + 4 pclmulqdq, a fused
- * crc32c loop (4 folds and 12 crc32q, or 6: light, or 24: wide), 8 pmuludq, one XXH3 stripe (4 xmm
+ * crc32c loop (4 folds and 12 crc32q, or 6: light, 24: wide, 36: deep), 8 pmuludq, one XXH3 stripe (4 xmm
  * lanes), one XXH3 block (16 stripes + scramble), 8 loads per iteration. */
 void ceiling_crc32_tput(uint64_t iters, uint64_t *sink);
 void ceiling_crc32_lat(uint64_t iters, uint64_t *sink);
@@ -33,6 +33,7 @@ void ceiling_mixed_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_light_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_wide_xmm(uint64_t iters, uint64_t *sink);
+void ceiling_fused_deep_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_mul32_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_block_xmm(uint64_t iters, uint64_t *sink);
@@ -44,6 +45,7 @@ void ceiling_mixed_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_light_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_wide_ymm(uint64_t iters, uint64_t *sink);
+void ceiling_fused_deep_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_mul32_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_block_ymm(uint64_t iters, uint64_t *sink);
@@ -55,6 +57,7 @@ void ceiling_mixed_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_light_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_wide_zmm(uint64_t iters, uint64_t *sink);
+void ceiling_fused_deep_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_mul32_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_block_zmm(uint64_t iters, uint64_t *sink);

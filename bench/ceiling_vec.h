@@ -69,9 +69,11 @@ static inline uint64_t ceil_load64(const unsigned char *p)
  * 4W + 96 bytes an iteration: what moved the most bytes a cycle on family
  * 25 model 17, where a ymm multiply takes two cycles), after every second
  * fold (the light one, 4W + 48 bytes: crc32c-fused-intel's, for
- * one-a-cycle zmm multipliers), or on each of 6 streams after every fold
- * (the wide one, 4W + 192 bytes: crc32c-fused6's, for two crc32 units);
- * docs/ceilings.md. The mixed loop above has the multiplies and crc32q
+ * one-a-cycle zmm multipliers), on each of 6 streams after every fold
+ * (the wide one, 4W + 192 bytes: for two crc32 units), or 1, 2, 1 and 2
+ * on each of 6 streams after the four folds (the deep one, 4W + 288 bytes:
+ * crc32c-fused6's since 2026-12-03; a stream's 48 bytes overlap the next
+ * iteration's by 16, all from L1 either way); docs/ceilings.md. The mixed loop above has the multiplies and crc32q
  * alone; this is the full mix, in the order that lets the two units
  * overlap (built without GCC's post-RA scheduling, which groups the crc32q
  * together). */
@@ -82,14 +84,25 @@ static inline uint64_t ceil_load64(const unsigned char *p)
 		y = _mm_crc32_u64(y, ceil_load64((s) + 1024 + (o))); \
 		z = _mm_crc32_u64(z, ceil_load64((s) + 2048 + (o))); \
 	} while (0)
-#define CEIL_STREAMS(o, every)                                    \
-	do {                                                      \
-		if (every || kind != CEIL_FUSED_LIGHT)            \
-			CEIL_CRC3(c0, c1, c2, s, o);              \
-		if (kind == CEIL_FUSED_WIDE)                      \
-			CEIL_CRC3(c3, c4, c5, s + 512, o);        \
+/* The crc32q after fold i (0..3): one quadword of each stream at 8 i, but
+ * the light loop after the odd folds only, and the deep one quadwords
+ * [6 i / 4, 6 (i + 1) / 4). */
+#define CEIL_STREAMS(i)                                                                   \
+	do {                                                                              \
+		if (kind == CEIL_FUSED_DEEP) {                                            \
+			CEIL_UNROLL(2)                                                    \
+			for (unsigned j = 6 * (i) / 4; j < 6 * ((i) + 1) / 4; j++) {     \
+				CEIL_CRC3(c0, c1, c2, s, 8 * j);                          \
+				CEIL_CRC3(c3, c4, c5, s + 512, 8 * j);                    \
+			}                                                                 \
+		} else {                                                                  \
+			if ((i) % 2 == 1 || kind != CEIL_FUSED_LIGHT)                     \
+				CEIL_CRC3(c0, c1, c2, s, 8 * (i));                        \
+			if (kind == CEIL_FUSED_WIDE)                                      \
+				CEIL_CRC3(c3, c4, c5, s + 512, 8 * (i));                  \
+		}                                                                         \
 	} while (0)
-enum { CEIL_FUSED_HEAVY, CEIL_FUSED_LIGHT, CEIL_FUSED_WIDE };
+enum { CEIL_FUSED_HEAVY, CEIL_FUSED_LIGHT, CEIL_FUSED_WIDE, CEIL_FUSED_DEEP };
 static inline __attribute__((always_inline)) void ceil_fused(uint64_t iters, uint64_t *sink, int kind)
 {
 	V k = VSET1(0x9e3779b97f4a7c15ull ^ *sink), a0 = VSET1(1), a1 = VSET1(2), a2 = VSET1(3), a3 = VSET1(4);
@@ -101,13 +114,13 @@ static inline __attribute__((always_inline)) void ceil_fused(uint64_t iters, uin
 		 * light) from the next 3.5 KiB. */
 		const unsigned char *p = ceiling_l1_buf + off, *s = ceiling_l1_buf + 8192 + off / (CEIL_W / 8);
 		CEIL_FOLD(a0, 0);
-		CEIL_STREAMS(0, 0);
+		CEIL_STREAMS(0);
 		CEIL_FOLD(a1, CEIL_W);
-		CEIL_STREAMS(8, 1);
+		CEIL_STREAMS(1);
 		CEIL_FOLD(a2, 2 * CEIL_W);
-		CEIL_STREAMS(16, 0);
+		CEIL_STREAMS(2);
 		CEIL_FOLD(a3, 3 * CEIL_W);
-		CEIL_STREAMS(24, 1);
+		CEIL_STREAMS(3);
 		off = (off + 4 * CEIL_W) & 8191;
 	}
 	*sink += VLOW64(VXOR(VXOR(a0, a1), VXOR(a2, a3))) + (c0 ^ c1 ^ c2 ^ c3 ^ c4 ^ c5);
@@ -116,6 +129,7 @@ static inline __attribute__((always_inline)) void ceil_fused(uint64_t iters, uin
 void CEIL_FN(ceiling_fused_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_HEAVY); }
 void CEIL_FN(ceiling_fused_light_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_LIGHT); }
 void CEIL_FN(ceiling_fused_wide_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_WIDE); }
+void CEIL_FN(ceiling_fused_deep_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_DEEP); }
 #undef CEIL_FOLD
 #undef CEIL_CRC3
 #undef CEIL_STREAMS
