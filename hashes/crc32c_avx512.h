@@ -88,6 +88,7 @@ static inline __m512i crc32c_z_first(uint32_t crc, const unsigned char *p)
  * (k = 2: after the second and fourth; k = 5: one after each, two after
  * the last). */
 #define CRC32C_Z_STEPS_AFTER(i, k, S)                                     \
+	_Pragma("GCC unroll 8")                                           \
 	for (unsigned j_ = (i) * (k) / 4; j_ < ((i) + 1) * (k) / 4; j_++) \
 	CRC32C_Z_STREAMS_STEP(j_, S)
 
@@ -105,6 +106,15 @@ static inline __m512i crc32c_z_first(uint32_t crc, const unsigned char *p)
 		CRC32C_Z_STEPS_AFTER(3, kk, S);                     \
 	} while (0)
 
+/* The eight multipliers sh[n..n+7] as a register's 64-bit lanes, the
+ * first in the highest: one widening load and one permute, where eight
+ * scalar loads and inserts took four more TSC cycles a 4 KiB call. */
+static inline __m512i crc32c_z_shift8(const uint32_t *sh)
+{
+	__m512i k = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)sh));
+	return _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), k);
+}
+
 /* The end of a fused chunk of len bytes (a multiple of 8) at buf: x, the
  * vector part's four accumulators merged, covers the 64 bytes before buf +
  * vec; then S streams of q quadwords with CRCs c[0..S) (from zero), the
@@ -113,7 +123,11 @@ static inline __m512i crc32c_z_first(uint32_t crc, const unsigned char *p)
  * crc32q(c, d) ^ crc32q(0, m)): x's lanes folded straight onto them, each
  * other stream's CRC multiplied by its distance to the end. So there is no
  * reduction to 32 bits and no recombination after the vector part, whose
- * lanes arrive last (docs/hashes.md). m = (len - vec) / 8 <=
+ * lanes arrive last (docs/hashes.md). The streams' products go in the
+ * 128-bit lanes of one register, stream i in lane i mod 4 (c[4] in lane
+ * 0's high half), so that two multiplies make them all, and land in the
+ * low quadword of the last 16 bytes (hence one x^64 less: sh[n - 1]); the
+ * lane fold's sum takes them in. m = (len - vec) / 8 <=
  * CRC32C_SHIFT_N_MAX - 7. */
 static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_end(__m512i x, const unsigned char *buf,
 									 size_t len, size_t vec, size_t q, unsigned S,
@@ -121,34 +135,31 @@ static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_end(__m512i
 {
 	const uint32_t *sh = crc32c_shift_n;
 	size_t m = (len - vec) / 8, tq = m - S * q; /* quadwords after the streams */
-	/* Lane j lies 8 (m + 6 - 2j) bytes before the last 16: the pair that
-	 * folds a 128-bit block forward by F = 64 n bits is {x^(F+31),
-	 * x^(F-33)} = {sh[n + 1], sh[n]}. */
-	__m512i kl = _mm512_set_epi64(sh[m], sh[m + 1], sh[m + 2], sh[m + 3], sh[m + 4], sh[m + 5], sh[m + 6],
-				      sh[m + 7]);
-	/* The streams' products written out, not through crc32c_x86_mul2: with
-	 * it GCC allocated the whole chunk's registers differently and a 4 KiB
-	 * call ran 0.5-1.3% slower. */
-	__m128i ka = _mm_set_epi64x((long long)sh[(S - 2) * q + tq], (long long)sh[(S - 1) * q + tq]);
-	__m128i ca = _mm_set_epi64x((long long)c[1], (long long)c[0]);
-	__m128i mm = _mm_xor_si128(_mm_clmulepi64_si128(ca, ka, 0x00), _mm_clmulepi64_si128(ca, ka, 0x11));
-	if (S == 6) {
-		__m128i kb = _mm_set_epi64x((long long)sh[2 * q + tq], (long long)sh[3 * q + tq]);
-		__m128i cb = _mm_set_epi64x((long long)c[3], (long long)c[2]);
-		mm = _mm_xor_si128(mm, _mm_clmulepi64_si128(cb, kb, 0x00));
-		mm = _mm_xor_si128(mm, _mm_clmulepi64_si128(cb, kb, 0x11));
-		mm = _mm_xor_si128(mm, _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)c[4]),
-							    _mm_cvtsi64_si128((long long)sh[q + tq]), 0x00));
-	}
+/* Stream i's CRC and multiplier, or 0 where there is no such stream. */
+#define CRC32C_Z_END_C(i) ((i) + 1 < S ? (long long)c[i] : 0LL)
+#define CRC32C_Z_END_K(i) ((i) + 1 < S ? (long long)sh[(S - 1 - (i)) * q + tq - 1] : 0LL)
+	__m512i cz = _mm512_set_epi64(0, CRC32C_Z_END_C(3), 0, CRC32C_Z_END_C(2), 0, CRC32C_Z_END_C(1),
+				      CRC32C_Z_END_C(4), CRC32C_Z_END_C(0));
+	__m512i kz = _mm512_set_epi64(0, CRC32C_Z_END_K(3), 0, CRC32C_Z_END_K(2), 0, CRC32C_Z_END_K(1),
+				      CRC32C_Z_END_K(4), CRC32C_Z_END_K(0));
+#undef CRC32C_Z_END_C
+#undef CRC32C_Z_END_K
+	__m512i mm = _mm512_clmulepi64_epi128(cz, kz, 0x00);
+	if (S == 6)
+		mm = _mm512_xor_si512(mm, _mm512_clmulepi64_epi128(cz, kz, 0x11));
 	const unsigned char *e = buf + len - 16;
 	uint64_t cl = c[S - 1];
 	for (const unsigned char *t = buf + vec + 8 * S * q; t < e; t += 8)
 		cl = _mm_crc32_u64(cl, crc32c_load64(t));
-	__m512i t = _mm512_xor_si512(_mm512_clmulepi64_epi128(x, kl, 0x00), _mm512_clmulepi64_epi128(x, kl, 0x11));
+	/* Lane j lies 8 (m + 6 - 2j) bytes before the last 16: the pair that
+	 * folds a 128-bit block forward by F = 64 n bits is {x^(F+31),
+	 * x^(F-33)} = {sh[n + 1], sh[n]}. */
+	__m512i kl = crc32c_z_shift8(sh + m);
+	__m512i t = _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(x, kl, 0x00),
+					      _mm512_clmulepi64_epi128(x, kl, 0x11), mm, 0x96);
 	__m256i h = _mm256_xor_si256(_mm512_castsi512_si256(t), _mm512_extracti64x4_epi64(t, 1));
 	__m128i w = _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
 	w = _mm_xor_si128(w, _mm_loadu_si128((const __m128i *)(const void *)e));
-	w = _mm_xor_si128(w, _mm_slli_si128(mm, 8));
 	cl = _mm_crc32_u64(cl, (uint64_t)_mm_cvtsi128_si64(w));
 	return (uint32_t)_mm_crc32_u64(cl, (uint64_t)_mm_extract_epi64(w, 1));
 }
@@ -190,15 +201,16 @@ static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk(uint3
 
 /* crc32c_z_fused_chunk with the streams' quadwords all inside the loop:
  * the first steps advance each stream by k + 1 quadwords, as many steps as
- * the streams' length needs (where k + 1 dependent crc32q still fit in a
- * step: crc32c-fused6's 5 x 3 cycles in 16), and the end is
- * crc32c_z_fused_end, so that nothing but the vector part's merge is left
- * after the loop. The two together took 0.95 of the time of a 4 KiB call
- * of crc32c-fused6, the end alone 1.00. The 3-stream entries (where k + 1
- * = 6 would not fit) keep crc32c_z_fused_chunk: given this end, or one
- * function for both, crc32c-fused lost 1-3% (docs/hashes.md). len >= 256
- * + 256 + 8 * S * k + 16 + 7, and at most
- * the length whose end fits the shift table (crc32c_z_fused_end). */
+ * the streams' length needs, and the end is crc32c_z_fused_end, so that
+ * nothing but the vector part's merge is left after the loop. With k = 4
+ * the two together took 0.95 of the time of a 4 KiB call of
+ * crc32c-fused6, the end alone 1.00; crc32c-fused6 now runs k = 5, so that
+ * at 4 KiB every step takes 6 (18 cycles of dependent crc32q against the
+ * multiplies' 16, but a step less: 0.94-0.96 of the time). The 3-stream
+ * entries keep crc32c_z_fused_chunk: given this end, or one function for
+ * both, crc32c-fused lost 1-3% (docs/hashes.md). len >= 256 + 256 + 8 * S
+ * * k + 16 + 7, and at most the length whose end fits the shift table
+ * (crc32c_z_fused_end). */
 static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk_wide(uint32_t crc,
 										const unsigned char *buf, size_t len,
 										unsigned k, unsigned S)
