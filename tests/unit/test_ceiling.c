@@ -11,6 +11,7 @@
 
 #include "../../bench/bench.h"
 #include "../../bench/ceiling.h"
+#include "../../bench/interference.h"
 #include "../../bench/ceiling_probes.h"
 #include "../../report/ceiling_report.h"
 #include "../../report/report.h"
@@ -291,6 +292,27 @@ void test_ceiling_results(void)
 	CHECK(near(r[1].ceiling_bytes_per_s, 20e9) && strcmp(r[1].ceiling_limit, "memory stream bandwidth") == 0);
 	CHECK(near(r[2].ceiling_bytes_per_s, 8e9) && strstr(r[2].ceiling_limit, "latency"));
 	CHECK(r[3].ceiling_bytes_per_s == 0 && r[3].ceiling_limit == NULL);
+	/* Rounds at half the probes' clock: half the instruction bound, the
+	 * memory's unchanged; a disturbed round's clock and one not measured
+	 * do not count. */
+	struct bench_round rounds[3];
+	memset(rounds, 0, sizeof(rounds));
+	for (int i = 0; i < 3; i++) {
+		rounds[i].known = INTERFERENCE_CLOCK;
+		rounds[i].clock_hz = 1.5e9;
+	}
+	rounds[1].disturbed = 1;
+	rounds[1].clock_hz = 9e9;
+	rounds[2].known = 0;
+	rounds[2].clock_hz = 9e9;
+	for (int i = 0; i < 3; i++) {
+		r[i].rounds = rounds;
+		r[i].repeats = 3;
+	}
+	ceiling_bound_results(&f, r, 4);
+	CHECK(near(r[0].ceiling_bytes_per_s, 12e9) && strcmp(r[0].ceiling_limit, "crc32q throughput") == 0);
+	CHECK(near(r[1].ceiling_bytes_per_s, 12e9) && strcmp(r[1].ceiling_limit, "crc32q throughput") == 0);
+	CHECK(near(r[2].ceiling_bytes_per_s, 4e9));
 	ceiling_bound_results(NULL, r, 4);
 	CHECK(r[0].ceiling_bytes_per_s == 0 && r[0].ceiling_limit == NULL);
 }
