@@ -75,6 +75,15 @@ __attribute__((noinline, flatten, aligned(64))) static uint64_t crc32c_fused_avx
 	return crc ^ 0xffffffffu;
 }
 
+/* A page: the chunk at a constant length (crc32c_x86.h). */
+__attribute__((noinline, flatten, aligned(64))) static uint64_t crc32c_fused_avx2_page(const unsigned char *p)
+{
+	uint32_t crc = crc32c_fused_avx2_chunk(0xffffffffu, p, CRC32C_X86_PAGE_BYTES);
+
+	_mm256_zeroupper();
+	return crc ^ 0xffffffffu;
+}
+
 static uint64_t crc32c_fused_avx2(const void *buf, size_t len)
 {
 	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
@@ -82,6 +91,8 @@ static uint64_t crc32c_fused_avx2(const void *buf, size_t len)
 		return crc32c_sse42_oneshot(buf, len);
 	/* Below the fused threshold straight to crc32c-vpclmul-avx2's code, not
 	 * through the long path, whose frame the fused chunk sets up. */
+	if (len == CRC32C_X86_PAGE_BYTES && CRC32C_FUSED_AVX2_MIN_BYTES <= len && len <= CRC32C_FUSED_AVX2_CHUNK_BYTES)
+		return crc32c_fused_avx2_page(buf);
 	if (len < CRC32C_FUSED_AVX2_MIN_BYTES)
 		return crc32c_vpclmul_avx2_update(0xffffffffu, buf, len) ^ 0xffffffffu;
 	return crc32c_fused_avx2_long(buf, len);

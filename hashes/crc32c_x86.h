@@ -37,7 +37,13 @@ static inline uint32_t crc32c_x86_1way(uint32_t crc, const unsigned char *p, siz
 	return crc;
 }
 
-/* The length the fused entries' long path has a copy of its chunk for. */
+/* A page, what KSM hashes: each fused entry has a function of its own for
+ * this length, its chunk with the layout (steps, stream length, the end's
+ * multipliers) folded to constants and a frame of its own. Worked out at
+ * run time, the layout's arithmetic delayed the crc32q streams' start, and
+ * they bind crc32c-fused6's loop; the long path's frame (six registers
+ * saved, the stack aligned for the chunk loop's spills) cost 2-3% more
+ * (docs/hashes.md). */
 #define CRC32C_X86_PAGE_BYTES 4096
 
 /* The fused entries' long path: the input in chunks of at most chunk_bytes,
@@ -61,12 +67,6 @@ static inline uint32_t crc32c_x86_fused(uint32_t crc, const unsigned char *p, si
 					size_t min_bytes, uint32_t (*chunk)(uint32_t, const unsigned char *, size_t),
 					uint32_t (*fold)(uint32_t, const unsigned char *, size_t))
 {
-	/* A page, what KSM hashes, by its own copy of the chunk with the layout
-	 * (steps, stream length, the end's multipliers) folded to constants:
-	 * worked out at run time, the arithmetic delayed the crc32q streams'
-	 * start, and they bind the deep loop (docs/hashes.md). */
-	if (len == CRC32C_X86_PAGE_BYTES && len >= min_bytes && len <= chunk_bytes)
-		return chunk(crc, p, CRC32C_X86_PAGE_BYTES);
 	if (len >= min_bytes && len <= chunk_bytes)
 		return chunk(crc, p, len);
 	while (len >= min_bytes) {
