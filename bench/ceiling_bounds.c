@@ -6,11 +6,10 @@
  * of them at 4 KiB (docs/ceilings.md). */
 #include "ceiling.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
-#include "interference.h"
+#include "disturb.h"
 
 #define CEIL_CRC_LANES 3 /* crc32q streams of the 3-way and fused schemes */
 
@@ -202,31 +201,6 @@ int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_boun
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The median core clock of a result's rounds that count (not disturbed)
- * and had it measured (bench/clock_chain.h), or 0 where none did. */
-static double rounds_clock_hz(const struct bench_result *r)
-{
-	double *hz = r->repeats ? malloc(r->repeats * sizeof(*hz)) : NULL;
-	size_t n = 0;
-
-	for (unsigned i = 0; hz && r->rounds && i < r->repeats; i++)
-		if (!r->rounds[i].disturbed && (r->rounds[i].known & INTERFERENCE_CLOCK) && r->rounds[i].clock_hz > 0)
-			hz[n++] = r->rounds[i].clock_hz;
-	double median = 0;
-	if (n) {
-		qsort(hz, n, sizeof(*hz), cmp_double);
-		median = n % 2 ? hz[n / 2] : (hz[n / 2 - 1] + hz[n / 2]) / 2;
-	}
-	free(hz);
-	return median;
-}
-
 void ceiling_bound_results(const struct ceiling_figures *f, struct bench_result *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -237,10 +211,11 @@ void ceiling_bound_results(const struct ceiling_figures *f, struct bench_result 
 		if (!f || !h || ceiling_bound(f, h, r[i].page_size, &b))
 			continue;
 		/* The bound is so many bytes a core cycle: at the clock the rounds
-		 * ran at, not the one the probes ran at, which on a VM differs
-		 * from one minute to the next (3.45-3.75 GHz on the Zen 5 VM of
-		 * docs/ceilings.md). The memory's bandwidth does not follow it. */
-		double hz = rounds_clock_hz(&r[i]), probe_hz = f->v[CEIL_CORE_CLOCK].value;
+		 * ran at (their median), not the one the probes ran at, which on a
+		 * VM differs from one minute to the next (3.45-3.75 GHz on the
+		 * Zen 5 VM of docs/ceilings.md). The memory's bandwidth does not
+		 * follow it. */
+		double hz = disturb_reference_of(&r[i], 1).clock_hz, probe_hz = f->v[CEIL_CORE_CLOCK].value;
 		double hot = hz > 0 && probe_hz > 0 ? b.bytes_per_s * hz / probe_hz : b.bytes_per_s;
 		double mem = f->v[CEIL_MEM_STREAM].measured ? f->v[CEIL_MEM_STREAM].value : 0;
 		int cold = r[i].cache && strcmp(r[i].cache, "cold") == 0, by_memory = cold && mem > 0 && mem < hot;

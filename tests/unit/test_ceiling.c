@@ -292,22 +292,19 @@ void test_ceiling_results(void)
 	CHECK(near(r[1].ceiling_bytes_per_s, 20e9) && strcmp(r[1].ceiling_limit, "memory stream bandwidth") == 0);
 	CHECK(near(r[2].ceiling_bytes_per_s, 8e9) && strstr(r[2].ceiling_limit, "latency"));
 	CHECK(r[3].ceiling_bytes_per_s == 0 && r[3].ceiling_limit == NULL);
-	/* Rounds at half the probes' clock: half the instruction bound, the
-	 * memory's unchanged; a disturbed round's clock and one not measured
-	 * do not count. */
-	struct bench_round rounds[3];
+	/* Rounds at half the probes' clock (their median): half the
+	 * instruction bound, the memory's unchanged; a round that did not
+	 * measure its clock does not count. */
+	struct bench_round rounds[4];
 	memset(rounds, 0, sizeof(rounds));
-	for (int i = 0; i < 3; i++) {
-		rounds[i].known = INTERFERENCE_CLOCK;
-		rounds[i].clock_hz = 1.5e9;
+	const double hz[] = { 1.4e9, 1.5e9, 1.6e9, 9e9 };
+	for (int i = 0; i < 4; i++) {
+		rounds[i].known = i < 3 ? INTERFERENCE_CLOCK : 0;
+		rounds[i].clock_hz = hz[i];
 	}
-	rounds[1].disturbed = 1;
-	rounds[1].clock_hz = 9e9;
-	rounds[2].known = 0;
-	rounds[2].clock_hz = 9e9;
 	for (int i = 0; i < 3; i++) {
 		r[i].rounds = rounds;
-		r[i].repeats = 3;
+		r[i].repeats = 4;
 	}
 	ceiling_bound_results(&f, r, 4);
 	CHECK(near(r[0].ceiling_bytes_per_s, 12e9) && strcmp(r[0].ceiling_limit, "crc32q throughput") == 0);
