@@ -45,7 +45,7 @@ enum ceiling_probe_id {
 	CEIL_MUL32_XMM,   /* pmuludq (32x32->64, what XXH3 multiplies with), 8 chains */
 	CEIL_MUL32_YMM,
 	CEIL_MUL32_ZMM,
-	CEIL_XXH3_XMM,    /* XXH3's accumulate step (load, xor, shift, multiply, shuffle, 2 adds) */
+	CEIL_XXH3_XMM,    /* XXH3's accumulate step (load, xor, 2 shuffles, multiply, 2 adds) */
 	CEIL_XXH3_YMM,
 	CEIL_XXH3_ZMM,
 	CEIL_XXH3_BLOCK_XMM, /* one XXH3 block: 16 accumulate steps, then the scramble */

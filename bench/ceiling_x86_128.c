@@ -13,7 +13,7 @@
 #define CEIL_XXH3_STRIPE_UNROLL 2
 #define VLOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define VXOR _mm_xor_si128
-#define VSRL32(a) _mm_srli_epi64(a, 32)
+#define VHI32(a) _mm_shuffle_epi32(a, 0x31)
 #define VSRL47(a) _mm_srli_epi64(a, 47)
 #define VSLL32(a) _mm_slli_epi64(a, 32)
 #define VMUL32 _mm_mul_epu32

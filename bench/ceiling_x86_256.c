@@ -13,7 +13,7 @@
 #define CEIL_XXH3_STRIPE_UNROLL 2
 #define VLOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define VXOR _mm256_xor_si256
-#define VSRL32(a) _mm256_srli_epi64(a, 32)
+#define VHI32(a) _mm256_shuffle_epi32(a, 0x31)
 #define VSRL47(a) _mm256_srli_epi64(a, 47)
 #define VSLL32(a) _mm256_slli_epi64(a, 32)
 #define VMUL32 _mm256_mul_epu32

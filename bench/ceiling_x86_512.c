@@ -12,7 +12,7 @@
 #define CEIL_XXH3_STRIPE_UNROLL 16
 #define VLOAD(p) _mm512_loadu_si512((const void *)(p))
 #define VXOR _mm512_xor_si512
-#define VSRL32(a) _mm512_srli_epi64(a, 32)
+#define VHI32(a) _mm512_shuffle_epi32(a, (_MM_PERM_ENUM)0x31)
 #define VSRL47(a) _mm512_srli_epi64(a, 47)
 #define VSLL32(a) _mm512_slli_epi64(a, 32)
 #define VMUL32 _mm512_mul_epu32
