@@ -74,10 +74,10 @@ static inline uint64_t ceil_load64(const unsigned char *p)
  * (the wide one, 4W + 192 bytes: for two crc32 units), or 1, 2, 1 and 2
  * on each of 6 streams after the four folds (the deep one, 4W + 288 bytes:
  * crc32c-fused6's since 2026-12-03; a stream's 48 bytes overlap the next
- * iteration's by 16, all from L1 either way); docs/ceilings.md. The mixed loop above has the multiplies and crc32q
- * alone; this is the full mix, in the order that lets the two units
- * overlap (built without GCC's post-RA scheduling, which groups the crc32q
- * together). */
+ * iteration's by 16, all from L1 either way); docs/ceilings.md. The mixed
+ * loop above has the multiplies and crc32q alone; this is the full mix, in
+ * the order that lets the two units overlap (built without GCC's post-RA
+ * scheduling, which groups the crc32q together). */
 #define CEIL_FOLD(a, o) a = VXOR(VXOR(VCLMUL(a, k), VCLMULHI(a, k)), VLOAD(p + (o)))
 #define CEIL_CRC3(x, y, z, s, o)                                     \
 	do {                                                         \
