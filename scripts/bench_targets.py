@@ -78,11 +78,21 @@ def xxhsum_xxh3_4k():
 rows = []
 
 
-def ratio(label, num, den, target, cmp=">="):
+# A result may pass its measured ceiling by a few per cent (the latency-bound
+# crc32 entries by up to 7%, docs/ceilings.md); far above it, the ceiling runs
+# met a busy host core throughout (a deep loop read 25 cycles instead of 18)
+# and the ratio says nothing.
+CEILING_SLACK = 1.10
+
+
+def ratio(label, num, den, target, cmp=">=", bound=False):
     if num is None or den is None:
         rows.append((label, "n/a", f"{cmp} {target:.2f}", "not measurable here"))
         return
     r = num / den
+    if bound and r > CEILING_SLACK:
+        rows.append((label, f"{r:.2f}", f"{cmp} {target:.2f}", "ceiling low: its runs were disturbed"))
+        return
     met = r >= target
     rows.append((label, f"{r:.2f}", f"{cmp} {target:.2f}", "met" if met else "MISSED"))
 
@@ -126,12 +136,12 @@ for name in ("crc32c", "crc32c-3way-fit", "xxh3"):
             if CLOCK.get(name) else ""
         print(f"  {'ceiling ' + name:18s} {ceiling[name] / 1e9:7.2f} GB/s at 4 KiB (ksmbench ceiling{at})")
 print()
-ratio("crc32c / its ceiling @4K", *of_ceiling("crc32c"), 0.95)
+ratio("crc32c / its ceiling @4K", *of_ceiling("crc32c"), 0.95, bound=True)
 ratio("crc32c / ISA-L crc32_iscsi @4K", at4k.get("crc32c"), at4k.get("crc32c-isal"), 1.20 if AVX512 else 1.00)
 ratio("crc32c-3way-fit / ISA-L crc32_iscsi_01 @4K", at4k.get("crc32c-3way-fit"), at4k.get("crc32c-isal-3way"), 1.00)
-ratio("crc32c-3way-fit / crc32q ceiling @4K", *of_ceiling("crc32c-3way-fit"), 0.95)
+ratio("crc32c-3way-fit / crc32q ceiling @4K", *of_ceiling("crc32c-3way-fit"), 0.95, bound=True)
 ratio("crc32c-3way / ISA-L crc32_iscsi_01 @4K", at4k.get("crc32c-3way"), at4k.get("crc32c-isal-3way"), 0.95)
-ratio("xxh3 / its ceiling @4K", *of_ceiling("xxh3"), 0.90)
+ratio("xxh3 / its ceiling @4K", *of_ceiling("xxh3"), 0.90, bound=True)
 ratio("crc32c-vpclmul / ISA-L crc32_iscsi @4K", at4k.get("crc32c-vpclmul"), at4k.get("crc32c-isal"), 0.95)
 ratio("crc32c-fused / ISA-L crc32_iscsi @4K", at4k.get("crc32c-fused"), at4k.get("crc32c-isal"), 1.20)
 ratio("crc32c-fused-intel / ISA-L crc32_iscsi @4K", at4k.get("crc32c-fused-intel"), at4k.get("crc32c-isal"), 1.20)
