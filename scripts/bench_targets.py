@@ -91,10 +91,10 @@ def ratio(label, num, den, target, cmp=">=", bound=False):
         return
     r = num / den
     if bound and r > CEILING_SLACK:
-        rows.append((label, f"{r:.2f}", f"{cmp} {target:.2f}", "ceiling low: its runs were disturbed"))
+        rows.append((label, f"{r:.3f}", f"{cmp} {target:.2f}", "ceiling low: its runs were disturbed"))
         return
     met = r >= target
-    rows.append((label, f"{r:.2f}", f"{cmp} {target:.2f}", "met" if met else "MISSED"))
+    rows.append((label, f"{r:.3f}", f"{cmp} {target:.2f}", "met" if met else "MISSED"))
 
 
 crc = ["crc32c-sse42", "crc32c-3way", "crc32c-3way-fit", "crc32c-vpclmul", "crc32c-vpclmul-avx2",
