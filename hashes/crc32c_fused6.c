@@ -6,7 +6,7 @@
  * cycles), 496-544 bytes in all; three streams cannot use the second unit.
  * The balance, measured on family 26 model 2 (docs/hashes.md): with 6
  * quadwords a stream a step (7 steps at 4 KiB) a page took 0.94-0.96 of
- * the time of 4 (8 steps), the loop crc32q-bound where it had been
+ * the time of 5 and 4 (8 steps), the loop crc32q-bound where it had been
  * multiply-bound, as `ceiling`'s deep fused loop is (18 cycles for 544
  * bytes, against 17 for the wide loop's 448). Its chunks are
  * crc32c_z_fused_chunk_wide: the first steps take a quadword a stream
