@@ -269,7 +269,7 @@ static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk_wide(
 	{                                                                                                   \
 		if (__builtin_expect(len < CRC32C_VPCLMUL_MIN_BYTES, 1))                                    \
 			return crc32c_sse42_oneshot(buf, len);                                              \
-		if (len == CRC32C_X86_PAGE_BYTES && (min_bytes) <= len && len <= (chunk_bytes))             \
+		if (crc32c_x86_is_page(len, min_bytes, chunk_bytes))                                        \
 			return fn##_page(buf);                                                              \
 		if (len < (min_bytes))                                                                      \
 			return crc32c_vpclmul_update(0xffffffffu, buf, len) ^ 0xffffffffu;                  \

@@ -91,7 +91,7 @@ static uint64_t crc32c_fused_avx2(const void *buf, size_t len)
 		return crc32c_sse42_oneshot(buf, len);
 	/* Below the fused threshold straight to crc32c-vpclmul-avx2's code, not
 	 * through the long path, whose frame the fused chunk sets up. */
-	if (len == CRC32C_X86_PAGE_BYTES && CRC32C_FUSED_AVX2_MIN_BYTES <= len && len <= CRC32C_FUSED_AVX2_CHUNK_BYTES)
+	if (crc32c_x86_is_page(len, CRC32C_FUSED_AVX2_MIN_BYTES, CRC32C_FUSED_AVX2_CHUNK_BYTES))
 		return crc32c_fused_avx2_page(buf);
 	if (len < CRC32C_FUSED_AVX2_MIN_BYTES)
 		return crc32c_vpclmul_avx2_update(0xffffffffu, buf, len) ^ 0xffffffffu;

@@ -46,6 +46,12 @@ static inline uint32_t crc32c_x86_1way(uint32_t crc, const unsigned char *p, siz
  * (docs/hashes.md). */
 #define CRC32C_X86_PAGE_BYTES 4096
 
+/* Whether an entry with these thresholds takes len by its page function. */
+static inline int crc32c_x86_is_page(size_t len, size_t min_bytes, size_t chunk_bytes)
+{
+	return len == CRC32C_X86_PAGE_BYTES && min_bytes <= len && len <= chunk_bytes;
+}
+
 /* The fused entries' long path: the input in chunks of at most chunk_bytes,
  * each keeping its crc32q streams within the recombination table: an input
  * of one chunk (a page) whole; longer ones by whole chunks while what is
