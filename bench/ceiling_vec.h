@@ -150,16 +150,24 @@ void CEIL_FN(ceiling_mul32_)(uint64_t iters, uint64_t *sink)
 	*sink += VLOW64(x0);
 }
 
-/* One 64-byte XXH3 stripe per iteration, as XXH3's accumulate does it:
- * data and secret loads, xor, the high halves shuffled down (VHI32, a
- * shuffle as in xxhash.h: with a shift there the xmm block read 1.99
- * cycles on Zen 5 against 1.82, and xxh3-sse2 ran at 107% of its bound),
- * multiply, shuffle, two adds; input
- * from a 1 KiB block in L1, secret offsets advancing 8 bytes a stripe. The
- * product and the swapped data are summed before they meet the accumulator,
- * as compilers reassociate XXH3's two adds: written acc + swap + product,
- * one accumulator (zmm) carries two adds' latency a stripe, which bounded
- * this probe on Zen 5 (2.13 cycles a zmm) below what XXH3 itself ran. */
+/* XXH3's accumulate for stripe n of a block, lane l: data and secret loads,
+ * xor, the high halves shuffled down (VHI32, a shuffle as in xxhash.h: with a
+ * shift there the xmm block read 1.99 cycles on Zen 5 against 1.82, and
+ * xxh3-sse2 ran at 107% of its bound), multiply, shuffle, and the product and
+ * the swapped data summed before they meet the accumulator, as compilers
+ * reassociate XXH3's two adds: written acc + swap + product, one accumulator
+ * (zmm) carries two adds' latency a stripe, which bounded the step probe on
+ * Zen 5 (2.13 cycles a zmm) below what XXH3 itself ran. */
+static inline V CEIL_FN(ceil_xxh3_term_)(const unsigned char *in, const unsigned char *secret,
+					 int n, int l)
+{
+	V d = VLOAD(in + n * 64 + l * CEIL_W), dk = VXOR(d, VLOAD(secret + n * 8 + l * CEIL_W));
+
+	return VADD(VSHUF(d), VMUL32(dk, VHI32(dk)));
+}
+
+/* One 64-byte XXH3 stripe per iteration: input from a 1 KiB block in L1,
+ * secret offsets advancing 8 bytes a stripe. */
 void CEIL_FN(ceiling_xxh3_)(uint64_t iters, uint64_t *sink)
 {
 	enum { LANES = 64 / CEIL_W };
@@ -173,10 +181,8 @@ void CEIL_FN(ceiling_xxh3_)(uint64_t iters, uint64_t *sink)
 		const unsigned char *s = secret + (i & 15) * 8;
 		/* Unrolled, so that the accumulators stay in registers. */
 #pragma GCC unroll 4
-		for (int l = 0; l < LANES; l++) {
-			V d = VLOAD(in + off + l * CEIL_W), dk = VXOR(d, VLOAD(s + l * CEIL_W));
-			acc[l] = VADD(acc[l], VADD(VSHUF(d), VMUL32(dk, VHI32(dk))));
-		}
+		for (int l = 0; l < LANES; l++)
+			acc[l] = VADD(acc[l], CEIL_FN(ceil_xxh3_term_)(in + off, s, 0, l));
 		off = (off + 64) & 1023;
 	}
 	for (int l = 1; l < LANES; l++)
@@ -187,7 +193,16 @@ void CEIL_FN(ceiling_xxh3_)(uint64_t iters, uint64_t *sink)
 /* One XXH3 block per iteration, as XXH3's long loop does it: 16 stripes of
  * the accumulate step above, then the scramble of the accumulators (shift,
  * xor, xor with the secret's last 64 bytes, two multiplies by a 32-bit
- * prime, shift and add); blocks from an 8 KiB region in L1. */
+ * prime, shift and add); blocks from an 8 KiB region in L1.
+ *
+ * A block's terms are summed apart and meet the accumulator once, as GCC -O3
+ * builds xxhash.h (modular adds: any order gives the same hash), so that the
+ * accumulator's chain from one block to the next is one add and the
+ * scramble. Added to the accumulator one by one, the chain is 16 adds and
+ * the scramble: with one accumulator (zmm) that is longer than the block's
+ * throughput, and the block read 2.35 cycles a zmm on Zen 5 while
+ * xxh3-avx512 ran a 4 KiB call, its finalisation included, at about 2.2.
+ * The empty asm keeps GCC from moving the accumulator back into the sum. */
 void CEIL_FN(ceiling_xxh3_block_)(uint64_t iters, uint64_t *sink)
 {
 	enum { LANES = 64 / CEIL_W };
@@ -199,21 +214,26 @@ void CEIL_FN(ceiling_xxh3_block_)(uint64_t iters, uint64_t *sink)
 		acc[l] = VSET1(*sink + (uint64_t)l);
 	for (uint64_t i = 0; i < iters; i++) {
 		const unsigned char *in = ceiling_l1_buf + off;
-		/* The lanes unrolled, so that the accumulators stay in registers;
-		 * the stripes by CEIL_XXH3_STRIPE_UNROLL: fully unrolled with 2
-		 * or 4 lanes, GCC computes every stripe's products first and
-		 * spills them; with 1 (zmm) nothing spills, and unrolled by 2 to
-		 * 8 the block read 2.90 cycles a zmm on Zen 5 against 2.37 fully
-		 * unrolled, while xxh3-avx512 itself ran at 2.3. */
-		CEIL_UNROLL(CEIL_XXH3_STRIPE_UNROLL)
-		for (int n = 0; n < 16; n++)
+		V sum[LANES];
+
 #pragma GCC unroll 4
-			for (int l = 0; l < LANES; l++) {
-				V d = VLOAD(in + n * 64 + l * CEIL_W), dk = VXOR(d, VLOAD(secret + n * 8 + l * CEIL_W));
-				acc[l] = VADD(acc[l], VADD(VSHUF(d), VMUL32(dk, VHI32(dk))));
-			}
+		for (int l = 0; l < LANES; l++)
+			sum[l] = CEIL_FN(ceil_xxh3_term_)(in, secret, 0, l);
+		/* The lanes unrolled, so that the sums stay in registers; the
+		 * stripes by CEIL_XXH3_STRIPE_UNROLL: fully unrolled with 2 or 4
+		 * lanes, GCC computes every stripe's products first and spills
+		 * them; with 1 (zmm) nothing spills, and unrolled by 2 to 8 the
+		 * block read 2.90 cycles a zmm on Zen 5 against 2.37 fully
+		 * unrolled. */
+		CEIL_UNROLL(CEIL_XXH3_STRIPE_UNROLL)
+		for (int n = 1; n < 16; n++)
+#pragma GCC unroll 4
+			for (int l = 0; l < LANES; l++)
+				sum[l] = VADD(sum[l], CEIL_FN(ceil_xxh3_term_)(in, secret, n, l));
 #pragma GCC unroll 4
 		for (int l = 0; l < LANES; l++) {
+			__asm__("" : "+x"(sum[l]));
+			acc[l] = VADD(acc[l], sum[l]);
 			V a = VXOR(VXOR(acc[l], VSRL47(acc[l])), VLOAD(secret + 128 + l * CEIL_W));
 			acc[l] = VADD(VMUL32(a, prime), VSLL32(VMUL32(VHI32(a), prime)));
 		}
