@@ -40,6 +40,8 @@ XXH3_OPT := -O3
 # (2026-12-03) a 4 KiB call took 76-78 TSC cycles against 83-88 (AVX-512),
 # 133-135 against 143-144 (AVX2), 270-274 against 277-283 (SSE2); the AMD
 # tunings were no better than generic (docs/hashes.md). Clang ignores it.
+# The ceiling's probes are built the same way, so that its XXH3 loops load
+# as the XXH3 builds do (docs/ceilings.md).
 XXH3_TUNE := -mtune=skylake-avx512
 ifneq ($(filter aarch64%,$(MACHINE)),)
 FLAGS_hashes/xxh3_neon.c := $(XXH3_OPT)
@@ -61,9 +63,9 @@ FLAGS_hashes/crc32c_fused.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORD
 FLAGS_hashes/crc32c_fused_intel.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORDER)
 FLAGS_hashes/crc32c_fused6.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORDER)
 FLAGS_hashes/xxh3_sse2.c := -msse2 $(XXH3_OPT) $(XXH3_TUNE)
-FLAGS_bench/ceiling_x86_128.c := -msse4.2 -mpclmul $(IN_ORDER)
-FLAGS_bench/ceiling_x86_256.c := -msse4.2 -mpclmul -mavx2 -mvpclmulqdq $(IN_ORDER)
-FLAGS_bench/ceiling_x86_512.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORDER)
+FLAGS_bench/ceiling_x86_128.c := -msse4.2 -mpclmul $(IN_ORDER) $(XXH3_TUNE)
+FLAGS_bench/ceiling_x86_256.c := -msse4.2 -mpclmul -mavx2 -mvpclmulqdq $(IN_ORDER) $(XXH3_TUNE)
+FLAGS_bench/ceiling_x86_512.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORDER) $(XXH3_TUNE)
 FLAGS_hashes/xxh3_avx2.c := -mavx2 $(XXH3_OPT) $(XXH3_TUNE)
 FLAGS_hashes/xxh3_avx512.c := -mavx512f $(XXH3_OPT) $(XXH3_TUNE)
 endif
