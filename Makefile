@@ -36,10 +36,9 @@ LDLIBS := $(PKG_LIBS) -lm
 XXH3_OPT := -O3
 # Tuned for an AVX-512 core: GCC's generic tuning takes each stripe's input
 # from memory twice (folded into the xor and the swap), Intel's tunings load
-# it once; the same instructions with a third fewer loads. On the Zen 5 VM
-# (2026-12-03) a 4 KiB call took 76-78 TSC cycles against 83-88 (AVX-512),
-# 133-135 against 143-144 (AVX2), 270-274 against 277-283 (SSE2); the AMD
-# tunings were no better than generic (docs/hashes.md). Clang ignores it.
+# it once; the same instructions with a third fewer loads, 4-12% faster on
+# Zen 5, where the AMD tunings were no better than generic (figures in
+# docs/hashes.md, Zen 5 section). Clang ignores it.
 # The ceiling's probes are built the same way, so that its XXH3 loops load
 # as the XXH3 builds do (docs/ceilings.md).
 XXH3_TUNE := -mtune=skylake-avx512
