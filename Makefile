@@ -51,7 +51,13 @@ endif
 ifneq ($(filter x86_64% i386% i686%,$(MACHINE)),)
 # GCC's post-RA scheduler groups a fused loop's crc32q together, which keeps
 # the crc32 unit and the multipliers from overlapping (docs/hashes.md).
-IN_ORDER := $(if $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | grep __clang__),,-fno-schedule-insns2)
+CC_IS_CLANG := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | grep __clang__)
+IN_ORDER := $(if $(CC_IS_CLANG),,-fno-schedule-insns2)
+# GCC carries an XXH3 probe's secret loads from one stripe to the next
+# (stripe n + 2's lane 0 is stripe n's lane 1) at the price of register
+# copies; xxhash.h's builds load each stripe's secret afresh, and so do the
+# probes without predictive commoning (docs/ceilings.md).
+PROBE_LOADS := $(if $(CC_IS_CLANG),,-fno-predictive-commoning)
 FLAGS_hashes/crc32c_sse42.c := -msse4.2
 FLAGS_hashes/crc32c_3way.c := -msse4.2 -mpclmul
 FLAGS_hashes/crc32c_3way_fit.c := -msse4.2 -mpclmul
@@ -62,9 +68,9 @@ FLAGS_hashes/crc32c_fused.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORD
 FLAGS_hashes/crc32c_fused_intel.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORDER)
 FLAGS_hashes/crc32c_fused6.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORDER)
 FLAGS_hashes/xxh3_sse2.c := -msse2 $(XXH3_OPT) $(XXH3_TUNE)
-FLAGS_bench/ceiling_x86_128.c := -msse4.2 -mpclmul $(IN_ORDER) $(XXH3_TUNE)
-FLAGS_bench/ceiling_x86_256.c := -msse4.2 -mpclmul -mavx2 -mvpclmulqdq $(IN_ORDER) $(XXH3_TUNE)
-FLAGS_bench/ceiling_x86_512.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORDER) $(XXH3_TUNE)
+FLAGS_bench/ceiling_x86_128.c := -msse4.2 -mpclmul $(IN_ORDER) $(XXH3_TUNE) $(PROBE_LOADS)
+FLAGS_bench/ceiling_x86_256.c := -msse4.2 -mpclmul -mavx2 -mvpclmulqdq $(IN_ORDER) $(XXH3_TUNE) $(PROBE_LOADS)
+FLAGS_bench/ceiling_x86_512.c := -msse4.2 -mpclmul -mavx512f -mvpclmulqdq $(IN_ORDER) $(XXH3_TUNE) $(PROBE_LOADS)
 FLAGS_hashes/xxh3_avx2.c := -mavx2 $(XXH3_OPT) $(XXH3_TUNE)
 FLAGS_hashes/xxh3_avx512.c := -mavx512f $(XXH3_OPT) $(XXH3_TUNE)
 endif
