@@ -44,6 +44,7 @@ static inline void isa_clean(void)
 #else
 #define ISA_ACCUMULATE XXH3_accumulate_512
 #endif
+_Static_assert(XXH3_ISA_PAGE_BYTES > XXH3_MIDSIZE_MAX, "the long-input routine is XXH3's above 240 bytes only");
 static inline uint64_t isa_64(const void *buf, size_t len)
 {
 	if (len == XXH3_ISA_PAGE_BYTES)
