@@ -10,11 +10,7 @@ void loop_count_until(hash_fn fn, const struct page_set *set, size_t *pos, uint6
 	uint64_t calls = 0, sink = 0, now;
 
 	do {
-		for (uint64_t b = 0; b < batch; b++) {
-			sink ^= fn(order[i], len);
-			if (++i == count)
-				i = 0;
-		}
+		sink ^= timed_calls(fn, order, count, len, batch, &i);
 		calls += batch;
 		now = clock_now_ns();
 	} while (now < deadline_ns && !bench_stop_requested());

@@ -18,11 +18,7 @@ size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, cons
 
 	while (n < ls->max_samples && last - first < ls->round_ticks && !bench_stop_requested()) {
 		uint64_t s = step_down(counter_start(), step);
-		for (uint64_t b = 0; b < batch; b++) {
-			acc ^= fn(order[i], len);
-			if (++i == count)
-				i = 0;
-		}
+		acc ^= timed_calls(fn, order, count, len, batch, &i);
 		last = counter_end();
 		uint64_t d = step_down(last, step) - s;
 		ticks[n++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;

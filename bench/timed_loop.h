@@ -11,6 +11,34 @@
 #include "../hashes/hash.h"
 #include "stop.h"
 
+/* batch calls of fn on the set's pages from order[*i] on, their results
+ * xor-ed. A set of one page (every hot set but a file's) is called with the
+ * page's address in a register, in a loop of nothing but the call: with the
+ * address and the loop's bounds loaded from memory around each call, the
+ * window timer read crc32c-fused6 5-9% and xxh128-avx512 up to 33% slower
+ * than `bench --selfcheck`'s minimal loop on Zen 5, with no cause in the
+ * loop's few instructions (docs/measurement.md). */
+static inline uint64_t timed_calls(hash_fn fn, const unsigned char *const *order, size_t count, size_t len,
+				   uint64_t batch, size_t *i)
+{
+	uint64_t sink = 0;
+
+	if (count == 1) {
+		const unsigned char *page = order[0];
+		for (uint64_t b = 0; b < batch; b++)
+			sink ^= fn(page, len);
+		return sink;
+	}
+	size_t k = *i;
+	for (uint64_t b = 0; b < batch; b++) {
+		sink ^= fn(order[k], len);
+		if (++k == count)
+			k = 0;
+	}
+	*i = k;
+	return sink;
+}
+
 /* A round that counts calls until a CLOCK_MONOTONIC deadline. The clock is
  * read once per batch of calls, not per call, so its cost stays out of the
  * rate (batch: calls per clock read). pos: where in the set's order to
