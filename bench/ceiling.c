@@ -53,8 +53,8 @@ static const struct probe {
 	enum probe_kind kind;
 } probes[CEIL_NPROBES] = {
 	[CEIL_CORE_CLOCK] = { "core_clock_hz", "core clock (dependent add chain)", "Hz", 0, ceiling_add_chain, 8, K_HZ },
-	[CEIL_CRC32_TPUT] = { "crc32q_throughput_cycles", "crc32q throughput (8 chains)", "cycles", CPU_SSE42,
-			      X86(ceiling_crc32_tput), 8, K_CYCLES },
+	[CEIL_CRC32_TPUT] = { "crc32q_throughput_cycles", "crc32q throughput (12 chains)", "cycles", CPU_SSE42,
+			      X86(ceiling_crc32_tput), 12, K_CYCLES },
 	[CEIL_CRC32_LAT] = { "crc32q_latency_cycles", "crc32q latency (1 chain)", "cycles", CPU_SSE42,
 			     X86(ceiling_crc32_lat), 8, K_CYCLES },
 	[CEIL_CLMUL_XMM] = { "pclmulqdq_xmm_cycles", "pclmulqdq xmm throughput", "cycles", CPU_SSE42 | CPU_PCLMUL,

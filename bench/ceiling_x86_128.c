@@ -27,14 +27,15 @@
 
 void ceiling_crc32_tput(uint64_t iters, uint64_t *sink)
 {
-	uint64_t c0 = *sink, c1 = 2, c2 = 3, c3 = 4, c4 = 5, c5 = 6, c6 = 7, c7 = 8;
+	uint64_t c0 = *sink, c1 = 2, c2 = 3, c3 = 4, c4 = 5, c5 = 6, c6 = 7, c7 = 8, c8 = 9, c9 = 10, c10 = 11, c11 = 12;
 
 	for (uint64_t i = 0; i < iters; i++) {
 		c0 = _mm_crc32_u64(c0, i); c1 = _mm_crc32_u64(c1, i); c2 = _mm_crc32_u64(c2, i);
 		c3 = _mm_crc32_u64(c3, i); c4 = _mm_crc32_u64(c4, i); c5 = _mm_crc32_u64(c5, i);
-		c6 = _mm_crc32_u64(c6, i); c7 = _mm_crc32_u64(c7, i);
+		c6 = _mm_crc32_u64(c6, i); c7 = _mm_crc32_u64(c7, i); c8 = _mm_crc32_u64(c8, i);
+		c9 = _mm_crc32_u64(c9, i); c10 = _mm_crc32_u64(c10, i); c11 = _mm_crc32_u64(c11, i);
 	}
-	*sink += c0 ^ c1 ^ c2 ^ c3 ^ c4 ^ c5 ^ c6 ^ c7;
+	*sink += c0 ^ c1 ^ c2 ^ c3 ^ c4 ^ c5 ^ c6 ^ c7 ^ c8 ^ c9 ^ c10 ^ c11;
 }
 
 void ceiling_crc32_lat(uint64_t iters, uint64_t *sink)
