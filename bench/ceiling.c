@@ -36,13 +36,13 @@ enum probe_kind { K_HZ, K_CYCLES, K_BYTES_PER_CYCLE, K_BYTES_PER_S, K_NS };
 
 /* The three widths of one fused loop balance (ceiling_vec.h): id##_XMM
  * .._ZMM, its functions fn##_xmm .., its keys key_crc32q_(v)pclmulqdq_W_cycles
- * and crc32q count n (a string) in the label. */
+ * and its crc32q (a string: "12 crc32q") in the label. */
 #define CEIL_FUSED_ROWS(id, fn, key, n)                                                                       \
-	[id##_XMM] = { key "_crc32q_pclmulqdq_xmm_cycles", "fused loop: 4 xmm folded + " n " crc32q", "cycles", \
+	[id##_XMM] = { key "_crc32q_pclmulqdq_xmm_cycles", "fused loop: 4 xmm folded + " n, "cycles", \
 		       CPU_SSE42 | CPU_PCLMUL, X86(fn##_xmm), 1, K_CYCLES },                                  \
-	[id##_YMM] = { key "_crc32q_vpclmulqdq_ymm_cycles", "fused loop: 4 ymm folded + " n " crc32q", "cycles", \
+	[id##_YMM] = { key "_crc32q_vpclmulqdq_ymm_cycles", "fused loop: 4 ymm folded + " n, "cycles", \
 		       CPU_AVX2 | CPU_VPCLMUL | CPU_SSE42, X86(fn##_ymm), 1, K_CYCLES },                      \
-	[id##_ZMM] = { key "_crc32q_vpclmulqdq_zmm_cycles", "fused loop: 4 zmm folded + " n " crc32q", "cycles", \
+	[id##_ZMM] = { key "_crc32q_vpclmulqdq_zmm_cycles", "fused loop: 4 zmm folded + " n, "cycles", \
 		       CPU_AVX512F | CPU_VPCLMUL | CPU_SSE42, X86(fn##_zmm), 1, K_CYCLES }
 
 static const struct probe {
@@ -69,10 +69,11 @@ static const struct probe {
 			     CPU_AVX2 | CPU_VPCLMUL | CPU_SSE42, X86(ceiling_mixed_ymm), 1, K_CYCLES },
 	[CEIL_MIXED_ZMM] = { "mixed_crc32q_vpclmulqdq_zmm_cycles", "6 crc32q + 4 vpclmulqdq zmm, one loop", "cycles",
 			     CPU_AVX512F | CPU_VPCLMUL | CPU_SSE42, X86(ceiling_mixed_zmm), 1, K_CYCLES },
-	CEIL_FUSED_ROWS(CEIL_FUSED, ceiling_fused, "fused", "12"),
-	CEIL_FUSED_ROWS(CEIL_FUSED_LIGHT, ceiling_fused_light, "fused_light", "6"),
-	CEIL_FUSED_ROWS(CEIL_FUSED_WIDE, ceiling_fused_wide, "fused_wide", "24"),
-	CEIL_FUSED_ROWS(CEIL_FUSED_DEEP, ceiling_fused_deep, "fused_deep", "36"),
+	CEIL_FUSED_ROWS(CEIL_FUSED, ceiling_fused, "fused", "12 crc32q"),
+	CEIL_FUSED_ROWS(CEIL_FUSED_LIGHT, ceiling_fused_light, "fused_light", "6 crc32q"),
+	CEIL_FUSED_ROWS(CEIL_FUSED_WIDE, ceiling_fused_wide, "fused_wide", "24 crc32q"),
+	CEIL_FUSED_ROWS(CEIL_FUSED_DEEP, ceiling_fused_deep, "fused_deep", "36 crc32q"),
+	CEIL_FUSED_ROWS(CEIL_FUSED_NINE, ceiling_fused_nine, "fused_nine", "36 crc32q, 9 streams"),
 	[CEIL_MUL32_XMM] = { "pmuludq_xmm_cycles", "pmuludq xmm throughput (32x32->64)", "cycles",
 			     CPU_SSE42 | CPU_PCLMUL, X86(ceiling_mul32_xmm), 8, K_CYCLES },
 	[CEIL_MUL32_YMM] = { "vpmuludq_ymm_cycles", "vpmuludq ymm throughput", "cycles", CPU_AVX2,

@@ -16,13 +16,13 @@
 /* What is measured. Units: CEIL_CORE_CLOCK in Hz; instruction probes in core
  * cycles per instruction (CEIL_MIXED_*: cycles per loop iteration of 6
  * crc32q + 4 (v)pclmulqdq; CEIL_FUSED_*: per iteration of 4W + 96 bytes, CEIL_FUSED_LIGHT_*: 4W + 48;
- * CEIL_FUSED_WIDE_*: 4W + 192, CEIL_FUSED_DEEP_*: 4W + 288);
+ * CEIL_FUSED_WIDE_*: 4W + 192, CEIL_FUSED_DEEP_*, CEIL_FUSED_NINE_*: 4W + 288);
  * CEIL_XXH3_* and CEIL_XXH3_BLOCK_* in cycles per vector of input;
  * CEIL_LOAD_* in bytes per cycle; CEIL_MEM_STREAM in bytes per second;
  * CEIL_COLD_PAGE in ns. */
 enum ceiling_probe_id {
 	CEIL_CORE_CLOCK,  /* a dependent add chain: one add per cycle */
-	CEIL_CRC32_TPUT,  /* crc32q, 8 independent chains */
+	CEIL_CRC32_TPUT,  /* crc32q, 12 independent chains */
 	CEIL_CRC32_LAT,   /* crc32q, one dependent chain */
 	CEIL_CLMUL_XMM,   /* pclmulqdq, 8 independent chains */
 	CEIL_CLMUL_YMM,   /* vpclmulqdq ymm */
@@ -42,6 +42,9 @@ enum ceiling_probe_id {
 	CEIL_FUSED_DEEP_XMM, /* 36 crc32q on 6 streams (1, 2, 1, 2 after the four folds) */
 	CEIL_FUSED_DEEP_YMM,
 	CEIL_FUSED_DEEP_ZMM,
+	CEIL_FUSED_NINE_XMM, /* 36 crc32q on 9 streams (one on each after every fold) */
+	CEIL_FUSED_NINE_YMM,
+	CEIL_FUSED_NINE_ZMM,
 	CEIL_MUL32_XMM,   /* pmuludq (32x32->64, what XXH3 multiplies with), 8 chains */
 	CEIL_MUL32_YMM,
 	CEIL_MUL32_ZMM,

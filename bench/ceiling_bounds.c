@@ -75,14 +75,16 @@ static int clmul_fold(const struct ceiling_figures *f, unsigned w, double *per_c
 
 /* Both at once: the bytes of the fused loop probes (4 registers folded
  * with their loads and xors, and 12 crc32q of 8 bytes, 6 in the light one,
- * 24 on six streams in the wide one, 36 in the deep one) over their
+ * 24 on six streams in the wide one, 36 in the deep one and on nine
+ * streams in the nine one) over their
  * measured cycles, the best
  * of the balances, never less than either part alone. Where the units do
  * not overlap that is their sum, and one part alone is faster. Several
  * balances, because the best one follows the units: on family 25 model 17
  * (a ymm multiply in two cycles) the heavy one moved more, on family 6
  * model 207 (a zmm one a cycle) the heavy one is crc32q-bound below folding
- * alone, on family 26 (two crc32 units) the deep one moves the most. */
+ * alone, on family 26 (two crc32 units) the deep one moves the most, or
+ * the nine one (more than two: 4 dependent crc32q a stream, not 6). */
 static int crc_clmul(const struct ceiling_figures *f, unsigned w, double *per_cycle, struct ceiling_bound *b)
 {
 	static const struct {
@@ -94,6 +96,7 @@ static int crc_clmul(const struct ceiling_figures *f, unsigned w, double *per_cy
 		{ CEIL_FUSED_LIGHT_XMM, 6, "crc32q and (v)pclmulqdq together (the fused loop, 6 crc32q)" },
 		{ CEIL_FUSED_WIDE_XMM, 24, "crc32q and (v)pclmulqdq together (the fused loop, 24 crc32q)" },
 		{ CEIL_FUSED_DEEP_XMM, 36, "crc32q and (v)pclmulqdq together (the fused loop, 36 crc32q)" },
+		{ CEIL_FUSED_NINE_XMM, 36, "crc32q and (v)pclmulqdq together (the fused loop, 36 crc32q on 9 streams)" },
 	};
 	double crc, cl, together = 0;
 	struct ceiling_bound tmp = *b;
@@ -115,7 +118,7 @@ static int crc_clmul(const struct ceiling_figures *f, unsigned w, double *per_cy
 	if (together <= alone)
 		b->limit = "crc32q and (v)pclmulqdq do not overlap: the faster alone";
 	b->formula = "max((4 x W + n x 8 B) / fused-loop cycles for n = 12, 6 (light), 24 (wide, six streams), "
-		     "36 (deep, six streams), crc alone, fold alone)";
+		     "36 (deep, six streams), 36 (nine streams), crc alone, fold alone)";
 	return 0;
 }
 

@@ -22,9 +22,9 @@ uint64_t ceiling_read_u64(const unsigned char *buf, size_t bytes);
 #define CEILING_STREAMS 4
 uint64_t ceiling_read_streams(const unsigned char *buf, size_t bytes);
 
-/* ceiling_x86_128.c (-msse4.2 -mpclmul, x86-64): 8 crc32q, 8 dependent
+/* ceiling_x86_128.c (-msse4.2 -mpclmul, x86-64): 12 crc32q, 8 dependent
  * crc32q; per ceiling_vec.h 8 pclmulqdq, 6 crc32q + 4 pclmulqdq, a fused
- * crc32c loop (4 folds and 12 crc32q, or 6: light, 24: wide, 36: deep), 8 pmuludq, one XXH3 stripe (4 xmm
+ * crc32c loop (4 folds and 12 crc32q, or 6: light, 24: wide, 36: deep and nine), 8 pmuludq, one XXH3 stripe (4 xmm
  * lanes), one XXH3 block (16 stripes + scramble), 8 loads per iteration. */
 void ceiling_crc32_tput(uint64_t iters, uint64_t *sink);
 void ceiling_crc32_lat(uint64_t iters, uint64_t *sink);
@@ -34,6 +34,7 @@ void ceiling_fused_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_light_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_wide_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_deep_xmm(uint64_t iters, uint64_t *sink);
+void ceiling_fused_nine_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_mul32_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_xmm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_block_xmm(uint64_t iters, uint64_t *sink);
@@ -46,6 +47,7 @@ void ceiling_fused_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_light_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_wide_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_deep_ymm(uint64_t iters, uint64_t *sink);
+void ceiling_fused_nine_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_mul32_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_ymm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_block_ymm(uint64_t iters, uint64_t *sink);
@@ -58,6 +60,7 @@ void ceiling_fused_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_light_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_wide_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_fused_deep_zmm(uint64_t iters, uint64_t *sink);
+void ceiling_fused_nine_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_mul32_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_zmm(uint64_t iters, uint64_t *sink);
 void ceiling_xxh3_block_zmm(uint64_t iters, uint64_t *sink);

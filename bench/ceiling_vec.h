@@ -74,7 +74,10 @@ static inline uint64_t ceil_load64(const unsigned char *p)
  * (the wide one, 4W + 192 bytes: for two crc32 units), or 1, 2, 1 and 2
  * on each of 6 streams after the four folds (the deep one, 4W + 288 bytes:
  * crc32c-fused6's since 2026-12-03; a stream's 48 bytes overlap the next
- * iteration's by 16, all from L1 either way); docs/ceilings.md. The mixed
+ * iteration's by 16, all from L1 either way), or one on each of 9 streams
+ * after every fold (the nine one, 4W + 288 bytes: four dependent crc32q a
+ * stream an iteration where the deep one has six, for cores with more
+ * than two crc32 units); docs/ceilings.md. The mixed
  * loop above has the multiplies and crc32q alone; this is the full mix, in
  * the order that lets the two units overlap (built without GCC's post-RA
  * scheduling, which groups the crc32q together). */
@@ -99,15 +102,17 @@ static inline uint64_t ceil_load64(const unsigned char *p)
 		} else {                                                                  \
 			if ((i) % 2 == 1 || kind != CEIL_FUSED_LIGHT)                     \
 				CEIL_CRC3(c0, c1, c2, s, 8 * (i));                        \
-			if (kind == CEIL_FUSED_WIDE)                                      \
+			if (kind == CEIL_FUSED_WIDE || kind == CEIL_FUSED_NINE)           \
 				CEIL_CRC3(c3, c4, c5, s + 512, 8 * (i));                  \
+			if (kind == CEIL_FUSED_NINE)                                      \
+				CEIL_CRC3(c6, c7, c8, s + 256, 8 * (i));                  \
 		}                                                                         \
 	} while (0)
-enum { CEIL_FUSED_HEAVY, CEIL_FUSED_LIGHT, CEIL_FUSED_WIDE, CEIL_FUSED_DEEP };
+enum { CEIL_FUSED_HEAVY, CEIL_FUSED_LIGHT, CEIL_FUSED_WIDE, CEIL_FUSED_DEEP, CEIL_FUSED_NINE };
 static inline __attribute__((always_inline)) void ceil_fused(uint64_t iters, uint64_t *sink, int kind)
 {
 	V k = VSET1(0x9e3779b97f4a7c15ull ^ *sink), a0 = VSET1(1), a1 = VSET1(2), a2 = VSET1(3), a3 = VSET1(4);
-	uint64_t c0 = *sink, c1 = 2, c2 = 3, c3 = 4, c4 = 5, c5 = 6;
+	uint64_t c0 = *sink, c1 = 2, c2 = 3, c3 = 4, c4 = 5, c5 = 6, c6 = 7, c7 = 8, c8 = 9;
 	size_t off = 0;
 
 	for (uint64_t i = 0; i < iters; i++) {
@@ -124,13 +129,14 @@ static inline __attribute__((always_inline)) void ceil_fused(uint64_t iters, uin
 		CEIL_STREAMS(3);
 		off = (off + 4 * CEIL_W) & 8191;
 	}
-	*sink += VLOW64(VXOR(VXOR(a0, a1), VXOR(a2, a3))) + (c0 ^ c1 ^ c2 ^ c3 ^ c4 ^ c5);
+	*sink += VLOW64(VXOR(VXOR(a0, a1), VXOR(a2, a3))) + (c0 ^ c1 ^ c2 ^ c3 ^ c4 ^ c5 ^ c6 ^ c7 ^ c8);
 }
 
 void CEIL_FN(ceiling_fused_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_HEAVY); }
 void CEIL_FN(ceiling_fused_light_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_LIGHT); }
 void CEIL_FN(ceiling_fused_wide_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_WIDE); }
 void CEIL_FN(ceiling_fused_deep_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_DEEP); }
+void CEIL_FN(ceiling_fused_nine_)(uint64_t iters, uint64_t *sink) { ceil_fused(iters, sink, CEIL_FUSED_NINE); }
 #undef CEIL_FOLD
 #undef CEIL_CRC3
 #undef CEIL_STREAMS

@@ -14,6 +14,7 @@ KEYS = ["core_clock_hz", "crc32q_throughput_cycles", "crc32q_latency_cycles", "p
         "vpclmulqdq_ymm_cycles", "vpclmulqdq_zmm_cycles", "mixed_crc32q_vpclmulqdq_ymm_cycles",
         "fused_crc32q_vpclmulqdq_ymm_cycles", "fused_light_crc32q_vpclmulqdq_ymm_cycles",
         "fused_wide_crc32q_vpclmulqdq_ymm_cycles", "fused_deep_crc32q_vpclmulqdq_ymm_cycles",
+        "fused_nine_crc32q_vpclmulqdq_ymm_cycles",
         "pmuludq_xmm_cycles", "vpmuludq_ymm_cycles", "xxh3_step_ymm_cycles",
         "xxh3_block_xmm_cycles", "xxh3_block_ymm_cycles", "l1_load_ymm_bytes_per_cycle",
         "memory_stream_bytes_per_second", "cold_page_ns"]

@@ -33,7 +33,8 @@ static int near(double a, double b)
 
 /* A 3 GHz CPU: crc32q 1 a cycle, latency 3; vpclmulqdq ymm one per 2
  * cycles; the mixed loop 9 cycles (its parts 6 and 8), the fused loop 18
- * (its parts 12 and 16), the wide one 30, the deep one 45; 64 B/cycle of
+ * (its parts 12 and 16), the wide one 30, the deep one 45, the nine one
+ * 46; 64 B/cycle of
  * ymm loads; an XXH3
  * block 1.5 cycles per ymm (the step alone 1.4), vpmuludq 0.5; memory 20
  * GB/s. */
@@ -49,6 +50,7 @@ static void known(struct ceiling_figures *f)
 	set(f, CEIL_FUSED_LIGHT_YMM, 16.5);
 	set(f, CEIL_FUSED_WIDE_YMM, 30.0);
 	set(f, CEIL_FUSED_DEEP_YMM, 45.0);
+	set(f, CEIL_FUSED_NINE_YMM, 46.0);
 	set(f, CEIL_LOAD_YMM, 64.0);
 	set(f, CEIL_XXH3_YMM, 1.4);
 	set(f, CEIL_XXH3_BLOCK_YMM, 1.5);
@@ -86,7 +88,12 @@ void test_ceiling_bounds(void)
 	/* The deep balance, (4 x 32 + 36 x 8) bytes in 16, more again. */
 	set(&f, CEIL_FUSED_DEEP_YMM, 16.0);
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 416.0 / 16 * 3e9));
-	CHECK(strstr(b.limit, "36 crc32q"));
+	CHECK(strstr(b.limit, "36 crc32q") && !strstr(b.limit, "9 streams"));
+	/* More than two crc32 units: the nine streams' balance, the same bytes in 15. */
+	set(&f, CEIL_FUSED_NINE_YMM, 15.0);
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 416.0 / 15 * 3e9));
+	CHECK(strstr(b.limit, "36 crc32q on 9 streams"));
+	set(&f, CEIL_FUSED_NINE_YMM, 46.0);
 	set(&f, CEIL_FUSED_DEEP_YMM, 45.0);
 	set(&f, CEIL_FUSED_WIDE_YMM, 30.0);
 	CHECK(near(ceiling_coissue(&f, 32), 5.0 / 6));
@@ -104,6 +111,7 @@ void test_ceiling_bounds(void)
 	set(&f, CEIL_FUSED_LIGHT_YMM, 22.0);
 	set(&f, CEIL_FUSED_WIDE_YMM, 40.0);
 	set(&f, CEIL_FUSED_DEEP_YMM, 52.0);
+	set(&f, CEIL_FUSED_NINE_YMM, 52.0);
 	CHECK(near(ceiling_coissue(&f, 32), 0));
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
 	CHECK(strstr(b.limit, "do not overlap"));
