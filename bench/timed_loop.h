@@ -13,11 +13,11 @@
 
 /* batch calls of fn on the set's pages from order[*i] on, their results
  * xor-ed. A set of one page (every hot set but a file's) is called with the
- * page's address in a register, in a loop of nothing but the call: with the
- * address and the loop's bounds loaded from memory around each call, the
- * window timer read crc32c-fused6 5-9% and xxh128-avx512 up to 33% slower
- * than `bench --selfcheck`'s minimal loop on Zen 5, with no cause in the
- * loop's few instructions (docs/measurement.md). */
+ * page's address in a register, in a loop of nothing but the call, as
+ * `bench --selfcheck`'s minimal loop does: with the address and the loop's
+ * bounds loaded from memory around each call, the fastest hashes read
+ * slower than that loop on Zen 5, by several per cent and once by a third,
+ * for no cause in the loop's few instructions (docs/measurement.md). */
 static inline uint64_t timed_calls(hash_fn fn, const unsigned char *const *order, size_t count, size_t len,
 				   uint64_t batch, size_t *i)
 {
