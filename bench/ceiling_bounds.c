@@ -76,15 +76,14 @@ static int clmul_fold(const struct ceiling_figures *f, unsigned w, double *per_c
 /* Both at once: the bytes of the fused loop probes (4 registers folded
  * with their loads and xors, and 12 crc32q of 8 bytes, 6 in the light one,
  * 24 on six streams in the wide one, 36 in the deep one and on nine
- * streams in the nine one) over their
- * measured cycles, the best
- * of the balances, never less than either part alone. Where the units do
+ * streams in the nine one) over their measured cycles, the best of the
+ * balances, never less than either part alone. Where the units do
  * not overlap that is their sum, and one part alone is faster. Several
  * balances, because the best one follows the units: on family 25 model 17
  * (a ymm multiply in two cycles) the heavy one moved more, on family 6
  * model 207 (a zmm one a cycle) the heavy one is crc32q-bound below folding
- * alone, on family 26 (two crc32 units) the deep one moves the most, or
- * the nine one (more than two: 4 dependent crc32q a stream, not 6). */
+ * alone, on family 26 (more than two crc32 units) the nine one moves the
+ * most: its streams carry 4 dependent crc32q an iteration, the deep one's 6. */
 static int crc_clmul(const struct ceiling_figures *f, unsigned w, double *per_cycle, struct ceiling_bound *b)
 {
 	static const struct {
