@@ -1,6 +1,6 @@
 /* CRC-32C, crc32c-fused's loop with six crc32q streams, for cores with two
- * crc32 units beside half-rate zmm multipliers (Zen 5: crc32q 3 cycles
- * latency, two a cycle; vpclmulqdq zmm one every 2 cycles). Each step of
+ * or more crc32 units beside half-rate zmm multipliers (Zen 5: crc32q 3
+ * cycles latency, over two a cycle; vpclmulqdq zmm one every 2 cycles). Each step of
  * the shared loop folds 256 bytes (8 vpclmulqdq zmm, 16 cycles) and runs 5
  * or 6 crc32q on each of six streams (30-36: the crc32 units' 15-18
  * cycles), 496-544 bytes in all; three streams cannot use the second unit.
