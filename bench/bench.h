@@ -73,6 +73,9 @@ struct bench_round {
 	double ns_per_page; /* window, jiffies: elapsed / calls; rdtsc: the round's median call */
 	uint64_t calls;
 	double elapsed_ns;  /* the timed part: the window (window, jiffies), first to last read (rdtsc) */
+	/* window, jiffies: per call over the batches no interruption met
+	 * (bench/batch_log.h); 0 where not logged. */
+	double uninterrupted_ns_per_page;
 	/* rdtsc: per-call counter ticks over the round's samples, the timer's
 	 * overhead subtracted and a batch's ticks shared among its calls. */
 	double ticks_p10, ticks_median, ticks_p90, ticks_mean;
@@ -170,6 +173,10 @@ struct bench_result {
 	 * disturbed): best, min, max, mean, CV; median is the headline: the
 	 * median over processes of each one's median (over_processes). */
 	struct stats_summary ns_per_page;
+	/* window, jiffies: the lowest uninterrupted_ns_per_page of those rounds
+	 * (the time a call takes where no interruption meets it, as the
+	 * ceiling's short probes run); 0 where none was logged. */
+	double uninterrupted_ns_best;
 	struct bench_round *rounds;       /* repeats of them: process by process, in the order measured (owned) */
 	size_t rounds_cap;
 	struct bench_process_value *per_process; /* nprocesses of them, by process (owned) */

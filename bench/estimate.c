@@ -150,8 +150,13 @@ int estimate_result(struct bench_result *r, const struct estimate_rules *rules)
 	r->processes_used = per_process(r, &w, 0);
 	if (w.nused == 0) /* every round disturbed: the figures from all, and unstable */
 		per_process(r, &w, 1);
-	for (size_t i = 0; i < w.nused; i++)
+	r->uninterrupted_ns_best = 0;
+	for (size_t i = 0; i < w.nused; i++) {
+		double u = w.used[i]->uninterrupted_ns_per_page;
 		w.tmp[i] = w.used[i]->ns_per_page;
+		if (u > 0 && (r->uninterrupted_ns_best == 0 || u < r->uninterrupted_ns_best))
+			r->uninterrupted_ns_best = u;
+	}
 	if (stats_median_interval(w.values, w.nvalues, &r->over_processes) ||
 	    stats_summarize(w.tmp, w.nused, &r->ns_per_page)) {
 		work_free(&w);

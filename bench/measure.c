@@ -179,16 +179,31 @@ void bench_session_warm(struct bench_session *s)
 	/* The previous hash may have left dirty upper vector state behind. */
 	if (s->cfg->clean_vector_state)
 		cpu_vector_state_clean();
-	loop_count_until(s->fn, s->set, &s->pos, t0, t0 + (s->cfg->warmup_ns ? s->cfg->warmup_ns : 1), 1, &warm);
+	loop_count_until(s->fn, s->set, &s->pos, t0, t0 + (s->cfg->warmup_ns ? s->cfg->warmup_ns : 1), 1, NULL, &warm);
 	s->sink ^= warm.sink;
 	if (s->warmed)
 		return;
 	/* The first warm-up sets the batches: calls per clock read, and the timer's. */
 	s->call_ns = (double)(warm.end_ns - warm.start_ns) / (double)warm.calls;
 	s->batch = s->call_ns > 0 && s->call_ns < BATCH_TARGET_NS ? (uint64_t)(BATCH_TARGET_NS / s->call_ns) : 1;
+	/* Without memory for it the rounds go unlogged (no uninterrupted figure). */
+	if (t->round_ns)
+		batch_log_open(&s->log, t->round_ns(s), (double)s->batch * s->call_ns);
 	if (t->calibrate)
 		t->calibrate(s);
 	s->warmed = 1;
+}
+
+void bench_round_counted(struct bench_session *s, const struct loop_count *lc, struct bench_round *r)
+{
+	struct batch_log *log = bench_session_log(s);
+
+	s->sink ^= lc->sink;
+	r->calls = lc->calls;
+	r->elapsed_ns = (double)(lc->end_ns - lc->start_ns);
+	r->ns_per_page = r->elapsed_ns / (double)lc->calls;
+	if (log)
+		r->uninterrupted_ns_per_page = batch_log_uninterrupted_ns(log) / (double)s->batch;
 }
 
 int bench_session_round(struct bench_session *s, struct interference_probe *probe, struct bench_round *r)
@@ -218,6 +233,7 @@ void bench_session_close(struct bench_session *s)
 		return;
 	if (timers[s->cfg->timer]->end)
 		timers[s->cfg->timer]->end(s);
+	batch_log_close(&s->log);
 	bench_sink ^= s->sink;
 	free(s);
 }

@@ -9,6 +9,7 @@
 
 #include "../datasets/page_set.h"
 #include "../hashes/hash.h"
+#include "batch_log.h"
 #include "stop.h"
 
 /* batch calls of fn on the set's pages from order[*i] on, their results
@@ -42,7 +43,8 @@ static inline uint64_t timed_calls(hash_fn fn, const unsigned char *const *order
 /* A round that counts calls until a CLOCK_MONOTONIC deadline. The clock is
  * read once per batch of calls, not per call, so its cost stays out of the
  * rate (batch: calls per clock read). pos: where in the set's order to
- * continue. */
+ * continue. log (or NULL): each batch's time, from start_ns on, is logged
+ * there (emptied first). */
 struct loop_count {
 	uint64_t calls;
 	uint64_t start_ns, end_ns; /* first and last clock read */
@@ -50,7 +52,7 @@ struct loop_count {
 };
 
 void loop_count_until(hash_fn fn, const struct page_set *set, size_t *pos, uint64_t start_ns,
-		      uint64_t deadline_ns, uint64_t batch, struct loop_count *out);
+		      uint64_t deadline_ns, uint64_t batch, struct batch_log *log, struct loop_count *out);
 /* A stop request also ends the round (after the current batch). */
 
 /* How a round of timed samples is taken: a sample is batch calls between

@@ -5,6 +5,7 @@
 #define KB_TIMER_H
 
 #include "../common/err.h"
+#include "batch_log.h"
 #include "bench.h"
 #include "clock.h"
 
@@ -19,12 +20,16 @@ struct bench_session {
 	double call_ns;      /* the first warm-up's time per call */
 	int warmed;
 	uint64_t sink;       /* every hash result, published at the end */
+	struct batch_log log; /* window, jiffies: the round's batches (empty: not logged) */
 	void *timer;         /* the timer's own state */
 };
 
 /* NULL steps are skipped. */
 struct bench_timer_ops {
 	const char *name;
+	/* A counting timer: the length of its round in ns (for the batch log,
+	 * opened after the first warm-up); NULL for the others. */
+	double (*round_ns)(const struct bench_session *s);
 	/* Checks cfg and allocates the timer's state. */
 	int (*begin)(struct bench_session *s, struct kb_err *err);
 	/* After the first warm-up (s->call_ns known): the timer's batches. */
@@ -37,6 +42,19 @@ struct bench_timer_ops {
 	void (*aggregate)(struct bench_result *out, const struct bench_round *const *used, size_t n);
 	void (*end)(struct bench_session *s);
 };
+
+struct loop_count;
+
+/* A counting round's figures from its loop (window, jiffies): calls,
+ * elapsed_ns, ns_per_page and, where the batches were logged,
+ * uninterrupted_ns_per_page. */
+void bench_round_counted(struct bench_session *s, const struct loop_count *lc, struct bench_round *r);
+
+/* The session's batch log, or NULL where the timer keeps none. */
+static inline struct batch_log *bench_session_log(struct bench_session *s)
+{
+	return s->log.ns ? &s->log : NULL;
+}
 
 extern const struct bench_timer_ops bench_timer_window, bench_timer_jiffies, bench_timer_rdtsc, bench_timer_ksmd;
 
@@ -51,11 +69,10 @@ double bench_rounds_median(const struct bench_round *const *used, size_t n, size
 
 struct ksmd_cycle_ticks;
 
-/* A batch whose ticks per page are over this times the median batch's was
- * interrupted; the first page, which pays the wake-up (1.2-4.4 times the
- * median page on the Zen 5 VM of docs/measurement.md, 20-100 times when
- * interrupted), when over the second factor times it. */
-#define KSMD_INTERRUPTED_FACTOR 1.5
+/* A batch whose ticks per page are over BATCH_INTERRUPTED_FACTOR times the
+ * median batch's was interrupted; the first page, which pays the wake-up
+ * (1.2-4.4 times the median page on the Zen 5 VM of docs/measurement.md,
+ * 20-100 times when interrupted), when over this factor times it. */
 #define KSMD_FIRST_INTERRUPTED_FACTOR 8.0
 
 /* The ksmd timer (timer_ksmd.c): a cycle's ticks per page (its ticks from

@@ -38,7 +38,7 @@ static uint64_t window_start(struct bench_session *s, struct jiffies_state *j, u
 		struct loop_count skip;
 		uint64_t jiffy_ns = 1000000000u / hz;
 		j->phase = j->phase * 6364136223846793005ull + 1442695040888963407ull;
-		loop_count_until(s->fn, s->set, &s->pos, t0, t0 + (j->phase >> 33) % jiffy_ns, 1, &skip);
+		loop_count_until(s->fn, s->set, &s->pos, t0, t0 + (j->phase >> 33) % jiffy_ns, 1, NULL, &skip);
 		s->sink ^= skip.sink;
 		t0 = clock_now_ns();
 		*j0 = jiffies_from_ns(t0, hz);
@@ -61,11 +61,13 @@ static void jiffies_round(struct bench_session *s, struct bench_round *r)
 
 	/* The patch: je = jiffies + (HZ >> 3); while (time_before(jiffies, je)) ... */
 	unsigned long je = j0 + jiffies_window(hz);
-	loop_count_until(s->fn, s->set, &s->pos, t0, jiffies_start_ns(je, hz), s->batch, &lc);
-	s->sink ^= lc.sink;
-	r->calls = lc.calls;
-	r->elapsed_ns = (double)(lc.end_ns - lc.start_ns);
-	r->ns_per_page = r->elapsed_ns / (double)lc.calls;
+	loop_count_until(s->fn, s->set, &s->pos, t0, jiffies_start_ns(je, hz), s->batch, bench_session_log(s), &lc);
+	bench_round_counted(s, &lc, r);
+}
+
+static double jiffies_round_ns(const struct bench_session *s)
+{
+	return (jiffies_window(s->cfg->hz) + 1) * 1e9 / s->cfg->hz;
 }
 
 /* The kernel's figures of the used rounds: the best (the patch printed one
@@ -102,6 +104,7 @@ static void jiffies_end(struct bench_session *s)
 }
 
 const struct bench_timer_ops bench_timer_jiffies = {
-	.name = "jiffies", .begin = jiffies_begin, .round = jiffies_round, .aggregate = jiffies_aggregate,
+	.name = "jiffies", .round_ns = jiffies_round_ns, .begin = jiffies_begin, .round = jiffies_round,
+	.aggregate = jiffies_aggregate,
 	.end = jiffies_end,
 };

@@ -85,7 +85,7 @@ double ksmd_cycle_ticks_per_page(const struct ksmd_cycle_ticks *t, double overhe
 		pages++;
 	}
 	for (unsigned b = 0; b < nb; b++) {
-		if (per[b] > KSMD_INTERRUPTED_FACTOR * m) {
+		if (per[b] > BATCH_INTERRUPTED_FACTOR * m) {
 			*left_out += t->batch_pages[b];
 			continue;
 		}

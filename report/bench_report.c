@@ -260,7 +260,8 @@ static int units_line(FILE *out, const struct report_document *doc, const char *
 		other_names(doc, names, sizeof(names));
 	return report_wrappedf(out, style == REPORT_MARKDOWN ? 0 : report_columns(doc), style == REPORT_MARKDOWN ? "\n- " : "",
 			       "MB/s: 10^6 bytes/s%s%s%s%s%s%s%s%s.",
-			       ceiling ? "; % ceiling: MB/s best over this CPU's limit for what ran (ksmbench ceiling)" : "",
+			       ceiling ? "; % ceiling: the best round, less its interrupted batches, over this CPU's limit for "
+					 "what ran (ksmbench ceiling)" : "",
 			       kernel ? "; kMB/s: the kernel's MB/s (count*4096>>17, MiB/s)" : "",
 			       cycles ? "; cyc: TSC cycles per call (ksmd: per page), the rounds' p10/p50/p90" : "",
 			       step >= BENCH_FIT_HEADERS ? "; med: median, pg: page" : "", *common ? "; every row: " : "",

@@ -84,11 +84,15 @@ RECORD_GETTER(g_ns_max, record_real(v, RES(w)->ns_per_page.max))
 RECORD_GETTER(g_ns_mean, record_real(v, RES(w)->ns_per_page.mean))
 /* One round has no spread: no CV. */
 RECORD_GETTER(g_cv, RES(w)->ns_per_page.n > 1 && record_real(v, RES(w)->ns_per_page.cv))
-/* The share of this CPU's ceiling the best round reached (null without one). */
+RECORD_GETTER(g_bps_unint, RES(w)->uninterrupted_ns_best > 0 &&
+				   record_real(v, rate(RES(w), RES(w)->uninterrupted_ns_best)))
+/* The share of this CPU's ceiling the best round reached (null without
+ * one): its uninterrupted batches where they were logged, since the
+ * ceiling's short probes keep runs no interruption met. */
 static int g_pct(const struct record_row *w, struct record_value *v)
 {
 	const struct bench_result *r = RES(w);
-	double best = rate(r, r->ns_per_page.best);
+	double best = rate(r, r->uninterrupted_ns_best > 0 ? r->uninterrupted_ns_best : r->ns_per_page.best);
 
 	return r->ceiling_bytes_per_s > 0 && best > 0 && record_real(v, 100 * best / r->ceiling_bytes_per_s);
 }
@@ -230,6 +234,8 @@ static const struct record_field result_fields[] = {
 	  .get = g_bps_best, .load = LR(bytes_per_second_best), .range = &rate_range },
 	{ .name = "bytes_per_second_median", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.0f",
 	  .get = g_bps_median, .load = LR(bytes_per_second_median), .range = &rate_range },
+	{ .name = "bytes_per_second_uninterrupted_best", .type = RECORD_REAL, .applies = WINDOW | JIFFIES,
+	  .format = "%.0f", .get = g_bps_unint },
 	{ .name = "ns_per_page_best", .type = RECORD_REAL, .flags = CSV, .format = "%.2f", .get = g_ns_best },
 	{ .name = "ns_per_page_median", .type = RECORD_REAL, .flags = CSV, .format = "%.2f",
 	  .get = g_ns_median },

@@ -56,6 +56,16 @@ RECORD_GETTER(r_sequence, record_uint(v, RND(w)->sequence))
 RECORD_GETTER(r_disturbed, record_bool(v, RND(w)->disturbed != 0))
 RECORD_GETTER(r_ns, record_real(v, RND(w)->ns_per_page))
 RECORD_GETTER(r_bps, record_real(v, bench_bytes_per_s(UPRES(w)->page_size, RND(w)->ns_per_page)))
+RECORD_GETTER(r_unint, RND(w)->uninterrupted_ns_per_page > 0 && record_real(v, RND(w)->uninterrupted_ns_per_page))
+/* The share of the round's time beyond its calls at the uninterrupted pace. */
+static int r_interrupted_share(const struct record_row *w, struct record_value *v)
+{
+	const struct bench_round *r = RND(w);
+	double lost = r->elapsed_ns > 0 ? 1 - (double)r->calls * r->uninterrupted_ns_per_page / r->elapsed_ns : 0;
+
+	return r->uninterrupted_ns_per_page > 0 && r->elapsed_ns > 0 && record_real(v, lost > 0 ? lost : 0);
+}
+
 RECORD_GETTER(r_calls, record_uint(v, RND(w)->calls))
 RECORD_GETTER(r_elapsed, record_real(v, RND(w)->elapsed_ns))
 RECORD_GETTER(r_busy, known(w, INTERFERENCE_BUSY) && record_real(v, RND(w)->other_busy_share))
@@ -89,6 +99,9 @@ static const struct record_field round_fields[] = {
 	{ .name = "disturbed_by", .type = RECORD_STR, .get = g_disturbed_by, .count = n_disturbed_by },
 	{ .name = "ns_per_page", .type = RECORD_REAL, .get = r_ns },
 	{ .name = "bytes_per_second", .type = RECORD_REAL, .get = r_bps },
+	{ .name = "uninterrupted_ns_per_page", .type = RECORD_REAL, .applies = WINDOW | JIFFIES, .get = r_unint },
+	{ .name = "interrupted_share", .type = RECORD_REAL, .applies = WINDOW | JIFFIES, .format = "%.4f",
+	  .get = r_interrupted_share },
 	{ .name = "calls", .type = RECORD_UINT, .get = r_calls },
 	{ .name = "elapsed_ns", .type = RECORD_REAL, .get = r_elapsed },
 	{ .name = "other_cpus_busy_share", .type = RECORD_REAL, .get = r_busy },

@@ -67,6 +67,12 @@ for r in doc["results"]:
                                    "core_throughput_adds_per_ns",
                                    "core_cycles", "instructions", "disturbed_by")), "every round's interference")
         check(x["disturbed"] == bool(x["disturbed_by"]), "disturbed rounds say why")
+        # The window's batches, from the measuring process: the pace without
+        # interruptions, and the share of the round beyond it.
+        u, share = x["uninterrupted_ns_per_page"], x["interrupted_share"]
+        check(isinstance(u, NUM) and 0 < u <= x["ns_per_page"] * (1 + 1e-9) and 0 <= share < 1
+              and abs(share - max(0.0, 1 - x["calls"] * u / x["elapsed_ns"])) < 1e-3,
+              f"{r['hash']}: the round's uninterrupted pace {u} and interrupted share {share}")
         check(x["effective_clock_hz"] is None or x["effective_clock_hz"] > 1e6, "effective clock in Hz")
         check(x["off_cpu_share"] is None or 0 <= x["off_cpu_share"] <= 1, "off-CPU share")
         check(x["other_cpus_busy_share"] is None or 0 <= x["other_cpus_busy_share"] <= 1, "busy share")

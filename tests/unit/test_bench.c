@@ -110,10 +110,19 @@ void test_bench_measure(void)
 	/* The summary is of the undisturbed rounds (of all when none is). */
 	CHECK(r.rounds && r.ns_per_page.n == (r.rounds_disturbed < 3 ? 3 - r.rounds_disturbed : 3));
 	CHECK(r.nprocesses == 1 && (r.unstable & STABILITY_FEW_PROCESSES));
+
+	/* Each round's batches were logged: the uninterrupted pace is never
+	 * slower than the wall's (the rounds' batches are whole, the time
+	 * beyond the last read not counted). */
+	for (unsigned i = 0; i < r.repeats; i++)
+		CHECK(r.rounds[i].uninterrupted_ns_per_page > 0 &&
+		      r.rounds[i].uninterrupted_ns_per_page <= r.rounds[i].ns_per_page * (1 + 1e-9));
+	CHECK(r.uninterrupted_ns_best > 0 && r.uninterrupted_ns_best <= r.ns_per_page.max);
 	bench_result_release(&r);
 
 	cfg.timer = BENCH_TIMER_RDTSC;
 	CHECK(bench_measure(h, &s, &cfg, &r, &err) == 0);
+	CHECK(r.uninterrupted_ns_best == 0 && r.rounds[0].uninterrupted_ns_per_page == 0); /* no batch log */
 	CHECK(r.rdtsc.ticks_per_call_p10 <= r.rdtsc.ticks_per_call_median &&
 	      r.rdtsc.ticks_per_call_median <= r.rdtsc.ticks_per_call_p90);
 	CHECK(r.counter.hz > 1e6 && r.ns_per_page.median > 0);
@@ -129,6 +138,7 @@ void test_bench_measure(void)
 	CHECK(r.jiffies.kernel_mb_per_s_best == jiffies_kernel_mb_per_s(r.calls, 4096));
 	/* The window: 124 to 125 ms by the emulated ticks, plus at most a batch. */
 	CHECK(r.jiffies.window_ns_median >= 124000000.0 && r.jiffies.window_ns_median < 200000000.0);
+	CHECK(r.uninterrupted_ns_best > 0 && r.uninterrupted_ns_best <= r.ns_per_page.best * (1 + 1e-9));
 	bench_result_release(&r);
 	cfg.hz = 7;
 	CHECK(bench_measure(h, &s, &cfg, &r, &err) == -1 && strstr(err.msg, "HZ 7"));
@@ -248,6 +258,34 @@ void test_bench_ksmd_cycle(void)
 	c.batches = 0; /* one page: nothing to judge it against */
 	c.first = 1000000;
 	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), 1000000 - 50, 1e-9) && left == 26);
+}
+
+/* The batch log: sized for the round, the batches over 1.5 times the
+ * median left out (at it: kept), nothing logged past its end. */
+void test_bench_batch_log(void)
+{
+	struct batch_log l;
+
+	CHECK(batch_log_open(&l, 1000, 100) == 0 && l.cap == 2 * 10 + 256 && l.n == 0);
+	CHECK(batch_log_uninterrupted_ns(&l) == 0); /* nothing logged */
+	const uint64_t four[] = { 100, 5000, 102, 98 }; /* one interrupted */
+	for (size_t i = 0; i < 4; i++)
+		batch_log_add(&l, four[i]);
+	CHECK(NEAR(batch_log_uninterrupted_ns(&l), 100, 1e-9)); /* median 101: 98, 100, 102 kept */
+	l.n = 0;
+	const uint64_t edge[] = { 100, 150, 151, 100, 100 };
+	for (size_t i = 0; i < 5; i++)
+		batch_log_add(&l, edge[i]);
+	CHECK(NEAR(batch_log_uninterrupted_ns(&l), 450.0 / 4, 1e-9)); /* 150 kept, 151 not */
+	l.n = 0;
+	for (size_t i = 0; i < 1000; i++)
+		batch_log_add(&l, i < 300 ? 1ull << 40 : 7); /* clamped; the first 276 logged */
+	CHECK(l.n == l.cap && l.ns[0] == UINT32_MAX);
+	CHECK(batch_log_uninterrupted_ns(&l) == UINT32_MAX); /* every logged batch alike: all kept */
+	batch_log_close(&l);
+	CHECK(l.ns == NULL && l.cap == 0);
+	CHECK(batch_log_open(&l, 1e12, 1) == 0 && l.cap == BATCH_LOG_MAX);
+	batch_log_close(&l);
 }
 
 /* Flushing (a range, or the first line of each page to load its
