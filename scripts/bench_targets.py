@@ -9,10 +9,11 @@ the core clock measured where it ran (the ceiling's add chain; the median
 effective clock of the bench rounds), as the core clock of a VM moves
 between runs.
 
-Each figure is the best round of --repeat rounds (window timer); a ratio to
-a ceiling takes that round less its interrupted batches, as the ceiling's
-0.4 ms probes meet no interruption. The ratios are informative, not a
-pass/fail test: a busy sibling CPU changes them.
+Each 4 KiB figure is the best round of --repeat rounds (window timer); a
+ratio to a ceiling takes that round less its interrupted batches, as the
+ceiling's 0.4 ms probes meet no interruption. The small sizes' ratios to
+crc32c-sse42 are medians over six processes (below). The ratios are
+informative, not a pass/fail test: a busy sibling CPU changes them.
 usage: scripts/bench_targets.py [KSMBENCH] [--repeat N] [--cpu N]
 """
 import json
@@ -53,17 +54,22 @@ def uninterrupted_rate(rnd, page_size):
     return page_size * 1e9 / ns if ns else rnd["bytes_per_second"]
 
 
-def bench(hashes, page_size):
-    """Best bytes/s per implementation at one page size; unavailable ones left out."""
+def bench(hashes, page_size, processes=None):
+    """Best bytes/s per implementation at one page size; unavailable ones left out.
+    With processes=(N, rounds): N measuring processes, and the median over
+    processes per implementation instead."""
     names = [h for h in hashes if h in AVAILABLE]
     if not names:
         return {}
     # One measuring process unless --processes is passed: best rounds, side by side.
+    more = ["--processes", str(processes[0]), "--repeat", str(processes[1])] if processes else []
     out = subprocess.run([binary, "bench", "-H", ",".join(names), "--page-size", str(page_size),
-                          "--format", "json", "--processes", "1", *extra], check=True, capture_output=True,
+                          "--format", "json", "--processes", "1", *extra, *more], check=True, capture_output=True,
                          text=True).stdout
     # An alias measured with its target is listed among the result's aliases.
     results = json.loads(out)["results"]
+    if processes:
+        return {name: r["bytes_per_second_median"] for r in results for name in [r["hash"], *r["aliases"]]}
     for r in results:
         used = [x for x in r["rounds"] if x.get("effective_clock_hz") and not x["disturbed"]]
         hz = sorted(x["effective_clock_hz"] for x in used)
@@ -168,14 +174,34 @@ for key in ceil_docs[0]["limits"]:
         worst, worst_key = 100 * (max(vals) - min(vals)) / min(vals), key
 rows.append((f"ceiling spread, 3 runs (worst: {worst_key})", f"{worst:.1f}%", "<= 5.0%",
              "met" if worst <= 5 else "MISSED"))
+# Below 128 B every hardware entry runs crc32c-sse42's own code, and at such
+# sizes one process's address layout moves a call by up to 10% (the same
+# code read 17.5-21.6 GB/s at 64 B in eight processes, 19.0 in most): a
+# single process's best round made these ratios swing 0.92-1.13 between
+# runs. So they are medians over six processes; those of the same code came
+# out 0.999-1.003 apart, so a ratio within 1% of the target is not told
+# from it.
+SMALL_PROCESSES = (6, 3)
+SAME_CODE_RESOLUTION = 0.01
+
+
+def ratio_of_medians(label, a, b, target):
+    if a is None or b is None:
+        rows.append((label, "n/a", f">= {target:.2f}", "not measurable here"))
+        return
+    r = a / b
+    verdict = "met" if r >= target else "met (within 1%)" if r >= target - SAME_CODE_RESOLUTION else "MISSED"
+    rows.append((label, f"{r:.3f}", f">= {target:.2f}", verdict))
+
+
 for size in (64, 256, 512, 1024):
-    small = bench(crc, size)
+    small = bench(crc, size, SMALL_PROCESSES)
     base = small.get("crc32c-sse42")
     # Our hardware entries; crc32c-generic (tables) and ISA-L's are not held to this.
     for name in ("crc32c-3way", "crc32c-3way-fit", "crc32c-vpclmul", "crc32c-vpclmul-avx2", "crc32c-fused",
                  "crc32c-fused-intel", "crc32c-fused6", "crc32c-fused-avx2"):
         if name in small:
-            ratio(f"{name} / crc32c-sse42 @{size}", small[name], base, 1.00)
+            ratio_of_medians(f"{name} / crc32c-sse42 @{size} (medians)", small[name], base, 1.00)
 
 width = max(len(r[0]) for r in rows)
 print(f"{'ratio':{width}s}  {'measured':>8s}  {'target':>7s}  verdict")
