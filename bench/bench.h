@@ -198,6 +198,16 @@ struct bench_result {
 	};
 };
 
+/* The share of a counting round's time beyond its calls at its
+ * uninterrupted pace (0..1), or -1 where its batches were not logged. */
+static inline double bench_round_interrupted_share(const struct bench_round *r)
+{
+	if (r->uninterrupted_ns_per_page <= 0 || r->elapsed_ns <= 0)
+		return -1;
+	double lost = 1 - (double)r->calls * r->uninterrupted_ns_per_page / r->elapsed_ns;
+	return lost > 0 ? lost : 0;
+}
+
 /* The one conversion from time per page to rate: 0 when ns is not positive. */
 static inline double bench_bytes_per_s(uint32_t page_size, double ns_per_page)
 {

@@ -2,9 +2,11 @@
  * the context, the kernel's lines, and github-action-benchmark's array.
  * Columns show fields of the result schema (result_fields.c). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../bench/estimate.h"
+#include "../bench/stats.h"
 #include "../common/plural.h"
 #include "context_text.h"
 #include "record_json.h"
@@ -227,13 +229,47 @@ int bench_report_rows(const struct report_document *doc, struct record_list *row
 	return 0;
 }
 
-/* After the table: how it was measured, and one line per unstable result. */
+/* The median interrupted share of the undisturbed rounds that logged
+ * their batches, or -1 where none did. */
+static double interrupted_median(const struct report_document *doc)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < doc->nresults; i++)
+		n += doc->results[i].repeats;
+	double *v = n ? malloc(n * sizeof(*v)) : NULL;
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < doc->nresults; i++)
+		for (unsigned j = 0; j < doc->results[i].repeats; j++) {
+			const struct bench_round *r = &doc->results[i].rounds[j];
+			if (!r->disturbed && bench_round_interrupted_share(r) >= 0)
+				v[k++] = bench_round_interrupted_share(r);
+		}
+	struct stats_summary sum;
+	double m = k && stats_summarize(v, k, &sum) == 0 ? sum.median : -1;
+	free(v);
+	return m;
+}
+
+/* Below this median share the interruptions go unmentioned (bare metal:
+ * a tick's few us in 4 ms). */
+#define INTERRUPTED_NOTE_SHARE 0.01
+
+/* After the table: how it was measured, what interruptions took, and one
+ * line per unstable result. */
 static int method_notes(FILE *out, const struct report_document *doc, enum report_style style)
 {
 	const struct bench_context *ctx = doc->ctx;
 	int md = style == REPORT_MARKDOWN;
 	unsigned width = md ? 0 : report_columns(doc);
+	double lost = interrupted_median(doc);
 
+	if (lost >= INTERRUPTED_NOTE_SHARE &&
+	    report_wrappedf(out, width, md ? "\n- " : "", "interruptions (ticks, a VM's exits) took %.1f%% of a "
+			    "round's time (median): MB/s includes them, the share of the ceiling does not",
+			    100 * lost))
+		return -1;
 	if (ctx->processes &&
 	    report_wrappedf(out, width, md ? "\n- " : "", "%u process%s x %u round%s per measurement, taken in turns; "
 			    "MB/s median: over processes, ± its interval's half-width (%s)", ctx->processes,

@@ -57,14 +57,8 @@ RECORD_GETTER(r_disturbed, record_bool(v, RND(w)->disturbed != 0))
 RECORD_GETTER(r_ns, record_real(v, RND(w)->ns_per_page))
 RECORD_GETTER(r_bps, record_real(v, bench_bytes_per_s(UPRES(w)->page_size, RND(w)->ns_per_page)))
 RECORD_GETTER(r_unint, RND(w)->uninterrupted_ns_per_page > 0 && record_real(v, RND(w)->uninterrupted_ns_per_page))
-/* The share of the round's time beyond its calls at the uninterrupted pace. */
-static int r_interrupted_share(const struct record_row *w, struct record_value *v)
-{
-	const struct bench_round *r = RND(w);
-	double lost = r->elapsed_ns > 0 ? 1 - (double)r->calls * r->uninterrupted_ns_per_page / r->elapsed_ns : 0;
-
-	return r->uninterrupted_ns_per_page > 0 && r->elapsed_ns > 0 && record_real(v, lost > 0 ? lost : 0);
-}
+RECORD_GETTER(r_interrupted_share, bench_round_interrupted_share(RND(w)) >= 0 &&
+					   record_real(v, bench_round_interrupted_share(RND(w))))
 
 RECORD_GETTER(r_calls, record_uint(v, RND(w)->calls))
 RECORD_GETTER(r_elapsed, record_real(v, RND(w)->elapsed_ns))

@@ -132,6 +132,38 @@ void test_report_formats_results(void)
 	      strstr(text, ",0.2500,") && strstr(text, ",50.00,a limit,"));
 	free(text);
 
+	/* The share of the ceiling from the best round less its interrupted
+	 * batches where they were logged; the table says what interruptions
+	 * took once their median share is 1% or more. */
+	r[1].uninterrupted_ns_best = r[1].ns_per_page.best * 0.8;
+	for (unsigned i = 0; i < 2; i++) {
+		rounds[i].calls = 1000;
+		rounds[i].elapsed_ns = 1000 * 100.0;
+		rounds[i].uninterrupted_ns_per_page = 95;
+	}
+	json = json_of(&doc);
+	first = cJSON_GetArrayItem(cJSON_GetObjectItem(json, "results"), 0);
+	second = cJSON_GetArrayItem(cJSON_GetObjectItem(json, "results"), 1);
+	pct = cJSON_GetNumberValue(cJSON_GetObjectItem(second, "pct_of_ceiling"));
+	CHECK(pct > 62.499999 && pct < 62.500001);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(second, "bytes_per_second_uninterrupted_best")) ==
+	      bench_bytes_per_s(4096, r[1].uninterrupted_ns_best));
+	cJSON *round0 = cJSON_GetArrayItem(cJSON_GetObjectItem(second, "rounds"), 0);
+	double share = cJSON_GetNumberValue(cJSON_GetObjectItem(round0, "interrupted_share"));
+	CHECK(share > 0.0499999 && share < 0.0500001);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(round0, "uninterrupted_ns_per_page")) == 95);
+	/* The jiffies result logged nothing: null. */
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(first, "bytes_per_second_uninterrupted_best")));
+	cJSON_Delete(json);
+	text = render("table", &doc);
+	CHECK(text && strstr(text, "interruptions (ticks, a VM's exits) took 5.0% of a round's time"));
+	free(text);
+	for (unsigned i = 0; i < 2; i++)
+		rounds[i].uninterrupted_ns_per_page = 99.5;
+	text = render("table", &doc);
+	CHECK(text && !strstr(text, "interruptions ("));
+	free(text);
+
 	struct kb_err err;
 	CHECK(report_format_find("kernel", REPORT_BENCH, &err) != NULL);
 	CHECK(report_format_find("xml", REPORT_BENCH, &err) == NULL && strstr(err.msg, "unknown format 'xml'"));
