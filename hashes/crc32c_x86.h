@@ -73,11 +73,15 @@ static inline uint32_t crc32c_x86_fused(uint32_t crc, const unsigned char *p, si
 					size_t min_bytes, uint32_t (*chunk)(uint32_t, const unsigned char *, size_t),
 					uint32_t (*fold)(uint32_t, const unsigned char *, size_t))
 {
+	/* A whole chunk is inlined with its length a constant, as the page
+	 * path's is: its steps, stream lengths and end are then fixed at
+	 * compile time, where a run-time length kept them in registers and
+	 * spilled (docs/hashes.md, "Long inputs"). */
 	if (len >= min_bytes && len <= chunk_bytes)
-		return chunk(crc, p, len);
+		return len == chunk_bytes ? chunk(crc, p, chunk_bytes) : chunk(crc, p, len);
 	while (len >= min_bytes) {
 		size_t piece = len <= chunk_bytes ? len : len >= chunk_bytes + min_bytes ? chunk_bytes : len / 2;
-		crc = chunk(crc, p, piece);
+		crc = piece == chunk_bytes ? chunk(crc, p, chunk_bytes) : chunk(crc, p, piece);
 		p += piece;
 		len -= piece;
 	}
