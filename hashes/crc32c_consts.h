@@ -25,9 +25,9 @@ extern uint32_t crc32c_shift_qwords[CRC32C_SHIFT_MAX_QWORDS + 1][3];
 /* crc32c_shift_n[n] = x^(64*n - 33) mod P, n = 1 .. CRC32C_SHIFT_N_MAX:
  * the multiplier that moves a CRC forward over n quadwords, for lanes of
  * unequal length (crc32c_3way_fit.c: up to 3 * CRC32C_SHIFT_MAX_QWORDS)
- * and the end of crc32c-fused6's chunks (up to half a 16 KiB chunk and a
+ * and the end of crc32c-fused6's chunks (up to half a 32 KiB chunk and a
  * lane fold's 7 more, crc32c_avx512.h). */
-#define CRC32C_SHIFT_N_MAX 1056
+#define CRC32C_SHIFT_N_MAX 2080
 extern uint32_t crc32c_shift_n[CRC32C_SHIFT_N_MAX + 1];
 
 /* Folding pairs {x^(F+31), x^(F-33)} mod P as 64-bit lanes, for F bits. */

@@ -25,9 +25,9 @@
 #if defined(__x86_64__)
 #include "crc32c_avx512.h"
 
-/* Keeps the end's multipliers within the shift table (at 16 KiB m = 992 of
+/* Keeps the end's multipliers within the shift table (at 32 KiB m = 1984 of
  * CRC32C_SHIFT_N_MAX - 7 quadwords, crc32c_z_fused_end). */
-#define CRC32C_FUSED6_CHUNK_BYTES 16384
+#define CRC32C_FUSED6_CHUNK_BYTES 32768
 
 CRC32C_Z_FUSED_ENTRY(crc32c_fused6, crc32c_z_fused_chunk_wide, 5, 6, CRC32C_FUSED6_CHUNK_BYTES, CRC32C_FUSED6_MIN_BYTES)
 #define CRC32C_FUSED6_FN crc32c_fused6

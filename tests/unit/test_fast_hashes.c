@@ -77,7 +77,7 @@ void test_fast_hashes_crc32c_consts(void)
  * crc32c-fused-intel's threshold (4096), step count (256 + 304k) and 16 KiB
  * chunks (from 20480), and crc32c-fused6's step count (256 + 496k: 272 +
  * 496k bytes start a step), tail (0..47 bytes after its six streams) and
- * 16 KiB chunks (from 20480; 16376-16391: a chunk's last step and end at
+ * 32 KiB chunks (from 36864; 32760-32775: a chunk's last step and end at
  * their largest, the shift table's). */
 static const size_t crc_lengths[] = {
 	0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 79, 80, 127, 128, 129,
@@ -88,7 +88,7 @@ static const size_t crc_lengths[] = {
 	4391, 4392, 4393, 8151, 8152, 8153, 12287, 12289, 16567, 16568,
 	4287, 4288, 4289, 4735, 4736, 4737, 7871, 7872, 7873, 4143, 4144, 4145,
 	4239, 4240, 4241, 7215, 7216, 7217, 7711, 7712, 7713, 8183, 8184, 8185,
-	16376, 16377, 16391, 32768, 32769, 36863 + 4096,
+	16376, 16377, 16391, 32760, 32761, 32767, 32768, 32769, 32775, 36863 + 4096, 65536, 69632,
 };
 
 void test_fast_hashes_crc32c(void)
