@@ -72,13 +72,13 @@ void test_fast_hashes_crc32c_consts(void)
 
 /* Every threshold of the variants: 1-way/3-way at 512, the vector paths at
  * 64/256, the 3-way table's cap, crc32c-fused-avx2's step count changing
- * (128 + 224k bytes), crc32c-fused's threshold (4096) and step count
- * (256 + 376k), crc32c-fused-intel's threshold (4096) and step count (256 +
- * 304k), crc32c-fused6's step count (256 + 496k: 272 + 496k bytes start a
- * step) and tail (0..47 bytes after its six streams), and the fused
- * entries' 32 KiB chunks (from 36864: a chunk and a page; 32760-32775: a
- * chunk's last step and its streams or end at their largest, the shift
- * table's; 12288 and 20480 were the 8 and 16 KiB chunks' edges). */
+ * (128 + 224k bytes), crc32c-fused's threshold (4096), step count
+ * (256 + 376k) and 8 KiB chunks (from 12288: a chunk and a page), and
+ * crc32c-fused-intel's threshold (4096), step count (256 + 304k) and 16 KiB
+ * chunks (from 20480), and crc32c-fused6's step count (256 + 496k: 272 +
+ * 496k bytes start a step), tail (0..47 bytes after its six streams) and
+ * 32 KiB chunks (from 36864; 32760-32775: a chunk's last step and end at
+ * their largest, the shift table's). */
 static const size_t crc_lengths[] = {
 	0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 79, 80, 127, 128, 129,
 	191, 192, 193, 255, 256, 257, 319, 320, 447, 448, 511, 512, 513, 535, 536, 1000, 1023,
