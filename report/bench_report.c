@@ -243,8 +243,9 @@ static double interrupted_median(const struct report_document *doc)
 	for (size_t i = 0; i < doc->nresults; i++)
 		for (unsigned j = 0; j < doc->results[i].repeats; j++) {
 			const struct bench_round *r = &doc->results[i].rounds[j];
-			if (!r->disturbed && bench_round_interrupted_share(r) >= 0)
-				v[k++] = bench_round_interrupted_share(r);
+			double share = bench_round_interrupted_share(r);
+			if (!r->disturbed && share >= 0)
+				v[k++] = share;
 		}
 	struct stats_summary sum;
 	double m = k && stats_summarize(v, k, &sum) == 0 ? sum.median : -1;
