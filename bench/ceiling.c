@@ -57,6 +57,8 @@ static const struct probe {
 			      X86(ceiling_crc32_tput), 12, K_CYCLES },
 	[CEIL_CRC32_LAT] = { "crc32q_latency_cycles", "crc32q latency (1 chain)", "cycles", CPU_SSE42,
 			     X86(ceiling_crc32_lat), 8, K_CYCLES },
+	[CEIL_CRC32_PAGE] = { "crc32q_page_chain_cycles", "crc32q, a 4 KiB page's chain, calls back to back", "cycles",
+			      CPU_SSE42, X86(ceiling_crc32_page_chain), CEILING_PAGE_QWORDS, K_CYCLES },
 	[CEIL_CLMUL_XMM] = { "pclmulqdq_xmm_cycles", "pclmulqdq xmm throughput", "cycles", CPU_SSE42 | CPU_PCLMUL,
 			     X86(ceiling_clmul_xmm), 8, K_CYCLES },
 	[CEIL_CLMUL_YMM] = { "vpclmulqdq_ymm_cycles", "vpclmulqdq ymm throughput", "cycles",

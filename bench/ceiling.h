@@ -24,6 +24,7 @@ enum ceiling_probe_id {
 	CEIL_CORE_CLOCK,  /* a dependent add chain: one add per cycle */
 	CEIL_CRC32_TPUT,  /* crc32q, 12 independent chains */
 	CEIL_CRC32_LAT,   /* crc32q, one dependent chain */
+	CEIL_CRC32_PAGE,  /* crc32q, a 4 KiB page's chain a call, calls back to back: cycles per crc32q */
 	CEIL_CLMUL_XMM,   /* pclmulqdq, 8 independent chains */
 	CEIL_CLMUL_YMM,   /* vpclmulqdq ymm */
 	CEIL_CLMUL_ZMM,   /* vpclmulqdq zmm */

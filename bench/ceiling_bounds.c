@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "ceiling_probes.h"
 #include "disturb.h"
 
 #define CEIL_CRC_LANES 3 /* crc32q streams of the 3-way and fused schemes */
@@ -30,30 +31,48 @@ static int fail(struct ceiling_bound *b, const char *why)
 	return -1;
 }
 
-/* One stream: each crc32q waits for the last, 8 bytes per latency. */
-static int crc_1way(const struct ceiling_figures *f, double *per_cycle, struct ceiling_bound *b)
+/* crc32q chains of `qwords` steps on `lanes` streams, calls back to back.
+ * Each step waits for the last, but a call's chains do not wait for the
+ * last call's: the next call starts while this one's last steps wait, as
+ * far as the out-of-order window reaches. The page-chain probe measures
+ * that overlap for one stream (a page's chain lasts 512 latencies less it);
+ * the window holds instructions, so lanes that drain it `lanes` times as
+ * fast overlap a `lanes`th as long. Never below the port's throughput. */
+static double crc_chain_cycles(const struct ceiling_figures *f, size_t qwords, unsigned lanes)
 {
-	const struct ceiling_value *lat = val(f, CEIL_CRC32_LAT);
+	const struct ceiling_value *lat = val(f, CEIL_CRC32_LAT), *page = val(f, CEIL_CRC32_PAGE),
+				   *tput = val(f, CEIL_CRC32_TPUT);
+	double overlap = page && page->value < lat->value ? CEILING_PAGE_QWORDS * (lat->value - page->value) : 0;
+	double by_chain = (double)qwords / lanes * lat->value - overlap / lanes;
+	double by_port = tput ? (double)qwords * tput->value : 0;
 
-	if (!lat)
+	return by_chain > by_port ? by_chain : by_port;
+}
+
+/* One stream: each crc32q waits for the last, 8 bytes per latency. */
+static int crc_1way(const struct ceiling_figures *f, size_t page_size, double *per_cycle, struct ceiling_bound *b)
+{
+	if (!val(f, CEIL_CRC32_LAT))
 		return fail(b, "crc32q latency not measured");
-	*per_cycle = 8 / lat->value;
+	*per_cycle = (double)page_size / crc_chain_cycles(f, page_size / 8 ? page_size / 8 : 1, 1);
 	b->limit = "crc32q latency (one dependent stream)";
-	b->formula = "8 B / crc32q latency";
+	b->formula = "P / max(P/8 x crc32q latency - overlap, P/8 x crc32q throughput); "
+		     "overlap = 512 x (latency - page chain's cycles per crc32q)";
 	return 0;
 }
 
 /* Three streams: the port's throughput or three latency chains, less. */
-static int crc_3way(const struct ceiling_figures *f, double *per_cycle, struct ceiling_bound *b)
+static int crc_3way(const struct ceiling_figures *f, size_t page_size, double *per_cycle, struct ceiling_bound *b)
 {
-	const struct ceiling_value *tput = val(f, CEIL_CRC32_TPUT), *lat = val(f, CEIL_CRC32_LAT);
+	const struct ceiling_value *tput = val(f, CEIL_CRC32_TPUT);
 
-	if (!tput || !lat)
+	if (!tput || !val(f, CEIL_CRC32_LAT))
 		return fail(b, "crc32q not measured");
-	double by_port = 8 / tput->value, by_lanes = CEIL_CRC_LANES * 8 / lat->value;
-	*per_cycle = by_port < by_lanes ? by_port : by_lanes;
-	b->limit = by_port <= by_lanes ? "crc32q throughput" : "crc32q latency x 3 streams";
-	b->formula = "min(8 B / crc32q throughput, 3 x 8 B / crc32q latency)";
+	double cycles = crc_chain_cycles(f, page_size / 8, CEIL_CRC_LANES);
+	*per_cycle = (double)page_size / cycles;
+	b->limit = cycles <= (double)(page_size / 8) * tput->value ? "crc32q throughput" : "crc32q latency x 3 streams";
+	b->formula = "P / max(P/24 x crc32q latency - overlap / 3, P/8 x crc32q throughput); "
+		     "overlap = 512 x (latency - page chain's cycles per crc32q)";
 	return 0;
 }
 
@@ -84,7 +103,8 @@ static int clmul_fold(const struct ceiling_figures *f, unsigned w, double *per_c
  * model 207 (a zmm one a cycle) the heavy one is crc32q-bound below folding
  * alone, on family 26 (more than two crc32 units) the nine one moves the
  * most: its streams carry 4 dependent crc32q an iteration, the deep one's 6. */
-static int crc_clmul(const struct ceiling_figures *f, unsigned w, double *per_cycle, struct ceiling_bound *b)
+static int crc_clmul(const struct ceiling_figures *f, unsigned w, size_t page_size, double *per_cycle,
+		     struct ceiling_bound *b)
 {
 	static const struct {
 		enum ceiling_probe_id xmm;
@@ -100,7 +120,7 @@ static int crc_clmul(const struct ceiling_figures *f, unsigned w, double *per_cy
 	double crc, cl, together = 0;
 	struct ceiling_bound tmp = *b;
 
-	if (crc_3way(f, &crc, &tmp) || clmul_fold(f, w, &cl, &tmp))
+	if (crc_3way(f, page_size, &crc, &tmp) || clmul_fold(f, w, &cl, &tmp))
 		return fail(b, tmp.limit);
 	for (size_t i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
 		const struct ceiling_value *v = val(f, by_width(w, loops[i].xmm));
@@ -163,10 +183,10 @@ int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, si
 	if (s == HASH_SCHEME_CRC_CLMUL && page_size < h->fused_min_bytes)
 		s = HASH_SCHEME_CLMUL_FOLD;
 	switch (s) {
-	case HASH_SCHEME_CRC_1WAY: rc = crc_1way(f, &per_cycle, b); break;
-	case HASH_SCHEME_CRC_3WAY: rc = crc_3way(f, &per_cycle, b); break;
+	case HASH_SCHEME_CRC_1WAY: rc = crc_1way(f, page_size, &per_cycle, b); break;
+	case HASH_SCHEME_CRC_3WAY: rc = crc_3way(f, page_size, &per_cycle, b); break;
 	case HASH_SCHEME_CLMUL_FOLD: rc = clmul_fold(f, w, &per_cycle, b); break;
-	case HASH_SCHEME_CRC_CLMUL: rc = crc_clmul(f, w, &per_cycle, b); break;
+	case HASH_SCHEME_CRC_CLMUL: rc = crc_clmul(f, w, page_size, &per_cycle, b); break;
 	case HASH_SCHEME_XXH3_VECTOR: rc = xxh3_vector(f, w, &per_cycle, b); break;
 	default: return fail(b, "not modelled (scalar multiply, rotate and table chains)");
 	}

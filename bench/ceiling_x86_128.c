@@ -1,5 +1,5 @@
 /* The 128-bit micro-loops of bench/ceiling.c (see ceiling_vec.h), crc32q
- * throughput and latency. Built with -msse4.2
+ * throughput, latency, and a page's chain called back to back. Built with -msse4.2
  * -mpclmul, x86-64 only; run only where CPUID reports SSE4.2 and PCLMULQDQ. */
 #include "ceiling_probes.h"
 
@@ -49,6 +49,28 @@ void ceiling_crc32_lat(uint64_t iters, uint64_t *sink)
 		c = _mm_crc32_u64(c, c); c = _mm_crc32_u64(c, c);
 	}
 	*sink += c;
+}
+
+void ceiling_crc32_page_chain(uint64_t iters, uint64_t *sink)
+{
+	uint64_t acc = *sink;
+
+	/* One dependent chain over a 4 KiB page a call, as crc32c-sse42 runs
+	 * it; each chain starts from its own seed, not from the last chain's
+	 * end, so that the next call's first crc32q may start while this one's
+	 * last are still waiting, as far as the out-of-order window reaches. */
+	for (uint64_t i = 0; i < iters; i++) {
+		uint64_t c = i;
+		for (size_t q = 0; q < CEILING_PAGE_QWORDS; q += 4) {
+			const unsigned char *p = ceiling_l1_buf + 8 * q;
+			c = _mm_crc32_u64(c, ceil_load64(p));
+			c = _mm_crc32_u64(c, ceil_load64(p + 8));
+			c = _mm_crc32_u64(c, ceil_load64(p + 16));
+			c = _mm_crc32_u64(c, ceil_load64(p + 24));
+		}
+		acc ^= c;
+	}
+	*sink = acc;
 }
 
 #endif

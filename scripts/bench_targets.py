@@ -96,8 +96,8 @@ def xxhsum_xxh3_4k():
 rows = []
 
 
-# A result may pass its measured ceiling by a few per cent (the latency-bound
-# crc32 entries by up to 7%, docs/ceilings.md); far above it, the ceiling runs
+# A result may pass its measured ceiling by a few per cent (docs/ceilings.md:
+# both are measured); far above it, the ceiling runs
 # met a busy host core throughout (a deep loop read 25 cycles instead of 18)
 # and the ratio says nothing.
 CEILING_SLACK = 1.10

@@ -63,6 +63,18 @@ def run(*args, stdin=None, env=None, timeout=600, user=None, ceiling=False, proc
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
+def crc32c_sse42_ceiling(limits, clock_hz):
+    """crc32c-sse42's ceiling at 4 KiB from a document's limits (docs/ceilings.md):
+    one crc32q chain of 512 steps, less the overlap of calls back to back
+    measured by the page-chain probe, never below the port's throughput."""
+    lat = limits["crc32q_latency_cycles"]["value"]
+    page = limits.get("crc32q_page_chain_cycles", {})
+    overlap = 512 * max(0.0, lat - page["value"]) if page.get("measured") else 0.0
+    tput = limits["crc32q_throughput_cycles"]
+    port = 512 * tput["value"] if tput.get("measured") else 0.0
+    return 4096 / max(512 * lat - overlap, port) * clock_hz
+
+
 def check(cond, what):
     global passed, failed
     if cond:
