@@ -49,13 +49,25 @@ static double crc_chain_cycles(const struct ceiling_figures *f, size_t qwords, u
 	return by_chain > by_port ? by_chain : by_port;
 }
 
-/* One stream: each crc32q waits for the last, 8 bytes per latency. */
+/* The port binds `cycles` for `qwords` crc32q. */
+static int port_binds(const struct ceiling_figures *f, double cycles, size_t qwords)
+{
+	const struct ceiling_value *tput = val(f, CEIL_CRC32_TPUT);
+
+	return tput && cycles <= (double)qwords * tput->value;
+}
+
+/* One stream: each crc32q waits for the last, 8 bytes per latency, less
+ * what the next call hides. */
 static int crc_1way(const struct ceiling_figures *f, size_t page_size, double *per_cycle, struct ceiling_bound *b)
 {
+	size_t qwords = page_size / 8 ? page_size / 8 : 1;
+
 	if (!val(f, CEIL_CRC32_LAT))
 		return fail(b, "crc32q latency not measured");
-	*per_cycle = (double)page_size / crc_chain_cycles(f, page_size / 8 ? page_size / 8 : 1, 1);
-	b->limit = "crc32q latency (one dependent stream)";
+	double cycles = crc_chain_cycles(f, qwords, 1);
+	*per_cycle = (double)page_size / cycles;
+	b->limit = port_binds(f, cycles, qwords) ? "crc32q throughput" : "crc32q latency (one dependent stream)";
 	b->formula = "P / max(P/8 x crc32q latency - overlap, P/8 x crc32q throughput); "
 		     "overlap = 512 x (latency - page chain's cycles per crc32q)";
 	return 0;
@@ -70,7 +82,7 @@ static int crc_3way(const struct ceiling_figures *f, size_t page_size, double *p
 		return fail(b, "crc32q not measured");
 	double cycles = crc_chain_cycles(f, page_size / 8, CEIL_CRC_LANES);
 	*per_cycle = (double)page_size / cycles;
-	b->limit = cycles <= (double)(page_size / 8) * tput->value ? "crc32q throughput" : "crc32q latency x 3 streams";
+	b->limit = port_binds(f, cycles, page_size / 8) ? "crc32q throughput" : "crc32q latency x 3 streams";
 	b->formula = "P / max(P/24 x crc32q latency - overlap / 3, P/8 x crc32q throughput); "
 		     "overlap = 512 x (latency - page chain's cycles per crc32q)";
 	return 0;

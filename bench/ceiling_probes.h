@@ -23,7 +23,8 @@ uint64_t ceiling_read_u64(const unsigned char *buf, size_t bytes);
 uint64_t ceiling_read_streams(const unsigned char *buf, size_t bytes);
 
 /* ceiling_x86_128.c (-msse4.2 -mpclmul, x86-64): 12 crc32q, 8 dependent
- * crc32q, one 4 KiB page's chain of CEILING_PAGE_QWORDS crc32q; per ceiling_vec.h 8 pclmulqdq, 6 crc32q + 4 pclmulqdq, a fused
+ * crc32q, one 4 KiB page's chain of CEILING_PAGE_QWORDS crc32q; per
+ * ceiling_vec.h 8 pclmulqdq, 6 crc32q + 4 pclmulqdq, a fused
  * crc32c loop (4 folds and 12 crc32q, or 6: light, 24: wide, 36: deep and nine), 8 pmuludq, one XXH3 stripe (4 xmm
  * lanes), one XXH3 block (16 stripes + scramble), 8 loads per iteration. */
 void ceiling_crc32_tput(uint64_t iters, uint64_t *sink);

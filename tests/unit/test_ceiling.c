@@ -77,7 +77,9 @@ void test_ceiling_bounds(void)
 	set(&f, CEIL_CRC32_PAGE, 2.75);
 	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, &b) == 0 && near(b.bytes_per_s, 4096.0 / 1408 * 3e9));
 	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 1024, &b) == 0 && near(b.bytes_per_s, 1024.0 / 256 * 3e9));
+	CHECK(strstr(b.limit, "latency"));
 	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 64, &b) == 0 && near(b.bytes_per_s, 64.0 / 8 * 3e9));
+	CHECK(strstr(b.limit, "throughput"));
 	/* Three streams overlap a third as long; here the port still binds
 	 * (512 cycles against 512 - 128 / 3), with two crc32 units it does not. */
 	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
