@@ -31,60 +31,35 @@ static int fail(struct ceiling_bound *b, const char *why)
 	return -1;
 }
 
-/* crc32q chains of `qwords` steps on `lanes` streams, calls back to back.
- * Each step waits for the last, but a call's chains do not wait for the
- * last call's: the next call starts while this one's last steps wait, as
- * far as the out-of-order window reaches. The page-chain probe measures
+/* crc32q chains on `lanes` streams (1, or 3 from 512 bytes), calls back to
+ * back. Each step waits for the last, but a call's chains do not wait for
+ * the last call's: the next call starts while this one's last steps wait,
+ * as far as the out-of-order window reaches. The page-chain probe measures
  * that overlap for one stream (a page's chain lasts 512 latencies less it);
  * the window holds instructions, so lanes that drain it `lanes` times as
- * fast overlap a `lanes`th as long. Never below the port's throughput. */
-static double crc_chain_cycles(const struct ceiling_figures *f, size_t qwords, unsigned lanes)
+ * fast overlap a `lanes`th as long. Never below the port's throughput,
+ * which three streams need measured. */
+static int crc_streams(const struct ceiling_figures *f, size_t page_size, unsigned lanes, double *per_cycle,
+		       struct ceiling_bound *b)
 {
 	const struct ceiling_value *lat = val(f, CEIL_CRC32_LAT), *page = val(f, CEIL_CRC32_PAGE),
 				   *tput = val(f, CEIL_CRC32_TPUT);
-	double overlap = page && page->value < lat->value ? CEILING_PAGE_QWORDS * (lat->value - page->value) : 0;
-	double by_chain = (double)qwords / lanes * lat->value - overlap / lanes;
-	double by_port = tput ? (double)qwords * tput->value : 0;
-
-	return by_chain > by_port ? by_chain : by_port;
-}
-
-/* The port binds `cycles` for `qwords` crc32q. */
-static int port_binds(const struct ceiling_figures *f, double cycles, size_t qwords)
-{
-	const struct ceiling_value *tput = val(f, CEIL_CRC32_TPUT);
-
-	return tput && cycles <= (double)qwords * tput->value;
-}
-
-/* One stream: each crc32q waits for the last, 8 bytes per latency, less
- * what the next call hides. */
-static int crc_1way(const struct ceiling_figures *f, size_t page_size, double *per_cycle, struct ceiling_bound *b)
-{
 	size_t qwords = page_size / 8 ? page_size / 8 : 1;
 
-	if (!val(f, CEIL_CRC32_LAT))
-		return fail(b, "crc32q latency not measured");
-	double cycles = crc_chain_cycles(f, qwords, 1);
-	*per_cycle = (double)page_size / cycles;
-	b->limit = port_binds(f, cycles, qwords) ? "crc32q throughput" : "crc32q latency (one dependent stream)";
-	b->formula = "P / max(P/8 x crc32q latency - overlap, P/8 x crc32q throughput); "
-		     "overlap = 512 x (latency - page chain's cycles per crc32q)";
-	return 0;
-}
-
-/* Three streams: the port's throughput or three latency chains, less. */
-static int crc_3way(const struct ceiling_figures *f, size_t page_size, double *per_cycle, struct ceiling_bound *b)
-{
-	const struct ceiling_value *tput = val(f, CEIL_CRC32_TPUT);
-
-	if (!tput || !val(f, CEIL_CRC32_LAT))
-		return fail(b, "crc32q not measured");
-	double cycles = crc_chain_cycles(f, page_size / 8, CEIL_CRC_LANES);
-	*per_cycle = (double)page_size / cycles;
-	b->limit = port_binds(f, cycles, page_size / 8) ? "crc32q throughput" : "crc32q latency x 3 streams";
-	b->formula = "P / max(P/24 x crc32q latency - overlap / 3, P/8 x crc32q throughput); "
-		     "overlap = 512 x (latency - page chain's cycles per crc32q)";
+	if (!lat || (lanes > 1 && !tput))
+		return fail(b, lanes > 1 ? "crc32q not measured" : "crc32q latency not measured");
+	double overlap = page && page->value < lat->value ? CEILING_PAGE_QWORDS * (lat->value - page->value) : 0;
+	double by_chain = ((double)qwords * lat->value - overlap) / lanes;
+	double by_port = tput ? (double)qwords * tput->value : 0;
+	*per_cycle = (double)page_size / (by_chain > by_port ? by_chain : by_port);
+	if (by_port >= by_chain)
+		b->limit = "crc32q throughput";
+	else
+		b->limit = lanes > 1 ? "crc32q latency x 3 streams" : "crc32q latency (one dependent stream)";
+#define CEIL_OVERLAP "; overlap = 512 x (latency - page chain's cycles per crc32q)"
+	b->formula = lanes > 1 ? "P / max(P/24 x crc32q latency - overlap / 3, P/8 x crc32q throughput)" CEIL_OVERLAP
+			       : "P / max(P/8 x crc32q latency - overlap, P/8 x crc32q throughput)" CEIL_OVERLAP;
+#undef CEIL_OVERLAP
 	return 0;
 }
 
@@ -132,7 +107,7 @@ static int crc_clmul(const struct ceiling_figures *f, unsigned w, size_t page_si
 	double crc, cl, together = 0;
 	struct ceiling_bound tmp = *b;
 
-	if (crc_3way(f, page_size, &crc, &tmp) || clmul_fold(f, w, &cl, &tmp))
+	if (crc_streams(f, page_size, CEIL_CRC_LANES, &crc, &tmp) || clmul_fold(f, w, &cl, &tmp))
 		return fail(b, tmp.limit);
 	for (size_t i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
 		const struct ceiling_value *v = val(f, by_width(w, loops[i].xmm));
@@ -195,8 +170,8 @@ int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, si
 	if (s == HASH_SCHEME_CRC_CLMUL && page_size < h->fused_min_bytes)
 		s = HASH_SCHEME_CLMUL_FOLD;
 	switch (s) {
-	case HASH_SCHEME_CRC_1WAY: rc = crc_1way(f, page_size, &per_cycle, b); break;
-	case HASH_SCHEME_CRC_3WAY: rc = crc_3way(f, page_size, &per_cycle, b); break;
+	case HASH_SCHEME_CRC_1WAY: rc = crc_streams(f, page_size, 1, &per_cycle, b); break;
+	case HASH_SCHEME_CRC_3WAY: rc = crc_streams(f, page_size, CEIL_CRC_LANES, &per_cycle, b); break;
 	case HASH_SCHEME_CLMUL_FOLD: rc = clmul_fold(f, w, &per_cycle, b); break;
 	case HASH_SCHEME_CRC_CLMUL: rc = crc_clmul(f, w, page_size, &per_cycle, b); break;
 	case HASH_SCHEME_XXH3_VECTOR: rc = xxh3_vector(f, w, &per_cycle, b); break;
