@@ -155,8 +155,9 @@ static int xxh3_vector(const struct ceiling_figures *f, unsigned w, double *per_
 int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, size_t page_size,
 		  struct ceiling_bound *b)
 {
-	unsigned w;
-	enum hash_scheme s = hash_dispatched_scheme(h, &w);
+	struct hash_scheme_use use = hash_scheme_here(h);
+	enum hash_scheme s = use.scheme;
+	unsigned w = use.vector_bytes;
 	const struct ceiling_value *hz = val(f, CEIL_CORE_CLOCK), *mem = val(f, CEIL_MEM_STREAM);
 	double per_cycle = 0;
 	int rc;
@@ -164,11 +165,13 @@ int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, si
 	memset(b, 0, sizeof(*b));
 	if (!hz)
 		return fail(b, "core clock not measured");
-	/* Below their thresholds the multi-stream schemes run one stream. */
-	if ((s == HASH_SCHEME_CRC_3WAY && page_size < 512) || (s == HASH_SCHEME_CLMUL_FOLD && page_size < 128))
-		s = HASH_SCHEME_CRC_1WAY;
-	if (s == HASH_SCHEME_CRC_CLMUL && page_size < h->fused_min_bytes)
+	/* Below their thresholds the fused entries fold alone, and the
+	 * multi-stream schemes run one stream. */
+	if (s == HASH_SCHEME_CRC_CLMUL && page_size < use.fused_min_bytes)
 		s = HASH_SCHEME_CLMUL_FOLD;
+	if ((s == HASH_SCHEME_CRC_3WAY || s == HASH_SCHEME_CLMUL_FOLD || s == HASH_SCHEME_CRC_CLMUL) &&
+	    page_size < use.one_stream_below)
+		s = HASH_SCHEME_CRC_1WAY;
 	switch (s) {
 	case HASH_SCHEME_CRC_1WAY: rc = crc_streams(f, page_size, 1, &per_cycle, b); break;
 	case HASH_SCHEME_CRC_3WAY: rc = crc_streams(f, page_size, CEIL_CRC_LANES, &per_cycle, b); break;

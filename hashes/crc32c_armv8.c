@@ -7,6 +7,8 @@
 #include "hash.h"
 #include "impls.h"
 
+#define CRC32C_ARMV8_3WAY_MIN_BYTES 512
+
 #if defined(__aarch64__)
 #include <arm_acle.h>
 #include <arm_neon.h>
@@ -14,7 +16,6 @@
 
 #include "crc32c_consts.h"
 
-#define CRC32C_ARMV8_3WAY_MIN_BYTES 512
 
 static uint64_t load64(const unsigned char *p)
 {
@@ -92,6 +93,7 @@ const struct hash_impl hash_crc32c_armv8 = {
 		    "arm64: crc32cx instructions; the kernel interleaves 4 streams with PMULL since 6.14, "
 		    "this entry 3 streams (our recombination)" },
 	.scheme = HASH_SCHEME_CRC_3WAY,
+	.one_stream_below = CRC32C_ARMV8_3WAY_MIN_BYTES,
 	.cpu_needs = CPU_ARM_CRC32,
 	.len_multiple = 1,
 	.fn = CRC32C_ARMV8_FN,

@@ -11,9 +11,6 @@
 #include "crc32c_consts.h"
 #include "crc32c_x86.h"
 
-/* Below this one crc32q stream is faster (the reductions cost more). */
-#define CRC32C_VPCLMUL_AVX2_MIN_BYTES 128
-
 /* CRC-32C register update by 256-bit folding (crc32c_vpclmul_avx2.c). */
 uint32_t crc32c_vpclmul_avx2_update(uint32_t crc, const unsigned char *p, size_t len);
 

@@ -11,10 +11,6 @@
 #include "crc32c_x86.h"
 #include "impls.h"
 
-/* Below this one crc32q stream is as fast or faster (measured at 64 bytes:
- * the reductions cost more than eight dependent crc32q). */
-#define CRC32C_VPCLMUL_MIN_BYTES 128
-
 /* CRC-32C register update by vpclmul folding (crc32c_vpclmul.c). */
 uint32_t crc32c_vpclmul_update(uint32_t crc, const unsigned char *p, size_t len);
 
@@ -240,7 +236,7 @@ static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk_wide(
 }
 
 /* A fused entry's functions, fn and its helpers: inputs shorter than
- * CRC32C_VPCLMUL_MIN_BYTES by crc32c-sse42's own code (the entry tests for
+ * CRC32C_VPCLMUL_MIN_BYTES by crc32c-3way-fit's code (the entry tests for
  * them first, so that that path saves no registers), a page by fn_page
  * (CRC32C_X86_PAGE_BYTES: the chunk at a constant length), those shorter than
  * min_bytes by crc32c-vpclmul's (called from the entry: through the long
@@ -268,7 +264,7 @@ static inline __attribute__((always_inline)) uint32_t crc32c_z_fused_chunk_wide(
 	static uint64_t fn(const void *buf, size_t len)                                                     \
 	{                                                                                                   \
 		if (__builtin_expect(len < CRC32C_VPCLMUL_MIN_BYTES, 1))                                    \
-			return crc32c_sse42_oneshot(buf, len);                                              \
+			return crc32c_fit_oneshot(buf, len);                                                \
 		if (crc32c_x86_is_page(len, min_bytes, chunk_bytes))                                        \
 			return fn##_page(buf);                                                              \
 		if (len < (min_bytes))                                                                      \

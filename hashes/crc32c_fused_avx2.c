@@ -86,9 +86,9 @@ __attribute__((noinline, flatten, aligned(64))) static uint64_t crc32c_fused_avx
 
 static uint64_t crc32c_fused_avx2(const void *buf, size_t len)
 {
-	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
+	/* Short inputs: crc32c-3way-fit's code (see crc32c_3way_fit.c). */
 	if (__builtin_expect(len < CRC32C_VPCLMUL_AVX2_MIN_BYTES, 1))
-		return crc32c_sse42_oneshot(buf, len);
+		return crc32c_fit_oneshot(buf, len);
 	/* Below the fused threshold straight to crc32c-vpclmul-avx2's code, not
 	 * through the long path, whose frame the fused chunk sets up. */
 	if (crc32c_x86_is_page(len, CRC32C_FUSED_AVX2_MIN_BYTES, CRC32C_FUSED_AVX2_CHUNK_BYTES))
@@ -112,6 +112,7 @@ const struct hash_impl hash_crc32c_fused_avx2 = {
 	.scheme = HASH_SCHEME_CRC_CLMUL,
 	.vector_bytes = 32,
 	.fused_min_bytes = CRC32C_FUSED_AVX2_MIN_BYTES,
+	.one_stream_below = CRC32C_VPCLMUL_AVX2_MIN_BYTES,
 	.cpu_needs = CPU_SSE42 | CPU_PCLMUL | CPU_AVX2 | CPU_VPCLMUL,
 	.len_multiple = 1,
 	.fn = CRC32C_FUSED_AVX2_FN,

@@ -46,6 +46,7 @@ const struct hash_impl hash_crc32c_fused_intel = {
 	.scheme = HASH_SCHEME_CRC_CLMUL,
 	.vector_bytes = 64,
 	.fused_min_bytes = CRC32C_FUSED_INTEL_MIN_BYTES,
+	.one_stream_below = CRC32C_VPCLMUL_MIN_BYTES,
 	.cpu_needs = CPU_SSE42 | CPU_PCLMUL | CPU_AVX512F | CPU_VPCLMUL,
 	.len_multiple = 1,
 	.fn = CRC32C_FUSED_INTEL_FN,

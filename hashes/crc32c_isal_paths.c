@@ -50,6 +50,7 @@ const struct hash_impl hash_crc32c_isal_3way = {
 	.provenance = "libisal",
 	.kernel = { NULL, NULL, NULL, "ISA-L, a user-space library (the kernel's crc32c-3way shares its origin)" },
 	.scheme = HASH_SCHEME_CRC_3WAY,
+	.one_stream_below = 200, /* crc32_iscsi_01.asm: SMALL_SIZE */
 	.cpu_needs = CPU_SSE42 | CPU_PCLMUL,
 	.len_multiple = 1,
 	.fn = CRC32C_ISAL_3WAY_FN,

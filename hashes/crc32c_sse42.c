@@ -9,15 +9,11 @@
 #if defined(__x86_64__)
 #include "crc32c_x86.h"
 
-/* Also the short-input path of the multi-stream variants, which jump here so
- * that below their thresholds they run this very code, not a copy placed
- * elsewhere in the binary (code placement alone moved short-input timings
- * by up to 2x on Zen). */
-uint64_t crc32c_sse42_oneshot(const void *buf, size_t len)
+static uint64_t crc32c_sse42(const void *buf, size_t len)
 {
 	return crc32c_x86_1way(0xffffffffu, buf, len) ^ 0xffffffffu;
 }
-#define CRC32C_SSE42_FN crc32c_sse42_oneshot
+#define CRC32C_SSE42_FN crc32c_sse42
 #elif defined(__i386__)
 #include <nmmintrin.h>
 

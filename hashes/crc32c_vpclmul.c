@@ -1,7 +1,7 @@
 /* CRC-32C by VPCLMULQDQ folding on 512-bit registers: four accumulators of
  * 64 bytes fold 256 bytes a step, then merge, reduce to 128 bits and finish
  * with two crc32q; the kernel's path since 6.17 on CPUs with good AVX-512.
- * Below 128 bytes one crc32q stream. Built with -msse4.2 -mpclmul -mavx512f
+ * Below 128 bytes crc32c-3way-fit's one stream. Built with -msse4.2 -mpclmul -mavx512f
  * -mvpclmulqdq, x86-64 only; called only where CPUID+XGETBV report them. */
 #include "hash.h"
 #include "impls.h"
@@ -40,9 +40,9 @@ uint32_t crc32c_vpclmul_update(uint32_t crc, const unsigned char *p, size_t len)
 
 static uint64_t crc32c_vpclmul(const void *buf, size_t len)
 {
-	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
+	/* Short inputs: crc32c-3way-fit's code (see crc32c_3way_fit.c). */
 	if (__builtin_expect(len < CRC32C_VPCLMUL_MIN_BYTES, 1))
-		return crc32c_sse42_oneshot(buf, len);
+		return crc32c_fit_oneshot(buf, len);
 	return crc32c_vpclmul_update(0xffffffffu, buf, len) ^ 0xffffffffu;
 }
 #define CRC32C_VPCLMUL_FN crc32c_vpclmul
@@ -61,6 +61,7 @@ const struct hash_impl hash_crc32c_vpclmul = {
 		    "Zen 4+, Sapphire Rapids+; same scheme, our own code" },
 	.scheme = HASH_SCHEME_CLMUL_FOLD,
 	.vector_bytes = 64,
+	.one_stream_below = CRC32C_VPCLMUL_MIN_BYTES,
 	.cpu_needs = CPU_SSE42 | CPU_PCLMUL | CPU_AVX512F | CPU_VPCLMUL,
 	.len_multiple = 1,
 	.fn = CRC32C_VPCLMUL_FN,

@@ -3,8 +3,8 @@
  * bits and finish with two crc32q. The kernel has no such crc32c path (its
  * 256-bit VPCLMULQDQ code serves crc32_le and the other CRCs); this is for
  * CPUs with VPCLMULQDQ but no (good) AVX-512, where measurement decides
- * whether it beats crc32q (docs/hashes.md). Below 128 bytes one crc32q
- * stream. Built with -msse4.2 -mpclmul -mavx2 -mvpclmulqdq, x86-64 only. */
+ * whether it beats crc32q (docs/hashes.md). Below 128 bytes crc32c-3way-fit's
+ * one stream. Built with -msse4.2 -mpclmul -mavx2 -mvpclmulqdq, x86-64 only. */
 #include "hash.h"
 #include "impls.h"
 
@@ -44,9 +44,9 @@ uint32_t crc32c_vpclmul_avx2_update(uint32_t crc, const unsigned char *p, size_t
 
 static uint64_t crc32c_vpclmul_avx2(const void *buf, size_t len)
 {
-	/* Short inputs: crc32c-sse42's own code (see crc32c_sse42.c). */
+	/* Short inputs: crc32c-3way-fit's code (see crc32c_3way_fit.c). */
 	if (__builtin_expect(len < CRC32C_VPCLMUL_AVX2_MIN_BYTES, 1))
-		return crc32c_sse42_oneshot(buf, len);
+		return crc32c_fit_oneshot(buf, len);
 	return crc32c_vpclmul_avx2_update(0xffffffffu, buf, len) ^ 0xffffffffu;
 }
 #define CRC32C_VPCLMUL_AVX2_FN crc32c_vpclmul_avx2
@@ -63,6 +63,7 @@ const struct hash_impl hash_crc32c_vpclmul_avx2 = {
 	.kernel = { NULL, NULL, NULL, "ours: the kernel folds crc32c only with AVX-512 (its AVX2 VPCLMULQDQ code is for crc32_le)" },
 	.scheme = HASH_SCHEME_CLMUL_FOLD,
 	.vector_bytes = 32,
+	.one_stream_below = CRC32C_VPCLMUL_AVX2_MIN_BYTES,
 	.cpu_needs = CPU_SSE42 | CPU_PCLMUL | CPU_AVX2 | CPU_VPCLMUL,
 	.len_multiple = 1,
 	.fn = CRC32C_VPCLMUL_AVX2_FN,

@@ -16,7 +16,7 @@ enum hash_scheme {
 	HASH_SCHEME_CLMUL_FOLD,   /* (v)pclmulqdq folding, vector_bytes wide */
 	HASH_SCHEME_CRC_CLMUL,    /* folding and crc32 streams at once on parts of the input */
 	HASH_SCHEME_XXH3_VECTOR,  /* XXH3's 32x32->64 multiply-accumulate, vector_bytes wide */
-	HASH_SCHEME_DISPATCHED,   /* a library picks one of the above at run time (see hash_dispatched_scheme) */
+	HASH_SCHEME_DISPATCHED,   /* a library picks one of the above at run time (see hash_scheme_here) */
 };
 
 /* Where the Linux kernel runs this code, for the thread table and `list`. */
@@ -51,6 +51,9 @@ struct hash_impl {
 	enum hash_scheme scheme;
 	unsigned vector_bytes;   /* register width of the scheme (16, 32, 64), 0 for scalar */
 	size_t fused_min_bytes;  /* HASH_SCHEME_CRC_CLMUL: below this many bytes the code folds alone */
+	/* HASH_SCHEME_CRC_3WAY, _CLMUL_FOLD, _CRC_CLMUL: below this many bytes
+	 * the code runs one crc32 stream (0: its scheme at every length). */
+	size_t one_stream_below;
 };
 
 /* The registry, in display order. */
@@ -75,9 +78,16 @@ int hash_available(const struct hash_impl *h);
  * "not in this build (libisal was not found)". NULL when it is available. */
 const char *hash_unavailable_reason(const struct hash_impl *h, char *buf, size_t size);
 
-/* For a HASH_SCHEME_DISPATCHED entry: the scheme and width its library
- * picks on this CPU (ISA-L's crc32_iscsi, libxxhash's XXH3 dispatch). */
-enum hash_scheme hash_dispatched_scheme(const struct hash_impl *h, unsigned *vector_bytes);
+/* How h spends the CPU here, for its ceiling: its own scheme, or for a
+ * HASH_SCHEME_DISPATCHED entry what its library picks on this CPU (ISA-L's
+ * crc32_iscsi, libxxhash's XXH3 dispatch). Fields as in struct hash_impl. */
+struct hash_scheme_use {
+	enum hash_scheme scheme;
+	unsigned vector_bytes;
+	size_t fused_min_bytes;
+	size_t one_stream_below;
+};
+struct hash_scheme_use hash_scheme_here(const struct hash_impl *h);
 
 /* Finds a hash by name and checks this CPU can run it; one clear error if not. */
 const struct hash_impl *hash_select(const char *name, struct kb_err *err);

@@ -52,12 +52,22 @@ extern const struct hash_impl hash_crc32_zlib;
  * input of len bytes, and in *why (if not NULL) the kernel's reason. */
 const struct hash_impl *hash_kernel_crc32c(size_t len, const char **why);
 
+/* Below these lengths the folding entries (crc32c-vpclmul, -vpclmul-avx2
+ * and the fused ones) run crc32c_fit_oneshot's one stream: its chain of up
+ * to fifteen crc32q ends sooner than the folds and their reduction
+ * (docs/hashes.md). Here, not beside the x86 code, so that every build's
+ * registry states them (hash_impl.one_stream_below). */
+#define CRC32C_VPCLMUL_MIN_BYTES 128
+#define CRC32C_VPCLMUL_AVX2_MIN_BYTES 128
+
 /* Building blocks shared with the self-test's references. */
 uint32_t jhash2_kernel(const void *buf, size_t words, uint32_t initval);
 uint32_t crc32c_generic_update(uint32_t crc, const void *buf, size_t len);
 #if defined(__x86_64__)
-/* Standard CRC-32C with one crc32q stream (crc32c_sse42.c). */
-uint64_t crc32c_sse42_oneshot(const void *buf, size_t len);
+/* Standard CRC-32C by crc32c-3way-fit (crc32c_3way_fit.c): one stream
+ * unrolled by four below 192 bytes, three lanes from there. The folding
+ * entries' path below their thresholds. */
+uint64_t crc32c_fit_oneshot(const void *buf, size_t len);
 #endif
 
 #endif

@@ -112,27 +112,29 @@ const struct hash_impl *hash_select(const char *name, struct kb_err *err)
 	return h;
 }
 
-enum hash_scheme hash_dispatched_scheme(const struct hash_impl *h, unsigned *vector_bytes)
+struct hash_scheme_use hash_scheme_here(const struct hash_impl *h)
 {
 	const struct hash_impl *r = hash_resolve(h);
 	/* The libraries look at the CPU, not at KSMBENCH_DISABLE. */
 	uint32_t f = cpu_features_detected();
 	const uint32_t zmm = CPU_AVX512F | CPU_AVX512VL | CPU_AVX512BW | CPU_VPCLMUL;
 
-	*vector_bytes = r->vector_bytes;
-	if (r->scheme != HASH_SCHEME_DISPATCHED)
-		return r->scheme;
-	if (strcmp(r->family, "crc32c") == 0) {
+	if (r->scheme == HASH_SCHEME_DISPATCHED && strcmp(r->family, "crc32c") == 0) {
 		/* ISA-L's crc32_iscsi: 512-bit folding (by16_10) with AVX-512 and
 		 * VPCLMULQDQ, else its 3-way crc32q (_01), else tables. */
-		*vector_bytes = (f & zmm) == zmm ? 64 : 0;
-		if (*vector_bytes)
-			return HASH_SCHEME_CLMUL_FOLD;
-		return (f & (CPU_SSE42 | CPU_PCLMUL)) == (CPU_SSE42 | CPU_PCLMUL) ? HASH_SCHEME_CRC_3WAY : HASH_SCHEME_NONE;
+		if ((f & zmm) == zmm)
+			r = &hash_crc32c_isal_by16;
+		else if ((f & (CPU_SSE42 | CPU_PCLMUL)) == (CPU_SSE42 | CPU_PCLMUL))
+			r = &hash_crc32c_isal_3way;
+		else
+			return (struct hash_scheme_use){ HASH_SCHEME_NONE, 0, 0, 0 };
 	}
-	/* libxxhash's XXH3 dispatch: AVX-512, else AVX2, else SSE2. */
-	*vector_bytes = f & CPU_AVX512F ? 64 : f & CPU_AVX2 ? 32 : 16;
-	return HASH_SCHEME_XXH3_VECTOR;
+	if (r->scheme == HASH_SCHEME_DISPATCHED) {
+		/* libxxhash's XXH3 dispatch: AVX-512, else AVX2, else SSE2. */
+		unsigned w = f & CPU_AVX512F ? 64 : f & CPU_AVX2 ? 32 : 16;
+		return (struct hash_scheme_use){ HASH_SCHEME_XXH3_VECTOR, w, 0, 0 };
+	}
+	return (struct hash_scheme_use){ r->scheme, r->vector_bytes, r->fused_min_bytes, r->one_stream_below };
 }
 
 int hash_check_len(const struct hash_impl *h, size_t len, struct kb_err *err)

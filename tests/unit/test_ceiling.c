@@ -68,8 +68,15 @@ void test_ceiling_bounds(void)
 	CHECK(strstr(b.limit, "latency") && b.formula);
 	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
 	CHECK(strstr(b.limit, "throughput") && near(b.cold_bytes_per_s, 20e9));
-	/* Below 512 bytes the 3-way code runs one stream. */
-	CHECK(ceiling_bound(&f, &hash_crc32c_3way_fit, 256, &b) == 0 && near(b.bytes_per_s, 8e9));
+	/* Below 512 bytes the kernel's 3-way code runs one stream; the fit
+	 * and ISA-L's 3-way run their lanes from 192 and 200 bytes. */
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 256, &b) == 0 && near(b.bytes_per_s, 8e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way_fit, 256, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way_fit, 128, &b) == 0 && near(b.bytes_per_s, 8e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_isal_3way, 256, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_isal_3way, 192, &b) == 0 && near(b.bytes_per_s, 8e9));
+	/* A fused entry below its fold threshold too: one stream. */
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 64, &b) == 0 && near(b.bytes_per_s, 8e9));
 	/* Calls back to back: a page's chain at 2.75 cycles a crc32q instead of
 	 * 3 overlaps the next call by 512 x 0.25 = 128 cycles; one stream
 	 * then takes 1536 - 128 cycles a page, and 1 KiB (128 steps) 384 - 128;
