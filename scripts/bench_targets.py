@@ -177,14 +177,14 @@ for key in ceil_docs[0]["limits"]:
         worst, worst_key = 100 * (max(vals) - min(vals)) / min(vals), key
 rows.append((f"ceiling spread, 3 runs (worst: {worst_key})", f"{worst:.1f}%", "<= 5.0%",
              "met" if worst <= 5 else "MISSED"))
-# Below 128 B every hardware entry runs crc32c-sse42's own code, and at such
-# sizes one process's address layout moves a call by up to 10% (the same
-# code read 17.5-21.6 GB/s at 64 B in eight processes, 19.0 in most): a
+# At such sizes one process's address layout moves a call by up to 10% (the
+# same code read 17.5-21.6 GB/s at 64 B in eight processes, 19.0 in most): a
 # single process's best round made these ratios swing 0.92-1.13 between
 # runs. So they are medians over six processes; those of the same code came
 # out 0.999-1.003 apart, so a ratio within 1% of the target is not told
-# from it. Between runs minutes apart the medians still moved: every entry
-# read 0.92 of crc32c-sse42 at 64 B in one (docs/measurement.md).
+# from it. Below 512 B crc32c-3way runs the same loop as crc32c-sse42 (the
+# kernel's), so its ratio there is parity up to code placement
+# (docs/measurement.md).
 SMALL_PROCESSES = (6, 3)
 SAME_CODE_RESOLUTION = 0.01
 
