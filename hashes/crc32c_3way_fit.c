@@ -8,16 +8,17 @@
  * dependent crc32q at the very end. Of the layouts measured
  * (docs/hashes.md) equal lanes seeded with the running CRC were best;
  * unequal lanes covering the page exactly were slower (their per-lane
- * tails cost more than the two crc32q they save). Three lanes from 192
- * bytes (8 quadwords a lane: the kernel keeps one stream below 512, where
- * its FPU section costs more than the lanes save; ISA-L's 3-way starts at
- * 200), below that one stream unrolled by four. Built with -msse4.2
- * -mpclmul, x86-64 only. */
+ * tails cost more than the two crc32q they save). Short inputs: one
+ * stream unrolled by four, three lanes from CRC32C_FIT_MIN_BYTES (the
+ * kernel keeps one stream below 512 bytes, where its vector section costs
+ * more than the lanes save). Built with -msse4.2 -mpclmul, x86-64 only. */
 #include "hash.h"
 #include "impls.h"
 
-/* Below it one stream: timed one call at a time three lanes win from
- * 160 bytes on, back to back from about 320 (docs/hashes.md). */
+/* Eight quadwords a lane. Timed one call at a time, as ksmd calls it,
+ * three lanes win from a little below; calls back to back favour the one
+ * stream further up, its few instructions letting the next call start
+ * sooner (docs/hashes.md, "Short inputs"). */
 #define CRC32C_FIT_MIN_BYTES 192
 
 #if defined(__x86_64__)
@@ -49,8 +50,7 @@ __attribute__((noinline)) static uint32_t crc32c_fit_update(uint32_t crc, const 
 
 /* Also the short-input path of the folding entries, below their
  * thresholds: one copy of this code in the binary, so that they run it
- * where this entry does (code placement alone moved short-input timings by
- * up to 2x on Zen). */
+ * where this entry does (code placement alone moves short-input timings). */
 uint64_t crc32c_fit_oneshot(const void *buf, size_t len)
 {
 	if (__builtin_expect(len < CRC32C_FIT_MIN_BYTES, 1))

@@ -16,7 +16,6 @@
 
 #include "crc32c_consts.h"
 
-
 static uint64_t load64(const unsigned char *p)
 {
 	uint64_t w;

@@ -1,8 +1,9 @@
 /* CRC-32C by VPCLMULQDQ folding on 512-bit registers: four accumulators of
  * 64 bytes fold 256 bytes a step, then merge, reduce to 128 bits and finish
  * with two crc32q; the kernel's path since 6.17 on CPUs with good AVX-512.
- * Below 128 bytes crc32c-3way-fit's one stream. Built with -msse4.2 -mpclmul -mavx512f
- * -mvpclmulqdq, x86-64 only; called only where CPUID+XGETBV report them. */
+ * Below 128 bytes crc32c-3way-fit's one stream. Built with -msse4.2
+ * -mpclmul -mavx512f -mvpclmulqdq, x86-64 only; called only where
+ * CPUID+XGETBV report them. */
 #include "hash.h"
 #include "impls.h"
 

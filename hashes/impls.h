@@ -53,10 +53,10 @@ extern const struct hash_impl hash_crc32_zlib;
 const struct hash_impl *hash_kernel_crc32c(size_t len, const char **why);
 
 /* Below these lengths the folding entries (crc32c-vpclmul, -vpclmul-avx2
- * and the fused ones) run crc32c_fit_oneshot's one stream: its chain of up
- * to fifteen crc32q ends sooner than the folds and their reduction
- * (docs/hashes.md). Here, not beside the x86 code, so that every build's
- * registry states them (hash_impl.one_stream_below). */
+ * and the fused ones) run crc32c_fit_oneshot's one stream: its short chain
+ * ends sooner than the folds and their reduction (docs/hashes.md). Here,
+ * not beside the x86 code, so that every build's registry states them
+ * (hash_impl.one_stream_below). */
 #define CRC32C_VPCLMUL_MIN_BYTES 128
 #define CRC32C_VPCLMUL_AVX2_MIN_BYTES 128
 
