@@ -70,7 +70,7 @@ struct compare_outcome {
 	 * throughput or clock further apart than the base's disturbance
 	 * thresholds), or "": then every change beyond the threshold is
 	 * inconclusive. */
-	char runs_differ[240];
+	char runs_differ[400];
 };
 
 /* Matches and judges. Errors: a result key twice in one file, no result in

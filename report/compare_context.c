@@ -88,24 +88,92 @@ static double number_at(const struct loaded_doc *d, const char *path)
 	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
 }
 
-/* Two runs' measures of the core, x and y, more than the share t apart:
- * the field named, and (first such) the reason every change beyond the
- * threshold is inconclusive. */
-static void name_core_difference(struct compare_outcome *out, const char *field, const char *what,
-				 const char *unit, double x, double y, double t)
+/* The median of a round field over every result's rounds (only those not
+ * marked disturbed when kept_only); NAN where the document has no such
+ * rounds (version 1, or written without them). */
+static double rounds_median(const struct loaded_doc *d, const char *field, int kept_only)
 {
-	char tx[32], ty[32];
+	const cJSON *results = cJSON_GetObjectItemCaseSensitive(d->root, "results"), *r, *x;
+	double *v = NULL, m = NAN;
+	size_t n = 0, cap = 0;
+
+	if (!cJSON_IsArray(results))
+		return NAN;
+	cJSON_ArrayForEach(r, results)
+	{
+		const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(r, "rounds");
+		if (!cJSON_IsArray(rounds))
+			continue;
+		cJSON_ArrayForEach(x, rounds)
+		{
+			const cJSON *t = cJSON_GetObjectItemCaseSensitive(x, field);
+			if ((kept_only && !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(x, "disturbed"))) ||
+			    !cJSON_IsNumber(t) || !(t->valuedouble >= 0 && isfinite(t->valuedouble)))
+				continue;
+			if (n == cap) {
+				size_t want = cap ? 2 * cap : 256;
+				double *g = realloc(v, want * sizeof(*v));
+				if (!g) {
+					free(v);
+					return NAN;
+				}
+				v = g;
+				cap = want;
+			}
+			v[n++] = t->valuedouble;
+		}
+	}
+	if (n > 0)
+		m = bench_median(v, n);
+	free(v);
+	return m;
+}
+
+/* Why a run's core measured lower, from what its rounds saw of this
+ * machine's other CPUs: busy (other work ran here, which a user can stop)
+ * or idle (the core was shared from outside: a VM's host, or its clock was
+ * lower), or unknown. */
+static void core_origin(const struct loaded_doc *slower, const char *which, char *buf, size_t size)
+{
+	double busy = rounds_median(slower, "other_cpus_busy_share", 0);
+	double t = number_at(slower, "disturbance_thresholds.other_cpus_busy_share");
+
+	if (!(t > 0 && t < 1))
+		t = disturb_default.busy_share;
+	if (isnan(busy))
+		snprintf(buf, size, "the %s run's is lower: it ran on a shared or slower core", which);
+	else if (busy > t)
+		snprintf(buf, size,
+			 "the %s run's is lower, with this machine's other CPUs %.0f%% busy: other work ran "
+			 "beside it",
+			 which, busy * 100);
+	else
+		snprintf(buf, size,
+			 "the %s run's is lower, with this machine's other CPUs idle (%.0f%% busy): its core was "
+			 "shared from outside this machine (a VM's host) or ran at a lower clock",
+			 which, busy * 100);
+}
+
+/* Two runs' measures of the core, x (base) and y (new), more than the
+ * share t apart: the field named, and (first such) the reason every change
+ * beyond the threshold is inconclusive, with where the slower run's
+ * shortfall came from. */
+static void name_core_difference(struct compare_outcome *out, const struct loaded_doc *base,
+				 const struct loaded_doc *new_, const char *field, const char *what, const char *unit,
+				 double x, double y, double t)
+{
+	char tx[32], ty[32], origin[200];
 
 	if (!(x > 0 && y > 0) || fmin(x, y) >= (1 - t) * fmax(x, y))
 		return;
 	snprintf(tx, sizeof(tx), "%.4g", x);
 	snprintf(ty, sizeof(ty), "%.4g", y);
 	compare_mismatch_add(out, field, tx, ty);
-	if (!out->runs_differ[0])
-		snprintf(out->runs_differ, sizeof(out->runs_differ),
-			 "%s differs between the runs (%.4g vs %.4g %s, more than %.0f%% apart: one ran on a "
-			 "shared or slower core)",
-			 what, x, y, unit, t * 100);
+	if (out->runs_differ[0])
+		return;
+	core_origin(y < x ? new_ : base, y < x ? "new" : "base", origin, sizeof(origin));
+	snprintf(out->runs_differ, sizeof(out->runs_differ), "%s differs between the runs (%.4g vs %.4g %s, more than %.0f%% apart): %s",
+		 what, x, y, unit, t * 100, origin);
 }
 
 /* A run whose every round met a busy SMT sibling (outside the machine: a
@@ -136,49 +204,8 @@ static void compare_core_references(const struct loaded_doc *base, const struct 
 		if (!(t > 0 && t < 1))
 			t = refs[i].fallback;
 		snprintf(field, sizeof(field), "context.%s", refs[i].path);
-		name_core_difference(out, field, refs[i].what, refs[i].unit, x, y, t);
+		name_core_difference(out, base, new_, field, refs[i].what, refs[i].unit, x, y, t);
 	}
-}
-
-/* The median core throughput of the rounds a run kept (those not marked
- * disturbed), over every result; NAN where the document has no such rounds
- * (version 1, or written without them). */
-static double kept_rounds_throughput(const struct loaded_doc *d)
-{
-	const cJSON *results = cJSON_GetObjectItemCaseSensitive(d->root, "results"), *r, *x;
-	double *v = NULL, m = NAN;
-	size_t n = 0, cap = 0;
-
-	if (!cJSON_IsArray(results))
-		return NAN;
-	cJSON_ArrayForEach(r, results)
-	{
-		const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(r, "rounds");
-		if (!cJSON_IsArray(rounds))
-			continue;
-		cJSON_ArrayForEach(x, rounds)
-		{
-			const cJSON *t = cJSON_GetObjectItemCaseSensitive(x, "core_throughput_adds_per_ns");
-			if (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(x, "disturbed")) || !cJSON_IsNumber(t) ||
-			    !(t->valuedouble > 0 && isfinite(t->valuedouble)))
-				continue;
-			if (n == cap) {
-				size_t want = cap ? 2 * cap : 256;
-				double *g = realloc(v, want * sizeof(*v));
-				if (!g) {
-					free(v);
-					return NAN;
-				}
-				v = g;
-				cap = want;
-			}
-			v[n++] = t->valuedouble;
-		}
-	}
-	if (n > 0)
-		m = bench_median(v, n);
-	free(v);
-	return m;
 }
 
 /* The reference is the run's 90th percentile: a sibling busy through most
@@ -196,9 +223,10 @@ static void compare_kept_rounds(const struct loaded_doc *base, const struct load
 				struct compare_outcome *out)
 {
 	if (share > 0 && share < 1)
-		name_core_difference(out, "rounds.core_throughput_adds_per_ns (median of the rounds kept)",
+		name_core_difference(out, base, new_, "rounds.core_throughput_adds_per_ns (median of the rounds kept)",
 				     "the core's throughput over the rounds kept", "additions/ns",
-				     kept_rounds_throughput(base), kept_rounds_throughput(new_), share);
+				     rounds_median(base, "core_throughput_adds_per_ns", 1),
+				     rounds_median(new_, "core_throughput_adds_per_ns", 1), share);
 }
 
 void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *new_, double threshold_share,

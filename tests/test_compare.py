@@ -237,6 +237,19 @@ check(rc == 3 and c.get("verdict") == "inconclusive" and "throughput reference d
 rc, out, err = run("compare", a, b)
 check(rc == 3 and "warning: the runs differ in context.reference_throughput_adds_per_ns (54.4 vs 44.8)" in out,
       f"the table warns: {out!r}")
+check("shared or slower core" in c.get("reason", ""), f"rounds without busy shares: no origin claimed: {c}")
+# where the slower run's shortfall came from: this machine's other CPUs
+# busy in its rounds (other work ran here) or idle (shared from outside)
+for busy, said in ((0.02, "other CPUs idle (2% busy): its core was shared from outside this machine"),
+                   (0.9, "other CPUs 90% busy: other work ran beside it")):
+    r = result("xxh64", [v * 0.8 for v in base_values])
+    r["rounds"] = [{"disturbed": False, "other_cpus_busy_share": busy}] * 3
+    rc, out, err = run("compare", a, write(doc(r, context=shared_ctx)), "--format", "json")
+    c = json.loads(out)["comparisons"][0] if rc == 3 else {}
+    check(rc == 3 and "the new run's is lower" in c.get("reason", "") and said in c["reason"],
+          f"busy share {busy}: the reason says {said!r}: rc={rc} {c}")
+rc, out, err = run("compare", b, a)
+check(rc == 3 and "the base run's is lower" in out, f"the slower run named when it is the base: rc={rc}")
 near_ctx = dict(json.loads(json.dumps(quiet_ctx)), reference_throughput_adds_per_ns=50.6)  # 7% apart
 b = write(doc(result("xxh64", [v * 0.8 for v in base_values]), context=near_ctx))
 rc, out, err = run("compare", a, b, "--format", "json")
