@@ -31,13 +31,14 @@ static int fail(struct ceiling_bound *b, const char *why)
 	return -1;
 }
 
-/* crc32q chains on `lanes` streams (1, or 3 from 512 bytes), calls back to
- * back. Each step waits for the last, but a call's chains do not wait for
- * the last call's: the next call starts while this one's last steps wait,
- * as far as the out-of-order window reaches. The page-chain probe measures
- * that overlap for one stream (a page's chain lasts 512 latencies less it);
- * the window holds instructions, so lanes that drain it `lanes` times as
- * fast overlap a `lanes`th as long. Never below the port's throughput,
+/* crc32q chains on `lanes` streams (1, or 3 from the entry's
+ * one_stream_below), calls back to back. Each step waits for the last, but
+ * a call's chains do not wait for the last call's: the next call starts
+ * while this one's last steps wait, as far as the out-of-order window
+ * reaches. The page-chain probe measures that overlap for one stream (a
+ * page's chain lasts 512 latencies less it); the window holds
+ * instructions, so lanes that drain it `lanes` times as fast overlap a
+ * `lanes`th as long. Never below the port's throughput,
  * which three streams need measured. */
 static int crc_streams(const struct ceiling_figures *f, size_t page_size, unsigned lanes, double *per_cycle,
 		       struct ceiling_bound *b)

@@ -55,10 +55,12 @@ void ceiling_crc32_page_chain(uint64_t iters, uint64_t *sink)
 {
 	uint64_t acc = *sink;
 
-	/* One dependent chain over a 4 KiB page a call, as crc32c-sse42 runs
-	 * it; each chain starts from its own seed, not from the last chain's
-	 * end, so that the next call's first crc32q may start while this one's
-	 * last are still waiting, as far as the out-of-order window reaches. */
+	/* One dependent chain over a 4 KiB page a call, unrolled by four as
+	 * crc32c_x86_1way_x4: the fewest instructions a crc32q, so the most
+	 * overlap, and a bound for the kernel's loop too. Each chain starts
+	 * from its own seed, not from the last chain's end, so that the next
+	 * call's first crc32q may start while this one's last are still
+	 * waiting, as far as the out-of-order window reaches. */
 	for (uint64_t i = 0; i < iters; i++) {
 		uint64_t c = i;
 		for (size_t q = 0; q < CEILING_PAGE_QWORDS; q += 4) {
