@@ -88,6 +88,15 @@ static double number_at(const struct loaded_doc *d, const char *path)
 	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
 }
 
+/* A document's disturbance threshold (a share) at path under context, or
+ * fallback (this build's) where it names none. */
+static double threshold_at(const struct loaded_doc *d, const char *path, double fallback)
+{
+	double t = number_at(d, path);
+
+	return t > 0 && t < 1 ? t : fallback;
+}
+
 /* The median of a round field over every result's rounds (only those not
  * marked disturbed when kept_only); NAN where the document has no such
  * rounds (version 1, or written without them). */
@@ -136,10 +145,8 @@ static double rounds_median(const struct loaded_doc *d, const char *field, int k
 static void core_origin(const struct loaded_doc *slower, const char *which, char *buf, size_t size)
 {
 	double busy = rounds_median(slower, "other_cpus_busy_share", 0);
-	double t = number_at(slower, "disturbance_thresholds.other_cpus_busy_share");
+	double t = threshold_at(slower, "disturbance_thresholds.other_cpus_busy_share", disturb_default.busy_share);
 
-	if (!(t > 0 && t < 1))
-		t = disturb_default.busy_share;
 	if (isnan(busy))
 		snprintf(buf, size, "the %s run's is lower: it ran on a shared or slower core", which);
 	else if (busy > t)
@@ -198,11 +205,9 @@ static void compare_core_references(const struct loaded_doc *base, const struct 
 
 	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
 		double x = number_at(base, refs[i].path), y = number_at(new_, refs[i].path);
-		double t = number_at(base, refs[i].threshold);
+		double t = threshold_at(base, refs[i].threshold, refs[i].fallback);
 		char field[96];
 
-		if (!(t > 0 && t < 1))
-			t = refs[i].fallback;
 		snprintf(field, sizeof(field), "context.%s", refs[i].path);
 		name_core_difference(out, base, new_, field, refs[i].what, refs[i].unit, x, y, t);
 	}
