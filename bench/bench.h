@@ -21,6 +21,8 @@ enum bench_timer {
 };
 
 const char *bench_timer_name(enum bench_timer t);
+/* The name, " apart" after it for calls apart (bench_config.apart). */
+const char *bench_timer_label(enum bench_timer t, int apart);
 int bench_timer_parse(const char *name, enum bench_timer *out, struct kb_err *err);
 
 #define BENCH_WINDOW_NS_DEFAULT 125000000u
@@ -47,6 +49,7 @@ struct bench_config {
 	int clean_vector_state; /* vzeroupper before and after the hash's rounds */
 	unsigned ksmd_pages;    /* ksmd: pages hashed per cycle (KSM's pages_to_scan) */
 	unsigned ksmd_sleep_ms; /* ksmd: the sleep between cycles (KSM's sleep_millisecs) */
+	int apart;              /* a fence after each call (bench/fence.h); not with jiffies */
 };
 
 #define BENCH_KSMD_PAGES_DEFAULT 100u   /* the kernel's pages_to_scan */
@@ -57,6 +60,10 @@ struct bench_config {
 
 /* Defaults: window, 125 ms, 5 rounds, HZ 250, clean vector state. */
 void bench_config_default(struct bench_config *cfg);
+
+/* Whether cfg can be measured here: its rounds, and calls apart with a
+ * timer and a fence that allow them. 0, or -1 with err. */
+int bench_config_check(const struct bench_config *cfg, struct kb_err *err);
 
 /* Whether a cold set measured with cfg's timer can be made cold by flushing
  * (page_set_request.flushed): the ksmd timer, where the CPU lets user code
@@ -85,6 +92,7 @@ struct bench_round {
 	 * (left out of the round's time off the CPU). */
 	double first_ticks, slept_ns;
 	unsigned interrupted_pages; /* ksmd: pages of batches left out as interrupted (timed_loop.h) */
+	double fence_ns;    /* apart: the fence's cost taken off each fenced call; 0 where none was */
 	unsigned known;     /* INTERFERENCE_* bits: the figures below that were measured */
 	double other_busy_share, steal_share, off_cpu_share; /* 0..1 of the round */
 	uint64_t involuntary_switches, migrations;
@@ -168,6 +176,11 @@ struct bench_result {
 	int interrupted;       /* a stop request cut the rounds short */
 	uint64_t window_ns;    /* window, or rdtsc round length */
 	uint64_t calls;        /* timed calls over all rounds */
+	/* cfg.apart: a fence after each call (rdtsc's samples of one call
+	 * have the counter's fenced reads around them either way). fence_ns:
+	 * the median of the used rounds' fence_ns. */
+	int apart;
+	double fence_ns;
 	struct bench_counter counter;
 	/* Over the rounds used (undisturbed; every round when all were
 	 * disturbed): best, min, max, mean, CV; median is the headline: the

@@ -3,7 +3,7 @@
 #include "timed_loop.h"
 
 void loop_count_until(hash_fn fn, const struct page_set *set, size_t *pos, uint64_t start_ns,
-		      uint64_t deadline_ns, uint64_t batch, struct batch_log *log, struct loop_count *out)
+		      uint64_t deadline_ns, uint64_t batch, int apart, struct batch_log *log, struct loop_count *out)
 {
 	const unsigned char *const *order = set->order;
 	size_t count = set->count, i = *pos, len = set->page_size;
@@ -12,7 +12,8 @@ void loop_count_until(hash_fn fn, const struct page_set *set, size_t *pos, uint6
 	if (log)
 		log->n = 0;
 	do {
-		sink ^= timed_calls(fn, order, count, len, batch, &i);
+		sink ^= apart ? timed_calls_apart(fn, order, count, len, batch, &i)
+			      : timed_calls(fn, order, count, len, batch, &i);
 		calls += batch;
 		now = clock_now_ns();
 		if (log)

@@ -20,8 +20,8 @@ static void warm_translations(const struct page_set *set, size_t i, unsigned n)
 	}
 }
 
-void loop_ksmd_cycle(hash_fn fn, const struct page_set *set, size_t *pos, unsigned pages, struct ksmd_cycle_ticks *out,
-		     uint64_t *sink)
+void loop_ksmd_cycle(hash_fn fn, const struct page_set *set, size_t *pos, unsigned pages, int apart,
+		     struct ksmd_cycle_ticks *out, uint64_t *sink)
 {
 	const unsigned char *const *order = set->order;
 	size_t count = set->count, i = *pos, len = set->page_size;
@@ -50,6 +50,8 @@ void loop_ksmd_cycle(hash_fn fn, const struct page_set *set, size_t *pos, unsign
 	for (unsigned b = 0; b < nb; b++) {
 		for (unsigned p = 0; p < out->batch_pages[b]; p++) {
 			acc ^= fn(order[i], len);
+			if (apart)
+				bench_call_fence();
 			if (++i == count)
 				i = 0;
 		}

@@ -18,7 +18,8 @@ size_t loop_time_calls(hash_fn fn, const struct page_set *set, size_t *pos, cons
 
 	while (n < ls->max_samples && last - first < ls->round_ticks && !bench_stop_requested()) {
 		uint64_t s = step_down(counter_start(), step);
-		acc ^= timed_calls(fn, order, count, len, batch, &i);
+		acc ^= ls->apart && batch > 1 ? timed_calls_apart(fn, order, count, len, batch, &i)
+					      : timed_calls(fn, order, count, len, batch, &i);
 		last = counter_end();
 		uint64_t d = step_down(last, step) - s;
 		ticks[n++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;

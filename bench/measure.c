@@ -2,17 +2,18 @@
  * the chosen timer (timer_*.c behind timer.h), each round with its
  * interference; bench_measure, the sequential measurement of one hash. The
  * loops themselves live in loop_count.c and loop_rdtsc.c. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../hashes/cpu_features.h"
 #include "cache_flush.h"
 #include "estimate.h"
+#include "fence.h"
 #include "interference.h"
 #include "timed_loop.h"
 #include "timer.h"
 
-/* Every result ends here, so no call can be dropped as dead code. */
 volatile uint64_t bench_sink;
 
 /* A clock read per this much hashing: its cost is ~0.1% of the time, and a
@@ -29,6 +30,11 @@ static const struct bench_timer_ops *const timers[BENCH_TIMERS] = {
 const char *bench_timer_name(enum bench_timer t)
 {
 	return timers[t]->name;
+}
+
+const char *bench_timer_label(enum bench_timer t, int apart)
+{
+	return apart && timers[t]->name_apart ? timers[t]->name_apart : timers[t]->name;
 }
 
 int bench_timer_parse(const char *name, enum bench_timer *out, struct kb_err *err)
@@ -52,6 +58,20 @@ void bench_config_default(struct bench_config *cfg)
 	cfg->clean_vector_state = 1;
 	cfg->ksmd_pages = BENCH_KSMD_PAGES_DEFAULT;
 	cfg->ksmd_sleep_ms = BENCH_KSMD_SLEEP_MS_DEFAULT;
+}
+
+int bench_config_check(const struct bench_config *cfg, struct kb_err *err)
+{
+	if (cfg->timer >= BENCH_TIMERS)
+		return kb_fail(err, "unknown timer %d", (int)cfg->timer);
+	if (cfg->repeat == 0 || cfg->repeat > BENCH_REPEAT_MAX)
+		return kb_fail(err, "the number of rounds must be from 1 to %u", BENCH_REPEAT_MAX);
+	/* jiffies: the kernel self-test's loop, as it ran. */
+	if (cfg->apart && !timers[cfg->timer]->name_apart)
+		return kb_fail(err, "calls apart: the %s timer calls back to back", timers[cfg->timer]->name);
+	if (cfg->apart && !bench_fence_available())
+		return kb_fail(err, "calls apart need a fence this machine lacks (x86 with SSE2, or arm64)");
+	return 0;
 }
 
 int bench_timer_flushes(const struct bench_config *cfg)
@@ -110,6 +130,7 @@ void bench_result_begin(struct bench_result *out, const struct hash_impl *h, con
 	out->timer = cfg->timer;
 	out->repeats_requested = cfg->repeat;
 	out->window_ns = cfg->window_ns;
+	out->apart = cfg->apart;
 	out->counter.is_tsc = ci->is_tsc;
 	out->counter.hz = ci->hz;
 	out->counter.overhead_ticks = ci->overhead_ticks;
@@ -143,6 +164,8 @@ void bench_timer_aggregate(struct bench_result *r, const struct bench_round *con
 {
 	const struct bench_timer_ops *t = r->timer < BENCH_TIMERS ? timers[r->timer] : NULL;
 
+	if (n)
+		r->fence_ns = bench_rounds_median(used, n, offsetof(struct bench_round, fence_ns));
 	if (t && t->aggregate && n)
 		t->aggregate(r, used, n);
 }
@@ -150,19 +173,15 @@ void bench_timer_aggregate(struct bench_result *r, const struct bench_round *con
 struct bench_session *bench_session_open(const struct hash_impl *h, const struct page_set *set,
 					 const struct bench_config *cfg, struct kb_err *err)
 {
-	const struct bench_timer_ops *t = cfg->timer < BENCH_TIMERS ? timers[cfg->timer] : NULL;
 	struct bench_session *s;
 
-	if (!t)
-		return kb_fail(err, "unknown timer %d", (int)cfg->timer), NULL;
-	if (hash_check_len(h, set->page_size, err))
+	if (bench_config_check(cfg, err) || hash_check_len(h, set->page_size, err))
 		return NULL;
-	if (cfg->repeat == 0 || cfg->repeat > BENCH_REPEAT_MAX)
-		return kb_fail(err, "the number of rounds must be from 1 to %u", BENCH_REPEAT_MAX), NULL;
 	if (!(s = calloc(1, sizeof(*s))))
 		return kb_fail(err, "out of memory"), NULL;
 	*s = (struct bench_session){ .hash = h, .fn = hash_resolve(h)->fn, .set = set, .cfg = cfg,
 				     .counter = counter_info(), .batch = 1 };
+	const struct bench_timer_ops *t = timers[cfg->timer];
 	if (t->begin && t->begin(s, err)) {
 		free(s);
 		return NULL;
@@ -179,10 +198,14 @@ void bench_session_warm(struct bench_session *s)
 	/* The previous hash may have left dirty upper vector state behind. */
 	if (s->cfg->clean_vector_state)
 		cpu_vector_state_clean();
-	loop_count_until(s->fn, s->set, &s->pos, t0, t0 + (s->cfg->warmup_ns ? s->cfg->warmup_ns : 1), 1, NULL, &warm);
+	loop_count_until(s->fn, s->set, &s->pos, t0, t0 + (s->cfg->warmup_ns ? s->cfg->warmup_ns : 1), 1, s->cfg->apart,
+			 NULL, &warm);
 	s->sink ^= warm.sink;
 	if (s->warmed)
 		return;
+	/* Here, on the measuring CPU, just before the first round. */
+	if (s->cfg->apart)
+		s->fence_ns = bench_fence_overhead_ns();
 	/* The first warm-up sets the batches: calls per clock read, and the timer's. */
 	s->call_ns = (double)(warm.end_ns - warm.start_ns) / (double)warm.calls;
 	s->batch = s->call_ns > 0 && s->call_ns < BATCH_TARGET_NS ? (uint64_t)(BATCH_TARGET_NS / s->call_ns) : 1;
@@ -204,6 +227,18 @@ void bench_round_counted(struct bench_session *s, const struct loop_count *lc, s
 	r->ns_per_page = r->elapsed_ns / (double)lc->calls;
 	if (log)
 		r->uninterrupted_ns_per_page = batch_log_uninterrupted_ns(log) / (double)s->batch;
+	if (s->cfg->apart) {
+		r->fence_ns = s->fence_ns;
+		r->ns_per_page = bench_less_fence(r->ns_per_page, s->fence_ns);
+		if (r->uninterrupted_ns_per_page > 0)
+			r->uninterrupted_ns_per_page = bench_less_fence(r->uninterrupted_ns_per_page, s->fence_ns);
+	}
+}
+
+double bench_less_fence(double fenced, double fence)
+{
+	double v = fenced - fence;
+	return v > fenced / 100 ? v : fenced / 100;
 }
 
 int bench_session_round(struct bench_session *s, struct interference_probe *probe, struct bench_round *r)

@@ -6,8 +6,7 @@
 
 #include "../hashes/cpu_features.h"
 #include "clock.h"
-
-extern volatile uint64_t bench_sink;
+#include "timed_loop.h"
 
 double selfcheck_minimal_loop(hash_fn fn, const unsigned char *page, size_t len, uint64_t calls)
 {

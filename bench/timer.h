@@ -18,6 +18,7 @@ struct bench_session {
 	size_t pos;          /* where in the set's order the next call starts */
 	uint64_t batch;      /* calls per clock read (window, jiffies) or per timed sample (rdtsc) */
 	double call_ns;      /* the first warm-up's time per call */
+	double fence_ns;     /* apart: the fence's cost, measured at the first warm-up */
 	int warmed;
 	uint64_t sink;       /* every hash result, published at the end */
 	struct batch_log log; /* window, jiffies: the round's batches (empty: not logged) */
@@ -27,6 +28,7 @@ struct bench_session {
 /* NULL steps are skipped. */
 struct bench_timer_ops {
 	const char *name;
+	const char *name_apart; /* the name with calls apart; NULL: never apart */
 	/* A counting timer: the length of its round in ns (for the batch log,
 	 * opened after the first warm-up); NULL for the others. */
 	double (*round_ns)(const struct bench_session *s);
@@ -58,6 +60,10 @@ static inline struct batch_log *bench_session_log(struct bench_session *s)
 
 extern const struct bench_timer_ops bench_timer_window, bench_timer_jiffies, bench_timer_rdtsc, bench_timer_ksmd;
 
+/* A fenced call's time less the fence's (both in the same unit), never
+ * below a hundredth of it: what a call took apart. */
+double bench_less_fence(double fenced, double fence);
+
 /* The median of n values (sorted in place). */
 double bench_median(double *v, size_t n);
 
@@ -77,8 +83,10 @@ struct ksmd_cycle_ticks;
 
 /* The ksmd timer (timer_ksmd.c): a cycle's ticks per page (its ticks from
  * loop_ksmd_cycle, timed_loop.h), over the first page and every batch but
- * the interrupted ones, less overhead (one counter read pair) once. The
- * pages left out are added to *left_out. */
-double ksmd_cycle_ticks_per_page(const struct ksmd_cycle_ticks *t, double overhead, unsigned *left_out);
+ * the interrupted ones, less overhead (one counter read pair) once and
+ * fence (apart; else 0) for each page of the batches kept. The pages left
+ * out are added to *left_out. */
+double ksmd_cycle_ticks_per_page(const struct ksmd_cycle_ticks *t, double overhead, double fence,
+				 unsigned *left_out);
 
 #endif

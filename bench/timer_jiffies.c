@@ -38,7 +38,7 @@ static uint64_t window_start(struct bench_session *s, struct jiffies_state *j, u
 		struct loop_count skip;
 		uint64_t jiffy_ns = 1000000000u / hz;
 		j->phase = j->phase * 6364136223846793005ull + 1442695040888963407ull;
-		loop_count_until(s->fn, s->set, &s->pos, t0, t0 + (j->phase >> 33) % jiffy_ns, 1, NULL, &skip);
+		loop_count_until(s->fn, s->set, &s->pos, t0, t0 + (j->phase >> 33) % jiffy_ns, 1, 0, NULL, &skip);
 		s->sink ^= skip.sink;
 		t0 = clock_now_ns();
 		*j0 = jiffies_from_ns(t0, hz);
@@ -61,7 +61,8 @@ static void jiffies_round(struct bench_session *s, struct bench_round *r)
 
 	/* The patch: je = jiffies + (HZ >> 3); while (time_before(jiffies, je)) ... */
 	unsigned long je = j0 + jiffies_window(hz);
-	loop_count_until(s->fn, s->set, &s->pos, t0, jiffies_start_ns(je, hz), s->batch, bench_session_log(s), &lc);
+	loop_count_until(s->fn, s->set, &s->pos, t0, jiffies_start_ns(je, hz), s->batch, 0, bench_session_log(s),
+			 &lc);
 	bench_round_counted(s, &lc, r);
 }
 

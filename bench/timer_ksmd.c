@@ -66,10 +66,11 @@ static unsigned cycles_per_round(const struct bench_session *s)
 	return n < 1 ? 1 : n > BENCH_KSMD_CYCLES_MAX ? BENCH_KSMD_CYCLES_MAX : (unsigned)n;
 }
 
-double ksmd_cycle_ticks_per_page(const struct ksmd_cycle_ticks *t, double overhead, unsigned *left_out)
+double ksmd_cycle_ticks_per_page(const struct ksmd_cycle_ticks *t, double overhead, double fence,
+				 unsigned *left_out)
 {
 	double per[KSMD_BATCHES], ticks = 0, m = 0;
-	unsigned nb = t->batches < KSMD_BATCHES ? t->batches : KSMD_BATCHES, pages = 0;
+	unsigned nb = t->batches < KSMD_BATCHES ? t->batches : KSMD_BATCHES, pages = 0, fenced = 0;
 
 	for (unsigned b = 0; b < nb; b++)
 		per[b] = t->batch_pages[b] ? (double)t->batch[b] / t->batch_pages[b] : 0;
@@ -91,8 +92,9 @@ double ksmd_cycle_ticks_per_page(const struct ksmd_cycle_ticks *t, double overhe
 		}
 		ticks += (double)t->batch[b];
 		pages += t->batch_pages[b];
+		fenced += t->batch_pages[b];
 	}
-	ticks -= overhead;
+	ticks -= overhead + fence * fenced;
 	return ticks > 0 && pages > 0 ? ticks / pages : 0;
 }
 
@@ -100,7 +102,7 @@ static void ksmd_round(struct bench_session *s, struct bench_round *r)
 {
 	static double per_page[BENCH_KSMD_CYCLES_MAX], first[BENCH_KSMD_CYCLES_MAX];
 	unsigned want = cycles_per_round(s), pages = s->cfg->ksmd_pages, n = 0;
-	double all = 0, sum = 0;
+	double all = 0, sum = 0, fence = s->cfg->apart ? s->fence_ns * s->counter->hz / 1e9 : 0;
 
 	while (n < want && !bench_stop_requested()) {
 		struct ksmd_cycle_ticks t;
@@ -109,8 +111,8 @@ static void ksmd_round(struct bench_session *s, struct bench_round *r)
 		r->slept_ns += ksmd_sleep(s->cfg->ksmd_sleep_ms);
 		if (bench_stop_requested())
 			break;
-		loop_ksmd_cycle(s->fn, s->set, &s->pos, pages, &t, &s->sink);
-		per_page[n] = ksmd_cycle_ticks_per_page(&t, s->counter->overhead_ticks, &r->interrupted_pages);
+		loop_ksmd_cycle(s->fn, s->set, &s->pos, pages, s->cfg->apart, &t, &s->sink);
+		per_page[n] = ksmd_cycle_ticks_per_page(&t, s->counter->overhead_ticks, fence, &r->interrupted_pages);
 		first[n] = less_overhead(s, t.first, 1);
 		all += (double)t.first;
 		for (unsigned b = 0; b < t.batches; b++)
@@ -121,6 +123,7 @@ static void ksmd_round(struct bench_session *s, struct bench_round *r)
 		return;
 	r->calls = (uint64_t)n * pages;
 	r->batch = pages;
+	r->fence_ns = s->cfg->apart ? s->fence_ns : 0;
 	r->elapsed_ns = all * 1e9 / s->counter->hz;
 	r->ticks_mean = sum / n;
 	r->first_ticks = bench_median(first, n);
@@ -140,5 +143,6 @@ static void ksmd_aggregate(struct bench_result *out, const struct bench_round *c
 }
 
 const struct bench_timer_ops bench_timer_ksmd = {
-	.name = "ksmd", .begin = ksmd_begin, .round = ksmd_round, .aggregate = ksmd_aggregate,
+	.name = "ksmd", .name_apart = "ksmd apart", .begin = ksmd_begin, .round = ksmd_round,
+	.aggregate = ksmd_aggregate,
 };

@@ -29,11 +29,22 @@ static void rdtsc_calibrate(struct bench_session *s)
 	s->batch = bench_rdtsc_batch(s->counter->step_ticks, s->call_ns * s->counter->hz / 1e9);
 }
 
-/* A sample's ticks less the timer's overhead, never below zero, per call. */
+/* Whether the calls of a sample have fences of their own: apart, in
+ * batches (a call timed alone has the counter's reads around it). */
+static int fenced(const struct bench_session *s)
+{
+	return s->cfg->apart && s->batch > 1;
+}
+
+/* A sample's ticks less the timer's overhead, never below zero, per call;
+ * fenced, less the fence too. */
 static double per_call(const struct bench_session *s, double ticks)
 {
 	double v = ticks - s->counter->overhead_ticks;
-	return v > 0 ? v / (double)s->batch : 0;
+	if (v <= 0)
+		return 0;
+	v /= (double)s->batch;
+	return fenced(s) ? bench_less_fence(v, s->fence_ns * s->counter->hz / 1e9) : v;
 }
 
 static void rdtsc_round(struct bench_session *s, struct bench_round *r)
@@ -43,6 +54,7 @@ static void rdtsc_round(struct bench_session *s, struct bench_round *r)
 		.batch = s->batch,
 		.simulated_step = s->counter->simulated_step,
 		.max_samples = BENCH_RDTSC_CALLS_MAX,
+		.apart = s->cfg->apart,
 	};
 	size_t n = loop_time_calls(s->fn, s->set, &s->pos, &ls, round_ticks, &s->sink);
 	double sum = 0;
@@ -50,6 +62,7 @@ static void rdtsc_round(struct bench_session *s, struct bench_round *r)
 	for (size_t i = 0; i < n; i++)
 		sum += round_ticks[i];
 	r->batch = s->batch;
+	r->fence_ns = fenced(s) ? s->fence_ns : 0;
 	r->calls = (uint64_t)n * s->batch;
 	r->elapsed_ns = sum * 1e9 / s->counter->hz;
 	r->ticks_mean = n ? per_call(s, sum / (double)n) : 0;
@@ -79,5 +92,6 @@ static void rdtsc_aggregate(struct bench_result *out, const struct bench_round *
 }
 
 const struct bench_timer_ops bench_timer_rdtsc = {
-	.name = "rdtsc", .calibrate = rdtsc_calibrate, .round = rdtsc_round, .aggregate = rdtsc_aggregate,
+	.name = "rdtsc", .name_apart = "rdtsc apart", .calibrate = rdtsc_calibrate, .round = rdtsc_round,
+	.aggregate = rdtsc_aggregate,
 };

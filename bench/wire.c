@@ -36,13 +36,13 @@ int wire_write_round(FILE *out, unsigned m, const struct bench_round *r)
 {
 	return fprintf(out,
 		       "round %u %u %u %u %.17g %llu %.17g %.17g %.17g %.17g %.17g %llu %u %.17g %.17g %.17g %llu "
-		       "%llu %.17g %.17g %.17g %.17g %.17g %.17g %u %.17g\n",
+		       "%llu %.17g %.17g %.17g %.17g %.17g %.17g %u %.17g %.17g\n",
 		       m, r->process, r->round, r->sequence, r->ns_per_page, (unsigned long long)r->calls,
 		       r->elapsed_ns, r->ticks_p10, r->ticks_median, r->ticks_p90, r->ticks_mean,
 		       (unsigned long long)r->batch, r->known, r->other_busy_share, r->steal_share, r->off_cpu_share,
 		       (unsigned long long)r->involuntary_switches, (unsigned long long)r->migrations, r->clock_hz,
 		       r->core_cycles, r->instructions, r->throughput, r->first_ticks, r->slept_ns,
-		       r->interrupted_pages, r->uninterrupted_ns_per_page) < 0 ? -1 : 0;
+		       r->interrupted_pages, r->uninterrupted_ns_per_page, r->fence_ns) < 0 ? -1 : 0;
 }
 
 int wire_write_end(FILE *out, int signo)
@@ -106,7 +106,7 @@ static int parse_round(struct fields *f, unsigned measurements, struct wire_msg 
 {
 	struct bench_round *r = &msg->r;
 	uint64_t calls, batch, sw, mig;
-	int bad = f->n != 27;
+	int bad = f->n != 28;
 
 	memset(r, 0, sizeof(*r));
 	bad = bad || get_uint(f->f[1], measurements - 1, &msg->m) || get_uint(f->f[2], UINT32_MAX, &r->process) ||
@@ -121,7 +121,8 @@ static int parse_round(struct fields *f, unsigned measurements, struct wire_msg 
 	      get_real(f->f[19], &r->clock_hz) || get_real(f->f[20], &r->core_cycles) ||
 	      get_real(f->f[21], &r->instructions) || get_real(f->f[22], &r->throughput) ||
 	      get_real(f->f[23], &r->first_ticks) || get_real(f->f[24], &r->slept_ns) ||
-	      get_uint(f->f[25], UINT32_MAX, &r->interrupted_pages) || get_real(f->f[26], &r->uninterrupted_ns_per_page);
+	      get_uint(f->f[25], UINT32_MAX, &r->interrupted_pages) || get_real(f->f[26], &r->uninterrupted_ns_per_page) ||
+	      get_real(f->f[27], &r->fence_ns);
 	if (bad || calls == 0 || r->ns_per_page <= 0 || r->other_busy_share > 1 || r->steal_share > 1 ||
 	    r->off_cpu_share > 1)
 		return -1;

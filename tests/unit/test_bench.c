@@ -9,6 +9,7 @@
 
 #include "../../bench/bench.h"
 #include "../../bench/cache_flush.h"
+#include "../../bench/fence.h"
 #include "../../bench/jiffies.h"
 #include "../../bench/pin.h"
 #include "../../bench/run.h"
@@ -223,14 +224,14 @@ void test_bench_ksmd_cycle(void)
 		pages[i][0] = (unsigned char)(1u << i);
 		order[i] = pages[i];
 	}
-	loop_ksmd_cycle(page_tag, &set, &pos, 11, &t, &sink);
+	loop_ksmd_cycle(page_tag, &set, &pos, 11, 0, &t, &sink);
 	CHECK(ksmd_calls == 11 && pos == (3 + 11) % 5 && t.batches == 4);
 	CHECK(t.batch_pages[0] == 3 && t.batch_pages[1] == 3 && t.batch_pages[2] == 2 && t.batch_pages[3] == 2);
 	CHECK(sink == 1u << 3); /* pages 3,4,0,1,2 twice, then 3: every call's result folded in */
 	ksmd_calls = 0;
-	loop_ksmd_cycle(page_tag, &set, &pos, 3, &t, &sink);
+	loop_ksmd_cycle(page_tag, &set, &pos, 3, 0, &t, &sink);
 	CHECK(ksmd_calls == 3 && t.batches == 2 && t.batch_pages[0] == 1 && t.batch_pages[1] == 1);
-	loop_ksmd_cycle(page_tag, &set, &pos, 1, &t, &sink);
+	loop_ksmd_cycle(page_tag, &set, &pos, 1, 0, &t, &sink);
 	CHECK(t.batches == 0);
 	/* A flushed set's translations are loaded between the first page and
 	 * the batches (wrapping with the order): the same calls, in order. */
@@ -238,26 +239,57 @@ void test_bench_ksmd_cycle(void)
 	pos = 3;
 	sink = 0;
 	ksmd_calls = 0;
-	loop_ksmd_cycle(page_tag, &set, &pos, 11, &t, &sink);
+	loop_ksmd_cycle(page_tag, &set, &pos, 11, 0, &t, &sink);
 	CHECK(ksmd_calls == 11 && pos == (3 + 11) % 5 && t.batches == 4 && sink == 1u << 3);
 	CHECK(pages[2][0] == 1u << 2 && pages[4][0] == 1u << 4);
+	/* Apart (a fence after each call of the batches): the same calls. */
+	set.flushed = 0;
+	pos = 3;
+	sink = 0;
+	ksmd_calls = 0;
+	loop_ksmd_cycle(page_tag, &set, &pos, 11, 1, &t, &sink);
+	CHECK(ksmd_calls == 11 && pos == (3 + 11) % 5 && t.batches == 4 && sink == 1u << 3);
 
 	/* 100 pages: the first, then 4 x 25 at 100 ticks each; overhead 50 once. */
 	struct ksmd_cycle_ticks c = { .first = 500, .batch = { 2500, 2500, 2500, 2500 },
 				      .batch_pages = { 25, 25, 25, 24 }, .batches = 4 };
 	c.batch[3] = 2400;
-	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), (500.0 + 9900 - 50) / 100, 1e-9) && left == 0);
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, 0, &left), (500.0 + 9900 - 50) / 100, 1e-9) && left == 0);
 	c.batch[1] = 2500 + 50000; /* an interrupt of 50000 ticks */
-	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), (500.0 + 7400 - 50) / 75, 1e-9) && left == 25);
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, 0, &left), (500.0 + 7400 - 50) / 75, 1e-9) && left == 25);
 	c.batch[1] = (uint64_t)(2500 * 1.5); /* at the threshold: kept */
-	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), (500.0 + 11150 - 50) / 100, 1e-9) && left == 25);
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, 0, &left), (500.0 + 11150 - 50) / 100, 1e-9) && left == 25);
 	c.first = 8 * 100 + 1; /* over 8x the median batch's page: interrupted */
-	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), (11150.0 - 50) / 99, 1e-9) && left == 26);
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, 0, &left), (11150.0 - 50) / 99, 1e-9) && left == 26);
 	c.first = 8 * 100;
-	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), (800.0 + 11150 - 50) / 100, 1e-9) && left == 26);
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, 0, &left), (800.0 + 11150 - 50) / 100, 1e-9) && left == 26);
+	/* Apart: the fence (10 ticks) off each page of the batches kept, not
+	 * off the first, which the counter's reads fence. */
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, 10, &left), (800.0 + 11150 - 50 - 10 * 99) / 100, 1e-9) &&
+	      left == 26);
 	c.batches = 0; /* one page: nothing to judge it against */
 	c.first = 1000000;
-	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, &left), 1000000 - 50, 1e-9) && left == 26);
+	CHECK(NEAR(ksmd_cycle_ticks_per_page(&c, 50, 0, &left), 1000000 - 50, 1e-9) && left == 26);
+}
+
+/* Calls apart: the same calls and results as back to back, a fence's cost
+ * that is a time (never below 0), and a call's time less it floored at a
+ * hundredth of what was timed. */
+void test_bench_apart(void)
+{
+	unsigned char pages[3][64] = { { 1 }, { 2 }, { 4 } };
+	const unsigned char *order[3] = { pages[0], pages[1], pages[2] };
+	size_t i = 1, j = 1;
+
+	ksmd_calls = 0;
+	uint64_t a = timed_calls(page_tag, order, 3, 64, 7, &i), b = timed_calls_apart(page_tag, order, 3, 64, 7, &j);
+	CHECK(a == b && i == j && i == (1 + 7) % 3 && ksmd_calls == 14);
+	if (bench_fence_available()) {
+		double f = bench_fence_overhead_ns();
+		CHECK(isfinite(f) && f >= 0 && f < 1e6);
+	}
+	CHECK(bench_less_fence(100, 30) == 70 && bench_less_fence(100, 99.5) == 1 && bench_less_fence(100, 200) == 1);
+	CHECK(bench_less_fence(100, 0) == 100);
 }
 
 /* The batch log: sized for the round, the batches over 1.5 times the

@@ -422,6 +422,7 @@ void test_estimate_wire(void)
 	r.throughput = 21.5;
 	r.interrupted_pages = 24;
 	r.uninterrupted_ns_per_page = 119.25;
+	r.fence_ns = 6.75;
 	CHECK(out && wire_write_round(out, 5, &r) == 0);
 	fclose(out);
 	text[strcspn(text, "\n")] = '\0';
@@ -430,7 +431,8 @@ void test_estimate_wire(void)
 	CHECK(got.process == 3 && got.round == 2 && got.sequence == 17 && got.ns_per_page == r.ns_per_page &&
 	      got.ticks_median == 321.5 && got.batch == 4 && got.other_busy_share == 0.25 &&
 	      got.involuntary_switches == 7 && got.known == r.known && got.clock_hz == 3e9 && got.throughput == 21.5 &&
-	      got.interrupted_pages == 24 && got.uninterrupted_ns_per_page == 119.25);
+	      got.interrupted_pages == 24 && got.uninterrupted_ns_per_page == 119.25 &&
+	      got.fence_ns == 6.75);
 	CHECK(wire_parse(text, 5, 1, &msg, &err) == -1); /* measurement 5 of 5 */
 	free(text);
 	CHECK(wire_parse("ksmbench-worker 1 4 0", 4, 1, &msg, &err) == 0 && msg.measurements == 4);
@@ -440,19 +442,20 @@ void test_estimate_wire(void)
 	CHECK(wire_parse("progress 3 1 2 4 4", 4, 1, &msg, &err) == 0 && msg.slot == 4);
 	CHECK(wire_parse("end 15", 4, 1, &msg, &err) == 0 && msg.signo == 15);
 	const char *bad[] = { "", "garbage", "end", "end -1", "end 15 x", "set 1 1", "set x 1 1",
-			      "round 0 0 0 0 nan 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 -5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 0 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 2 0 0 0 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 256 0 0 0 0 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 -1 0 0 0",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 -1 0",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 -1",
-			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0" };
+			      "round 0 0 0 0 nan 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 -5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 0 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 2 0 0 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 256 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 -1 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 -1 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 -1 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+			      "round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 -1" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK(wire_parse(bad[i], 4, 1, &msg, &err) == -1);
-	CHECK(wire_parse("round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0", 4, 1, &msg, &err) == 0);
+	CHECK(wire_parse("round 0 0 0 0 5 1 1 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0", 4, 1, &msg, &err) == 0);
 }
 
 #if defined(__x86_64__)
