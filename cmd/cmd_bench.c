@@ -29,7 +29,7 @@ static void usage(void)
 {
 	printf("usage: ksmbench bench [-H NAME[,NAME...]|all] [--data zero|random|FILE[,...]]\n"
 	       "                      [--cache hot|cold[,...]] [--page-size N[,...]] [--misalign N[,...]]\n"
-	       "                      [--timer window|jiffies|rdtsc|ksmd] [--ksmd [--pages-to-scan N]\n"
+	       "                      [--timer window|jiffies|rdtsc|ksmd] [--apart] [--ksmd [--pages-to-scan N]\n"
 	       "                      [--sleep-ms S]] [--processes N]\n"
 	       "                      [--format %s] [-o FILE] [--quiet] [options]\n\n"
 	       "Measures page hashes in --processes fresh processes, each taking --repeat rounds\n"
@@ -56,6 +56,8 @@ static void usage(void)
 	       "                        jiffies: the kernel self-test's HZ>>3 jiffies and its MB/s;\n"
 	       "                        rdtsc: calls timed with serialized TSC reads;\n"
 	       "                        ksmd: ksmd's duty cycle (N pages timed, then S ms asleep)\n"
+	       "  --apart               a fence after each call: each takes its whole time, as in\n"
+	       "                        ksmd, where other work runs between two checksums (not jiffies)\n"
 	       "  --ksmd                a cold set in ksmd's duty cycle and back to back (rdtsc)\n"
 	       "                        beside it: the difference is what the sleep costs\n"
 	       "  --pages-to-scan N     ksmd: pages per cycle (default: /sys/kernel/mm/ksm's, or 100)\n"
@@ -106,7 +108,7 @@ struct bench_opts {
 };
 
 enum { O_DATA = 256, O_SEED, O_PAGE, O_CACHE, O_WS, O_MIS, O_IFMT, O_LIME, O_TIMER, O_WIN, O_WARM, O_REP, O_HZ,
-       O_ALIGN, O_CPU, O_FMT, O_SELF, O_NOCEIL, O_PROC, O_WIDE, O_KSMD, O_PAGES, O_SLEEP };
+       O_ALIGN, O_CPU, O_FMT, O_SELF, O_NOCEIL, O_PROC, O_WIDE, O_KSMD, O_PAGES, O_SLEEP, O_APART };
 
 static const struct option options[] = {
 	{ "hash", required_argument, NULL, 'H' },      { "data", required_argument, NULL, O_DATA },
@@ -122,7 +124,8 @@ static const struct option options[] = {
 	{ "quiet", no_argument, NULL, 'q' },           { "no-ceiling", no_argument, NULL, O_NOCEIL },
 	{ "processes", required_argument, NULL, O_PROC }, { "wide", no_argument, NULL, O_WIDE },
 	{ "ksmd", no_argument, NULL, O_KSMD },         { "pages-to-scan", required_argument, NULL, O_PAGES },
-	{ "sleep-ms", required_argument, NULL, O_SLEEP }, CMD_EXPORT_OPTIONS,
+	{ "sleep-ms", required_argument, NULL, O_SLEEP }, { "apart", no_argument, NULL, O_APART },
+	CMD_EXPORT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -234,6 +237,7 @@ static int parse_timing(int c, const char *arg, struct bench_opts *o)
 	case O_REP: o->repeat_given = 1; return run_cli_parse_repeat("bench", arg, &cfg->repeat);
 	case O_HZ: return run_cli_parse_hz("bench", arg, &cfg->hz);
 	case O_ALIGN: cfg->align_tick = 1; return 0;
+	case O_APART: cfg->apart = 1; return 0;
 	case O_CPU: return run_cli_parse_cpu("bench", arg, &o->cpu);
 	case O_PROC: return run_cli_parse_processes("bench", arg, &o->processes);
 	case O_KSMD: o->ksmd = 1; return 0;
@@ -287,6 +291,8 @@ static int check_sweep(const struct bench_opts *o)
 		return cli_error("bench", "--ksmd doubles the sweep to %u combinations (at most %d)", 2 * steps, STEPS_MAX);
 	if (o->selfcheck && steps > 1)
 		return cli_error("bench", "--selfcheck takes one data set, cache, page size and misalignment");
+	if (o->selfcheck && o->base.cfg.apart)
+		return cli_error("bench", "--selfcheck checks the loop that calls back to back: no --apart");
 	return 0;
 }
 
@@ -322,7 +328,7 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 	}
 	if (optind < argc)
 		return cli_error("bench", "unexpected argument '%s'", argv[optind]);
-	if (bench_timer_parse(o->timer_name, &o->base.cfg.timer, &err))
+	if (bench_timer_parse(o->timer_name, &o->base.cfg.timer, &err) || bench_config_check(&o->base.cfg, &err))
 		return cli_fail("bench", &err);
 	if (o->ksmd && !o->cache_given)
 		o->sweep.cold[0] = 1; /* ksmd's pages are cold */

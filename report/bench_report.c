@@ -113,6 +113,12 @@ static int cycles_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
+static int timer_cell(const struct record_row *w, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", bench_timer_label(RES(w)->timer, RES(w)->apart));
+	return 1;
+}
+
 /* "hot", or a cold (or warm: under 4x the last-level cache) set's size:
  * "cold 128M", "warm 1M". */
 static int set_cell(const struct record_row *w, char *buf, size_t size)
@@ -135,7 +141,7 @@ static const struct record_column columns[] = {
 	{ "HASH", 'l', NULL, 0, NULL, hash_cell },
 	{ "DATA", 'l', "data", 0, NULL, NULL },
 	{ "SET", 'l', NULL, 0, NULL, set_cell },
-	{ "TIMER", 'l', "timer", 0, NULL, NULL },
+	{ "TIMER", 'l', NULL, 0, NULL, timer_cell },
 	{ "PAGE", 'r', NULL, 0, NULL, page_cell },
 	{ "MB/s best", 'r', "bytes_per_second_best", 1e-6, "%.0f", NULL },
 	{ "% ceiling", 'r', "pct_of_ceiling", 0, "%.0f", NULL },
@@ -357,7 +363,8 @@ int bench_report_kernel(FILE *out, const struct report_document *doc)
 }
 
 /* github-action-benchmark's name: stable across runs (no path, date or
- * host), "HASH DATA CACHE PAGEB TIMER", so that a dashboard's series go on. */
+ * host), "HASH DATA CACHE PAGEB TIMER[ apart]", so that a dashboard's
+ * series go on. */
 static void gha_name(char *buf, size_t size, const struct bench_result *r)
 {
 	char page[32];
@@ -367,7 +374,7 @@ static void gha_name(char *buf, size_t size, const struct bench_result *r)
 	else
 		snprintf(page, sizeof(page), "%uB", r->page_size);
 	snprintf(buf, size, "%s %s %s %s %s", r->hash, report_stable_data(r->data), r->cache, page,
-		 bench_timer_name(r->timer));
+		 bench_timer_label(r->timer, r->apart));
 }
 
 /* {name, unit, value, range, extra}: the unit is always MB/s (10^6 bytes

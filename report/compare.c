@@ -43,12 +43,12 @@ static char *key_of(const struct loaded_result *r)
 	char data[320];
 
 	results_dataset(r, data, sizeof(data));
-	int n = snprintf(NULL, 0, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, r->timer,
+	int n = snprintf(NULL, 0, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, r->timer_label,
 			 (unsigned long long)r->page_size, (unsigned long long)r->misalign);
 	char *k = n >= 0 ? malloc((size_t)n + 1) : NULL;
 	if (k)
-		snprintf(k, (size_t)n + 1, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, r->timer,
-			 (unsigned long long)r->page_size, (unsigned long long)r->misalign);
+		snprintf(k, (size_t)n + 1, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache,
+			 r->timer_label, (unsigned long long)r->page_size, (unsigned long long)r->misalign);
 	return k;
 }
 
@@ -82,7 +82,7 @@ static int index_build(const struct loaded_doc *d, struct index *x, struct kb_er
 			return kb_fail(err, "%s: results[%zu] and results[%zu] measure the same thing (%s, %s, %s, "
 					    "%llu bytes, %s timer): cannot tell which to compare",
 				       d->path, a < b ? a : b, a < b ? b : a, r->hash, r->data, r->cache,
-				       (unsigned long long)r->page_size, r->timer);
+				       (unsigned long long)r->page_size, r->timer_label);
 		}
 	}
 	return 0;
@@ -245,8 +245,8 @@ int compare_run(const struct loaded_doc *base, const struct loaded_doc *new_, co
 		goto done;
 	}
 	if (out->npairs == 0) {
-		kb_fail(err, "no result of %s matches one of %s (by hash, data, cache, page size and timer)", new_->path,
-			base->path);
+		kb_fail(err, "no result of %s matches one of %s (by hash, data, cache, page size, timer and calls apart)",
+			new_->path, base->path);
 		goto done;
 	}
 	rc = 0;

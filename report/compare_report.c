@@ -27,6 +27,7 @@ RECORD_GETTER(k_cache, record_str(v, KEY(w)->cache))
 RECORD_GETTER(k_page, record_uint(v, KEY(w)->page_size))
 RECORD_GETTER(k_misalign, record_uint(v, KEY(w)->misalign))
 RECORD_GETTER(k_timer, record_str(v, KEY(w)->timer))
+RECORD_GETTER(k_apart, record_bool(v, KEY(w)->apart))
 
 static const struct record_field key_fields[] = {
 	{ .name = "hash", .type = RECORD_STR, .get = k_hash },
@@ -35,6 +36,7 @@ static const struct record_field key_fields[] = {
 	{ .name = "page_size_bytes", .type = RECORD_UINT, .get = k_page },
 	{ .name = "misalign_bytes", .type = RECORD_UINT, .get = k_misalign },
 	{ .name = "timer", .type = RECORD_STR, .get = k_timer },
+	{ .name = "calls_apart", .type = RECORD_BOOL, .get = k_apart },
 };
 
 static const struct record_schema key_schema = { NULL, RECORD_FIELDS(key_fields), NULL, 0 };
@@ -162,6 +164,12 @@ static const struct record_field document_fields[] = {
 
 const struct record_schema compare_document_schema = { NULL, RECORD_FIELDS(document_fields), NULL, 0 };
 
+static int timer_cell(const struct record_row *w, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", KEY(w)->timer_label);
+	return 1;
+}
+
 static int page_cell(const struct record_row *w, char *buf, size_t size)
 {
 	const struct loaded_result *r = KEY(w);
@@ -224,7 +232,7 @@ static struct table *pairs_table(const struct report_document *doc, enum report_
 		{ "DATA", 'l', "data", 0, NULL, NULL },
 		{ "CACHE", 'l', "cache", 0, NULL, NULL },
 		{ "PAGE", 'r', NULL, 0, NULL, page_cell },
-		{ "TIMER", 'l', "timer", 0, NULL, NULL },
+		{ "TIMER", 'l', NULL, 0, NULL, timer_cell },
 		{ "BASE MB/s", 'r', "base_bytes_per_second_median", 1e-6, "%.0f", NULL },
 		{ "NEW MB/s", 'r', "new_bytes_per_second_median", 1e-6, "%.0f", NULL },
 		{ "CHANGE %", 'r', "change_percent", 0, "%+.1f", NULL },
@@ -272,7 +280,7 @@ static void notes(FILE *out, const struct compare_outcome *o, const char *prefix
 		results_dataset(p->new_, data, sizeof(data));
 		page_cell(&row, page, sizeof(page));
 		snprintf(line, sizeof(line), "inconclusive: %s %s %s %s %s: %s", p->new_->hash, data, p->new_->cache,
-			 page, p->new_->timer, p->why);
+			 page, p->new_->timer_label, p->why);
 		fputs(prefix, out);
 		escape_put(out, line, e);
 		fputc('\n', out);
@@ -293,7 +301,7 @@ static void list_only(FILE *out, const char *label, const struct loaded_result *
 	for (size_t i = 0; i < n; i++) {
 		char data[320], page[48];
 		struct record_row row = { &r[i], NULL, i };
-		const char *words[] = { r[i]->hash, data, r[i]->cache, page, r[i]->timer };
+		const char *words[] = { r[i]->hash, data, r[i]->cache, page, r[i]->timer_label };
 		results_dataset(r[i], data, sizeof(data));
 		page_cell(&row, page, sizeof(page));
 		fprintf(out, "%sonly in %s:", prefix, label);

@@ -70,6 +70,10 @@ RECORD_GETTER(g_misalign, record_uint(v, RES(w)->misalign))
 RECORD_GETTER(g_ws, record_uint(v, RES(w)->working_set_bytes))
 RECORD_GETTER(g_pages, record_uint(v, RES(w)->set_pages))
 RECORD_GETTER(g_timer, record_str(v, bench_timer_name(RES(w)->timer)))
+RECORD_GETTER(g_apart, record_bool(v, RES(w)->apart))
+/* Null where no fence of its own was taken off (back to back, or rdtsc's
+ * samples of one call, fenced by the counter's reads). */
+RECORD_GETTER(g_fence, RES(w)->apart && RES(w)->fence_ns > 0 && record_real(v, RES(w)->fence_ns))
 RECORD_GETTER(g_repeats, record_uint(v, RES(w)->repeats))
 RECORD_GETTER(g_requested, record_uint(v, RES(w)->repeats_requested))
 RECORD_GETTER(g_interrupted, record_bool(v, RES(w)->interrupted))
@@ -224,6 +228,8 @@ static const struct record_field result_fields[] = {
 	{ .name = "working_set_bytes", .type = RECORD_UINT, .flags = CSV, .get = g_ws },
 	{ .name = "pages_in_set", .type = RECORD_UINT, .get = g_pages },
 	{ .name = "timer", .type = RECORD_STR, .flags = CSV | REQ, .get = g_timer, .load = LR(timer) },
+	{ .name = "calls_apart", .type = RECORD_BOOL, .flags = CSV, .get = g_apart, .load = LR(apart) },
+	{ .name = "fence_overhead_ns", .type = RECORD_REAL, .format = "%.2f", .get = g_fence },
 	{ .name = "repeats", .type = RECORD_UINT, .flags = CSV, .get = g_repeats, .load = LR(repeats),
 	  .range = &repeats_range },
 	{ .name = "repeats_requested", .type = RECORD_UINT, .get = g_requested },

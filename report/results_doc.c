@@ -131,6 +131,7 @@ static void derive(struct loaded_doc *doc)
 		r->bytes_per_second_max = bench_bytes_per_s((uint32_t)r->page_size, r->ns_per_page_min);
 		r->rounds = r->rounds_read.n ? r->rounds_read.items : NULL;
 		r->nrounds = r->rounds_read.n;
+		snprintf(r->timer_label, sizeof(r->timer_label), "%.40s%s", r->timer, r->apart ? " apart" : "");
 		derive_values(doc, r);
 	}
 }

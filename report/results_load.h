@@ -24,6 +24,7 @@
 struct loaded_result {
 	/* Strings point into the document. */
 	const char *hash, *impl, *data, *cache, *timer;
+	int apart;             /* calls_apart; 0 when absent (written before it was) */
 	uint64_t page_size, misalign, repeats;
 	int interrupted;
 	double bytes_per_second_best, bytes_per_second_median;
@@ -43,6 +44,7 @@ struct loaded_result {
 	const double *values;
 	size_t nvalues;
 	int unstable;          /* the document says so, or version 1 (one process) */
+	char timer_label[48];  /* the timer, " apart" after it for calls apart: how results are told apart */
 	const char *why;       /* the reasons, "" if none */
 };
 

@@ -82,7 +82,7 @@ void report_unstable_line(const struct bench_result *r, char *buf, size_t size)
 	else
 		snprintf(page, sizeof(page), "%u", r->page_size);
 	snprintf(buf, size, "unstable: %s %s %s %s %s: %s", r->hash, report_stable_data(r->data), r->cache, page,
-		 bench_timer_name(r->timer), reasons);
+		 bench_timer_label(r->timer, r->apart), reasons);
 }
 
 int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, const char *prefix)
@@ -115,7 +115,7 @@ int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, c
 		return report_unstable_lines(out, r, n, prefix);
 	for (size_t i = 0; i < n && used < sizeof(line); i++)
 		if (r[i].unstable && ++k)
-			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s/%s", r[i].hash,
-						 bench_timer_name(r[i].timer));
+			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s/%s%s", r[i].hash,
+						 bench_timer_name(r[i].timer), r[i].apart ? "/apart" : "");
 	return k ? report_wrapped(out, prefix, line, width) : 0;
 }

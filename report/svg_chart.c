@@ -94,7 +94,7 @@ static void group_label(const struct loaded_result *r, char *buf, size_t size)
 	results_dataset(r, data, sizeof(data));
 	snprintf(buf, size, "%s data, %s cache, %llu-byte pages%s, %s timer",
 		 strcmp(data, "zero") == 0 ? "zero-page" : data, r->cache, (unsigned long long)r->page_size,
-		 r->misalign ? " (misaligned)" : "", r->timer);
+		 r->misalign ? " (misaligned)" : "", r->timer_label);
 }
 
 static void bar_name(const struct loaded_result *r, char *buf, size_t size)
@@ -109,7 +109,7 @@ static void bar_name(const struct loaded_result *r, char *buf, size_t size)
 static struct bar *bars_collect(const struct plot_run *runs, size_t nruns, size_t *n)
 {
 	size_t total = 0;
-	char label[400], name[200];
+	char label[512], name[200];
 
 	for (size_t k = 0; k < nruns; k++)
 		total += runs[k].doc.n;

@@ -12,8 +12,8 @@ import tempfile
 from clitest import BIN, fast_args, run, check, check_usage_error, crc32c_sse42_ceiling, temp_file, finish
 
 FAST = ["--window", "3ms", "--warmup", "1ms", "--repeat", "2"]
-CSV_HEADER = ("hash,implementation,data,cache,page_size_bytes,misalign_bytes,working_set_bytes,timer,repeats,"
-              "calls,bytes_per_second_best,bytes_per_second_median,ns_per_page_best,ns_per_page_median,"
+CSV_HEADER = ("hash,implementation,data,cache,page_size_bytes,misalign_bytes,working_set_bytes,timer,calls_apart,"
+              "repeats,calls,bytes_per_second_best,bytes_per_second_median,ns_per_page_best,ns_per_page_median,"
               "ns_per_page_min,ns_per_page_max,cv,ceiling_bytes_per_second,pct_of_ceiling,ceiling_limited_by,"
               "kernel_mb_per_s_best,kernel_mb_per_s_median,hz,window_jiffies,"
               "bias_percent_median,tsc_cycles_per_page_median,tsc_cycles_per_call_p10,tsc_cycles_per_call_p90,clock,"
@@ -103,6 +103,33 @@ if r["clock"] == "tsc":
     check(isinstance(r["tsc_cycles_per_page_median"], NUM) and isinstance(r["timer_overhead_tsc_cycles"], NUM),
           "tsc fields")
 check(r["ns_per_call_p10"] <= r["ns_per_call_p90"], "ns per call percentiles")
+
+# --apart: a fence after each call, its cost measured and taken off, said
+# in the JSON, the CSV, the table and the gha name; back to back by default.
+d = bench_json("-H", "xxh64,jhash2", "--apart")
+check(all(r["calls_apart"] is True and r["timer"] == "window" and r["ns_per_page_median"] > 0
+          and (r["fence_overhead_ns"] is None or r["fence_overhead_ns"] >= 0) for r in d["results"]),
+      f"--apart: {[(r['calls_apart'], r['fence_overhead_ns']) for r in d['results']]}")
+r = bench_json("-H", "xxh64")["results"][0]
+check(r["calls_apart"] is False and r["fence_overhead_ns"] is None, "back to back by default")
+r = bench_json("-H", "xxh64", "--apart", "--timer", "rdtsc")["results"][0]
+check(r["calls_apart"] is True and r["ns_per_call_median"] > 0
+      and (r["fence_overhead_ns"] is None) == (r["batch_calls"] == 1),
+      f"rdtsc apart: one call a sample has the reads for fences, a batch its own: {r['batch_calls']} "
+      f"{r['fence_overhead_ns']}")
+d = bench_json("-H", "xxh64", "--apart", "--ksmd", "--pages-to-scan", "3", "--sleep-ms", "1", "--working-set", "1M")
+check(sorted((r["timer"], r["calls_apart"]) for r in d["results"]) == [("ksmd", True), ("rdtsc", True)],
+      "--ksmd --apart: both timers apart")
+rc, out, err = run("bench", *FAST, "-H", "xxh64", "--apart", "--format", "csv")
+row = next(csv.DictReader(io.StringIO(out)), {}) if rc == 0 else {}
+check(row.get("calls_apart") == "true", f"csv calls_apart: {row.get('calls_apart')!r}")
+rc, out, err = run("bench", *FAST, "-H", "xxh64", "--apart")
+check(rc == 0 and "TIMER window apart" in out, f"the table says apart: {out!r}")
+rc, out, err = run("bench", *FAST, "-H", "xxh64", "--apart", "--format", "gha")
+check(rc == 0 and json.loads(out)[0]["name"].endswith(" window apart"), f"gha name: {out[:200]!r}")
+check_usage_error(["bench", "--apart", "--timer", "jiffies"], "the jiffies timer calls back to back",
+                  "--apart with the kernel self-test's timer")
+check_usage_error(["bench", "--apart", "--selfcheck"], "no --apart", "--apart with --selfcheck")
 
 # datasets: random with a seed, a file, cold sets, page sizes, misalignment
 r = bench_json("-H", "xxh3", "--data", "random", "--seed", "9", "--page-size", "64K", "--misalign", "3")["results"][0]

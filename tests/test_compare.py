@@ -328,6 +328,26 @@ bad["results"] = {"a": 1}
 check_usage_error(["compare", base, write(bad)], "\"results\" is missing or not an array", "results not an array")
 dup = write(doc(result("xxh64", base_values), result("xxh64", base_values)))
 check_usage_error(["compare", dup, base], "measure the same thing", "duplicate result")
+# Calls apart are another measurement: one of each in a document is no
+# duplicate; each is compared with its own kind, and the key says which.
+def apart(r):
+    r["calls_apart"] = True
+    return r
+
+
+both = write(doc(result("xxh64", base_values), apart(result("xxh64", [v * 0.7 for v in base_values]))))
+both2 = write(doc(result("xxh64", base_values), apart(result("xxh64", [v * 0.7 for v in base_values]))))
+rc, out, err = run("compare", both, both2, "--format", "json")
+pairs = json.loads(out)["comparisons"] if rc == 0 else []
+check(rc == 0 and sorted(p["calls_apart"] for p in pairs) == [False, True]
+      and all(p["verdict"] == "unchanged" for p in pairs), f"back to back and apart, each with its own: {rc} {err!r}")
+rc, out, err = run("compare", both, both2)
+check(rc == 0 and any(l.startswith("xxh64 ") and "window apart" in l for l in out.splitlines()),
+      f"the table's TIMER says apart: {out!r}")
+only_apart = write(doc(apart(result("xxh64", base_values))))
+rc, out, err = run("compare", base, only_apart)
+check(rc == 2 and "no result of" in err and "calls apart" in err and len(err.splitlines()) == 1,
+      f"apart is not compared with back to back: rc={rc} {err!r}")
 other = write(doc(result("jhash2", base_values, data="zero", cache="cold")))
 check_usage_error(["compare", base, other], "no result of", "nothing in common")
 check_usage_error(["compare", base, "/nonexistent/x.json"], "/nonexistent/x.json", "missing file")
