@@ -233,22 +233,18 @@ void test_bench_ksmd_cycle(void)
 	CHECK(ksmd_calls == 3 && t.batches == 2 && t.batch_pages[0] == 1 && t.batch_pages[1] == 1);
 	loop_ksmd_cycle(page_tag, &set, &pos, 1, 0, &t, &sink);
 	CHECK(t.batches == 0);
-	/* A flushed set's translations are loaded between the first page and
-	 * the batches (wrapping with the order): the same calls, in order. */
-	set.flushed = 1;
-	pos = 3;
-	sink = 0;
-	ksmd_calls = 0;
-	loop_ksmd_cycle(page_tag, &set, &pos, 11, 0, &t, &sink);
-	CHECK(ksmd_calls == 11 && pos == (3 + 11) % 5 && t.batches == 4 && sink == 1u << 3);
+	/* The same calls, in order, where a flushed set's translations are
+	 * loaded between the first page and the batches (wrapping with the
+	 * order), and apart (a fence after each call of the batches). */
+	for (int apart = 0; apart < 2; apart++) {
+		set.flushed = !apart;
+		pos = 3;
+		sink = 0;
+		ksmd_calls = 0;
+		loop_ksmd_cycle(page_tag, &set, &pos, 11, apart, &t, &sink);
+		CHECK(ksmd_calls == 11 && pos == (3 + 11) % 5 && t.batches == 4 && sink == 1u << 3);
+	}
 	CHECK(pages[2][0] == 1u << 2 && pages[4][0] == 1u << 4);
-	/* Apart (a fence after each call of the batches): the same calls. */
-	set.flushed = 0;
-	pos = 3;
-	sink = 0;
-	ksmd_calls = 0;
-	loop_ksmd_cycle(page_tag, &set, &pos, 11, 1, &t, &sink);
-	CHECK(ksmd_calls == 11 && pos == (3 + 11) % 5 && t.batches == 4 && sink == 1u << 3);
 
 	/* 100 pages: the first, then 4 x 25 at 100 ticks each; overhead 50 once. */
 	struct ksmd_cycle_ticks c = { .first = 500, .batch = { 2500, 2500, 2500, 2500 },
