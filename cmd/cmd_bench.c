@@ -29,8 +29,8 @@ static void usage(void)
 {
 	printf("usage: ksmbench bench [-H NAME[,NAME...]|all] [--data zero|random|FILE[,...]]\n"
 	       "                      [--cache hot|cold[,...]] [--page-size N[,...]] [--misalign N[,...]]\n"
-	       "                      [--timer window|jiffies|rdtsc|ksmd] [--apart] [--ksmd [--pages-to-scan N]\n"
-	       "                      [--sleep-ms S]] [--processes N]\n"
+	       "                      [--timer window|jiffies|rdtsc|ksmd] [--apart]\n"
+	       "                      [--ksmd [--pages-to-scan N] [--sleep-ms S]] [--processes N]\n"
 	       "                      [--format %s] [-o FILE] [--quiet] [options]\n\n"
 	       "Measures page hashes in --processes fresh processes, each taking --repeat rounds\n"
 	       "of every measurement in turns (shuffled per round), each round after its own\n"

@@ -353,13 +353,15 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 			       k ? k->repeats : 0, kb_s(k ? k->repeats : 0)) ||
 	       report_wrappedf(out, width, kw, "ns/pg: ns per page in ksmd's duty cycle (%u pages, then %u ms asleep), "
 			       "median over processes, of random %u-byte pages in a %llu MiB working set visited in "
-			       "random order (%s%s); thread: ksmd on a Xeon E5-2620 v3 with 4 VMs.",
+			       "random order (%s%s)%s; thread: ksmd on a Xeon E5-2620 v3 with 4 VMs.",
 			       m ? m->ksmd.pages_to_scan : 0, m ? m->ksmd.sleep_ms : 0, m ? m->page_size : 0,
 			       m ? (unsigned long long)(m->working_set_bytes >> 20) : 0ull, m ? m->cache : "cold",
 			       m && m->cold_by && strcmp(m->cold_by, "flush") == 0
 				       ? ": each cycle's pages flushed from the caches during the sleep, all but the first one's "
 					 "address translations loaded after it, as the kernel's direct map keeps them"
-				       : "") ||
+				       : "",
+			       m && m->apart ? ", each call apart (a fence after it, as ksmd's other work between two)"
+					     : "") ||
 	       simd_cost(out, doc->ctx, width, kw) ||
 	       report_wrappedf(out, width, kw, "x jhash2: times faster than jhash2 on the same machine, from rounds "
 			       "measured side by side; ± half the interval over %u process%s.", doc->ctx->processes,

@@ -278,6 +278,13 @@ check(ksmd and all(r["cache"] == "cold" and r["cold_by"] == "flush" and r["worki
                    for r in ksmd), f"thread: the ksmd set is cold by flushing: {[r['cold_by'] for r in ksmd]}")
 check(all(r["cache"] == "hot" and r["cold_by"] is None for r in doc.get("results", []) if r["timer"] == "jiffies"),
       "thread: the self-test's page is hot")
+check(not any(r["calls_apart"] for r in doc.get("results", [])), "thread: back to back by default")
+# thread --apart: the ksmd style's calls apart (the self-test's stay as it ran), said under the table.
+rc, out, err = run(*THREAD, "--apart", "--format", "json")
+apart_kinds = sorted({(r["timer"], r["calls_apart"]) for r in json.loads(out).get("results", [])}) if rc == 0 else []
+check(apart_kinds == [("jiffies", False), ("ksmd", True)], f"thread --apart: {apart_kinds} {err!r}")
+rc, out, err = run(*THREAD, "--apart", "--wide")
+check(rc == 0 and "each call apart" in out, "thread --apart: the ns/pg legend says so")
 # bench under the ksmd timer: the flushed set's default is 64 MiB.
 r = bench_json("-H", "xxh64", "--timer", "ksmd", "--cache", "cold")["results"][0]
 check(r["cache"] == "cold" and r["cold_by"] == "flush" and r["working_set_bytes"] == 64 << 20,
