@@ -1,17 +1,18 @@
 /* CRC-32C, our layout of the kernel's 3-way scheme (crc32c-3way): the same
  * lanes, combination and instructions, but blocks as long as the
  * recombination table allows (3 x 176 quadwords, 4224 bytes) instead of the
- * kernel's 3 KiB, no alignment prologue, and the last block's odd bytes
- * first. A 4 KiB page is then two crc32q and one block of 3 x 170
- * quadwords, where the kernel runs a 3 KiB block, a 1008-byte block (a
- * second combination whose latency the next lanes wait for) and two
- * dependent crc32q at the very end. Of the layouts measured
- * (docs/hashes.md) equal lanes seeded with the running CRC were best;
- * unequal lanes covering the page exactly were slower (their per-lane
- * tails cost more than the two crc32q they save). Short inputs: one
- * stream unrolled by four, three lanes from CRC32C_FIT_MIN_BYTES (the
- * kernel keeps one stream below 512 bytes, where its vector section costs
- * more than the lanes save). Built with -msse4.2 -mpclmul, x86-64 only. */
+ * kernel's 3 KiB, no alignment prologue, and the last block's odd
+ * quadwords at the end of its last lane. A 4 KiB page is then one block of
+ * 170, 170 and 172 quadwords, where the kernel runs a 3 KiB block, a
+ * 1008-byte block (a second combination whose latency the next lanes wait
+ * for) and two dependent crc32q at the very end. The last lane's two extra
+ * quadwords run alone while lanes 0 and 1 are moved over it: the call ends
+ * on one chain, which lets the next call start sooner (the kernel's and
+ * ISA-L's layouts end that way too) and hides the moving of lanes 0 and 1
+ * (docs/hashes.md). Short inputs: one stream unrolled by four, three lanes
+ * from CRC32C_FIT_MIN_BYTES (the kernel keeps one stream below 512 bytes,
+ * where its vector section costs more than the lanes save). Built with
+ * -msse4.2 -mpclmul, x86-64 only. */
 #include "hash.h"
 #include "impls.h"
 
@@ -27,23 +28,50 @@
 #include "crc32c_consts.h"
 #include "crc32c_x86.h"
 
+/* Three lanes of q, q and q + d quadwords (d >= 1): lane 0 carries the
+ * running CRC, lane 2's last d quadwords run alone, its very last riding in
+ * the combining crc32q. Returns the running CRC. */
+static inline __attribute__((always_inline)) uint32_t fit_lanes_long_end(uint32_t crc, const unsigned char *p,
+									  size_t q, size_t d)
+{
+	const unsigned char *b = p + 8 * q, *c = p + 16 * q;
+	uint64_t c0 = crc, c1 = 0, c2 = 0;
+	size_t i = 0;
+
+	for (; i + 4 <= q; i += 4) {
+		CRC32C_LANES3_STEP(i);
+		CRC32C_LANES3_STEP(i + 1);
+		CRC32C_LANES3_STEP(i + 2);
+		CRC32C_LANES3_STEP(i + 3);
+	}
+	for (; i < q; i++)
+		CRC32C_LANES3_STEP(i);
+	for (; i < q + d - 1; i++)
+		c2 = _mm_crc32_u64(c2, crc32c_load64(c + 8 * i));
+	/* Lane 0 moves over lanes 1 and 2, lane 1 over lane 2. */
+	return crc32c_x86_combine2((uint32_t)c0, crc32c_shift_n[2 * q + d], (uint32_t)c1, crc32c_shift_n[q + d],
+				   (uint32_t)c2, crc32c_load64(c + 8 * i));
+}
+
 __attribute__((noinline)) static uint32_t crc32c_fit_update(uint32_t crc, const unsigned char *p, size_t len)
 {
 	while (len >= CRC32C_FIT_MIN_BYTES) {
-		size_t q = len / 24;
+		size_t q = len / 24, d = 0;
 		if (q > CRC32C_SHIFT_MAX_QWORDS) {
 			q = CRC32C_SHIFT_MAX_QWORDS;
 		} else if (len % 24) {
-			/* The last block: its 0..23 odd bytes go first, so that
-			 * their dependent crc32q delay lane 0's start (the other
-			 * lanes run meanwhile) instead of ending the call. */
-			crc = crc32c_x86_1way(crc, p, len % 24);
-			p += len % 24;
-			len -= len % 24;
+			/* The last block: its 0..7 odd bytes go first, so that
+			 * their dependent crc32 delay lane 0's start (the other
+			 * lanes run meanwhile) instead of ending the call; its 0..2
+			 * odd quadwords lengthen the last lane. */
+			crc = crc32c_x86_1way(crc, p, len % 8);
+			p += len % 8;
+			d = len % 24 / 8;
+			len -= len % 8;
 		}
-		crc = crc32c_x86_3lanes(crc, p, q);
-		p += 24 * q;
-		len -= 24 * q;
+		crc = d ? fit_lanes_long_end(crc, p, q, d) : crc32c_x86_3lanes(crc, p, q);
+		p += 24 * q + 8 * d;
+		len -= 24 * q + 8 * d;
 	}
 	return crc32c_x86_1way(crc, p, len);
 }
@@ -55,6 +83,12 @@ uint64_t crc32c_fit_oneshot(const void *buf, size_t len)
 {
 	if (__builtin_expect(len < CRC32C_FIT_MIN_BYTES, 1))
 		return crc32c_x86_1way_x4(0xffffffffu, buf, len) ^ 0xffffffffu;
+	/* A page, what KSM hashes: the same layout (170, 170 and 172
+	 * quadwords) folded to constants. Worked out at run time, its loop
+	 * bounds and multipliers delayed the lanes' start, as in the fused
+	 * entries (docs/hashes.md). */
+	if (len == CRC32C_X86_PAGE_BYTES)
+		return fit_lanes_long_end(0xffffffffu, buf, 170, 2) ^ 0xffffffffu;
 	return crc32c_fit_update(0xffffffffu, buf, len) ^ 0xffffffffu;
 }
 #define CRC32C_3WAY_FIT_FN crc32c_fit_oneshot
