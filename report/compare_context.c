@@ -97,17 +97,19 @@ static double threshold_at(const struct loaded_doc *d, const char *path, double 
 	return t > 0 && t < 1 ? t : fallback;
 }
 
-/* The median of a round field over every result's rounds (only those not
- * marked disturbed when kept_only); NAN where the document has no such
- * rounds (version 1, or written without them). */
-static double rounds_median(const struct loaded_doc *d, const char *field, int kept_only)
+/* A round field over every result's rounds (only those not marked
+ * disturbed when kept_only), into *n values (malloc'd; free them); NULL
+ * where the document has no such rounds (version 1, or written without
+ * them) or memory runs out. */
+static double *rounds_values(const struct loaded_doc *d, const char *field, int kept_only, size_t *n)
 {
 	const cJSON *results = cJSON_GetObjectItemCaseSensitive(d->root, "results"), *r, *x;
-	double *v = NULL, m = NAN;
-	size_t n = 0, cap = 0;
+	double *v = NULL;
+	size_t cap = 0;
 
+	*n = 0;
 	if (!cJSON_IsArray(results))
-		return NAN;
+		return NULL;
 	cJSON_ArrayForEach(r, results)
 	{
 		const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(r, "rounds");
@@ -119,46 +121,68 @@ static double rounds_median(const struct loaded_doc *d, const char *field, int k
 			if ((kept_only && !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(x, "disturbed"))) ||
 			    !cJSON_IsNumber(t) || !(t->valuedouble >= 0 && isfinite(t->valuedouble)))
 				continue;
-			if (n == cap) {
+			if (*n == cap) {
 				size_t want = cap ? 2 * cap : 256;
 				double *g = realloc(v, want * sizeof(*v));
 				if (!g) {
 					free(v);
-					return NAN;
+					*n = 0;
+					return NULL;
 				}
 				v = g;
 				cap = want;
 			}
-			v[n++] = t->valuedouble;
+			v[(*n)++] = t->valuedouble;
 		}
 	}
-	if (n > 0)
-		m = bench_median(v, n);
+	return v;
+}
+
+/* Their median; NAN where there are none. */
+static double rounds_median(const struct loaded_doc *d, const char *field, int kept_only)
+{
+	size_t n;
+	double *v = rounds_values(d, field, kept_only, &n), m = n > 0 ? bench_median(v, n) : NAN;
+
 	free(v);
 	return m;
 }
 
 /* Why a run's core measured lower, from what its rounds saw of this
- * machine's other CPUs: busy (other work ran here, which a user can stop)
- * or idle (the core was shared from outside: a VM's host, or its clock was
- * lower), or unknown. */
+ * machine's other CPUs: busy in most rounds (other work ran here, which a
+ * user can stop), idle in every round (the core was shared from outside: a
+ * VM's host, or its clock was lower), busy in some (both: those rounds are
+ * left out as disturbed, so the lower figure came from the idle ones), or
+ * unknown. The median alone called a run with other work in 40% of its
+ * rounds idle. */
 static void core_origin(const struct loaded_doc *slower, const char *which, char *buf, size_t size)
 {
-	double busy = rounds_median(slower, "other_cpus_busy_share", 0);
+	size_t n, busy = 0;
+	double *v = rounds_values(slower, "other_cpus_busy_share", 0, &n);
 	double t = threshold_at(slower, "disturbance_thresholds.other_cpus_busy_share", disturb_default.busy_share);
 
-	if (isnan(busy))
+	for (size_t i = 0; i < n; i++)
+		busy += v[i] > t;
+	double median = n > 0 ? bench_median(v, n) : NAN;
+	free(v);
+	if (n == 0)
 		snprintf(buf, size, "the %s run's is lower: it ran on a shared or slower core", which);
-	else if (busy > t)
+	else if (median > t)
 		snprintf(buf, size,
 			 "the %s run's is lower, with this machine's other CPUs %.0f%% busy: other work ran "
 			 "beside it",
-			 which, busy * 100);
-	else
+			 which, median * 100);
+	else if (busy == 0)
 		snprintf(buf, size,
 			 "the %s run's is lower, with this machine's other CPUs idle (%.0f%% busy): its core was "
 			 "shared from outside this machine (a VM's host) or ran at a lower clock",
-			 which, busy * 100);
+			 which, median * 100);
+	else
+		snprintf(buf, size,
+			 "the %s run's is lower: other work ran on this machine's other CPUs in %zu of its %zu "
+			 "rounds (left out as disturbed), and with them idle its core was shared from outside "
+			 "this machine (a VM's host) or ran at a lower clock",
+			 which, busy, n);
 }
 
 /* Two runs' measures of the core, x (base) and y (new), more than the
@@ -169,7 +193,7 @@ static void name_core_difference(struct compare_outcome *out, const struct loade
 				 const struct loaded_doc *new_, const char *field, const char *what, const char *unit,
 				 double x, double y, double t)
 {
-	char tx[32], ty[32], origin[200];
+	char tx[32], ty[32], origin[256];
 
 	if (!(x > 0 && y > 0) || fmin(x, y) >= (1 - t) * fmax(x, y))
 		return;

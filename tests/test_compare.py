@@ -248,6 +248,16 @@ for busy, said in ((0.02, "other CPUs idle (2% busy): its core was shared from o
     c = json.loads(out)["comparisons"][0] if rc == 3 else {}
     check(rc == 3 and "the new run's is lower" in c.get("reason", "") and said in c["reason"],
           f"busy share {busy}: the reason says {said!r}: rc={rc} {c}")
+# other work in some rounds but not most: both said, with the count (the
+# median alone called such a run idle)
+r = result("xxh64", [v * 0.8 for v in base_values])
+r["rounds"] = [{"disturbed": False, "other_cpus_busy_share": 0.0}] * 3 + [{"disturbed": True,
+                                                                        "other_cpus_busy_share": 1.0}] * 2
+rc, out, err = run("compare", a, write(doc(r, context=shared_ctx)), "--format", "json")
+c = json.loads(out)["comparisons"][0] if rc == 3 else {}
+check(rc == 3 and "other work ran on this machine's other CPUs in 2 of its 5 rounds" in c.get("reason", "")
+      and "with them idle its core was shared from outside this machine" in c["reason"],
+      f"other work in 2 of 5 rounds: both origins said: rc={rc} {c}")
 rc, out, err = run("compare", b, a)
 check(rc == 3 and "the base run's is lower" in out, f"the slower run named when it is the base: rc={rc}")
 near_ctx = dict(json.loads(json.dumps(quiet_ctx)), reference_throughput_adds_per_ns=50.6)  # 7% apart
