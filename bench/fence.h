@@ -31,7 +31,8 @@ int bench_fence_available(void);
 
 /* What the fence adds to a call, in ns: calls of an empty function in the
  * timed loop, fenced less back to back, each the fastest of several
- * batches; never below 0. Subtracted from every fenced call, so that a
+ * batches; never below 0. Measured at the first call in a process (on the
+ * CPU it runs on) and kept. Subtracted from every fenced call, so that a
  * figure apart is the call's own. */
 double bench_fence_overhead_ns(void);
 

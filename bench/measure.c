@@ -203,7 +203,7 @@ void bench_session_warm(struct bench_session *s)
 	s->sink ^= warm.sink;
 	if (s->warmed)
 		return;
-	/* Here, on the measuring CPU, just before the first round. */
+	/* On the measuring CPU, before the process's first round. */
 	if (s->cfg->apart)
 		s->fence_ns = bench_fence_overhead_ns();
 	/* The first warm-up sets the batches: calls per clock read, and the timer's. */

@@ -18,7 +18,7 @@ struct bench_session {
 	size_t pos;          /* where in the set's order the next call starts */
 	uint64_t batch;      /* calls per clock read (window, jiffies) or per timed sample (rdtsc) */
 	double call_ns;      /* the first warm-up's time per call */
-	double fence_ns;     /* apart: the fence's cost, measured at the first warm-up */
+	double fence_ns;     /* apart: the fence's cost (bench_fence_overhead_ns) */
 	int warmed;
 	uint64_t sink;       /* every hash result, published at the end */
 	struct batch_log log; /* window, jiffies: the round's batches (empty: not logged) */
