@@ -65,6 +65,11 @@ void bench_config_default(struct bench_config *cfg);
  * timer and a fence that allow them. 0, or -1 with err. */
 int bench_config_check(const struct bench_config *cfg, struct kb_err *err);
 
+/* Whether calls under timer t go apart unless asked otherwise: the ksmd
+ * timer's do, as ksmd's own calls have its other work between them
+ * (docs/measurement.md, "Calls apart"), where this machine has a fence. */
+int bench_apart_by_default(enum bench_timer t);
+
 /* Whether a cold set measured with cfg's timer can be made cold by flushing
  * (page_set_request.flushed): the ksmd timer, where the CPU lets user code
  * flush cache lines. */

@@ -74,6 +74,11 @@ int bench_config_check(const struct bench_config *cfg, struct kb_err *err)
 	return 0;
 }
 
+int bench_apart_by_default(enum bench_timer t)
+{
+	return t == BENCH_TIMER_KSMD && bench_fence_available();
+}
+
 int bench_timer_flushes(const struct bench_config *cfg)
 {
 	return cfg->timer == BENCH_TIMER_KSMD && cache_flush_available();

@@ -29,7 +29,7 @@ static void usage(void)
 {
 	printf("usage: ksmbench bench [-H NAME[,NAME...]|all] [--data zero|random|FILE[,...]]\n"
 	       "                      [--cache hot|cold[,...]] [--page-size N[,...]] [--misalign N[,...]]\n"
-	       "                      [--timer window|jiffies|rdtsc|ksmd] [--apart]\n"
+	       "                      [--timer window|jiffies|rdtsc|ksmd] [--apart|--back-to-back]\n"
 	       "                      [--ksmd [--pages-to-scan N] [--sleep-ms S]] [--processes N]\n"
 	       "                      [--format %s] [-o FILE] [--quiet] [options]\n\n"
 	       "Measures page hashes in --processes fresh processes, each taking --repeat rounds\n"
@@ -57,9 +57,12 @@ static void usage(void)
 	       "                        rdtsc: calls timed with serialized TSC reads;\n"
 	       "                        ksmd: ksmd's duty cycle (N pages timed, then S ms asleep)\n"
 	       "  --apart               a fence after each call: each takes its whole time, as in\n"
-	       "                        ksmd, where other work runs between two checksums (not jiffies)\n"
-	       "  --ksmd                a cold set in ksmd's duty cycle and back to back (rdtsc)\n"
-	       "                        beside it: the difference is what the sleep costs\n"
+	       "                        ksmd, where other work runs between two checksums (not\n"
+	       "                        jiffies; the default of the ksmd timer and --ksmd)\n"
+	       "  --back-to-back        no fence: each call starts while the last one's tail runs\n"
+	       "                        (the default of the other timers)\n"
+	       "  --ksmd                a cold set in ksmd's duty cycle and without the sleep\n"
+	       "                        (rdtsc) beside it: the difference is what the sleep costs\n"
 	       "  --pages-to-scan N     ksmd: pages per cycle (default: /sys/kernel/mm/ksm's, or 100)\n"
 	       "  --sleep-ms S          ksmd: the sleep between cycles (default: sysfs's, or 20)\n"
 	       "  --processes N         measuring processes (default %u; 1: this process only)\n"
@@ -105,10 +108,11 @@ struct bench_opts {
 	unsigned processes;
 	int warmup_given, window_given, repeat_given, cpu, selfcheck, quiet, no_ceiling, wide;
 	int ksmd, ksmd_given, cache_given; /* --ksmd; --pages-to-scan or --sleep-ms; --cache */
+	int apart_given, back_to_back_given;
 };
 
 enum { O_DATA = 256, O_SEED, O_PAGE, O_CACHE, O_WS, O_MIS, O_IFMT, O_LIME, O_TIMER, O_WIN, O_WARM, O_REP, O_HZ,
-       O_ALIGN, O_CPU, O_FMT, O_SELF, O_NOCEIL, O_PROC, O_WIDE, O_KSMD, O_PAGES, O_SLEEP, O_APART };
+       O_ALIGN, O_CPU, O_FMT, O_SELF, O_NOCEIL, O_PROC, O_WIDE, O_KSMD, O_PAGES, O_SLEEP, O_APART, O_B2B };
 
 static const struct option options[] = {
 	{ "hash", required_argument, NULL, 'H' },      { "data", required_argument, NULL, O_DATA },
@@ -125,6 +129,7 @@ static const struct option options[] = {
 	{ "processes", required_argument, NULL, O_PROC }, { "wide", no_argument, NULL, O_WIDE },
 	{ "ksmd", no_argument, NULL, O_KSMD },         { "pages-to-scan", required_argument, NULL, O_PAGES },
 	{ "sleep-ms", required_argument, NULL, O_SLEEP }, { "apart", no_argument, NULL, O_APART },
+	{ "back-to-back", no_argument, NULL, O_B2B },
 	CMD_EXPORT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -237,7 +242,8 @@ static int parse_timing(int c, const char *arg, struct bench_opts *o)
 	case O_REP: o->repeat_given = 1; return run_cli_parse_repeat("bench", arg, &cfg->repeat);
 	case O_HZ: return run_cli_parse_hz("bench", arg, &cfg->hz);
 	case O_ALIGN: cfg->align_tick = 1; return 0;
-	case O_APART: cfg->apart = 1; return 0;
+	case O_APART: o->apart_given = 1; return 0;
+	case O_B2B: o->back_to_back_given = 1; return 0;
 	case O_CPU: return run_cli_parse_cpu("bench", arg, &o->cpu);
 	case O_PROC: return run_cli_parse_processes("bench", arg, &o->processes);
 	case O_KSMD: o->ksmd = 1; return 0;
@@ -291,8 +297,10 @@ static int check_sweep(const struct bench_opts *o)
 		return cli_error("bench", "--ksmd doubles the sweep to %u combinations (at most %d)", 2 * steps, STEPS_MAX);
 	if (o->selfcheck && steps > 1)
 		return cli_error("bench", "--selfcheck takes one data set, cache, page size and misalignment");
-	if (o->selfcheck && o->base.cfg.apart)
+	if (o->selfcheck && o->apart_given)
 		return cli_error("bench", "--selfcheck checks the loop that calls back to back: no --apart");
+	if (o->apart_given && o->back_to_back_given)
+		return cli_error("bench", "--apart and --back-to-back: one of them");
 	return 0;
 }
 
@@ -328,20 +336,27 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 	}
 	if (optind < argc)
 		return cli_error("bench", "unexpected argument '%s'", argv[optind]);
-	if (bench_timer_parse(o->timer_name, &o->base.cfg.timer, &err) || bench_config_check(&o->base.cfg, &err))
+	if (bench_timer_parse(o->timer_name, &o->base.cfg.timer, &err))
 		return cli_fail("bench", &err);
 	if (o->ksmd && !o->cache_given)
 		o->sweep.cold[0] = 1; /* ksmd's pages are cold */
+	if ((rc = check_sweep(o)) != 0)
+		return rc;
+	/* --ksmd's rows both: the sleep is then all that differs. */
+	o->base.cfg.apart = o->apart_given || (!o->back_to_back_given && !o->selfcheck &&
+					       bench_apart_by_default(o->ksmd ? BENCH_TIMER_KSMD : o->base.cfg.timer));
+	if (bench_config_check(&o->base.cfg, &err))
+		return cli_fail("bench", &err);
 	if (!o->warmup_given)
 		o->base.cfg.warmup_ns = o->base.cfg.window_ns / 4;
-	return check_sweep(o);
+	return 0;
 }
 
 static unsigned build_steps(const struct bench_opts *o, uint64_t llc_bytes, struct bench_step *steps);
 
-/* --ksmd: every combination twice, in ksmd's duty cycle and back to back
- * (rdtsc) over the same cold set, so that the table shows what the sleep
- * costs beside the figure without it. The set is cold by its size: the
+/* --ksmd: every combination twice, in ksmd's duty cycle and without its
+ * sleep (rdtsc, calls one after the other) over the same cold set, so that
+ * the table shows what the sleep costs beside the figure without it. The set is cold by its size: the
  * steps are built under the window timer, which flushes nothing. */
 static unsigned build_ksmd_steps(const struct bench_opts *o, uint64_t llc_bytes, struct bench_step *steps)
 {
@@ -355,7 +370,7 @@ static unsigned build_ksmd_steps(const struct bench_opts *o, uint64_t llc_bytes,
 		steps[2 * i].cfg.timer = BENCH_TIMER_KSMD;
 		steps[2 * i].name = "ksmd duty cycle";
 		steps[2 * i + 1].cfg.timer = BENCH_TIMER_RDTSC;
-		steps[2 * i + 1].name = "back to back";
+		steps[2 * i + 1].name = "without the sleep";
 	}
 	return 2 * n;
 }

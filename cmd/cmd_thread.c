@@ -42,8 +42,9 @@ static void usage(void)
 	       "taking its rounds in turns; unstable figures are named after the table.\n\n"
 	       "  --processes N         measuring processes (default %u; 1: this process only)\n"
 	       "  --repeat N            rounds per process and measurement (default %u)\n"
-	       "  --apart               the ksmd style with each call apart (a fence after it), as\n"
-	       "                        ksmd calls it between its other work (docs/measurement.md)\n"
+	       "  --back-to-back        the ksmd style's calls back to back, as before December\n"
+	       "                        2026 (default: each call apart, a fence after it, as ksmd\n"
+	       "                        calls it between its other work; docs/measurement.md)\n"
 	       "  --window TIME         ksmd-style round length (default 60ms: two cycles at ksmd's\n"
 	       "                        defaults; one cycle at least)\n"
 	       "  --hz N                emulated CONFIG_HZ of the self-test (default 250)\n"
@@ -81,7 +82,7 @@ struct thread_opts {
 /* 0, an exit code, or -1 after --help. */
 static int parse(int argc, char **argv, struct thread_opts *o)
 {
-	enum { O_REP = 256, O_WIN, O_HZ, O_WS, O_SEED, O_CPU, O_FMT, O_NOCEIL, O_PROC, O_WIDE, O_APART };
+	enum { O_REP = 256, O_WIN, O_HZ, O_WS, O_SEED, O_CPU, O_FMT, O_NOCEIL, O_PROC, O_WIDE, O_APART, O_B2B };
 	static const struct option opts[] = {
 		{ "repeat", required_argument, NULL, O_REP },  { "window", required_argument, NULL, O_WIN },
 		{ "hz", required_argument, NULL, O_HZ },       { "working-set", required_argument, NULL, O_WS },
@@ -90,11 +91,12 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		{ "help", no_argument, NULL, 'h' },            { "quiet", no_argument, NULL, 'q' },
 		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, { "processes", required_argument, NULL, O_PROC },
 		{ "wide", no_argument, NULL, O_WIDE },         { "apart", no_argument, NULL, O_APART },
+		{ "back-to-back", no_argument, NULL, O_B2B },
 		CMD_EXPORT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_step *kernel = &o->steps[0], *ksm = &o->steps[1];
-	int c, rc = 0;
+	int c, rc = 0, apart = 0, back_to_back = 0;
 
 	opterr = 0;
 	optind = 1;
@@ -113,7 +115,8 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		case 'q': o->quiet = 1; break;
 		case O_NOCEIL: o->no_ceiling = 1; break;
 		case O_WIDE: o->wide = 1; break;
-		case O_APART: ksm->cfg.apart = 1; break;
+		case O_APART: apart = 1; break;
+		case O_B2B: back_to_back = 1; break;
 		default:
 			if (!cmd_exports_option(c, optarg, &o->exports))
 				return cli_bad_option("thread", argv, optopt);
@@ -121,6 +124,9 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 	}
 	if (rc == 0 && optind < argc)
 		rc = cli_error("thread", "unexpected argument '%s'", argv[optind]);
+	if (rc == 0 && apart && back_to_back)
+		rc = cli_error("thread", "--apart and --back-to-back: one of them");
+	ksm->cfg.apart = apart || (!back_to_back && bench_apart_by_default(ksm->cfg.timer));
 	struct kb_err err;
 	if (rc == 0 && bench_config_check(&ksm->cfg, &err))
 		rc = cli_fail("thread", &err);

@@ -1,6 +1,7 @@
 /* The cold cost of KSM's checksum, as `scan` measures it: one hash call
  * per page over random pages laid out in a cold set (the bench engine's
- * rdtsc timer), for `ksm --watch` and `ksm --profile`. */
+ * rdtsc timer, each call apart where ksmd's would be), for `ksm --watch`
+ * and `ksm --profile`. */
 #ifndef KB_KSM_COST_H
 #define KB_KSM_COST_H
 

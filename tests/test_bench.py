@@ -105,7 +105,8 @@ if r["clock"] == "tsc":
 check(r["ns_per_call_p10"] <= r["ns_per_call_p90"], "ns per call percentiles")
 
 # --apart: a fence after each call, its cost measured and taken off, said
-# in the JSON, the CSV, the table and the gha name; back to back by default.
+# in the JSON, the CSV, the table and the gha name; back to back by default
+# but under the ksmd timer, whose calls go apart as ksmd's do.
 d = bench_json("-H", "xxh64,jhash2", "--apart")
 check(all(r["calls_apart"] is True and r["timer"] == "window" and r["ns_per_page_median"] > 0
           and (r["fence_overhead_ns"] is None or r["fence_overhead_ns"] >= 0) for r in d["results"]),
@@ -117,9 +118,15 @@ check(r["calls_apart"] is True and r["ns_per_call_median"] > 0
       and (r["fence_overhead_ns"] is None) == (r["batch_calls"] == 1),
       f"rdtsc apart: one call a sample has the reads for fences, a batch its own: {r['batch_calls']} "
       f"{r['fence_overhead_ns']}")
-d = bench_json("-H", "xxh64", "--apart", "--ksmd", "--pages-to-scan", "3", "--sleep-ms", "1", "--working-set", "1M")
-check(sorted((r["timer"], r["calls_apart"]) for r in d["results"]) == [("ksmd", True), ("rdtsc", True)],
-      "--ksmd --apart: both timers apart")
+KSMD_SMALL = ("--ksmd", "--pages-to-scan", "3", "--sleep-ms", "1", "--working-set", "1M")
+for extra, apart in (((), True), (("--apart",), True), (("--back-to-back",), False)):
+    d = bench_json("-H", "xxh64", *KSMD_SMALL, *extra)
+    kinds = sorted((r["timer"], r["calls_apart"]) for r in d["results"])
+    check(kinds == [("ksmd", apart), ("rdtsc", apart)], f"--ksmd {extra}: both rows alike: {kinds}")
+for extra, apart in (((), True), (("--back-to-back",), False)):
+    r = bench_json("-H", "xxh64", "--timer", "ksmd", "--working-set", "1M", *extra)["results"][0]
+    check(r["calls_apart"] is apart and (r["fence_overhead_ns"] is not None) == apart,
+          f"--timer ksmd {extra}: calls apart {r['calls_apart']}, fence {r['fence_overhead_ns']}")
 rc, out, err = run("bench", *FAST, "-H", "xxh64", "--apart", "--format", "csv")
 row = next(csv.DictReader(io.StringIO(out)), {}) if rc == 0 else {}
 check(row.get("calls_apart") == "true", f"csv calls_apart: {row.get('calls_apart')!r}")
@@ -130,6 +137,7 @@ check(rc == 0 and json.loads(out)[0]["name"].endswith(" window apart"), f"gha na
 check_usage_error(["bench", "--apart", "--timer", "jiffies"], "the jiffies timer calls back to back",
                   "--apart with the kernel self-test's timer")
 check_usage_error(["bench", "--apart", "--selfcheck"], "no --apart", "--apart with --selfcheck")
+check_usage_error(["bench", "--apart", "--back-to-back"], "one of them", "--apart with --back-to-back")
 
 # datasets: random with a seed, a file, cold sets, page sizes, misalignment
 r = bench_json("-H", "xxh3", "--data", "random", "--seed", "9", "--page-size", "64K", "--misalign", "3")["results"][0]
@@ -278,13 +286,17 @@ check(ksmd and all(r["cache"] == "cold" and r["cold_by"] == "flush" and r["worki
                    for r in ksmd), f"thread: the ksmd set is cold by flushing: {[r['cold_by'] for r in ksmd]}")
 check(all(r["cache"] == "hot" and r["cold_by"] is None for r in doc.get("results", []) if r["timer"] == "jiffies"),
       "thread: the self-test's page is hot")
-check(not any(r["calls_apart"] for r in doc.get("results", [])), "thread: back to back by default")
-# thread --apart: the ksmd style's calls apart (the self-test's stay as it ran), said under the table.
-rc, out, err = run(*THREAD, "--apart", "--format", "json")
-apart_kinds = sorted({(r["timer"], r["calls_apart"]) for r in json.loads(out).get("results", [])}) if rc == 0 else []
-check(apart_kinds == [("jiffies", False), ("ksmd", True)], f"thread --apart: {apart_kinds} {err!r}")
-rc, out, err = run(*THREAD, "--apart", "--wide")
-check(rc == 0 and "each call apart" in out, "thread --apart: the ns/pg legend says so")
+# The ksmd style's calls apart by default, as ksmd's (the self-test's stay
+# back to back, as it ran), said under the table; --back-to-back as before.
+apart_kinds = sorted({(r["timer"], r["calls_apart"]) for r in doc.get("results", [])})
+check(apart_kinds == [("jiffies", False), ("ksmd", True)], f"thread: the ksmd style apart: {apart_kinds}")
+rc, out, err = run(*THREAD, "--back-to-back", "--format", "json")
+b2b_kinds = sorted({(r["timer"], r["calls_apart"]) for r in json.loads(out).get("results", [])}) if rc == 0 else []
+check(b2b_kinds == [("jiffies", False), ("ksmd", False)], f"thread --back-to-back: {b2b_kinds} {err!r}")
+for extra, said in ((), "each call apart"), (("--back-to-back",), "calls back to back"):
+    rc, out, err = run(*THREAD, *extra, "--wide")
+    check(rc == 0 and said in " ".join(out.split()), f"thread {extra}: the ns/pg legend says {said!r}")
+check_usage_error(["thread", "--apart", "--back-to-back"], "one of them", "thread --apart with --back-to-back")
 # bench under the ksmd timer: the flushed set's default is 64 MiB.
 r = bench_json("-H", "xxh64", "--timer", "ksmd", "--cache", "cold")["results"][0]
 check(r["cache"] == "cold" and r["cold_by"] == "flush" and r["working_set_bytes"] == 64 << 20,

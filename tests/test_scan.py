@@ -128,6 +128,8 @@ if d:
         ok = ok and abs(h["ksmd_checksum_cpu_share"] - 200 * c / (200 * c + 10e6)) < 1e-12
         ok = ok and h["timing"]["timer"] == "rdtsc" and h["timing"]["cache"] == "cold"
         check(ok, f"cost fields of {h['hash']}: {h}")
+        # Each call apart, as ksmd's (every build tested has a fence).
+        check(h["timing"]["calls_apart"] is True, f"{h['hash']}'s cost timed apart: {h['timing']['calls_apart']}")
     check([h["zero_checksum"] for h in d["hashes"]][1] == "61574272", "jhash2 zero_checksum (KSM's old one)")
     check(d["settings"]["pages_to_scan"] == 200 and d["settings"]["sleep_millisecs"] == 10, "settings")
     check(d["context"]["pinned_cpu"] >= 0, "context object")
