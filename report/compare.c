@@ -37,18 +37,21 @@ static int by_key(const void *a, const void *b)
 	return strcmp(sort_index->keys[*(const size_t *)a], sort_index->keys[*(const size_t *)b]);
 }
 
-/* The key that matches results across files, fields separated by 0x1f. */
-static char *key_of(const struct loaded_result *r)
+/* The key that matches results across files, fields separated by 0x1f;
+ * spacing: whether calls apart and back to back are told apart (they are,
+ * but for finding what a mismatch comes from). */
+static char *key_of(const struct loaded_result *r, int spacing)
 {
+	const char *timer = spacing ? r->timer_label : r->timer;
 	char data[320];
 
 	results_dataset(r, data, sizeof(data));
-	int n = snprintf(NULL, 0, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, r->timer_label,
+	int n = snprintf(NULL, 0, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, timer,
 			 (unsigned long long)r->page_size, (unsigned long long)r->misalign);
 	char *k = n >= 0 ? malloc((size_t)n + 1) : NULL;
 	if (k)
-		snprintf(k, (size_t)n + 1, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache,
-			 r->timer_label, (unsigned long long)r->page_size, (unsigned long long)r->misalign);
+		snprintf(k, (size_t)n + 1, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, timer,
+			 (unsigned long long)r->page_size, (unsigned long long)r->misalign);
 	return k;
 }
 
@@ -61,7 +64,8 @@ static void index_free(struct index *x)
 	memset(x, 0, sizeof(*x));
 }
 
-static int index_build(const struct loaded_doc *d, struct index *x, struct kb_err *err)
+/* d's keys, sorted (spacing: as key_of). */
+static int index_sort(const struct loaded_doc *d, struct index *x, int spacing, struct kb_err *err)
 {
 	x->n = d->n;
 	x->keys = calloc(d->n + 1, sizeof(*x->keys));
@@ -69,12 +73,20 @@ static int index_build(const struct loaded_doc *d, struct index *x, struct kb_er
 	if (!x->keys || !x->order)
 		return kb_fail(err, "out of memory");
 	for (size_t i = 0; i < d->n; i++) {
-		if (!(x->keys[i] = key_of(&d->results[i])))
+		if (!(x->keys[i] = key_of(&d->results[i], spacing)))
 			return kb_fail(err, "out of memory");
 		x->order[i] = i;
 	}
 	sort_index = x;
 	qsort(x->order, x->n, sizeof(*x->order), by_key);
+	return 0;
+}
+
+/* The index results are matched by: no two of d's results alike. */
+static int index_build(const struct loaded_doc *d, struct index *x, struct kb_err *err)
+{
+	if (index_sort(d, x, 1, err))
+		return -1;
 	for (size_t i = 1; i < x->n; i++) {
 		size_t a = x->order[i - 1], b = x->order[i];
 		if (strcmp(x->keys[a], x->keys[b]) == 0) {
@@ -104,6 +116,25 @@ static const struct loaded_result *find(const struct loaded_doc *d, const struct
 			hi = mid;
 	}
 	return NULL;
+}
+
+/* When no result matched: a result of base that one of new's measures but
+ * for the spacing of calls (whether they were apart), or NULL. */
+static const struct loaded_result *spacing_twin(const struct loaded_doc *base, const struct loaded_doc *new_)
+{
+	const struct loaded_result *twin = NULL;
+	struct index x = { 0 };
+	struct kb_err ignored;
+
+	if (index_sort(new_, &x, 0, &ignored) == 0)
+		for (size_t i = 0; i < base->n && !twin; i++) {
+			char *k = key_of(&base->results[i], 0);
+			if (k && find(new_, &x, k))
+				twin = &base->results[i];
+			free(k);
+		}
+	index_free(&x);
+	return twin;
 }
 
 /* Beyond the threshold, when the values cannot tell: why (in p->why), 1. */
@@ -245,8 +276,14 @@ int compare_run(const struct loaded_doc *base, const struct loaded_doc *new_, co
 		goto done;
 	}
 	if (out->npairs == 0) {
-		kb_fail(err, "no result of %s matches one of %s (by hash, data, cache, page size, timer and calls apart)",
-			new_->path, base->path);
+		const struct loaded_result *twin = spacing_twin(base, new_);
+		kb_fail(err, "no result of %s matches one of %s (by hash, data, cache, page size, timer and calls apart)%s%s%s",
+			new_->path, base->path,
+			twin ? ": they differ only in calls apart (the base's " : "",
+			twin ? (twin->apart ? "apart, the new run's back to back" : "back to back, the new run's apart") : "",
+			twin ? "; the ksmd timer and thread call apart by default since December 2026, --back-to-back as "
+			       "before): measure both the same way"
+			     : "");
 		goto done;
 	}
 	rc = 0;

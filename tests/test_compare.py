@@ -358,8 +358,16 @@ only_apart = write(doc(apart(result("xxh64", base_values))))
 rc, out, err = run("compare", base, only_apart)
 check(rc == 2 and "no result of" in err and "calls apart" in err and len(err.splitlines()) == 1,
       f"apart is not compared with back to back: rc={rc} {err!r}")
+# ... and says that this alone keeps them apart, and which side was which
+# (the ksmd timer's default changed): both ways.
+check("differ only in calls apart (the base's back to back, the new run's apart" in err,
+      f"the difference named: {err!r}")
+rc, out, err = run("compare", only_apart, base)
+check(rc == 2 and "the base's apart, the new run's back to back" in err, f"the other way: {err!r}")
 other = write(doc(result("jhash2", base_values, data="zero", cache="cold")))
 check_usage_error(["compare", base, other], "no result of", "nothing in common")
+rc, out, err = run("compare", base, other)
+check("differ only" not in err, f"nothing in common is not called a difference of spacing: {err!r}")
 check_usage_error(["compare", base, "/nonexistent/x.json"], "/nonexistent/x.json", "missing file")
 check_usage_error(["compare", base], "needs two files", "one file")
 check_usage_error(["compare", base, new, "--threshold", "abc"], "--threshold", "bad threshold")
