@@ -121,6 +121,17 @@ labels = [x.text for x in root.iter(SVG + "text") if x.get("class") == "label"]
 check("xxh3-avx2" in labels and "xxh3-avx512" in labels, "rows of either run")
 check(sum(1 for x in texts(root) if x == "not in this run") == 4, "a row a run lacks says so")
 
+# --- a thread run whose ksmd style called back to back (before December
+# 2026, or --back-to-back) says so in its legend entry; one apart does not.
+for apart, said in ((False, True), (True, False)):
+    d = thread_doc("Test CPU C", "3333333")
+    d["results"][0]["timer"] = "ksmd"
+    d["results"][0]["calls_apart"] = apart
+    rc, out, err = run("plot", write("c.json", d))
+    legend = [x.text for x in ET.fromstring(out).iter(SVG + "text") if x.get("class") == "legend"] if rc == 0 else []
+    check(rc == 0 and legend and ("ksmd calls back to back" in legend[0]) == said,
+          f"ksmd apart {apart}: the legend {'says' if said else 'does not say'} back to back: {legend} {err!r}")
+
 # --- bench documents side by side
 benchpath = write("bench.json", bench)
 rc, out, err = run("plot", benchpath, benchpath)
