@@ -122,10 +122,13 @@ struct ceiling_bound {
 	const char *formula;        /* the family's formula, as in docs/ceilings.md */
 };
 
-/* Pure: the bound from given figures (tested with known inputs). Returns 0,
- * or -1 when the family is not modelled or a needed probe was not measured
- * (bound->limit then says why). */
-int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, size_t page_size,
+/* Pure: the bound from given figures (tested with known inputs), for
+ * calls back to back or (apart) each call apart: then a crc32q chain's
+ * latency is not hidden under the next call's start. The vector families'
+ * bounds are the same either way (their last reductions are not modelled).
+ * Returns 0, or -1 when the family is not modelled or a needed probe was
+ * not measured (bound->limit then says why). */
+int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, size_t page_size, int apart,
 		  struct ceiling_bound *bound);
 
 /* This process's measurement, made on the first call (about 0.2-0.4 s with
@@ -133,15 +136,15 @@ int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, si
  * document's context. NULL with err if the memory probes cannot map. */
 const struct ceiling_figures *ceiling_process_figures(struct kb_err *err);
 
-/* ceiling_bound() from ceiling_process_figures(). */
+/* ceiling_bound() from ceiling_process_figures(), calls back to back. */
 int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_bound *bound, struct kb_err *err);
 
 struct bench_result;
 
 /* Sets each result's ceiling from f (bench.h: ceiling_bytes_per_s and
  * ceiling_limit): the hot bound for a hot run, the streamed one for a cold
- * run (then the memory when it binds); none where f is NULL or the
- * implementation is not modelled. */
+ * run (then the memory when it binds), for its calls back to back or apart;
+ * none where f is NULL or the implementation is not modelled. */
 void ceiling_bound_results(const struct ceiling_figures *f, struct bench_result *r, size_t n);
 
 #endif

@@ -32,16 +32,16 @@ static int fail(struct ceiling_bound *b, const char *why)
 }
 
 /* crc32q chains on `lanes` streams (1, or 3 from the entry's
- * one_stream_below), calls back to back. Each step waits for the last, but
- * a call's chains do not wait for the last call's: the next call starts
+ * one_stream_below). Each step waits for the last, but back to back a
+ * call's chains do not wait for the last call's: the next call starts
  * while this one's last steps wait, as far as the out-of-order window
  * reaches. The page-chain probe measures that overlap for one stream (a
  * page's chain lasts 512 latencies less it); the window holds
  * instructions, so lanes that drain it `lanes` times as fast overlap a
- * `lanes`th as long. Never below the port's throughput,
- * which three streams need measured. */
-static int crc_streams(const struct ceiling_figures *f, size_t page_size, unsigned lanes, double *per_cycle,
-		       struct ceiling_bound *b)
+ * `lanes`th as long. Calls apart overlap nothing: the whole chain. Never
+ * below the port's throughput, which three streams need measured. */
+static int crc_streams(const struct ceiling_figures *f, size_t page_size, unsigned lanes, int apart,
+		       double *per_cycle, struct ceiling_bound *b)
 {
 	const struct ceiling_value *lat = val(f, CEIL_CRC32_LAT), *page = val(f, CEIL_CRC32_PAGE),
 				   *tput = val(f, CEIL_CRC32_TPUT);
@@ -49,15 +49,19 @@ static int crc_streams(const struct ceiling_figures *f, size_t page_size, unsign
 
 	if (!lat || (lanes > 1 && !tput))
 		return fail(b, lanes > 1 ? "crc32q not measured" : "crc32q latency not measured");
-	double overlap = page && page->value < lat->value ? CEILING_PAGE_QWORDS * (lat->value - page->value) : 0;
+	double overlap = !apart && page && page->value < lat->value ? CEILING_PAGE_QWORDS * (lat->value - page->value)
+								     : 0;
 	double by_chain = ((double)qwords * lat->value - overlap) / lanes;
 	double by_port = tput ? (double)qwords * tput->value : 0;
 	*per_cycle = (double)page_size / (by_chain > by_port ? by_chain : by_port);
 	if (by_port >= by_chain)
 		b->limit = "crc32q throughput";
+	else if (apart)
+		b->limit = lanes > 1 ? "crc32q latency x 3 streams, calls apart (no overlap)"
+				     : "crc32q latency (one dependent stream), calls apart (no overlap)";
 	else
 		b->limit = lanes > 1 ? "crc32q latency x 3 streams" : "crc32q latency (one dependent stream)";
-#define CEIL_OVERLAP "; overlap = 512 x (latency - page chain's cycles per crc32q)"
+#define CEIL_OVERLAP "; overlap = 512 x (latency - page chain's cycles per crc32q) back to back, 0 apart"
 	b->formula = lanes > 1 ? "P / max(P/24 x crc32q latency - overlap / 3, P/8 x crc32q throughput)" CEIL_OVERLAP
 			       : "P / max(P/8 x crc32q latency - overlap, P/8 x crc32q throughput)" CEIL_OVERLAP;
 #undef CEIL_OVERLAP
@@ -91,7 +95,7 @@ static int clmul_fold(const struct ceiling_figures *f, unsigned w, double *per_c
  * model 207 (a zmm one a cycle) the heavy one is crc32q-bound below folding
  * alone, on family 26 (more than two crc32 units) the nine one moves the
  * most: its streams carry 4 dependent crc32q an iteration, the deep one's 6. */
-static int crc_clmul(const struct ceiling_figures *f, unsigned w, size_t page_size, double *per_cycle,
+static int crc_clmul(const struct ceiling_figures *f, unsigned w, size_t page_size, int apart, double *per_cycle,
 		     struct ceiling_bound *b)
 {
 	static const struct {
@@ -108,7 +112,7 @@ static int crc_clmul(const struct ceiling_figures *f, unsigned w, size_t page_si
 	double crc, cl, together = 0;
 	struct ceiling_bound tmp = *b;
 
-	if (crc_streams(f, page_size, CEIL_CRC_LANES, &crc, &tmp) || clmul_fold(f, w, &cl, &tmp))
+	if (crc_streams(f, page_size, CEIL_CRC_LANES, apart, &crc, &tmp) || clmul_fold(f, w, &cl, &tmp))
 		return fail(b, tmp.limit);
 	for (size_t i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
 		const struct ceiling_value *v = val(f, by_width(w, loops[i].xmm));
@@ -153,7 +157,7 @@ static int xxh3_vector(const struct ceiling_figures *f, unsigned w, double *per_
 	return 0;
 }
 
-int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, size_t page_size,
+int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, size_t page_size, int apart,
 		  struct ceiling_bound *b)
 {
 	struct hash_scheme_use use = hash_scheme_here(h);
@@ -174,10 +178,10 @@ int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, si
 	    page_size < use.one_stream_below)
 		s = HASH_SCHEME_CRC_1WAY;
 	switch (s) {
-	case HASH_SCHEME_CRC_1WAY: rc = crc_streams(f, page_size, 1, &per_cycle, b); break;
-	case HASH_SCHEME_CRC_3WAY: rc = crc_streams(f, page_size, CEIL_CRC_LANES, &per_cycle, b); break;
+	case HASH_SCHEME_CRC_1WAY: rc = crc_streams(f, page_size, 1, apart, &per_cycle, b); break;
+	case HASH_SCHEME_CRC_3WAY: rc = crc_streams(f, page_size, CEIL_CRC_LANES, apart, &per_cycle, b); break;
 	case HASH_SCHEME_CLMUL_FOLD: rc = clmul_fold(f, w, &per_cycle, b); break;
-	case HASH_SCHEME_CRC_CLMUL: rc = crc_clmul(f, w, page_size, &per_cycle, b); break;
+	case HASH_SCHEME_CRC_CLMUL: rc = crc_clmul(f, w, page_size, apart, &per_cycle, b); break;
 	case HASH_SCHEME_XXH3_VECTOR: rc = xxh3_vector(f, w, &per_cycle, b); break;
 	default: return fail(b, "not modelled (scalar multiply, rotate and table chains)");
 	}
@@ -209,7 +213,7 @@ int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_boun
 
 	if (!f)
 		return -1;
-	if (ceiling_bound(f, h, page_size, bound))
+	if (ceiling_bound(f, h, page_size, 0, bound))
 		return kb_fail(err, "no ceiling for %s: %s", h->name, bound->limit);
 	return 0;
 }
@@ -221,7 +225,7 @@ void ceiling_bound_results(const struct ceiling_figures *f, struct bench_result 
 		struct ceiling_bound b;
 		r[i].ceiling_bytes_per_s = 0;
 		r[i].ceiling_limit = NULL;
-		if (!f || !h || ceiling_bound(f, h, r[i].page_size, &b))
+		if (!f || !h || ceiling_bound(f, h, r[i].page_size, r[i].apart, &b))
 			continue;
 		/* The bound is so many bytes a core cycle: at the clock the rounds
 		 * ran at (their median), not the one the probes ran at, which on a

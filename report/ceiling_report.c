@@ -120,7 +120,7 @@ static int bound(const struct record_row *w, struct ceiling_bound *b)
 {
 	const struct ceiling_report *r = DOC(w->up)->ceiling;
 
-	return ceiling_bound(r->figures, HASH(w), r->page_size, b) == 0;
+	return ceiling_bound(r->figures, HASH(w), r->page_size, 0, b) == 0;
 }
 
 static int b_hot(const struct record_row *w, struct record_value *v)
@@ -261,7 +261,7 @@ static int bounds_table(FILE *out, const struct report_document *doc)
 	if (!modelled)
 		return -1;
 	for (unsigned i = 0; i < r->nhashes; i++)
-		if (ceiling_bound(r->figures, r->hashes[i], r->page_size, &b) == 0)
+		if (ceiling_bound(r->figures, r->hashes[i], r->page_size, 0, &b) == 0)
 			modelled[n++] = r->hashes[i];
 	struct record_list rows = { &bound_schema, modelled, n, sizeof(*modelled), { .item = doc } };
 	struct table *t = record_table(RECORD_COLUMNS(bound_columns), &rows);

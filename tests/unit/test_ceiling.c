@@ -64,64 +64,72 @@ void test_ceiling_bounds(void)
 	struct ceiling_bound b;
 
 	known(&f);
-	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, &b) == 0 && near(b.bytes_per_s, 8e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, 0, &b) == 0 && near(b.bytes_per_s, 8e9));
 	CHECK(strstr(b.limit, "latency") && b.formula);
-	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 4096, 0, &b) == 0 && near(b.bytes_per_s, 24e9));
 	CHECK(strstr(b.limit, "throughput") && near(b.cold_bytes_per_s, 20e9));
 	/* Below 512 bytes the kernel's 3-way code runs one stream; the fit
 	 * and ISA-L's 3-way run their lanes from 192 and 200 bytes. */
-	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 256, &b) == 0 && near(b.bytes_per_s, 8e9));
-	CHECK(ceiling_bound(&f, &hash_crc32c_3way_fit, 256, &b) == 0 && near(b.bytes_per_s, 24e9));
-	CHECK(ceiling_bound(&f, &hash_crc32c_3way_fit, 128, &b) == 0 && near(b.bytes_per_s, 8e9));
-	CHECK(ceiling_bound(&f, &hash_crc32c_isal_3way, 256, &b) == 0 && near(b.bytes_per_s, 24e9));
-	CHECK(ceiling_bound(&f, &hash_crc32c_isal_3way, 192, &b) == 0 && near(b.bytes_per_s, 8e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 256, 0, &b) == 0 && near(b.bytes_per_s, 8e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way_fit, 256, 0, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way_fit, 128, 0, &b) == 0 && near(b.bytes_per_s, 8e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_isal_3way, 256, 0, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_isal_3way, 192, 0, &b) == 0 && near(b.bytes_per_s, 8e9));
 	/* A fused entry below its fold threshold too: one stream. */
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 64, &b) == 0 && near(b.bytes_per_s, 8e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 64, 0, &b) == 0 && near(b.bytes_per_s, 8e9));
 	/* Calls back to back: a page's chain at 2.75 cycles a crc32q instead of
 	 * 3 overlaps the next call by 512 x 0.25 = 128 cycles; one stream
 	 * then takes 1536 - 128 cycles a page, and 1 KiB (128 steps) 384 - 128;
 	 * 64 B would overlap wholly and is bound by the port (8 crc32q). */
 	set(&f, CEIL_CRC32_PAGE, 2.75);
-	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, &b) == 0 && near(b.bytes_per_s, 4096.0 / 1408 * 3e9));
-	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 1024, &b) == 0 && near(b.bytes_per_s, 1024.0 / 256 * 3e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, 0, &b) == 0 && near(b.bytes_per_s, 4096.0 / 1408 * 3e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 1024, 0, &b) == 0 && near(b.bytes_per_s, 1024.0 / 256 * 3e9));
 	CHECK(strstr(b.limit, "latency"));
-	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 64, &b) == 0 && near(b.bytes_per_s, 64.0 / 8 * 3e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 64, 0, &b) == 0 && near(b.bytes_per_s, 64.0 / 8 * 3e9));
 	CHECK(strstr(b.limit, "throughput"));
 	/* Three streams overlap a third as long; here the port still binds
 	 * (512 cycles against 512 - 128 / 3), with two crc32 units it does not. */
-	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 4096, 0, &b) == 0 && near(b.bytes_per_s, 24e9));
 	set(&f, CEIL_CRC32_TPUT, 0.5);
-	CHECK(ceiling_bound(&f, &hash_crc32c_3way_fit, 4096, &b) == 0 &&
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way_fit, 4096, 0, &b) == 0 &&
 	      near(b.bytes_per_s, 4096 / (512 - 128.0 / 3) * 3e9) && strstr(b.limit, "latency x 3"));
-	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 1 << 20, &b) == 0 &&
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 1 << 20, 0, &b) == 0 &&
 	      near(b.bytes_per_s, (1 << 20) / ((1 << 17) - 128.0 / 3) * 3e9));
+	/* Calls apart overlap nothing: the whole chain, and the limit says so;
+	 * a vector family's bound is the same either way. */
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way_fit, 4096, 1, &b) == 0 && near(b.bytes_per_s, 4096 / 512.0 * 3e9) &&
+	      strstr(b.limit, "latency x 3") && strstr(b.limit, "apart"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, 1, &b) == 0 && near(b.bytes_per_s, 4096.0 / 1536 * 3e9) &&
+	      strstr(b.limit, "apart"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_vpclmul_avx2, 4096, 1, &b) == 0 && near(b.bytes_per_s, 24e9) &&
+	      !strstr(b.limit, "apart"));
 	/* A page's chain measured no faster than the latency: no overlap. */
 	set(&f, CEIL_CRC32_PAGE, 3.1);
-	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, &b) == 0 && near(b.bytes_per_s, 8e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, 0, &b) == 0 && near(b.bytes_per_s, 8e9));
 	f.v[CEIL_CRC32_PAGE].measured = 0;
 	set(&f, CEIL_CRC32_TPUT, 1.0);
-	CHECK(ceiling_bound(&f, &hash_crc32c_vpclmul_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_vpclmul_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 24e9));
 	CHECK(strstr(b.limit, "vpclmulqdq ymm"));
 	/* Fused: (4 x 32 + 12 x 8) bytes per 18 cycles of the fused loop. */
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 224.0 / 18 * 3e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 224.0 / 18 * 3e9));
 	CHECK(strstr(b.limit, "together") && strstr(b.limit, "12 crc32q"));
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 512, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 512, 0, &b) == 0 && near(b.bytes_per_s, 24e9));
 	/* The light balance where it moves more: (4 x 32 + 6 x 8) bytes in 12. */
 	set(&f, CEIL_FUSED_LIGHT_YMM, 12.0);
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 176.0 / 12 * 3e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 176.0 / 12 * 3e9));
 	CHECK(strstr(b.limit, "6 crc32q"));
 	/* Two crc32 units: the wide balance, (4 x 32 + 24 x 8) bytes in 16. */
 	set(&f, CEIL_FUSED_WIDE_YMM, 16.0);
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused6, 4096, &b) == -1); /* zmm loops not set */
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 320.0 / 16 * 3e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused6, 4096, 0, &b) == -1); /* zmm loops not set */
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 320.0 / 16 * 3e9));
 	CHECK(strstr(b.limit, "24 crc32q"));
 	/* The deep balance, (4 x 32 + 36 x 8) bytes in 16, more again. */
 	set(&f, CEIL_FUSED_DEEP_YMM, 16.0);
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 416.0 / 16 * 3e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 416.0 / 16 * 3e9));
 	CHECK(strstr(b.limit, "36 crc32q") && !strstr(b.limit, "9 streams"));
 	/* More than two crc32 units: the nine streams' balance, the same bytes in 15. */
 	set(&f, CEIL_FUSED_NINE_YMM, 15.0);
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 416.0 / 15 * 3e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 416.0 / 15 * 3e9));
 	CHECK(strstr(b.limit, "36 crc32q on 9 streams"));
 	set(&f, CEIL_FUSED_NINE_YMM, 46.0);
 	set(&f, CEIL_FUSED_DEEP_YMM, 45.0);
@@ -130,10 +138,10 @@ void test_ceiling_bounds(void)
 	CHECK(ceiling_coissue(&f, 64) == -1);
 	/* XXH3 AVX2: the block (32 / 1.5 B a cycle, its scramble in) binds,
 	 * not the step alone nor the multiply (64). */
-	CHECK(ceiling_bound(&f, &hash_xxh3_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 32 / 1.5 * 3e9));
+	CHECK(ceiling_bound(&f, &hash_xxh3_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 32 / 1.5 * 3e9));
 	CHECK(strstr(b.limit, "XXH3") && near(b.cold_bytes_per_s, 20e9));
 	set(&f, CEIL_MUL32_YMM, 2.0); /* a slow multiplier binds instead */
-	CHECK(ceiling_bound(&f, &hash_xxh128_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 16 * 3e9));
+	CHECK(ceiling_bound(&f, &hash_xxh128_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 16 * 3e9));
 	CHECK(strstr(b.limit, "multiply"));
 	/* No overlap: the mixed and fused loops take the sum of their parts. */
 	set(&f, CEIL_MIXED_YMM, 14.0);
@@ -143,26 +151,26 @@ void test_ceiling_bounds(void)
 	set(&f, CEIL_FUSED_DEEP_YMM, 52.0);
 	set(&f, CEIL_FUSED_NINE_YMM, 52.0);
 	CHECK(near(ceiling_coissue(&f, 32), 0));
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == 0 && near(b.bytes_per_s, 24e9));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 24e9));
 	CHECK(strstr(b.limit, "do not overlap"));
 	/* Unmodelled families and missing probes are errors with a reason. */
-	CHECK(ceiling_bound(&f, &hash_jhash2, 4096, &b) == -1 && strstr(b.limit, "not modelled"));
-	CHECK(ceiling_bound(&f, &hash_crc32c_vpclmul, 4096, &b) == -1 && b.bytes_per_s == 0);
+	CHECK(ceiling_bound(&f, &hash_jhash2, 4096, 0, &b) == -1 && strstr(b.limit, "not modelled"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_vpclmul, 4096, 0, &b) == -1 && b.bytes_per_s == 0);
 	f.v[CEIL_FUSED_LIGHT_YMM].measured = 0;
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == -1 && strstr(b.limit, "fused"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == -1 && strstr(b.limit, "fused"));
 	f.v[CEIL_FUSED_LIGHT_YMM].measured = 1;
 	f.v[CEIL_FUSED_YMM].measured = 0;
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == -1 && strstr(b.limit, "fused"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == -1 && strstr(b.limit, "fused"));
 	f.v[CEIL_FUSED_YMM].measured = 1;
 	f.v[CEIL_FUSED_WIDE_YMM].measured = 0;
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == -1 && strstr(b.limit, "fused"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == -1 && strstr(b.limit, "fused"));
 	f.v[CEIL_FUSED_WIDE_YMM].measured = 1;
 	f.v[CEIL_FUSED_DEEP_YMM].measured = 0;
-	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, &b) == -1 && strstr(b.limit, "fused"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == -1 && strstr(b.limit, "fused"));
 	f.v[CEIL_XXH3_BLOCK_YMM].measured = 0;
-	CHECK(ceiling_bound(&f, &hash_xxh3_avx2, 4096, &b) == -1 && strstr(b.limit, "XXH3 block"));
+	CHECK(ceiling_bound(&f, &hash_xxh3_avx2, 4096, 0, &b) == -1 && strstr(b.limit, "XXH3 block"));
 	f.v[CEIL_CORE_CLOCK].measured = 0;
-	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, &b) == -1 && strstr(b.limit, "core clock"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, 0, &b) == -1 && strstr(b.limit, "core clock"));
 	for (int p = 0; p < CEIL_NPROBES; p++)
 		CHECK(ceiling_probe_key((enum ceiling_probe_id)p) && ceiling_probe_label((enum ceiling_probe_id)p) &&
 		      ceiling_probe_unit((enum ceiling_probe_id)p));
