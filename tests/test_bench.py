@@ -125,8 +125,11 @@ for extra, apart in (((), True), (("--apart",), True), (("--back-to-back",), Fal
     check(kinds == [("ksmd", apart), ("rdtsc", apart)], f"--ksmd {extra}: both rows alike: {kinds}")
 for extra, apart in (((), True), (("--back-to-back",), False)):
     r = bench_json("-H", "xxh64", "--timer", "ksmd", "--working-set", "1M", *extra)["results"][0]
-    check(r["calls_apart"] is apart and (r["fence_overhead_ns"] is not None) == apart,
-          f"--timer ksmd {extra}: calls apart {r['calls_apart']}, fence {r['fence_overhead_ns']}")
+    # The fence's cost: none back to back; apart, what was measured (null
+    # where it read 0, as under qemu's i386 emulation).
+    fence = r["fence_overhead_ns"]
+    check(r["calls_apart"] is apart and (fence is None or (apart and fence > 0)),
+          f"--timer ksmd {extra}: calls apart {r['calls_apart']}, fence {fence}")
 rc, out, err = run("bench", *FAST, "-H", "xxh64", "--apart", "--format", "csv")
 row = next(csv.DictReader(io.StringIO(out)), {}) if rc == 0 else {}
 check(row.get("calls_apart") == "true", f"csv calls_apart: {row.get('calls_apart')!r}")
