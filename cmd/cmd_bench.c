@@ -356,8 +356,9 @@ static unsigned build_steps(const struct bench_opts *o, uint64_t llc_bytes, stru
 
 /* --ksmd: every combination twice, in ksmd's duty cycle and without its
  * sleep (rdtsc, calls one after the other) over the same cold set, so that
- * the table shows what the sleep costs beside the figure without it. The set is cold by its size: the
- * steps are built under the window timer, which flushes nothing. */
+ * the table shows what the sleep costs beside the figure without it. The
+ * set is cold by its size: the steps are built under the window timer,
+ * which flushes nothing. */
 static unsigned build_ksmd_steps(const struct bench_opts *o, uint64_t llc_bytes, struct bench_step *steps)
 {
 	struct bench_opts plain = *o;

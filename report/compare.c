@@ -277,13 +277,18 @@ int compare_run(const struct loaded_doc *base, const struct loaded_doc *new_, co
 	}
 	if (out->npairs == 0) {
 		const struct loaded_result *twin = spacing_twin(base, new_);
-		kb_fail(err, "no result of %s matches one of %s (by hash, data, cache, page size, timer and calls apart)%s%s%s",
-			new_->path, base->path,
-			twin ? ": they differ only in calls apart (the base's " : "",
-			twin ? (twin->apart ? "apart, the new run's back to back" : "back to back, the new run's apart") : "",
-			twin ? "; the ksmd timer and thread call apart by default since December 2026, --back-to-back as "
-			       "before): measure both the same way"
-			     : "");
+		char hint[256] = "";
+		if (twin)
+			snprintf(hint, sizeof(hint),
+				 ": they differ only in calls apart (the base's %s; the ksmd timer and thread "
+				 "call apart by default since December 2026, --back-to-back as before): measure "
+				 "both the same way",
+				 twin->apart ? "apart, the new run's back to back"
+					     : "back to back, the new run's apart");
+		kb_fail(err,
+			"no result of %s matches one of %s (by hash, data, cache, page size, timer and calls "
+			"apart)%s",
+			new_->path, base->path, hint);
 		goto done;
 	}
 	rc = 0;

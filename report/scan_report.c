@@ -658,13 +658,13 @@ static int summary(FILE *out, const struct scan_result *r, unsigned width)
 
 static int legend(FILE *out, const struct scan_result *r, unsigned width)
 {
-	int apart = r->nhashes > 0 && r->hashes[0].timed && r->hashes[0].bench.apart;
+	const char *apart = r->nhashes > 0 && r->hashes[0].timed && r->hashes[0].bench.apart ? ", each apart as ksmd's,"
+											       : "";
 	int rc = r->sample_pages
-			 ? report_wrappedf(out, width, "", "cost: rdtsc per call%s over %zu sampled pages laid out in a "
-					   "%.0f MiB cold set; ksmd CPU %% = checksumming share of one CPU at "
+			 ? report_wrappedf(out, width, "", "cost: rdtsc per call%s over %zu sampled pages laid out "
+					   "in a %.0f MiB cold set; ksmd CPU %% = checksumming share of one CPU at "
 					   "pages_to_scan/sleep_millisecs, every page (once merged)",
-					   apart ? ", each apart as ksmd's," : "", r->sample_pages,
-					   (double)r->working_set_bytes / 1048576.0)
+					   apart, r->sample_pages, (double)r->working_set_bytes / 1048576.0)
 			 : report_wrapped(out, "", "cost: not measured (--sample-pages 0, or no whole page to sample)",
 					  width);
 	return rc || report_wrapped(out, "", "collisions: pairs of different contents with equal 32-bit checksums; "

@@ -360,10 +360,10 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 				       ? ": each cycle's pages flushed from the caches during the sleep, all but the first one's "
 					 "address translations loaded after it, as the kernel's direct map keeps them"
 				       : "",
-			       m && m->apart ? ", each call apart (a fence after it, as ksmd's other work between two)"
-			       : m	     ? ", calls back to back (--back-to-back: the next starting while the last one's "
-					       "tail runs)"
-					     : "") ||
+			       !m	? ""
+			       : m->apart ? ", each call apart (a fence after it, as ksmd's other work between two)"
+					  : ", calls back to back (--back-to-back: each starting while the last one's "
+					    "tail runs)") ||
 	       simd_cost(out, doc->ctx, width, kw) ||
 	       report_wrappedf(out, width, kw, "x jhash2: times faster than jhash2 on the same machine, from rounds "
 			       "measured side by side; ± half the interval over %u process%s.", doc->ctx->processes,
