@@ -143,6 +143,7 @@ check(len(rows) == 2 and rows[0]["pages"] == "14" and rows[0]["zero_pages"] == "
       f"csv: {err!r} {rows[:1]}")
 rc, out, err = run("scan", *FAST, "--top", "2", raw_path)
 check(rc == 0 and "pages_shared" in out and "ksmd CPU %" in out and "zero page" in out, f"table: {err!r}")
+check("each apart as ksmd's" in " ".join(out.split()), "the table's cost legend: each call apart")
 
 out_path = os.path.join(tempfile.mkdtemp(prefix="ksmbench-scan-"), "r.json")
 rc, out, err = run("scan", "--sample-pages", "0", "--format", "json", "-o", out_path, raw_path)
