@@ -30,7 +30,7 @@ __attribute__((noinline)) static uint32_t crc32c_3way_update(uint32_t crc, const
 		crc = _mm_crc32_u8(crc, *p);
 	while (len >= CRC32C_3WAY_SMALL_BYTES) {
 		size_t q = len >= 24 * CRC32C_3WAY_FULL_QWORDS ? CRC32C_3WAY_FULL_QWORDS : len / 24;
-		crc = crc32c_x86_3lanes(crc, p, q);
+		crc = crc32c_x86_3lanes(crc, p, q, 0);
 		p += 24 * q;
 		len -= 24 * q;
 	}

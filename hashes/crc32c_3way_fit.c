@@ -28,31 +28,6 @@
 #include "crc32c_consts.h"
 #include "crc32c_x86.h"
 
-/* Three lanes of q, q and q + d quadwords (d >= 1): lane 0 carries the
- * running CRC, lane 2's last d quadwords run alone, its very last riding in
- * the combining crc32q. Returns the running CRC. */
-static inline __attribute__((always_inline)) uint32_t fit_lanes_long_end(uint32_t crc, const unsigned char *p,
-									  size_t q, size_t d)
-{
-	const unsigned char *b = p + 8 * q, *c = p + 16 * q;
-	uint64_t c0 = crc, c1 = 0, c2 = 0;
-	size_t i = 0;
-
-	for (; i + 4 <= q; i += 4) {
-		CRC32C_LANES3_STEP(i);
-		CRC32C_LANES3_STEP(i + 1);
-		CRC32C_LANES3_STEP(i + 2);
-		CRC32C_LANES3_STEP(i + 3);
-	}
-	for (; i < q; i++)
-		CRC32C_LANES3_STEP(i);
-	for (; i < q + d - 1; i++)
-		c2 = _mm_crc32_u64(c2, crc32c_load64(c + 8 * i));
-	/* Lane 0 moves over lanes 1 and 2, lane 1 over lane 2. */
-	return crc32c_x86_combine2((uint32_t)c0, crc32c_shift_n[2 * q + d], (uint32_t)c1, crc32c_shift_n[q + d],
-				   (uint32_t)c2, crc32c_load64(c + 8 * i));
-}
-
 __attribute__((noinline)) static uint32_t crc32c_fit_update(uint32_t crc, const unsigned char *p, size_t len)
 {
 	while (len >= CRC32C_FIT_MIN_BYTES) {
@@ -69,7 +44,7 @@ __attribute__((noinline)) static uint32_t crc32c_fit_update(uint32_t crc, const 
 			d = len % 24 / 8;
 			len -= len % 8;
 		}
-		crc = d ? fit_lanes_long_end(crc, p, q, d) : crc32c_x86_3lanes(crc, p, q);
+		crc = crc32c_x86_3lanes(crc, p, q, d);
 		p += 24 * q + 8 * d;
 		len -= 24 * q + 8 * d;
 	}
@@ -88,7 +63,7 @@ uint64_t crc32c_fit_oneshot(const void *buf, size_t len)
 	 * bounds and multipliers delayed the lanes' start, as in the fused
 	 * entries (docs/hashes.md). */
 	if (len == CRC32C_X86_PAGE_BYTES)
-		return fit_lanes_long_end(0xffffffffu, buf, 170, 2) ^ 0xffffffffu;
+		return crc32c_x86_3lanes(0xffffffffu, buf, 170, 2) ^ 0xffffffffu;
 	return crc32c_fit_update(0xffffffffu, buf, len) ^ 0xffffffffu;
 }
 #define CRC32C_3WAY_FIT_FN crc32c_fit_oneshot

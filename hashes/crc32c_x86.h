@@ -158,30 +158,37 @@ static inline uint32_t crc32c_x86_combine2(uint32_t a, uint32_t ka, uint32_t b, 
 		c2 = _mm_crc32_u64(c2, crc32c_load64(c + 8 * (j))); \
 	} while (0)
 
-/* The kernel's 3-way block: three lanes of q quadwords (q <= the shift
- * table's CRC32C_SHIFT_MAX_QWORDS); lane 0 carries the running CRC, lanes 1
- * and 2 start from zero, the last quadword of lane 2 rides in the combining
- * crc32q. Returns the running CRC. */
-static inline uint32_t crc32c_x86_3lanes(uint32_t crc, const unsigned char *p, size_t q)
+/* Three lanes of q, q and q + d quadwords (q + d <= the shift table's
+ * CRC32C_SHIFT_MAX_QWORDS; d = 0 is the kernel's 3-way block): lane 0
+ * carries the running CRC, lanes 1 and 2 start from zero, lane 2's last d
+ * quadwords run alone, and its very last rides in the combining crc32q.
+ * Returns the running CRC. Inlined, so that a constant d leaves no trace
+ * of the others. */
+static inline __attribute__((always_inline)) uint32_t crc32c_x86_3lanes(uint32_t crc, const unsigned char *p,
+									 size_t q, size_t d)
 {
 	const unsigned char *b = p + 8 * q, *c = p + 16 * q;
 	uint64_t c0 = crc, c1 = 0, c2 = 0;
-	size_t i = 0;
+	size_t i = 0, all = d ? q : q - 1; /* steps of all three lanes */
 
 	/* Unrolled by four, as the kernel does, so that loop bookkeeping
 	 * does not compete with crc32q for the ALUs. */
-	for (; i + 4 <= q - 1; i += 4) {
+	for (; i + 4 <= all; i += 4) {
 		CRC32C_LANES3_STEP(i);
 		CRC32C_LANES3_STEP(i + 1);
 		CRC32C_LANES3_STEP(i + 2);
 		CRC32C_LANES3_STEP(i + 3);
 	}
-	for (; i < q - 1; i++)
+	for (; i < all; i++)
 		CRC32C_LANES3_STEP(i);
-	c0 = _mm_crc32_u64(c0, crc32c_load64(p + 8 * i));
-	c1 = _mm_crc32_u64(c1, crc32c_load64(b + 8 * i));
+	if (!d) {
+		c0 = _mm_crc32_u64(c0, crc32c_load64(p + 8 * i));
+		c1 = _mm_crc32_u64(c1, crc32c_load64(b + 8 * i));
+	}
+	for (; i < q + d - 1; i++)
+		c2 = _mm_crc32_u64(c2, crc32c_load64(c + 8 * i));
 	/* Lane 0 moves over lanes 1 and 2, lane 1 over lane 2. */
-	return crc32c_x86_combine2((uint32_t)c0, crc32c_shift_qwords[q][1], (uint32_t)c1, crc32c_shift_qwords[q][0],
+	return crc32c_x86_combine2((uint32_t)c0, crc32c_shift_n[2 * q + d], (uint32_t)c1, crc32c_shift_n[q + d],
 				   (uint32_t)c2, crc32c_load64(c + 8 * i));
 }
 
