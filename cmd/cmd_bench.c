@@ -299,8 +299,6 @@ static int check_sweep(const struct bench_opts *o)
 		return cli_error("bench", "--selfcheck takes one data set, cache, page size and misalignment");
 	if (o->selfcheck && o->apart_given)
 		return cli_error("bench", "--selfcheck checks the loop that calls back to back: no --apart");
-	if (o->apart_given && o->back_to_back_given)
-		return cli_error("bench", "--apart and --back-to-back: one of them");
 	return 0;
 }
 
@@ -342,9 +340,11 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		o->sweep.cold[0] = 1; /* ksmd's pages are cold */
 	if ((rc = check_sweep(o)) != 0)
 		return rc;
-	/* --ksmd's rows both: the sleep is then all that differs. */
-	o->base.cfg.apart = o->apart_given || (!o->back_to_back_given && !o->selfcheck &&
-					       bench_apart_by_default(o->ksmd ? BENCH_TIMER_KSMD : o->base.cfg.timer));
+	/* --ksmd's rows both: the sleep is then all that differs. --selfcheck
+	 * checks the loop back to back. */
+	if ((rc = run_cli_spacing("bench", o->apart_given, o->back_to_back_given || o->selfcheck,
+				  o->ksmd ? BENCH_TIMER_KSMD : o->base.cfg.timer, &o->base.cfg)) != 0)
+		return rc;
 	if (bench_config_check(&o->base.cfg, &err))
 		return cli_fail("bench", &err);
 	if (!o->warmup_given)

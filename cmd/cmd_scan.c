@@ -7,6 +7,7 @@
 
 #include "../bench/clock.h"
 #include "../common/size_parse.h"
+#include "../scan/ksm_cost.h"
 #include "../scan/scan.h"
 #include "cli.h"
 #include "output.h"
@@ -267,12 +268,7 @@ int cmd_scan(int argc, char **argv)
 	const char *rule;
 	int rc;
 
-	bench_config_default(&s.o.bench);
-	s.o.bench.timer = BENCH_TIMER_RDTSC;
-	s.o.bench.repeat = 3;
-	s.o.bench.window_ns = 50000000u;
-	/* ksmd's calls have its other work between them (ksm_cost.h). */
-	s.o.bench.apart = bench_apart_by_default(BENCH_TIMER_KSMD);
+	ksm_cost_config(&s.o.bench); /* --repeat and --window may change it */
 	if ((rc = parse(argc, argv, &s)) != 0)
 		return rc < 0 ? KB_EXIT_OK : rc;
 	if ((rc = run_cli_format("scan", s.format_name, REPORT_SCAN, &f)) != 0 || (rc = select_hashes(&s)) != 0)

@@ -124,9 +124,8 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 	}
 	if (rc == 0 && optind < argc)
 		rc = cli_error("thread", "unexpected argument '%s'", argv[optind]);
-	if (rc == 0 && apart && back_to_back)
-		rc = cli_error("thread", "--apart and --back-to-back: one of them");
-	ksm->cfg.apart = apart || (!back_to_back && bench_apart_by_default(ksm->cfg.timer));
+	if (rc == 0)
+		rc = run_cli_spacing("thread", apart, back_to_back, ksm->cfg.timer, &ksm->cfg);
 	struct kb_err err;
 	if (rc == 0 && bench_config_check(&ksm->cfg, &err))
 		rc = cli_fail("thread", &err);

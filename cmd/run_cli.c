@@ -93,6 +93,14 @@ int run_cli_parse_seed(const char *cmd, const char *text, uint64_t *seed)
 	return 0;
 }
 
+int run_cli_spacing(const char *cmd, int apart, int back_to_back, enum bench_timer timer, struct bench_config *cfg)
+{
+	if (apart && back_to_back)
+		return cli_error(cmd, "--apart and --back-to-back: one of them");
+	cfg->apart = apart || (!back_to_back && bench_apart_by_default(timer));
+	return 0;
+}
+
 int run_cli_format(const char *cmd, const char *name, enum report_kind kind, const struct report_format **f)
 {
 	struct kb_err err;

@@ -18,6 +18,10 @@ int run_cli_parse_working_set(const char *cmd, const char *text, uint64_t *bytes
 int run_cli_parse_window(const char *cmd, const char *text, uint64_t *ns);     /* --window */
 int run_cli_parse_processes(const char *cmd, const char *text, unsigned *n);   /* --processes 1..100 */
 int run_cli_parse_seed(const char *cmd, const char *text, uint64_t *seed);     /* --seed */
+/* --apart and --back-to-back (each given or not) into cfg->apart: the one
+ * given, else the default of timer (bench_apart_by_default); both given is
+ * an error. */
+int run_cli_spacing(const char *cmd, int apart, int back_to_back, enum bench_timer timer, struct bench_config *cfg);
 
 /* A measuring command's run: its plan, and what its measuring processes
  * are started with (cmd/workers.h). */

@@ -4,6 +4,16 @@
 #include "../bench/bench.h"
 #include "../datasets/page_set.h"
 
+void ksm_cost_config(struct bench_config *cfg)
+{
+	bench_config_default(cfg);
+	cfg->timer = BENCH_TIMER_RDTSC;
+	cfg->repeat = 3;
+	cfg->window_ns = 50000000u;
+	cfg->warmup_ns = cfg->window_ns / 4;
+	cfg->apart = bench_apart_by_default(BENCH_TIMER_KSMD);
+}
+
 int ksm_cost_cold_ns(const struct hash_impl *h, uint32_t page_size, double *ns, struct kb_err *err)
 {
 	struct page_content content;
@@ -11,14 +21,7 @@ int ksm_cost_cold_ns(const struct hash_impl *h, uint32_t page_size, double *ns, 
 	struct bench_config cfg;
 	struct bench_result res;
 
-	bench_config_default(&cfg);
-	cfg.timer = BENCH_TIMER_RDTSC;
-	/* ksmd's calls have its other work between them: no call's tail
-	 * hidden under the next one's start. */
-	cfg.apart = bench_apart_by_default(BENCH_TIMER_KSMD);
-	cfg.repeat = 3;
-	cfg.window_ns = 50000000u;
-	cfg.warmup_ns = cfg.window_ns / 4;
+	ksm_cost_config(&cfg);
 	if (hash_check_len(h, page_size, err) || page_content_random(&content, page_size, 1, err))
 		return -1;
 	int rc = page_set_cold(&set, &content, page_set_cold_default_bytes(0), 0, 1, err);

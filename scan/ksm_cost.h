@@ -10,6 +10,13 @@
 #include "../common/err.h"
 #include "../hashes/hash.h"
 
+struct bench_config;
+
+/* How the cost is timed, here and by scan: the rdtsc timer, 3 rounds of
+ * 50 ms after a quarter of that warming up, each call apart where ksmd's
+ * would be (their other work between them). */
+void ksm_cost_config(struct bench_config *cfg);
+
 /* The median ns per call of h over cold pages of page_size bytes. */
 int ksm_cost_cold_ns(const struct hash_impl *h, uint32_t page_size, double *ns, struct kb_err *err);
 
