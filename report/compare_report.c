@@ -267,24 +267,81 @@ static void describe_run(FILE *out, const char *label, const struct loaded_doc *
 		d->interrupted ? ", INTERRUPTED run (partial)" : "");
 }
 
-/* One line per inconclusive pair (why), then one per differing field; the
- * documents' strings escaped as describe_run's. */
-static void notes(FILE *out, const struct compare_outcome *o, const char *prefix, enum escape_target e)
+/* What names a pair after its hash: dataset, cache, page size, timer. */
+static void pair_rest(const struct compare_pair *p, size_t i, char *buf, size_t size)
+{
+	char data[320], page[48];
+	struct record_row row = { p, NULL, i };
+
+	results_dataset(p->new_, data, sizeof(data));
+	page_cell(&row, page, sizeof(page));
+	snprintf(buf, size, "%s %s %s %s", data, p->new_->cache, page, p->new_->timer_label);
+}
+
+static int same_reason(const struct compare_pair *a, const struct compare_pair *b)
+{
+	return a->verdict == VERDICT_INCONCLUSIVE && b->verdict == VERDICT_INCONCLUSIVE && !strcmp(a->why, b->why);
+}
+
+/* One line per reason an inconclusive pair had, naming the pairs that share
+ * it: a cause of the whole run (its core shared from outside, say) is said
+ * once, not once per result. The pairs' names are their hashes followed by
+ * what they share, or each pair's whole name where that differs. */
+static void inconclusive_lines(FILE *out, const struct compare_outcome *o, const char *prefix, enum escape_target e)
 {
 	for (size_t i = 0; i < o->npairs; i++) {
 		const struct compare_pair *p = &o->pairs[i];
-		char data[320], page[48], line[2048];
-		struct record_row row = { p, NULL, i };
+		size_t n = 0, j;
+		int alike = 1;
+		char rest[512], other[512];
+
 		if (p->verdict != VERDICT_INCONCLUSIVE)
 			continue;
-		results_dataset(p->new_, data, sizeof(data));
-		page_cell(&row, page, sizeof(page));
-		snprintf(line, sizeof(line), "inconclusive: %s %s %s %s %s: %s", p->new_->hash, data, p->new_->cache,
-			 page, p->new_->timer_label, p->why);
-		fputs(prefix, out);
-		escape_put(out, line, e);
+		for (j = 0; j < i && !same_reason(&o->pairs[j], p); j++)
+			;
+		if (j < i)
+			continue; /* said with the first pair that had it */
+		pair_rest(p, i, rest, sizeof(rest));
+		for (j = i; j < o->npairs; j++)
+			if (same_reason(&o->pairs[j], p)) {
+				n++;
+				pair_rest(&o->pairs[j], j, other, sizeof(other));
+				alike &= !strcmp(other, rest);
+			}
+		fprintf(out, "%sinconclusive: ", prefix);
+		if (n > 1 && n == o->npairs) {
+			fprintf(out, "all %zu results", n);
+		} else {
+			for (j = i; j < o->npairs; j++) {
+				if (!same_reason(&o->pairs[j], p))
+					continue;
+				if (j > i)
+					fputs(alike ? ", " : "; ", out);
+				escape_put(out, o->pairs[j].new_->hash, e);
+				if (!alike) {
+					pair_rest(&o->pairs[j], j, other, sizeof(other));
+					fputc(' ', out);
+					escape_put(out, other, e);
+				}
+			}
+			if (alike) {
+				fputc(' ', out);
+				escape_put(out, rest, e);
+			}
+			if (n > 1)
+				fprintf(out, " (%zu results)", n);
+		}
+		fputs(": ", out);
+		escape_put(out, p->why, e);
 		fputc('\n', out);
 	}
+}
+
+/* The inconclusive pairs' reasons, then one line per differing field; the
+ * documents' strings escaped as describe_run's. */
+static void notes(FILE *out, const struct compare_outcome *o, const char *prefix, enum escape_target e)
+{
+	inconclusive_lines(out, o, prefix, e);
 	for (size_t i = 0; i < o->nmismatches; i++) {
 		char line[1024];
 		snprintf(line, sizeof(line), "warning: the runs differ in %s (%s vs %s): figures may not be comparable",

@@ -238,6 +238,23 @@ rc, out, err = run("compare", a, b)
 check(rc == 3 and "warning: the runs differ in context.reference_throughput_adds_per_ns (54.4 vs 44.8)" in out,
       f"the table warns: {out!r}")
 check("shared or slower core" in c.get("reason", ""), f"rounds without busy shares: no origin claimed: {c}")
+# a cause of the whole run is said once, naming the results it holds for
+# (all of them, or the hashes that share the rest of their name)
+three = [result(h, [v * 0.8 for v in base_values]) for h in ("xxh64", "xxh3", "jhash2")]
+a3 = write(doc(*[result(h, base_values) for h in ("xxh64", "xxh3", "jhash2")], context=quiet_ctx))
+rc, out, err = run("compare", a3, write(doc(*three, context=shared_ctx)))
+said = [l for l in out.splitlines() if l.startswith("inconclusive: ")]
+check(rc == 3 and len(said) == 1 and said[0].startswith("inconclusive: all 3 results: the core's throughput"),
+      f"one reason for all three: one line: {said}")
+three[1] = result("xxh3", [v * 0.8 for v in base_values], data="zero")
+a3 = write(doc(*[result(h, base_values) for h in ("xxh64", "jhash2")], result("xxh64", base_values, cache="cold"),
+               result("xxh3", base_values, data="zero"), context=quiet_ctx))
+rc, out, err = run("compare", a3, write(doc(*three, result("xxh64", base_values, cache="cold"),
+                                             context=shared_ctx)))
+said = [l for l in out.splitlines() if l.startswith("inconclusive: ")]
+check(rc == 3 and len(said) == 1 and said[0].startswith(
+      "inconclusive: xxh64 random hot 4096 window; jhash2 random hot 4096 window; xxh3 zero hot 4096 window "
+      "(3 results): the core's"), f"three of four, names differing: each named whole: {said}")
 # where the slower run's shortfall came from: this machine's other CPUs
 # busy in its rounds (other work ran here) or idle (shared from outside)
 for busy, said in ((0.02, "other CPUs idle (2% busy): its core was shared from outside this machine"),
