@@ -43,15 +43,12 @@ static int by_key(const void *a, const void *b)
 static char *key_of(const struct loaded_result *r, int spacing)
 {
 	const char *timer = spacing ? r->timer_label : r->timer;
-	char data[320];
+	char data[320], *k;
 
 	results_dataset(r, data, sizeof(data));
-	int n = snprintf(NULL, 0, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, timer,
-			 (unsigned long long)r->page_size, (unsigned long long)r->misalign);
-	char *k = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (k)
-		snprintf(k, (size_t)n + 1, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, timer,
-			 (unsigned long long)r->page_size, (unsigned long long)r->misalign);
+	if (asprintf(&k, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, timer,
+		     (unsigned long long)r->page_size, (unsigned long long)r->misalign) < 0)
+		return NULL;
 	return k;
 }
 
