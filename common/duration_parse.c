@@ -2,7 +2,22 @@
 #include "duration_parse.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+
+/* ns in the largest unit that holds it whole, as the user would write it. */
+static void duration_text(uint64_t ns, char *buf, size_t size)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t ns;
+	} units[] = { { "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 }, { "ns", 1 } };
+	unsigned i = 0;
+
+	while (ns && ns % units[i].ns)
+		i++;
+	snprintf(buf, size, "%llu %s", (unsigned long long)(ns / units[i].ns), units[i].suffix);
+}
 
 int kb_parse_duration_ns(const char *text, uint64_t min_ns, uint64_t max_ns, uint64_t *out, struct kb_err *err)
 {
@@ -23,9 +38,14 @@ int kb_parse_duration_ns(const char *text, uint64_t min_ns, uint64_t max_ns, uin
 	for (unsigned i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(p, units[i].suffix) != 0)
 			continue;
-		if (v > UINT64_MAX / units[i].ns || v * units[i].ns > max_ns || v * units[i].ns < min_ns)
-			return kb_fail(err, "duration '%s' must be from %llu us to %llu s", text,
-				       (unsigned long long)(min_ns / 1000), (unsigned long long)(max_ns / 1000000000u));
+		if (v > UINT64_MAX / units[i].ns || v * units[i].ns > max_ns || v * units[i].ns < min_ns) {
+			char lo[32], hi[32];
+			duration_text(min_ns, lo, sizeof(lo));
+			duration_text(max_ns, hi, sizeof(hi));
+			if (!min_ns)
+				return kb_fail(err, "duration '%s' must be at most %s", text, hi);
+			return kb_fail(err, "duration '%s' must be from %s to %s", text, lo, hi);
+		}
 		*out = v * units[i].ns;
 		return 0;
 	}

@@ -112,7 +112,10 @@ void test_common_duration_parse(void)
 	CHECK(kb_parse_duration_ns("", 0, UINT64_MAX, &ns, &err) == -1);
 	CHECK(kb_parse_duration_ns("1h", 0, UINT64_MAX, &ns, &err) == -1);
 	CHECK(kb_parse_duration_ns("-1ms", 0, UINT64_MAX, &ns, &err) == -1);
-	CHECK(kb_parse_duration_ns("0", 100000, 1000000000, &ns, &err) == -1 && strstr(err.msg, "must be"));
+	CHECK(kb_parse_duration_ns("0", 100000, 1000000000, &ns, &err) == -1 &&
+	      strstr(err.msg, "must be from 100 us to 1 s"));
+	CHECK(kb_parse_duration_ns("1ms", 10000000, 3600000000000ull, &ns, &err) == -1 &&
+	      strstr(err.msg, "must be from 10 ms to 3600 s"));
 	CHECK(kb_parse_duration_ns("99999999999999999999s", 0, UINT64_MAX, &ns, &err) == -1);
 }
 
