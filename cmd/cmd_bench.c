@@ -469,7 +469,7 @@ static int run_measure(const struct run_cli_run *run, struct bench_context *ctx,
 	return rc;
 }
 
-/* After the plan is made: pinned, the context, the ceiling, the output,
+/* After the plan is made: pinned, the context, the output, the ceiling,
  * the measurement or the self-check. */
 static int measure(const struct bench_opts *o, struct run_cli_run *run, const struct report_format *f)
 {
@@ -486,12 +486,14 @@ static int measure(const struct bench_opts *o, struct run_cli_run *run, const st
 											   : CONTEXT_COUNTER_CALIBRATED)))
 		return KB_EXIT_USAGE;
 	bench_context_note_plan(ctx, &run->plan);
-	if (!o->no_ceiling && !o->selfcheck)
-		run_cli_ceiling("bench", ctx, o->quiet);
+	/* The outputs first: a path that cannot be written is said at once. */
 	if ((rc = cmd_output_open("bench", o->output, 0644, &out)) == 0 &&
-	    (rc = cmd_output_exports("bench", &out, &o->exports, REPORT_BENCH, o->output)) == 0)
+	    (rc = cmd_output_exports("bench", &out, &o->exports, REPORT_BENCH, o->output)) == 0) {
+		if (!o->no_ceiling && !o->selfcheck)
+			run_cli_ceiling("bench", ctx, o->quiet);
 		rc = o->selfcheck ? run_selfcheck(&run->plan.steps[0], run->plan.hashes, run->plan.nhashes, ctx, f, &out)
 				  : run_measure(run, ctx, f, o->wide, &out);
+	}
 	free(ctx);
 	return rc;
 }

@@ -109,6 +109,8 @@ static int measure_and_report(const struct select_opts *o, const struct run_cli_
 
 	if (rc == 0)
 		rc = cmd_output_exports("select", &out, &o->exports, REPORT_SELECT, o->output);
+	if (rc == 0 && !o->no_ceiling)
+		run_cli_ceiling("select", ctx, o->quiet);
 	if (rc == 0 && (rc = run_cli_measure(run, &results)) != 0)
 		cmd_output_abort(&out);
 	if (rc == 0) {
@@ -152,8 +154,6 @@ int cmd_select(int argc, char **argv)
 	if (!ctx)
 		return KB_EXIT_USAGE;
 	bench_context_note_plan(ctx, &run.plan);
-	if (!o.no_ceiling)
-		run_cli_ceiling("select", ctx, o.quiet);
 	rc = measure_and_report(&o, &run, ctx, f);
 	free(ctx);
 	return rc;

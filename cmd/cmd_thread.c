@@ -225,10 +225,10 @@ static int measure(const struct thread_opts *o, struct run_cli_run *run, const s
 	if (!ctx)
 		return KB_EXIT_USAGE;
 	bench_context_note_plan(ctx, &run->plan);
-	if (!o->no_ceiling)
-		run_cli_ceiling("thread", ctx, o->quiet);
 	if ((rc = cmd_output_open("thread", o->output, 0644, &out)) == 0 &&
 	    (rc = cmd_output_exports("thread", &out, &o->exports, REPORT_THREAD, o->output)) == 0) {
+		if (!o->no_ceiling)
+			run_cli_ceiling("thread", ctx, o->quiet);
 		rc = run_cli_measure(run, &results);
 		rc = rc ? (cmd_output_abort(&out), rc)
 			: report(o, ctx, &results, c, run->plan.nhashes, f, &out);

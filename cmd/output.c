@@ -2,6 +2,7 @@
 #include "output.h"
 #include "term.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -43,27 +44,53 @@ static void file_abort(struct cmd_output_file *file)
 	file->watch = -1;
 }
 
-/* Puts one file in place; the exit code. */
-static int file_close(const char *cmd, struct cmd_output_file *file, int write_rc)
+/* The line that says where writing failed: the file's path, or standard
+ * output, and why (errno as the failed write left it). */
+static int write_error(const char *cmd, const struct cmd_output_file *file)
+{
+	const char *why = strerror(file->write_errno ? file->write_errno : EIO);
+
+	if (!file->to_file)
+		return cli_error(cmd, "cannot write the report to standard output: %s", why);
+	return cli_error(cmd, "cannot write '%s': %s", file->af.path, why);
+}
+
+/* Sends one file's buffered output on (standard output's to it, a file's
+ * to its temporary, synced); nothing is put in place yet. 0, or prints the
+ * error and returns the exit code. */
+static int file_flush(const char *cmd, struct cmd_output_file *file)
+{
+	struct kb_err err;
+
+	if (!file->to_file) {
+		if (fflush(stdout) == 0)
+			return 0;
+		file->write_errno = errno;
+		return write_error(cmd, file);
+	}
+	return atomic_file_flush(&file->af, &err) ? cli_fail(cmd, &err) : 0;
+}
+
+/* Puts one flushed file in place; the exit code. */
+static int file_commit(const char *cmd, struct cmd_output_file *file)
 {
 	struct kb_err err;
 	int rc = KB_EXIT_OK;
 
-	if (!file->to_file) {
-		if (write_rc != 0 || fflush(stdout) != 0)
-			rc = cli_error(cmd, "cannot write the report");
-	} else if (write_rc != 0) {
-		atomic_file_abort(&file->af);
-		rc = cli_error(cmd, "cannot write the report");
-	} else if (atomic_file_commit(&file->af, &err)) {
+	if (file->to_file && atomic_file_commit(&file->af, &err))
 		rc = cli_fail(cmd, &err);
-	}
 	file->to_file = 0;
 	/* Watched until now: a signal during the commit removes the temporary
 	 * (after the rename there is none, and the file is whole). */
 	interrupt_unwatch(file->watch);
 	file->watch = -1;
 	return rc;
+}
+
+/* The report's file (0), then each export's. */
+static struct cmd_output_file *file_at(struct cmd_output *o, unsigned i)
+{
+	return i == 0 ? &o->main : &o->exports[i - 1];
 }
 
 int cmd_output_open(const char *cmd, const char *path, mode_t mode, struct cmd_output *o)
@@ -125,22 +152,28 @@ int cmd_output_exports(const char *cmd, struct cmd_output *o, const struct cmd_e
 	return 0;
 }
 
-/* Text fits the terminal it goes to (COLUMNS there), else 100 columns. */
-static int fitted_write(const struct report_format *f, const struct report_document *doc, FILE *fp)
+/* Text fits the terminal it goes to (COLUMNS there), else 100 columns. A
+ * failure is kept with the file, for the error to name it. */
+static int fitted_write(const struct report_format *f, const struct report_document *doc,
+			struct cmd_output_file *file)
 {
 	struct report_document fitted = *doc;
 
 	if (!fitted.columns)
-		fitted.columns = term_columns(fp);
-	return report_write(f, &fitted, fp);
+		fitted.columns = term_columns(file->fp);
+	errno = 0;
+	if (report_write(f, &fitted, file->fp) == 0)
+		return 0;
+	file->write_errno = errno ? errno : EIO;
+	return -1;
 }
 
 int cmd_output_write(struct cmd_output *o, const struct report_format *f, const struct report_document *doc)
 {
-	int rc = fitted_write(f, doc, o->main.fp);
+	int rc = fitted_write(f, doc, &o->main);
 
 	for (unsigned i = 0; rc == 0 && i < o->nexports; i++)
-		rc = fitted_write(o->exports[i].f, doc, o->exports[i].fp);
+		rc = fitted_write(o->exports[i].f, doc, &o->exports[i]);
 	return rc;
 }
 
@@ -154,14 +187,27 @@ void cmd_output_abort(struct cmd_output *o)
 
 int cmd_output_close(const char *cmd, struct cmd_output *o, int write_rc)
 {
-	int rc = file_close(cmd, &o->main, write_rc);
+	int rc = KB_EXIT_OK;
 
-	/* A report not written takes its exports with it: nothing half done. */
-	for (unsigned i = 0; i < o->nexports; i++) {
+	/* A report not written takes its exports with it, and every file is
+	 * flushed before any is put in place: nothing half done. */
+	if (write_rc != 0) {
+		const struct cmd_output_file *failed = &o->main;
+		for (unsigned i = 1; !failed->write_errno && i <= o->nexports; i++)
+			failed = file_at(o, i);
+		rc = write_error(cmd, failed->write_errno ? failed : &o->main);
+	}
+	for (unsigned i = 0; rc == KB_EXIT_OK && i <= o->nexports; i++)
+		rc = file_flush(cmd, file_at(o, i));
+	if (rc != KB_EXIT_OK) {
+		cmd_output_abort(o);
+		return rc;
+	}
+	for (unsigned i = 0; i <= o->nexports; i++) {
 		if (rc != KB_EXIT_OK)
-			file_abort(&o->exports[i]);
+			file_abort(file_at(o, i));
 		else
-			rc = file_close(cmd, &o->exports[i], 0);
+			rc = file_commit(cmd, file_at(o, i));
 	}
 	o->nexports = 0;
 	return rc;

@@ -21,6 +21,7 @@ struct cmd_output_file {
 	FILE *fp;
 	struct atomic_file af;
 	int to_file, watch;
+	int write_errno; /* why writing it failed (cmd_output_write), 0 if it did not */
 	const struct report_format *f; /* an export's format */
 };
 
@@ -60,8 +61,9 @@ int cmd_output_exports(const char *cmd, struct cmd_output *o, const struct cmd_e
  * the exports. */
 int cmd_output_write(struct cmd_output *o, const struct report_format *f, const struct report_document *doc);
 
-/* Commits (write_rc 0) or discards (write_rc -1, with an error line) the
- * report and its exports; returns the exit code. */
+/* Commits (write_rc 0) or discards (write_rc -1, with an error line that
+ * names the file whose write failed, else the report's) the report and its
+ * exports; returns the exit code. */
 int cmd_output_close(const char *cmd, struct cmd_output *o, int write_rc);
 
 /* Discards the output after an error already reported: no file is left

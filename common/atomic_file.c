@@ -197,6 +197,14 @@ static int commit_unnamed(struct atomic_file *af, struct kb_err *err)
 	return failed ? -1 : 0;
 }
 
+int atomic_file_flush(struct atomic_file *af, struct kb_err *err)
+{
+	if (ferror(af->fp) || fflush(af->fp) != 0 || (af->kind == ATOMIC_FILE_RENAME && fsync(fileno(af->fp)) < 0))
+		return kb_fail_errno(err, errno ? errno : EIO, "cannot write '%s'",
+				     af->kind == ATOMIC_FILE_STDOUT ? "standard output" : af->path);
+	return 0;
+}
+
 int atomic_file_commit(struct atomic_file *af, struct kb_err *err)
 {
 	if (af->kind == ATOMIC_FILE_STDOUT || af->kind == ATOMIC_FILE_DIRECT)

@@ -41,6 +41,12 @@ struct atomic_file {
 /* Opens path for writing; mode is a new file's (0644, 0600 for memory). */
 int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, struct kb_err *err);
 
+/* Flushes what is buffered (and, for a temporary, syncs it) without putting
+ * it in place: where several files make one output, what can fail for want
+ * of space fails here, before any of them is committed. 0, or -1 with err
+ * and af left for atomic_file_abort. */
+int atomic_file_flush(struct atomic_file *af, struct kb_err *err);
+
 /* Flushes and puts the output in place (fsync, then rename or copy); on
  * failure removes the temporary. Either way af is released. */
 int atomic_file_commit(struct atomic_file *af, struct kb_err *err);

@@ -73,6 +73,22 @@ check_usage_error(["select", "--repeat", "1", "--export-csv", p("s.csv")], "--ex
                   "select has no CSV")
 check(not os.path.exists(p("s.csv")), "select --export-csv leaves no file")
 
+# --- a full device: the one that failed is named, and no other output is
+# put in place (every file is flushed before any is committed)
+if os.path.exists("/dev/full"):
+    check_usage_error(["bench", *FAST, "--format", "json", "-o", p("full.json"), "--export-csv", p("full.csv"),
+                       "--export-markdown", "/dev/full"], "cannot write '/dev/full': No space left on device",
+                      "an export to a full device")
+    check(not os.path.exists(p("full.json")) and not os.path.exists(p("full.csv")),
+          "a full export leaves neither the report nor the other export")
+    with open("/dev/full", "w") as full:
+        q = subprocess.run([BIN, "bench", *fast_args(FAST, False, False)], stdout=full, stderr=subprocess.PIPE,
+                           timeout=300)
+    lines = q.stderr.decode().splitlines()
+    check(q.returncode == 2 and len(lines) == 1
+          and lines[0].endswith("cannot write the report to standard output: No space left on device"),
+          f"standard output full: one line naming it: rc={q.returncode} {lines}")
+
 # --- select and thread
 rc, out, err = run("select", "--repeat", "1", "--export-json", p("s.json"), "--export-markdown", p("s.md"))
 try:

@@ -44,6 +44,8 @@ void test_common_atomic_file(void)
 
 	CHECK(atomic_file_open(&af, path, 0600, &err) == 0);
 	fputs("done", af.fp);
+	CHECK(atomic_file_flush(&af, &err) == 0);
+	CHECK(count_entries(dir) == 1 && access(path, F_OK) != 0); /* flushed, not yet in place */
 	CHECK(atomic_file_commit(&af, &err) == 0);
 	FILE *f = fopen(path, "r");
 	CHECK(f && fread(buf, 1, sizeof(buf) - 1, f) == 4 && strcmp(buf, "done") == 0);
@@ -52,6 +54,13 @@ void test_common_atomic_file(void)
 	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
 	CHECK(count_entries(dir) == 1);
 
+	/* A device written directly: a flush that fails says where, and the
+	 * file is still released by abort. */
+	if (access("/dev/full", W_OK) == 0 && atomic_file_open(&af, "/dev/full", 0644, &err) == 0) {
+		fputs("lost", af.fp);
+		CHECK(atomic_file_flush(&af, &err) == -1 && strstr(err.msg, "cannot write '/dev/full'"));
+		atomic_file_abort(&af);
+	}
 	CHECK(atomic_file_open(&af, dir, 0644, &err) == -1 && strstr(err.msg, "directory"));
 	CHECK(atomic_file_open(&af, "/nonexistent-dir/x", 0644, &err) == -1);
 	unlink(path);
