@@ -79,8 +79,15 @@ static int parse(const char *path, const char *text, size_t len, struct loaded_d
 		return kb_fail(err, "%s: more than %d JSON values, the most a results document may hold", path,
 			       RESULTS_MAX_VALUES);
 	doc->root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	if (!doc->root)
-		return kb_fail(err, "%s: not a JSON document", path);
+	if (!doc->root) {
+		/* cJSON leaves end at the byte it stopped on, the last one when
+		 * the text ran out (a truncated file). */
+		size_t at = end ? (size_t)(end - text) : 0;
+		if (len == 0)
+			return kb_fail(err, "%s: not a JSON document (empty)", path);
+		return kb_fail(err, "%s: not a JSON document (invalid at byte %zu of %zu%s)", path, at, len,
+			       at + 1 >= len ? ": cut short?" : "");
+	}
 	for (size_t at = (size_t)(end - text); at < len; at++)
 		if (!strchr(" \t\r\n", text[at]) || !text[at])
 			return kb_fail(err, "%s: trailing data after the JSON document (at byte %zu)", path, at);

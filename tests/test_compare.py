@@ -335,7 +335,11 @@ check(rc == 0 and "INTERRUPTED" in out, f"interrupted run marked: {out[:300]!r}"
 
 # --- unusable input: one line, exit 2
 notjson = temp_file(b"{ not json", ".json")
-check_usage_error(["compare", notjson, new], "not a JSON document", "not JSON")
+check_usage_error(["compare", notjson, new], "not a JSON document (invalid at byte 3 of 10)", "not JSON: where")
+cut = temp_file(open(base, "rb").read()[:300], ".json")
+check_usage_error(["compare", base, cut], "not a JSON document (invalid at byte 299 of 300: cut short?)",
+                  "a document cut short says so")
+check_usage_error(["compare", temp_file(b"", ".json"), base], "not a JSON document (empty)", "an empty file")
 wrong = write({"schema": "something-else/9", "results": []})
 check_usage_error(["compare", base, wrong], "is not ksmbench-results/2 (or ksmbench-results/1)", "wrong schema")
 noschema = write({"results": []})
