@@ -40,6 +40,16 @@ int cli_fail(const char *cmd, const struct kb_err *err)
 	return cli_error(cmd, "%s", err->msg);
 }
 
+int cli_stdin_once(const char *cmd, char *const *paths, size_t n)
+{
+	unsigned seen = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(paths[i], "-") == 0 && seen++)
+			return cli_error(cmd, "standard input ('-') is named twice: it can be read only once");
+	return 0;
+}
+
 /* A long option getopt_long rejected: word is "--name" or "--name=value". */
 static int bad_long_option(const char *cmd, const char *word, int optopt_value)
 {

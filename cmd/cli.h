@@ -25,6 +25,10 @@ int cli_error(const char *cmd, const char *fmt, ...) KB_PRINTF(2, 3);
 /* Prints an error value the same way; returns KB_EXIT_USAGE. */
 int cli_fail(const char *cmd, const struct kb_err *err);
 
+/* Standard input ('-') at most once among a command's n input paths: read
+ * again, it would be empty. 0, or prints the error and returns its code. */
+int cli_stdin_once(const char *cmd, char *const *paths, size_t n);
+
 /* The one line for an option getopt_long rejected (opterr is 0 everywhere):
  * "option '--repeat' needs a value", "unknown option '-x'", "option '--all'
  * takes no value", "ambiguous option '--w' (--window, --warmup)". */

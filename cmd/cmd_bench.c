@@ -156,6 +156,19 @@ static int split_list(const char *opt, const char *text, char *buf, size_t size,
 	}
 }
 
+/* A value twice in a sweep would measure the same thing twice: two results
+ * that compare could not tell apart (and '-' read twice, the second time
+ * empty). 0, or the exit code of the error naming it. */
+static int once_each(const char *opt, const char *text, const char *const *items, const uint32_t *values,
+		     unsigned n)
+{
+	for (unsigned i = 1; i < n; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (values ? values[i] == values[j] : strcmp(items[i], items[j]) == 0)
+				return cli_error("bench", "%s '%s': '%s' is named twice", opt, text, items[i]);
+	return 0;
+}
+
 /* --data, --page-size, --cache, --misalign: lists. 0, an exit code, or -1
  * when c is not one of them. A FILE whose name has a comma is one item. */
 static int parse_sweep(int c, const char *arg, struct sweep *s)
@@ -175,14 +188,16 @@ static int parse_sweep(int c, const char *arg, struct sweep *s)
 			s->ndata = 1;
 			return 0;
 		}
-		return split_list("--data", arg, s->data_text, sizeof(s->data_text), s->data, &s->ndata);
+		if ((rc = split_list("--data", arg, s->data_text, sizeof(s->data_text), s->data, &s->ndata)) != 0)
+			return rc;
+		return once_each("--data", arg, s->data, NULL, s->ndata);
 	case O_PAGE:
 		if ((rc = split_list("--page-size", arg, buf, sizeof(buf), items, &n)) != 0)
 			return rc;
 		for (s->npage = 0; s->npage < n; s->npage++)
 			if (kb_parse_page_size(items[s->npage], &s->page[s->npage], &err))
 				return cli_fail("bench", &err);
-		return 0;
+		return once_each("--page-size", arg, items, s->page, n);
 	case O_CACHE:
 		if ((rc = split_list("--cache", arg, buf, sizeof(buf), items, &n)) != 0)
 			return rc;
@@ -193,7 +208,7 @@ static int parse_sweep(int c, const char *arg, struct sweep *s)
 				return cli_error("bench", "--cache '%s': hot and cold once each at most", arg);
 			s->cold[s->ncache] = strcmp(items[s->ncache], "cold") == 0;
 		}
-		return 0;
+		return once_each("--cache", arg, items, NULL, n);
 	case O_MIS:
 		if ((rc = split_list("--misalign", arg, buf, sizeof(buf), items, &n)) != 0)
 			return rc;
@@ -202,7 +217,7 @@ static int parse_sweep(int c, const char *arg, struct sweep *s)
 				return cli_error("bench", "--misalign: %s", err.msg);
 			s->misalign[s->nmisalign] = (uint32_t)v;
 		}
-		return 0;
+		return once_each("--misalign", arg, items, s->misalign, n);
 	default: return -1;
 	}
 }

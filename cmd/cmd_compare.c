@@ -99,6 +99,8 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	if (argc - optind != 2)
 		return cli_error("compare", "needs two files, BASE.json and NEW.json (see ksmbench compare --help)");
+	if ((rc = cli_stdin_once("compare", argv + optind, 2)) != 0)
+		return rc;
 	if (results_load(argv[optind], &base, &err))
 		return cli_fail("compare", &err);
 	if (results_load(argv[optind + 1], &new_, &err)) {

@@ -267,6 +267,8 @@ int cmd_sum(int argc, char **argv)
 	char *stdin_only[] = { "-" };
 	char **files = optind < argc ? argv + optind : stdin_only;
 	int nfiles = optind < argc ? argc - optind : 1;
+	if ((rc = cli_stdin_once("sum", files, (size_t)nfiles)) != 0)
+		return rc;
 	if (m.check)
 		status = sum_check_lists(&o, files, nfiles);
 	/* A bad file is reported and skipped; the others are still summed. */

@@ -215,6 +215,11 @@ for args, needle in [
     (["--cpu", "4095"], "CPU 4095"),
     (["-H", "nope"], "unknown hash 'nope'"),
     (["--data", empty], "no whole 4096-byte page"),
+    (["--data", "zero,zero"], "--data 'zero,zero': 'zero' is named twice"),
+    (["--data", "-,random,-"], "'-' is named twice"),
+    (["--page-size", "4K,4096"], "--page-size '4K,4096': '4096' is named twice"),
+    (["--cache", "cold,cold"], "'cold' is named twice"),
+    (["--misalign", "8,0,8"], "'8' is named twice"),
     (["--selfcheck", "--format", "json"], "table only"),
     (["extra"], "unexpected argument"),
 ]:

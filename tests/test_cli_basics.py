@@ -101,6 +101,11 @@ check_usage_error(["sum", "/nonexistent/file"], "No such file", "missing file")
 check_usage_error(["sum", tempfile.gettempdir()], "is a directory", "directory")
 check_usage_error(["sum", "--bogus", zero_page], "--bogus", "bad long option")
 check_usage_error(["sum", "-x", zero_page], "-x", "bad short option")
+# standard input named twice would be read empty the second time: refused
+# by every command that takes several inputs
+for args in (["sum", "-", "-"], ["sum", "--per-page", zero_page, "-", "-"], ["scan", "-", "-"],
+             ["compare", "-", "-"], ["plot", "-", "-"]):
+    check_usage_error(args, "standard input ('-') is named twice", f"{' '.join(args)}", stdin=b"x" * 4096)
 check_usage_error(["sum", "-H"], "needs a value", "missing option value")
 check_usage_error(["sum", "-H", "jhash2", odd], "multiple of 4", "jhash2 of odd length")
 check_usage_error(["sum", "--per-page", "--page-size", "100", zero_page], "multiple of 64", "bad page size")
