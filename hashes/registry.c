@@ -228,6 +228,8 @@ int hash_select_list(const char *list, const struct hash_impl **out, unsigned ma
 			*next++ = '\0';
 		if (*tok == '\0')
 			return kb_fail(err, "empty name in the hash list '%s'", list);
+		if (strcmp(tok, "all") == 0)
+			return kb_fail(err, "'all' names every hash: it stands alone, not in a list ('%s')", list);
 		if (strpbrk(tok, "*?[")) {
 			int got = select_glob(tok, out, n, max, err);
 			if (got < 0)

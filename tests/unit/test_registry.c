@@ -45,6 +45,7 @@ void test_registry_lookup(void)
 	CHECK(hash_select_list("jhash2,xxh64", list, 32, &err) == 2 && list[1] == &hash_xxh64);
 	CHECK(hash_select_list("jhash2,jhash2", list, 32, &err) == -1 && strstr(err.msg, "twice"));
 	CHECK(hash_select_list("jhash2,bogus", list, 32, &err) == -1 && strstr(err.msg, "bogus"));
+	CHECK(hash_select_list("all,xxh64", list, 32, &err) == -1 && strstr(err.msg, "stands alone"));
 	CHECK(hash_select_list(",", list, 32, &err) == -1);
 	int all = hash_select_list("all", list, 32, &err);
 	CHECK(all >= 6);
