@@ -27,7 +27,8 @@ static void usage(void)
 	       "visited cold, and ksmd's checksumming share of a CPU. A ksmbench capture's\n"
 	       "notes give the kernel release, the KSM settings and, per page, THP, PFN and\n"
 	       "volatility (two snapshots of capture).\n\n"
-	       "  -H, --hash LIST        checksums to examine (default xxhash, KSM's); 'xxh*' is a glob\n"
+	       "  -H, --hash LIST        checksums to examine (default KSM's: xxhash, or jhash2 with\n"
+	       "                         --kernel-release before 5.0); 'xxh*' is a glob\n"
 	       "  --pages-to-scan N      ksmd's pages per batch (default: the capture's, else 100)\n"
 	       "  --sleep-ms N           ksmd's sleep between batches in ms (default: the capture's, else 20)\n"
 	       "  --max-page-sharing N   mappings per KSM page (default: the capture's, else 256;\n"
@@ -216,12 +217,19 @@ static int parse(int argc, char **argv, struct scan_cli *s)
 	return 0;
 }
 
-/* The hashes to examine, each able to take a page. */
+/* The hashes to examine, each able to take a page: by default KSM's
+ * checksum in the release --kernel-release names, else today's (a
+ * capture's release is only known once the scan reads it). A bad release
+ * is said now, not after the scan. */
 static int select_hashes(struct scan_cli *s)
 {
+	struct ksm_rules rules;
 	struct kb_err err;
-	int n = hash_select_list(s->hashes, s->o.hashes, CENSUS_SUMS_MAX, &err);
+	int n;
 
+	if (ksm_rules_for(s->o.kernel_release, "option", &rules, &err))
+		return cli_fail("scan", &err);
+	n = hash_select_list(s->hashes ? s->hashes : rules.checksum, s->o.hashes, CENSUS_SUMS_MAX, &err);
 	if (n < 0)
 		return cli_fail("scan", &err);
 	s->o.nhashes = (unsigned)n;
@@ -265,7 +273,7 @@ int cmd_scan(int argc, char **argv)
 				     .sleep_ms = SCAN_SLEEP_MS_DEFAULT,
 				     .max_page_sharing = SCAN_MAX_PAGE_SHARING_DEFAULT,
 				     .sample_pages = SCAN_SAMPLE_PAGES_DEFAULT, .seed = 1 },
-			      .hashes = "xxhash", .format_name = "table", .cpu = -1 };
+			      .format_name = "table", .cpu = -1 };
 	const struct report_format *f;
 	const char *rule;
 	int rc;

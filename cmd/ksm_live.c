@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 #include "../scan/ksm_cost.h"
@@ -16,13 +17,23 @@
 #include "../report/text_wrap.h"
 #include "cli.h"
 
-/* KSM's checksum (xxhash, stored as u32) on cold 4 KiB pages. */
-static int cold_cost(const char *cmd, double *ns)
-{
-	struct kb_err err;
-	const struct hash_impl *h = hash_select("xxhash", &err);
+/* What the running kernel's KSM checksum costs on a cold 4 KiB page. */
+struct cold_cost {
+	double ns;
+	const char *hash; /* xxhash since 5.0, jhash2 before (stored as u32) */
+};
 
-	if (!h || ksm_cost_cold_ns(h, 4096, ns, &err))
+static int cold_cost(const char *cmd, struct cold_cost *c)
+{
+	struct utsname u;
+	struct ksm_rules rules;
+	struct kb_err err;
+	const struct hash_impl *h;
+
+	if (uname(&u) != 0 || ksm_rules_for(u.release, "running kernel", &rules, &err))
+		ksm_rules_for(NULL, NULL, &rules, &err); /* the newest's */
+	c->hash = rules.checksum;
+	if (!(h = hash_select(rules.checksum, &err)) || ksm_cost_cold_ns(h, 4096, &c->ns, &err))
 		return cli_fail(cmd, &err);
 	return 0;
 }
@@ -54,7 +65,8 @@ static int watch_profit(unsigned width)
 	return width == 0 || width >= KSM_WATCH_FULL_COLUMNS;
 }
 
-static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, double c, int json, unsigned width)
+static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, const struct cold_cost *c, int json,
+		      unsigned width)
 {
 	if (!json) {
 		char profit[24] = "";
@@ -77,18 +89,20 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, dou
 			     b->ksm_zero_pages, b->general_profit, b->pages_to_scan, b->sleep_ms };
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
 		cJSON_AddNumberToObject(o, names[i], (double)vals[i]);
-	cJSON_AddNumberToObject(o, "checksum_ns_per_page_cold", c);
+	cJSON_AddStringToObject(o, "checksum", c->hash);
+	cJSON_AddNumberToObject(o, "checksum_ns_per_page_cold", c->ns);
 	cJSON_AddNumberToObject(o, "checksum_cpu_share_measured", r->checksum_cpu_share_measured);
 	cJSON_AddNumberToObject(o, "checksum_cpu_share_settings", r->checksum_cpu_share_settings);
 	return print_json(o);
 }
 
 /* The settings' cost, again whenever they change. */
-static void watch_settings(const struct ksm_sample *s, const struct ksm_rates *r, double c, unsigned width)
+static void watch_settings(const struct ksm_sample *s, const struct ksm_rates *r, const struct cold_cost *c,
+			   unsigned width)
 {
 	report_wrappedf(stdout, width, "", "# at pages_to_scan %lld / sleep %lld ms, checksumming costs %.3f%% of a "
-			"CPU (cold xxhash %.1f ns/page; KSM run=%lld)%s", s->pages_to_scan, s->sleep_ms,
-			100 * r->checksum_cpu_share_settings, c, s->run,
+			"CPU (cold %s %.1f ns/page; KSM run=%lld)%s", s->pages_to_scan, s->sleep_ms,
+			100 * r->checksum_cpu_share_settings, c->hash, c->ns, s->run,
 			watch_profit(width) ? "" : "; general_profit: with --wide");
 	printf("%7s %10s %8s %5s %9s %8s %8s %8s %8s %8s%s %8s\n", "secs", "scanned/s", "merges/s", "fulls",
 	       "full scan", "shared", "sharing", "unshared", "volatile", "zero",
@@ -99,7 +113,7 @@ int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int js
 {
 	struct ksm_sample a, b;
 	struct ksm_rates r;
-	double c;
+	struct cold_cost c;
 	int rc;
 
 	ksm_sample_read(dir, &a);
@@ -112,13 +126,13 @@ int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int js
 		ksm_sample_read(dir, &a);
 		sleep_ns(interval_ns);
 		ksm_sample_read(dir, &b);
-		ksm_rates_between(&a, &b, c, &r);
+		ksm_rates_between(&a, &b, c.ns, &r);
 		if (!json && (b.pages_to_scan != shown_pts || b.sleep_ms != shown_sleep)) {
-			watch_settings(&b, &r, c, width);
+			watch_settings(&b, &r, &c, width);
 			shown_pts = b.pages_to_scan;
 			shown_sleep = b.sleep_ms;
 		}
-		if (watch_line(&b, &r, c, json, width) || fflush(stdout) != 0)
+		if (watch_line(&b, &r, &c, json, width) || fflush(stdout) != 0)
 			return cli_error("ksm", "cannot write the output");
 	}
 	return KB_EXIT_OK;
@@ -136,7 +150,7 @@ static void profile_top(const struct ksmd_profile *p, unsigned width)
 	report_wrapped(stdout, "", line, width);
 }
 
-static void profile_text(const struct ksmd_profile *p, double c, unsigned width)
+static void profile_text(const struct ksmd_profile *p, const struct cold_cost *c, unsigned width)
 {
 	double per_page = p->pages_scanned ? (double)p->cpu_ns / (double)p->pages_scanned : 0;
 
@@ -154,17 +168,17 @@ static void profile_text(const struct ksmd_profile *p, double c, unsigned width)
 		       (unsigned long long)p->part_samples[k], 100 * share, share * per_page);
 	}
 	double measured = p->samples ? per_page * (double)p->part_samples[KSMD_CHECKSUM] / (double)p->samples : 0;
-	report_wrappedf(stdout, width, "", "model: scan's cold xxhash cost %.1f ns/page; ksmd's checksum %.1f ns per "
+	report_wrappedf(stdout, width, "", "model: scan's cold %s cost %.1f ns/page; ksmd's checksum %.1f ns per "
 			"scanned page (ratio %.2f; ksmd checksums only pages not yet merged); at pages_to_scan %ld / "
-			"sleep %ld ms the model's checksum share of a CPU is %.3f%%", c, measured,
-			c > 0 ? measured / c : 0, p->pages_to_scan, p->sleep_ms,
+			"sleep %ld ms the model's checksum share of a CPU is %.3f%%", c->hash, c->ns, measured,
+			c->ns > 0 ? measured / c->ns : 0, p->pages_to_scan, p->sleep_ms,
 			p->pages_to_scan > 0 && p->sleep_ms >= 0
-				? 100 * scan_ksmd_cpu_share((unsigned)p->pages_to_scan, (unsigned)p->sleep_ms, c, 1.0)
+				? 100 * scan_ksmd_cpu_share((unsigned)p->pages_to_scan, (unsigned)p->sleep_ms, c->ns, 1.0)
 				: 0);
 	profile_top(p, width);
 }
 
-static int profile_json(const struct ksmd_profile *p, double c)
+static int profile_json(const struct ksmd_profile *p, const struct cold_cost *c)
 {
 	cJSON *o = cJSON_CreateObject(), *parts = cJSON_AddObjectToObject(o, "parts");
 	cJSON *top = cJSON_AddArrayToObject(o, "top_symbols");
@@ -179,7 +193,8 @@ static int profile_json(const struct ksmd_profile *p, double c)
 	cJSON_AddNumberToObject(o, "lost", (double)p->lost);
 	cJSON_AddNumberToObject(o, "pages_scanned", (double)p->pages_scanned);
 	cJSON_AddNumberToObject(o, "full_scans", (double)p->full_scans);
-	cJSON_AddNumberToObject(o, "model_checksum_ns_per_page", c);
+	cJSON_AddStringToObject(o, "model_checksum", c->hash);
+	cJSON_AddNumberToObject(o, "model_checksum_ns_per_page", c->ns);
 	for (int k = 0; k < KSMD_PARTS; k++) {
 		cJSON *x = cJSON_AddObjectToObject(parts, ksmd_part_name((enum ksmd_part)k));
 		double share = p->samples ? (double)p->part_samples[k] / (double)p->samples : 0;
@@ -201,7 +216,7 @@ int ksm_live_profile(const char *dir, uint64_t window_ns, int json, unsigned wid
 	const char *kallsyms = getenv("KSMBENCH_KALLSYMS");
 	struct ksmd_profile p;
 	struct kb_err err;
-	double c;
+	struct cold_cost c;
 	int rc;
 
 	if ((rc = cold_cost("ksm", &c)) != 0)
@@ -209,8 +224,8 @@ int ksm_live_profile(const char *dir, uint64_t window_ns, int json, unsigned wid
 	if (ksmd_profile_run(window_ns, dir, kallsyms && *kallsyms ? kallsyms : "/proc/kallsyms", &p, &err))
 		return cli_fail("ksm", &err);
 	if (json)
-		rc = profile_json(&p, c);
+		rc = profile_json(&p, &c);
 	else
-		profile_text(&p, c, width);
+		profile_text(&p, &c, width);
 	return rc || fflush(stdout) != 0 ? cli_error("ksm", "cannot write the output") : KB_EXIT_OK;
 }

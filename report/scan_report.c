@@ -259,6 +259,7 @@ RECORD_GETTER(s_release, SCAN(w)->rules.release[0] && record_str(v, SCAN(w)->rul
 RECORD_GETTER(s_rules_from, record_str(v, SCAN(w)->rules.source))
 RECORD_GETTER(s_thp_rule, record_bool(v, SCAN(w)->rules.thp_split_zero_remap))
 RECORD_GETTER(s_mps_rule, record_bool(v, SCAN(w)->rules.max_page_sharing))
+RECORD_GETTER(s_checksum_rule, record_str(v, SCAN(w)->rules.checksum))
 RECORD_GETTER(s_rmap, record_uint(v, KSM_RMAP_ITEM_BYTES))
 RECORD_GETTER(s_dump, record_item(v, &SCAN(w)->dumps[w->index].stats))
 RECORD_GETTER(s_totals, record_item(v, &SCAN(w)->total))
@@ -300,6 +301,7 @@ static const struct record_field settings_fields[] = {
 	{ .name = "kernel_rules_from", .type = RECORD_STR, .get = s_rules_from },
 	{ .name = "thp_split_maps_zero_subpages", .type = RECORD_BOOL, .get = s_thp_rule },
 	{ .name = "max_page_sharing_applies", .type = RECORD_BOOL, .get = s_mps_rule },
+	{ .name = "ksm_checksum", .type = RECORD_STR, .get = s_checksum_rule },
 	{ .name = "rmap_item_bytes", .type = RECORD_UINT, .get = s_rmap },
 };
 
@@ -671,14 +673,49 @@ static int legend(FILE *out, const struct scan_result *r, unsigned width)
 				    "expected: n(n-1)/2 / 2^32 pairs for an ideal hash", width) ? -1 : 0;
 }
 
+/* Whether one of the hashes examined is what KSM checksums pages with
+ * under the rules modelled (an alias counts as what it names). */
+static int checksum_examined(const struct scan_result *r)
+{
+	struct kb_err err;
+	const struct hash_impl *ksm = r->rules.checksum ? hash_select(r->rules.checksum, &err) : NULL;
+
+	for (unsigned i = 0; ksm && i < r->nhashes; i++)
+		if (hash_resolve(r->hashes[i].hash) == hash_resolve(ksm))
+			return 1;
+	return !ksm;
+}
+
+/* What was modelled: the kernel whose rules, and KSM's settings. */
+static int header(FILE *out, const struct scan_result *r, unsigned width)
+{
+	char rules[200], sharing[64];
+
+	if (r->rules.release[0])
+		snprintf(rules, sizeof(rules), "kernel %s's rules (from %s), checksum %s", r->rules.release,
+			 strcmp(r->rules.source, "option") == 0 ? "--kernel-release" : "the capture", r->rules.checksum);
+	else
+		snprintf(rules, sizeof(rules), "the newest kernel's rules (assumed), checksum %s", r->rules.checksum);
+	if (r->rules.max_page_sharing)
+		snprintf(sharing, sizeof(sharing), "max_page_sharing %u", r->max_page_sharing);
+	else
+		snprintf(sharing, sizeof(sharing), "no max_page_sharing (before 4.13)");
+	if (report_wrappedf(out, width, "", "# ksmbench scan: %zu dump%s, %u-byte pages; KSM modelled: %s, %s, "
+			    "pages_to_scan %u, sleep_millisecs %u", r->ndumps, kb_s(r->ndumps), r->page_size, rules,
+			    sharing, r->pages_to_scan, r->sleep_ms))
+		return -1;
+	if (checksum_examined(r))
+		return 0;
+	return report_wrappedf(out, width, "# ", "note: that kernel's KSM checksums pages with %s, which -H left out: "
+			       "the checksum tables below are not KSM's", r->rules.checksum);
+}
+
 int scan_report_table(FILE *out, const struct report_document *doc)
 {
 	const struct scan_result *r = doc->scan;
 	unsigned width = report_columns(doc);
 
-	if (report_wrappedf(out, width, "", "# ksmbench scan: %zu dump%s, %u-byte pages; KSM settings modelled: "
-			    "max_page_sharing %u, pages_to_scan %u, sleep_millisecs %u",
-			    r->ndumps, kb_s(r->ndumps), r->page_size, r->max_page_sharing, r->pages_to_scan, r->sleep_ms))
+	if (header(out, r, width))
 		return -1;
 	if (dumps_table(out, doc) || summary(out, r, width) || ksm_table(out, doc) || fputc('\n', out) == EOF ||
 	    hash_tables(out, doc) || legend(out, r, width))

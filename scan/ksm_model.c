@@ -9,20 +9,25 @@
 
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err)
 {
-	unsigned major, minor;
+	unsigned major, minor, patch = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (!release || !*release) {
 		r->source = "assumed (the newest rules)";
 		r->thp_split_zero_remap = r->max_page_sharing = 1;
+		r->checksum = "xxhash";
 		return 0;
 	}
-	if (sscanf(release, "%u.%u", &major, &minor) != 2)
+	if (sscanf(release, "%u.%u.%u", &major, &minor, &patch) < 2)
 		return kb_fail(err, "kernel release '%s' does not start with MAJOR.MINOR", release);
+	if (major < 2 || (major == 2 && (minor < 6 || (minor == 6 && patch < 32))))
+		return kb_fail(err, "kernel release '%s' has no KSM (it came in 2.6.32)", release);
 	snprintf(r->release, sizeof(r->release), "%s", release);
 	r->source = source;
 	r->thp_split_zero_remap = major > 6 || (major == 6 && minor >= 12);
 	r->max_page_sharing = major > 4 || (major == 4 && minor >= 13);
+	/* ksm: replace jhash2 with xxhash, merged for 5.0. */
+	r->checksum = major >= 5 ? "xxhash" : "jhash2";
 	return 0;
 }
 

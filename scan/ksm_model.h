@@ -8,6 +8,8 @@
  *     any of its subpages: those zero subpages leave KSM's view; before,
  *     KSM merges them like any zero page;
  *   - max_page_sharing exists since Linux 4.13 (no limit before);
+ *   - KSM checksums pages with xxhash since Linux 5.0, jhash2 before
+ *     (2.6.32, KSM's first release, to 4.20);
  *   - mappings that already shared a PFN (fork, earlier merging) are
  *     counted by KSM but save nothing when merged;
  *   - general_profit: (pages_sharing + ksm_zero_pages) * page size -
@@ -27,10 +29,12 @@ struct ksm_rules {
 	const char *source;  /* "option", "capture" or "assumed (the newest rules)" */
 	int thp_split_zero_remap; /* 6.12+ */
 	int max_page_sharing;     /* 4.13+ */
+	const char *checksum;     /* KSM's page checksum: "xxhash" (5.0+), "jhash2" before */
 };
 
 /* The rules of a release ("6.18.44-..."); NULL or "": the newest. Fails on
- * text that does not start with MAJOR.MINOR. */
+ * text that does not start with MAJOR.MINOR, and on a release before KSM
+ * (2.6.32). */
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err);
 
 /* One page of a capture with page words. */

@@ -69,7 +69,7 @@ with ksm_guard.Guard() as guard:
               "--profile attributes samples to the checksum function")
         check(prof.get("model_checksum_ns_per_page", 0) > 0, "--profile gives the model's cost beside")
         rc, out, err = run("ksm", "--profile", "500ms")
-        check(rc == 0 and "checksum" in out and "model: scan's cold xxhash cost" in out
+        check(rc == 0 and "checksum" in out and "model: scan's cold xxhash cost" in out and prof.get("model_checksum") == "xxhash"
               and max(map(len, out.splitlines())) <= 100, f"--profile table in 100 columns: {err!r} {out!r}")
         rc, out, err = run("ksm", "--profile", "200ms", "--wide")
         check(rc == 0 and any(l.startswith("model: ") and l.endswith("%") and len(l) > 100 for l in out.splitlines()),

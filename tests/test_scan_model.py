@@ -81,6 +81,29 @@ check(doc["settings"]["max_page_sharing"] == 2 and k0["stable_node_chains"] == 1
 doc = scan_json("--kernel-release", "4.9", "--max-page-sharing", "2", a, b)
 check(doc["ksm"]["use_zero_pages_0"]["stable_node_chains"] == 0 and not doc["settings"]["max_page_sharing_applies"],
       "before 4.13 there is no max_page_sharing")
+# KSM's checksum follows the release: jhash2 before 5.0 (the default -H
+# then), xxhash since; the header names the rules, and says when the
+# checksum KSM would use is not among the hashes examined.
+check(doc["settings"]["ksm_checksum"] == "jhash2" and [h["hash"] for h in doc["hashes"]] == ["jhash2"],
+      f"4.9: KSM's checksum is jhash2, examined by default: {doc['settings']} {doc['hashes']}")
+doc = scan_json("--kernel-release", "5.0", a)
+check(doc["settings"]["ksm_checksum"] == "xxhash" and [h["hash"] for h in doc["hashes"]] == ["xxhash"],
+      "5.0: xxhash")
+rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", "4.19", "-H", "xxhash", a)
+text = " ".join(out.split())
+check(rc == 0 and "KSM modelled: kernel 4.19's rules (from --kernel-release), checksum jhash2, max_page_sharing" in text
+      and "# note: that kernel's KSM checksums pages with jhash2, which -H left out" in text,
+      f"the header names the rules and the missing checksum: {out[:400]!r}")
+old_capture = temp_file(capture(B_PAGES, B_WORDS, release="4.19.0"))
+rc, out, err = run("scan", "--sample-pages", "0", old_capture)
+text = " ".join(out.split())
+check(rc == 0 and "kernel 4.19.0's rules (from the capture), checksum jhash2" in text and "# note: " in text,
+      f"a capture of 4.19: its rules, and the note (xxhash examined by default): {out[:400]!r}")
+rc, out, err = run("scan", "--sample-pages", "0", "-H", "jhash2,xxhash", old_capture)
+check(rc == 0 and "# note: " not in out, "with jhash2 among the hashes, no note")
+rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", "2.6.31", a)
+check(rc == 2 and out == "" and err.strip() == "ksmbench scan: kernel release '2.6.31' has no KSM (it came in 2.6.32)",
+      f"a release before KSM: {err!r}")
 
 # The same capture in big-endian byte order reads the same.
 abig = temp_file(capture(A_PAGES, A_WORDS, big=True))

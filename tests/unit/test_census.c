@@ -257,3 +257,23 @@ void test_census_arithmetic(void)
 	CHECK(fabs(scan_ksmd_cpu_share(100, 20, 1000, 0.5) - 0.05 / 20.05) < 1e-12);
 	CHECK(scan_ksmd_cpu_share(100, 0, 1000, 1.0) == 1.0);
 }
+
+/* The kernel rules by release: KSM's checksum, THP zero subpages,
+ * max_page_sharing, and releases that predate KSM or are not releases. */
+void test_census_kernel_rules(void)
+{
+	struct ksm_rules r;
+	struct kb_err err;
+
+	CHECK(ksm_rules_for(NULL, NULL, &r, &err) == 0 && !strcmp(r.checksum, "xxhash") && r.thp_split_zero_remap);
+	CHECK(ksm_rules_for("4.20.17", "option", &r, &err) == 0 && !strcmp(r.checksum, "jhash2") &&
+	      r.max_page_sharing && !r.thp_split_zero_remap);
+	CHECK(ksm_rules_for("5.0", "option", &r, &err) == 0 && !strcmp(r.checksum, "xxhash"));
+	CHECK(ksm_rules_for("4.12", "option", &r, &err) == 0 && !r.max_page_sharing);
+	CHECK(ksm_rules_for("6.12.0-rc1", "capture", &r, &err) == 0 && r.thp_split_zero_remap &&
+	      !strcmp(r.release, "6.12.0-rc1"));
+	CHECK(ksm_rules_for("2.6.32", "option", &r, &err) == 0 && !strcmp(r.checksum, "jhash2"));
+	CHECK(ksm_rules_for("2.6.31", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
+	CHECK(ksm_rules_for("2.4", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
+	CHECK(ksm_rules_for("linux", "option", &r, &err) == -1 && strstr(err.msg, "MAJOR.MINOR"));
+}
