@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "../scan/ksm_cost.h"
@@ -25,15 +24,11 @@ struct cold_cost {
 
 static int cold_cost(const char *cmd, struct cold_cost *c)
 {
-	struct utsname u;
-	struct ksm_rules rules;
 	struct kb_err err;
 	const struct hash_impl *h;
 
-	if (uname(&u) != 0 || ksm_rules_for(u.release, "running kernel", &rules, &err))
-		ksm_rules_for(NULL, NULL, &rules, &err); /* the newest's */
-	c->hash = rules.checksum;
-	if (!(h = hash_select(rules.checksum, &err)) || ksm_cost_cold_ns(h, 4096, &c->ns, &err))
+	c->hash = ksm_checksum_running();
+	if (!(h = hash_select(c->hash, &err)) || ksm_cost_cold_ns(h, 4096, &c->ns, &err))
 		return cli_fail(cmd, &err);
 	return 0;
 }

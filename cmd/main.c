@@ -42,7 +42,8 @@ static void usage(FILE *out)
 		     "Exit status: 0 ok, 1 verification failure, missed self-check target or a\n"
 		     "regression found by compare, 2 usage or input error, 130/143 interrupted.\n"
 		     "KSMBENCH_DISABLE=feat,... hides CPU features (e.g. avx512f,sse4.2);\n"
-		     "KSMBENCH_CPU=VENDOR:FAMILY:MODEL poses as another CPU for the alias table.\n");
+		     "KSMBENCH_CPU=VENDOR:FAMILY:MODEL poses as another CPU for the alias table;\n"
+		     "KSMBENCH_KERNEL_RELEASE=R as another kernel for KSM's checksum (jhash2 before 5.0).\n");
 }
 
 static int default_job(void)

@@ -66,12 +66,13 @@ struct thread_ksmd {
 #define THREAD_KSMD_SLEEP_MS_DEFAULT 20u
 
 /* The verdict (thread_verdict.c), from the rows: KSM's hash today (the
- * kernel's xxhash() here), the fastest in-kernel row other than it and
+ * running kernel's: xxhash(), or jhash2 before 5.0), the fastest in-kernel row other than it and
  * the fastest outside-kernel row by ksmd-style ns/page, their speed-ups against today's from rounds side
  * by side, and what share of a CPU ksmd spends hashing with each at the
  * settings ksmd. */
 struct thread_verdict {
 	struct thread_ksmd ksmd;
+	const char *today_hash; /* KSM's checksum on the running kernel: "xxhash" or "jhash2" */
 	const struct thread_row *today, *kernel_best, *outside_best; /* NULL: not measured */
 	double kernel_x, outside_x;            /* times faster than today's (0: none) */
 	struct stats_interval kernel_x_interval, outside_x_interval;
@@ -122,10 +123,11 @@ void thread_rows_build(const struct thread_contender *contenders, size_t n, cons
  * ns_per_page: pages_to_scan pages, then sleep_ms of sleep. */
 double thread_cpu_share(double ns_per_page, const struct thread_ksmd *k);
 
-/* The verdict over rows[0..n) and results[0..nresults); today_impl names
- * the implementation KSM runs (the kernel's xxhash() on this build). */
+/* The verdict over rows[0..n) and results[0..nresults); today_hash is
+ * KSM's checksum on the running kernel and today_impl the implementation
+ * that runs it on this build (xxhash: xxh64 on 64-bit). */
 void thread_verdict_build(const struct thread_row *rows, size_t n, const struct bench_result *results,
-			  size_t nresults, const char *today_impl, const struct thread_ksmd *k,
-			  struct thread_verdict *v);
+			  size_t nresults, const char *today_hash, const char *today_impl,
+			  const struct thread_ksmd *k, struct thread_verdict *v);
 
 #endif

@@ -44,11 +44,12 @@ static double against_today(const struct thread_row *r, const struct thread_row 
 }
 
 void thread_verdict_build(const struct thread_row *rows, size_t n, const struct bench_result *results,
-			  size_t nresults, const char *today_impl, const struct thread_ksmd *k,
-			  struct thread_verdict *v)
+			  size_t nresults, const char *today_hash, const char *today_impl,
+			  const struct thread_ksmd *k, struct thread_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->ksmd = *k;
+	v->today_hash = today_hash;
 	for (size_t i = 0; i < n && !v->today; i++)
 		if (rows[i].in_kernel && rows[i].ksm && rows[i].ksm->impl && strcmp(rows[i].ksm->impl, today_impl) == 0)
 			v->today = &rows[i];
@@ -135,12 +136,17 @@ static int today_line(FILE *out, const struct thread_verdict *v, unsigned width,
 {
 	const struct thread_ksmd *k = &v->ksmd;
 
+	char label[96];
+
 	if (!v->today)
-		return report_wrappedf(out, width, pre, "KSM's xxhash was not measured here.");
+		return report_wrappedf(out, width, pre, "KSM's %s was not measured here.", v->today_hash);
+	if (strcmp(v->today_hash, v->today->ksm->impl) == 0)
+		snprintf(label, sizeof(label), "%s", v->today_hash);
+	else
+		snprintf(label, sizeof(label), "%s (%s here)", v->today_hash, v->today->ksm->impl);
 	return report_wrappedf(out, width, pre,
-			       "KSM today: xxhash (%s here), %.0f ns/page in ksmd's pattern, %.2f%% of a CPU at "
-			       "%u pages/%u ms.", v->today->ksm->impl, v->today->ns_here, 100 * v->today_cpu_share,
-			       k->pages_to_scan, k->sleep_ms);
+			       "KSM today: %s, %.0f ns/page in ksmd's pattern, %.2f%% of a CPU at %u pages/%u ms.", label,
+			       v->today->ns_here, 100 * v->today_cpu_share, k->pages_to_scan, k->sleep_ms);
 }
 
 static int best_line(FILE *out, const struct thread_verdict *v, int in_kernel, unsigned width, const char *pre)
@@ -156,7 +162,7 @@ static int best_line(FILE *out, const struct thread_verdict *v, int in_kernel, u
 	row_label(label, sizeof(label), r);
 	speedup_text(x, sizeof(x), speedup, in_kernel ? &v->kernel_x_interval : &v->outside_x_interval);
 	if (in_kernel && speedup > 0 && speedup < 1)
-		return report_wrappedf(out, width, pre, "%s: KSM's own xxhash; next %s, %s.", what, label, x);
+		return report_wrappedf(out, width, pre, "%s: KSM's own %s; next %s, %s.", what, v->today_hash, label, x);
 	return report_wrappedf(out, width, pre, "%s: %s, %s, %.2f%% of a CPU.", what, label, x,
 			       100 * (in_kernel ? v->kernel_cpu_share : v->outside_cpu_share));
 }
@@ -207,6 +213,7 @@ static int bound(struct record_value *v, const struct stats_interval *iv, int hi
 	return iv->n > 1 && record_real(v, high ? iv->high : iv->low);
 }
 
+RECORD_GETTER(v_today_hash, record_str(v, VERDICT(w)->today_hash))
 RECORD_GETTER(v_today, row_impl(v, VERDICT(w)->today))
 RECORD_GETTER(v_today_ns, VERDICT(w)->today && record_real(v, VERDICT(w)->today->ns_here))
 RECORD_GETTER(v_today_cpu, share(v, VERDICT(w)->today, VERDICT(w)->today_cpu_share))
@@ -228,6 +235,7 @@ RECORD_GETTER(v_unstable, record_int(v, (int64_t)VERDICT(w)->unstable))
 RECORD_GETTER(v_trusted, record_bool(v, VERDICT(w)->unstable == 0))
 
 static const struct record_field verdict_fields[] = {
+	{ .name = "ksm_today_hash", .type = RECORD_STR, .get = v_today_hash },
 	{ .name = "ksm_today_implementation", .type = RECORD_STR, .get = v_today },
 	{ .name = "ksm_today_ns_per_page", .type = RECORD_REAL, .format = "%.2f", .get = v_today_ns },
 	{ .name = "ksm_today_cpu_percent", .type = RECORD_REAL, .format = "%.4f", .get = v_today_cpu },

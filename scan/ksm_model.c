@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "../datasets/capture_note.h"
 
@@ -29,6 +30,20 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	/* ksm: replace jhash2 with xxhash, merged for 5.0. */
 	r->checksum = major >= 5 ? "xxhash" : "jhash2";
 	return 0;
+}
+
+const char *ksm_checksum_running(void)
+{
+	const char *posed = getenv("KSMBENCH_KERNEL_RELEASE");
+	struct utsname u;
+	struct ksm_rules r;
+	struct kb_err err;
+
+	if (posed && *posed)
+		return ksm_rules_for(posed, "", &r, &err) ? "xxhash" : r.checksum;
+	if (uname(&u) != 0 || ksm_rules_for(u.release, "", &r, &err))
+		return "xxhash";
+	return r.checksum;
 }
 
 void ksm_model_next_dump(struct ksm_model *m)

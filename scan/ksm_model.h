@@ -37,6 +37,11 @@ struct ksm_rules {
  * (2.6.32). */
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err);
 
+/* KSM's checksum on the running kernel ("xxhash" or "jhash2"), from its
+ * release (uname), or from KSMBENCH_KERNEL_RELEASE where set (tests pose
+ * as an older kernel with it); "xxhash" when the release says nothing. */
+const char *ksm_checksum_running(void);
+
 /* One page of a capture with page words. */
 struct ksm_page_rec {
 	uint64_t content; /* census_add's *content */

@@ -54,6 +54,7 @@ def run(*args, stdin=None, env=None, timeout=600, user=None, ceiling=False, proc
     full_env = dict(os.environ)
     full_env.pop("KSMBENCH_DISABLE", None)
     full_env.pop("KSMBENCH_CPU", None)
+    full_env.pop("KSMBENCH_KERNEL_RELEASE", None)
     if env:
         full_env.update(env)
     cmd = [BIN, *args]

@@ -271,8 +271,10 @@ check((xs is None and xns is None) or (xs >= 512 and xns > 0), f"XSAVE's state s
 if platform.machine() == "x86_64" and not os.environ.get("KSMBENCH_TEST_EMULATED"):
     check(xs is not None, "a native x86-64 run measures XSAVE")
 v = doc.get("thread", {}).get("verdict") or {}
-# The kernel's xxhash(): xxh64 on 64-bit builds, xxh32 on 32-bit ones (i386).
-check(v.get("ksm_today_implementation") in ("xxh64", "xxh32")
+# The kernel's xxhash(): xxh64 on 64-bit builds, xxh32 on 32-bit ones (i386);
+# jhash2 on a kernel before 5.0.
+today_impls = ("xxh64", "xxh32") if v.get("ksm_today_hash") == "xxhash" else ("jhash2",)
+check(v.get("ksm_today_implementation") in today_impls
       and v.get("pages_to_scan", 0) > 0 and v.get("settings_source") in ("sysfs", "defaults"), f"verdict: {v}")
 kernel_ns = {t["implementation"]: t["ns_per_page_here"] for t in trows[:5]
              if t["ns_per_page_here"] and t["implementation"] != v.get("ksm_today_implementation")}
@@ -284,6 +286,14 @@ today = by.get(v.get("ksm_today_implementation"), {})
 if today.get("ns_per_page_here") and v.get("ksm_today_cpu_percent"):
     ns, n, ms = today["ns_per_page_here"], v["pages_to_scan"], v["sleep_millisecs"]
     check(abs(v["ksm_today_cpu_percent"] - 100 * ns * n / (ns * n + ms * 1e6)) < 1e-3, "verdict: share of a CPU")
+# Posing as a kernel before 5.0, whose KSM checksums with jhash2: today's
+# is jhash2, and the fastest the kernel has is another row.
+rc, out, err = run(*THREAD, "--format", "json", env={"KSMBENCH_KERNEL_RELEASE": "4.18.0-553.el8_10.x86_64"})
+old_v = json.loads(out)["thread"]["verdict"] if rc == 0 else {}
+check(old_v.get("ksm_today_hash") == "jhash2" and old_v.get("ksm_today_implementation") == "jhash2"
+      and old_v.get("kernel_best_implementation") not in (None, "jhash2"), f"a 4.18 kernel's KSM: jhash2: {old_v}")
+rc, out, err = run(*THREAD, env={"KSMBENCH_KERNEL_RELEASE": "4.18.0"})
+check(rc == 0 and out.startswith("KSM today: jhash2, "), f"the verdict names jhash2: {out[:120]!r}")
 kinds = [(r["timer"], r["data"]) for r in doc.get("results", [])]
 check(kinds == [("jiffies", "zero")] * len(NAMES) + [("ksmd", "random")] * len(NAMES), f"thread measurements {kinds}")
 # The ksmd style's set is cold by flushing each cycle's pages (every build

@@ -101,7 +101,7 @@ void test_thread_verdict(void)
 	thread_rows_build(c, 4, r, 4, rows);
 	CHECK_STR(rows[0].hash, "crc32c");
 	CHECK_STR(rows[3].hash, "xxh3-avx2");
-	thread_verdict_build(rows, 4, r, 4, "xxh64", &k, &v);
+	thread_verdict_build(rows, 4, r, 4, "xxhash", "xxh64", &k, &v);
 	CHECK(v.today == &rows[1] && v.kernel_best == &rows[0] && v.outside_best == &rows[3]);
 	CHECK(v.kernel_x == 2 && v.outside_x == 4);
 	/* 100 pages of 1 us, then 20 ms asleep: 0.1 ms of 20.1. */
@@ -144,7 +144,7 @@ void test_thread_verdict(void)
 	/* KSM's own hash the fastest the kernel has: the next one, slower. */
 	result(&r[0], &rounds[0], "crc32c-3way", 5000);
 	thread_rows_build(c, 4, r, 4, rows);
-	thread_verdict_build(rows, 4, r, 4, "xxh64", &k, &v);
+	thread_verdict_build(rows, 4, r, 4, "xxhash", "xxh64", &k, &v);
 	CHECK(v.kernel_best == &rows[2] && v.kernel_x == 0.5);
 	buf = verdict_text(&doc);
 	CHECK(buf);
