@@ -43,15 +43,21 @@ static const char *get_string(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* The JSON values in text, counted as its separators and openings outside
- * strings: what the parser would allocate a node for, at most. Stops
- * counting past limit. */
-static size_t count_values(const unsigned char *text, size_t len, size_t limit)
+/* The shape of text[0..len) as JSON, outside strings: how many values the
+ * parser would allocate a node for at most (separators and openings;
+ * counting stops past limit), and how many arrays and objects are still
+ * open at len (cJSON stops at its nesting limit, which deserves its own
+ * message). */
+struct text_shape {
+	size_t values, depth;
+};
+
+static struct text_shape shape_of(const unsigned char *text, size_t len, size_t limit)
 {
-	size_t n = 1;
+	struct text_shape sh = { 1, 0 };
 	int in_string = 0;
 
-	for (size_t i = 0; i < len && n <= limit; i++) {
+	for (size_t i = 0; i < len && sh.values <= limit; i++) {
 		if (in_string) {
 			if (text[i] == '\\')
 				i++;
@@ -60,10 +66,12 @@ static size_t count_values(const unsigned char *text, size_t len, size_t limit)
 		} else if (text[i] == '"') {
 			in_string = 1;
 		} else {
-			n += text[i] == ',' || text[i] == '[' || text[i] == '{';
+			sh.values += text[i] == ',' || text[i] == '[' || text[i] == '{';
+			sh.depth += text[i] == '[' || text[i] == '{';
+			sh.depth -= (text[i] == ']' || text[i] == '}') && sh.depth;
 		}
 	}
-	return n;
+	return sh;
 }
 
 /* The document's text as JSON: within the limits, one value and nothing
@@ -75,7 +83,7 @@ static int parse(const char *path, const char *text, size_t len, struct loaded_d
 	if (len > RESULTS_MAX_BYTES)
 		return kb_fail(err, "%s is larger than %zu bytes, the most a results document may hold", path,
 			       RESULTS_MAX_BYTES);
-	if (count_values((const unsigned char *)text, len, RESULTS_MAX_VALUES) > RESULTS_MAX_VALUES)
+	if (shape_of((const unsigned char *)text, len, RESULTS_MAX_VALUES).values > RESULTS_MAX_VALUES)
 		return kb_fail(err, "%s: more than %d JSON values, the most a results document may hold", path,
 			       RESULTS_MAX_VALUES);
 	doc->root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
@@ -85,6 +93,9 @@ static int parse(const char *path, const char *text, size_t len, struct loaded_d
 		size_t at = end ? (size_t)(end - text) : 0;
 		if (len == 0)
 			return kb_fail(err, "%s: not a JSON document (empty)", path);
+		if (shape_of((const unsigned char *)text, at, SIZE_MAX).depth >= CJSON_NESTING_LIMIT)
+			return kb_fail(err, "%s: JSON nested deeper than %d levels (at byte %zu)", path,
+				       CJSON_NESTING_LIMIT, at);
 		return kb_fail(err, "%s: not a JSON document (invalid at byte %zu of %zu%s)", path, at, len,
 			       at + 1 >= len ? ": cut short?" : "");
 	}

@@ -118,6 +118,12 @@ check_usage_error(["plot", path], "not a JSON document", "plot refuses Infinity"
 rc, svg, err = run("plot", write(doc(result(ns_per_page_min=0, ns_per_page_max=0))))
 check(rc == 0 and "nan" not in svg and "inf" not in svg, f"plot of zero times: rc={rc} err={err!r}")
 
+# --- Nesting past the parser's limit (1000 levels): said as such, in a
+# string it does not count
+deep = write(None, b'{"a": "[[[[", "b": ' + b"[" * 5000 + b"]" * 5000 + b"}")
+check_usage_error(["compare", deep, good], "JSON nested deeper than 1000 levels", "compare: nested too deep")
+check_usage_error(["plot", deep], "nested deeper than 1000 levels (at byte 1018)", "plot: nested too deep, where")
+
 # --- Nothing after the document but white space
 text = json.dumps(doc(result())).encode()
 check(run("plot", write(None, text + b" \n\t\r\n"))[0] == 0, "trailing white space is accepted")
