@@ -110,8 +110,14 @@ static int fail_access(pid_t pid, int e, const char *what, struct kb_err *err)
 {
 	char cause[256];
 
-	if (e == ESRCH || e == ENOENT)
+	if (e == ESRCH || e == ENOENT) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		if (access(path, F_OK) == 0)
+			return kb_fail(err, "PID %d has no user memory to read (a kernel thread, or a process that "
+					    "is exiting)", (int)pid);
 		return kb_fail(err, "no process with PID %d", (int)pid);
+	}
 	if (e != EACCES && e != EPERM)
 		return kb_fail_errno(err, e, "cannot read %s of process %d", what, (int)pid);
 	capture_permission_cause(pid, cause, sizeof(cause));

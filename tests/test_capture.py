@@ -229,6 +229,12 @@ finally:
 rc, out, err = run("capture", "--pid", str(child.pid), "-o", os.path.join(tmp, "gone.core"))
 check(rc == 2 and "no process with PID" in err and len(err.splitlines()) == 1, f"a finished process: {err!r}")
 check(not os.path.exists(os.path.join(tmp, "gone.core")), "no file after an error")
+# A kernel thread (kthreadd is PID 2 wherever there is a kernel thread at
+# all) exists but has no memory of its own: said so, not "no process".
+if os.path.exists("/proc/2/stat") and open("/proc/2/stat").read().split()[1] == "(kthreadd)":
+    rc, out, err = run("capture", "--pid", "2", "-o", os.path.join(tmp, "kthread.core"))
+    check(rc == 2 and "PID 2 has no user memory to read (a kernel thread" in err and len(err.splitlines()) == 1
+          and not os.path.exists(os.path.join(tmp, "kthread.core")), f"a kernel thread: {err!r}")
 rc, out, err = run("capture", "--pid", "abc", "-o", "x")
 check(rc == 2 and "bad PID" in err, f"bad PID: {err!r}")
 rc, out, err = run("capture", "--pid", "1")
