@@ -156,5 +156,9 @@ int ksm_read_process(pid_t pid, struct ksm_value *out, size_t max, size_t *n, st
 		}
 		fclose(f);
 	}
+	/* Both files are empty for a task without memory of its own. */
+	if (*n == 0)
+		return kb_fail(err, "process %d has no KSM counters: it has no user memory (a kernel thread, or "
+				    "exiting)", (int)pid);
 	return 0;
 }

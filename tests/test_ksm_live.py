@@ -21,6 +21,11 @@ for args, needle in ((["--watch", "1ms"], "--watch"), (["--profile", "x"], "--pr
                      (["--watch", "1s", "--profile", "1s"], "exclude each other"),
                      (["--watch", "1s", "--format", "csv"], "table or json")):
     check_usage_error(["ksm", *args], needle, f"ksm {args}")
+# A kernel thread (kthreadd, PID 2) has no user memory: its ksm_stat is
+# empty (Linux 6.1+), said as one error, not an empty table.
+if os.path.exists("/proc/2/ksm_stat") and open("/proc/2/stat").read().split()[1] == "(kthreadd)":
+    check_usage_error(["ksm", "--pid", "2"], "process 2 has no KSM counters: it has no user memory",
+                      "ksm --pid of a kernel thread")
 
 why = ksm_guard.why_not_usable()
 if why:
