@@ -8,6 +8,7 @@
 #include "../datasets/dump.h"
 #include "../hashes/cpu_features.h"
 #include "../hashes/cpu_identity.h"
+#include "../scan/ksm_model.h"
 #include "cli.h"
 #include "workers.h"
 
@@ -56,12 +57,16 @@ static int default_job(void)
 int main(int argc, char **argv)
 {
 	const char *disable = getenv("KSMBENCH_DISABLE"), *cpu = getenv("KSMBENCH_CPU");
+	const char *release = getenv("KSMBENCH_KERNEL_RELEASE");
+	struct ksm_rules rules;
 	struct kb_err err;
 
 	if (disable && *disable && cpu_features_disable(disable, &err))
 		return cli_fail(NULL, &err);
 	if (cpu && *cpu && cpu_identity_simulate(cpu, &err))
 		return cli_fail(NULL, &err);
+	if (release && *release && ksm_rules_for(release, "KSMBENCH_KERNEL_RELEASE", &rules, &err))
+		return cli_error(NULL, "KSMBENCH_KERNEL_RELEASE: %s", err.msg);
 	/* A measuring process started by another ksmbench (cmd/workers.h). */
 	if (argc >= 4 && strcmp(argv[1], "--worker") == 0) {
 		if (worker_spec_parse(argv[2]))

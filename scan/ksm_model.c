@@ -39,7 +39,7 @@ const char *ksm_checksum_running(void)
 	struct ksm_rules r;
 	struct kb_err err;
 
-	if (posed && *posed)
+	if (posed && *posed) /* checked by main() */
 		return ksm_rules_for(posed, "", &r, &err) ? "xxhash" : r.checksum;
 	if (uname(&u) != 0 || ksm_rules_for(u.release, "", &r, &err))
 		return "xxhash";

@@ -48,6 +48,8 @@ if entries["crc32c-sse42"]["available"]:
 else:
     check(row and "no (not built for this architecture)" in row[0], "unbuilt entry shown in list")
 check_usage_error(["list"], "unknown CPU feature", "bad KSMBENCH_DISABLE", env={"KSMBENCH_DISABLE": "sse9"})
+check_usage_error(["list"], "KSMBENCH_KERNEL_RELEASE: kernel release 'linux' does not start with MAJOR.MINOR",
+                  "bad KSMBENCH_KERNEL_RELEASE", env={"KSMBENCH_KERNEL_RELEASE": "linux"})
 
 # verify: the full sweep, one line per hash plus a summary
 rc, out, err = run("verify", *(["--quick"] if QUICK else []))
