@@ -229,7 +229,8 @@ static int select_hashes(struct scan_cli *s)
 
 	if (ksm_rules_for(s->o.kernel_release, "option", &rules, &err))
 		return cli_fail("scan", &err);
-	n = hash_select_list(s->hashes ? s->hashes : rules.checksum, s->o.hashes, CENSUS_SUMS_MAX, &err);
+	s->o.hashes[0] = rules.checksum;
+	n = s->hashes ? hash_select_list(s->hashes, s->o.hashes, CENSUS_SUMS_MAX, &err) : 1;
 	if (n < 0)
 		return cli_fail("scan", &err);
 	s->o.nhashes = (unsigned)n;

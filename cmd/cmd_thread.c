@@ -179,10 +179,8 @@ static int report(const struct thread_opts *o, struct bench_context *ctx, struct
 	/* After an interruption the rows not measured have no figures. */
 	thread_rows_build(c, n, r->items, r->n, rows);
 	run_cli_finish("thread", ctx, r, f, o->quiet);
-	const char *today = ksm_checksum_running();
-	struct kb_err err;
-	const struct hash_impl *h = hash_select(today, &err);
-	thread_verdict_build(rows, n, r->items, r->n, today, h ? hash_resolve(h)->name : today, &ksmd, &verdict);
+	const struct hash_impl *today = ksm_checksum_running();
+	thread_verdict_build(rows, n, r->items, r->n, today->name, hash_resolve(today)->name, &ksmd, &verdict);
 	struct report_document doc = { .kind = REPORT_THREAD, .ctx = ctx, .results = r->items, .nresults = r->n,
 				       .rows = rows, .nrows = n, .verdict = &verdict, .wide = o->wide };
 	return run_cli_exit_code(cmd_output_close("thread", out, cmd_output_write(out, f, &doc)));

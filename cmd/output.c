@@ -192,10 +192,14 @@ int cmd_output_close(const char *cmd, struct cmd_output *o, int write_rc)
 	/* A report not written takes its exports with it, and every file is
 	 * flushed before any is put in place: nothing half done. */
 	if (write_rc != 0) {
+		/* The file whose write failed; the report's when none says. */
 		const struct cmd_output_file *failed = &o->main;
-		for (unsigned i = 1; !failed->write_errno && i <= o->nexports; i++)
-			failed = file_at(o, i);
-		rc = write_error(cmd, failed->write_errno ? failed : &o->main);
+		for (unsigned i = 0; i <= o->nexports; i++)
+			if (file_at(o, i)->write_errno) {
+				failed = file_at(o, i);
+				break;
+			}
+		rc = write_error(cmd, failed);
 	}
 	for (unsigned i = 0; rc == KB_EXIT_OK && i <= o->nexports; i++)
 		rc = file_flush(cmd, file_at(o, i));

@@ -259,7 +259,7 @@ RECORD_GETTER(s_release, SCAN(w)->rules.release[0] && record_str(v, SCAN(w)->rul
 RECORD_GETTER(s_rules_from, record_str(v, SCAN(w)->rules.source))
 RECORD_GETTER(s_thp_rule, record_bool(v, SCAN(w)->rules.thp_split_zero_remap))
 RECORD_GETTER(s_mps_rule, record_bool(v, SCAN(w)->rules.max_page_sharing))
-RECORD_GETTER(s_checksum_rule, record_str(v, SCAN(w)->rules.checksum))
+RECORD_GETTER(s_checksum_rule, record_str(v, SCAN(w)->rules.checksum->name))
 RECORD_GETTER(s_rmap, record_uint(v, KSM_RMAP_ITEM_BYTES))
 RECORD_GETTER(s_dump, record_item(v, &SCAN(w)->dumps[w->index].stats))
 RECORD_GETTER(s_totals, record_item(v, &SCAN(w)->total))
@@ -677,13 +677,10 @@ static int legend(FILE *out, const struct scan_result *r, unsigned width)
  * under the rules modelled (an alias counts as what it names). */
 static int checksum_examined(const struct scan_result *r)
 {
-	struct kb_err err;
-	const struct hash_impl *ksm = r->rules.checksum ? hash_select(r->rules.checksum, &err) : NULL;
-
-	for (unsigned i = 0; ksm && i < r->nhashes; i++)
-		if (hash_resolve(r->hashes[i].hash) == hash_resolve(ksm))
+	for (unsigned i = 0; i < r->nhashes; i++)
+		if (hash_resolve(r->hashes[i].hash) == hash_resolve(r->rules.checksum))
 			return 1;
-	return !ksm;
+	return 0;
 }
 
 /* What was modelled: the kernel whose rules, and KSM's settings. */
@@ -693,9 +690,11 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 
 	if (r->rules.release[0])
 		snprintf(rules, sizeof(rules), "kernel %s's rules (from %s), checksum %s", r->rules.release,
-			 strcmp(r->rules.source, "option") == 0 ? "--kernel-release" : "the capture", r->rules.checksum);
+			 strcmp(r->rules.source, "option") == 0 ? "--kernel-release" : "the capture",
+			 r->rules.checksum->name);
 	else
-		snprintf(rules, sizeof(rules), "the newest kernel's rules (assumed), checksum %s", r->rules.checksum);
+		snprintf(rules, sizeof(rules), "the newest kernel's rules (assumed), checksum %s",
+			 r->rules.checksum->name);
 	if (r->rules.max_page_sharing)
 		snprintf(sharing, sizeof(sharing), "max_page_sharing %u", r->max_page_sharing);
 	else
@@ -707,7 +706,7 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 	if (checksum_examined(r))
 		return 0;
 	return report_wrappedf(out, width, "# ", "note: that kernel's KSM checksums pages with %s, which -H left out: "
-			       "the checksum tables below are not KSM's", r->rules.checksum);
+			       "the checksum tables below are not KSM's", r->rules.checksum->name);
 }
 
 int scan_report_table(FILE *out, const struct report_document *doc)

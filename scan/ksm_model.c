@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 
 #include "../datasets/capture_note.h"
+#include "../hashes/impls.h"
 
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err)
 {
@@ -16,7 +17,7 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	if (!release || !*release) {
 		r->source = "assumed (the newest rules)";
 		r->thp_split_zero_remap = r->max_page_sharing = 1;
-		r->checksum = "xxhash";
+		r->checksum = &hash_xxhash;
 		return 0;
 	}
 	if (sscanf(release, "%u.%u.%u", &major, &minor, &patch) < 2)
@@ -28,21 +29,20 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	r->thp_split_zero_remap = major > 6 || (major == 6 && minor >= 12);
 	r->max_page_sharing = major > 4 || (major == 4 && minor >= 13);
 	/* ksm: replace jhash2 with xxhash, merged for 5.0. */
-	r->checksum = major >= 5 ? "xxhash" : "jhash2";
+	r->checksum = major >= 5 ? &hash_xxhash : &hash_jhash2;
 	return 0;
 }
 
-const char *ksm_checksum_running(void)
+const struct hash_impl *ksm_checksum_running(void)
 {
-	const char *posed = getenv("KSMBENCH_KERNEL_RELEASE");
+	const char *posed = getenv("KSMBENCH_KERNEL_RELEASE"); /* checked by main() */
 	struct utsname u;
 	struct ksm_rules r;
 	struct kb_err err;
+	const char *release = posed && *posed ? posed : uname(&u) == 0 ? u.release : NULL;
 
-	if (posed && *posed) /* checked by main() */
-		return ksm_rules_for(posed, "", &r, &err) ? "xxhash" : r.checksum;
-	if (uname(&u) != 0 || ksm_rules_for(u.release, "", &r, &err))
-		return "xxhash";
+	if (!release || ksm_rules_for(release, "", &r, &err))
+		return &hash_xxhash;
 	return r.checksum;
 }
 

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../hashes/hash.h"
 #include "census.h"
 
 #define KSM_RMAP_ITEM_BYTES 64u /* struct ksm_rmap_item, 64-bit kernels (6.x) */
@@ -29,7 +30,7 @@ struct ksm_rules {
 	const char *source;  /* "option", "capture" or "assumed (the newest rules)" */
 	int thp_split_zero_remap; /* 6.12+ */
 	int max_page_sharing;     /* 4.13+ */
-	const char *checksum;     /* KSM's page checksum: "xxhash" (5.0+), "jhash2" before */
+	const struct hash_impl *checksum; /* KSM's page checksum: xxhash (5.0+), jhash2 before */
 };
 
 /* The rules of a release ("6.18.44-..."); NULL or "": the newest. Fails on
@@ -37,10 +38,10 @@ struct ksm_rules {
  * (2.6.32). */
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err);
 
-/* KSM's checksum on the running kernel ("xxhash" or "jhash2"), from its
- * release (uname), or from KSMBENCH_KERNEL_RELEASE where set (tests pose
- * as an older kernel with it); "xxhash" when the release says nothing. */
-const char *ksm_checksum_running(void);
+/* KSM's checksum on the running kernel (the xxhash or jhash2 entry), from
+ * its release (uname), or from KSMBENCH_KERNEL_RELEASE where set (tests
+ * pose as an older kernel with it); xxhash when the release says nothing. */
+const struct hash_impl *ksm_checksum_running(void);
 
 /* One page of a capture with page words. */
 struct ksm_page_rec {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../hashes/impls.h"
 #include "../../scan/census.h"
 #include "../../scan/scan.h"
 #include "check.h"
@@ -265,14 +266,14 @@ void test_census_kernel_rules(void)
 	struct ksm_rules r;
 	struct kb_err err;
 
-	CHECK(ksm_rules_for(NULL, NULL, &r, &err) == 0 && !strcmp(r.checksum, "xxhash") && r.thp_split_zero_remap);
-	CHECK(ksm_rules_for("4.20.17", "option", &r, &err) == 0 && !strcmp(r.checksum, "jhash2") &&
+	CHECK(ksm_rules_for(NULL, NULL, &r, &err) == 0 && r.checksum == &hash_xxhash && r.thp_split_zero_remap);
+	CHECK(ksm_rules_for("4.20.17", "option", &r, &err) == 0 && r.checksum == &hash_jhash2 &&
 	      r.max_page_sharing && !r.thp_split_zero_remap);
-	CHECK(ksm_rules_for("5.0", "option", &r, &err) == 0 && !strcmp(r.checksum, "xxhash"));
+	CHECK(ksm_rules_for("5.0", "option", &r, &err) == 0 && r.checksum == &hash_xxhash);
 	CHECK(ksm_rules_for("4.12", "option", &r, &err) == 0 && !r.max_page_sharing);
 	CHECK(ksm_rules_for("6.12.0-rc1", "capture", &r, &err) == 0 && r.thp_split_zero_remap &&
 	      !strcmp(r.release, "6.12.0-rc1"));
-	CHECK(ksm_rules_for("2.6.32", "option", &r, &err) == 0 && !strcmp(r.checksum, "jhash2"));
+	CHECK(ksm_rules_for("2.6.32", "option", &r, &err) == 0 && r.checksum == &hash_jhash2);
 	CHECK(ksm_rules_for("2.6.31", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
 	CHECK(ksm_rules_for("2.4", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
 	CHECK(ksm_rules_for("linux", "option", &r, &err) == -1 && strstr(err.msg, "MAJOR.MINOR"));
