@@ -169,14 +169,25 @@ static unsigned unshared_rounds(const double *tp, unsigned n, unsigned *keep)
 	return k;
 }
 
-/* best_and_spread over the rounds in keep only. */
-static double best_of_kept(const double *samples, const unsigned *keep, unsigned k, double *spread_pct)
+/* The best of all n rounds, and its spread against the median of the
+ * rounds in keep. A shared round cannot make the best lower, and leaving it
+ * out of the best cost the figures most where they were steadiest: on a Zen
+ * 5 VM the core throughput touched its top in a few rounds only, so that
+ * most were called shared, and the fused loops run fast in some rounds and
+ * a third slower in the others, however free the core (how the scheduler
+ * bound the loop to the units). The best of the few kept rounds then missed
+ * the fast ones in some runs. */
+static double best_of_all(const double *samples, unsigned n, const unsigned *keep, unsigned k, double *spread_pct)
 {
-	double kept[CEIL_ROUNDS_MAX];
+	double kept[CEIL_ROUNDS_MAX], best = samples[0];
 
+	for (unsigned r = 1; r < n; r++)
+		best = samples[r] < best ? samples[r] : best;
 	for (unsigned i = 0; i < k; i++)
 		kept[i] = samples[keep[i]];
-	return best_and_spread(kept, k, spread_pct);
+	qsort(kept, k, sizeof(kept[0]), cmp_double);
+	*spread_pct = best > 0 ? 100 * (kept[k / 2] - best) / best : 0;
+	return best;
 }
 
 /* The buffer of the memory probes, touched so that its pages exist. Where
@@ -331,13 +342,13 @@ static void instruction_probes(const struct ceiling_opts *o, struct ceiling_figu
 	out->rounds = r;
 	out->rounds_shared = r - k;
 
-	double spread, add_s = best_of_kept(samples[CEIL_CORE_CLOCK], keep, k, &spread);
+	double spread, add_s = best_of_all(samples[CEIL_CORE_CLOCK], r, keep, k, &spread);
 	double hz = add_s > 0 ? 1 / add_s : 0;
 	out->v[CEIL_CORE_CLOCK] = (struct ceiling_value){ hz > 0, hz, spread };
 	for (int p = 0; p < CEIL_NPROBES; p++) {
 		if (!iters[p] || p == CEIL_CORE_CLOCK || hz <= 0)
 			continue;
-		double best = best_of_kept(samples[p], keep, k, &spread), cycles = best * hz;
+		double best = best_of_all(samples[p], r, keep, k, &spread), cycles = best * hz;
 		double v = probes[p].kind == K_BYTES_PER_CYCLE ? (cycles > 0 ? 1 / cycles : 0) : cycles;
 		out->v[p] = (struct ceiling_value){ v > 0, v, spread };
 	}

@@ -66,15 +66,15 @@ enum ceiling_probe_id {
 struct ceiling_value {
 	int measured;      /* 0: this CPU or build cannot run the probe */
 	double value;      /* best of the repeats, in the unit above */
-	double spread_pct; /* (median - best) / best of the repeats, in % */
+	double spread_pct; /* (median of the unshared rounds - best) / best, in % */
 };
 
 struct ceiling_figures {
 	struct ceiling_value v[CEIL_NPROBES];
 	unsigned repeats;
-	/* Instruction rounds run, and those left out because the core's
-	 * throughput was down (an SMT sibling, here or on the host, shared
-	 * it): the figures are the best of the others. */
+	/* Instruction rounds run, and those whose core throughput was down
+	 * (an SMT sibling, here or on the host, shared the core): the figures
+	 * are the best of all; the spread and --repeat count the others only. */
 	unsigned rounds, rounds_shared;
 	double elapsed_s;       /* wall time of the measurement */
 	size_t stream_bytes;    /* size of the streamed buffer */

@@ -276,14 +276,14 @@ int ceiling_report_table(FILE *out, const struct report_document *doc)
 	const struct ceiling_report *r = doc->ceiling;
 	const struct ceiling_figures *f = r->figures;
 
-	unsigned kept = f->rounds ? f->rounds - f->rounds_shared : f->repeats;
+	unsigned rounds = f->rounds ? f->rounds : f->repeats;
 	char shared[80] = "";
 
 	if (f->rounds_shared)
-		snprintf(shared, sizeof(shared), " (%u more left out: the core was shared)", f->rounds_shared);
+		snprintf(shared, sizeof(shared), " (%u on a shared core, out of the spread)", f->rounds_shared);
 	if (fprintf(out, "ceiling: %s (family %d, model %d), %.2f s, best of %u round%s%s, largest spread %.1f%%\n\n",
 		    r->cpu->known ? r->cpu->brand : "unknown CPU", r->cpu->ext_family, r->cpu->ext_model, f->elapsed_s,
-		    kept, kb_s(kept), shared, worst_spread(f)) < 0 ||
+		    rounds, kb_s(rounds), shared, worst_spread(f)) < 0 ||
 	    probes_table(out, f))
 		return -1;
 	if (fprintf(out, "\nceilings at %zu B per call (hot: L1; cold: streamed from memory); docs/ceilings.md\n\n",
