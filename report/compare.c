@@ -165,11 +165,11 @@ static int inconclusive(struct compare_pair *p, const struct compare_settings *s
  * back inside the threshold and the change is noise. (Comparing the two
  * medians' own intervals did that too, but it also called a 10% shift of
  * every process noise when 11 processes made each median's interval wide.) */
-static int shift_beyond(struct compare_pair *p, const struct compare_settings *s)
+static int shift_beyond(struct compare_pair *p, const struct compare_settings *s, const double *new_values)
 {
 	const struct loaded_result *a = p->base, *b = p->new_;
 	double lo, hi, t = s->threshold_percent / 100;
-	int rc = rank_test_ratio_interval(a->values, a->nvalues, b->values, b->nvalues, s->alpha, &lo, &hi);
+	int rc = rank_test_ratio_interval(a->values, a->nvalues, new_values, b->nvalues, s->alpha, &lo, &hi);
 
 	if (rc)
 		return rc < 0 ? -1 : 0;
@@ -178,12 +178,26 @@ static int shift_beyond(struct compare_pair *p, const struct compare_settings *s
 	return p->change_percent < 0 ? hi < 1 - t : lo > 1 + t;
 }
 
-static int judge(struct compare_pair *p, const struct compare_settings *s, const char *runs_differ)
+/* A cold set's rate is the memory's as much as the core's: its pairs are
+ * judged on their rates as measured. */
+static int per_cycle(const struct compare_pair *p, const struct compare_outcome *o)
+{
+	return o->clock_factor != 1 && strcmp(p->base->cache, "cold") != 0 && strcmp(p->new_->cache, "cold") != 0;
+}
+
+static int judge(struct compare_pair *p, const struct compare_settings *s, const struct compare_outcome *o)
 {
 	const struct loaded_result *a = p->base, *b = p->new_;
+	double k = (p->per_cycle = per_cycle(p, o)) ? o->clock_factor : 1;
+	double *values = malloc((b->nvalues + 1) * sizeof(*values));
+	int rc = -1;
 
+	if (!values)
+		return -1;
+	for (size_t i = 0; i < b->nvalues; i++)
+		values[i] = b->values[i] / k;
 	p->change_percent = a->bytes_per_second_median > 0
-				    ? (b->bytes_per_second_median - a->bytes_per_second_median) /
+				    ? (b->bytes_per_second_median / k - a->bytes_per_second_median) /
 					      a->bytes_per_second_median * 100
 				    : 0;
 	p->base_samples = a->nvalues;
@@ -194,23 +208,26 @@ static int judge(struct compare_pair *p, const struct compare_settings *s, const
 	p->why[0] = '\0';
 	if (a->nvalues && b->nvalues && rank_test_min_p(a->nvalues, b->nvalues) < s->alpha) {
 		struct rank_test t;
-		if (rank_test_run(b->values, b->nvalues, a->values, a->nvalues, &t))
-			return -1;
+		if (rank_test_run(values, b->nvalues, a->values, a->nvalues, &t))
+			goto done;
 		p->method = t.exact ? METHOD_RANK_EXACT : METHOD_RANK_NORMAL;
 		p->p_value = t.p;
 	}
 	int beyond = 0;
-	if (p->method != METHOD_NONE && (beyond = shift_beyond(p, s)) < 0)
-		return -1;
+	if (p->method != METHOD_NONE && (beyond = shift_beyond(p, s, values)) < 0)
+		goto done;
 	if (p->change_percent >= -s->threshold_percent && p->change_percent <= s->threshold_percent)
 		p->verdict = VERDICT_UNCHANGED;
-	else if (inconclusive(p, s, runs_differ))
+	else if (inconclusive(p, s, o->runs_differ))
 		p->verdict = VERDICT_INCONCLUSIVE;
 	else if (p->p_value >= s->alpha || !beyond)
 		p->verdict = VERDICT_NOISE;
 	else
 		p->verdict = p->change_percent < 0 ? VERDICT_REGRESSION : VERDICT_IMPROVEMENT;
-	return 0;
+	rc = 0;
+done:
+	free(values);
+	return rc;
 }
 
 /* What made a result's set cold: documents written before cold_by had
@@ -234,7 +251,7 @@ static int pair_up(const struct loaded_doc *base, const struct loaded_doc *new_,
 		struct compare_pair *p = &out->pairs[out->npairs++];
 		p->base = &base->results[i];
 		p->new_ = b;
-		if (judge(p, s, out->runs_differ))
+		if (judge(p, s, out))
 			return -1;
 		out->counts[p->verdict]++;
 		if (strcmp(p->base->impl, b->impl) != 0) {

@@ -1,7 +1,8 @@
 /* Comparing two results documents (ksmbench compare): results matched by
  * (hash, dataset, page size, misalignment, cache, timer), their headline
  * rates (medians over processes) set side by side, and a verdict per pair
- * judged on the per-process values: a change within the threshold is
+ * judged on the per-process values (per core cycle, sets not cold, where
+ * the runs' clocks differ): a change within the threshold is
  * "unchanged"; beyond it, "inconclusive" when either side is unstable (a
  * version-1 document counts as one process) or has too few processes for
  * the test, "noise" when a two-sided Mann-Whitney U test over the
@@ -41,6 +42,7 @@ struct compare_pair {
 	 * (rank_test_ratio_interval); NAN where the values allow none. */
 	double change_low_percent, change_high_percent;
 	size_t base_samples, new_samples; /* per-process values judged */
+	int per_cycle;           /* judged per core cycle: the new rates divided by the clock factor */
 	char why[1100];          /* inconclusive: the reason; "" otherwise */
 };
 
@@ -71,7 +73,17 @@ struct compare_outcome {
 	 * thresholds), or "": then every change beyond the threshold is
 	 * inconclusive. */
 	char runs_differ[400];
+	/* The two runs' core clocks, the median effective clock of their
+	 * rounds kept (NAN where a run has none), and what the new run's rates
+	 * are divided by before a pair whose sets are not cold is judged: the
+	 * clocks' ratio where both are known and more than COMPARE_CLOCK_SHARE
+	 * apart, else 1 (compare_contexts). */
+	double clock_base_hz, clock_new_hz, clock_factor;
 };
+
+/* Two runs' clocks this share apart or less are taken as one: the median
+ * of a run's kept rounds moved 2% between runs of one host state. */
+#define COMPARE_CLOCK_SHARE 0.01
 
 /* Matches and judges. Errors: a result key twice in one file, no result in
  * common, out of memory. */
@@ -83,9 +95,10 @@ const char *compare_verdict_name(enum compare_verdict v);
 const char *compare_method_name(enum compare_method m);
 
 /* The context fields compared, and how mismatches are found (compare_context.c);
- * sets out->runs_differ, so it runs before the pairs are judged. threshold_share:
- * the compare threshold as a share (0.05), which the median throughput of
- * the two runs' kept rounds must stay within. */
+ * sets out->runs_differ and the clocks, so it runs before the pairs are
+ * judged. threshold_share: the compare threshold as a share (0.05), which
+ * the median throughput of the two runs' kept rounds (per cycle where the
+ * clocks differ) must stay within. */
 void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *new_, double threshold_share,
 		      struct compare_outcome *out);
 void compare_mismatch_add(struct compare_outcome *out, const char *field, const char *base, const char *new_);

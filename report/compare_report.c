@@ -56,6 +56,7 @@ RECORD_GETTER(p_new_processes, record_uint(v, PAIR(w)->new_samples))
 RECORD_GETTER(p_base_stability, record_str(v, PAIR(w)->base->unstable ? "unstable" : "stable"))
 RECORD_GETTER(p_new_stability, record_str(v, PAIR(w)->new_->unstable ? "unstable" : "stable"))
 RECORD_GETTER(p_why, record_str(v, PAIR(w)->why))
+RECORD_GETTER(p_per_cycle, record_bool(v, PAIR(w)->per_cycle))
 
 static const struct record_field pair_fields[] = {
 	{ .name = "implementation_base", .type = RECORD_STR, .get = p_impl_base },
@@ -63,6 +64,7 @@ static const struct record_field pair_fields[] = {
 	{ .name = "base_bytes_per_second_median", .type = RECORD_REAL, .get = p_base_rate },
 	{ .name = "new_bytes_per_second_median", .type = RECORD_REAL, .get = p_new_rate },
 	{ .name = "change_percent", .type = RECORD_REAL, .get = p_change },
+	{ .name = "per_core_cycle", .type = RECORD_BOOL, .get = p_per_cycle },
 	{ .name = "verdict", .type = RECORD_STR, .get = p_verdict },
 	{ .name = "method", .type = RECORD_STR, .get = p_method },
 	{ .name = "p_value", .type = RECORD_REAL, .get = p_p },
@@ -105,6 +107,9 @@ RECORD_GETTER(c_inconclusive, record_uint(v, OUT(w)->counts[VERDICT_INCONCLUSIVE
 RECORD_GETTER(c_exit, record_int(v, OUT(w)->counts[VERDICT_REGRESSION] ? 1 : OUT(w)->counts[VERDICT_INCONCLUSIVE] ? 3 : 0))
 RECORD_GETTER(c_mismatch, record_item(v, &OUT(w)->mismatches[w->index]))
 RECORD_GETTER(c_samples, record_str(v, "per-process values (a version-1 result is one process)"))
+RECORD_GETTER(c_clock_base, !isnan(OUT(w)->clock_base_hz) && record_real(v, OUT(w)->clock_base_hz))
+RECORD_GETTER(c_clock_new, !isnan(OUT(w)->clock_new_hz) && record_real(v, OUT(w)->clock_new_hz))
+RECORD_GETTER(c_clock_factor, record_real(v, OUT(w)->clock_factor))
 
 static size_t n_mismatches(const struct record_row *w)
 {
@@ -153,6 +158,9 @@ static const struct record_field document_fields[] = {
 	{ .name = "inconclusive", .type = RECORD_UINT, .get = c_inconclusive },
 	{ .name = "exit_status", .type = RECORD_INT, .get = c_exit },
 	{ .name = "samples", .type = RECORD_STR, .get = c_samples },
+	{ .name = "core_clock_base_hz", .type = RECORD_REAL, .get = c_clock_base },
+	{ .name = "core_clock_new_hz", .type = RECORD_REAL, .get = c_clock_new },
+	{ .name = "clock_factor", .type = RECORD_REAL, .get = c_clock_factor },
 	{ .name = "context_differences", .type = RECORD_OBJECT, .get = c_mismatch, .count = n_mismatches,
 	  .sub = &mismatch_schema },
 	{ .name = "comparisons", .type = RECORD_OBJECT, .get = c_pair, .count = n_pairs, .sub = &pair_schema },
@@ -352,6 +360,17 @@ static void notes(FILE *out, const struct compare_outcome *o, const char *prefix
 	}
 }
 
+/* Where the runs' clocks differ, that the changes are judged per cycle. */
+static void clock_line(FILE *out, const struct compare_outcome *o, const char *prefix)
+{
+	if (o->clock_factor == 1)
+		return;
+	fprintf(out,
+		"%score clock (rounds kept): base %.3f GHz, new %.3f GHz (%+.1f%%), the host's: judged per core "
+		"cycle, CHANGE %% too\n",
+		prefix, o->clock_base_hz * 1e-9, o->clock_new_hz * 1e-9, (o->clock_factor - 1) * 100);
+}
+
 static void list_only(FILE *out, const char *label, const struct loaded_result *const *r, size_t n,
 		      const char *prefix, enum escape_target e)
 {
@@ -373,11 +392,12 @@ static void list_only(FILE *out, const char *label, const struct loaded_result *
 static void summary(FILE *out, const struct compare_settings *s, const struct compare_outcome *o)
 {
 	fprintf(out, "%zu regression%s, %zu improvement%s, %zu unchanged, %zu within noise, %zu inconclusive "
-		     "(threshold %g%%, alpha %g, judged on per-process values); %zu only in base, %zu only in new\n",
+		     "(threshold %g%%, alpha %g, judged on per-process values%s); %zu only in base, %zu only in new\n",
 		o->counts[VERDICT_REGRESSION], kb_s(o->counts[VERDICT_REGRESSION]),
 		o->counts[VERDICT_IMPROVEMENT], kb_s(o->counts[VERDICT_IMPROVEMENT]),
 		o->counts[VERDICT_UNCHANGED], o->counts[VERDICT_NOISE], o->counts[VERDICT_INCONCLUSIVE],
-		s->threshold_percent, s->alpha, o->nonly_base, o->nonly_new);
+		s->threshold_percent, s->alpha, o->clock_factor != 1 ? " per core cycle" : "", o->nonly_base,
+		o->nonly_new);
 }
 
 int compare_report_text(FILE *out, const struct report_document *doc, enum report_style style)
@@ -394,6 +414,7 @@ int compare_report_text(FILE *out, const struct report_document *doc, enum repor
 			kb_s(o->counts[VERDICT_REGRESSION]));
 	describe_run(out, md ? "Base" : "base", doc->base, md ? "- " : "# ", e);
 	describe_run(out, md ? "New" : "new ", doc->new_, md ? "- " : "# ", e);
+	clock_line(out, o, md ? "- " : "# ");
 	if (md)
 		fputc('\n', out);
 	rc = md ? table_print_markdown(t, out) : table_print(t, out);

@@ -317,6 +317,54 @@ check(rc == 1 and json.loads(out)["context_differences"] == [],
 rc, out, err = run("compare", a, write(doc(result("xxh64", [v * 0.8 for v in base_values]), context=quiet_ctx)))
 check(rc == 1, f"a document without rounds: judged as before: rc={rc}")
 
+# --- the host's clock moved between the runs: every round kept ran 5.4%
+# slower, every rate with it. Results not cold are judged per core cycle
+# (unchanged; a real loss beyond the clock's still a regression) and the
+# text says so; a cold set's rate, the memory's, as measured; clocks within
+# 1% are one clock; a core shared in the rounds kept shows per cycle.
+def clocked(r, rounds):
+    r = dict(r)
+    r["rounds"] = [{"disturbed": False, "core_throughput_adds_per_ns": t, "effective_clock_hz": hz}
+                   for t, hz in rounds]
+    return r
+
+
+fast = [(66.6, 3.70e9), (66.0, 3.69e9), (67.0, 3.71e9)]
+slow = [(63.0, 3.50e9), (62.4, 3.49e9), (63.4, 3.51e9)]
+k = 3.50 / 3.70
+a = write(doc(clocked(result("xxh64", base_values), fast), clocked(result("jhash2", base_values, cache="cold"), fast),
+              context=quiet_ctx))
+b = write(doc(clocked(result("xxh64", [v * k for v in base_values]), slow),
+              clocked(result("jhash2", [v * k for v in base_values], cache="cold"), slow), context=quiet_ctx))
+rc, out, err = run("compare", a, b, "--format", "json")
+d = json.loads(out) if rc in (0, 1, 3) else {}
+by = {c["hash"]: c for c in d.get("comparisons", [])}
+check(rc == 0 and abs(d["clock_factor"] - k) < 1e-9 and d["core_clock_base_hz"] == 3.70e9
+      and by["xxh64"]["per_core_cycle"] and by["xxh64"]["verdict"] == "unchanged"
+      and abs(by["xxh64"]["change_percent"]) < 1e-6 and not by["jhash2"]["per_core_cycle"]
+      and abs(by["jhash2"]["change_percent"] - (k - 1) * 100) < 1e-6 and by["jhash2"]["verdict"] == "noise"
+      and d["context_differences"] == [],
+      f"a clock 5.4% lower: hot per cycle unchanged, cold as measured: rc={rc} {by}")
+rc, out, err = run("compare", a, b)
+check("# core clock (rounds kept): base 3.700 GHz, new 3.500 GHz (-5.4%), the host's: judged per core cycle" in out
+      and "per-process values per core cycle" in out, f"the text says why: {out!r}")
+b = write(doc(clocked(result("xxh64", [v * k * 0.9 for v in base_values]), slow), context=quiet_ctx))
+rc, out, err = run("compare", a, b, "--format", "json")
+c = json.loads(out)["comparisons"][0] if rc == 1 else {}
+check(rc == 1 and c.get("verdict") == "regression" and abs(c["change_percent"] + 10) < 1e-6,
+      f"10% per cycle below: a regression: rc={rc} {c}")
+b = write(doc(clocked(result("xxh64", [v * 0.8 for v in base_values]), [(66.0, 3.68e9)]), context=quiet_ctx))
+rc, out, err = run("compare", a, b, "--format", "json")
+d = json.loads(out) if rc == 1 else {}
+check(rc == 1 and d["clock_factor"] == 1 and not d["comparisons"][0]["per_core_cycle"]
+      and abs(d["comparisons"][0]["change_percent"] + 20) < 1e-6, f"clocks 0.5% apart: one clock: rc={rc}")
+b = write(doc(clocked(result("xxh64", [v * 0.8 for v in base_values]), [(50.0, 3.50e9)] * 3), context=quiet_ctx))
+rc, out, err = run("compare", a, b, "--format", "json")
+d = json.loads(out) if rc == 3 else {}
+c = d.get("comparisons", [{}])[0]
+check(rc == 3 and "throughput per cycle over the rounds kept differs" in c.get("reason", "")
+      and "additions/cycle" in c["reason"], f"a core shared in the kept rounds, told per cycle: rc={rc} {c}")
+
 # --- sets made cold differently (by size before cold_by was written, by
 # flushing under the ksmd timer): named, as the pages cost differently
 size_doc = result("jhash2", base_values, cache="cold", timer="ksmd")
