@@ -295,10 +295,14 @@ static void compare_clocks(const struct loaded_doc *base, const struct loaded_do
 			   struct compare_outcome *out)
 {
 	double x = rounds_median(base, "effective_clock_hz", NULL, 1), y = rounds_median(new_, "effective_clock_hz", NULL, 1);
+	int same_cpu = 1;
 
+	/* Between two kinds of CPU the clock is part of what is compared. */
+	for (size_t i = 0; i < out->nmismatches; i++)
+		same_cpu &= strncmp(out->mismatches[i].field, "context.cpu.", 12) != 0;
 	out->clock_base_hz = x;
 	out->clock_new_hz = y;
-	out->clock_factor = x > 0 && y > 0 && fabs(y / x - 1) > COMPARE_CLOCK_SHARE ? y / x : 1;
+	out->clock_factor = same_cpu && x > 0 && y > 0 && fabs(y / x - 1) > COMPARE_CLOCK_SHARE ? y / x : 1;
 }
 
 void compare_contexts(const struct loaded_doc *base, const struct loaded_doc *new_, double threshold_share,

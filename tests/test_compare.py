@@ -348,6 +348,12 @@ check(rc == 0 and abs(d["clock_factor"] - k) < 1e-9 and d["core_clock_base_hz"] 
 rc, out, err = run("compare", a, b)
 check("# core clock (rounds kept): base 3.700 GHz, new 3.500 GHz (-5.4%), the host's: judged per core cycle" in out
       and "per-process values per core cycle" in out, f"the text says why: {out!r}")
+other_cpu = dict(json.loads(json.dumps(quiet_ctx)), cpu={"brand": "Other CPU", "family": 26, "model": 2})
+rc, out, err = run("compare", a, write(doc(clocked(result("xxh64", [v * k for v in base_values]), slow),
+                                           context=other_cpu)), "--format", "json")
+d = json.loads(out) if rc in (0, 1, 3) else {}
+check(d.get("clock_factor") == 1 and not d["comparisons"][0]["per_core_cycle"],
+      f"another CPU: its clock is part of what is compared: rc={rc} {d.get('clock_factor')}")
 b = write(doc(clocked(result("xxh64", [v * k * 0.9 for v in base_values]), slow), context=quiet_ctx))
 rc, out, err = run("compare", a, b, "--format", "json")
 c = json.loads(out)["comparisons"][0] if rc == 1 else {}
