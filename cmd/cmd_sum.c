@@ -243,7 +243,7 @@ static int check_modes(const struct sum_options *o, const struct sum_modes *m)
 		return cli_error("sum", "--check reads the kind of each line from the list: no --per-page");
 	if ((o->quiet || o->status) && !m->check)
 		return cli_error("sum", "--quiet and --status go with --check");
-	if (strchr(m->hash_name, ','))
+	if (strchr(m->hash_name, ',') || strcmp(m->hash_name, "all") == 0)
 		return cli_error("sum", "-H takes one hash name, not a list ('%s')", m->hash_name);
 	return 0;
 }

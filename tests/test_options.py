@@ -52,4 +52,5 @@ for cmd, extra in (("bench", []), ("scan", ["/dev/null"]), ("verify", [])):
     for bad in ("xxhash,", ",xxhash", "xxh64,,crc32c", ""):
         check_usage_error([cmd, "-H", bad, *extra], "empty name in the hash list", f"{cmd} -H {bad!r}")
 check_usage_error(["sum", "-H", "xxhash,", "/dev/null"], "one hash name, not a list", "sum -H 'xxhash,'")
+check_usage_error(["sum", "-H", "all", "/dev/null"], "one hash name, not a list ('all')", "sum -H all")
 finish("options")
