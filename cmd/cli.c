@@ -3,7 +3,9 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../report/escape.h"
 
@@ -48,6 +50,31 @@ int cli_stdin_once(const char *cmd, char *const *paths, size_t n)
 		if (strcmp(paths[i], "-") == 0 && seen++)
 			return cli_error(cmd, "standard input ('-') is named twice: it can be read only once");
 	return 0;
+}
+
+int cli_files_distinct(const char *cmd, char *const *paths, size_t n)
+{
+	struct stat *st = calloc(n + 1, sizeof(*st));
+	int rc = 0;
+
+	if (!st)
+		return cli_error(cmd, "out of memory");
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st[i]) != 0 ||
+		    !(S_ISREG(st[i].st_mode) || S_ISBLK(st[i].st_mode))) {
+			st[i].st_ino = 0; /* not compared */
+			continue;
+		}
+		for (size_t j = 0; j < i && !rc; j++)
+			if (st[j].st_ino == st[i].st_ino && st[j].st_dev == st[i].st_dev && st[j].st_ino)
+				rc = strcmp(paths[i], paths[j]) == 0
+					     ? cli_error(cmd, "'%s' is named twice: each of its pages would be a "
+							      "duplicate of itself", paths[i])
+					     : cli_error(cmd, "'%s' and '%s' are the same file: each of its pages would "
+							      "be a duplicate of itself", paths[j], paths[i]);
+	}
+	free(st);
+	return rc;
 }
 
 /* A long option getopt_long rejected: word is "--name" or "--name=value". */

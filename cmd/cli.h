@@ -29,6 +29,13 @@ int cli_fail(const char *cmd, const struct kb_err *err);
  * again, it would be empty. 0, or prints the error and returns its code. */
 int cli_stdin_once(const char *cmd, char *const *paths, size_t n);
 
+/* No file twice among n input paths, by name or through another name (a
+ * link): for scan, whose dumps are one memory, where a file twice would
+ * find each of its pages a duplicate of itself. Paths that cannot be
+ * looked at are left to the open that follows. 0, or prints the error and
+ * returns its code. */
+int cli_files_distinct(const char *cmd, char *const *paths, size_t n);
+
 /* The one line for an option getopt_long rejected (opterr is 0 everywhere):
  * "option '--repeat' needs a value", "unknown option '-x'", "option '--all'
  * takes no value", "ambiguous option '--w' (--window, --warmup)". */

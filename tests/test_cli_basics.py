@@ -108,6 +108,13 @@ check_usage_error(["sum", "-x", zero_page], "-x", "bad short option")
 for args in (["sum", "-", "-"], ["sum", "--per-page", zero_page, "-", "-"], ["scan", "-", "-"],
              ["compare", "-", "-"], ["plot", "-", "-"]):
     check_usage_error(args, "standard input ('-') is named twice", f"{' '.join(args)}", stdin=b"x" * 4096)
+# scan merges across its dumps: one file twice, by name or by a link, would
+# make each page a duplicate of itself
+link = zero_page + ".link"
+os.link(zero_page, link)
+check_usage_error(["scan", zero_page, zero_page], f"'{zero_page}' is named twice", "scan: a dump twice")
+check_usage_error(["scan", zero_page, link], f"'{zero_page}' and '{link}' are the same file", "scan: a dump and its link")
+os.unlink(link)
 check_usage_error(["sum", "-H"], "needs a value", "missing option value")
 check_usage_error(["sum", "-H", "jhash2", odd], "multiple of 4", "jhash2 of odd length")
 check_usage_error(["sum", "--per-page", "--page-size", "100", zero_page], "multiple of 64", "bad page size")
