@@ -40,11 +40,13 @@ int kb_parse_duration_ns(const char *text, uint64_t min_ns, uint64_t max_ns, uin
 			continue;
 		if (v > UINT64_MAX / units[i].ns || v * units[i].ns > max_ns || v * units[i].ns < min_ns) {
 			char lo[32], hi[32];
+			/* "--watch 1" read as 1 ms surprises whoever meant a second */
+			const char *bare = *p ? "" : " (a bare number is in ms)";
 			duration_text(min_ns, lo, sizeof(lo));
 			duration_text(max_ns, hi, sizeof(hi));
 			if (!min_ns)
-				return kb_fail(err, "duration '%s' must be at most %s", text, hi);
-			return kb_fail(err, "duration '%s' must be from %s to %s", text, lo, hi);
+				return kb_fail(err, "duration '%s'%s must be at most %s", text, bare, hi);
+			return kb_fail(err, "duration '%s'%s must be from %s to %s", text, bare, lo, hi);
 		}
 		*out = v * units[i].ns;
 		return 0;

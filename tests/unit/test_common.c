@@ -126,6 +126,10 @@ void test_common_duration_parse(void)
 	CHECK(kb_parse_duration_ns("1ms", 10000000, 3600000000000ull, &ns, &err) == -1 &&
 	      strstr(err.msg, "must be from 10 ms to 3600 s"));
 	CHECK(kb_parse_duration_ns("99999999999999999999s", 0, UINT64_MAX, &ns, &err) == -1);
+	/* A bare number out of range says its unit; one with a unit does not. */
+	CHECK(kb_parse_duration_ns("1", 10000000, 3600000000000ull, &ns, &err) == -1 &&
+	      strstr(err.msg, "duration '1' (a bare number is in ms) must be from 10 ms to 3600 s"));
+	CHECK(kb_parse_duration_ns("0s", 10000000, 3600000000000ull, &ns, &err) == -1 && !strstr(err.msg, "bare"));
 }
 
 void test_common_div_up(void)
