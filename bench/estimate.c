@@ -235,6 +235,17 @@ static size_t ratio_values(const struct bench_round *const *as, size_t na, const
 	return nv;
 }
 
+/* Processes with a clean pair below which every pair counts. The clean
+ * pair of one process among disturbed ones was a draw of when the
+ * disturbance paused (plain ksmbench's crc32c at 11.8x jhash2 that way,
+ * 8.2-8.7x in every other run, Zen 3, 2026-12-01); the median of three
+ * resists one such process. Disturbed pairs do not measure the ratio: a
+ * sibling sharing the core takes more from vector code than from jhash2
+ * (Zen 5, 2026-12-04, the host busy: three processes with clean pairs gave
+ * crc32c-vpclmul 18.6-19.0x and xxh3 39.3-39.7x, a quiet run's 18.3x and
+ * 40.0x; every pair, 13.2x and 26.9x). */
+#define RATIO_CLEAN_PROCESSES_MIN 3
+
 int estimate_ratio(const struct bench_result *a, const struct bench_result *b, struct stats_interval *out)
 {
 	size_t na = a->repeats, nb = b->repeats, nv = 0;
@@ -249,11 +260,8 @@ int estimate_ratio(const struct bench_result *a, const struct bench_result *b, s
 			bs[i] = &b->rounds[i];
 		qsort(as, na, sizeof(*as), by_process);
 		qsort(bs, nb, sizeof(*bs), by_process);
-		/* One or two clean pairs among disturbed ones are not the machine's
-		 * ratio but a draw of when the disturbance paused; below the
-		 * fewest processes an estimate stands on, every pair counts. */
 		nv = ratio_values(as, na, bs, nb, 0, tmp, values);
-		if (nv < estimate_default.processes_min)
+		if (nv < RATIO_CLEAN_PROCESSES_MIN)
 			nv = ratio_values(as, na, bs, nb, 1, tmp, values);
 		if (nv && stats_median_interval(values, nv, out))
 			nv = 0;

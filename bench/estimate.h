@@ -37,7 +37,7 @@ int estimate_result(struct bench_result *r, const struct estimate_rules *rules);
 
 /* How many times faster a is than b, from their rounds measured side by
  * side (same process and round; both undisturbed, or every pair when fewer
- * than estimate_default.processes_min processes have such a pair): per
+ * than three processes have such a pair): per
  * process the median of its rounds' ratios b/a in time, then the
  * median over processes with its interval. 0, or -1 when no pair exists
  * (out is then zero). */

@@ -256,12 +256,17 @@ void test_estimate_ratio(void)
 	b.rounds[0].disturbed = DISTURB_BUSY;
 	b.rounds[0].ns_per_page = 1e6;
 	CHECK(estimate_ratio(&a, &b, &iv) == 0 && iv.n == 5 && NEAR(iv.high, 3, 1e-12));
-	/* Clean pairs in fewer than 5 processes (process 1 wholly disturbed):
-	 * every pair counts, the disturbed ones too (process 0's ratios are
-	 * then 1e4 and 3). */
-	b.rounds[2].disturbed = b.rounds[3].disturbed = DISTURB_BUSY;
+	/* Clean pairs in three processes of five (1 and 2 wholly disturbed):
+	 * those alone count. */
+	for (unsigned i = 2; i < 6; i++)
+		b.rounds[i].disturbed = DISTURB_SHARED;
+	CHECK(estimate_ratio(&a, &b, &iv) == 0 && iv.n == 3 && NEAR(iv.median, 3, 1e-12) && NEAR(iv.high, 3, 1e-12));
+	/* In two (3 disturbed too): every pair counts, the disturbed ones
+	 * too (process 0's ratios are then 1e4 and 3). */
+	b.rounds[6].disturbed = b.rounds[7].disturbed = DISTURB_SHARED;
 	CHECK(estimate_ratio(&a, &b, &iv) == 0 && iv.n == 5 && iv.high > 3);
-	b.rounds[2].disturbed = b.rounds[3].disturbed = 0;
+	for (unsigned i = 2; i < 8; i++)
+		b.rounds[i].disturbed = 0;
 	/* Rounds of different processes never pair. */
 	for (unsigned i = 0; i < b.repeats; i++)
 		b.rounds[i].process += 10;
