@@ -62,20 +62,19 @@ def quick_page(tag):
 
 tmp = tempfile.mkdtemp(prefix="ksmbench-resources-")
 try:
-    # 20 distinct 1 MiB ELF cores, each linked 15 times (the readers see 300
-    # files): half of every core's pages are shared by all, so the census
-    # reads representatives of earlier dumps again through reopened files.
+    # 20 distinct 1 MiB ELF cores, each written 15 times (the readers see 300
+    # files; scan refuses links to one file): half of every core's pages are
+    # shared by all, so the census reads representatives of earlier dumps
+    # again through reopened files.
     shared = [quick_page(("shared", k)) for k in range(128)]
     paths = []
     for d in range(20):
         own = [quick_page(("own", d, k)) for k in range(128)]
-        core = os.path.join(tmp, f"core{d}")
-        with open(core, "wb") as f:
-            f.write(g.elf([(0x100000, b"".join(shared + own))], data_align=1))
+        core = g.elf([(0x100000, b"".join(shared + own))], data_align=1)
         for k in range(NDUMPS // 20):
-            link = os.path.join(tmp, f"d{d}-{k}.core")
-            os.link(core, link)
-            paths.append(link)
+            paths.append(os.path.join(tmp, f"d{d}-{k}.core"))
+            with open(paths[-1], "wb") as f:
+                f.write(core)
     paths.sort()
     t = scan_case(f"{NDUMPS} 1 MiB ELF dumps", paths, ELF_RSS_MIB)
     if t:
