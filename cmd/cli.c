@@ -52,6 +52,8 @@ int cli_stdin_once(const char *cmd, char *const *paths, size_t n)
 	return 0;
 }
 
+#define SELF_DUPLICATE "each of its pages would be a duplicate of itself"
+
 int cli_files_distinct(const char *cmd, char *const *paths, size_t n)
 {
 	struct stat *st = calloc(n + 1, sizeof(*st));
@@ -68,10 +70,9 @@ int cli_files_distinct(const char *cmd, char *const *paths, size_t n)
 		for (size_t j = 0; j < i && !rc; j++)
 			if (st[j].st_ino == st[i].st_ino && st[j].st_dev == st[i].st_dev && st[j].st_ino)
 				rc = strcmp(paths[i], paths[j]) == 0
-					     ? cli_error(cmd, "'%s' is named twice: each of its pages would be a "
-							      "duplicate of itself", paths[i])
-					     : cli_error(cmd, "'%s' and '%s' are the same file: each of its pages would "
-							      "be a duplicate of itself", paths[j], paths[i]);
+					     ? cli_error(cmd, "'%s' is named twice: %s", paths[i], SELF_DUPLICATE)
+					     : cli_error(cmd, "'%s' and '%s' are the same file: %s", paths[j], paths[i],
+							 SELF_DUPLICATE);
 	}
 	free(st);
 	return rc;

@@ -81,8 +81,9 @@ struct compare_outcome {
 	double clock_base_hz, clock_new_hz, clock_factor;
 };
 
-/* Two runs' clocks this share apart or less are taken as one: the median
- * of a run's kept rounds moved 2% between runs of one host state. */
+/* Two runs' clocks this share apart or less are taken as one, so that runs
+ * at one clock are judged, and their CHANGE % read, on the rates as
+ * measured. */
 #define COMPARE_CLOCK_SHARE 0.01
 
 /* Matches and judges. Errors: a result key twice in one file, no result in

@@ -134,7 +134,8 @@ static double *rounds_values(const struct loaded_doc *d, const char *field, cons
 		cJSON_ArrayForEach(x, rounds)
 		{
 			double value = round_value(x, field, per);
-			if ((kept_only && !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(x, "disturbed"))) || value < 0)
+			int disturbed = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(x, "disturbed"));
+			if ((kept_only && disturbed) || value < 0)
 				continue;
 			if (*n == cap) {
 				size_t want = cap ? 2 * cap : 256;
@@ -271,20 +272,20 @@ static void compare_kept_rounds(const struct loaded_doc *base, const struct load
 {
 	if (!(share > 0 && share < 1))
 		return;
-	if (out->clock_factor == 1) {
-		name_core_difference(out, base, new_, "rounds.core_throughput_adds_per_ns (median of the rounds kept)",
-				     "the core's throughput over the rounds kept", "additions/ns",
-				     rounds_median(base, "core_throughput_adds_per_ns", NULL, 1),
-				     rounds_median(new_, "core_throughput_adds_per_ns", NULL, 1), share);
-		return;
-	}
 	/* Judged per cycle, the core's share is told per cycle too: a clock
 	 * moves the additions per ns, a shared core the additions per cycle. */
+	int cycles = out->clock_factor != 1;
+	const char *per = cycles ? "effective_clock_hz" : NULL;
+	double scale = cycles ? 1e9 : 1;
 	name_core_difference(out, base, new_,
-			     "rounds.core_throughput_adds_per_ns per effective_clock_hz (median of the rounds kept)",
-			     "the core's throughput per cycle over the rounds kept", "additions/cycle",
-			     1e9 * rounds_median(base, "core_throughput_adds_per_ns", "effective_clock_hz", 1),
-			     1e9 * rounds_median(new_, "core_throughput_adds_per_ns", "effective_clock_hz", 1), share);
+			     cycles ? "rounds.core_throughput_adds_per_ns per effective_clock_hz (median of the "
+				      "rounds kept)"
+				    : "rounds.core_throughput_adds_per_ns (median of the rounds kept)",
+			     cycles ? "the core's throughput per cycle over the rounds kept"
+				    : "the core's throughput over the rounds kept",
+			     cycles ? "additions/cycle" : "additions/ns",
+			     scale * rounds_median(base, "core_throughput_adds_per_ns", per, 1),
+			     scale * rounds_median(new_, "core_throughput_adds_per_ns", per, 1), share);
 }
 
 /* The runs' core clocks over their rounds kept, and whether the new run's
@@ -296,7 +297,8 @@ static void compare_kept_rounds(const struct loaded_doc *base, const struct load
 static void compare_clocks(const struct loaded_doc *base, const struct loaded_doc *new_,
 			   struct compare_outcome *out)
 {
-	double x = rounds_median(base, "effective_clock_hz", NULL, 1), y = rounds_median(new_, "effective_clock_hz", NULL, 1);
+	double x = rounds_median(base, "effective_clock_hz", NULL, 1);
+	double y = rounds_median(new_, "effective_clock_hz", NULL, 1);
 	int same_cpu = 1;
 
 	/* Between two kinds of CPU the clock is part of what is compared. */

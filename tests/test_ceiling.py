@@ -68,9 +68,10 @@ for name in ("jhash2", "xxh64"):
 
 rc, out, _ = run("ceiling", "--repeat", "2", "--page-size", "256")
 lines = out.splitlines()
-m = re.search(r", best of (\d+) rounds( \((\d+) on a shared core, out of the spread\))?, largest spread", lines[0] if lines else "")
-check(rc == 0 and lines[0].startswith("ceiling: ") and m and int(m.group(1)) >= 2 and int(m.group(3) or 0) < int(m.group(1)),
-      f"table header: {lines[:1]}")
+m = re.search(r", best of (\d+) rounds( \((\d+) on a shared core, out of the spread\))?, largest spread",
+              lines[0] if lines else "")
+check(rc == 0 and lines[0].startswith("ceiling: ") and m and int(m.group(1)) >= 2
+      and int(m.group(3) or 0) < int(m.group(1)), f"table header: {lines[:1]}")
 check(any(line.startswith("core clock") and "GHz" in line for line in lines), "table shows the core clock")
 check("ceilings at 256 B per call" in out and "LIMITED BY" in out, "table shows the ceilings at the page size")
 # -o: the same document, written atomically; nothing on stdout.

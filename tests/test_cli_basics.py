@@ -113,7 +113,8 @@ for args in (["sum", "-", "-"], ["sum", "--per-page", zero_page, "-", "-"], ["sc
 link = zero_page + ".link"
 os.link(zero_page, link)
 check_usage_error(["scan", zero_page, zero_page], f"'{zero_page}' is named twice", "scan: a dump twice")
-check_usage_error(["scan", zero_page, link], f"'{zero_page}' and '{link}' are the same file", "scan: a dump and its link")
+check_usage_error(["scan", zero_page, link], f"'{zero_page}' and '{link}' are the same file",
+                  "scan: a dump and its link")
 os.unlink(link)
 check_usage_error(["sum", "-H"], "needs a value", "missing option value")
 check_usage_error(["sum", "-H", "jhash2", odd], "multiple of 4", "jhash2 of odd length")
