@@ -366,8 +366,8 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 					    "tail runs)") ||
 	       simd_cost(out, doc->ctx, width, kw) ||
 	       report_wrappedf(out, width, kw, "x jhash2: times faster than jhash2 on the same machine, from rounds "
-			       "measured side by side; ± half the interval over %u process%s.", doc->ctx->processes,
-			       kb_es(doc->ctx->processes)) ? -1 : 0;
+			       "measured side by side (only pairs of undisturbed rounds, when 3 processes or more "
+			       "have one); ± half the interval over the processes used.") ? -1 : 0;
 }
 
 /* Whether a row belongs to the block: outside rows whose implementation
