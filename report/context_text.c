@@ -37,14 +37,21 @@ static int warning_lines(FILE *out, const struct bench_context *ctx, const char 
 	return 0;
 }
 
+/* The timing counter, and the core clock the rounds ran at (the host's
+ * frequency moves it between runs, and every rate with it: two tables read
+ * side by side need it). */
 static void tsc_text(const struct bench_context *ctx, const char *none, char *buf, size_t size)
 {
+	char core[48] = "";
+
+	if (ctx->reference_clock_hz > 0)
+		snprintf(core, sizeof(core), ", core %.2f GHz", ctx->reference_clock_hz / 1e9);
 	if (ctx->counter_is_tsc && ctx->counter_hz > 0)
-		snprintf(buf, size, "TSC %.3f GHz", ctx->counter_hz / 1e9);
+		snprintf(buf, size, "TSC %.3f GHz%s", ctx->counter_hz / 1e9, core);
 	else if (ctx->counter_is_tsc)
-		snprintf(buf, size, "TSC (not timed: nothing used it)");
+		snprintf(buf, size, "TSC (not timed: nothing used it)%s", core);
 	else
-		snprintf(buf, size, "%s", none);
+		snprintf(buf, size, "%s%s", none, core);
 }
 
 int report_context_line(FILE *out, const struct bench_context *ctx, unsigned width)
