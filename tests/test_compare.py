@@ -323,9 +323,9 @@ check(rc == 1, f"a document without rounds: judged as before: rc={rc}")
 # text says so; a cold set's rate, the memory's, as measured; clocks within
 # 1% are one clock; a core shared in the rounds kept shows per cycle.
 def clocked(r, rounds):
-    r = dict(r)
-    r["rounds"] = [{"disturbed": False, "core_throughput_adds_per_ns": t, "effective_clock_hz": hz}
-                   for t, hz in rounds]
+    r = with_rounds(r, [t for t, _ in rounds])
+    for x, (_, hz) in zip(r["rounds"], rounds):
+        x["effective_clock_hz"] = hz
     return r
 
 
