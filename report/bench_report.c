@@ -283,7 +283,7 @@ static int method_notes(FILE *out, const struct report_document *doc, enum repor
 			    kb_es(ctx->processes), ctx->rounds_per_process, kb_s(ctx->rounds_per_process),
 			    ctx->processes >= 6 ? "95%+ confidence" : "min..max of the processes"))
 		return -1;
-	return report_unstable_summary(out, doc->results, doc->nresults, md ? "- Warning: " : "warning: ", width);
+	return report_unstable_summary(out, doc->results, doc->nresults, 0, md ? "- Warning: " : "warning: ", width);
 }
 
 /* The units, what every row shares when the table leaves it out, and the

@@ -72,7 +72,14 @@ void report_stability_reasons(const struct bench_result *r, char *buf, size_t si
 #undef ADD
 }
 
-void report_unstable_line(const struct bench_result *r, char *buf, size_t size)
+/* The thread's tables name a result by the implementation that ran ("xxh3-avx512" for
+ * "xxh3"), bench's by the name asked for: a warning names it as its table does. */
+static const char *result_name(const struct bench_result *r, int by_impl)
+{
+	return by_impl && r->impl ? r->impl : r->hash;
+}
+
+void report_unstable_line(const struct bench_result *r, int by_impl, char *buf, size_t size)
 {
 	char reasons[600], page[32];
 
@@ -81,17 +88,17 @@ void report_unstable_line(const struct bench_result *r, char *buf, size_t size)
 		snprintf(page, sizeof(page), "%u+%u", r->page_size, r->misalign);
 	else
 		snprintf(page, sizeof(page), "%u", r->page_size);
-	snprintf(buf, size, "unstable: %s %s %s %s %s: %s", r->hash, report_stable_data(r->data), r->cache, page,
+	snprintf(buf, size, "unstable: %s %s %s %s %s: %s", result_name(r, by_impl), report_stable_data(r->data), r->cache, page,
 		 bench_timer_label(r->timer, r->apart), reasons);
 }
 
-int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, const char *prefix)
+int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix)
 {
 	char line[800];
 
 	for (size_t i = 0; i < n; i++)
 		if (r[i].unstable) {
-			report_unstable_line(&r[i], line, sizeof(line));
+			report_unstable_line(&r[i], by_impl, line, sizeof(line));
 			fprintf(out, "%s%s\n", prefix, line);
 		}
 	return ferror(out) ? -1 : 0;
@@ -106,16 +113,17 @@ size_t report_unstable_count(const struct bench_result *r, size_t n)
 	return k;
 }
 
-int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, const char *prefix, unsigned width)
+int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix,
+			    unsigned width)
 {
 	char line[4096] = "unstable (--wide or the JSON for the reasons):";
 	size_t used = strlen(line), k = 0;
 
 	if (width == 0)
-		return report_unstable_lines(out, r, n, prefix);
+		return report_unstable_lines(out, r, n, by_impl, prefix);
 	for (size_t i = 0; i < n && used < sizeof(line); i++)
 		if (r[i].unstable && ++k)
-			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s/%s%s", r[i].hash,
+			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s/%s%s", result_name(&r[i], by_impl),
 						 bench_timer_name(r[i].timer), r[i].apart ? "/apart" : "");
 	return k ? report_wrapped(out, prefix, line, width) : 0;
 }

@@ -22,17 +22,19 @@ void report_stability_reasons(const struct bench_result *r, char *buf, size_t si
  * host). 0 for a result without its rounds. */
 unsigned report_shared_from_outside(const struct bench_result *r);
 
-/* "unstable: xxh3 random hot 4096 window: <reasons>". */
-void report_unstable_line(const struct bench_result *r, char *buf, size_t size);
+/* "unstable: xxh3 random hot 4096 window: <reasons>"; by_impl names the
+ * result by the implementation that ran, as the thread's tables do. */
+void report_unstable_line(const struct bench_result *r, int by_impl, char *buf, size_t size);
 
 /* One "PREFIXunstable: ..." line per unstable result of r[0..n). */
-int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, const char *prefix);
+int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix);
 
 /* How many of r[0..n) are unstable. */
 size_t report_unstable_count(const struct bench_result *r, size_t n);
 
 /* With width 0, report_unstable_lines; else one line (wrapped to width)
  * naming the unstable results, "hash/timer", and where the reasons are. */
-int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, const char *prefix, unsigned width);
+int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix,
+			    unsigned width);
 
 #endif

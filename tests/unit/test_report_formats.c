@@ -235,6 +235,21 @@ void test_report_formats_shared_core(void)
 	r.rounds_disturbed = 4;
 	report_stability_reasons(&r, text, sizeof(text));
 	CHECK(strcmp(text, "4 of 4 rounds disturbed (busy 3, shared-core 4)") == 0);
+
+	/* The warning names the result as its table does: bench by the name
+	 * asked for, the thread by the implementation that ran. */
+	char *buf = NULL;
+	size_t size = 0;
+	r.hash = "xxh3";
+	r.impl = "xxh3-avx512";
+	r.timer = BENCH_TIMER_JIFFIES;
+	FILE *f = open_memstream(&buf, &size);
+	CHECK(f && report_unstable_summary(f, &r, 1, 0, "warning: ", 100) == 0 &&
+	      report_unstable_summary(f, &r, 1, 1, "warning: ", 100) == 0);
+	if (f)
+		fclose(f);
+	CHECK(buf && strstr(buf, "reasons): xxh3/jiffies\n") && strstr(buf, "reasons): xxh3-avx512/jiffies\n"));
+	free(buf);
 }
 
 void test_report_formats_registry(void)
