@@ -120,25 +120,39 @@ static int load_reals(const struct record_field *f, const cJSON *x, struct recor
 	return 0;
 }
 
+/* Element i of the array of objects f: "rounds[3]", below the top
+ * "results[0].rounds[3]"; 1 (the error set) if it is not an object. */
+static int object_at(const struct record_field *f, const cJSON *e, size_t i, const struct load *ld, char *what,
+		     size_t size)
+{
+	snprintf(what, size, "%s%s%s[%zu]", ld->what ? ld->what : "", ld->what ? "." : "", f->name, i);
+	if (!cJSON_IsObject(e))
+		return kb_fail(ld->err, "%s: %s is not an object", ld->path, what), 1;
+	return 0;
+}
+
+/* target NULL: each element only checked (check_field). */
 static int load_objects(const struct record_field *f, const cJSON *x, struct record_array *a,
 			const struct load *ld)
 {
 	if (check_count(f, x, ld))
 		return -1;
-	size_t size = f->sub->load_size;
-	char *items = calloc((size_t)cJSON_GetArraySize(x) + 1, size);
+	size_t size = f->sub->load_size, n = 0;
+	char *items = a ? calloc((size_t)cJSON_GetArraySize(x) + 1, size) : NULL;
 	const cJSON *e;
 
-	if (!items)
+	if (a && !items)
 		return kb_fail(ld->err, "out of memory reading %s", ld->path);
-	a->items = items;
+	if (a)
+		a->items = items;
 	cJSON_ArrayForEach(e, x) {
-		char what[64];
-		snprintf(what, sizeof(what), "%s[%zu]", f->name, a->n);
-		if (!cJSON_IsObject(e))
-			return kb_fail(ld->err, "%s: %s is not an object", ld->path, what);
-		int rc = record_load(f->sub, e, items + a->n * size, ld->path, what, ld->err);
-		a->n++;
+		char what[128];
+		if (object_at(f, e, n, ld, what, sizeof(what)))
+			return -1;
+		int rc = record_load(f->sub, e, items ? items + n * size : NULL, ld->path, what, ld->err);
+		n++;
+		if (a)
+			a->n = n;
 		if (rc)
 			return -1;
 	}
@@ -169,12 +183,43 @@ static const cJSON *member(struct walk *w, const char *name)
 	return NULL;
 }
 
+/* A field read but not kept: where present, a number (or each element) in
+ * its range, and an array of objects element by element, so that what a
+ * reader takes from the JSON itself (compare's rounds) was in range too.
+ * Fields without a range, and objects without a schema, are not looked at. */
+static int check_field(const struct record_field *f, struct walk *w)
+{
+	int number = f->type == RECORD_REAL || f->type == RECORD_UINT || f->type == RECORD_INT;
+
+	if (!(number && f->range) && !(f->type == RECORD_OBJECT && f->sub && f->count))
+		return 0;
+	const cJSON *x = member(w, f->name), *e;
+	if (!x || cJSON_IsNull(x))
+		return 0;
+	if (f->count && !cJSON_IsArray(x))
+		return fail(w->ld, f->name, "is not an array");
+	if (f->type == RECORD_OBJECT)
+		return load_objects(f, x, NULL, w->ld);
+	if (!f->count)
+		return number_ok(x, f) ? 0 : fail_number(w->ld, f, NULL);
+	if (check_count(f, x, w->ld))
+		return -1;
+	size_t i = 0;
+	cJSON_ArrayForEach(e, x) {
+		char index[32];
+		snprintf(index, sizeof(index), "%zu", i++);
+		if (!number_ok(e, f))
+			return fail_number(w->ld, f, index);
+	}
+	return 0;
+}
+
 static int load_field(const struct record_field *f, void *arg)
 {
 	struct walk *w = arg;
 
-	if (!f->load)
-		return 0;
+	if (!f->load || !w->target)
+		return check_field(f, w);
 	const cJSON *x = member(w, f->name);
 	char *at = w->target + f->load - 1;
 	if ((!x || cJSON_IsNull(x)) && !(f->flags & RECORD_REQUIRED))
@@ -187,7 +232,9 @@ static int load_field(const struct record_field *f, void *arg)
 	if (f->type == RECORD_OBJECT) {
 		if (!x || !cJSON_IsObject(x))
 			return fail(w->ld, f->name, "is missing or not an object");
-		return record_load(f->sub, x, at, w->ld->path, w->ld->what, w->ld->err);
+		char what[128]; /* "context", "results[0].context" */
+		snprintf(what, sizeof(what), "%s%s%s", w->ld->what ? w->ld->what : "", w->ld->what ? "." : "", f->name);
+		return record_load(f->sub, x, at, w->ld->path, what, w->ld->err);
 	}
 	return load_scalar(f, x, at, w->ld);
 }

@@ -13,7 +13,9 @@
 
 /* Reads obj into target (s->load_size bytes, zeroed by the caller). Strings point
  * into obj. Errors name path and, below the top, what ("results[3]").
- * After an error target holds what was read so far: release it. */
+ * After an error target holds what was read so far: release it. Fields
+ * without a load offset (every field, with target NULL) are checked where
+ * they have a range, and arrays of objects element by element. */
 int record_load(const struct record_schema *s, const cJSON *obj, void *target, const char *path,
 		const char *what, struct kb_err *err);
 

@@ -208,11 +208,12 @@ RECORD_GETTER(g_clock, record_str(v, result_class(w) == RDTSC_TSC ? "tsc" : "mon
 
 /* What a document read back may say (docs/input-limits.md): a page of 1 byte
  * to 1 GB, a misalignment within one, at most 10^9 rounds, a rate up to a
- * petabyte a second and a time from a femtosecond (some rounds of a 1-byte
- * page) to 11 days, or 0 for a time a timer does not measure (jiffies).
- * Within these every rate derived stays finite. */
+ * petabyte a second (the rates round_fields.h names) and a time from a
+ * femtosecond (some rounds of a 1-byte page) to 11 days, or 0 for a time a
+ * timer does not measure (jiffies). Within these every rate derived stays
+ * finite. */
 static const struct record_range page_range = { 1, 1e9, 0 }, misalign_range = { 0, 1e9, 0 },
-				 repeats_range = { 0, 1e9, 0 }, rate_range = { 0, 1e15, 0 }, ns_range = { 1e-6, 1e15, 1 };
+				 repeats_range = { 0, 1e9, 0 }, ns_range = { 1e-6, 1e15, 1 };
 
 /* name, type, applies, flags, CSV decimals, getter[, count, sub, load, range] */
 static const struct record_field result_fields[] = {
@@ -237,9 +238,9 @@ static const struct record_field result_fields[] = {
 	{ .name = "calls", .type = RECORD_UINT, .flags = CSV, .get = g_calls },
 	{ .name = "round_ns", .type = RECORD_UINT, .get = g_round_ns },
 	{ .name = "bytes_per_second_best", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.0f",
-	  .get = g_bps_best, .load = LR(bytes_per_second_best), .range = &rate_range },
+	  .get = g_bps_best, .load = LR(bytes_per_second_best), .range = &report_positive_rate_range },
 	{ .name = "bytes_per_second_median", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.0f",
-	  .get = g_bps_median, .load = LR(bytes_per_second_median), .range = &rate_range },
+	  .get = g_bps_median, .load = LR(bytes_per_second_median), .range = &report_positive_rate_range },
 	{ .name = "bytes_per_second_uninterrupted_best", .type = RECORD_REAL, .applies = WINDOW | JIFFIES,
 	  .format = "%.0f", .get = g_bps_unint },
 	{ .name = "ns_per_page_best", .type = RECORD_REAL, .flags = CSV, .format = "%.2f", .get = g_ns_best },
@@ -256,7 +257,7 @@ static const struct record_field result_fields[] = {
 	{ .name = "ceiling_limited_by", .type = RECORD_STR, .flags = CSV, .get = g_ceiling_limit },
 	/* Every round's rate, in the order measured: compare's samples. */
 	{ .name = "bytes_per_second_rounds", .type = RECORD_REAL, .get = g_round_bps, .count = n_rounds,
-	  .load = LR(rounds_read), .range = &rate_range },
+	  .load = LR(rounds_read), .range = &report_rate_range },
 	{ .name = "kernel_mb_per_s_best", .type = RECORD_INT, .applies = JIFFIES, .flags = CSV,
 	  .get = g_kmb_best },
 	{ .name = "kernel_mb_per_s_median", .type = RECORD_INT, .applies = JIFFIES, .flags = CSV,
@@ -303,7 +304,7 @@ static const struct record_field result_fields[] = {
 	{ .name = "stability_reasons", .type = RECORD_STR, .get = g_reason, .count = n_reasons },
 	{ .name = "stability_text", .type = RECORD_STR, .get = g_reason_text, .load = LR(stability_text) },
 	{ .name = "bytes_per_second_processes", .type = RECORD_REAL, .get = g_value, .count = n_values,
-	  .load = LR(processes_read) },
+	  .load = LR(processes_read), .range = &report_positive_rate_range },
 	{ .name = "process_values", .type = RECORD_OBJECT, .get = g_process, .count = n_processes,
 	  .sub = &report_process_schema },
 	{ .name = "core_cycles_per_page_median", .type = RECORD_REAL, .get = g_cpp },
@@ -453,8 +454,9 @@ static const struct record_field context_fields[] = {
 	{ .name = "xsave_state_bytes", .type = RECORD_UINT, .get = c_xsave_bytes },
 	{ .name = "xsave_xrstor_ns", .type = RECORD_REAL, .format = "%.1f", .get = c_xsave_ns },
 	{ .name = "migrations_source", .type = RECORD_STR, .get = c_migrations },
-	{ .name = "reference_clock_hz", .type = RECORD_REAL, .get = c_reference },
-	{ .name = "reference_throughput_adds_per_ns", .type = RECORD_REAL, .get = c_reference_tp },
+	{ .name = "reference_clock_hz", .type = RECORD_REAL, .get = c_reference, .range = &report_clock_range },
+	{ .name = "reference_throughput_adds_per_ns", .type = RECORD_REAL, .get = c_reference_tp,
+	  .range = &report_adds_range },
 	{ .name = "disturbance_thresholds", .type = RECORD_OBJECT, .get = c_thresholds,
 	  .sub = &report_thresholds_schema },
 	{ .name = "stability_rules", .type = RECORD_OBJECT, .get = c_rules, .sub = &report_rules_schema },

@@ -85,6 +85,10 @@ RECORD_GETTER(r_p90, record_real(v, per_call_ns(w, RND(w)->ticks_p90)))
 RECORD_GETTER(r_mean, record_real(v, per_call_ns(w, RND(w)->ticks_mean)))
 RECORD_GETTER(r_batch, record_uint(v, RND(w)->batch))
 
+const struct record_range report_rate_range = { 0, 1e15, 0 }, report_positive_rate_range = { 1, 1e15, 0 },
+			  report_clock_range = { 1e6, 1e12, 0 }, report_adds_range = { 0, 1e6, 0 },
+			  report_share_range = { 0, 1, 0 };
+
 static const struct record_field round_fields[] = {
 	{ .name = "process", .type = RECORD_UINT, .get = r_process },
 	{ .name = "round", .type = RECORD_UINT, .get = r_round },
@@ -92,19 +96,20 @@ static const struct record_field round_fields[] = {
 	{ .name = "disturbed", .type = RECORD_BOOL, .get = r_disturbed },
 	{ .name = "disturbed_by", .type = RECORD_STR, .get = g_disturbed_by, .count = n_disturbed_by },
 	{ .name = "ns_per_page", .type = RECORD_REAL, .get = r_ns },
-	{ .name = "bytes_per_second", .type = RECORD_REAL, .get = r_bps },
+	{ .name = "bytes_per_second", .type = RECORD_REAL, .get = r_bps, .range = &report_rate_range },
 	{ .name = "uninterrupted_ns_per_page", .type = RECORD_REAL, .applies = WINDOW | JIFFIES, .get = r_unint },
 	{ .name = "interrupted_share", .type = RECORD_REAL, .applies = WINDOW | JIFFIES, .format = "%.4f",
 	  .get = r_interrupted_share },
 	{ .name = "calls", .type = RECORD_UINT, .get = r_calls },
 	{ .name = "elapsed_ns", .type = RECORD_REAL, .get = r_elapsed },
-	{ .name = "other_cpus_busy_share", .type = RECORD_REAL, .get = r_busy },
+	{ .name = "other_cpus_busy_share", .type = RECORD_REAL, .get = r_busy, .range = &report_share_range },
 	{ .name = "steal_share", .type = RECORD_REAL, .get = r_steal },
 	{ .name = "off_cpu_share", .type = RECORD_REAL, .get = r_off },
 	{ .name = "involuntary_context_switches", .type = RECORD_UINT, .get = r_switches },
 	{ .name = "migrations", .type = RECORD_UINT, .get = r_migrations },
-	{ .name = "effective_clock_hz", .type = RECORD_REAL, .get = r_clock },
-	{ .name = "core_throughput_adds_per_ns", .type = RECORD_REAL, .get = r_throughput },
+	{ .name = "effective_clock_hz", .type = RECORD_REAL, .get = r_clock, .range = &report_clock_range },
+	{ .name = "core_throughput_adds_per_ns", .type = RECORD_REAL, .get = r_throughput,
+	  .range = &report_adds_range },
 	{ .name = "core_cycles", .type = RECORD_REAL, .get = r_cycles },
 	{ .name = "instructions", .type = RECORD_REAL, .get = r_instr },
 	{ .name = "core_cycles_per_page", .type = RECORD_REAL, .get = r_cpp },

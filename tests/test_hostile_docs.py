@@ -106,11 +106,25 @@ bad_numbers = [
     ("bytes_per_second_median", 1e16, "bytes_per_second_median"),
     ("bytes_per_second_best", -1, "bytes_per_second_best"),
     ("bytes_per_second_rounds", [1e9, 1e300], "bytes_per_second_rounds[1] is not a number from 0 to 1e+15"),
+    # A process's value of 0 made compare's interval fail and a 20% loss "noise" (exit 0).
+    ("bytes_per_second_processes", [1e10, 0.0], "bytes_per_second_processes[1] is not a number from 1 to 1e+15"),
+    ("bytes_per_second_processes", [1e300], "bytes_per_second_processes[0]"),
+    ("bytes_per_second_median", 0, "bytes_per_second_median"),
+    # Rounds and the context are read by compare from the JSON itself: checked as they are read.
+    ("rounds", [{"effective_clock_hz": 3e9}, {"effective_clock_hz": 1e300}],
+     'results[0].rounds[1]: "effective_clock_hz" is missing or not a number from 1e+06 to 1e+12'),
+    ("rounds", [{"other_cpus_busy_share": 2}], "results[0].rounds[0]: \"other_cpus_busy_share\""),
+    ("rounds", [{"core_throughput_adds_per_ns": -1}], "\"core_throughput_adds_per_ns\""),
+    ("rounds", ["x"], "results[0].rounds[0] is not an object"),
 ]
 for field, value, needle in bad_numbers:
     path = write(doc(result(**{field: value})))
     check_usage_error(["plot", path], needle, f"plot refuses {field}={value!r}")
     check_usage_error(["compare", good, path], needle, f"compare refuses {field}={value!r}")
+ctx = doc(result())
+ctx["context"]["reference_clock_hz"] = 1e300
+check_usage_error(["compare", good, write(ctx)], 'context: "reference_clock_hz" is missing or not a number from 1e+06',
+                  "compare refuses a context clock of 1e300")
 # Python writes what JSON cannot hold as bare words: not JSON at all.
 path = write(None, json.dumps(doc(result(ns_per_page_min=float("inf")))).encode())
 check_usage_error(["plot", path], "not a JSON document", "plot refuses Infinity")
