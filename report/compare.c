@@ -43,12 +43,15 @@ static int by_key(const void *a, const void *b)
 static char *key_of(const struct loaded_result *r, int spacing)
 {
 	const char *timer = spacing ? r->timer_label : r->timer;
-	char data[320], *k;
+	int len = results_dataset(r, NULL, 0);
+	char *data = len >= 0 ? malloc((size_t)len + 1) : NULL, *k = NULL;
 
-	results_dataset(r, data, sizeof(data));
-	if (asprintf(&k, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, timer,
+	/* The whole dataset: two cut at the same length were one result. */
+	if (data && results_dataset(r, data, (size_t)len + 1) >= 0 &&
+	    asprintf(&k, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, timer,
 		     (unsigned long long)r->page_size, (unsigned long long)r->misalign) < 0)
-		return NULL;
+		k = NULL;
+	free(data);
 	return k;
 }
 

@@ -187,7 +187,7 @@ void results_release(struct loaded_doc *doc)
 	memset(doc, 0, sizeof(*doc));
 }
 
-void results_dataset(const struct loaded_result *r, char *buf, size_t size)
+int results_dataset(const struct loaded_result *r, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s", strncmp(r->data, "file:", 5) == 0 ? "file:" : "", report_stable_data(r->data));
+	return snprintf(buf, size, "%s%s", strncmp(r->data, "file:", 5) == 0 ? "file:" : "", report_stable_data(r->data));
 }

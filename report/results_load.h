@@ -75,7 +75,8 @@ int results_load(const char *path, struct loaded_doc *doc, struct kb_err *err);
 int results_parse(const char *path, const void *text, size_t len, struct loaded_doc *doc, struct kb_err *err);
 void results_release(struct loaded_doc *doc);
 
-/* The dataset as matched across files (report_stable_data) into buf. */
-void results_dataset(const struct loaded_result *r, char *buf, size_t size);
+/* The dataset as matched across files (report_stable_data) into buf; its
+ * whole length, as snprintf's (a key needs all of it, a table cell not). */
+int results_dataset(const struct loaded_result *r, char *buf, size_t size);
 
 #endif

@@ -413,6 +413,15 @@ bad["results"] = {"a": 1}
 check_usage_error(["compare", base, write(bad)], "\"results\" is missing or not an array", "results not an array")
 dup = write(doc(result("xxh64", base_values), result("xxh64", base_values)))
 check_usage_error(["compare", dup, base], "measure the same thing", "duplicate result")
+# Datasets alike for 400 characters are still two: the key holds them whole.
+long_a, long_b = "file:" + "A" * 400 + "1", "file:" + "A" * 400 + "2"
+rc, out, err = run("compare", write(doc(result("xxh64", base_values, data=long_a), result("jhash2", base_values))),
+                   write(doc(result("xxh64", [v * 0.8 for v in base_values], data=long_b),
+                             result("jhash2", base_values))), "--format", "json")
+d = json.loads(out) if rc != 2 else {}
+check(rc == 0 and [p["hash"] for p in d.get("comparisons", [])] == ["jhash2"] and
+      [len(d.get(k, [])) for k in ("only_in_base", "only_in_new")] == [1, 1],
+      f"long datasets differing at the end are not paired: rc={rc} err={err!r} {out[:300]!r}")
 # Calls apart are another measurement: one of each in a document is no
 # duplicate; each is compared with its own kind, and the key says which.
 def apart(r):
