@@ -169,6 +169,28 @@ static int once_each(const char *opt, const char *text, const char *const *items
 	return 0;
 }
 
+static int is_file(const char *data)
+{
+	return strcmp(data, "zero") != 0 && strcmp(data, "random") != 0;
+}
+
+/* Two files of one name in --data: compare matches a file by its name (a
+ * run's files may lie elsewhere in the next), so their results could not be
+ * told apart. 0, or the exit code of the error naming them. */
+static int names_once_each(const char *text, const char *const *items, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++)
+		for (unsigned j = 0; j < i; j++) {
+			const char *a = strrchr(items[i], '/'), *b = strrchr(items[j], '/');
+			if (!is_file(items[i]) || !is_file(items[j]) ||
+			    strcmp(a ? a + 1 : items[i], b ? b + 1 : items[j]) != 0)
+				continue;
+			return cli_error("bench", "--data '%s': '%s' and '%s' have one file name, by which compare matches "
+					 "files: their results could not be told apart", text, items[j], items[i]);
+		}
+	return 0;
+}
+
 /* --data, --page-size, --cache, --misalign: lists. 0, an exit code, or -1
  * when c is not one of them. A FILE whose name has a comma is one item. */
 static int parse_sweep(int c, const char *arg, struct sweep *s)
@@ -190,7 +212,7 @@ static int parse_sweep(int c, const char *arg, struct sweep *s)
 		}
 		if ((rc = split_list("--data", arg, s->data_text, sizeof(s->data_text), s->data, &s->ndata)) != 0)
 			return rc;
-		return once_each("--data", arg, s->data, NULL, s->ndata);
+		return once_each("--data", arg, s->data, NULL, s->ndata) || names_once_each(arg, s->data, s->ndata) ? 2 : 0;
 	case O_PAGE:
 		if ((rc = split_list("--page-size", arg, buf, sizeof(buf), items, &n)) != 0)
 			return rc;
@@ -277,11 +299,6 @@ static int parse_timing(int c, const char *arg, struct bench_opts *o)
 		return 0;
 	default: return -1;
 	}
-}
-
-static int is_file(const char *data)
-{
-	return strcmp(data, "zero") != 0 && strcmp(data, "random") != 0;
 }
 
 /* Checks that hold whatever the combination. */

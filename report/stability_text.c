@@ -113,17 +113,43 @@ size_t report_unstable_count(const struct bench_result *r, size_t n)
 	return k;
 }
 
+/* Which of data, cache and page size differ between r[0..n): a name in the
+ * summary carries those, as the table's columns do. */
+enum { VARY_DATA = 1, VARY_CACHE = 2, VARY_PAGE = 4 };
+
+static unsigned varying(const struct bench_result *r, size_t n)
+{
+	unsigned v = 0;
+
+	for (size_t i = 1; i < n; i++) {
+		v |= strcmp(r[i].data, r[0].data) != 0 ? VARY_DATA : 0;
+		v |= strcmp(r[i].cache, r[0].cache) != 0 ? VARY_CACHE : 0;
+		v |= r[i].page_size != r[0].page_size || r[i].misalign != r[0].misalign ? VARY_PAGE : 0;
+	}
+	return v;
+}
+
 int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix,
 			    unsigned width)
 {
 	char line[4096] = "unstable (--wide or the JSON for the reasons):";
 	size_t used = strlen(line), k = 0;
+	unsigned v = varying(r, n);
 
 	if (width == 0)
 		return report_unstable_lines(out, r, n, by_impl, prefix);
-	for (size_t i = 0; i < n && used < sizeof(line); i++)
-		if (r[i].unstable && ++k)
-			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s/%s%s", result_name(&r[i], by_impl),
-						 bench_timer_name(r[i].timer), r[i].apart ? "/apart" : "");
+	for (size_t i = 0; i < n && used < sizeof(line); i++) {
+		if (!r[i].unstable || !++k)
+			continue;
+		char page[32] = "";
+		if ((v & VARY_PAGE) && r[i].misalign)
+			snprintf(page, sizeof(page), "/%u+%u", r[i].page_size, r[i].misalign);
+		else if (v & VARY_PAGE)
+			snprintf(page, sizeof(page), "/%u", r[i].page_size);
+		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s%s%s%s%s%s/%s%s", result_name(&r[i], by_impl),
+					 v & VARY_DATA ? "/" : "", v & VARY_DATA ? report_stable_data(r[i].data) : "",
+					 v & VARY_CACHE ? "/" : "", v & VARY_CACHE ? r[i].cache : "", page,
+					 bench_timer_name(r[i].timer), r[i].apart ? "/apart" : "");
+	}
 	return k ? report_wrapped(out, prefix, line, width) : 0;
 }

@@ -33,7 +33,8 @@ int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int
 size_t report_unstable_count(const struct bench_result *r, size_t n);
 
 /* With width 0, report_unstable_lines; else one line (wrapped to width)
- * naming the unstable results, "hash/timer", and where the reasons are. */
+ * naming the unstable results, "hash/timer" ("xxh64/zero/4096/window" where
+ * the results' data, cache or page size differ), and where the reasons are. */
 int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix,
 			    unsigned width);
 

@@ -217,6 +217,8 @@ for args, needle in [
     (["--data", empty], "no whole 4096-byte page"),
     (["--data", "zero,zero"], "--data 'zero,zero': 'zero' is named twice"),
     (["--data", "-,random,-"], "'-' is named twice"),
+    # compare matches files by name: two of one name could not be told apart.
+    (["--data", "/tmp/a/guest.raw,/tmp/b/guest.raw"], "'/tmp/a/guest.raw' and '/tmp/b/guest.raw' have one file name"),
     (["--page-size", "4K,4096"], "--page-size '4K,4096': '4096' is named twice"),
     (["--cache", "cold,cold"], "'cold' is named twice"),
     (["--misalign", "8,0,8"], "'8' is named twice"),

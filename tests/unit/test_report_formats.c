@@ -59,6 +59,7 @@ static void two_results(struct bench_result r[2], struct bench_round rounds[2])
 	r[0].timer = BENCH_TIMER_JIFFIES;
 	r[0].jiffies.kernel_mb_per_s_best = 12081;
 	r[0].counter.hz = 2e9;
+	r[0].ns_per_page.best = r[0].ns_per_page.median = 4096e9 / (12081.0 * (1 << 20)); /* a rate read back is > 0 */
 	r[1] = r[0];
 	r[1].hash = r[1].impl = "jhash2";
 	r[1].timer = BENCH_TIMER_WINDOW;
@@ -243,12 +244,27 @@ void test_report_formats_shared_core(void)
 	r.hash = "xxh3";
 	r.impl = "xxh3-avx512";
 	r.timer = BENCH_TIMER_JIFFIES;
+	snprintf(r.data, sizeof(r.data), "random");
+	r.cache = "hot";
+	r.page_size = 4096;
 	FILE *f = open_memstream(&buf, &size);
 	CHECK(f && report_unstable_summary(f, &r, 1, 0, "warning: ", 100) == 0 &&
 	      report_unstable_summary(f, &r, 1, 1, "warning: ", 100) == 0);
 	if (f)
 		fclose(f);
 	CHECK(buf && strstr(buf, "reasons): xxh3/jiffies\n") && strstr(buf, "reasons): xxh3-avx512/jiffies\n"));
+	free(buf);
+	/* Results that differ in their data or page size are told apart by them. */
+	struct bench_result two[2] = { r, r };
+	snprintf(two[0].data, sizeof(two[0].data), "file:/tmp/a/guest.raw");
+	two[1].page_size = 8192;
+	two[1].misalign = 64;
+	buf = NULL;
+	f = open_memstream(&buf, &size);
+	CHECK(f && report_unstable_summary(f, two, 2, 0, "w: ", 200) == 0);
+	if (f)
+		fclose(f);
+	CHECK(buf && strstr(buf, "reasons): xxh3/guest.raw/4096/jiffies xxh3/random/8192+64/jiffies\n"));
 	free(buf);
 }
 
