@@ -62,7 +62,9 @@ int cli_files_distinct(const char *cmd, char *const *paths, size_t n)
 	if (!st)
 		return cli_error(cmd, "out of memory");
 	for (size_t i = 0; i < n && !rc; i++) {
-		if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st[i]) != 0 ||
+		/* '-' is the file standard input reads from ("- a.raw < a.raw"). */
+		int is_stdin = strcmp(paths[i], "-") == 0;
+		if ((is_stdin ? fstat(0, &st[i]) : stat(paths[i], &st[i])) != 0 ||
 		    !(S_ISREG(st[i].st_mode) || S_ISBLK(st[i].st_mode))) {
 			st[i].st_ino = 0; /* not compared */
 			continue;

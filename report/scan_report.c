@@ -617,7 +617,7 @@ static int where_cell(const struct record_row *w, char *buf, size_t size)
 	if (x->dumps_with_copies > 3 && n < size)
 		snprintf(buf + n, size - n, " (+%u more dumps)", x->dumps_with_copies - 3);
 	else if (!x->located && n < size)
-		snprintf(buf + n, size - n, "%s(standard input not read again)", n ? " " : "");
+		snprintf(buf + n, size - n, "%s(a pipe or standard input: not read again)", n ? " " : "");
 	return 1;
 }
 

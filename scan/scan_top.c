@@ -4,6 +4,7 @@
  * hold it, its copies in each and the address of the first. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../datasets/capture_note.h"
 #include "scan.h"
@@ -84,6 +85,16 @@ static int locate_dump(const struct scan_options *o, const struct locate *l, uin
 	return rc;
 }
 
+/* Whether path can be read a second time: a regular file or a block device,
+ * not standard input, a pipe or a FIFO (opened again, a FIFO waits for a
+ * writer that has gone). */
+static int rereadable(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
+}
+
 int scan_top_locate(const struct scan_options *o, struct scan_top *top, size_t ntop, const unsigned char *pages,
 		    struct kb_err *err)
 {
@@ -104,8 +115,8 @@ int scan_top_locate(const struct scan_options *o, struct scan_top *top, size_t n
 	}
 	qsort(l.keys, l.nkeys, sizeof(*l.keys), by_key);
 	for (size_t d = 0; d < o->npaths && rc == 0; d++) {
-		if (strcmp(o->paths[d], "-") == 0) {
-			located = 0; /* standard input cannot be read again */
+		if (!rereadable(o->paths[d])) {
+			located = 0;
 			continue;
 		}
 		rc = locate_dump(o, &l, (uint32_t)d, err);

@@ -60,7 +60,10 @@ def run(*args, stdin=None, env=None, timeout=600, user=None, ceiling=False, proc
     cmd = [BIN, *args]
     if user is not None:
         cmd = ["setpriv", "--reuid", str(user), "--regid", str(user), "--clear-groups", *cmd]
-    p = subprocess.run(cmd, input=stdin, capture_output=True, env=full_env, timeout=timeout)
+    # stdin: bytes through a pipe, or an open file standard input reads itself.
+    piped = stdin is None or isinstance(stdin, bytes)
+    p = subprocess.run(cmd, input=stdin if piped else None, stdin=None if piped else stdin, capture_output=True,
+                       env=full_env, timeout=timeout)
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 

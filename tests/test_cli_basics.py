@@ -116,6 +116,9 @@ check_usage_error(["scan", zero_page, zero_page], f"'{zero_page}' is named twice
 check_usage_error(["scan", zero_page, link], f"'{zero_page}' and '{link}' are the same file",
                   "scan: a dump and its link")
 os.unlink(link)
+with open(zero_page, "rb") as f:  # '-' is the file standard input reads
+    check_usage_error(["scan", "-", zero_page], f"'-' and '{zero_page}' are the same file", "scan: - < the same file",
+                      stdin=f)
 check_usage_error(["sum", "-H"], "needs a value", "missing option value")
 check_usage_error(["sum", "-H", "jhash2", odd], "multiple of 4", "jhash2 of odd length")
 check_usage_error(["sum", "--per-page", "--page-size", "100", zero_page], "multiple of 64", "bad page size")

@@ -5,6 +5,7 @@ the cost fields, and errors (one line on stderr, exit 2)."""
 import csv
 import io
 import json
+import subprocess
 import os
 import sys
 import shutil
@@ -144,6 +145,21 @@ check(len(rows) == 2 and rows[0]["pages"] == "14" and rows[0]["zero_pages"] == "
 rc, out, err = run("scan", *FAST, "--top", "2", raw_path)
 check(rc == 0 and "pages_shared" in out and "ksmd CPU %" in out and "zero page" in out, f"table: {err!r}")
 check("each apart as ksmd's" in " ".join(out.split()), "the table's cost legend: each call apart")
+
+# --top reads the dumps a second time: a FIFO is not opened again (its
+# writer has gone, and the open would wait for ever), as standard input is not.
+fifo = os.path.join(tempfile.mkdtemp(prefix="ksmbench-fifo-"), "dump")
+os.mkfifo(fifo)
+writer = subprocess.Popen(["sh", "-c", 'cat "$1" > "$2"', "sh", raw_path, fifo])
+try:
+    rc, out, err = run("scan", "--sample-pages", "0", "--top", "2", "--format", "json", fifo, timeout=60)
+except subprocess.TimeoutExpired:
+    rc, out, err = -1, "", "timed out"
+writer.wait(timeout=60)
+top = json.loads(out)["top"] if rc == 0 else []
+check(len(top) == 2 and not any(x["located"] for x in top) and top[0]["count"] == 4,
+      f"--top of a FIFO: counted, not located: rc={rc} err={err!r}")
+os.unlink(fifo)
 
 out_path = os.path.join(tempfile.mkdtemp(prefix="ksmbench-scan-"), "r.json")
 rc, out, err = run("scan", "--sample-pages", "0", "--format", "json", "-o", out_path, raw_path)
