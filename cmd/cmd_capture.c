@@ -133,10 +133,17 @@ static int capture_all(struct capture_cli *s)
 	size_t opened = 0;
 	int rc = 0;
 
-	for (size_t i = 0; i < s->npids && rc == 0; i++) {
+	for (size_t i = 0; i < s->npids; i++) {
 		if (output_path(s->output, s->pids[i], paths[i], sizeof(paths[i])))
-			rc = cli_error("capture", "output path too long");
-		else if ((rc = cmd_output_open("capture", paths[i], 0600, &outs[i])) == 0)
+			return cli_error("capture", "output path too long");
+		/* Each core a file of its own: "%%p" is a literal "%p". */
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(paths[i], paths[j]) == 0)
+				return cli_error("capture", "with several PIDs, -o must contain %%p (replaced by each "
+							    "PID): '%s' would hold two cores", paths[i]);
+	}
+	for (size_t i = 0; i < s->npids && rc == 0; i++) {
+		if ((rc = cmd_output_open("capture", paths[i], 0600, &outs[i])) == 0)
 			opened++;
 		jobs[i].pid = s->pids[i];
 		jobs[i].out = rc == 0 ? outs[i].fp : NULL;
@@ -215,8 +222,6 @@ int cmd_capture(int argc, char **argv)
 		return rc < 0 ? KB_EXIT_OK : rc;
 	if (!s.npids || !s.output)
 		return cli_error("capture", "--pid and -o are required (see ksmbench capture --help)");
-	if (s.npids > 1 && !strstr(s.output, "%p"))
-		return cli_error("capture", "with several PIDs, -o must contain %%p (replaced by each PID)");
 	if (strcmp(s.output, "-") == 0 && isatty(STDOUT_FILENO))
 		return cli_error("capture", "refusing to write a core to a terminal (redirect it, or give -o FILE)");
 	return capture_all(&s);

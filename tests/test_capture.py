@@ -162,6 +162,8 @@ try:
             os.unlink(f)
     for args, needle in ((["--pid", f"{child.pid},{child.pid}", "-o", pattern], "given twice"),
                          (["--pid", f"{child.pid},1", "-o", core], "%p"),
+                         # "%%p" is a literal "%p": both cores would go to one file.
+                         (["--pid", f"{child.pid},1", "-o", core + "%%p"], "would hold two cores"),
                          (["--pid", f"{child.pid},", "-o", core], "bad PID list"),
                          (["--pid", str(child.pid), "--interval", "0", "-o", core], "--interval"),
                          (["--pid", str(child.pid), "--interval", "soon", "-o", core], "--interval")):
