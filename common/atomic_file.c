@@ -126,6 +126,9 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, stru
 
 	memset(af, 0, sizeof(*af));
 	af->target_fd = -1;
+	/* Refused here, before the measurement, not when it is put in place. */
+	if (path[0] == '\0')
+		return kb_fail(err, "cannot write '': the file name is empty");
 	if (strcmp(path, "-") == 0) {
 		af->fp = stdout;
 		af->kind = ATOMIC_FILE_STDOUT;

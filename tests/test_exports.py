@@ -88,6 +88,13 @@ if os.path.exists("/dev/full"):
     check(q.returncode == 2 and len(lines) == 1
           and lines[0].endswith("cannot write the report to standard output: No space left on device"),
           f"standard output full: one line naming it: rc={q.returncode} {lines}")
+    # Commands that print as they go: a verdict nobody could read is no pass.
+    for args in (["verify", "-H", "xxh64", "--quick"], ["list", "--names"]):
+        with open("/dev/full", "w") as full:
+            q = subprocess.run([BIN, *args], stdout=full, stderr=subprocess.PIPE, timeout=60)
+        lines = q.stderr.decode().splitlines()
+        check(q.returncode == 2 and len(lines) == 1 and "cannot write" in lines[0],
+              f"{args[0]} > /dev/full: rc={q.returncode} {lines}")
 
 # --- select and thread
 rc, out, err = run("select", "--repeat", "1", "--export-json", p("s.json"), "--export-markdown", p("s.md"))

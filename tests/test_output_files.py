@@ -165,6 +165,11 @@ try:
 
     # A directory is refused; a failed run leaves the old file alone.
     check_usage_error([*SCAN, "-o", sub], "is a directory", "-o DIRECTORY")
+    # An empty name is refused before anything is measured (a 60 s round
+    # would outlast the timeout), and nothing is printed in its place.
+    for opt in ("-o", "--export-json"):
+        check_usage_error(["bench", "-H", "xxh64", "--repeat", "1", "--window", "60s", "-q", opt, ""],
+                          "the file name is empty", f"{opt} ''", timeout=30)
     keep = os.path.join(tmp, "keep.json")
     with open(keep, "w") as f:
         f.write("old")
