@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -315,6 +316,46 @@ static int run_one(struct job *j, const char *exe, char **args, int cpu)
 	return rc;
 }
 
+/* Every measuring process reads '-' from its start: standard input that
+ * cannot be read twice (a pipe) is first kept in an unlinked temporary file
+ * (in $TMPDIR, else /tmp) that becomes standard input, or the first process
+ * would drain it and the second find it empty. 1 when it was, 0 when there
+ * was no need, or the exit code of the error. */
+static int stdin_kept(const char *cmd, const struct bench_plan *plan)
+{
+	const char *dir = getenv("TMPDIR");
+	char buf[1 << 16];
+	struct stat st;
+	int uses = 0, fd;
+	ssize_t n;
+
+	for (unsigned i = 0; i < plan->nsteps; i++)
+		uses |= strcmp(plan->steps[i].set.data, "-") == 0;
+	if (!uses || (fstat(STDIN_FILENO, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))))
+		return 0;
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0)
+		return -cli_error(cmd, "cannot keep standard input for the measuring processes in %s: %s", dir,
+				  strerror(errno));
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
+		ssize_t w = 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		for (ssize_t done = 0; n > 0 && done < n && w >= 0; done += w)
+			while ((w = write(fd, buf + done, (size_t)(n - done))) < 0 && errno == EINTR)
+				;
+		if (n < 0 || w < 0) {
+			int e = errno;
+			close(fd);
+			return -cli_error(cmd, "cannot keep standard input for the measuring processes: %s", strerror(e));
+		}
+	}
+	int rc = dup2(fd, STDIN_FILENO) < 0 ? -cli_error(cmd, "cannot keep standard input: %s", strerror(errno)) : 1;
+	close(fd);
+	return rc;
+}
+
 int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char **argv, int cpu,
 		void (*progress)(void *arg, const struct bench_progress *p), void *progress_arg,
 		struct bench_results *out)
@@ -333,7 +374,16 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 	struct job *j = malloc(sizeof(*j));
 	if (!j)
 		return cli_error(cmd, "out of memory");
+	int kept = stdin_kept(cmd, plan);
+	if (kept < 0) {
+		free(j);
+		return -kept;
+	}
 	for (unsigned p = 0; p < plan->processes && rc == 0 && !bench_stop_requested(); p++) {
+		if (kept && lseek(STDIN_FILENO, 0, SEEK_SET) < 0)
+			rc = cli_error(cmd, "cannot read standard input again: %s", strerror(errno));
+		if (rc)
+			break;
 		*j = (struct job){ .cmd = cmd, .plan = plan, .process = p, .out = out, .progress = progress,
 				   .progress_arg = progress_arg };
 		int len = snprintf(spec, sizeof(spec), "%u,%d,%.17g,%.17g,%.17g", p, progress != NULL, ci->hz,

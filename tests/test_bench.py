@@ -162,6 +162,12 @@ check(r["cache"] == "cold" and r["cold_by"] == "size" and (not llc or r["working
 pages = temp_file(os.urandom(3 * 4096 + 100))
 r = bench_json("-H", "jhash2", "--data", pages)["results"][0]
 check(r["data"] == f"file:{pages}" and r["pages_in_set"] == 3, "file pages, partial page left out")
+# Standard input through a pipe, read by every measuring process (kept for them).
+rc, out, err = run("bench", *FAST, "-H", "jhash2", "--processes", "3", "--format", "json", "--data", "-",
+                   stdin=open(pages, "rb").read())
+r = json.loads(out)["results"][0] if rc == 0 else {}
+check(r.get("data") == "file:-" and r.get("pages_in_set") == 3 and len(r.get("bytes_per_second_processes", [])) >= 1
+      and r.get("processes") == 3, f"--data - from a pipe, 3 processes: rc={rc} err={err!r}")
 
 # CSV: the header, one row per hash, same numbers as fields
 rc, out, err = run("bench", *FAST, "-H", "jhash2,xxh32", "--timer", "jiffies", "--repeat", "1", "--format", "csv")
