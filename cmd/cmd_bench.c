@@ -63,8 +63,9 @@ static void usage(void)
 	       "                        (the default of the other timers)\n"
 	       "  --ksmd                a cold set in ksmd's duty cycle and without the sleep\n"
 	       "                        (rdtsc) beside it: the difference is what the sleep costs\n"
-	       "  --pages-to-scan N     ksmd: pages per cycle (default: /sys/kernel/mm/ksm's, or 100)\n"
-	       "  --sleep-ms S          ksmd: the sleep between cycles (default: sysfs's, or 20)\n"
+	       "  --pages-to-scan N     --ksmd, --timer ksmd: pages per cycle (default: /sys/kernel/mm/ksm's,\n"
+	       "                        or 100)\n"
+	       "  --sleep-ms S          --ksmd, --timer ksmd: the sleep between cycles (default: sysfs's, or 20)\n"
 	       "  --processes N         measuring processes (default %u; 1: this process only)\n"
 	       "  --repeat N            rounds per process and measurement (default %u)\n"
 	       "  --window TIME         window length, and rdtsc round length (default 40ms)\n"
@@ -108,6 +109,7 @@ struct bench_opts {
 	unsigned processes;
 	int warmup_given, window_given, repeat_given, cpu, selfcheck, quiet, no_ceiling, wide;
 	int ksmd, ksmd_given, cache_given; /* --ksmd; --pages-to-scan or --sleep-ms; --cache */
+	int timer_given;
 	int apart_given, back_to_back_given;
 };
 
@@ -270,7 +272,7 @@ static int parse_timing(int c, const char *arg, struct bench_opts *o)
 	uint64_t v;
 
 	switch (c) {
-	case O_TIMER: o->timer_name = arg; return 0;
+	case O_TIMER: o->timer_name = arg; o->timer_given = 1; return 0;
 	case O_WIN: o->window_given = 1; return run_cli_parse_window("bench", arg, &cfg->window_ns);
 	case O_WARM:
 		o->warmup_given = 1;
@@ -319,9 +321,9 @@ static int check_sweep(const struct bench_opts *o)
 	unsigned steps = s->ndata * s->ncache * s->npage * s->nmisalign;
 	if (steps > STEPS_MAX)
 		return cli_error("bench", "the sweep has %u combinations (at most %d)", steps, STEPS_MAX);
-	if (o->ksmd_given && !o->ksmd)
-		return cli_error("bench", "--pages-to-scan and --sleep-ms are for --ksmd");
-	if (o->ksmd && (o->selfcheck || strcmp(o->timer_name, "window") != 0))
+	if (o->ksmd_given && !o->ksmd && o->base.cfg.timer != BENCH_TIMER_KSMD)
+		return cli_error("bench", "--pages-to-scan and --sleep-ms are for --ksmd and --timer ksmd");
+	if (o->ksmd && (o->selfcheck || o->timer_given))
 		return cli_error("bench", "--ksmd is its own timer (with rdtsc beside): no --timer or --selfcheck");
 	for (unsigned c = 0; o->ksmd && c < s->ncache; c++)
 		if (!s->cold[c])

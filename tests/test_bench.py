@@ -225,6 +225,8 @@ for args, needle in [
     (["--data", "-,random,-"], "'-' is named twice"),
     # compare matches files by name: two of one name could not be told apart.
     (["--data", "/tmp/a/guest.raw,/tmp/b/guest.raw"], "'/tmp/a/guest.raw' and '/tmp/b/guest.raw' have one file name"),
+    (["--pages-to-scan", "5"], "are for --ksmd and --timer ksmd"),
+    (["--ksmd", "--timer", "window"], "--ksmd is its own timer"),  # named, though it is the default
     (["--page-size", "4K,4096"], "--page-size '4K,4096': '4096' is named twice"),
     (["--cache", "cold,cold"], "'cold' is named twice"),
     (["--misalign", "8,0,8"], "'8' is named twice"),
@@ -337,6 +339,11 @@ def by_size(r):
     return r["cold_by"] == ("size" if r["cache"] == "cold" else None) and r["cache"] in ("cold", "warm")
 
 
+# The ksmd timer alone takes ksmd's settings too.
+r = bench_json("-H", "xxh64", "--timer", "ksmd", "--pages-to-scan", "3", "--sleep-ms", "1",
+               "--working-set", "4M")["results"][0]
+check(r["timer"] == "ksmd" and r["ksmd_pages_to_scan"] == 3 and r["ksmd_sleep_millisecs"] == 1,
+      f"--timer ksmd --pages-to-scan 3 --sleep-ms 1: {r.get('ksmd_pages_to_scan')} {r.get('ksmd_sleep_millisecs')}")
 d = bench_json("-H", "xxh64", "--ksmd", "--pages-to-scan", "3", "--sleep-ms", "1", "--working-set", "4M")
 by_timer = {r["timer"]: r for r in d["results"]}
 check(sorted(by_timer) == ["ksmd", "rdtsc"] and all(by_size(r) for r in d["results"])
