@@ -146,6 +146,8 @@ static int parse_model(int c, const char *arg, struct scan_options *o)
 		o->given |= SCAN_GIVEN_SLEEP_MS;
 		return number_u("--sleep-ms", arg, 0, UINT32_MAX, &o->sleep_ms);
 	case O_KREL:
+		if (!*arg) /* empty would mean "not given": the newest rules */
+			return cli_error("scan", "--kernel-release: empty (a release such as 6.12)");
 		o->kernel_release = arg;
 		return ksm_rules_for(arg, "option", &rules, &err) ? cli_fail("scan", &err) : 0;
 	case O_MPS:

@@ -9,9 +9,38 @@
 #include "../datasets/capture_note.h"
 #include "../hashes/impls.h"
 
+/* A number of up to 6 digits at *p, no sign (sscanf's %u took "-1" and
+ * "99999999999999999999" as numbers); -1 where there is none. */
+static long release_number(const char **p)
+{
+	long v = 0;
+	int digits = 0;
+
+	while (**p >= '0' && **p <= '9' && digits < 7)
+		v = v * 10 + (*(*p)++ - '0'), digits++;
+	return digits == 0 || digits > 6 ? -1 : v;
+}
+
+/* MAJOR.MINOR[.PATCH] at the start of release, anything after it
+ * ("-fc-v1272", "-rc1"): 0, or -1 where it does not start so. */
+static int release_parse(const char *release, long *major, long *minor, long *patch)
+{
+	const char *p = release;
+
+	*patch = 0;
+	if ((*major = release_number(&p)) < 0 || *p++ != '.' || (*minor = release_number(&p)) < 0)
+		return -1;
+	if (*p == '.') {
+		p++;
+		if ((*patch = release_number(&p)) < 0)
+			return -1;
+	}
+	return *p >= '0' && *p <= '9' ? -1 : 0;
+}
+
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err)
 {
-	unsigned major, minor, patch = 0;
+	long major, minor, patch;
 
 	memset(r, 0, sizeof(*r));
 	if (!release || !*release) {
@@ -20,8 +49,9 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 		r->checksum = &hash_xxhash;
 		return 0;
 	}
-	if (sscanf(release, "%u.%u.%u", &major, &minor, &patch) < 2)
-		return kb_fail(err, "kernel release '%s' does not start with MAJOR.MINOR", release);
+	if (release_parse(release, &major, &minor, &patch))
+		return kb_fail(err, "kernel release '%s' does not start with MAJOR.MINOR (numbers of up to 6 digits)",
+			       release);
 	if (major < 2 || (major == 2 && (minor < 6 || (minor == 6 && patch < 32))))
 		return kb_fail(err, "kernel release '%s' has no KSM (it came in 2.6.32)", release);
 	snprintf(r->release, sizeof(r->release), "%s", release);

@@ -12,7 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen  # noqa: E402
-from clitest import check, finish, run, temp_file  # noqa: E402
+from clitest import check, check_usage_error, finish, run, temp_file  # noqa: E402
 from dumpgen import KB_THP, KB_THP_HEAD, KB_VOLATILE, elf, ksm_notes, page  # noqa: E402
 
 PS = 4096
@@ -141,6 +141,7 @@ check(rc == 0 and top and not top[0]["located"] and top[0]["where"] == [], f"--t
 
 rc, out, err = run("scan", "--kernel-release", "linux", a)
 check(rc == 2 and "MAJOR.MINOR" in err and len(err.splitlines()) == 1, f"bad --kernel-release: {err!r}")
+check_usage_error(["scan", "--kernel-release", "", a], "--kernel-release: empty", "an empty --kernel-release")
 bad = {
     "too few words": capture(B_PAGES, B_WORDS[:3]),
     "version 2": capture(B_PAGES, B_WORDS, version=2),

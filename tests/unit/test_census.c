@@ -277,4 +277,11 @@ void test_census_kernel_rules(void)
 	CHECK(ksm_rules_for("2.6.31", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
 	CHECK(ksm_rules_for("2.4", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
 	CHECK(ksm_rules_for("linux", "option", &r, &err) == -1 && strstr(err.msg, "MAJOR.MINOR"));
+	/* Numbers as written, without sign or overflow (sscanf's %u took both). */
+	static const char *const bad[] = { "-1.0", "4.-1", "+5.0", "99999999999999999999.1", "6", "6.", "6.x",
+					   "6.1.-2", "1234567.0" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(ksm_rules_for(bad[i], "option", &r, &err) == -1 && strstr(err.msg, "MAJOR.MINOR"));
+	CHECK(ksm_rules_for("5.0-rc1", "option", &r, &err) == 0 && r.checksum == &hash_xxhash);
+	CHECK(ksm_rules_for("4.19+", "option", &r, &err) == 0 && r.checksum == &hash_jhash2);
 }
