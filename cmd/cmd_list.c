@@ -34,7 +34,7 @@ int cmd_list(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct report_format *f;
-	const char *format = "table";
+	const char *format = NULL;
 	int c, names = 0, wide = 0, available = 0;
 
 	opterr = 0;
@@ -51,11 +51,13 @@ int cmd_list(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("list", "unexpected argument '%s'", argv[optind]);
-	int rc = run_cli_format("list", format, REPORT_LIST, &f);
+	int rc = run_cli_format("list", format ? format : "table", REPORT_LIST, &f);
 	if (rc != 0)
 		return rc;
 	if (available && !names)
 		return cli_error("list", "--available goes with --names");
+	if (names && (format || wide))
+		return cli_error("list", "--names prints one name a line: no --format or --wide");
 	if (names) { /* for shell completion */
 		for (unsigned i = 0; i < hash_registry_count; i++)
 			if (!available || hash_available(hash_registry[i]))

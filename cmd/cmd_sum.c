@@ -180,7 +180,7 @@ static int sum_pages(const struct sum_options *o, const char *path)
 enum { O_PAGE_SIZE = 256, O_FORMAT, O_RANGES, O_TAG, O_KSM, O_STATUS, O_PER_PAGE };
 
 struct sum_modes {
-	int per_page, check, tag;
+	int per_page, check, tag, page_size_given;
 	const char *hash_name;
 };
 
@@ -207,6 +207,7 @@ static int parse_options(int argc, char **argv, struct sum_options *o, struct su
 		case 'H': m->hash_name = optarg; break;
 		case O_PER_PAGE: m->per_page = 1; break;
 		case O_PAGE_SIZE:
+			m->page_size_given = 1;
 			if (kb_parse_page_size(optarg, &o->page_size, &err))
 				return cli_fail("sum", &err);
 			break;
@@ -233,8 +234,8 @@ static int check_modes(const struct sum_options *o, const struct sum_modes *m)
 {
 	int pages = m->per_page || m->check;
 
-	if ((o->dump.format || o->dump.lime.ranges) && !pages)
-		return cli_error("sum", "--input-format and --lime-ranges need --per-page (or --check)");
+	if ((o->dump.format || o->dump.lime.ranges || m->page_size_given) && !pages)
+		return cli_error("sum", "--input-format, --lime-ranges and --page-size need --per-page (or --check)");
 	if (o->ksm && !pages)
 		return cli_error("sum", "--ksm gives page checksums: it needs --per-page (or --check)");
 	if (m->tag && pages)

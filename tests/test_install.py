@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import tempfile
 
-from clitest import BIN, run, check, finish
+from clitest import BIN, run, check, check_usage_error, finish
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAN = os.path.join(ROOT, "ksmbench.1")
@@ -91,6 +91,8 @@ if shutil.which("bash") and os.path.isfile(comp_path):
     rc, names, _ = run("list", "--names")
     rc, here, _ = run("list", "--names", "--available")
     check(set(here.split()) <= set(names.split()) and "jhash2" in here.split(), "--available: a subset")
+    check_usage_error(["list", "--names", "--format", "json"], "--names prints one name a line",
+                      "list --names refuses a format it would not write")
     check(set(complete("bench", "-H", "")) == set(here.split()) | {"all"},
           "every hash this CPU can run, and all: no other")
     check(complete("bench", "-H", "xxh6") == ["xxh64"], "a hash name prefix")

@@ -187,6 +187,8 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.
     check_usage_error(["sum", "-c", "/nonexistent.list"], "cannot open", "a missing list")
     check_usage_error(["sum", "-c", "--per-page", plain], "no --per-page", "--check with --per-page")
     check_usage_error(["sum", "--tag", "--per-page", plain], "--tag", "--tag with --per-page")
+    # A page size without pages to cut was silently ignored.
+    check_usage_error(["sum", "--page-size", "8K", plain], "--page-size need --per-page", "--page-size alone")
     check_usage_error(["sum", "--quiet", plain], "--check", "--quiet without --check")
     check_usage_error(["sum", "--ksm", plain], "--per-page", "--ksm without --per-page")
     check_usage_error(["sum", "-H", "xxhash,", plain], "one hash name", "sum -H with a list")
