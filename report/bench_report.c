@@ -378,8 +378,9 @@ static void gha_name(char *buf, size_t size, const struct bench_result *r)
 }
 
 /* {name, unit, value, range, extra}: the unit is always MB/s (10^6 bytes
- * per second), the value the median round's rate, the range half the
- * spread of the rounds. */
+ * per second), the value the headline (median over processes), the range
+ * half its interval over processes, or with one process half the spread of
+ * the rounds. */
 static cJSON *gha_entry(const struct bench_result *r, const struct bench_context *ctx)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -397,9 +398,9 @@ static cJSON *gha_entry(const struct bench_result *r, const struct bench_context
 	snprintf(range, sizeof(range), "± %.1f", (hi - lo) / 2);
 	if (r->ns_per_page.n > 1)
 		snprintf(cv, sizeof(cv), "; CV %.2f%%", r->ns_per_page.cv * 100);
-	snprintf(extra, sizeof(extra), "implementation %s; best %.1f MB/s; median over %u process%s (%u rounds)%s; %s%s",
+	snprintf(extra, sizeof(extra), "implementation %s; best %.1f MB/s; median over %u process%s (%u round%s)%s; %s%s",
 		 r->impl, bench_bytes_per_s(r->page_size, r->ns_per_page.best) / 1e6, r->nprocesses,
-		 kb_es(r->nprocesses), r->repeats, cv, r->unstable ? "unstable" : "stable",
+		 kb_es(r->nprocesses), r->repeats, kb_s(r->repeats), cv, r->unstable ? "unstable" : "stable",
 		 r->interrupted ? "; rounds cut short by an interruption"
 		 : ctx->interrupted_by ? "; run interrupted" : "");
 	cJSON_AddStringToObject(o, "name", name);

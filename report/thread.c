@@ -343,6 +343,7 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 	const struct bench_result *m = doc->nrows ? doc->rows[0].ksm : NULL;
 	unsigned width = style == REPORT_MARKDOWN ? 0 : report_columns(doc);
 	const char *kw = style == REPORT_MARKDOWN ? "- " : "";
+	uint64_t ws = m ? m->working_set_bytes : 0; /* --working-set 64K: in KiB, not "0 MiB" */
 
 	if (doc->nrows == 0)
 		return 0;
@@ -352,10 +353,11 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 			       "thread: Xeon E5-2420 v2.", k ? k->jiffies.hz : 0, k ? k->jiffies.window_jiffies : 0,
 			       k ? k->repeats : 0, kb_s(k ? k->repeats : 0)) ||
 	       report_wrappedf(out, width, kw, "ns/pg: ns per page in ksmd's duty cycle (%u pages, then %u ms asleep), "
-			       "median over processes, of random %u-byte pages in a %llu MiB working set visited in "
+			       "median over processes, of random %u-byte pages in a %llu %s working set visited in "
 			       "random order (%s%s)%s; thread: ksmd on a Xeon E5-2620 v3 with 4 VMs.",
 			       m ? m->ksmd.pages_to_scan : 0, m ? m->ksmd.sleep_ms : 0, m ? m->page_size : 0,
-			       m ? (unsigned long long)(m->working_set_bytes >> 20) : 0ull, m ? m->cache : "cold",
+			       (unsigned long long)(ws % (1ull << 20) ? ws >> 10 : ws >> 20), ws % (1ull << 20) ? "KiB" : "MiB",
+			       m ? m->cache : "cold",
 			       m && m->cold_by && strcmp(m->cold_by, "flush") == 0
 				       ? ": each cycle's pages flushed from the caches during the sleep, all but the first one's "
 					 "address translations loaded after it, as the kernel's direct map keeps them"

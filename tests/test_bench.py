@@ -324,6 +324,9 @@ check(b2b_kinds == [("jiffies", False), ("ksmd", False)], f"thread --back-to-bac
 for extra, said in ((), "each call apart"), (("--back-to-back",), "calls back to back"):
     rc, out, err = run(*THREAD, *extra, "--wide")
     check(rc == 0 and said in " ".join(out.split()), f"thread {extra}: the ns/pg legend says {said!r}")
+    check(rc == 0 and "in a 4 MiB working set" in " ".join(out.split()), f"thread {extra}: the legend's set size")
+rc, out, err = run(*THREAD[:-1], "64K", "--wide")
+check(rc == 0 and "in a 64 KiB working set" in " ".join(out.split()), f"thread --working-set 64K: not '0 MiB': {err!r}")
 check_usage_error(["thread", "--apart", "--back-to-back"], "one of them", "thread --apart with --back-to-back")
 # bench under the ksmd timer: the flushed set's default is 64 MiB.
 r = bench_json("-H", "xxh64", "--timer", "ksmd", "--cache", "cold")["results"][0]
