@@ -109,7 +109,7 @@ struct bench_opts {
 	unsigned processes;
 	int warmup_given, window_given, repeat_given, cpu, selfcheck, quiet, no_ceiling, wide;
 	int ksmd, ksmd_given, cache_given; /* --ksmd; --pages-to-scan or --sleep-ms; --cache */
-	int timer_given;
+	int timer_given, jiffies_given; /* --timer; --hz or --align-tick */
 	int apart_given, back_to_back_given;
 };
 
@@ -280,8 +280,8 @@ static int parse_timing(int c, const char *arg, struct bench_opts *o)
 			return cli_error("bench", "--warmup: %s", err.msg);
 		return 0;
 	case O_REP: o->repeat_given = 1; return run_cli_parse_repeat("bench", arg, &cfg->repeat);
-	case O_HZ: return run_cli_parse_hz("bench", arg, &cfg->hz);
-	case O_ALIGN: cfg->align_tick = 1; return 0;
+	case O_HZ: o->jiffies_given = 1; return run_cli_parse_hz("bench", arg, &cfg->hz);
+	case O_ALIGN: o->jiffies_given = cfg->align_tick = 1; return 0;
 	case O_APART: o->apart_given = 1; return 0;
 	case O_B2B: o->back_to_back_given = 1; return 0;
 	case O_CPU: return run_cli_parse_cpu("bench", arg, &o->cpu);
@@ -321,6 +321,14 @@ static int check_sweep(const struct bench_opts *o)
 	unsigned steps = s->ndata * s->ncache * s->npage * s->nmisalign;
 	if (steps > STEPS_MAX)
 		return cli_error("bench", "the sweep has %u combinations (at most %d)", steps, STEPS_MAX);
+	int cold = 0;
+	for (unsigned c = 0; c < s->ncache; c++)
+		cold |= s->cold[c];
+	/* An option that changes nothing would read as if it had. */
+	if (o->jiffies_given && (o->ksmd || o->base.cfg.timer != BENCH_TIMER_JIFFIES))
+		return cli_error("bench", "--hz and --align-tick are for --timer jiffies");
+	if (o->base.set.working_set_bytes && !cold) /* given: 0 is the default's mark */
+		return cli_error("bench", "--working-set is for --cache cold (or --ksmd)");
 	if (o->ksmd_given && !o->ksmd && o->base.cfg.timer != BENCH_TIMER_KSMD)
 		return cli_error("bench", "--pages-to-scan and --sleep-ms are for --ksmd and --timer ksmd");
 	if (o->ksmd && (o->selfcheck || o->timer_given))

@@ -124,7 +124,7 @@ for extra, apart in (((), True), (("--apart",), True), (("--back-to-back",), Fal
     kinds = sorted((r["timer"], r["calls_apart"]) for r in d["results"])
     check(kinds == [("ksmd", apart), ("rdtsc", apart)], f"--ksmd {extra}: both rows alike: {kinds}")
 for extra, apart in (((), True), (("--back-to-back",), False)):
-    r = bench_json("-H", "xxh64", "--timer", "ksmd", "--working-set", "1M", *extra)["results"][0]
+    r = bench_json("-H", "xxh64", "--timer", "ksmd", *extra)["results"][0]
     # The fence's cost: none back to back; apart, what was measured (null
     # where it read 0, as under qemu's i386 emulation).
     fence = r["fence_overhead_ns"]
@@ -227,6 +227,11 @@ for args, needle in [
     (["--data", "/tmp/a/guest.raw,/tmp/b/guest.raw"], "'/tmp/a/guest.raw' and '/tmp/b/guest.raw' have one file name"),
     (["--pages-to-scan", "5"], "are for --ksmd and --timer ksmd"),
     (["--ksmd", "--timer", "window"], "--ksmd is its own timer"),  # named, though it is the default
+    # Options that would change nothing here are refused, not ignored.
+    (["--hz", "100"], "--hz and --align-tick are for --timer jiffies"),
+    (["--timer", "rdtsc", "--align-tick"], "--hz and --align-tick are for --timer jiffies"),
+    (["--working-set", "4M"], "--working-set is for --cache cold"),
+    (["--timer", "ksmd", "--working-set", "4M"], "--working-set is for --cache cold"),
     (["--page-size", "4K,4096"], "--page-size '4K,4096': '4096' is named twice"),
     (["--cache", "cold,cold"], "'cold' is named twice"),
     (["--misalign", "8,0,8"], "'8' is named twice"),
@@ -343,7 +348,7 @@ def by_size(r):
 
 
 # The ksmd timer alone takes ksmd's settings too.
-r = bench_json("-H", "xxh64", "--timer", "ksmd", "--pages-to-scan", "3", "--sleep-ms", "1",
+r = bench_json("-H", "xxh64", "--timer", "ksmd", "--pages-to-scan", "3", "--sleep-ms", "1", "--cache", "cold",
                "--working-set", "4M")["results"][0]
 check(r["timer"] == "ksmd" and r["ksmd_pages_to_scan"] == 3 and r["ksmd_sleep_millisecs"] == 1,
       f"--timer ksmd --pages-to-scan 3 --sleep-ms 1: {r.get('ksmd_pages_to_scan')} {r.get('ksmd_sleep_millisecs')}")
