@@ -28,28 +28,34 @@ int gzip_input_detect(const unsigned char *head, size_t len)
 	return len >= 3 && head[0] == 0x1f && head[1] == 0x8b && head[2] == 8;
 }
 
+/* Reads more compressed bytes after those not yet consumed (moved to the
+ * front): a member's end may leave a byte of the next one's magic. */
 static int gz_fill(struct gzip_stream *g, struct kb_err *err)
 {
-	ssize_t n = kb_stream_read(g->inner, g->in_off, g->in, sizeof(g->in), err);
+	size_t kept = g->z.avail_in;
+
+	if (kept)
+		memmove(g->in, g->z.next_in, kept);
+	ssize_t n = kb_stream_read(g->inner, g->in_off, g->in + kept, sizeof(g->in) - kept, err);
 	if (n < 0)
 		return -1;
 	g->in_off += (uint64_t)n;
 	g->z.next_in = g->in;
-	g->z.avail_in = (uInt)n;
+	g->z.avail_in = (uInt)(kept + (size_t)n);
 	return (int)(n > 0);
 }
 
 /* After one member ends: another member follows, or the data ends. */
 static int gz_next_member(struct gzip_stream *g, struct kb_err *err)
 {
-	if (g->z.avail_in == 0) {
+	/* The magic may be cut by the end of the buffer: fewer than its two
+	 * bytes is the end of the data only where the input has no more. */
+	while (g->z.avail_in < 2) {
 		int got = gz_fill(g, err);
 		if (got < 0)
 			return -1;
-		if (!got) {
-			g->at_end = 1;
-			return 0;
-		}
+		if (!got)
+			break;
 	}
 	/* Anything but another gzip member (zero padding, say) ends the data,
 	 * as gzip itself treats trailing garbage. */

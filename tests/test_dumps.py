@@ -284,6 +284,61 @@ for i in range(20, 60):
     t[i] ^= 0x5A
 bad_file("gzip corrupt", bytes(t), "gzip")
 
+# ---- gzip of several members, each member's end at every place around the
+# end of the reader's 128 KiB input buffer (and of the next one): a member
+# that ended with one byte left in the buffer was taken for the end of the
+# data, and the members after it were silently lost.
+GZ_IN = 128 * 1024
+
+
+def gz_member(data, size=None):
+    """One gzip member of data (stored blocks), its FNAME field padded so
+    that the member is size bytes long."""
+    c = zlib.compressobj(0, zlib.DEFLATED, -15)
+    body = c.compress(data) + c.flush()
+    fixed = 10 + 1 + len(body) + 8
+    name = b"n" * ((size or fixed + 1) - fixed)
+    assert name and fixed + len(name) == (size or fixed + 1)
+    return (b"\x1f\x8b\x08\x08\0\0\0\0\0\xff" + name + b"\0" + body +
+            struct.pack("<II", zlib.crc32(data), len(data)))
+
+
+def page_hashes(path):
+    rc, out, err = run("sum", "--per-page", "-H", "xxh64", path)
+    return rc, [line.split()[1] for line in out.splitlines() if line.startswith(path + ":")], err
+
+
+def check_members(label, parts):
+    """parts: [(data, member size or None)], concatenated as members; the
+    pages must be those of the data concatenated, read as raw."""
+    gzpath = temp_file(b"".join(gz_member(d, n) for d, n in parts))
+    rawpath = temp_file(b"".join(d for d, _ in parts))
+    rc, got, err = page_hashes(gzpath)
+    _, want, _ = page_hashes(rawpath)
+    check(rc == 0 and got == want, f"{label}: rc={rc} {len(got)} pages, want {len(want)} {err!r}")
+    os.unlink(gzpath)
+    os.unlink(rawpath)
+
+
+d1 = b"".join(g.page(("m1", i)) for i in range(31))
+d2 = g.page(("m2", 0)) + g.page(("m2", 1))
+d3 = b"".join(g.page(("m3", i)) for i in range(32))
+# Left in the buffer after the member: nothing, one byte of the next
+# member's magic, its magic, and its header cut at each of its bytes.
+for left in range(0, 24):
+    check_members(f"gzip members, the first ending {left} bytes before the buffer's end",
+                  [(d1, GZ_IN - left), (d2, None)])
+    check_members(f"gzip members, the second ending {left} bytes before the second buffer's end",
+                  [(d1, GZ_IN - 100), (d3, GZ_IN + 100 - left), (d2, None)])
+# Trailing bytes that are no member still end the data, wherever they fall.
+for left in (1, 2):
+    m1 = gz_member(d1, GZ_IN - left)
+    for tail in (b"\0" * left, b"\x1f"):
+        path = temp_file(m1 + tail)
+        rc, got, err = page_hashes(path)
+        check(rc == 0 and len(got) == 31, f"gzip member then {tail!r} at the buffer's end: rc={rc} {err!r}")
+        os.unlink(path)
+
 # ---- empty and tiny files are raw with no pages
 path = temp_file(b"")
 rc, out, err = run("sum", "--per-page", path)
