@@ -98,58 +98,121 @@ static int valid_block_size(uint32_t b)
 	return b >= 512 && b <= (1u << 24) && (b & (b - 1)) == 0;
 }
 
-/* The fixed header: which of the 64- and 32-bit layouts, which byte order. */
+/* One reading of the fixed header: its 64- or 32-bit layout, in one byte
+ * order, and the fields that layout gives. */
+struct kdump_layout {
+	int is64, big;
+	uint32_t block_size;
+	uint64_t sub_blocks, bitmap_blocks, max_mapnr;
+	int exact; /* the header is as makedumpfile and QEMU write it */
+};
+
+/* Reads the header h as l's layout says and checks what the reader needs
+ * of it: 0, or -1 with err (the first check that fails). */
+static int kdump_layout_read(struct kb_stream *s, const unsigned char *h, struct kdump_layout *l,
+			     struct kb_err *err)
+{
+	const unsigned char *f = h + (l->is64 ? 428 : 416);
+	uint32_t version = kb_get32(h + 8, l->big);
+	uint32_t mapnr32 = kb_get32(f + 12, l->big);
+	unsigned char sub[104];
+
+	l->block_size = kb_get32(f, l->big);
+	l->sub_blocks = kb_get32(f + 4, l->big);
+	l->bitmap_blocks = kb_get32(f + 8, l->big);
+	l->max_mapnr = mapnr32;
+	if (version >= 6) {
+		size_t sub_len = l->is64 ? 104 : 80;
+		if (l->sub_blocks * l->block_size < sub_len)
+			return kb_fail(err, "'%s' is corrupt: kdump sub-header of %" PRIu64
+					    " blocks is too small", s->path, l->sub_blocks);
+		if (kb_stream_read_exact(s, l->block_size, sub, sub_len, "the kdump sub-header", err))
+			return -1;
+		l->max_mapnr = kb_get64(sub + (l->is64 ? 96 : 72), l->big);
+	}
+	uint64_t half = l->bitmap_blocks * l->block_size / 2;
+	/* One bit a pfn, the last byte possibly partly used: rounded up, so that
+	 * every pfn below max_mapnr has its bit inside the bitmaps. */
+	uint64_t bitmap_bytes = l->max_mapnr / 8 + (l->max_mapnr % 8 != 0);
+	if (bitmap_bytes > half)
+		return kb_fail(err, "'%s' is corrupt: %" PRIu64 " pfns do not fit in bitmaps of %"
+				    PRIu64 " bytes", s->path, l->max_mapnr, half);
+	if (l->max_mapnr > UINT64_MAX / l->block_size)
+		return kb_fail(err, "'%s' is corrupt: %" PRIu64 " pfns of %u bytes exceed the 64-bit "
+				    "address space", s->path, l->max_mapnr, l->block_size);
+	if (kb_stream_check_range(s, (1 + l->sub_blocks) * l->block_size, 2 * half, "the kdump bitmaps", err))
+		return -1;
+	/* makedumpfile and QEMU write a sub-header, bitmaps of just the blocks
+	 * max_mapnr needs, and (from version 6) the 64-bit max_mapnr capped in
+	 * the 32-bit field: a layout misread from another's bytes hardly ever
+	 * gives all of these. */
+	l->exact = l->sub_blocks >= 1 && l->max_mapnr > 0 &&
+		   half == (bitmap_bytes + l->block_size - 1) / l->block_size * l->block_size &&
+		   (version < 6 || mapnr32 == (l->max_mapnr > UINT32_MAX ? UINT32_MAX : l->max_mapnr));
+	return 0;
+}
+
+static int kdump_layout_same(const struct kdump_layout *a, const struct kdump_layout *b)
+{
+	return a->big == b->big && a->block_size == b->block_size && a->sub_blocks == b->sub_blocks &&
+	       a->bitmap_blocks == b->bitmap_blocks && a->max_mapnr == b->max_mapnr;
+}
+
+/* The fixed header: which of the 64- and 32-bit layouts, which byte order.
+ * A layout's block size alone does not tell: the 32-bit layout's max_mapnr
+ * lies where the 64-bit one's block size does, and a power of two there
+ * (a common max_mapnr) read as one. Every layout with a valid block size
+ * and version is read and checked whole; the one the file fits best is
+ * taken, and a file two different readings fit equally well is refused. */
 static int kdump_read_header(struct kdump_source *k, struct kb_err *err)
 {
-	unsigned char h[464], sub[104];
+	unsigned char h[464];
 	static const struct {
 		int is64, big;
 	} layouts[] = { { 1, 0 }, { 1, 1 }, { 0, 0 }, { 0, 1 } };
 	const char *path = k->hdr->path;
-	int is64 = -1;
+	struct kdump_layout best = { 0 };
+	int best_score = -1, tied = 0;
 
 	if (kb_stream_read_exact(k->hdr, 0, h, sizeof(h), "the kdump header", err))
 		return -1;
 	if (!kdump_detect(h, sizeof(h)))
 		return kb_fail(err, "'%s' is not a kdump-compressed file", path);
-	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]) && is64 < 0; i++) {
-		uint32_t bs = kb_get32(h + (layouts[i].is64 ? 428 : 416), layouts[i].big);
-		uint32_t ver = kb_get32(h + 8, layouts[i].big);
-		if (valid_block_size(bs) && ver >= 1 && ver < 64) {
-			is64 = layouts[i].is64;
-			k->big = layouts[i].big;
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+		struct kdump_layout l = { .is64 = layouts[i].is64, .big = layouts[i].big };
+		uint32_t bs = kb_get32(h + (l.is64 ? 428 : 416), l.big);
+		uint32_t ver = kb_get32(h + 8, l.big);
+		struct kb_err e;
+		if (!valid_block_size(bs) || ver < 1 || ver >= 64)
+			continue;
+		/* 0: the file does not fit the layout, 1: it does, 2: exactly. */
+		int score = kdump_layout_read(k->hdr, h, &l, &e) ? 0 : 1 + l.exact;
+		if (best_score < 0 && score == 0)
+			*err = e;
+		if (score > best_score) {
+			best = l;
+			best_score = score;
+			tied = 0;
+		} else if (score == best_score && score > 0 && !kdump_layout_same(&best, &l)) {
+			tied = 1;
 		}
 	}
-	if (is64 < 0)
+	if (best_score < 0)
 		return kb_fail(err, "'%s' is corrupt: no valid block size in the kdump header", path);
-	const unsigned char *f = h + (is64 ? 428 : 416);
-	uint32_t version = kb_get32(h + 8, k->big);
-	k->block_size = kb_get32(f, k->big);
-	uint64_t sub_blocks = kb_get32(f + 4, k->big);
-	uint64_t bitmap_blocks = kb_get32(f + 8, k->big);
-	k->max_mapnr = kb_get32(f + 12, k->big);
-	if (version >= 6) {
-		size_t sub_len = is64 ? 104 : 80;
-		if (sub_blocks * k->block_size < sub_len)
-			return kb_fail(err, "'%s' is corrupt: kdump sub-header of %" PRIu64
-					    " blocks is too small", path, sub_blocks);
-		if (kb_stream_read_exact(k->hdr, k->block_size, sub, sub_len, "the kdump sub-header", err))
-			return -1;
-		k->max_mapnr = kb_get64(sub + (is64 ? 96 : 72), k->big);
-	}
-	k->bitmap1_off = (1 + sub_blocks) * k->block_size;
-	k->bitmap_half = bitmap_blocks * k->block_size / 2;
+	/* No layout fits: the error of the first one tried (in err) says why. */
+	if (best_score == 0)
+		return -1;
+	if (tied)
+		return kb_fail(err, "'%s' is corrupt: its kdump header reads as more than one layout "
+				    "(32- or 64-bit, byte order), and none fits the file better", path);
+	k->big = best.big;
+	k->block_size = best.block_size;
+	k->max_mapnr = best.max_mapnr;
+	k->bitmap1_off = (1 + best.sub_blocks) * k->block_size;
+	k->bitmap_half = best.bitmap_blocks * k->block_size / 2;
 	k->bitmap2_off = k->bitmap1_off + k->bitmap_half;
-	k->desc_off = (1 + sub_blocks + bitmap_blocks) * k->block_size;
-	/* One bit a pfn, the last byte possibly partly used: rounded up, so that
-	 * every pfn below max_mapnr has its bit inside the bitmaps. */
-	if (k->max_mapnr / 8 + (k->max_mapnr % 8 != 0) > k->bitmap_half)
-		return kb_fail(err, "'%s' is corrupt: %" PRIu64 " pfns do not fit in bitmaps of %"
-				    PRIu64 " bytes", path, k->max_mapnr, k->bitmap_half);
-	if (k->max_mapnr > UINT64_MAX / k->block_size)
-		return kb_fail(err, "'%s' is corrupt: %" PRIu64 " pfns of %u bytes exceed the 64-bit "
-				    "address space", path, k->max_mapnr, k->block_size);
-	return kb_stream_check_range(k->hdr, k->bitmap1_off, 2 * k->bitmap_half, "the kdump bitmaps", err);
+	k->desc_off = (1 + best.sub_blocks + best.bitmap_blocks) * k->block_size;
+	return 0;
 }
 
 static int bitmap_load(struct kdump_source *k, struct kb_err *err)

@@ -160,6 +160,31 @@ for flag, name in ((g.KD_LZO, "lzo"), (g.KD_SNAPPY, "snappy"), (g.KD_ZSTD, "zstd
     check(rc == 2 and "unsupported compression" in err and name in err and len(err.splitlines()) == 1,
           f"kdump {name}: rc={rc} {err!r}")
 
+# The 32-bit header's max_mapnr lies where the 64-bit one's block size does:
+# a power of two there (from 512 up) read as a 64-bit header and was refused
+# ("sub-header of 0 blocks"), or read as no pages. Every max_mapnr, in both
+# layouts and byte orders, with pages at the first and last pfns.
+mapnrs = [1 << n for n in range(9, 25)] + [100, 4097, 12345, 0x40001, 0xFFFFF, 3 << 20]
+for mapnr in mapnrs:
+    mpages = {1: g.page(("m", 1)), 2: g.page(("m", 2)), mapnr - 1: g.page(("m", 3))}
+    want = [(pfn * PS, crc(mpages[pfn])) for pfn in sorted(mpages)]
+    for bits in (32, 64):
+        for big in (False, True):
+            for version in ((6, 5) if mapnr in (0x1000, 0x40000, 100) else (6,)):
+                label = f"kdump {bits}-bit{' be' if big else ''} v{version} max_mapnr {mapnr:#x}"
+                data = g.kdump(mpages, mapnr, bits=bits, big=big, version=version)
+                # gzip and flattened too, where a layout's misreading reads far
+                layered = [("", data)]
+                if mapnr in (0x1000, 0x40000, 1 << 24):
+                    layered += [(" gzip", g.gz(data)),
+                                (" flattened", g.kdump(mpages, mapnr, bits=bits, big=big, version=version,
+                                                       flat=True))]
+                for how, body in layered:
+                    path = temp_file(body)
+                    rc, pages, summary, err = sum_pages(path)
+                    check(rc == 0 and pages == want, f"{label}{how}: rc={rc} {err!r} {pages[:1]}")
+                    os.unlink(path)
+
 # ---- detection, overrides, standard input
 elf_bytes = g.elf(segs)
 path = temp_file(elf_bytes)

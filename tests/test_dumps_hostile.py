@@ -126,6 +126,14 @@ struct.pack_into("<I", kd, 436, 0xFFFFFFFF)  # bitmap blocks
 struct.pack_into("<Q", kd, BS + 96, 1 << 49)  # max_mapnr: 2^49 pfns of 2^16 bytes
 bad_file("kdump max_mapnr past the address space", g.gz(bytes(kd)), "exceed the 64-bit")
 
+# ---- kdump: a header that reads whole and exact both as the 32-bit layout
+# (4 KiB blocks, 8192 pfns) and as the 64-bit one (8 KiB blocks, its
+# block size where the 32-bit max_mapnr is): refused, not guessed.
+amb = bytearray(b"KDUMP   " + struct.pack("<I", 5)).ljust(64 << 10, b"\0")
+struct.pack_into("<IIII", amb, 416, 4096, 1, 2, 8192)  # 32-bit: block size, sub-header, bitmaps, max_mapnr
+struct.pack_into("<III", amb, 432, 1, 2, 8192)  # 64-bit: sub-header, bitmaps, max_mapnr
+bad_file("kdump header of two layouts", bytes(amb), "more than one layout")
+
 # ---- a raw file that shrinks while it is read: an error, not fewer pages.
 # The output pipe is left full (64-byte pages: a line per 64 bytes) so that
 # ksmbench waits near the start of the file while it is cut to half. 4 MiB
