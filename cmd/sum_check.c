@@ -4,9 +4,10 @@
  *   TAG (FILE) = HEX       the whole file, hashed with the tag's hash;
  *   FILE:PAGE HEX [0xADDR] one page (--per-page), hashed with -H, or
  *                          with --ksm its KSM digest, at --page-size.
- * Consecutive page lines of one file are checked in one pass over it, so
- * their pages must be listed in ascending order (as sum writes them); the
- * lines sum adds after a file's pages (what it did not hash) are skipped. */
+ * Consecutive page lines of one file are checked in one pass over it, to
+ * its end, so their pages must be listed in ascending order (as sum writes
+ * them); the lines sum adds after a file's pages (what it did not hash) are
+ * skipped. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ struct page_group {
 	char *name;
 	struct page_source *src;
 	int unreadable;
+	int ended;               /* the source has yielded its last page */
 	uint64_t lines, failed;
 	int have;                /* page_index / page_hex hold the last page read */
 	uint64_t page_index, page_addr;
@@ -192,17 +194,6 @@ static void check_whole(struct check_run *r, const struct check_line *l)
 	verdict(r, l->name, ok ? "OK" : "FAILED");
 }
 
-static void group_end(struct check_run *r)
-{
-	struct page_group *g = &r->g;
-
-	if (g->name && !g->unreadable)
-		verdict(r, g->name, g->failed ? "FAILED" : "OK");
-	page_source_close(g->src);
-	free(g->name);
-	memset(g, 0, sizeof(*g));
-}
-
 static void group_unreadable(struct check_run *r, const struct kb_err *err)
 {
 	if (!r->o->status)
@@ -210,6 +201,28 @@ static void group_unreadable(struct check_run *r, const struct kb_err *err)
 	verdict(r, r->g.name, "FAILED open or read");
 	r->g.unreadable = 1;
 	r->unreadable++;
+}
+
+/* The group's verdict, once its file is read to the end (to_end): a reader
+ * checks what lies past the last page, such as a gzip member's trailer, only
+ * when it reaches its end, and the list's last page may come before that. */
+static void group_end(struct check_run *r, int to_end)
+{
+	struct page_group *g = &r->g;
+	struct kb_err err;
+	struct page pg;
+
+	while (to_end && g->src && !g->unreadable && !g->ended) {
+		int rc = page_source_next(g->src, &pg, &err);
+		if (rc < 0)
+			group_unreadable(r, &err);
+		g->ended = rc == 0;
+	}
+	if (g->name && !g->unreadable)
+		verdict(r, g->name, g->failed ? "FAILED" : "OK");
+	page_source_close(g->src);
+	free(g->name);
+	memset(g, 0, sizeof(*g));
 }
 
 /* Reads the group's pages up to index: 1 (the page is there), 0 (the file
@@ -226,8 +239,10 @@ static int group_seek(struct check_run *r, uint64_t index)
 			group_unreadable(r, &err);
 			return -1;
 		}
-		if (rc == 0)
+		if (rc == 0) {
+			g->ended = 1;
 			return 0;
+		}
 		g->have = 1;
 		g->page_index = pg.index;
 		g->page_addr = pg.addr;
@@ -243,7 +258,7 @@ static int check_page(struct check_run *r, const struct check_line *l)
 	struct kb_err err;
 
 	if (!g->name || strcmp(g->name, l->name) != 0) {
-		group_end(r);
+		group_end(r, 1);
 		if (!(g->name = strdup(l->name)))
 			return cli_error("sum", "out of memory");
 		if (!(g->src = dump_source_open(l->name, r->o->page_size, &r->o->dump, &err)))
@@ -286,13 +301,13 @@ static int check_list(struct check_run *r, FILE *f)
 		else if (l.kind == LINE_PAGE)
 			rc = check_page(r, &l);
 		else if (l.kind == LINE_WHOLE) {
-			group_end(r);
+			group_end(r, 1);
 			check_whole(r, &l);
 		}
 	}
 	if (rc == 0 && ferror(f))
 		rc = cli_error("sum", "cannot read '%s': %s", r->list, strerror(errno));
-	group_end(r);
+	group_end(r, rc == 0);
 	free(line);
 	return rc;
 }

@@ -4,6 +4,7 @@ Python's zlib and a Python CRC-32C) and stay small in memory on large pipes
 and /dev/zero; --tag lines as xxhsum writes them; --check of whole-file,
 tagged and per-page lists (OK/FAILED, exit 1, malformed lines exit 2);
 --ksm, the page checksum as KSM stores it."""
+import gzip
 import json
 import os
 import shutil
@@ -217,6 +218,40 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.
     check(rc == 1 and f"{core}:1: FAILED" in out, f"a page at another address fails: {out!r}")
     rc, out, err = run("sum", "-c", "-", stdin="\n".join([lines[1], lines[0]]).encode() + b"\n")
     check(rc == 2 and "ascending order" in err, f"pages out of order: {err!r}")
+
+    # ---- per-page lists of a gzip-compressed dump: the file is read to its
+    # end, past the last listed page, so that a cut or damaged trailer fails
+    # (the check said OK of a file whose last 4 bytes were missing).
+    gzcore = os.path.join(tmp, "core.gz")
+    gzdata = gzip.compress(g.elf(segs), compresslevel=1)
+    with open(gzcore, "wb") as f:
+        f.write(gzdata)
+    gzpages = os.path.join(tmp, "gzpages.list")
+    with open(gzpages, "w") as f:
+        f.write(run("sum", "--per-page", gzcore)[1])
+    rc, out, err = run("sum", "-c", gzpages)
+    check(rc == 0 and out == f"{gzcore}: OK\n", f"per-page list of a gzip core: {out!r} {err!r}")
+    first_only = os.path.join(tmp, "gzfirst.list")
+    with open(first_only, "w") as f:
+        f.write(open(gzpages).read().splitlines()[0] + "\n")
+    bad_crc = bytearray(gzdata)
+    bad_crc[-8] ^= 1
+    for label, data, needle in (("cut by 4 bytes", gzdata[:-4], "truncated"),
+                                ("cut by 1 byte", gzdata[:-1], "truncated"),
+                                ("with a bad CRC", bytes(bad_crc), "gzip")):
+        with open(gzcore, "wb") as f:
+            f.write(data)
+        for lst, which in ((gzpages, "every page"), (first_only, "the first page")):
+            rc, out, err = run("sum", "-c", lst)
+            check(rc == 1 and out == f"{gzcore}: FAILED open or read\n" and needle in err,
+                  f"list of {which} of a gzip core {label}: rc={rc} {out!r} {err!r}")
+        # before the next file's lines too, not only at the end of the list
+        both = os.path.join(tmp, "both.list")
+        with open(both, "w") as f:
+            f.write(open(gzpages).read() + open(pages).read())
+        rc, out, err = run("sum", "-c", both)
+        check(rc == 1 and out == f"{gzcore}: FAILED open or read\n{core}: OK\n" and needle in err,
+              f"list of a gzip core {label}, then another file: rc={rc} {out!r} {err!r}")
 
     # ---- --ksm: (u32)xxhash(page, PAGE_SIZE, 0), or the -H hash's low 32 bits
     raw = os.path.join(tmp, "pages.raw")
