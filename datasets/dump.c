@@ -12,11 +12,14 @@
 #include "raw.h"
 
 /* Raw first: the fallback when nothing else is detected. A flattened file
- * usually holds a kdump file, but makedumpfile -F -E flattens an ELF core. */
+ * usually holds a kdump file, but makedumpfile -F -E flattens an ELF core.
+ * A format detection finds under the flattened layer is read through it
+ * when named too; raw and the LiME range layouts, never detected, take the
+ * bytes as they lie, flattened or not. */
 static const struct dump_format formats[] = {
 	{ "raw", NULL, raw_open, 0, 0 },
-	{ "elf", elf_core_detect, elf_core_open, 0, 0 },
-	{ "lime", lime_detect, lime_open_headers, 0, 0 },
+	{ "elf", elf_core_detect, elf_core_open, 0, 1 },
+	{ "lime", lime_detect, lime_open_headers, 0, 1 },
 	{ "lime-raw", NULL, lime_open_raw, DUMP_TAKES_LIME_RANGES, 0 },
 	{ "lime-padded", NULL, lime_open_padded, DUMP_TAKES_LIME_RANGES, 0 },
 	{ "kdump", kdump_detect, kdump_open, 0, 1 },

@@ -130,6 +130,23 @@ for label, kw in [("kdump", {}), ("kdump be", {"big": True}), ("kdump 32-bit", {
     check_format(label, g.kdump(kpages, 100, excluded=(4, 5, 6), **kw), ksegs,
                  {"pages": 6, "excluded": 3})
 check_format("flattened ELF (makedumpfile -F -E)", g.flatten(g.elf(segs), 4096), segs, {"pages": 6})
+# A named format reads the flattened layer as detection does (--input-format
+# elf refused a flattened ELF as "not an ELF file"); raw takes the bytes as
+# they lie.
+check_format("flattened ELF named elf", g.flatten(g.elf(segs), 4096), segs, {"pages": 6},
+             extra=("--input-format", "elf"))
+check_format("flattened LiME", g.flatten(g.lime(segs), 4096), segs, {"pages": 6})
+check_format("flattened LiME named lime", g.flatten(g.lime(segs), 4096), segs, {"pages": 6},
+             extra=("--input-format", "lime"))
+check_format("flattened kdump named kdump", g.kdump(kpages, 100, excluded=(4, 5, 6), flat=True), ksegs,
+             {"pages": 6, "excluded": 3}, extra=("--input-format", "kdump"))
+flat_elf = g.flatten(g.elf(segs), 4096)
+path = temp_file(flat_elf)
+rc, out, err = run("sum", "--per-page", "--input-format", "raw", path)
+hashed = [line for line in out.splitlines() if line.startswith(path + ":") and len(line.split()) == 2]
+check(rc == 0 and len(hashed) == len(flat_elf) // PS,
+      f"flattened ELF named raw: its bytes as they lie: rc={rc} {len(hashed)} pages {err!r}")
+os.unlink(path)
 check_format("kdump 1K pages", g.kdump(kpages, 100, excluded=(4,)), ksegs, {"pages": 24, "excluded": 4}, ps=1024)
 bad_file("kdump page size not dividing", g.kdump(kpages, 100), "--page-size 4096", "--page-size", "8192")
 # More than 4 MiB of pages: after the first 4 MiB, batches of zlib pages are
