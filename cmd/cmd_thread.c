@@ -46,6 +46,7 @@ static void usage(void)
 	       "  --back-to-back        the ksmd style's calls back to back, as before December\n"
 	       "                        2026 (default: each call apart, a fence after it, as ksmd\n"
 	       "                        calls it between its other work; docs/measurement.md)\n"
+	       "  --apart               each call apart (the default; not with --back-to-back)\n"
 	       "  --window TIME         ksmd-style round length (default 60ms: two cycles at ksmd's\n"
 	       "                        defaults; one cycle at least)\n"
 	       "  --hz N                emulated CONFIG_HZ of the self-test (default 250)\n"

@@ -28,8 +28,7 @@ ROWS = [("crc32c", "crc32c-3way", True, 14927, 1082.2), ("xxh64", "xxh64", True,
                                                                716.5)]
 
 tmp = tempfile.mkdtemp(prefix="ksmbench-plot-")
-rc, out, err = run("bench", "-H", "xxh64", "--window", "2ms", "--repeat", "1", "--working-set", "1M",
-                   "--format", "json")
+rc, out, err = run("bench", "-H", "xxh64", "--window", "2ms", "--repeat", "1", "--format", "json")
 check(rc == 0, f"bench for the crafted documents: rc={rc} err={err!r}")
 bench = json.loads(out)
 
