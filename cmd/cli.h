@@ -36,6 +36,12 @@ int cli_stdin_once(const char *cmd, char *const *paths, size_t n);
  * returns its code. */
 int cli_files_distinct(const char *cmd, char *const *paths, size_t n);
 
+/* The report's file (-o output; NULL or '-': standard output) is none of
+ * the n input paths: written in place of an input (scan -o a.raw a.raw),
+ * it would replace what it came from. 0, or prints the error and returns
+ * its code. */
+int cli_output_not_input(const char *cmd, const char *output, char *const *paths, size_t n);
+
 /* The one line for an option getopt_long rejected (opterr is 0 everywhere):
  * "option '--repeat' needs a value", "unknown option '-x'", "option '--all'
  * takes no value", "ambiguous option '--w' (--window, --warmup)". */

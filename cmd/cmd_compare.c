@@ -17,14 +17,14 @@ static void usage(void)
 	printf("usage: ksmbench compare BASE.json NEW.json [--threshold PERCENT] [--alpha P]\n"
 	       "                        [--format %s] [-o FILE]\n\n"
 	       "Compares two results documents (bench, thread or select --format json): results\n"
-	       "are matched by hash, data, cache, page size, timer and calls apart, and their\n"
-	       "headline rates (medians over processes) compared, judged on the per-process\n"
-	       "values. A change within the threshold is 'unchanged'. Beyond it, 'inconclusive'\n"
-	       "when either side is unstable (a version-1 document counts as one process) or has\n"
-	       "too few processes for the test; 'noise' when a two-sided Mann-Whitney U test\n"
-	       "over the processes' values does not separate them at level --alpha; else a\n"
-	       "regression or an improvement. Fields of the two contexts that make figures\n"
-	       "incomparable (CPU, build, libraries, kernel, page size, an alias's\n"
+	       "are matched by hash, data, cache, page size, misalignment, timer and calls\n"
+	       "apart, and their headline rates (medians over processes) compared, judged on\n"
+	       "the per-process values. A change within the threshold is 'unchanged'. Beyond\n"
+	       "it, 'inconclusive' when either side is unstable (a version-1 document counts as\n"
+	       "one process) or has too few processes for the test; 'noise' when a two-sided\n"
+	       "Mann-Whitney U test over the processes' values does not separate them at level\n"
+	       "--alpha; else a regression or an improvement. Fields of the two contexts that\n"
+	       "make figures incomparable (CPU, build, libraries, kernel, page size, an alias's\n"
 	       "implementation) are named.\n\n"
 	       "  --threshold PERCENT   smallest change that counts, e.g. 5%% (default 5%%)\n"
 	       "  --alpha P             significance level of the rank test (default 0.05)\n"
@@ -99,7 +99,8 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	if (argc - optind != 2)
 		return cli_error("compare", "needs two files, BASE.json and NEW.json (see ksmbench compare --help)");
-	if ((rc = cli_stdin_once("compare", argv + optind, 2)) != 0)
+	if ((rc = cli_stdin_once("compare", argv + optind, 2)) != 0 ||
+	    (rc = cli_output_not_input("compare", output, argv + optind, 2)) != 0)
 		return rc;
 	if (results_load(argv[optind], &base, &err))
 		return cli_fail("compare", &err);

@@ -67,7 +67,8 @@ int cmd_plot(int argc, char **argv)
 		return cli_error("plot", "needs a results file (see ksmbench plot --help)");
 	if (n > PLOT_RUNS_MAX)
 		return cli_error("plot", "draws at most %d runs side by side, not %zu", PLOT_RUNS_MAX, n);
-	if ((rc = cli_stdin_once("plot", argv + optind, n)) != 0)
+	if ((rc = cli_stdin_once("plot", argv + optind, n)) != 0 ||
+	    (rc = cli_output_not_input("plot", output, argv + optind, n)) != 0)
 		return rc;
 	if ((rc = load(argv + optind, n, runs, &loaded)) == 0) {
 		struct report_document d = { .kind = REPORT_PLOT, .plot_runs = runs, .nplot_runs = n, .title = title };

@@ -212,7 +212,8 @@ static int parse(int argc, char **argv, struct scan_cli *s)
 	if (optind == argc)
 		return cli_error("scan", "no dump given (see ksmbench scan --help)");
 	if ((rc = cli_stdin_once("scan", argv + optind, (size_t)(argc - optind))) != 0 ||
-	    (rc = cli_files_distinct("scan", argv + optind, (size_t)(argc - optind))) != 0)
+	    (rc = cli_files_distinct("scan", argv + optind, (size_t)(argc - optind))) != 0 ||
+	    (rc = cli_output_not_input("scan", s->output, argv + optind, (size_t)(argc - optind))) != 0)
 		return rc;
 	s->o.paths = argv + optind;
 	s->o.npaths = (size_t)(argc - optind);

@@ -100,22 +100,29 @@ static int load_scalar(const struct record_field *f, const cJSON *x, char *at, c
 	}
 }
 
+/* a NULL: each element only checked (check_field). */
 static int load_reals(const struct record_field *f, const cJSON *x, struct record_array *a, const struct load *ld)
 {
 	if (check_count(f, x, ld))
 		return -1;
-	double *v = malloc(((size_t)cJSON_GetArraySize(x) + 1) * sizeof(double));
+	double *v = a ? malloc(((size_t)cJSON_GetArraySize(x) + 1) * sizeof(double)) : NULL;
 	const cJSON *e;
+	size_t n = 0;
 
-	if (!v)
+	if (a && !v)
 		return kb_fail(ld->err, "out of memory reading %s", ld->path);
-	a->items = v;
+	if (a)
+		a->items = v;
 	cJSON_ArrayForEach(e, x) {
 		char index[32];
-		snprintf(index, sizeof(index), "%zu", a->n);
+		snprintf(index, sizeof(index), "%zu", n);
 		if (!number_ok(e, f))
 			return fail_number(ld, f, index);
-		v[a->n++] = e->valuedouble;
+		if (v) {
+			v[n] = e->valuedouble;
+			a->n = n + 1;
+		}
+		n++;
 	}
 	return 0;
 }
@@ -193,25 +200,14 @@ static int check_field(const struct record_field *f, struct walk *w)
 
 	if (!(number && f->range) && !(f->type == RECORD_OBJECT && f->sub && f->count))
 		return 0;
-	const cJSON *x = member(w, f->name), *e;
+	const cJSON *x = member(w, f->name);
 	if (!x || cJSON_IsNull(x))
 		return 0;
 	if (f->count && !cJSON_IsArray(x))
 		return fail(w->ld, f->name, "is not an array");
-	if (f->type == RECORD_OBJECT)
-		return load_objects(f, x, NULL, w->ld);
-	if (!f->count)
-		return number_ok(x, f) ? 0 : fail_number(w->ld, f, NULL);
-	if (check_count(f, x, w->ld))
-		return -1;
-	size_t i = 0;
-	cJSON_ArrayForEach(e, x) {
-		char index[32];
-		snprintf(index, sizeof(index), "%zu", i++);
-		if (!number_ok(e, f))
-			return fail_number(w->ld, f, index);
-	}
-	return 0;
+	if (f->count)
+		return f->type == RECORD_OBJECT ? load_objects(f, x, NULL, w->ld) : load_reals(f, x, NULL, w->ld);
+	return number_ok(x, f) ? 0 : fail_number(w->ld, f, NULL);
 }
 
 static int load_field(const struct record_field *f, void *arg)

@@ -165,6 +165,14 @@ try:
 
     # A directory is refused; a failed run leaves the old file alone.
     check_usage_error([*SCAN, "-o", sub], "is a directory", "-o DIRECTORY")
+    # The report in place of its input would replace what it came from.
+    dump = os.path.join(tmp, "in.raw")
+    with open(dump, "wb") as f:
+        f.write(os.urandom(8192))
+    before = open(dump, "rb").read()
+    check_usage_error(["scan", "--sample-pages", "0", "-o", dump, dump], "the report would replace it",
+                      "scan -o its own dump")
+    check(open(dump, "rb").read() == before, "the dump is left as it was")
     # An empty name is refused before anything is measured (a 60 s round
     # would outlast the timeout), and nothing is printed in its place.
     for opt in ("-o", "--export-json"):
@@ -184,6 +192,11 @@ try:
     rc, out, err = run("bench", "-H", "xxh64", "--repeat", "1", "--window", "1ms", "--format", "json",
                        "-q", "-o", results)
     check(rc == 0, f"bench for the results: {err!r}")
+    kept = open(results, "rb").read()
+    check_usage_error(["compare", results, results, "-o", results], "the report would replace it",
+                      "compare -o an input")
+    check_usage_error(["plot", results, "-o", results], "the report would replace it", "plot -o its input")
+    check(open(results, "rb").read() == kept, "the results document is left as it was")
     cases = {
         "bench": ["bench", "-H", "xxh64", "--repeat", "1", "--window", "1ms", "--format", "json", "-q"],
         "thread": ["thread", "--repeat", "1", "--window", "1ms", "--working-set", "1M", "--format", "json", "-q"],
