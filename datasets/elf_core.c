@@ -279,12 +279,20 @@ static int elf_note_segment(struct elf_source *e, int big, uint64_t off, uint64_
 		uint32_t type = kb_get32(head + 8, big);
 		uint64_t name_at = at + 12, desc_at = name_at + ((namesz + 3) & ~3ull);
 		uint64_t next = desc_at + ((descsz + 3) & ~3ull);
-		if (next > len)
-			return kb_fail(err, "'%s' is corrupt: a note runs past the end of its segment", e->s->path);
-		int ours = namesz == sizeof(KB_NOTE_NAME) &&
+		/* Zeros after the notes are padding, not 65536 empty notes. */
+		if (namesz == 0 && descsz == 0 && type == 0)
+			break;
+		int ours = namesz == sizeof(KB_NOTE_NAME) && name_at + namesz <= len &&
 			   kb_stream_read_exact(e->s, off + name_at, head + 12, sizeof(KB_NOTE_NAME), "a note name",
 						err) == 0 &&
 			   memcmp(head + 12, KB_NOTE_NAME, sizeof(KB_NOTE_NAME)) == 0;
+		/* Another program's note that does not fit ends what can be read
+		 * of the segment (other notes are skipped); ours is needed whole. */
+		if (next > len && !ours)
+			break;
+		if (next > len)
+			return kb_fail(err, "'%s' is corrupt: a KSMBENCH note runs past the end of its segment",
+				       e->s->path);
 		if (ours && type == KB_NOTE_PAGES && elf_page_note(e, big, off + desc_at, descsz, err))
 			return -1;
 		if (ours && type == KB_NOTE_SYSTEM) {

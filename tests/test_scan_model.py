@@ -157,4 +157,13 @@ for label, data in bad.items():
     rc, out, err = run("scan", "--sample-pages", "0", temp_file(data))
     check(rc == 2 and needles[label] in err and len(err.splitlines()) == 1 and out == "",
           f"malformed notes ({label}): rc {rc} {err!r}")
+# Another program's broken note, or zeros padding the note segment, leave the
+# core readable and our notes in force.
+foreign = dumpgen.elf_note(b"CORE\0", 1, b"x" * 8)[:-4]
+for label, notes in (("a foreign note past its segment", ksm_notes([1]) + foreign),
+                     ("a megabyte of zeros after the notes", ksm_notes([1]) + bytes(1 << 20))):
+    rc, out, err = run("scan", "--sample-pages", "0", "--format", "json",
+                       temp_file(elf([(0x1000, B_PAGES[0])], physical=False, notes=notes)))
+    d = json.loads(out)["dumps"][0] if rc == 0 else {}
+    check(rc == 0 and d.get("captured") and d.get("pages") == 1, f"{label}: rc {rc} {err!r}")
 finish("scan_model")
