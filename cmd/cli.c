@@ -95,7 +95,8 @@ int cli_output_not_input(const char *cmd, const char *output, char *const *paths
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if (file_id(paths[i], &in) && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-			return cli_error(cmd, "-o '%s' is the input '%s': the report would replace it", output, paths[i]);
+			return cli_error(cmd, "-o '%s' is the input '%s': the report would replace it", output,
+					 paths[i]);
 	return 0;
 }
 

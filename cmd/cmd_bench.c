@@ -187,8 +187,9 @@ static int names_once_each(const char *text, const char *const *items, unsigned 
 			if (!is_file(items[i]) || !is_file(items[j]) ||
 			    strcmp(a ? a + 1 : items[i], b ? b + 1 : items[j]) != 0)
 				continue;
-			return cli_error("bench", "--data '%s': '%s' and '%s' have one file name, by which compare matches "
-					 "files: their results could not be told apart", text, items[j], items[i]);
+			return cli_error("bench", "--data '%s': '%s' and '%s' have one file name, by which "
+					 "compare matches files: their results could not be told apart", text, items[j],
+					 items[i]);
 		}
 	return 0;
 }
@@ -214,7 +215,9 @@ static int parse_sweep(int c, const char *arg, struct sweep *s)
 		}
 		if ((rc = split_list("--data", arg, s->data_text, sizeof(s->data_text), s->data, &s->ndata)) != 0)
 			return rc;
-		return once_each("--data", arg, s->data, NULL, s->ndata) || names_once_each(arg, s->data, s->ndata) ? 2 : 0;
+		if ((rc = once_each("--data", arg, s->data, NULL, s->ndata)) != 0)
+			return rc;
+		return names_once_each(arg, s->data, s->ndata);
 	case O_PAGE:
 		if ((rc = split_list("--page-size", arg, buf, sizeof(buf), items, &n)) != 0)
 			return rc;

@@ -348,7 +348,8 @@ static int stdin_kept(const char *cmd, const struct bench_plan *plan)
 		if (n < 0 || w < 0) {
 			int e = errno;
 			close(fd);
-			return -cli_error(cmd, "cannot keep standard input for the measuring processes: %s", strerror(e));
+			return -cli_error(cmd, "cannot keep standard input for the measuring processes: %s",
+					  strerror(e));
 		}
 	}
 	int rc = dup2(fd, STDIN_FILENO) < 0 ? -cli_error(cmd, "cannot keep standard input: %s", strerror(errno)) : 1;

@@ -398,7 +398,8 @@ static cJSON *gha_entry(const struct bench_result *r, const struct bench_context
 	snprintf(range, sizeof(range), "± %.1f", (hi - lo) / 2);
 	if (r->ns_per_page.n > 1)
 		snprintf(cv, sizeof(cv), "; CV %.2f%%", r->ns_per_page.cv * 100);
-	snprintf(extra, sizeof(extra), "implementation %s; best %.1f MB/s; median over %u process%s (%u round%s)%s; %s%s",
+	snprintf(extra, sizeof(extra),
+		 "implementation %s; best %.1f MB/s; median over %u process%s (%u round%s)%s; %s%s",
 		 r->impl, bench_bytes_per_s(r->page_size, r->ns_per_page.best) / 1e6, r->nprocesses,
 		 kb_es(r->nprocesses), r->repeats, kb_s(r->repeats), cv, r->unstable ? "unstable" : "stable",
 		 r->interrupted ? "; rounds cut short by an interruption"

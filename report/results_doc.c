@@ -189,5 +189,6 @@ void results_release(struct loaded_doc *doc)
 
 int results_dataset(const struct loaded_result *r, char *buf, size_t size)
 {
-	return snprintf(buf, size, "%s%s", strncmp(r->data, "file:", 5) == 0 ? "file:" : "", report_stable_data(r->data));
+	return snprintf(buf, size, "%s%s", strncmp(r->data, "file:", 5) == 0 ? "file:" : "",
+			report_stable_data(r->data));
 }

@@ -88,8 +88,8 @@ void report_unstable_line(const struct bench_result *r, int by_impl, char *buf, 
 		snprintf(page, sizeof(page), "%u+%u", r->page_size, r->misalign);
 	else
 		snprintf(page, sizeof(page), "%u", r->page_size);
-	snprintf(buf, size, "unstable: %s %s %s %s %s: %s", result_name(r, by_impl), report_stable_data(r->data), r->cache, page,
-		 bench_timer_label(r->timer, r->apart), reasons);
+	snprintf(buf, size, "unstable: %s %s %s %s %s: %s", result_name(r, by_impl), report_stable_data(r->data),
+		 r->cache, page, bench_timer_label(r->timer, r->apart), reasons);
 }
 
 int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix)
@@ -113,19 +113,24 @@ size_t report_unstable_count(const struct bench_result *r, size_t n)
 	return k;
 }
 
-/* Which of data, cache and page size differ between r[0..n): a name in the
- * summary carries those, as the table's columns do. */
+/* Which of data, cache and page size tell apart results of r[0..n) that
+ * the name and timer alone do not (a bench sweep's): a name in the summary
+ * carries those, as the table's columns do. O(n^2) over a few hundred. */
 enum { VARY_DATA = 1, VARY_CACHE = 2, VARY_PAGE = 4 };
 
-static unsigned varying(const struct bench_result *r, size_t n)
+static unsigned varying(const struct bench_result *r, size_t n, int by_impl)
 {
 	unsigned v = 0;
 
-	for (size_t i = 1; i < n; i++) {
-		v |= strcmp(r[i].data, r[0].data) != 0 ? VARY_DATA : 0;
-		v |= strcmp(r[i].cache, r[0].cache) != 0 ? VARY_CACHE : 0;
-		v |= r[i].page_size != r[0].page_size || r[i].misalign != r[0].misalign ? VARY_PAGE : 0;
-	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			if (strcmp(result_name(&r[i], by_impl), result_name(&r[j], by_impl)) != 0 ||
+			    r[i].timer != r[j].timer || r[i].apart != r[j].apart)
+				continue;
+			v |= strcmp(r[i].data, r[j].data) != 0 ? VARY_DATA : 0;
+			v |= strcmp(r[i].cache, r[j].cache) != 0 ? VARY_CACHE : 0;
+			v |= r[i].page_size != r[j].page_size || r[i].misalign != r[j].misalign ? VARY_PAGE : 0;
+		}
 	return v;
 }
 
@@ -134,7 +139,7 @@ int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, i
 {
 	char line[4096] = "unstable (--wide or the JSON for the reasons):";
 	size_t used = strlen(line), k = 0;
-	unsigned v = varying(r, n);
+	unsigned v = varying(r, n, by_impl);
 
 	if (width == 0)
 		return report_unstable_lines(out, r, n, by_impl, prefix);
@@ -146,8 +151,9 @@ int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, i
 			snprintf(page, sizeof(page), "/%u+%u", r[i].page_size, r[i].misalign);
 		else if (v & VARY_PAGE)
 			snprintf(page, sizeof(page), "/%u", r[i].page_size);
-		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s%s%s%s%s%s/%s%s", result_name(&r[i], by_impl),
-					 v & VARY_DATA ? "/" : "", v & VARY_DATA ? report_stable_data(r[i].data) : "",
+		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s%s%s%s%s%s/%s%s",
+					 result_name(&r[i], by_impl), v & VARY_DATA ? "/" : "",
+					 v & VARY_DATA ? report_stable_data(r[i].data) : "",
 					 v & VARY_CACHE ? "/" : "", v & VARY_CACHE ? r[i].cache : "", page,
 					 bench_timer_name(r[i].timer), r[i].apart ? "/apart" : "");
 	}

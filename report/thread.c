@@ -356,7 +356,8 @@ static int legend(FILE *out, const struct report_document *doc, enum report_styl
 			       "median over processes, of random %u-byte pages in a %llu %s working set visited in "
 			       "random order (%s%s)%s; thread: ksmd on a Xeon E5-2620 v3 with 4 VMs.",
 			       m ? m->ksmd.pages_to_scan : 0, m ? m->ksmd.sleep_ms : 0, m ? m->page_size : 0,
-			       (unsigned long long)(ws % (1ull << 20) ? ws >> 10 : ws >> 20), ws % (1ull << 20) ? "KiB" : "MiB",
+			       (unsigned long long)(ws % (1ull << 20) ? ws >> 10 : ws >> 20),
+			       ws % (1ull << 20) ? "KiB" : "MiB",
 			       m ? m->cache : "cold",
 			       m && m->cold_by && strcmp(m->cold_by, "flush") == 0
 				       ? ": each cycle's pages flushed from the caches during the sleep, all but the first one's "
