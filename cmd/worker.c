@@ -73,6 +73,12 @@ int worker_serve(const char *cmd, const struct bench_plan *plan)
 	 * passes it on as SIGTERM, once. */
 	interrupt_install(INTERRUPT_STOP);
 	signal(SIGINT, SIG_IGN);
+	/* The parent's stop, held back since the fork (workers.c), now stops
+	 * the rounds instead of the process. */
+	sigset_t term;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_UNBLOCK, &term, NULL);
 	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 	counter_info_adopt(worker_spec.hz, worker_spec.overhead_ticks, worker_spec.step_ticks);
 	wire_write_header(stdout, bench_plan_measurements(plan), worker_spec.process);

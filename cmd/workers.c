@@ -60,11 +60,14 @@ static int worker_exe(char *buf, size_t size)
 }
 
 /* The child between fork and exec: its pipes, its CPU, SIGINT ignored
- * (the parent passes a stop on), killed if the parent dies. */
+ * (the parent passes a stop on), killed if the parent dies. SIGTERM, the
+ * stop the parent passes on, is held back until the worker has its handler
+ * (worker_serve): delivered before that, it killed the worker, and the run
+ * ended in an error instead of the report of what was measured. */
 static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, char **args)
 {
 	cpu_set_t one;
-	sigset_t none;
+	sigset_t term;
 
 	dup2(out_w, STDOUT_FILENO);
 	dup2(err_w, STDERR_FILENO);
@@ -77,9 +80,10 @@ static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, 
 	sched_setaffinity(0, sizeof(one), &one);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
-	/* The parent may hold signals back while it writes; the worker must not inherit that. */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* Not what the parent may hold back while it writes: SIGTERM alone. */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_SETMASK, &term, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(KB_EXIT_USAGE);

@@ -59,6 +59,19 @@ check(json.load(open(target))["interrupted"] is True, "-o file whole and marked"
 check(not [f for f in os.listdir(outdir) if f.startswith(os.path.basename(target) + ".tmp")], "no temporary left")
 os.unlink(target)
 
+# --- a stop while measuring processes start: each holds the SIGTERM passed
+# on until its handler is in (one delivered before killed it, and the run
+# ended in an error, no report). Many short processes, stops at varied times.
+if FORKS:
+    for k in range(6):
+        p = start("bench", "-H", "xxh64", "--processes", "100", "--repeat", "1", "--window", "1ms", "--warmup", "1ms",
+                  "--format", "json", "-q", "-o", target)
+        rc, out, err = stop_after(p, 0.2 + 0.07 * k, signal.SIGTERM)
+        ok = rc == 143 and json.load(open(target))["interrupted"] is True if os.path.exists(target) else False
+        check(ok, f"SIGTERM among starting processes ({k}): rc={rc} err={err[-200:]!r}")
+        if os.path.exists(target):
+            os.unlink(target)
+
 # --- scan -o, stopped while it reads: the same interrupt path, no temporary
 # left, no report, exit 143. The dump is a FIFO nobody writes to, so the
 # scan waits in it until the signal.
