@@ -63,14 +63,19 @@ static int watch_profit(unsigned width)
 static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, const struct cold_cost *c, int json,
 		      unsigned width)
 {
+	long long counts[] = { b->pages_shared, b->pages_sharing, b->pages_unshared, b->pages_volatile,
+			       b->ksm_zero_pages, b->general_profit };
 	if (!json) {
-		char profit[24] = "";
+		/* A counter this kernel lacks: "-". */
+		char cell[6][24];
+		for (size_t i = 0; i < 6; i++)
+			snprintf(cell[i], sizeof(cell[i]), counts[i] == KSM_SYSFS_MISSING ? "-" : "%lld", counts[i]);
+		char profit[32] = "";
 		if (watch_profit(width))
-			snprintf(profit, sizeof(profit), " %12lld", b->general_profit);
-		return printf("%7.2f %10.0f %8.1f %5lld %9.2f %8lld %8lld %8lld %8lld %8lld%s %8.3f\n", r->seconds,
-			      r->pages_scanned_per_s, r->merges_per_s, r->full_scans, r->full_scan_s, b->pages_shared,
-			      b->pages_sharing, b->pages_unshared, b->pages_volatile, b->ksm_zero_pages, profit,
-			      100 * r->checksum_cpu_share_measured) < 0;
+			snprintf(profit, sizeof(profit), " %12s", cell[5]);
+		return printf("%7.2f %10.0f %8.1f %5lld %9.2f %8s %8s %8s %8s %8s%s %8.3f\n", r->seconds,
+			      r->pages_scanned_per_s, r->merges_per_s, r->full_scans, r->full_scan_s, cell[0], cell[1],
+			      cell[2], cell[3], cell[4], profit, 100 * r->checksum_cpu_share_measured) < 0;
 	}
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "seconds", r->seconds);
@@ -83,7 +88,10 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 	long long vals[] = { b->pages_shared, b->pages_sharing, b->pages_unshared, b->pages_volatile,
 			     b->ksm_zero_pages, b->general_profit, b->pages_to_scan, b->sleep_ms };
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
-		cJSON_AddNumberToObject(o, names[i], (double)vals[i]);
+		if (vals[i] == KSM_SYSFS_MISSING)
+			cJSON_AddNullToObject(o, names[i]);
+		else
+			cJSON_AddNumberToObject(o, names[i], (double)vals[i]);
 	cJSON_AddStringToObject(o, "checksum", c->hash);
 	cJSON_AddNumberToObject(o, "checksum_ns_per_page_cold", c->ns);
 	cJSON_AddNumberToObject(o, "checksum_cpu_share_measured", r->checksum_cpu_share_measured);
@@ -121,6 +129,14 @@ int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int js
 		ksm_sample_read(dir, &a);
 		sleep_ns(interval_ns);
 		ksm_sample_read(dir, &b);
+		/* Gone (the directory removed), or gone back (another kernel's, a
+		 * copy rewritten): no rate can be made of it. */
+		if (a.pages_scanned < 0 || b.pages_scanned < 0)
+			return cli_error("ksm", "cannot read %s/pages_scanned any more", dir);
+		if (b.pages_scanned < a.pages_scanned || b.full_scans < a.full_scans)
+			return cli_error("ksm", "%s: pages_scanned or full_scans went back (%lld to %lld, %lld to %lld): "
+					 "the counters are not one kernel's", dir, a.pages_scanned, b.pages_scanned,
+					 a.full_scans, b.full_scans);
 		ksm_rates_between(&a, &b, c.ns, &r);
 		if (!json && (b.pages_to_scan != shown_pts || b.sleep_ms != shown_sleep)) {
 			watch_settings(&b, &r, &c, width);
@@ -168,7 +184,7 @@ static void profile_text(const struct ksmd_profile *p, const struct cold_cost *c
 			"sleep %ld ms the model's checksum share of a CPU is %.3f%%", c->hash, c->ns, measured,
 			c->ns > 0 ? measured / c->ns : 0, p->pages_to_scan, p->sleep_ms,
 			p->pages_to_scan > 0 && p->sleep_ms >= 0
-				? 100 * scan_ksmd_cpu_share((unsigned)p->pages_to_scan, (unsigned)p->sleep_ms, c->ns, 1.0)
+				? 100 * scan_ksmd_cpu_share((double)p->pages_to_scan, (double)p->sleep_ms, c->ns, 1.0)
 				: 0);
 	profile_top(p, width);
 }

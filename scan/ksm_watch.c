@@ -1,7 +1,9 @@
 /* KSM's counters at intervals (see ksm_watch.h). */
 #include "ksm_watch.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "scan.h"
@@ -9,13 +11,22 @@
 long long ksm_sysfs_number(const char *dir, const char *name)
 {
 	char path[512];
-	long long v = -1;
+	long long v = KSM_SYSFS_MISSING;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	FILE *f = fopen(path, "r");
+	char text[32];
 	if (f) {
-		if (fscanf(f, "%lld", &v) != 1)
-			v = -1;
+		/* A whole number that fits, as the kernel writes them; anything
+		 * else (fscanf's %lld took "99999999999999999999" as LLONG_MAX) is
+		 * not one. */
+		if (fgets(text, sizeof(text), f)) {
+			char *end;
+			errno = 0;
+			v = strtoll(text, &end, 10);
+			if (errno || end == text || (*end && *end != '\n'))
+				v = KSM_SYSFS_MISSING;
+		}
 		fclose(f);
 	}
 	return v;
@@ -43,7 +54,7 @@ void ksm_sample_read(const char *dir, struct ksm_sample *s)
 void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, double checksum_ns,
 		       struct ksm_rates *r)
 {
-	/* ksm_zero_pages is missing before Linux 6.10 (-1) */
+	/* ksm_zero_pages is missing before Linux 6.10 */
 	long long zero_a = a->ksm_zero_pages > 0 ? a->ksm_zero_pages : 0;
 	long long zero_b = b->ksm_zero_pages > 0 ? b->ksm_zero_pages : 0;
 
@@ -56,6 +67,6 @@ void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, d
 	r->checksum_cpu_share_measured = r->pages_scanned_per_s * checksum_ns / 1e9;
 	r->checksum_cpu_share_settings =
 		b->pages_to_scan > 0 && b->sleep_ms >= 0
-			? scan_ksmd_cpu_share((unsigned)b->pages_to_scan, (unsigned)b->sleep_ms, checksum_ns, 1.0)
+			? scan_ksmd_cpu_share((double)b->pages_to_scan, (double)b->sleep_ms, checksum_ns, 1.0)
 			: 0;
 }

@@ -2,6 +2,7 @@
 #ifndef KB_KSM_WATCH_H
 #define KB_KSM_WATCH_H
 
+#include <limits.h>
 #include <stdint.h>
 
 struct ksm_sample {
@@ -21,10 +22,15 @@ struct ksm_rates {
 	double checksum_cpu_share_measured, checksum_cpu_share_settings;
 };
 
-/* One number of dir (/sys/kernel/mm/ksm): -1 when the file is missing. */
+/* What a counter reads as when its file is missing (older kernels lack
+ * ksm_zero_pages, general_profit...) or holds no number: not -1, which
+ * general_profit can be. */
+#define KSM_SYSFS_MISSING LLONG_MIN
+
+/* One number of dir (/sys/kernel/mm/ksm), or KSM_SYSFS_MISSING. */
 long long ksm_sysfs_number(const char *dir, const char *name);
 
-/* The counters of dir (-1 for a file this kernel lacks). */
+/* The counters of dir (KSM_SYSFS_MISSING for a file this kernel lacks). */
 void ksm_sample_read(const char *dir, struct ksm_sample *s);
 
 /* From a to b, with c the cold ns per checksum. */

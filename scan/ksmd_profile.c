@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,10 +232,13 @@ static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const ch
 	ioctl_enable(fd, 0);
 	p->window_ns = now_ns() - t0;
 	p->cpu_ns = cpu_ns_of(p->pid) - cpu0;
-	p->pages_scanned = (uint64_t)(ksm_sysfs_number(ksm_dir, "pages_scanned") - scanned0);
-	p->full_scans = (uint64_t)(ksm_sysfs_number(ksm_dir, "full_scans") - full0);
-	p->pages_to_scan = (long)ksm_sysfs_number(ksm_dir, "pages_to_scan");
-	p->sleep_ms = (long)ksm_sysfs_number(ksm_dir, "sleep_millisecs");
+	long long scanned1 = ksm_sysfs_number(ksm_dir, "pages_scanned"), full1 = ksm_sysfs_number(ksm_dir, "full_scans");
+	long long pages = ksm_sysfs_number(ksm_dir, "pages_to_scan"), sleep = ksm_sysfs_number(ksm_dir, "sleep_millisecs");
+	/* A counter missing (or gone back) counts nothing. */
+	p->pages_scanned = scanned0 >= 0 && scanned1 >= scanned0 ? (uint64_t)(scanned1 - scanned0) : 0;
+	p->full_scans = full0 >= 0 && full1 >= full0 ? (uint64_t)(full1 - full0) : 0;
+	p->pages_to_scan = pages >= 0 && pages <= LONG_MAX ? (long)pages : -1;
+	p->sleep_ms = sleep >= 0 && sleep <= LONG_MAX ? (long)sleep : -1;
 	return drain(s, err);
 }
 

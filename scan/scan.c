@@ -40,7 +40,7 @@ static int scan_fetch(void *ctx, uint64_t locator, void *buf, struct kb_err *err
 	return page_source_fetch(st->srcs[i], locator & LOC_OFFSET_MASK, buf, err);
 }
 
-double scan_ksmd_cpu_share(unsigned pages_to_scan, unsigned sleep_ms, double ns_per_page, double fraction)
+double scan_ksmd_cpu_share(double pages_to_scan, double sleep_ms, double ns_per_page, double fraction)
 {
 	double busy_ns = pages_to_scan * fraction * ns_per_page;
 	double period_ns = busy_ns + sleep_ms * 1e6;

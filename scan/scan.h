@@ -144,6 +144,6 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 void scan_result_free(struct scan_result *r);
 
 /* The formulas, for tests and the report. */
-double scan_ksmd_cpu_share(unsigned pages_to_scan, unsigned sleep_ms, double ns_per_page, double fraction_checksummed);
+double scan_ksmd_cpu_share(double pages_to_scan, double sleep_ms, double ns_per_page, double fraction_checksummed);
 
 #endif

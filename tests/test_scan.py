@@ -10,10 +10,11 @@ import os
 import sys
 import shutil
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen  # noqa: E402
-from clitest import check, check_usage_error, finish, run, temp_file  # noqa: E402
+from clitest import BIN, check, check_usage_error, finish, run, temp_file  # noqa: E402
 
 PS = 4096
 ZERO = bytes(PS)
@@ -208,6 +209,33 @@ if os.path.exists("/proc/self/ksm_stat"):
     doc = json.loads(out) if rc == 0 else {}
     check(doc.get("process", {}).get("pid") == os.getpid() and "ksm_merging_pages" in doc["process"]
           and doc["process"].get("ksm_mergeable") in ("no", "yes"), f"ksm --pid: {err!r}")
+# --watch: settings past 32 bits are taken whole (4294967296 read as 0 made
+# the share 0%); counters that vanish or go back end the watch with one
+# error (they gave rows of -1 and negative rates, exit 0).
+with open(os.path.join(fake, "pages_scanned"), "w") as f:
+    f.write("1000\n")
+with open(os.path.join(fake, "full_scans"), "w") as f:
+    f.write("1\n")
+with open(os.path.join(fake, "pages_to_scan"), "w") as f:
+    f.write("4294967296\n")
+rc, out, err = run("ksm", "--watch", "100ms", "--count", "1", "--format", "json", env={"KSMBENCH_KSM_DIR": fake})
+row = json.loads(out) if rc == 0 else {}
+check(row.get("pages_to_scan") == 4294967296 and row.get("checksum_cpu_share_settings", 0) > 0.99,
+      f"--watch: pages_to_scan past 32 bits: {err!r} {row}")
+for label, change in (("the directory gone", lambda d: shutil.rmtree(d)),
+                      ("pages_scanned back", lambda d: open(os.path.join(d, "pages_scanned"), "w").write("5\n"))):
+    watched = tempfile.mkdtemp(prefix="ksmbench-ksmwatch-")
+    shutil.rmtree(watched)
+    shutil.copytree(fake, watched)
+    p = subprocess.Popen([BIN, "ksm", "--watch", "200ms", "--count", "5", "--format", "json"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=dict(os.environ, KSMBENCH_KSM_DIR=watched))
+    time.sleep(0.5)
+    change(watched)
+    out, err = p.communicate(timeout=60)
+    lines = err.decode().splitlines()
+    check(p.returncode == 2 and len(lines) == 1 and "-1" not in out.decode() and "e+" not in out.decode(),
+          f"--watch, {label}: one error, no row of nonsense: rc={p.returncode} {lines}")
+    shutil.rmtree(watched, ignore_errors=True)
 check_usage_error(["ksm"], "/nonexistent-ksm", "ksm without sysfs", env={"KSMBENCH_KSM_DIR": "/nonexistent-ksm"})
 check_usage_error(["ksm", "--pid", "0"], "pid", "ksm bad pid")
 check_usage_error(["ksm", "--pid", "999999999"], "999999999", "ksm missing process")
