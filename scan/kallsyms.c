@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int by_addr(const void *a, const void *b)
 {
@@ -52,10 +53,25 @@ int kallsyms_load(const char *path, struct kallsyms *k, struct kb_err *err)
 	size_t cap = 0, ncap = 0, nlen = 0, nonzero = 0;
 	uint64_t addr;
 
+	uint64_t lines = 0;
+	struct stat st;
+
 	memset(k, 0, sizeof(*k));
 	if (!f)
 		return kb_fail_errno(err, errno, "cannot read %s", path);
+	/* /proc/kallsyms is a regular file; a device (/dev/zero) never ends. */
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return kb_fail(err, "%s is not a regular file (a symbol table, as /proc/kallsyms)", path);
+	}
 	while (fgets(line, sizeof(line), f)) {
+		/* A large kernel with its modules has some 300000 symbols: a bound,
+		 * so that a runaway file ends. */
+		if (++lines > KALLSYMS_MAX_LINES) {
+			fclose(f);
+			kallsyms_free(k);
+			return kb_fail(err, "%s has more than %u lines: not a symbol table", path, KALLSYMS_MAX_LINES);
+		}
 		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3 || !strchr("tTwW", type))
 			continue;
 		nonzero += addr != 0;
@@ -65,7 +81,15 @@ int kallsyms_load(const char *path, struct kallsyms *k, struct kb_err *err)
 			return -1;
 		}
 	}
+	int read_error = ferror(f) ? errno : 0;
 	fclose(f);
+	if (read_error || !k->n) {
+		kallsyms_free(k);
+		if (read_error)
+			return kb_fail_errno(err, read_error, "cannot read %s", path);
+		return kb_fail(err, "%s holds no kernel text symbols (lines 'ADDRESS t|T|w|W NAME', as /proc/kallsyms)",
+			       path);
+	}
 	if (!nonzero) {
 		kallsyms_free(k);
 		return kb_fail(err, "%s shows every address as 0: kernel.kptr_restrict hides them (run as root, "

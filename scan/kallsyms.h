@@ -18,8 +18,12 @@ struct kallsyms {
 	char *names;
 };
 
-/* Loads the text symbols (types t, T, w, W) of path, sorted by address.
- * Fails when every address reads as 0: kptr_restrict hides them. */
+/* The most lines a symbol file may hold (a large kernel's has some 300000). */
+#define KALLSYMS_MAX_LINES 8000000u
+
+/* Loads the text symbols (types t, T, w, W) of path, a regular file, sorted
+ * by address. Fails when there are none, when every address reads as 0
+ * (kptr_restrict hides them), and past KALLSYMS_MAX_LINES. */
 int kallsyms_load(const char *path, struct kallsyms *k, struct kb_err *err);
 
 /* The symbol at or below addr, NULL past the table's ends. */

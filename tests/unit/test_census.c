@@ -1,12 +1,15 @@
 /* Unit tests: the scan census (duplicates by full content even when keys
  * collide, zero pages, the KSM model, collision arithmetic) and ksmd's
- * CPU share formula. */
+ * CPU share formula; the kernel symbol file --profile reads. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../hashes/impls.h"
 #include "../../scan/census.h"
+#include "../../scan/kallsyms.h"
 #include "../../scan/scan.h"
 #include "check.h"
 #include "groups.h"
@@ -284,4 +287,40 @@ void test_census_kernel_rules(void)
 		CHECK(ksm_rules_for(bad[i], "option", &r, &err) == -1 && strstr(err.msg, "MAJOR.MINOR"));
 	CHECK(ksm_rules_for("5.0-rc1", "option", &r, &err) == 0 && r.checksum == &hash_xxhash);
 	CHECK(ksm_rules_for("4.19+", "option", &r, &err) == 0 && r.checksum == &hash_jhash2);
+}
+
+/* A symbol file as --profile reads it: text symbols sorted and named;
+ * none, hidden addresses, a device that never ends and a directory are
+ * each one error. */
+void test_census_kallsyms(void)
+{
+	char path[] = "/tmp/ksmbench-unit-kallsyms-XXXXXX";
+	struct kallsyms k;
+	struct kb_err err;
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("ffffffff81000200 T calc_checksum\nffffffff81000100 t xxh64\nffffffff81000000 D data\n"
+	      "ffffffff81000300 W memcmp_pages\n", f);
+	fclose(f);
+	CHECK(kallsyms_load(path, &k, &err) == 0 && k.n == 3);
+	CHECK_STR(kallsyms_name(&k, 0xffffffff81000150ull), "xxh64");
+	CHECK_STR(kallsyms_name(&k, 0xffffffff81000300ull), "memcmp_pages");
+	kallsyms_free(&k);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("0000000000000000 T calc_checksum\n", f);
+		fclose(f);
+	}
+	CHECK(kallsyms_load(path, &k, &err) == -1 && strstr(err.msg, "kptr_restrict"));
+	f = fopen(path, "w");
+	if (f)
+		fclose(f);
+	CHECK(kallsyms_load(path, &k, &err) == -1 && strstr(err.msg, "holds no kernel text symbols"));
+	unlink(path);
+	CHECK(kallsyms_load("/dev/zero", &k, &err) == -1 && strstr(err.msg, "not a regular file"));
+	CHECK(kallsyms_load("/tmp", &k, &err) == -1 && strstr(err.msg, "not a regular file"));
 }
