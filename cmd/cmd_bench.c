@@ -556,8 +556,7 @@ static void defaults(struct bench_opts *o)
 	o->base.cfg.window_ns = BENCH_WINDOW_DEFAULT_NS;
 	struct ksmd_settings k;
 	ksmd_settings_read(&k);
-	o->base.cfg.ksmd_pages = k.pages_to_scan;
-	o->base.cfg.ksmd_sleep_ms = k.sleep_ms;
+	ksmd_settings_cycle(&k, &o->base.cfg);
 }
 
 int cmd_bench(int argc, char **argv)

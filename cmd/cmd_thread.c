@@ -203,8 +203,7 @@ static void defaults(struct thread_opts *o)
 	ksmd_settings_read(&o->ksmd);
 	o->steps[1].cfg.timer = BENCH_TIMER_KSMD;
 	o->steps[1].cfg.window_ns = THREAD_KSMD_WINDOW_NS;
-	o->steps[1].cfg.ksmd_pages = o->ksmd.pages_to_scan;
-	o->steps[1].cfg.ksmd_sleep_ms = o->ksmd.sleep_ms;
+	ksmd_settings_cycle(&o->ksmd, &o->steps[1].cfg);
 	o->steps[1].set.flushed = bench_timer_flushes(&o->steps[1].cfg);
 	o->steps[1].name = "ksmd ns/page";
 	o->steps[1].building_note = "building the cold working set";

@@ -1,29 +1,33 @@
 /* Reading ksmd's settings (see ksmd_settings.h). */
 #include "ksmd_settings.h"
 
-#include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "../bench/bench.h"
+#include "../scan/ksm_watch.h"
 
+/* Any value the kernel takes (its settings are unsigned ints): 999999
+ * pages is a setting, not an unreadable file. */
 void ksmd_settings_read(struct ksmd_settings *k)
 {
 	static const char *const names[2] = { "pages_to_scan", "sleep_millisecs" };
-	const unsigned long max[2] = { BENCH_KSMD_PAGES_MAX, BENCH_KSMD_SLEEP_MS_MAX };
 	const char *dir = getenv("KSMBENCH_KSM_DIR");
-	unsigned long v[2] = { 0, 0 };
-	char path[512];
+	long long v[2];
 	int got = 0;
 
 	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : "/sys/kernel/mm/ksm", names[i]);
-		FILE *f = fopen(path, "r");
-		got += f && fscanf(f, "%lu", &v[i]) == 1 && v[i] <= max[i] && (i || v[i] > 0);
-		if (f)
-			fclose(f);
+		v[i] = ksm_sysfs_number(dir && *dir ? dir : "/sys/kernel/mm/ksm", names[i]);
+		got += v[i] >= (i ? 0 : 1) && v[i] <= UINT_MAX;
 	}
 	if (got == 2)
 		*k = (struct ksmd_settings){ (unsigned)v[0], (unsigned)v[1], 1 };
 	else
 		*k = (struct ksmd_settings){ BENCH_KSMD_PAGES_DEFAULT, BENCH_KSMD_SLEEP_MS_DEFAULT, 0 };
+}
+
+void ksmd_settings_cycle(const struct ksmd_settings *k, struct bench_config *cfg)
+{
+	cfg->ksmd_pages = k->pages_to_scan < BENCH_KSMD_PAGES_MAX ? k->pages_to_scan : BENCH_KSMD_PAGES_MAX;
+	cfg->ksmd_sleep_ms = k->sleep_ms < BENCH_KSMD_SLEEP_MS_MAX ? k->sleep_ms : BENCH_KSMD_SLEEP_MS_MAX;
 }

@@ -12,4 +12,11 @@ struct ksmd_settings {
 
 void ksmd_settings_read(struct ksmd_settings *k);
 
+struct bench_config;
+
+/* The ksmd timer's duty cycle from k, within what the timer runs (at most
+ * BENCH_KSMD_PAGES_MAX pages and BENCH_KSMD_SLEEP_MS_MAX ms a cycle: the
+ * time per page is the same at more, the cost share is k's own). */
+void ksmd_settings_cycle(const struct ksmd_settings *k, struct bench_config *cfg);
+
 #endif

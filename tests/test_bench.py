@@ -291,6 +291,19 @@ v = doc.get("thread", {}).get("verdict") or {}
 today_impls = ("xxh64", "xxh32") if v.get("ksm_today_hash") == "xxhash" else ("jhash2",)
 check(v.get("ksm_today_implementation") in today_impls
       and v.get("pages_to_scan", 0) > 0 and v.get("settings_source") in ("sysfs", "defaults"), f"verdict: {v}")
+# Settings past what the ksmd timer runs in a cycle are still this system's:
+# the verdict prices them, the measured cycle stops at the timer's 100000.
+kdir = tempfile.mkdtemp(prefix="ksmbench-ksmdir-")
+for name, value in (("pages_to_scan", "150000"), ("sleep_millisecs", "20"), ("run", "0")):
+    with open(os.path.join(kdir, name), "w") as f:
+        f.write(value + "\n")
+rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--format", "json",
+                   env={"KSMBENCH_KSM_DIR": kdir})
+vk = json.loads(out).get("thread", {}).get("verdict", {}) if rc == 0 else {}
+ksmd_rows = [r for r in json.loads(out).get("results", []) if r["timer"] == "ksmd"] if rc == 0 else []
+check(vk.get("pages_to_scan") == 150000 and vk.get("settings_source") == "sysfs"
+      and ksmd_rows and all(r["ksmd_pages_to_scan"] == 100000 for r in ksmd_rows),
+      f"thread: pages_to_scan 150000 is a setting, not the defaults: {err!r} {vk}")
 kernel_ns = {t["implementation"]: t["ns_per_page_here"] for t in trows[:5]
              if t["ns_per_page_here"] and t["implementation"] != v.get("ksm_today_implementation")}
 check(kernel_ns and v.get("kernel_best_implementation") == min(kernel_ns, key=kernel_ns.get),
