@@ -1,14 +1,28 @@
 /* JSON from the results model (see record_json.h). */
 #include "record_json.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+/* An integer past 2^53 as its digits: through a double 9007199254740993
+ * came out as 9.00719925474099e+15, neither the value nor the table's. */
+static cJSON *integer(int negative, uint64_t magnitude)
+{
+	char digits[24];
+
+	if (magnitude <= (1ull << 53))
+		return cJSON_CreateNumber(negative ? -(double)magnitude : (double)magnitude);
+	snprintf(digits, sizeof(digits), "%s%llu", negative ? "-" : "", (unsigned long long)magnitude);
+	return cJSON_CreateRaw(digits);
+}
 
 static cJSON *scalar(const struct record_value *v)
 {
 	switch (v->type) {
 	case RECORD_STR: return cJSON_CreateString(v->str ? v->str : "");
-	case RECORD_UINT: return cJSON_CreateNumber((double)v->u);
-	case RECORD_INT: return cJSON_CreateNumber((double)v->i);
+	case RECORD_UINT: return integer(0, v->u);
+	case RECORD_INT: return integer(v->i < 0, v->i < 0 ? 0 - (uint64_t)v->i : (uint64_t)v->i);
 	case RECORD_REAL: return cJSON_CreateNumber(v->real);
 	case RECORD_BOOL: return cJSON_CreateBool(v->boolean);
 	default: return cJSON_CreateNull();

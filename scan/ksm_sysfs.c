@@ -105,7 +105,7 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 	*n = 0;
 	if (!d)
 		return kb_fail_errno(err, errno, "cannot read %s (a kernel without KSM?)", dir);
-	while ((de = readdir(d)) && *n < max) {
+	while ((de = readdir(d))) {
 		struct stat sb;
 		if (de->d_name[0] == '.')
 			continue;
@@ -113,6 +113,13 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 		FILE *f = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? fopen(path, "r") : NULL;
 		if (!f)
 			continue;
+		/* Every file, or an error: the known ones sort first, and a cut
+		 * list left run and pages_to_scan out without a word. */
+		if (*n == max) {
+			fclose(f);
+			closedir(d);
+			return kb_fail(err, "%s holds more than %zu files: not KSM's directory", dir, max);
+		}
 		if (fgets(buf, sizeof(buf), f)) {
 			trim(buf);
 			set_value(&out[(*n)++], de->d_name, buf);

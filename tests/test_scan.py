@@ -209,6 +209,22 @@ if os.path.exists("/proc/self/ksm_stat"):
     doc = json.loads(out) if rc == 0 else {}
     check(doc.get("process", {}).get("pid") == os.getpid() and "ksm_merging_pages" in doc["process"]
           and doc["process"].get("ksm_mergeable") in ("no", "yes"), f"ksm --pid: {err!r}")
+# Integers past 2^53 come out whole (not 9.00719925474099e+15); a directory
+# of more files than KSM's is refused, not cut (run and pages_to_scan went).
+bigdir = tempfile.mkdtemp(prefix="ksmbench-ksmbig-")
+for name, value in (("pages_to_scan", "9007199254740993"), ("general_profit", "-9223372036854775807"),
+                    ("sleep_millisecs", "20"), ("run", "0")):
+    with open(os.path.join(bigdir, name), "w") as f:
+        f.write(value + "\n")
+rc, out, err = run("ksm", "--format", "json", env={"KSMBENCH_KSM_DIR": bigdir})
+sysfs = json.loads(out)["sysfs"] if rc == 0 else {}
+check(sysfs.get("pages_to_scan") == 9007199254740993 and sysfs.get("general_profit") == -9223372036854775807,
+      f"ksm json: large integers whole: {err!r} {sysfs}")
+for i in range(80):
+    with open(os.path.join(bigdir, f"zz_extra_{i}"), "w") as f:
+        f.write("1\n")
+check_usage_error(["ksm"], "holds more than 64 files", "ksm: a directory of 84 files", env={"KSMBENCH_KSM_DIR": bigdir})
+shutil.rmtree(bigdir)
 # --watch: settings past 32 bits are taken whole (4294967296 read as 0 made
 # the share 0%); counters that vanish or go back end the watch with one
 # error (they gave rows of -1 and negative rates, exit 0).
