@@ -16,7 +16,8 @@
 static void usage(void)
 {
 	printf("usage: ksmbench select [--format %s] [--repeat N] [--processes N] [--hz N]\n"
-	       "                       [--align-tick] [--cpu N] [-o FILE] [--quiet] [--no-ceiling]\n\n"
+	       "                       [--align-tick] [--cpu N] [--seed N] [-o FILE] [--export-json F]\n"
+	       "                       [--export-markdown F] [--quiet] [--no-ceiling]\n\n"
 	       "Times every available hash (aliases excluded) as the v2 KSM patch did: the zero\n"
 	       "page hashed for HZ>>3 emulated jiffies, 'ksm: NAME hash() N MB/s' per hash,\n"
 	       "then 'ksm: choise NAME as hash function' (the patch's spelling) for the fastest:\n"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/size_parse.h"
 #include "../common/versions.h"
 #include "../datasets/dump.h"
 #include "../hashes/cpu_features.h"
@@ -67,6 +68,12 @@ int main(int argc, char **argv)
 		return cli_fail(NULL, &err);
 	if (release && *release && ksm_rules_for(release, "KSMBENCH_KERNEL_RELEASE", &rules, &err))
 		return cli_error(NULL, "KSMBENCH_KERNEL_RELEASE: %s", err.msg);
+	/* Said, as the others are, not ignored (bench/clock.c takes 2 to 10^9 - 1). */
+	const char *step = getenv("KSMBENCH_SIMULATE_TSC_STEP");
+	uint64_t ticks;
+	if (step && *step && (kb_parse_uint(step, 999999999, &ticks, &err) || ticks < 2))
+		return cli_error(NULL, "KSMBENCH_SIMULATE_TSC_STEP '%s': not a whole number of ticks from 2 to 999999999",
+				 step);
 	/* A measuring process started by another ksmbench (cmd/workers.h). */
 	if (argc >= 4 && strcmp(argv[1], "--worker") == 0) {
 		if (worker_spec_parse(argv[2]))

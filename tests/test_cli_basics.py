@@ -50,6 +50,9 @@ else:
 check_usage_error(["list"], "unknown CPU feature", "bad KSMBENCH_DISABLE", env={"KSMBENCH_DISABLE": "sse9"})
 check_usage_error(["list"], "KSMBENCH_KERNEL_RELEASE: kernel release 'linux' does not start with MAJOR.MINOR",
                   "bad KSMBENCH_KERNEL_RELEASE", env={"KSMBENCH_KERNEL_RELEASE": "linux"})
+for step in ("1", "abc", "5x", "99999999999"):
+    check_usage_error(["list"], f"KSMBENCH_SIMULATE_TSC_STEP '{step}': not a whole number of ticks",
+                      f"bad KSMBENCH_SIMULATE_TSC_STEP {step}", env={"KSMBENCH_SIMULATE_TSC_STEP": step})
 
 # verify: the full sweep, one line per hash plus a summary
 rc, out, err = run("verify", *(["--quick"] if QUICK else []))
