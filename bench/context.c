@@ -95,6 +95,15 @@ void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan 
 	ctx->order_seed = plan->seed;
 	for (unsigned i = 0; i < plan->nsteps; i++) {
 		const struct page_set_request *set = &plan->steps[i].set;
+		if (set->cold && set->working_set_bytes > page_set_request_ws_bytes(set)) {
+			bench_context_warn(ctx, "a working set of %llu KiB of %u-byte pages is more than %u pages: %llu "
+					   "KiB used", (unsigned long long)(set->working_set_bytes >> 10), set->page_size,
+					   PAGE_SET_COLD_PAGES_MAX, (unsigned long long)(page_set_request_ws_bytes(set) >> 10));
+			break;
+		}
+	}
+	for (unsigned i = 0; i < plan->nsteps; i++) {
+		const struct page_set_request *set = &plan->steps[i].set;
 		if (strcmp(page_set_cache_label(set), "warm") == 0) {
 			bench_context_warn(ctx, "a working set of %llu KiB is under %ux the last-level cache (%llu KiB): "
 					   "labelled warm, not cold (much of it may stay in the cache)",

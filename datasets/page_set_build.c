@@ -6,9 +6,14 @@
 
 uint64_t page_set_request_ws_bytes(const struct page_set_request *req)
 {
-	if (req->working_set_bytes)
-		return req->working_set_bytes;
-	return req->flushed ? PAGE_SET_FLUSHED_DEFAULT_BYTES : page_set_cold_default_bytes(req->llc_bytes);
+	uint64_t ws = req->working_set_bytes ? req->working_set_bytes
+		      : req->flushed		 ? PAGE_SET_FLUSHED_DEFAULT_BYTES
+						 : page_set_cold_default_bytes(req->llc_bytes);
+	uint64_t most = (uint64_t)PAGE_SET_COLD_PAGES_MAX * req->page_size;
+
+	/* The set page_set_cold builds: its label (cold or warm) and the
+	 * warnings go by what is measured, not by what was asked for. */
+	return req->page_size && ws > most ? most : ws;
 }
 
 const char *page_set_cache_label(const struct page_set_request *req)

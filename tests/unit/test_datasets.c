@@ -268,6 +268,16 @@ void test_datasets_page_set_build(void)
 	      PAGE_SET_FLUSHED_DEFAULT_BYTES == 64ull << 20);
 	req.flushed = 0;
 	CHECK(page_set_request_ws_bytes(&req) == page_set_cold_default_bytes(256ull << 20));
+	/* Past PAGE_SET_COLD_PAGES_MAX pages the set is that many: judged warm
+	 * by its size built (4M pages of 64 bytes, 256 MiB), not the 4 GiB asked. */
+	uint32_t page_size = req.page_size;
+	req.page_size = 64;
+	req.working_set_bytes = 4ull << 30;
+	req.llc_bytes = 128ull << 20;
+	CHECK(page_set_request_ws_bytes(&req) == (uint64_t)PAGE_SET_COLD_PAGES_MAX * 64 &&
+	      strcmp(page_set_cache_label(&req), "warm") == 0);
+	req.page_size = page_size;
+	req.working_set_bytes = 0;
 	req.cold = 0;
 	req.flushed = 1; /* a hot set is never flushed */
 	CHECK(strcmp(page_set_cache_label(&req), "hot") == 0 && page_set_cold_by(&req) == NULL);
