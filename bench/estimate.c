@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "interference.h"
+#include "timed_loop.h"
 
 /* pyperf warns at a standard deviation of 10% of the mean; 5 processes are
  * the fewest whose values a rank test can separate at the 5% level (2 /
@@ -103,6 +104,23 @@ static void hardware_medians(struct bench_result *r, struct work *w)
 	r->ipc = m ? median_of(w->tmp, m) : 0;
 }
 
+double estimate_timer_share(const struct bench_result *r)
+{
+	if (r->timer == BENCH_TIMER_RDTSC)
+		return r->rdtsc.resolution_ticks > 0 && r->rdtsc.ticks_per_call_median > 0
+			       ? r->rdtsc.resolution_ticks / r->rdtsc.ticks_per_call_median
+			       : r->rdtsc.resolution_ticks > 0; /* every sample within one step */
+	if (r->timer != BENCH_TIMER_KSMD || r->counter.step_ticks <= 0 || r->counter.hz <= 0)
+		return 0;
+	/* A cycle's first page is timed alone, the rest in up to KSMD_BATCHES
+	 * batches: the step against the mean span. One page a cycle of a fast
+	 * hash read 30, 40 and 50 ns, multiples of this VM's 10 ns step. */
+	unsigned pages = r->ksmd.pages_to_scan, rest = pages ? pages - 1 : 0;
+	unsigned spans = 1 + (rest < KSMD_BATCHES ? rest : KSMD_BATCHES);
+	double span_ns = r->ns_per_page.median * pages / spans;
+	return span_ns > 0 ? bench_ticks_ns(&r->counter, r->counter.step_ticks) / span_ns : 0;
+}
+
 static unsigned verdict(const struct bench_result *r, const struct estimate_rules *rules)
 {
 	unsigned bits = 0;
@@ -113,9 +131,7 @@ static unsigned verdict(const struct bench_result *r, const struct estimate_rule
 		bits |= STABILITY_SPREAD;
 	if ((double)r->rounds_disturbed > rules->disturbed_share_max * (double)r->repeats)
 		bits |= STABILITY_DISTURBED;
-	/* A median of 0 ticks: every sample fell within one step. */
-	if (r->timer == BENCH_TIMER_RDTSC && r->rdtsc.resolution_ticks > 0 &&
-	    r->rdtsc.resolution_ticks > rules->timer_share_max * r->rdtsc.ticks_per_call_median)
+	if (estimate_timer_share(r) > rules->timer_share_max)
 		bits |= STABILITY_TIMER;
 	return bits;
 }

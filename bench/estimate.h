@@ -30,6 +30,12 @@ int estimate_results_against(struct bench_result *results, size_t n, const struc
 int estimate_results(struct bench_result *results, size_t n, const struct disturb_thresholds *t,
 		      const struct estimate_rules *rules);
 
+/* The counter's step as a share of the shortest span the timer measures:
+ * rdtsc's sample (one call or a batch), the ksmd timer's mean span of a
+ * cycle (its first page, then up to KSMD_BATCHES batches); 0 for the
+ * others. Over rules->timer_share_max the result is unstable (timer). */
+double estimate_timer_share(const struct bench_result *r);
+
 /* The estimate of one result whose rounds are classified: per-process
  * values, over_processes, ns_per_page, the timer's part, the hardware
  * counters' medians, unstable. -1 if memory runs out. */

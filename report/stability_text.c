@@ -67,8 +67,8 @@ void report_stability_reasons(const struct bench_result *r, char *buf, size_t si
 		ADD("%s%u of %u rounds disturbed (%s)", used ? "; " : "", r->rounds_disturbed, r->repeats, kinds);
 	}
 	if (r->unstable & STABILITY_TIMER)
-		ADD("%stimer too coarse: its step is %.1f%% of a call", used ? "; " : "",
-		    r->rdtsc.ticks_per_call_median > 0 ? 100 * r->rdtsc.resolution_ticks / r->rdtsc.ticks_per_call_median : 0);
+		ADD("%stimer too coarse: its step is %.1f%% of a %s", used ? "; " : "", 100 * estimate_timer_share(r),
+		    r->timer == BENCH_TIMER_KSMD ? "timed span" : "call");
 #undef ADD
 }
 

@@ -237,6 +237,21 @@ void test_estimate_verdicts(void)
 		r.rounds[i].batch = 4;
 	CHECK(estimate_result(&r, &estimate_default) == 0 && r.rdtsc.batch_calls == 4 && r.unstable == 0);
 	bench_result_release(&r);
+
+	/* ksmd: the step against a cycle's mean span (its first page, then up
+	 * to four batches). 100 ns pages, a 2 ns step: 1 page a cycle is 2%
+	 * (coarse); 101 pages make five spans of 2020 ns, 0.1%. */
+	make_result(&r, 5, 1, ok);
+	r.timer = BENCH_TIMER_KSMD;
+	r.counter.hz = 1e9;
+	r.counter.step_ticks = 2;
+	r.ksmd.pages_to_scan = 1;
+	CHECK(estimate_result(&r, &estimate_default) == 0 && NEAR(estimate_timer_share(&r), 0.02, 1e-9) &&
+	      r.unstable == STABILITY_TIMER);
+	r.ksmd.pages_to_scan = 101;
+	CHECK(estimate_result(&r, &estimate_default) == 0 && NEAR(estimate_timer_share(&r), 2.0 / 2020, 1e-9) &&
+	      r.unstable == 0);
+	bench_result_release(&r);
 }
 
 void test_estimate_ratio(void)
