@@ -360,6 +360,12 @@ def by_size(r):
     return r["cold_by"] == ("size" if r["cache"] == "cold" else None) and r["cache"] in ("cold", "warm")
 
 
+# A sleep of 0 ms is still a system call: the cycles stop at the window by
+# the clock (4096 cycles of 5 ms's estimate slept 284 ms before).
+r = bench_json("-H", "xxh64", "--timer", "ksmd", "--sleep-ms", "0", "--pages-to-scan", "1", "--window", "5ms",
+               "--repeat", "1")["results"][0]
+slept = r["rounds"][0]["slept_ns"] if r.get("rounds") else None
+check(slept is not None and slept < 50e6, f"--timer ksmd --sleep-ms 0: the round keeps to its window: slept {slept}")
 # The ksmd timer alone takes ksmd's settings too.
 r = bench_json("-H", "xxh64", "--timer", "ksmd", "--pages-to-scan", "3", "--sleep-ms", "1", "--cache", "cold",
                "--working-set", "4M")["results"][0]
