@@ -345,6 +345,9 @@ static int check_sweep(const struct bench_opts *o)
 		return cli_error("bench", "--selfcheck takes one data set, cache, page size and misalignment");
 	if (o->selfcheck && o->apart_given)
 		return cli_error("bench", "--selfcheck checks the loop that calls back to back: no --apart");
+	if (o->selfcheck && (o->timer_given || cold))
+		return cli_error("bench", "--selfcheck checks the window and rdtsc timers on a hot set: no --timer or "
+				 "--cache cold");
 	return 0;
 }
 

@@ -135,7 +135,7 @@ static int set_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
-/* MB/s is 10^6 B/s; kMB/s the kernel's (count*4096>>17, MiB/s). Columns
+/* MB/s is 10^6 B/s; kMB/s the kernel's (count*PAGE_SIZE>>17, MiB/s). Columns
  * that read the same in every row are said once above a narrow table. */
 static const struct record_column columns[] = {
 	{ "HASH", 'l', NULL, 0, NULL, hash_cell },
@@ -305,7 +305,7 @@ static int units_line(FILE *out, const struct report_document *doc, const char *
 			       "MB/s: 10^6 bytes/s%s%s%s%s%s%s%s%s.",
 			       ceiling ? "; % ceiling: the best round, less its interrupted batches, over this CPU's limit for "
 					 "what ran (ksmbench ceiling)" : "",
-			       kernel ? "; kMB/s: the kernel's MB/s (count*4096>>17, MiB/s)" : "",
+			       kernel ? "; kMB/s: the kernel's MB/s (count*PAGE_SIZE>>17, MiB/s)" : "",
 			       cycles ? "; cyc: TSC cycles per call (ksmd: per page), the rounds' p10/p50/p90" : "",
 			       step >= BENCH_FIT_HEADERS ? "; med: median, pg: page" : "", *common ? "; every row: " : "",
 			       common, *names ? "; " : "", names);

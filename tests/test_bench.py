@@ -231,6 +231,8 @@ for args, needle in [
     (["--hz", "100"], "--hz and --align-tick are for --timer jiffies"),
     (["--timer", "rdtsc", "--align-tick"], "--hz and --align-tick are for --timer jiffies"),
     (["--working-set", "4M"], "--working-set is for --cache cold"),
+    (["--selfcheck", "--timer", "jiffies"], "--selfcheck checks the window and rdtsc timers on a hot set"),
+    (["--selfcheck", "--cache", "cold"], "--selfcheck checks the window and rdtsc timers on a hot set"),
     (["--timer", "ksmd", "--working-set", "4M"], "--working-set is for --cache cold"),
     (["--page-size", "4K,4096"], "--page-size '4K,4096': '4096' is named twice"),
     (["--cache", "cold,cold"], "'cold' is named twice"),
