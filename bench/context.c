@@ -93,24 +93,19 @@ void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan 
 	ctx->processes = plan->processes;
 	ctx->rounds_per_process = rounds;
 	ctx->order_seed = plan->seed;
+	/* Each warning once: the table labels every such set. */
+	int cut = 0, warm = 0;
 	for (unsigned i = 0; i < plan->nsteps; i++) {
 		const struct page_set_request *set = &plan->steps[i].set;
-		if (set->cold && set->working_set_bytes > page_set_request_ws_bytes(set)) {
-			bench_context_warn(ctx, "a working set of %llu KiB of %u-byte pages is more than %u pages: %llu "
-					   "KiB used", (unsigned long long)(set->working_set_bytes >> 10), set->page_size,
-					   PAGE_SET_COLD_PAGES_MAX, (unsigned long long)(page_set_request_ws_bytes(set) >> 10));
-			break;
-		}
-	}
-	for (unsigned i = 0; i < plan->nsteps; i++) {
-		const struct page_set_request *set = &plan->steps[i].set;
-		if (strcmp(page_set_cache_label(set), "warm") == 0) {
-			bench_context_warn(ctx, "a working set of %llu KiB is under %ux the last-level cache (%llu KiB): "
-					   "labelled warm, not cold (much of it may stay in the cache)",
-					   (unsigned long long)(page_set_request_ws_bytes(set) >> 10), PAGE_SET_COLD_LLC_FACTOR,
-					   (unsigned long long)(set->llc_bytes >> 10));
-			break; /* once: the table labels every such set */
-		}
+		unsigned long long asked_kib = set->working_set_bytes >> 10, llc_kib = set->llc_bytes >> 10;
+		unsigned long long built_kib = page_set_request_ws_bytes(set) >> 10;
+		if (!cut && set->cold && asked_kib > built_kib && (cut = 1))
+			bench_context_warn(ctx, "a working set of %llu KiB of %u-byte pages is more than %u pages: "
+					   "%llu KiB used", asked_kib, set->page_size, PAGE_SET_COLD_PAGES_MAX, built_kib);
+		if (!warm && strcmp(page_set_cache_label(set), "warm") == 0 && (warm = 1))
+			bench_context_warn(ctx, "a working set of %llu KiB is under %ux the last-level cache (%llu "
+					   "KiB): labelled warm, not cold (much of it may stay in the cache)",
+					   built_kib, PAGE_SET_COLD_LLC_FACTOR, llc_kib);
 	}
 }
 

@@ -134,9 +134,9 @@ int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int js
 		if (a.pages_scanned < 0 || b.pages_scanned < 0)
 			return cli_error("ksm", "cannot read %s/pages_scanned any more", dir);
 		if (b.pages_scanned < a.pages_scanned || b.full_scans < a.full_scans)
-			return cli_error("ksm", "%s: pages_scanned or full_scans went back (%lld to %lld, %lld to %lld): "
-					 "the counters are not one kernel's", dir, a.pages_scanned, b.pages_scanned,
-					 a.full_scans, b.full_scans);
+			return cli_error("ksm", "%s: pages_scanned or full_scans went back (%lld to %lld, %lld to "
+					 "%lld): the counters are not one kernel's", dir, a.pages_scanned,
+					 b.pages_scanned, a.full_scans, b.full_scans);
 		ksm_rates_between(&a, &b, c.ns, &r);
 		if (!json && (b.pages_to_scan != shown_pts || b.sleep_ms != shown_sleep)) {
 			watch_settings(&b, &r, &c, width);

@@ -72,8 +72,8 @@ int main(int argc, char **argv)
 	const char *step = getenv("KSMBENCH_SIMULATE_TSC_STEP");
 	uint64_t ticks;
 	if (step && *step && (kb_parse_uint(step, 999999999, &ticks, &err) || ticks < 2))
-		return cli_error(NULL, "KSMBENCH_SIMULATE_TSC_STEP '%s': not a whole number of ticks from 2 to 999999999",
-				 step);
+		return cli_error(NULL, "KSMBENCH_SIMULATE_TSC_STEP '%s': not a whole number of ticks from 2 to "
+				 "999999999", step);
 	/* A measuring process started by another ksmbench (cmd/workers.h). */
 	if (argc >= 4 && strcmp(argv[1], "--worker") == 0) {
 		if (worker_spec_parse(argv[2]))

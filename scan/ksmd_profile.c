@@ -232,8 +232,10 @@ static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const ch
 	ioctl_enable(fd, 0);
 	p->window_ns = now_ns() - t0;
 	p->cpu_ns = cpu_ns_of(p->pid) - cpu0;
-	long long scanned1 = ksm_sysfs_number(ksm_dir, "pages_scanned"), full1 = ksm_sysfs_number(ksm_dir, "full_scans");
-	long long pages = ksm_sysfs_number(ksm_dir, "pages_to_scan"), sleep = ksm_sysfs_number(ksm_dir, "sleep_millisecs");
+	long long scanned1 = ksm_sysfs_number(ksm_dir, "pages_scanned");
+	long long full1 = ksm_sysfs_number(ksm_dir, "full_scans");
+	long long pages = ksm_sysfs_number(ksm_dir, "pages_to_scan");
+	long long sleep = ksm_sysfs_number(ksm_dir, "sleep_millisecs");
 	/* A counter missing (or gone back) counts nothing. */
 	p->pages_scanned = scanned0 >= 0 && scanned1 >= scanned0 ? (uint64_t)(scanned1 - scanned0) : 0;
 	p->full_scans = full0 >= 0 && full1 >= full0 ? (uint64_t)(full1 - full0) : 0;
