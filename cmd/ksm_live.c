@@ -125,8 +125,10 @@ int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int js
 	if ((rc = cold_cost("ksm", &c)) != 0)
 		return rc;
 	long long shown_pts = -2, shown_sleep = -2;
-	for (unsigned i = 0; count == 0 || i < count; i++) {
-		ksm_sample_read(dir, &a);
+	/* Each interval starts where the last ended, so that a change between
+	 * two is seen too. */
+	ksm_sample_read(dir, &a);
+	for (unsigned i = 0; count == 0 || i < count; i++, a = b) {
 		sleep_ns(interval_ns);
 		ksm_sample_read(dir, &b);
 		/* Gone (the directory removed), or gone back (another kernel's, a

@@ -80,7 +80,7 @@ static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, 
 	sched_setaffinity(0, sizeof(one), &one);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
-	/* Not what the parent may hold back while it writes: SIGTERM alone. */
+	/* Of what the parent held back over the fork: SIGTERM alone. */
 	sigemptyset(&term);
 	sigaddset(&term, SIGTERM);
 	sigprocmask(SIG_SETMASK, &term, NULL);
@@ -104,10 +104,20 @@ static int spawn(struct job *j, const char *exe, char **args, int cpu)
 		return -1;
 	}
 	pid_t parent = getpid();
+	sigset_t stop, saved;
 	fflush(NULL);
+	/* Held back over the fork: a stop that came between would run this
+	 * process's handler in the child, which could end it there with 143
+	 * and unlink this process's temporary output. The child leaves them
+	 * held (child()); here they come after. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &saved);
 	j->pid = fork();
 	if (j->pid == 0)
 		child(o[1], e[1], cpu, parent, exe, args);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	close(o[1]);
 	close(e[1]);
 	if (j->pid < 0) {
