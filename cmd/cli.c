@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../datasets/file_input.h"
 #include "../report/escape.h"
 
 /* The tables of the getopt_long call in progress (one parse at a time). */
@@ -54,16 +55,6 @@ int cli_stdin_once(const char *cmd, char *const *paths, size_t n)
 
 #define SELF_DUPLICATE "each of its pages would be a duplicate of itself"
 
-/* path's file, where it is one to compare (a regular file or a block
- * device; '-' the one standard input reads, "- a.raw < a.raw"): 1, else 0
- * (a pipe, or nothing there: left to the open that follows). */
-static int file_id(const char *path, struct stat *st)
-{
-	int is_stdin = strcmp(path, "-") == 0;
-
-	return (is_stdin ? fstat(0, st) : stat(path, st)) == 0 && (S_ISREG(st->st_mode) || S_ISBLK(st->st_mode));
-}
-
 int cli_files_distinct(const char *cmd, char *const *paths, size_t n)
 {
 	struct stat *st = calloc(n + 1, sizeof(*st));
@@ -72,7 +63,7 @@ int cli_files_distinct(const char *cmd, char *const *paths, size_t n)
 	if (!st)
 		return cli_error(cmd, "out of memory");
 	for (size_t i = 0; i < n && !rc; i++) {
-		if (!file_id(paths[i], &st[i])) {
+		if (!file_input_rereadable(paths[i], &st[i])) { /* a pipe, or left to the open */
 			st[i].st_ino = 0; /* not compared */
 			continue;
 		}
@@ -91,10 +82,10 @@ int cli_output_not_input(const char *cmd, const char *output, char *const *paths
 {
 	struct stat out, in;
 
-	if (!output || strcmp(output, "-") == 0 || !file_id(output, &out))
+	if (!output || strcmp(output, "-") == 0 || !file_input_rereadable(output, &out))
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (file_id(paths[i], &in) && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+		if (file_input_rereadable(paths[i], &in) && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
 			return cli_error(cmd, "-o '%s' is the input '%s': the report would replace it", output,
 					 paths[i]);
 	return 0;

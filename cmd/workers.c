@@ -19,6 +19,7 @@
 #include "../bench/clock.h"
 #include "../bench/pin.h"
 #include "../bench/wire.h"
+#include "../datasets/file_input.h"
 #include "../hashes/alias.h"
 #include "cli.h"
 
@@ -345,7 +346,7 @@ static int stdin_kept(const char *cmd, const struct bench_plan *plan)
 
 	for (unsigned i = 0; i < plan->nsteps; i++)
 		uses |= strcmp(plan->steps[i].set.data, "-") == 0;
-	if (!uses || (fstat(STDIN_FILENO, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))))
+	if (!uses || file_input_rereadable("-", &st))
 		return 0;
 	if (!dir || !*dir)
 		dir = "/tmp";
@@ -353,13 +354,15 @@ static int stdin_kept(const char *cmd, const struct bench_plan *plan)
 		return -cli_error(cmd, "cannot keep standard input for the measuring processes in %s: %s", dir,
 				  strerror(errno));
 	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
-		ssize_t w = 0;
+		ssize_t w = 0, done = 0;
 		if (n < 0 && errno == EINTR)
 			continue;
-		for (ssize_t done = 0; n > 0 && done < n && w >= 0; done += w)
-			while ((w = write(fd, buf + done, (size_t)(n - done))) < 0 && errno == EINTR)
-				;
-		if (n < 0 || w < 0) {
+		while (n > 0 && done < n && (w = write(fd, buf + done, (size_t)(n - done))) != 0)
+			if (w > 0)
+				done += w;
+			else if (errno != EINTR)
+				break;
+		if (n < 0 || done < n) {
 			int e = errno;
 			close(fd);
 			return -cli_error(cmd, "cannot keep standard input for the measuring processes: %s",

@@ -33,6 +33,13 @@ int file_input_open(const char *path, struct kb_err *err)
 	return fd;
 }
 
+int file_input_rereadable(const char *path, struct stat *st)
+{
+	int got = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, st) : stat(path, st);
+
+	return got == 0 && (S_ISREG(st->st_mode) || S_ISBLK(st->st_mode));
+}
+
 ssize_t file_input_read_full(int fd, void *buf, size_t len, const char *path, struct kb_err *err)
 {
 	size_t got = 0;

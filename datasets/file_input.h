@@ -10,6 +10,13 @@
 /* Opens path for reading; refuses directories. Returns an fd or -1. */
 int file_input_open(const char *path, struct kb_err *err);
 
+struct stat;
+
+/* Whether path ('-': the file standard input reads) is a file that can be
+ * read again and told apart by its inode: a regular file or a block device,
+ * not a pipe, a FIFO or nothing at all. st holds its stat either way. */
+int file_input_rereadable(const char *path, struct stat *st);
+
 /* Reads up to len bytes, retrying short reads and EINTR; returns bytes read
  * (less than len only at end of file) or -1. */
 ssize_t file_input_read_full(int fd, void *buf, size_t len, const char *path, struct kb_err *err);

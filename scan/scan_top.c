@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "../datasets/capture_note.h"
+#include "../datasets/file_input.h"
 #include "scan.h"
 
 struct top_key {
@@ -85,16 +86,6 @@ static int locate_dump(const struct scan_options *o, const struct locate *l, uin
 	return rc;
 }
 
-/* Whether path can be read a second time: a regular file or a block device,
- * not standard input, a pipe or a FIFO (opened again, a FIFO waits for a
- * writer that has gone). */
-static int rereadable(const char *path)
-{
-	struct stat st;
-
-	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
-}
-
 int scan_top_locate(const struct scan_options *o, struct scan_top *top, size_t ntop, const unsigned char *pages,
 		    struct kb_err *err)
 {
@@ -115,7 +106,10 @@ int scan_top_locate(const struct scan_options *o, struct scan_top *top, size_t n
 	}
 	qsort(l.keys, l.nkeys, sizeof(*l.keys), by_key);
 	for (size_t d = 0; d < o->npaths && rc == 0; d++) {
-		if (!rereadable(o->paths[d])) {
+		/* Not standard input, a pipe or a FIFO (opened again, a FIFO
+		 * waits for a writer that has gone). */
+		struct stat st;
+		if (strcmp(o->paths[d], "-") == 0 || !file_input_rereadable(o->paths[d], &st)) {
 			located = 0;
 			continue;
 		}
