@@ -189,9 +189,10 @@ struct bench_result {
 	struct bench_counter counter;
 	/* Over the rounds used (undisturbed; every round when all were
 	 * disturbed): best, min, max, mean, CV; median is the headline: the
-	 * median over processes of each one's median (over_processes). */
+	 * time of the median rate over processes, each one's the rate of its
+	 * rounds' median (over_processes). */
 	struct stats_summary ns_per_page;
-	/* window, jiffies: the lowest uninterrupted_ns_per_page of those rounds
+	/* window, jiffies: the best of those rounds' uninterrupted_ns_per_page
 	 * (the time a call takes where no interruption meets it, as the
 	 * ceiling's short probes run); 0 where none was logged. */
 	double uninterrupted_ns_best;
@@ -201,7 +202,7 @@ struct bench_result {
 	unsigned nprocesses;
 	unsigned processes_used;          /* processes with an undisturbed round */
 	unsigned rounds_disturbed;
-	struct stats_interval over_processes; /* the per-process values (ns per page) and their median's interval */
+	struct stats_interval over_processes; /* the per-process values (pages a second) and their median's interval */
 	unsigned unstable;                /* STABILITY_* reasons; 0: stable */
 	double core_cycles_per_page, ipc; /* medians over rounds with hardware counters; 0: none */
 	/* This CPU's bound on the implementation at this page size (hot: in L1;

@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "ceiling_probes.h"
 #include "disturb.h"
+#include "estimate.h"
 
 #define CEIL_CRC_LANES 3 /* crc32q streams of the 3-way and fused schemes */
 
@@ -228,11 +229,12 @@ void ceiling_bound_results(const struct ceiling_figures *f, struct bench_result 
 		if (!f || !h || ceiling_bound(f, h, r[i].page_size, r[i].apart, &b))
 			continue;
 		/* The bound is so many bytes a core cycle: at the clock the rounds
-		 * ran at (their median), not the one the probes ran at, which on a
-		 * VM differs from one minute to the next (3.45-3.75 GHz on the
-		 * Zen 5 VM of docs/ceilings.md). The memory's bandwidth does not
-		 * follow it. */
-		double hz = disturb_reference_of(&r[i], 1).clock_hz, probe_hz = f->v[CEIL_CORE_CLOCK].value;
+		 * the estimate used ran at (their median; a clock drop leaves a
+		 * round out), not the one the probes ran at, which on a VM
+		 * differs from one minute to the next (3.45-3.75 GHz on the Zen 5
+		 * VM of docs/ceilings.md). The memory's bandwidth does not follow
+		 * it. */
+		double hz = estimate_clock_hz(&r[i]), probe_hz = f->v[CEIL_CORE_CLOCK].value;
 		double hot = hz > 0 && probe_hz > 0 ? b.bytes_per_s * hz / probe_hz : b.bytes_per_s;
 		double mem = f->v[CEIL_MEM_STREAM].measured ? f->v[CEIL_MEM_STREAM].value : 0;
 		int cold = r[i].cache && strcmp(r[i].cache, "cold") == 0, by_memory = cold && mem > 0 && mem < hot;

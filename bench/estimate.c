@@ -79,8 +79,8 @@ static unsigned per_process(struct bench_result *r, struct work *w, int all)
 			}
 		}
 		pv->ns_per_page = k ? median_of(w->tmp, k) : 0;
-		if (k) {
-			w->values[w->nvalues++] = pv->ns_per_page;
+		if (k) { /* judged as rates, as they are reported */
+			w->values[w->nvalues++] = 1e9 / pv->ns_per_page;
 			with_value++;
 		}
 		g = e;
@@ -166,19 +166,19 @@ int estimate_result(struct bench_result *r, const struct estimate_rules *rules)
 	r->processes_used = per_process(r, &w, 0);
 	if (w.nused == 0) /* every round disturbed: the figures from all, and unstable */
 		per_process(r, &w, 1);
-	r->uninterrupted_ns_best = 0;
+	const struct bench_round *best = NULL;
 	for (size_t i = 0; i < w.nused; i++) {
-		double u = w.used[i]->uninterrupted_ns_per_page;
 		w.tmp[i] = w.used[i]->ns_per_page;
-		if (u > 0 && (r->uninterrupted_ns_best == 0 || u < r->uninterrupted_ns_best))
-			r->uninterrupted_ns_best = u;
+		if (!best || w.used[i]->ns_per_page < best->ns_per_page)
+			best = w.used[i];
 	}
+	r->uninterrupted_ns_best = best ? best->uninterrupted_ns_per_page : 0;
 	if (stats_median_interval(w.values, w.nvalues, &r->over_processes) ||
 	    stats_summarize(w.tmp, w.nused, &r->ns_per_page)) {
 		work_free(&w);
 		return -1;
 	}
-	r->ns_per_page.median = r->over_processes.median;
+	r->ns_per_page.median = 1e9 / r->over_processes.median;
 	bench_timer_aggregate(r, w.used, w.nused);
 	hardware_medians(r, &w);
 	r->unstable = verdict(r, rules);
@@ -287,6 +287,24 @@ int estimate_ratio(const struct bench_result *a, const struct bench_result *b, s
 	free(tmp);
 	free(values);
 	return nv ? 0 : -1;
+}
+
+double estimate_clock_hz(const struct bench_result *r)
+{
+	double *v = malloc((r->repeats + 1) * sizeof(*v)), hz = 0;
+	size_t k = 0;
+
+	if (!v)
+		return 0;
+	for (unsigned i = 0; i < r->repeats; i++) {
+		const struct bench_round *b = &r->rounds[i];
+		if ((b->known & INTERFERENCE_CLOCK) && (!b->disturbed || r->processes_used == 0))
+			v[k++] = b->clock_hz;
+	}
+	if (k)
+		hz = median_of(v, k);
+	free(v);
+	return hz;
 }
 
 double estimate_half_width_percent(const struct stats_interval *iv)

@@ -49,6 +49,11 @@ int estimate_result(struct bench_result *r, const struct estimate_rules *rules);
  * (out is then zero). */
 int estimate_ratio(const struct bench_result *a, const struct bench_result *b, struct stats_interval *out);
 
+/* The median effective clock of the rounds the estimate used (the
+ * undisturbed ones; all where every round was disturbed); 0 where none
+ * was measured or memory runs out. */
+double estimate_clock_hz(const struct bench_result *r);
+
 /* The interval's half-width against its median, in percent (the table's
  * "± x%"); -1 when there is none (fewer than 2 values). */
 double estimate_half_width_percent(const struct stats_interval *iv);

@@ -277,11 +277,22 @@ static int method_notes(FILE *out, const struct report_document *doc, enum repor
 			    "round's time (median): MB/s includes them, the share of the ceiling does not",
 			    100 * lost))
 		return -1;
+	/* The interval's coverage follows the values each result had, not the
+	 * processes asked for: disturbed rounds can leave a result two. */
+	double level = 2;
+	for (size_t i = 0; i < doc->nresults; i++)
+		if (doc->results[i].over_processes.n > 1 && doc->results[i].over_processes.level < level)
+			level = doc->results[i].over_processes.level;
+	char interval[128] = "";
+	if (level >= 0.95 && level <= 1)
+		snprintf(interval, sizeof(interval), ", ± its interval's half-width (95%%+ confidence)");
+	else if (level < 0.95)
+		snprintf(interval, sizeof(interval), ", ± its interval's half-width (%.0f%%+ confidence: the min..max "
+			 "where too few processes had a value for 95%%)", floor(level * 100));
 	if (ctx->processes &&
 	    report_wrappedf(out, width, md ? "\n- " : "", "%u process%s x %u round%s per measurement, taken in turns; "
-			    "MB/s median: over processes, ± its interval's half-width (%s)", ctx->processes,
-			    kb_es(ctx->processes), ctx->rounds_per_process, kb_s(ctx->rounds_per_process),
-			    ctx->processes >= 6 ? "95%+ confidence" : "min..max of the processes"))
+			    "MB/s median: over processes%s", ctx->processes, kb_es(ctx->processes),
+			    ctx->rounds_per_process, kb_s(ctx->rounds_per_process), interval))
 		return -1;
 	return report_unstable_summary(out, doc->results, doc->nresults, 0, md ? "- Warning: " : "warning: ", width);
 }
@@ -392,8 +403,8 @@ static cJSON *gha_entry(const struct bench_result *r, const struct bench_context
 		return NULL;
 	gha_name(name, sizeof(name), r);
 	if (r->over_processes.n > 1) { /* the interval over processes */
-		lo = bench_bytes_per_s(r->page_size, r->over_processes.high) / 1e6;
-		hi = bench_bytes_per_s(r->page_size, r->over_processes.low) / 1e6;
+		lo = r->over_processes.low * r->page_size / 1e6;
+		hi = r->over_processes.high * r->page_size / 1e6;
 	}
 	snprintf(range, sizeof(range), "± %.1f", (hi - lo) / 2);
 	if (r->ns_per_page.n > 1)

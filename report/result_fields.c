@@ -120,10 +120,12 @@ RECORD_GETTER(g_alias, record_str(v, RES(w)->aliases[w->index]))
 RECORD_GETTER(g_processes, record_uint(v, RES(w)->nprocesses))
 RECORD_GETTER(g_processes_used, record_uint(v, RES(w)->processes_used))
 RECORD_GETTER(g_rounds_disturbed, record_uint(v, RES(w)->rounds_disturbed))
-/* The interval of the median over processes, as rates (a time's upper
- * bound is the rate's lower one); null for one value. */
-RECORD_GETTER(g_ci_low, RES(w)->over_processes.n > 1 && record_real(v, rate(RES(w), RES(w)->over_processes.high)))
-RECORD_GETTER(g_ci_high, RES(w)->over_processes.n > 1 && record_real(v, rate(RES(w), RES(w)->over_processes.low)))
+/* The interval of the median over processes (pages a second, so in bytes
+ * a second times the page); null for one value. */
+RECORD_GETTER(g_ci_low, RES(w)->over_processes.n > 1 &&
+				record_real(v, RES(w)->over_processes.low * RES(w)->page_size))
+RECORD_GETTER(g_ci_high, RES(w)->over_processes.n > 1 &&
+				 record_real(v, RES(w)->over_processes.high * RES(w)->page_size))
 RECORD_GETTER(g_ci_level, RES(w)->over_processes.n > 1 && record_real(v, RES(w)->over_processes.level))
 RECORD_GETTER(g_ci_pct, RES(w)->over_processes.n > 1 &&
 				record_real(v, estimate_half_width_percent(&RES(w)->over_processes)))

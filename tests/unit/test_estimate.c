@@ -126,15 +126,55 @@ void test_estimate_verdicts(void)
 	CHECK(r.per_process[0].ns_per_page == 101 && r.per_process[1].ns_per_page == 99 &&
 	      r.per_process[2].ns_per_page == 101 && r.per_process[3].ns_per_page == 100 &&
 	      r.per_process[4].ns_per_page == 101);
-	CHECK(r.ns_per_page.median == 101 && r.over_processes.n == 5 && r.over_processes.low == 99 &&
-	      r.over_processes.high == 101 && r.ns_per_page.best == 98 && r.ns_per_page.n == 15);
+	/* The interval over processes is of rates, pages a second: 1e9/101 to 1e9/99. */
+	CHECK(NEAR(r.ns_per_page.median, 101, 1e-9) && r.over_processes.n == 5 &&
+	      NEAR(r.over_processes.low, 1e9 / 101, 1e-6) && NEAR(r.over_processes.high, 1e9 / 99, 1e-6) &&
+	      r.ns_per_page.best == 98 && r.ns_per_page.n == 15);
+	bench_result_release(&r);
+
+	/* Four processes: the headline is the median of their rates (the mean
+	 * of the middle two), not the rate of the median time; the spread and
+	 * the interval's half-width are of the rates too. */
+	double even[] = { 100, 125, 200, 250 };
+	make_result(&r, 4, 1, even);
+	CHECK(estimate_result(&r, &estimate_default) == 0);
+	CHECK(NEAR(1e9 / r.ns_per_page.median, (1e9 / 125 + 1e9 / 200) / 2, 1e-3));
+	CHECK(NEAR(r.over_processes.low, 1e9 / 250, 1e-6) && NEAR(r.over_processes.high, 1e9 / 100, 1e-6));
+	CHECK(NEAR(estimate_half_width_percent(&r.over_processes),
+		   (1e9 / 100 - 1e9 / 250) / 2 / r.over_processes.median * 100, 1e-9));
+	bench_result_release(&r);
+	/* Rates 10, 10, 10, 10 and 8 (x 1e7 a second): their CV is 9.3%,
+	 * stable, though the times' is 10.6%. */
+	double rates[] = { 100, 100, 100, 100, 125 };
+	make_result(&r, 5, 1, rates);
+	CHECK(estimate_result(&r, &estimate_default) == 0);
+	CHECK(r.over_processes.cv < 0.1 && !(r.unstable & STABILITY_SPREAD));
 	bench_result_release(&r);
 
 	/* One process far off: the spread over processes is above 10%. */
 	double spread[] = { 100, 100, 100, 100, 100, 100, 100, 100, 150, 150 };
 	make_result(&r, 5, 2, spread);
 	CHECK(estimate_result(&r, &estimate_default) == 0 && r.unstable == STABILITY_SPREAD);
-	CHECK(r.ns_per_page.median == 100 && r.over_processes.cv > 0.1);
+	CHECK(NEAR(r.ns_per_page.median, 100, 1e-9) && r.over_processes.cv > 0.1);
+	bench_result_release(&r);
+
+	/* The best round less its interrupted batches: the fastest round's own
+	 * uninterrupted pace, not a slower round's faster one (a round mostly
+	 * interrupted keeps few batches); and the clock of the rounds used, a
+	 * clock drop left out as its round is. */
+	make_result(&r, 5, 1, ok);
+	for (unsigned i = 0; i < 5; i++)
+		r.rounds[i].uninterrupted_ns_per_page = r.rounds[i].ns_per_page - 1;
+	r.rounds[1].uninterrupted_ns_per_page = 60; /* ns 101, not the best (99) */
+	r.rounds[1].clock_hz = r.rounds[2].clock_hz = 3.1e9;
+	r.rounds[4].clock_hz = 2.0e9;
+	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
+	CHECK(r.ns_per_page.best == 99 && r.uninterrupted_ns_best == 98);
+	CHECK(r.rounds[4].disturbed == DISTURB_CLOCK && NEAR(estimate_clock_hz(&r), 3.05e9, 1));
+	for (unsigned i = 0; i < 5; i++)
+		r.rounds[i].disturbed = DISTURB_BUSY;
+	r.processes_used = 0; /* every round disturbed: every clock */
+	CHECK(NEAR(estimate_clock_hz(&r), 3e9, 1));
 	bench_result_release(&r);
 
 	/* Three processes: too few, whatever their agreement. */
@@ -178,7 +218,7 @@ void test_estimate_verdicts(void)
 	for (unsigned i = 0; i < 5; i++)
 		r.rounds[i].steal_share = 0.5;
 	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
-	CHECK(r.processes_used == 0 && r.over_processes.n == 5 && r.ns_per_page.median == 100 &&
+	CHECK(r.processes_used == 0 && r.over_processes.n == 5 && NEAR(r.ns_per_page.median, 100, 1e-9) &&
 	      (r.unstable & STABILITY_DISTURBED) && (r.unstable & STABILITY_FEW_PROCESSES));
 	bench_result_release(&r);
 
