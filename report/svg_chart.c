@@ -224,7 +224,7 @@ static double head(FILE *out, const struct plot_run *runs, size_t nruns, const c
 			svg_legend_entry(out, 20, 45 + 16.0 * (double)k, svg_run_color(k), runs[k].label);
 		y = 45 + 16.0 * (double)nruns + 1;
 	}
-	fprintf(out, "<text class=\"note\" x=\"20\" y=\"%.0f\">Bar: median round; whisker: slowest to fastest "
+	fprintf(out, "<text class=\"note\" x=\"20\" y=\"%.0f\">Bar: median over processes; whisker: slowest to fastest "
 		     "round; %s = 10^%d bytes per second. Longer is faster.</text>\n",
 		y, s->giga ? "GB/s" : "MB/s", s->giga ? 9 : 6);
 	return y + 30;
