@@ -24,6 +24,29 @@ static const struct {
 
 static uint32_t disabled_mask;
 
+/* What each feature builds on: hiding one hides those built on it, as a
+ * kernel booted without it (arch/x86/kernel/cpu/cpuid-deps.c) or a CPU
+ * without it would have them, so that no rule sees avx512bw without
+ * avx512f. */
+static const struct {
+	uint32_t bit, needs;
+} feature_deps[] = {
+	{ CPU_SSE42, CPU_SSE2 },     { CPU_PCLMUL, CPU_SSE2 },         { CPU_AVX, CPU_SSE2 },
+	{ CPU_AVX2, CPU_AVX },       { CPU_AVX512F, CPU_AVX },         { CPU_AVX512VL, CPU_AVX512F },
+	{ CPU_AVX512BW, CPU_AVX512F }, { CPU_VPCLMUL, CPU_AVX | CPU_PCLMUL }, { CPU_ARM_PMULL, CPU_ARM_NEON },
+};
+
+static uint32_t with_dependents(uint32_t mask)
+{
+	for (uint32_t before = 0; before != mask;) {
+		before = mask;
+		for (size_t i = 0; i < sizeof(feature_deps) / sizeof(feature_deps[0]); i++)
+			if (feature_deps[i].needs & mask)
+				mask |= feature_deps[i].bit;
+	}
+	return mask;
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 static uint64_t read_xcr0(void)
 {
@@ -144,7 +167,7 @@ int cpu_features_disable(const char *names, struct kb_err *err)
 			return kb_fail(err, "unknown CPU feature '%s' in KSMBENCH_DISABLE", tok);
 		mask |= feature_names[i].bit;
 	}
-	disabled_mask |= mask;
+	disabled_mask |= with_dependents(mask);
 	return 0;
 }
 

@@ -31,7 +31,9 @@ uint32_t cpu_features(void);
 uint32_t cpu_features_detected(void);
 
 /* Masks features by name, as if the CPU lacked them, so that the paths for
- * older CPUs can be exercised here. names: comma-separated, e.g. "avx512f,sse4.2". */
+ * older CPUs can be exercised here; the features built on one go with it
+ * (avx512f takes avx512vl, avx512bw; avx takes avx2, AVX-512 and
+ * vpclmulqdq). names: comma-separated, e.g. "avx512f,sse4.2". */
 int cpu_features_disable(const char *names, struct kb_err *err);
 
 /* Undoes cpu_features_disable(). */

@@ -88,6 +88,16 @@ void test_registry_cpu_features(void)
 	cpu_features_enable_all();
 	if (cpu_features() & CPU_SSE42)
 		CHECK(hash_select("crc32c-sse42", &err) != NULL);
+	/* Hiding a feature hides what builds on it: no avx512bw without
+	 * avx512f, so the kernel's rule cannot name an entry that needs it. */
+	CHECK(cpu_features_disable("avx512f", &err) == 0);
+	CHECK(!(cpu_features() & (CPU_AVX512F | CPU_AVX512VL | CPU_AVX512BW)));
+	CHECK(hash_available(hash_kernel_crc32c(4096, NULL)));
+	cpu_features_enable_all();
+	CHECK(cpu_features_disable("avx", &err) == 0);
+	CHECK(!(cpu_features() & (CPU_AVX2 | CPU_AVX512F | CPU_AVX512BW | CPU_VPCLMUL)));
+	CHECK((cpu_features() & CPU_SSE42) == (cpu_features_detected() & CPU_SSE42));
+	cpu_features_enable_all();
 #endif
 	cpu_vector_state_clean(); /* must be harmless on any CPU */
 }
