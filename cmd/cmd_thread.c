@@ -175,7 +175,7 @@ static int report(const struct thread_opts *o, struct bench_context *ctx, struct
 {
 	struct thread_row rows[THREAD_MAX];
 	struct thread_verdict verdict;
-	const struct thread_ksmd ksmd = { o->ksmd.pages_to_scan, o->ksmd.sleep_ms, o->ksmd.from_sysfs };
+	const struct thread_ksmd ksmd = { o->ksmd.pages_to_scan, o->ksmd.sleep_ms, o->ksmd.dir };
 
 	/* After an interruption the rows not measured have no figures. */
 	thread_rows_build(c, n, r->items, r->n, rows);

@@ -16,14 +16,16 @@ void ksmd_settings_read(struct ksmd_settings *k)
 	long long v[2];
 	int got = 0;
 
+	if (!dir || !*dir)
+		dir = "/sys/kernel/mm/ksm";
 	for (int i = 0; i < 2; i++) {
-		v[i] = ksm_sysfs_number(dir && *dir ? dir : "/sys/kernel/mm/ksm", names[i]);
+		v[i] = ksm_sysfs_number(dir, names[i]);
 		got += v[i] >= (i ? 0 : 1) && v[i] <= UINT_MAX;
 	}
 	if (got == 2)
-		*k = (struct ksmd_settings){ (unsigned)v[0], (unsigned)v[1], 1 };
+		*k = (struct ksmd_settings){ (unsigned)v[0], (unsigned)v[1], dir };
 	else
-		*k = (struct ksmd_settings){ BENCH_KSMD_PAGES_DEFAULT, BENCH_KSMD_SLEEP_MS_DEFAULT, 0 };
+		*k = (struct ksmd_settings){ BENCH_KSMD_PAGES_DEFAULT, BENCH_KSMD_SLEEP_MS_DEFAULT, NULL };
 }
 
 void ksmd_settings_cycle(const struct ksmd_settings *k, struct bench_config *cfg)

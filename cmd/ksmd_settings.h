@@ -7,7 +7,7 @@
 
 struct ksmd_settings {
 	unsigned pages_to_scan, sleep_ms;
-	int from_sysfs; /* 1: both read from the directory; 0: the defaults */
+	const char *dir; /* the directory both were read from; NULL: the defaults */
 };
 
 void ksmd_settings_read(struct ksmd_settings *k);

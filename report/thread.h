@@ -55,11 +55,12 @@ struct thread_row {
 	int unstable;
 };
 
-/* ksmd's settings the verdict prices a hash at: /sys/kernel/mm/ksm's when
- * it could be read (from_sysfs), else the kernel's defaults. */
+/* ksmd's settings the verdict prices a hash at: /sys/kernel/mm/ksm's (or
+ * KSMBENCH_KSM_DIR's) when they could be read from dir, else (dir NULL)
+ * the kernel's defaults. */
 struct thread_ksmd {
 	unsigned pages_to_scan, sleep_ms;
-	int from_sysfs;
+	const char *dir;
 };
 
 #define THREAD_KSMD_PAGES_DEFAULT 100u

@@ -178,9 +178,10 @@ int thread_verdict_text(FILE *out, const struct report_document *doc, enum repor
 		return 0;
 	if (today_line(out, v, width, pre) || best_line(out, v, 1, width, pre) || best_line(out, v, 0, width, pre))
 		return -1;
-	if (report_wrappedf(out, width, pre, "Settings: pages_to_scan %u, sleep_millisecs %u (%s); speed-ups from "
+	if (report_wrappedf(out, width, pre, "Settings: pages_to_scan %u, sleep_millisecs %u (%s%s); speed-ups from "
 			    "rounds side by side, ± half the interval over processes.", v->ksmd.pages_to_scan,
-			    v->ksmd.sleep_ms, v->ksmd.from_sysfs ? "read from /sys/kernel/mm/ksm" : "the kernel's defaults"))
+			    v->ksmd.sleep_ms, v->ksmd.dir ? "read from " : "the kernel's defaults",
+			    v->ksmd.dir ? v->ksmd.dir : ""))
 		return -1;
 	if (v->unstable) {
 		untrusted_why(v, doc->results, doc->nresults, why, sizeof(why));
@@ -230,7 +231,7 @@ RECORD_GETTER(v_outside_hi, bound(v, &VERDICT(w)->outside_x_interval, 1))
 RECORD_GETTER(v_outside_cpu, share(v, VERDICT(w)->outside_best, VERDICT(w)->outside_cpu_share))
 RECORD_GETTER(v_pages, record_int(v, VERDICT(w)->ksmd.pages_to_scan))
 RECORD_GETTER(v_sleep, record_int(v, VERDICT(w)->ksmd.sleep_ms))
-RECORD_GETTER(v_source, record_str(v, VERDICT(w)->ksmd.from_sysfs ? "sysfs" : "defaults"))
+RECORD_GETTER(v_source, record_str(v, VERDICT(w)->ksmd.dir ? "sysfs" : "defaults"))
 RECORD_GETTER(v_unstable, record_int(v, (int64_t)VERDICT(w)->unstable))
 RECORD_GETTER(v_trusted, record_bool(v, VERDICT(w)->unstable == 0))
 

@@ -85,7 +85,7 @@ void test_thread_verdict(void)
 	struct bench_round rounds[4];
 	struct thread_row rows[4];
 	struct thread_verdict v;
-	const struct thread_ksmd k = { 100, 20, 1 };
+	const struct thread_ksmd k = { 100, 20, "/sys/kernel/mm/ksm" };
 	const struct thread_contender c[4] = {
 		{ "crc32c-3way", &thread_published[0], 1 },
 		{ "xxh64", &thread_published[1], 1 },
@@ -106,7 +106,7 @@ void test_thread_verdict(void)
 	CHECK(v.kernel_x == 2 && v.outside_x == 4);
 	/* 100 pages of 1 us, then 20 ms asleep: 0.1 ms of 20.1. */
 	CHECK(v.today_cpu_share > 0.004975 && v.today_cpu_share < 0.004976);
-	CHECK(thread_cpu_share(1000, &(struct thread_ksmd){ 100, 0, 0 }) == 1);
+	CHECK(thread_cpu_share(1000, &(struct thread_ksmd){ 100, 0, NULL }) == 1);
 	CHECK(thread_cpu_share(0, &k) == 0);
 	CHECK(v.unstable == 1 && v.results == 4 && v.unstable_kinds == STABILITY_SPREAD);
 
@@ -125,6 +125,12 @@ void test_thread_verdict(void)
 	CHECK(buf && strstr(buf, "read from /sys/kernel/mm/ksm"));
 	CHECK(buf && strstr(buf, "Cannot be trusted: 1 of 4 results unstable: spread over processes."));
 	free(buf);
+	/* Settings read from KSMBENCH_KSM_DIR are said to come from there. */
+	v.ksmd.dir = "/tmp/ksm-settings";
+	buf = verdict_text(&doc);
+	CHECK(buf && strstr(buf, "read from /tmp/ksm-settings)") && !strstr(buf, "/sys/kernel/mm/ksm"));
+	free(buf);
+	v.ksmd.dir = k.dir;
 	/* A round of the unstable result on a core shared while this
 	 * machine's other CPUs were idle: said to come from outside it. A
 	 * stable result's disturbed round is not named. */
