@@ -13,12 +13,18 @@
 #define WATCH_MAX 4
 
 static char watched_path[WATCH_MAX][4096];
-static volatile sig_atomic_t watching[WATCH_MAX], graceful;
+static volatile sig_atomic_t watching[WATCH_MAX], level; /* an enum interrupt_mode */
 
+/* SIGPIPE ends the process whatever the mode: the reader is gone, there is
+ * no one to report to. A worker takes every stop as one: a SIGTERM to the
+ * process group and the parent's passing it on are the same stop (as a
+ * second signal, the parent's copy ended the worker with 143 and the run
+ * with an error), and a worker dies with its parent (PR_SET_PDEATHSIG). */
 static void on_signal(int signo)
 {
-	if (graceful && !bench_stop_requested()) {
-		bench_stop_request(signo);
+	if (signo != SIGPIPE && (level == INTERRUPT_WORKER || (level == INTERRUPT_STOP && !bench_stop_requested()))) {
+		if (!bench_stop_requested())
+			bench_stop_request(signo);
 		return;
 	}
 	for (int i = 0; i < WATCH_MAX; i++)
@@ -31,13 +37,19 @@ void interrupt_install(enum interrupt_mode mode)
 {
 	struct sigaction sa;
 
-	if (mode == INTERRUPT_STOP)
-		graceful = 1;
+	if ((int)mode > (int)level)
+		level = mode;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* the terminal gone: a stop like SIGTERM's */
+	sigaction(SIGPIPE, &sa, NULL);
+	/* Past a file size limit a write fails (EFBIG) and the command reports
+	 * it and removes its temporary, where the signal's default left both
+	 * the temporary and a core. */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 int interrupt_watch(const char *tmp_path)

@@ -1,4 +1,4 @@
-/* Ctrl-C and SIGTERM, the same way in every command that writes -o: the
+/* Ctrl-C, SIGTERM and SIGHUP, the same way in every command that writes -o: the
  * -o temporary file is watched, so that no partial file is ever left. A
  * command that measures (bench, thread, select) asks for a graceful stop:
  * the first signal asks the bench loops to stop (they end with what was
@@ -9,12 +9,14 @@
 #define KB_INTERRUPT_H
 
 enum interrupt_mode {
-	INTERRUPT_EXIT, /* end at once, removing the watched file */
-	INTERRUPT_STOP, /* first signal: a stop request (bench/stop.h) */
+	INTERRUPT_EXIT,   /* end at once, removing the watched file */
+	INTERRUPT_STOP,   /* first signal: a stop request (bench/stop.h) */
+	INTERRUPT_WORKER, /* every signal: a stop request (a measuring process) */
 };
 
-/* Installs the SIGINT and SIGTERM handlers; a later call may only turn
- * INTERRUPT_EXIT into INTERRUPT_STOP, not back. */
+/* Installs the SIGINT, SIGTERM and SIGHUP handlers (SIGHUP as SIGTERM) and
+ * SIGPIPE's (always the end at once, 141), and ignores SIGXFSZ; a later
+ * call may only move down the list above, not back. */
 void interrupt_install(enum interrupt_mode mode);
 
 /* A temporary file a signal must remove (up to 4 at once: a report and its

@@ -193,7 +193,8 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 	bench_context_note_stop(ctx, r->planned, (unsigned)r->n, r->rounds_done, r->rounds_planned);
 	if ((signo = ctx->interrupted_by) != 0)
 		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurement%s reported\n", cmd,
-			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal", ctx->completed,
+			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : signo == SIGHUP ? "SIGHUP" : "a signal",
+			ctx->completed,
 			ctx->planned, kb_s(ctx->planned));
 	bench_context_note_reference(ctx, &r->reference);
 	if (!f->no_warnings || quiet)

@@ -71,7 +71,7 @@ int worker_serve(const char *cmd, const struct bench_plan *plan)
 
 	/* A terminal's Ctrl-C reaches the whole process group: the parent
 	 * passes it on as SIGTERM, once. */
-	interrupt_install(INTERRUPT_STOP);
+	interrupt_install(INTERRUPT_WORKER);
 	signal(SIGINT, SIG_IGN);
 	/* The parent's stop, held back since the fork (workers.c), now stops
 	 * the rounds instead of the process. */
