@@ -1,8 +1,11 @@
 /* ksmbench: measures page-hash functions the way Linux KSM uses them.
  * Entry point: global options and dispatch to the subcommands. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/size_parse.h"
 #include "../common/versions.h"
@@ -55,8 +58,21 @@ static int default_job(void)
 	return cmd_thread(1, thread_argv);
 }
 
+/* A standard stream started closed is held by /dev/null opened the wrong
+ * way round, so that reading or writing it still fails (EBADF, as when
+ * closed) but no file this program opens takes its number: the -o
+ * temporary opened as fd 1 or 2 took the warnings or the export meant for
+ * the stream, and as fd 0 scan read it as its dump. */
+static void hold_closed_streams(void)
+{
+	for (int fd = 0; fd <= 2; fd++) /* in order: the lowest free number is fd */
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF)
+			(void)open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+}
+
 int main(int argc, char **argv)
 {
+	hold_closed_streams();
 	const char *disable = getenv("KSMBENCH_DISABLE"), *cpu = getenv("KSMBENCH_CPU");
 	const char *release = getenv("KSMBENCH_KERNEL_RELEASE");
 	struct ksm_rules rules;

@@ -98,7 +98,7 @@ static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t
 	}
 	/* Same directory as the target, so that rename() stays atomic. */
 	snprintf(af->tmp_path, n, "%s.tmp-XXXXXX", af->path);
-	if ((fd = mkstemp(af->tmp_path)) < 0) {
+	if ((fd = mkostemp(af->tmp_path, O_CLOEXEC)) < 0) { /* not a measuring process's */
 		e = errno;
 		free(af->tmp_path);
 		af->tmp_path = NULL;
@@ -164,12 +164,21 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, stru
 }
 
 /* The finished temporary into the existing file, which keeps its inode. */
+/* The old content stays until the new is in: the space is reserved first
+ * (where the file system can), so that a full disk fails before the first
+ * byte changes (it had truncated the file and left it half-written); then
+ * the new bytes go over the old and the rest is cut. */
 static int copy_into_target(struct atomic_file *af)
 {
 	char buf[1 << 16];
 	size_t n;
+	struct stat st;
 
-	if (fseeko(af->fp, 0, SEEK_SET) != 0 || ftruncate(af->target_fd, 0) != 0)
+	if (fstat(fileno(af->fp), &st) != 0 || fseeko(af->fp, 0, SEEK_SET) != 0 ||
+	    lseek(af->target_fd, 0, SEEK_SET) != 0)
+		return -1;
+	if (st.st_size > 0 && fallocate(af->target_fd, FALLOC_FL_KEEP_SIZE, 0, st.st_size) != 0 &&
+	    errno != EOPNOTSUPP && errno != ENOSYS)
 		return -1;
 	while ((n = fread(buf, 1, sizeof(buf), af->fp)) > 0)
 		for (size_t done = 0; done < n; ) {
@@ -180,7 +189,7 @@ static int copy_into_target(struct atomic_file *af)
 				return -1;
 			done += (size_t)w;
 		}
-	if (ferror(af->fp) || fsync(af->target_fd) != 0)
+	if (ferror(af->fp) || ftruncate(af->target_fd, st.st_size) != 0 || fsync(af->target_fd) != 0)
 		return -1;
 	return 0;
 }

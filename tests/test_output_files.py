@@ -269,6 +269,23 @@ try:
     interrupted("ceiling", ["ceiling", "--repeat", "31"], 40)
     if child:
         interrupted("capture", cases["capture"], 10)
+
+    # A standard stream started closed: the -o temporary does not take its
+    # number (it took stderr's warnings, stdout's export, or was read by
+    # scan as stdin's dump); using the stream fails as it would closed.
+    def closed(redirect, *args):
+        p = subprocess.run(f"exec '{BIN}' {' '.join(args)} {redirect}", shell=True, capture_output=True)
+        return p.returncode
+    target = os.path.join(tmp, "closed.json")
+    rc = closed("2>&-", "scan", "--format", "json", "-o", target, dump)
+    check(rc == 0 and "schema" in json.load(open(target)), f"stderr closed: -o whole: rc={rc}")
+    os.unlink(target)
+    rc = closed("<&-", "scan", "-", "--format", "json", "-o", target)
+    check(rc == 2 and not os.path.exists(target), f"stdin closed: scan - fails, no file: rc={rc}")
+    rc = closed(">&-", "bench", "-H", "xxh64", "--processes", "1", "--repeat", "1", "--window", "1ms", "--no-ceiling",
+                "-q", "--format", "json", "-o", target, "--export-csv", "-")
+    check(rc == 2 and not os.path.exists(target), f"stdout closed: the export fails, no file: rc={rc}")
+    check(not os.listdir(tmp) or all(".tmp-" not in n for n in os.listdir(tmp)), "closed streams: no temporary")
 finally:
     if child:
         child.kill()
