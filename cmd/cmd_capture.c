@@ -127,7 +127,7 @@ static int capture_all(struct capture_cli *s)
 {
 	struct cmd_output outs[CAPTURE_PIDS_MAX];
 	struct capture_job jobs[CAPTURE_PIDS_MAX];
-	char paths[CAPTURE_PIDS_MAX][4096];
+	static char paths[CAPTURE_PIDS_MAX][4096]; /* 256 KiB: not on the stack */
 	struct capture_interval iv;
 	struct kb_err err;
 	size_t opened = 0;

@@ -339,7 +339,7 @@ static int run_one(struct job *j, const char *exe, char **args, int cpu)
 static int stdin_kept(const char *cmd, const struct bench_plan *plan)
 {
 	const char *dir = getenv("TMPDIR");
-	char buf[1 << 16];
+	static char buf[1 << 16]; /* not on the stack of every run with processes */
 	struct stat st;
 	int uses = 0, fd;
 	ssize_t n;

@@ -135,8 +135,9 @@ static struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t 
 
 	if (!r || !(r->own = r->buf = aligned_alloc(64, cap))) {
 		free(r);
+		kb_fail(err, "out of memory opening '%s'", s->path); /* before the stream, and its path, go */
 		kb_stream_close(s);
-		return kb_fail(err, "out of memory opening '%s'", s->path), NULL;
+		return NULL;
 	}
 	r->s = s;
 	r->cap = cap;
