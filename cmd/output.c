@@ -5,7 +5,10 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "interrupt.h"
@@ -113,11 +116,42 @@ int cmd_exports_option(int c, const char *arg, struct cmd_exports *e)
 	return 1;
 }
 
+/* Where an output goes: the file (or standard output's) it is, or, for a
+ * file yet to be made, its directory and name. */
+struct output_place {
+	struct stat st;
+	const char *name; /* NULL: st is the file's own */
+};
+
+static int output_place(const char *path, struct output_place *p)
+{
+	char dir[4096];
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	p->name = NULL;
+	if (!path || strcmp(path, "-") == 0)
+		return fstat(STDOUT_FILENO, &p->st);
+	if (stat(path, &p->st) == 0)
+		return 0;
+	p->name = slash ? slash + 1 : path;
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+	return stat(dir, &p->st);
+}
+
 /* The same file twice would be written by two temporaries, the last
- * rename winning: refused, as is standard output twice. */
+ * rename winning: refused, as is standard output twice. By what the names
+ * lead to, not their spelling: out.txt and ./out.txt, or /dev/stdout and
+ * -, are one file. */
 static int same_output(const char *a, const char *b)
 {
-	return strcmp(a ? a : "-", b ? b : "-") == 0;
+	struct output_place x, y;
+
+	if (strcmp(a ? a : "-", b ? b : "-") == 0)
+		return 1;
+	if (output_place(a, &x) != 0 || output_place(b, &y) != 0)
+		return 0;
+	return x.st.st_dev == y.st.st_dev && x.st.st_ino == y.st.st_ino && !x.name == !y.name &&
+	       (!x.name || strcmp(x.name, y.name) == 0);
 }
 
 int cmd_output_exports(const char *cmd, struct cmd_output *o, const struct cmd_exports *e, enum report_kind kind,

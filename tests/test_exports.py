@@ -64,6 +64,9 @@ for args, needle in (
         (["--export-json", "-"], "'-' is written by another output already"),
         (["-o", p("x"), "--export-csv", p("x")], "is written by another output already"),
         (["--export-json", p("y"), "--export-markdown", p("y")], "is written by another output already"),
+        # By the file the names lead to, not their spelling.
+        (["-o", p("x"), "--export-csv", os.path.join(tmp, ".", "x")], "is written by another output already"),
+        (["-o", "/dev/stdout", "--export-json", "-"], "'-' is written by another output already"),
         (["--export-json", tmp], "is a directory"),
         (["--selfcheck", "--export-json", p("z")], "--selfcheck prints a table only")):
     check_usage_error(["bench", *FAST, *args], needle, f"bench {' '.join(args)}")
