@@ -110,15 +110,19 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		FILE *f = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? fopen(path, "r") : NULL;
-		if (!f)
+		if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
 			continue;
 		/* Every file, or an error: the known ones sort first, and a cut
-		 * list left run and pages_to_scan out without a word. */
-		if (*n == max) {
-			fclose(f);
+		 * list left run and pages_to_scan out without a word, as did a
+		 * file that could not be read (out of descriptors, its mode). */
+		FILE *f = fopen(path, "r");
+		if (!f || *n == max) {
+			int e = errno;
+			if (f)
+				fclose(f);
 			closedir(d);
-			return kb_fail(err, "%s holds more than %zu files: not KSM's directory", dir, max);
+			return f ? kb_fail(err, "%s holds more than %zu files: not KSM's directory", dir, max)
+				 : kb_fail_errno(err, e, "cannot read %s", path);
 		}
 		if (fgets(buf, sizeof(buf), f)) {
 			trim(buf);
@@ -127,6 +131,8 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 		fclose(f);
 	}
 	closedir(d);
+	if (*n == 0)
+		return kb_fail(err, "%s holds no KSM settings or counters: not KSM's directory", dir);
 	qsort(out, *n, sizeof(*out), value_cmp);
 	return 0;
 }

@@ -224,6 +224,16 @@ for i in range(80):
         f.write("1\n")
 check_usage_error(["ksm"], "holds more than 64 files", "ksm: a directory of 84 files", env={"KSMBENCH_KSM_DIR": bigdir})
 shutil.rmtree(bigdir)
+# A file that cannot be read is an error, not a row left out (out of
+# descriptors gave an empty table, exit 0); so is an empty directory.
+emptydir = tempfile.mkdtemp(prefix="ksmbench-ksm-empty-")
+check_usage_error(["ksm"], "holds no KSM settings or counters", "ksm: an empty directory",
+                  env={"KSMBENCH_KSM_DIR": emptydir})
+os.rmdir(emptydir)
+p = subprocess.run(f"ulimit -n 4 && exec '{BIN}' ksm", shell=True, capture_output=True, text=True,
+                   env={**os.environ, "KSMBENCH_KSM_DIR": fake})
+check(p.returncode in (2, 127) and (p.returncode == 127 or "cannot read" in p.stderr),
+      f"ksm out of descriptors: one error, exit 2: rc={p.returncode} {p.stderr!r}")
 # --watch: settings past 32 bits are taken whole (4294967296 read as 0 made
 # the share 0%); counters that vanish or go back end the watch with one
 # error (they gave rows of -1 and negative rates, exit 0).
