@@ -70,9 +70,8 @@ static void hold_closed_streams(void)
 			(void)open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
-	hold_closed_streams();
 	const char *disable = getenv("KSMBENCH_DISABLE"), *cpu = getenv("KSMBENCH_CPU");
 	const char *release = getenv("KSMBENCH_KERNEL_RELEASE");
 	struct ksm_rules rules;
@@ -126,4 +125,15 @@ int main(int argc, char **argv)
 	if (argv[1][0] == '-')
 		return cli_error(NULL, "unknown option '%s' (see ksmbench --help)", argv[1]);
 	return cli_error(NULL, "unknown command '%s' (see ksmbench --help)", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	hold_closed_streams();
+	int rc = run_command(argc, argv);
+	/* What stdio still holds (help, version, a listing) reaches its file
+	 * here: a failure is said, where --help > /dev/full exited 0. */
+	if ((fflush(stdout) != 0 || ferror(stdout)) && rc == KB_EXIT_OK)
+		rc = cli_error(NULL, "cannot write standard output: %s", strerror(errno));
+	return rc;
 }

@@ -6,7 +6,7 @@ import struct
 import subprocess
 import tempfile
 
-from clitest import QUICK, run, check, check_usage_error, temp_file, finish
+from clitest import BIN, QUICK, run, check, check_usage_error, temp_file, finish
 
 NAMES = ["jhash2", "xxhash", "xxh32", "xxh64", "xxh3", "xxh128",
          "crc32c-generic", "crc32c-sse42", "crc32c-isal", "crc32-zlib"]
@@ -141,4 +141,11 @@ check(rc == 2 and out.count(zero_page) == 2 and len(err.splitlines()) == 1, "bad
 
 for p in (zero_page, multi, odd, unreadable):
     os.unlink(p)
+# Help, version and listings that cannot be written are an error, not exit 0.
+if os.path.exists("/dev/full"):
+    for args in (["--help"], ["--version"], ["bench", "--help"], ["list", "--names"]):
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([BIN, *args], stdout=full, stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 2 and "No space left on device" in p.stderr and len(p.stderr.splitlines()) == 1,
+              f"{' '.join(args)} > /dev/full: one error, exit 2: rc={p.returncode} {p.stderr!r}")
 finish("cli")
