@@ -302,20 +302,26 @@ static int method_notes(FILE *out, const struct report_document *doc, enum repor
 static int units_line(FILE *out, const struct report_document *doc, const char *common, enum report_style style,
 		      unsigned step)
 {
-	int kernel = 0, cycles = 0, ceiling = 0;
+	int kernel = 0, cycles = 0, ceiling = 0, batched = 0, whole = 0;
 	char names[1024] = "";
 
 	for (size_t i = 0; i < doc->nresults; i++) {
-		kernel |= doc->results[i].timer == BENCH_TIMER_JIFFIES;
-		cycles |= doc->results[i].timer == BENCH_TIMER_RDTSC || doc->results[i].timer == BENCH_TIMER_KSMD;
-		ceiling |= doc->results[i].ceiling_bytes_per_s > 0;
+		const struct bench_result *r = &doc->results[i];
+		kernel |= r->timer == BENCH_TIMER_JIFFIES;
+		cycles |= r->timer == BENCH_TIMER_RDTSC || r->timer == BENCH_TIMER_KSMD;
+		ceiling |= r->ceiling_bytes_per_s > 0;
+		/* pct_of_ceiling: the best round, less its interrupted batches
+		 * where they were logged (window, jiffies) */
+		batched |= r->ceiling_bytes_per_s > 0 && r->uninterrupted_ns_best > 0;
+		whole |= r->ceiling_bytes_per_s > 0 && !(r->uninterrupted_ns_best > 0);
 	}
 	if (step >= BENCH_FIT_NAMES)
 		other_names(doc, names, sizeof(names));
 	return report_wrappedf(out, style == REPORT_MARKDOWN ? 0 : report_columns(doc), style == REPORT_MARKDOWN ? "\n- " : "",
-			       "MB/s: 10^6 bytes/s%s%s%s%s%s%s%s%s.",
-			       ceiling ? "; % ceiling: the best round, less its interrupted batches, over this CPU's limit for "
-					 "what ran (ksmbench ceiling)" : "",
+			       "MB/s: 10^6 bytes/s%s%s%s%s%s%s%s%s%s%s.", ceiling ? "; % ceiling: the best round" : "",
+			       !batched ? "" : whole ? " (window, jiffies: less its interrupted batches)"
+						     : ", less its interrupted batches,",
+			       ceiling ? " over this CPU's limit for what ran (ksmbench ceiling)" : "",
 			       kernel ? "; kMB/s: the kernel's MB/s (count*PAGE_SIZE>>17, MiB/s)" : "",
 			       cycles ? "; cyc: TSC cycles per call (ksmd: per page), the rounds' p10/p50/p90" : "",
 			       step >= BENCH_FIT_HEADERS ? "; med: median, pg: page" : "", *common ? "; every row: " : "",
