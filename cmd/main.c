@@ -46,8 +46,8 @@ static void usage(FILE *out)
 	fprintf(out, "\n'ksmbench COMMAND --help' describes a command's options.\n"
 		     "Exit status: 0 ok, 1 verification failure, sum -c mismatch, missed self-check\n"
 		     "target or a regression found by compare, 2 usage or input error, 3 compare\n"
-		     "inconclusive (no regression), 130/143 interrupted, 141 killed by SIGPIPE (the\n"
-		     "reader of standard output went away).\n"
+		     "inconclusive (no regression), 130/143/129 interrupted (SIGINT, SIGTERM, SIGHUP),\n"
+		     "141 killed by SIGPIPE (the reader of standard output went away).\n"
 		     "KSMBENCH_DISABLE=feat,... hides CPU features (e.g. avx512f,sse4.2);\n"
 		     "KSMBENCH_CPU=VENDOR:FAMILY:MODEL poses as another CPU for the alias table;\n"
 		     "KSMBENCH_KERNEL_RELEASE=R as another kernel for KSM's checksum (jhash2 before 5.0).\n");

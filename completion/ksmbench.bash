@@ -4,9 +4,19 @@
 # this CPU can run, --list-input-formats), so a new command, option, hash or
 # dump format is completed without changing this file.
 
-_ksmbench_help_values() { # the X|Y|Z after OPTION in the command's help
+_ksmbench_help_values() { # the X|Y|Z after OPTION in the command's help; placeholders (T) are not values, FILE is
 	"$1" "$2" --help 2>/dev/null | grep -oE -- "$3 [A-Za-z0-9|-]+\|[A-Za-z0-9|-]+" | head -n 1 |
-		cut -d' ' -f2 | tr '|' ' '
+		cut -d' ' -f2 | tr '|' '\n' | grep -vxE '[A-Z]+' | tr '\n' ' '
+	"$1" "$2" --help 2>/dev/null | grep -oE -- "$3 [A-Za-z0-9|-]+\|[A-Za-z0-9|-]+" | head -n 1 | grep -qE '(^| |\|)FILE(\||$)' &&
+		printf 'FILE'
+}
+
+_ksmbench_options() { # the command's options: its usage lines' [--x] and its option lines, not its prose
+	"$1" "$2" --help 2>/dev/null | awk '
+		/^$/ { usage = 0 } NR == 1 { usage = 1 }
+		usage { while (match($0, /\[--?[A-Za-z][A-Za-z0-9-]*/)) { print substr($0, RSTART + 1, RLENGTH - 1); $0 = substr($0, RSTART + RLENGTH) } }
+		/^  -/ { o = substr($0, 3); if (index(o, "  ")) o = substr(o, 1, index(o, "  ") - 1)
+			n = split(o, w, /[ ,=]+/); for (i = 1; i <= n; i++) if (w[i] ~ /^-/) print w[i] }' | sort -u
 }
 
 _ksmbench() {
@@ -28,7 +38,12 @@ _ksmbench() {
 	fi
 	case $prev in
 	-H | --hash)
-		# A comma-separated list: complete the name after the last comma.
+		# A comma-separated list (the help says LIST): complete the name after
+		# the last comma; one NAME (sum): no list, no "all".
+		if ! "$bin" "$cmd" --help 2>/dev/null | grep -qE -- '--hash LIST'; then
+			COMPREPLY=($(compgen -W "$("$bin" list --names --available 2>/dev/null)" -- "$cur"))
+			return
+		fi
 		local head=
 		[[ $cur == *,* ]] && head=${cur%,*},
 		COMPREPLY=($(compgen -P "$head" -W "all $("$bin" list --names --available 2>/dev/null)" -- "${cur##*,}"))
@@ -66,8 +81,7 @@ _ksmbench() {
 		;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$("$bin" "$cmd" --help 2>/dev/null | grep -oE -- '(^|[ [])--?[A-Za-z][A-Za-z0-9-]*' |
-			sed 's/^[ [ ]*//' | sort -u)" -- "$cur"))
+		COMPREPLY=($(compgen -W "$(_ksmbench_options "$bin" "$cmd")" -- "$cur"))
 		return
 	fi
 	compopt -o filenames 2>/dev/null

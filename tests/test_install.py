@@ -112,6 +112,15 @@ if shutil.which("bash") and os.path.isfile(comp_path):
           "--export-json completes file names")
     os.unlink(os.path.join(tempfile.gettempdir(), "ksmbench-compl-probe.json"))
     check(complete("bench", "--window", "") == [], "a free value is not completed with options")
+    # Options come from the usage and option lines, not the prose (list's
+    # help mentions -H, plot's --format, scan's sum --per-page); a
+    # placeholder is not a value; sum takes one hash, not a list.
+    check("-H" not in complete("list", "-") and "--format" not in complete("plot", "--")
+          and "--per-page" not in complete("scan", "--") and "--check:" not in complete("sum", "--"),
+          f"options from prose: {complete('list', '-')} {complete('plot', '--')}")
+    check(complete("capture", "--interval", "") == ["auto"], f"capture --interval: {complete('capture', '--interval', '')}")
+    check("all" not in complete("sum", "-H", "") and complete("sum", "-H", "xxh6") == ["xxh64"],
+          f"sum -H: one name: {complete('sum', '-H', 'xxh6')}")
 else:
     print("bash or the completion file missing: completion not tested")
 
