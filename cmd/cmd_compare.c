@@ -72,7 +72,7 @@ static int parse(int argc, char **argv, struct compare_settings *s, const char *
 			break;
 		case O_ALPHA:
 			if (parse_number(optarg, 0, 1e-9, 0.5, &s->alpha))
-				return cli_error("compare", "--alpha '%s' must be a number above 0 and at most 0.5", optarg);
+				return cli_error("compare", "--alpha '%s' must be a number from 1e-9 to 0.5", optarg);
 			break;
 		case O_FMT: *format = optarg; break;
 		case 'o': *output = optarg; break;
