@@ -119,6 +119,21 @@ static int timer_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
+static int timer_bare_cell(const struct record_row *w, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", bench_timer_name(RES(w)->timer));
+	return 1;
+}
+
+/* Whether every result's calls were timed apart. */
+static int all_apart(const struct report_document *doc)
+{
+	for (size_t i = 0; i < doc->nresults; i++)
+		if (!doc->results[i].apart)
+			return 0;
+	return doc->nresults > 0;
+}
+
 /* "hot", or a cold (or warm: under 4x the last-level cache) set's size:
  * "cold 128M", "warm 1M". */
 static int set_cell(const struct record_row *w, char *buf, size_t size)
@@ -165,9 +180,11 @@ static const unsigned columns_fit[BENCH_COLUMNS] = {
 /* A table too wide for its width is fitted in steps: first the hash column
  * shows the implementation measured alone (its other names go to the line
  * under the table), then the longest headers are shortened ("med" for
- * median, "pg" for page, said there too), then a dump's long path in the
- * DATA column loses its middle. */
-enum { BENCH_FIT_WHOLE, BENCH_FIT_NAMES, BENCH_FIT_HEADERS };
+ * median, "pg" for page, said there too), then "apart", where every row's
+ * calls were, goes from the timer to that line and "% ceiling" becomes "%
+ * ceil" (bench --ksmd: 107 columns), then a dump's long path in the DATA
+ * column loses its middle. */
+enum { BENCH_FIT_WHOLE, BENCH_FIT_NAMES, BENCH_FIT_HEADERS, BENCH_FIT_TERSE };
 
 #define BENCH_DATA_MIN 18u /* a cut DATA cell keeps at least this much */
 
@@ -183,7 +200,7 @@ static const char *const short_headers[][2] = {
 	{ "MB/s median", "MB/s med" }, { "ns/page median", "ns/pg med" }, { "bias % median", "bias% med" },
 };
 
-static void fit_step(struct record_column *shown, unsigned n, unsigned step)
+static void fit_step(struct record_column *shown, unsigned n, unsigned step, int apart)
 {
 	for (unsigned i = 0; i < n; i++) {
 		if (step >= BENCH_FIT_NAMES && shown[i].cell == hash_cell)
@@ -191,6 +208,10 @@ static void fit_step(struct record_column *shown, unsigned n, unsigned step)
 		for (size_t k = 0; step >= BENCH_FIT_HEADERS && k < sizeof(short_headers) / sizeof(short_headers[0]); k++)
 			if (strcmp(shown[i].header, short_headers[k][0]) == 0)
 				shown[i].header = short_headers[k][1];
+		if (step >= BENCH_FIT_TERSE && apart && shown[i].cell == timer_cell)
+			shown[i].cell = timer_bare_cell;
+		if (step >= BENCH_FIT_TERSE && strcmp(shown[i].header, "% ceiling") == 0)
+			shown[i].header = "% ceil";
 	}
 }
 
@@ -318,14 +339,16 @@ static int units_line(FILE *out, const struct report_document *doc, const char *
 	if (step >= BENCH_FIT_NAMES)
 		other_names(doc, names, sizeof(names));
 	return report_wrappedf(out, style == REPORT_MARKDOWN ? 0 : report_columns(doc), style == REPORT_MARKDOWN ? "\n- " : "",
-			       "MB/s: 10^6 bytes/s%s%s%s%s%s%s%s%s%s%s.", ceiling ? "; % ceiling: the best round" : "",
+			       "MB/s: 10^6 bytes/s%s%s%s%s%s%s%s%s%s%s%s.", ceiling ? "; % ceiling: the best round" : "",
 			       !batched ? "" : whole ? " (window, jiffies: less its interrupted batches)"
 						     : ", less its interrupted batches,",
 			       ceiling ? " over this CPU's limit for what ran (ksmbench ceiling)" : "",
 			       kernel ? "; kMB/s: the kernel's MB/s (count*PAGE_SIZE>>17, MiB/s)" : "",
 			       cycles ? "; cyc: TSC cycles per call (ksmd: per page), the rounds' p10/p50/p90" : "",
-			       step >= BENCH_FIT_HEADERS ? "; med: median, pg: page" : "", *common ? "; every row: " : "",
-			       common, *names ? "; " : "", names);
+			       step >= BENCH_FIT_TERSE ? "; med: median, pg: page, ceil: ceiling"
+			       : step >= BENCH_FIT_HEADERS ? "; med: median, pg: page" : "",
+			       step >= BENCH_FIT_TERSE && all_apart(doc) ? "; every timer's calls apart" : "",
+			       *common ? "; every row: " : "", common, *names ? "; " : "", names);
 }
 
 int bench_report_text(FILE *out, const struct report_document *doc, enum report_style style)
@@ -340,9 +363,9 @@ int bench_report_text(FILE *out, const struct report_document *doc, enum report_
 	unsigned n = record_columns_fit(columns, columns_fit, BENCH_COLUMNS, &rows, width == 0, shown, common,
 					sizeof(common));
 	struct table *t = record_table(shown, n, &rows);
-	while (t && width && step < BENCH_FIT_HEADERS && table_width(t) > width) {
+	while (t && width && step < BENCH_FIT_TERSE && table_width(t) > width) {
 		table_free(t);
-		fit_step(shown, n, ++step);
+		fit_step(shown, n, ++step, all_apart(doc));
 		t = record_table(shown, n, &rows);
 	}
 	for (unsigned c = 0; t && width && c < n; c++)
