@@ -135,7 +135,7 @@ int main(int argc, char **argv)
 	int rc = run_command(argc, argv);
 	/* What stdio still holds (help, version, a listing) reaches its file
 	 * here: a failure is said, where --help > /dev/full exited 0. */
-	if ((fflush(stdout) != 0 || ferror(stdout)) && rc == KB_EXIT_OK)
-		rc = cli_error(NULL, "cannot write standard output: %s", strerror(errno));
+	if ((fflush(stdout) != 0 || ferror(stdout)) && rc == KB_EXIT_OK) /* errno: most likely the failed write's */
+		rc = cli_error(NULL, "cannot write standard output: %s", strerror(errno ? errno : EIO));
 	return rc;
 }
