@@ -6,8 +6,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "capture_note.h"
@@ -22,19 +24,17 @@
 #define KPF_THP 22
 #define KPF_ZERO_PAGE 24
 
+/* By capget(2), which needs no file: read from /proc/self/status, out of
+ * descriptors read as "no capability", and capture said root lacked
+ * CAP_SYS_ADMIN and left the PFNs out. */
 static int has_cap(unsigned bit)
 {
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	unsigned long long caps = 0;
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
 
-	if (!f)
+	if (bit >= 32 * _LINUX_CAPABILITY_U32S_3 || syscall(SYS_capget, &h, d) != 0)
 		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &caps) == 1)
-			break;
-	fclose(f);
-	return (caps >> bit) & 1;
+	return (d[bit / 32].effective >> (bit % 32)) & 1;
 }
 
 int capture_has_cap_sys_ptrace(void)
@@ -54,6 +54,15 @@ int capture_pagemap_open(pid_t pid, struct capture_pagemap *pm)
 	pm->pfn_known = has_cap(21);
 	if (pm->pfn_known)
 		pm->kpageflags_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	/* Out of descriptors or memory is this run's trouble, not the
+	 * system's rule: an error, not a capture without the flags. */
+	if (pm->pfn_known && pm->kpageflags_fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOMEM)) {
+		int e = errno;
+		close(pm->pagemap_fd);
+		pm->pagemap_fd = -1;
+		errno = e;
+		return -1;
+	}
 	return 0;
 }
 
