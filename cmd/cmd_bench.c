@@ -176,21 +176,32 @@ static int is_file(const char *data)
 	return strcmp(data, "zero") != 0 && strcmp(data, "random") != 0;
 }
 
-/* Two files of one name in --data: compare matches a file by its name (a
- * run's files may lie elsewhere in the next), so their results could not be
- * told apart. 0, or the exit code of the error naming them. */
-static int names_once_each(const char *text, const char *const *items, unsigned n)
+/* The name a dataset's results are matched by: a file's base name (a run's
+ * files may lie elsewhere in the next), else zero or random. */
+static const char *match_name(const char *data)
 {
-	for (unsigned i = 1; i < n; i++)
-		for (unsigned j = 0; j < i; j++) {
-			const char *a = strrchr(items[i], '/'), *b = strrchr(items[j], '/');
-			if (!is_file(items[i]) || !is_file(items[j]) ||
-			    strcmp(a ? a + 1 : items[i], b ? b + 1 : items[j]) != 0)
-				continue;
-			return cli_error("bench", "--data '%s': '%s' and '%s' have one file name, by which "
-					 "compare matches files: their results could not be told apart", text, items[j],
-					 items[i]);
-		}
+	const char *slash = strrchr(data, '/');
+
+	return is_file(data) && slash ? slash + 1 : data;
+}
+
+/* --data's datasets each named whole and once: a file's path must fit the
+ * result's name ("file:PATH"; a longer one was cut, and two files in a long
+ * directory took one name), and no two may share the name compare and the
+ * gha entries match them by (two files of one base name, or a file named
+ * random beside the built-in set). 0, or the exit code of the error. */
+static int data_names_usable(const char *text, const char *const *items, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (is_file(items[i]) && strlen(items[i]) + strlen("file:") >= PAGE_SET_DATA_MAX)
+			return cli_error("bench", "--data '%.40s...': a path of more than %zu bytes cannot name its "
+					 "results", items[i], PAGE_SET_DATA_MAX - 1 - strlen("file:"));
+		for (unsigned j = 0; j < i; j++)
+			if (strcmp(match_name(items[i]), match_name(items[j])) == 0)
+				return cli_error("bench", "--data '%s': '%s' and '%s' have one name, by which "
+						 "compare matches datasets: their results could not be told apart", text,
+						 items[j], items[i]);
+	}
 	return 0;
 }
 
@@ -211,13 +222,13 @@ static int parse_sweep(int c, const char *arg, struct sweep *s)
 			snprintf(s->data_text, sizeof(s->data_text), "%s", arg);
 			s->data[0] = s->data_text;
 			s->ndata = 1;
-			return 0;
+			return data_names_usable(arg, s->data, 1);
 		}
 		if ((rc = split_list("--data", arg, s->data_text, sizeof(s->data_text), s->data, &s->ndata)) != 0)
 			return rc;
 		if ((rc = once_each("--data", arg, s->data, NULL, s->ndata)) != 0)
 			return rc;
-		return names_once_each(arg, s->data, s->ndata);
+		return data_names_usable(arg, s->data, s->ndata);
 	case O_PAGE:
 		if ((rc = split_list("--page-size", arg, buf, sizeof(buf), items, &n)) != 0)
 			return rc;

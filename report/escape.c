@@ -96,6 +96,24 @@ int escape_put(FILE *out, const char *s, enum escape_target target)
 	return 0;
 }
 
+int escape_put_json(FILE *out, const char *json)
+{
+	const unsigned char *p = (const unsigned char *)json;
+	int len;
+
+	for (;;) {
+		const unsigned char *run = p;
+		while (*p && utf8_decode(p, &len) >= 0)
+			p += len;
+		if (p > run && fwrite(run, 1, (size_t)(p - run), out) != (size_t)(p - run))
+			return -1;
+		if (!*p)
+			return 0;
+		if (fprintf(out, "\\\\x%02x", *p++) < 0)
+			return -1;
+	}
+}
+
 const char *escape_str(const char *s, enum escape_target target, char *buf, size_t size)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -25,6 +25,11 @@ enum escape_target {
 /* Writes s (NULL: nothing) escaped for target; -1 on a write error. */
 int escape_put(FILE *out, const char *s, enum escape_target target);
 
+/* JSON text as cJSON printed it, each byte that is not UTF-8 (from a file
+ * name: cJSON passes them on) written as \\xHH, which a JSON reader takes
+ * as the text \xHH, as the other formats show it; -1 on a write error. */
+int escape_put_json(FILE *out, const char *json);
+
 /* s escaped into buf (always terminated; cut before an escape that does not
  * fit); returns buf. */
 const char *escape_str(const char *s, enum escape_target target, char *buf, size_t size);

@@ -1,5 +1,6 @@
 /* JSON from the results model (see record_json.h). */
 #include "record_json.h"
+#include "escape.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -126,7 +127,7 @@ cJSON *record_json(const struct record_schema *s, const struct record_row *row)
 int record_json_print(FILE *out, cJSON *doc)
 {
 	char *text = doc ? cJSON_Print(doc) : NULL;
-	int rc = text && fprintf(out, "%s\n", text) >= 0 && !ferror(out) ? 0 : -1;
+	int rc = text && escape_put_json(out, text) == 0 && fputc('\n', out) != EOF && !ferror(out) ? 0 : -1;
 
 	free(text);
 	cJSON_Delete(doc);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+
 void record_cell(const struct record_column *c, const struct record_schema *s, const struct record_row *row,
 		 char *buf, size_t size)
 {
@@ -49,7 +51,7 @@ unsigned record_columns_fit(const struct record_column *cols, const unsigned *fi
 {
 	unsigned kept = 0;
 	size_t used = 0;
-	char value[320];
+	char value[320], shown[4 * 320];
 
 	common[0] = '\0';
 	for (unsigned c = 0; c < n; c++) {
@@ -59,7 +61,7 @@ unsigned record_columns_fit(const struct record_column *cols, const unsigned *fi
 		if (same && (fit[c] & RECORD_FIT_SAME) && strcmp(value, "-") != 0) {
 			if (used < size)
 				used += (size_t)snprintf(common + used, size - used, "%s%s %s", used ? ", " : "",
-							 cols[c].header, value);
+							 cols[c].header, escape_str(value, ESCAPE_TERM, shown, sizeof(shown)));
 			continue;
 		}
 		out[kept++] = cols[c];

@@ -7,6 +7,7 @@
 #include "../bench/estimate.h"
 #include "../bench/interference.h"
 #include "../common/plural.h"
+#include "escape.h"
 #include "report.h"
 #include "text_wrap.h"
 
@@ -79,22 +80,30 @@ static const char *result_name(const struct bench_result *r, int by_impl)
 	return by_impl && r->impl ? r->impl : r->hash;
 }
 
+/* A result's dataset as the warnings name it: a file name is foreign, so
+ * it is escaped (a name could clear a terminal or start a Markdown
+ * heading), as the table's cells are. */
+static const char *data_shown(const struct bench_result *r, char *buf, size_t size)
+{
+	return escape_str(report_stable_data(r->data), ESCAPE_TERM, buf, size);
+}
+
 void report_unstable_line(const struct bench_result *r, int by_impl, char *buf, size_t size)
 {
-	char reasons[600], page[32];
+	char reasons[600], page[32], data[4 * PAGE_SET_DATA_MAX];
 
 	report_stability_reasons(r, reasons, sizeof(reasons));
 	if (r->misalign)
 		snprintf(page, sizeof(page), "%u+%u", r->page_size, r->misalign);
 	else
 		snprintf(page, sizeof(page), "%u", r->page_size);
-	snprintf(buf, size, "unstable: %s %s %s %s %s: %s", result_name(r, by_impl), report_stable_data(r->data),
+	snprintf(buf, size, "unstable: %s %s %s %s %s: %s", result_name(r, by_impl), data_shown(r, data, sizeof(data)),
 		 r->cache, page, bench_timer_label(r->timer, r->apart), reasons);
 }
 
 int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix)
 {
-	char line[800];
+	char line[800 + 4 * PAGE_SET_DATA_MAX];
 
 	for (size_t i = 0; i < n; i++)
 		if (r[i].unstable) {
@@ -146,14 +155,14 @@ int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, i
 	for (size_t i = 0; i < n && used < sizeof(line); i++) {
 		if (!r[i].unstable || !++k)
 			continue;
-		char page[32] = "";
+		char page[32] = "", data[4 * PAGE_SET_DATA_MAX];
 		if ((v & VARY_PAGE) && r[i].misalign)
 			snprintf(page, sizeof(page), "/%u+%u", r[i].page_size, r[i].misalign);
 		else if (v & VARY_PAGE)
 			snprintf(page, sizeof(page), "/%u", r[i].page_size);
 		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s%s%s%s%s%s/%s%s",
 					 result_name(&r[i], by_impl), v & VARY_DATA ? "/" : "",
-					 v & VARY_DATA ? report_stable_data(r[i].data) : "",
+					 v & VARY_DATA ? data_shown(&r[i], data, sizeof(data)) : "",
 					 v & VARY_CACHE ? "/" : "", v & VARY_CACHE ? r[i].cache : "", page,
 					 bench_timer_name(r[i].timer), r[i].apart ? "/apart" : "");
 	}

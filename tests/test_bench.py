@@ -226,7 +226,11 @@ for args, needle in [
     (["--data", "zero,zero"], "--data 'zero,zero': 'zero' is named twice"),
     (["--data", "-,random,-"], "'-' is named twice"),
     # compare matches files by name: two of one name could not be told apart.
-    (["--data", "/tmp/a/guest.raw,/tmp/b/guest.raw"], "'/tmp/a/guest.raw' and '/tmp/b/guest.raw' have one file name"),
+    (["--data", "/tmp/a/guest.raw,/tmp/b/guest.raw"], "'/tmp/a/guest.raw' and '/tmp/b/guest.raw' have one name"),
+    # ... nor a file named random beside the built-in set (gha named both alike);
+    (["--data", "random,/tmp/a/random"], "'random' and '/tmp/a/random' have one name"),
+    # a path longer than a result's name holds was cut (two files took one name).
+    (["--data", "/tmp/" + "d" * 300 + "/x.raw"], "a path of more than 294 bytes cannot name its results"),
     (["--pages-to-scan", "5"], "are for --ksmd and --timer ksmd"),
     (["--ksmd", "--timer", "window"], "--ksmd is its own timer"),  # named, though it is the default
     # Options that would change nothing here are refused, not ignored.

@@ -149,5 +149,27 @@ proc.communicate(timeout=60)
 left = [n for n in os.listdir(tmp) if ".tmp-" in n]
 check(proc.returncode == 143 and left == [], f"two SIGTERMs: rc={proc.returncode}, left {left}")
 
+# --- a dataset's file name from outside: bytes that are not UTF-8 keep the
+# JSON valid (written \xHH, as the other formats show them), and a name with
+# newlines and escapes neither adds Markdown lines nor reaches a terminal raw
+page = os.urandom(8192)
+bad = os.path.join(os.fsencode(tmp), b"bad\xff.raw")
+evil = os.path.join(os.fsencode(tmp), b"n\n# Injected heading\n\x1b]0;t\x07.raw")
+for name in (bad, evil):
+    with open(name, "wb") as f:
+        f.write(page)
+one = [BIN, "bench", "-H", "xxh64", "--processes", "1", "--repeat", "1", "--window", "2ms", "--no-ceiling", "-q"]
+r = subprocess.run([*one, "--data", bad, "--format", "json"], capture_output=True)
+try:
+    d = json.loads(r.stdout)  # bytes: decoded strictly as UTF-8
+    check(r.returncode == 0 and d["results"][0]["data"].endswith("bad\\xff.raw"), "non-UTF-8 name: valid JSON, \\xHH")
+except ValueError as e:
+    check(False, f"non-UTF-8 name: JSON not valid: {e}")
+r = subprocess.run([*one, "--data", evil, "--format", "markdown"], capture_output=True)
+check(r.returncode == 0 and not any(l.startswith(b"# Injected") for l in r.stdout.splitlines())
+      and b"\x1b" not in r.stdout, f"a name's newlines and escapes stay in their line: {r.stdout[-300:]!r}")
+r = subprocess.run([*one, "--data", evil], capture_output=True)
+check(r.returncode == 0 and b"\x1b" not in r.stdout, "nor reach the terminal raw (the line under the table)")
+
 shutil.rmtree(tmp)
 finish("exports")

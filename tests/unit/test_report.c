@@ -306,4 +306,12 @@ void test_report_escape(void)
 	fclose(f);
 	CHECK_STR(text, "x&lt;\\x1b");
 	free(text);
+	/* JSON text: a byte that is not UTF-8 becomes the escaped text \xHH;
+	 * UTF-8 and cJSON's own escapes pass as they are. */
+	text = NULL;
+	f = open_memstream(&text, &size);
+	CHECK(f && escape_put_json(f, "{\"d\": \"a\xff\xc3\xa9\\n\xe2\x84\"}") == 0);
+	fclose(f);
+	CHECK_STR(text, "{\"d\": \"a\\\\xff\xc3\xa9\\n\\\\xe2\\\\x84\"}");
+	free(text);
 }
