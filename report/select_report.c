@@ -146,7 +146,7 @@ int select_report_kernel(FILE *out, const struct report_document *doc)
 	if (!chosen(doc))
 		return 0;
 	for (size_t i = 0; i < doc->nresults; i++)
-		if (report_kernel_line(out, doc->results[i].hash, select_figure(&doc->results[i], np)))
+		if (report_kernel_line(out, report_kernel_name(&doc->results[i]), select_figure(&doc->results[i], np)))
 			return -1;
-	return fprintf(out, "ksm: choise %s as hash function\n", chosen(doc)->hash) < 0 ? -1 : 0;
+	return fprintf(out, "ksm: choise %s as hash function\n", report_kernel_name(chosen(doc))) < 0 ? -1 : 0;
 }
