@@ -78,7 +78,12 @@ static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, 
 		close(err_w);
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
-	sched_setaffinity(0, sizeof(one), &one);
+	/* On another CPU than the report names (a cpuset changed mid-run) its
+	 * rounds were kept as clean: an error instead. */
+	if (sched_setaffinity(0, sizeof(one), &one) != 0) {
+		dprintf(STDERR_FILENO, "cannot run on CPU %d: %s\n", cpu, strerror(errno));
+		_exit(KB_EXIT_USAGE);
+	}
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 	/* Of what the parent held back over the fork: SIGTERM alone. */

@@ -24,7 +24,10 @@ unsigned report_shared_from_outside(const struct bench_result *r)
 
 	for (unsigned i = 0; r->rounds && i < r->repeats; i++) {
 		const struct bench_round *q = &r->rounds[i];
-		n += (q->disturbed & DISTURB_SHARED) && (q->known & INTERFERENCE_BUSY) && !(q->disturbed & DISTURB_BUSY);
+		/* Time off this CPU or switches away mean something here took
+		 * it (another program on the same CPU), not the host. */
+		n += (q->disturbed & DISTURB_SHARED) && (q->known & INTERFERENCE_BUSY) &&
+		     !(q->disturbed & (DISTURB_BUSY | DISTURB_OFF_CPU | DISTURB_SWITCHES));
 	}
 	return n;
 }

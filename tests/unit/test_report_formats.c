@@ -87,11 +87,18 @@ void test_report_formats_results(void)
 	r[1].ceiling_limit = "a limit";
 	struct report_document doc = { .kind = REPORT_BENCH, .ctx = &ctx, .results = r, .nresults = 2 };
 
-	/* Exactly the patch's printk("ksm: %-8s hash() %5ld MB/s\n"). */
+	/* Exactly the patch's printk("ksm: %-8s hash() %5ld MB/s\n"); the
+	 * crc32c alias, not the kernel's, by the implementation that ran. */
+	text = render("kernel", &doc);
+	CHECK_STR(text, "ksm: crc32c-isal hash() 12081 MB/s\n"
+			"ksm: jhash2   hash()  1569 MB/s\n");
+	free(text);
+	r[0].impl = "";
 	text = render("kernel", &doc);
 	CHECK_STR(text, "ksm: crc32c   hash() 12081 MB/s\n"
 			"ksm: jhash2   hash()  1569 MB/s\n");
 	free(text);
+	r[0].impl = "crc32c-isal";
 
 	text = render("csv", &doc);
 	CHECK(text && strncmp(text, "hash,implementation,data,cache,page_size_bytes,", 47) == 0);
@@ -229,6 +236,10 @@ void test_report_formats_shared_core(void)
 	report_stability_reasons(&r, text, sizeof(text));
 	CHECK(strcmp(text, "3 of 4 rounds disturbed (busy 1, shared-core 3; shared-core with this machine's other CPUs "
 			   "idle in 2: shared from outside it (a VM's host))") == 0);
+	/* Off this CPU as well: something here took it, not the host. */
+	rounds[1].disturbed |= DISTURB_OFF_CPU;
+	CHECK(report_shared_from_outside(&r) == 1);
+	rounds[1].disturbed = DISTURB_SHARED;
 	/* Every shared round with the others busy, or the busy share unknown: nothing said of outside. */
 	rounds[0].disturbed = rounds[1].disturbed = DISTURB_SHARED | DISTURB_BUSY;
 	rounds[3].known = 0;
