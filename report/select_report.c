@@ -129,10 +129,12 @@ const struct record_schema select_document_schema = {
 
 int select_report_markdown(FILE *out, const struct report_document *doc)
 {
-	if (!chosen(doc))
-		return 0;
+	/* Stopped before a choice: what was measured and the note that says
+	 * so, as bench's Markdown has (an empty file said nothing). */
 	if (bench_report_text(out, doc, REPORT_MARKDOWN))
 		return -1;
+	if (!chosen(doc))
+		return 0;
 	unsigned np = processes_of(doc);
 
 	return fprintf(out, "\nChoice (v2 patch: highest count, median over %u process%s): **%s** (fastest in %u)\n",

@@ -109,6 +109,12 @@ check(p.returncode == 2 and "File too large" in err and not os.path.exists(targe
 check(not [f for f in os.listdir(outdir) if f.startswith(os.path.basename(target))],
       "SIGPIPE, file size limit: no temporary left")
 
+# --- select's Markdown stopped early: the note says so (before a choice it
+# wrote an empty document)
+p = start("select", "--processes", "1", "--format", "markdown")
+rc, out, err = stop_after(p, 0.15, signal.SIGTERM)
+check(rc == 143 and "interrupted by SIGTERM" in out, f"select markdown interrupted: rc={rc} {out[-300:]!r}")
+
 # --- scan -o, stopped while it reads: the same interrupt path, no temporary
 # left, no report, exit 143. The dump is a FIFO nobody writes to, so the
 # scan waits in it until the signal.
