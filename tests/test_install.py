@@ -118,7 +118,8 @@ if shutil.which("bash") and os.path.isfile(comp_path):
     check("-H" not in complete("list", "-") and "--format" not in complete("plot", "--")
           and "--per-page" not in complete("scan", "--") and "--check:" not in complete("sum", "--"),
           f"options from prose: {complete('list', '-')} {complete('plot', '--')}")
-    check(complete("capture", "--interval", "") == ["auto"], f"capture --interval: {complete('capture', '--interval', '')}")
+    check(complete("capture", "--interval", "") == ["auto"],
+          f"capture --interval: {complete('capture', '--interval', '')}")
     check("all" not in complete("sum", "-H", "") and complete("sum", "-H", "xxh6") == ["xxh64"],
           f"sum -H: one name: {complete('sum', '-H', 'xxh6')}")
 else:
