@@ -542,7 +542,11 @@ for r in doc["results"]:
 by = {r["hash"]: r for r in doc["results"]}
 if "crc32c-sse42" in by and lim.get("crc32q_latency_cycles", {}).get("measured"):
     # Bytes a cycle at the rounds' median clock (interpolated), where they measured it.
-    hz = sorted(x["effective_clock_hz"] for x in by["crc32c-sse42"]["rounds"] if x["effective_clock_hz"])
+    # At the median clock of the rounds the estimate used: the undisturbed
+    # ones (a clock drop leaves its round out), every round when none was.
+    rounds = by["crc32c-sse42"]["rounds"]
+    used = [x for x in rounds if not x["disturbed"]] or rounds
+    hz = sorted(x["effective_clock_hz"] for x in used if x["effective_clock_hz"])
     mid = (len(hz) - 1) / 2
     clock = (hz[int(mid)] + hz[-1 - int(mid)]) / 2 if hz else lim["core_clock_hz"]["value"]
     want = crc32c_sse42_ceiling(lim, clock)
