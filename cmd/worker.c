@@ -78,6 +78,7 @@ int worker_serve(const char *cmd, const struct bench_plan *plan)
 	sigset_t term;
 	sigemptyset(&term);
 	sigaddset(&term, SIGTERM);
+	sigaddset(&term, SIGHUP);
 	sigprocmask(SIG_UNBLOCK, &term, NULL);
 	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 	counter_info_adopt(worker_spec.hz, worker_spec.overhead_ticks, worker_spec.step_ticks);

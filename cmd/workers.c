@@ -86,9 +86,12 @@ static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, 
 	}
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
-	/* Of what the parent held back over the fork: SIGTERM alone. */
+	signal(SIGHUP, SIG_DFL);
+	/* Of what the parent held back over the fork: SIGTERM and SIGHUP, the
+	 * stops the worker's handler takes (worker_serve unblocks them). */
 	sigemptyset(&term);
 	sigaddset(&term, SIGTERM);
+	sigaddset(&term, SIGHUP);
 	sigprocmask(SIG_SETMASK, &term, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
@@ -119,6 +122,7 @@ static int spawn(struct job *j, const char *exe, char **args, int cpu)
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP); /* a stop too since interrupt.c takes it (129) */
 	sigprocmask(SIG_BLOCK, &stop, &saved);
 	j->pid = fork();
 	if (j->pid == 0)
