@@ -1,5 +1,6 @@
 /* A measuring process's side of --processes (see workers.h): its share of
  * the plan, its rounds written to stdout as bench/wire.h lines. */
+#include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,23 +9,44 @@
 #include "../bench/clock.h"
 #include "../bench/wire.h"
 #include "../hashes/alias.h"
+#include "../hashes/cpu_features.h"
+#include "../hashes/cpu_identity.h"
 #include "cli.h"
 #include "interrupt.h"
 #include "workers.h"
 
 struct worker_spec worker_spec;
 
-/* "PROCESS,PROGRESS,HZ,OVERHEAD,STEP[,ALIAS=IMPL...]" */
+void worker_cpu_signature(char *buf, size_t size)
+{
+	const struct cpu_identity *id = cpu_identity();
+	char vendor[sizeof(id->vendor)] = "-"; /* "-": no vendor (off x86) */
+
+	/* CPUID's vendor is 12 bytes of anything: kept to what the spec parses. */
+	for (size_t i = 0; id->vendor[i] && i + 1 < sizeof(vendor); i++, vendor[i] = 0)
+		vendor[i] = isalnum((unsigned char)id->vendor[i]) ? id->vendor[i] : '_';
+	snprintf(buf, size, "%s.%u.%u.%x", vendor, id->family, id->model, (unsigned)cpu_features_detected());
+}
+
+/* "PROCESS,PROGRESS,HZ,OVERHEAD,STEP,CPU[,ALIAS=IMPL...]" */
 int worker_spec_parse(const char *text)
 {
 	struct worker_spec s = { .active = 1 };
 	struct kb_err err;
-	int progress, used = -1;
+	int progress, used = -1, sig = -1;
 
 	if (sscanf(text, "%u,%d,%lf,%lf,%lf%n", &s.process, &progress, &s.hz, &s.overhead_ticks, &s.step_ticks,
 		   &used) != 5 || used < 0 || s.process >= BENCH_PROCESSES_MAX || !(s.hz > 0) || s.overhead_ticks < 0 ||
 	    s.step_ticks < 1)
 		return -1;
+	char vendor[16];
+	unsigned number[3];
+	int whole = -1;
+	if (sscanf(text + used, ",%63[A-Za-z0-9_.-]%n", s.cpu, &sig) != 1 || sig < 0 ||
+	    sscanf(s.cpu, "%15[A-Za-z0-9_-].%u.%u.%x%n", vendor, &number[0], &number[1], &number[2], &whole) != 4 ||
+	    s.cpu[whole] != '\0')
+		return -1;
+	used += sig;
 	/* The parent's alias choices (workers.c), each taken as it is. */
 	for (const char *p = text + used; *p;) {
 		char alias[32], impl[32]; /* the %31 below */
@@ -63,12 +85,47 @@ static int on_round(void *arg, unsigned m, const struct bench_round *r, struct k
 	return wire_write_round(arg, m, r) ? kb_fail(err, "cannot write to the ksmbench that started it") : 0;
 }
 
+/* "VENDOR family F model M", or the features where those agree. */
+static const char *cpu_described(const char *sig, const char *other, char *buf, size_t size)
+{
+	char vendor[16], names[160];
+	unsigned family, model, features;
+	if (sscanf(sig, "%15[^.].%u.%u.%x", vendor, &family, &model, &features) != 4)
+		return sig;
+	size_t head = strlen(sig) - strlen(strrchr(sig, '.'));
+
+	if (strncmp(sig, other, head + 1) != 0)
+		snprintf(buf, size, "%s family %u model %u", vendor, family, model);
+	else
+		snprintf(buf, size, "features %s", cpu_features_names(features, names, sizeof(names)));
+	return buf;
+}
+
+/* An emulator (qemu-user) or valgrind that does not follow exec runs the
+ * measuring processes on the host's CPU: their rounds would be filed under
+ * the CPU the report names, and run implementations chosen for it. */
+static int cpu_same(const char *cmd)
+{
+	char here[64], a[200], b[200];
+
+	worker_cpu_signature(here, sizeof(here));
+	if (strcmp(here, worker_spec.cpu) == 0)
+		return 0;
+	return cli_error(cmd, "measuring process %u sees another CPU (%s) than the ksmbench that started it (%s): "
+			 "an emulator or valgrind started it natively; run it under the same one (valgrind "
+			 "--trace-children=yes, KSMBENCH_WORKER_EXE naming a wrapper) or measure in one process "
+			 "(--processes 1)", worker_spec.process + 1, cpu_described(here, worker_spec.cpu, a, sizeof(a)),
+			 cpu_described(worker_spec.cpu, here, b, sizeof(b)));
+}
+
 int worker_serve(const char *cmd, const struct bench_plan *plan)
 {
 	static char buf[1 << 16];
 	struct bench_sink sink = { stdout, on_set, on_progress, on_round };
 	struct kb_err err;
 
+	if (cpu_same(cmd))
+		return KB_EXIT_USAGE;
 	/* A terminal's Ctrl-C reaches the whole process group: the parent
 	 * passes it on as SIGTERM, once. */
 	interrupt_install(INTERRUPT_WORKER);

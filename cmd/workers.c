@@ -388,10 +388,11 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 		struct bench_results *out)
 {
 	const struct counter_info *ci = counter_info();
-	char exe[PATH_MAX], spec[320];
+	char exe[PATH_MAX], spec[384], seen[64];
 	struct kb_err err;
 	int rc = 0;
 
+	worker_cpu_signature(seen, sizeof(seen));
 	if (worker_exe(exe, sizeof(exe)))
 		return cli_error(cmd, "cannot find this program to start measuring processes (/proc/self/exe)");
 	if (bench_results_plan(out, plan, &err))
@@ -413,8 +414,8 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 			break;
 		*j = (struct job){ .cmd = cmd, .plan = plan, .process = p, .out = out, .progress = progress,
 				   .progress_arg = progress_arg };
-		int len = snprintf(spec, sizeof(spec), "%u,%d,%.17g,%.17g,%.17g", p, progress != NULL, ci->hz,
-				   ci->overhead_ticks, ci->step_ticks);
+		int len = snprintf(spec, sizeof(spec), "%u,%d,%.17g,%.17g,%.17g,%s", p, progress != NULL, ci->hz,
+				   ci->overhead_ticks, ci->step_ticks, seen);
 		aliases_made(spec + len, sizeof(spec) - (size_t)len);
 		char **args = worker_args(exe, spec, argc, argv);
 		rc = args ? run_one(j, exe, args, cpu) : cli_error(cmd, "out of memory");

@@ -20,9 +20,14 @@ struct worker_spec {
 	unsigned process;    /* its number, from 0 */
 	int progress;        /* send progress lines */
 	double hz, overhead_ticks, step_ticks; /* the parent's counter calibration */
+	char cpu[64];        /* the parent's worker_cpu_signature() */
 };
 
 extern struct worker_spec worker_spec;
+
+/* "VENDOR.FAMILY.MODEL.FEATURES" of the CPU this process sees (CPUID, the
+ * features as detected): a measuring process must see the same. */
+void worker_cpu_signature(char *buf, size_t size);
 
 /* "--worker SPEC" (main.c): 0, or -1 when SPEC is malformed. */
 int worker_spec_parse(const char *text);

@@ -11,7 +11,11 @@ import csv
 import io
 import json
 import os
+import platform
+import re
+import shutil
 import stat
+import subprocess
 import tempfile
 
 from clitest import BIN, FORKS, run, check, check_usage_error, temp_file, finish
@@ -190,10 +194,31 @@ for f in (wrapper, said):
     if os.path.exists(f):
         os.unlink(f)
 os.rmdir(d)
-for bad in ("crc32c=xxh64", "crc32c", "jhash2=jhash2", "crc32c=no-such-hash"):
+check(len(specs) == 2 and all(re.fullmatch(r"\d,0,[^,]+,[^,]+,[^,]+,[A-Za-z0-9_-]+\.\d+\.\d+\.[0-9a-f]+(,.*)?", sp)
+                              for sp in specs), f"each is told the CPU this one sees: {specs}")
+for bad in ("crc32c=xxh64", "crc32c", "jhash2=jhash2", "crc32c=no-such-hash", "Vendor.1.1.3,crc32c",
+            "Vendor.1.1.3,crc32c=xxh64"):
     rc, out, err = run("--worker", f"0,0,1e9,0,1,{bad}", "bench", "-H", "crc32c")
     check(rc == 2 and out == "" and len(err.splitlines()) == 1 and "measuring process's settings" in err,
           f"--worker settings with {bad}: one error line, rc={rc} {err!r}")
+# A measuring process that sees another CPU than the one that started it (an
+# emulator or valgrind that does not follow exec starts it natively) refuses
+# to measure: its rounds would be filed under the other CPU's name.
+for sig, needle in (("NoSuchVendor.1.1.3", "(NoSuchVendor family 1 model 1)"), ):
+    rc, out, err = run("--worker", f"0,0,1e9,0,1,{sig}", "bench", *FAST, "-H", "xxh64", "--repeat", "1")
+    check(rc == 2 and out == "" and len(err.splitlines()) == 1 and "sees another CPU" in err and needle in err,
+          f"a measuring process on another CPU: one error line, rc={rc} {err!r}")
+qemu = shutil.which("qemu-x86_64")
+# (Not under a sanitizer, whose shadow memory qemu-user cannot map.)
+if qemu and platform.machine() == "x86_64" and not os.environ.get("KSMBENCH_TEST_EMULATED") \
+        and not ctx.get("sanitized"):
+    target = os.path.join(tempfile.mkdtemp(prefix="ksmbench-qemu-"), "out.json")
+    p = subprocess.run([qemu, "-cpu", "max", BIN, "bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1",
+                        "--no-ceiling", "-o", target], capture_output=True, text=True, timeout=600)
+    check(p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "sees another CPU" in p.stderr
+          and not os.path.exists(target),
+          f"under qemu-user, measuring processes started natively are refused: rc={p.returncode} {p.stderr!r}")
+    os.rmdir(os.path.dirname(target))
 # A measuring process's own error comes through as the one line.
 check_usage_error(["bench", *FAST, "-H", "xxh64", "--processes", "2", "--data", "/nonexistent/pages"],
                   "/nonexistent/pages", "an input error in a measuring process")
