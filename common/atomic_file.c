@@ -96,8 +96,14 @@ static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t
 		release(af);
 		return kb_fail(err, "out of memory");
 	}
-	/* Same directory as the target, so that rename() stays atomic. */
-	snprintf(af->tmp_path, n, "%s.tmp-XXXXXX", af->path);
+	/* Same directory as the target, so that rename() stays atomic; a name
+	 * too long to take the suffix (NAME_MAX) gets a short hidden one. */
+	const char *slash = strrchr(af->path, '/');
+	size_t dir_len = slash ? (size_t)(slash - af->path) + 1 : 0;
+	if (strlen(af->path + dir_len) + sizeof(".tmp-XXXXXX") - 1 <= NAME_MAX)
+		snprintf(af->tmp_path, n, "%s.tmp-XXXXXX", af->path);
+	else
+		snprintf(af->tmp_path, n, "%.*s.ksmbench.tmp-XXXXXX", (int)dir_len, af->path);
 	if ((fd = mkostemp(af->tmp_path, O_CLOEXEC)) < 0) { /* not a measuring process's */
 		e = errno;
 		free(af->tmp_path);

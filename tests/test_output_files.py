@@ -94,6 +94,14 @@ try:
     scan_to(chain)
     check(os.path.islink(chain) and os.path.islink(link) and is_report(target), "a chain of links")
 
+    # A name too long for the ".tmp-XXXXXX" suffix (NAME_MAX, 255 bytes)
+    # still gets its temporary beside it, under a short hidden name.
+    for length in (244, 255):
+        long_name = os.path.join(tmp, "n" * length)
+        scan_to(long_name)
+        check(is_report(long_name) and not leftovers(tmp), f"a {length}-byte name is written")
+        os.unlink(long_name)
+
     # An existing file keeps its mode (0400 too: root writes it) and owner.
     ro = os.path.join(tmp, "ro.json")
     with open(ro, "w") as f:
