@@ -1,6 +1,7 @@
 /* A measuring process's side of --processes (see workers.h): its share of
  * the plan, its rounds written to stdout as bench/wire.h lines. */
 #include <ctype.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,25 +29,22 @@ void worker_cpu_signature(char *buf, size_t size)
 	snprintf(buf, size, "%s.%u.%u.%x", vendor, id->family, id->model, (unsigned)cpu_features_detected());
 }
 
-/* "PROCESS,PROGRESS,HZ,OVERHEAD,STEP,CPU[,ALIAS=IMPL...]" */
+/* "PROCESS,PROGRESS,HZ,OVERHEAD,STEP,SIGNATURE,PINNED[,ALIAS=IMPL...]" */
 int worker_spec_parse(const char *text)
 {
 	struct worker_spec s = { .active = 1 };
 	struct kb_err err;
-	int progress, used = -1, sig = -1;
-
-	if (sscanf(text, "%u,%d,%lf,%lf,%lf%n", &s.process, &progress, &s.hz, &s.overhead_ticks, &s.step_ticks,
-		   &used) != 5 || used < 0 || s.process >= BENCH_PROCESSES_MAX || !(s.hz > 0) || s.overhead_ticks < 0 ||
-	    s.step_ticks < 1)
-		return -1;
 	char vendor[16];
 	unsigned number[3];
-	int whole = -1;
-	if (sscanf(text + used, ",%63[A-Za-z0-9_.-]%n", s.cpu, &sig) != 1 || sig < 0 ||
-	    sscanf(s.cpu, "%15[A-Za-z0-9_-].%u.%u.%x%n", vendor, &number[0], &number[1], &number[2], &whole) != 4 ||
+	int progress, used = -1, whole = -1;
+
+	if (sscanf(text, "%u,%d,%lf,%lf,%lf,%63[A-Za-z0-9_.-],%d%n", &s.process, &progress, &s.hz, &s.overhead_ticks,
+		   &s.step_ticks, s.cpu, &s.pinned, &used) != 7 || used < 0 || s.process >= BENCH_PROCESSES_MAX ||
+	    !(s.hz > 0) || s.overhead_ticks < 0 || s.step_ticks < 1 || s.pinned < 0 || s.pinned >= CPU_SETSIZE)
+		return -1;
+	if (sscanf(s.cpu, "%15[A-Za-z0-9_-].%u.%u.%x%n", vendor, &number[0], &number[1], &number[2], &whole) != 4 ||
 	    s.cpu[whole] != '\0')
 		return -1;
-	used += sig;
 	/* The parent's alias choices (workers.c), each taken as it is. */
 	for (const char *p = text + used; *p;) {
 		char alias[32], impl[32]; /* the %31 below */
@@ -93,7 +91,6 @@ static const char *cpu_described(const char *sig, const char *other, char *buf, 
 	if (sscanf(sig, "%15[^.].%u.%u.%x", vendor, &family, &model, &features) != 4)
 		return sig;
 	size_t head = strlen(sig) - strlen(strrchr(sig, '.'));
-
 	if (strncmp(sig, other, head + 1) != 0)
 		snprintf(buf, size, "%s family %u model %u", vendor, family, model);
 	else
@@ -118,13 +115,44 @@ static int cpu_same(const char *cmd)
 			 cpu_described(worker_spec.cpu, here, b, sizeof(b)));
 }
 
+/* The CPUs of set as a list of ranges ("0-3,6"). */
+static const char *cpus_listed(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && used < size; c++) {
+		if (!CPU_ISSET(c, set) || (c > 0 && CPU_ISSET(c - 1, set)))
+			continue;
+		int last = c;
+		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+			last++;
+		used += (size_t)snprintf(buf + used, size - used, last > c ? "%s%d-%d" : "%s%d", used ? "," : "", c, last);
+	}
+	return buf;
+}
+
+/* A wrapper (KSMBENCH_WORKER_EXE) that moves the process, as taskset does,
+ * would have its rounds filed under the CPU the report names. */
+static int pinned_still(const char *cmd)
+{
+	cpu_set_t set;
+	char list[128];
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0 || (CPU_COUNT(&set) == 1 && CPU_ISSET(worker_spec.pinned, &set)))
+		return 0;
+	return cli_error(cmd, "measuring process %u may run on CPU %s, not on CPU %d alone where it was started: "
+			 "something between (KSMBENCH_WORKER_EXE's wrapper?) moved it; choose the CPU with --cpu",
+			 worker_spec.process + 1, cpus_listed(&set, list, sizeof(list)), worker_spec.pinned);
+}
+
 int worker_serve(const char *cmd, const struct bench_plan *plan)
 {
 	static char buf[1 << 16];
 	struct bench_sink sink = { stdout, on_set, on_progress, on_round };
 	struct kb_err err;
 
-	if (cpu_same(cmd))
+	if (cpu_same(cmd) || pinned_still(cmd))
 		return KB_EXIT_USAGE;
 	/* A terminal's Ctrl-C reaches the whole process group: the parent
 	 * passes it on as SIGTERM, once. */

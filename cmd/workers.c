@@ -414,8 +414,8 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 			break;
 		*j = (struct job){ .cmd = cmd, .plan = plan, .process = p, .out = out, .progress = progress,
 				   .progress_arg = progress_arg };
-		int len = snprintf(spec, sizeof(spec), "%u,%d,%.17g,%.17g,%.17g,%s", p, progress != NULL, ci->hz,
-				   ci->overhead_ticks, ci->step_ticks, seen);
+		int len = snprintf(spec, sizeof(spec), "%u,%d,%.17g,%.17g,%.17g,%s,%d", p, progress != NULL, ci->hz,
+				   ci->overhead_ticks, ci->step_ticks, seen, cpu);
 		aliases_made(spec + len, sizeof(spec) - (size_t)len);
 		char **args = worker_args(exe, spec, argc, argv);
 		rc = args ? run_one(j, exe, args, cpu) : cli_error(cmd, "out of memory");

@@ -21,6 +21,7 @@ struct worker_spec {
 	int progress;        /* send progress lines */
 	double hz, overhead_ticks, step_ticks; /* the parent's counter calibration */
 	char cpu[64];        /* the parent's worker_cpu_signature() */
+	int pinned;          /* the CPU the parent pinned it to */
 };
 
 extern struct worker_spec worker_spec;

@@ -194,17 +194,17 @@ for f in (wrapper, said):
     if os.path.exists(f):
         os.unlink(f)
 os.rmdir(d)
-check(len(specs) == 2 and all(re.fullmatch(r"\d,0,[^,]+,[^,]+,[^,]+,[A-Za-z0-9_-]+\.\d+\.\d+\.[0-9a-f]+(,.*)?", sp)
-                              for sp in specs), f"each is told the CPU this one sees: {specs}")
+check(len(specs) == 2 and all(re.fullmatch(r"\d,0,[^,]+,[^,]+,[^,]+,[A-Za-z0-9_-]+\.\d+\.\d+\.[0-9a-f]+,\d+(,.*)?", sp)
+                              for sp in specs), f"each is told the CPU this one sees and where it is pinned: {specs}")
 for bad in ("crc32c=xxh64", "crc32c", "jhash2=jhash2", "crc32c=no-such-hash", "Vendor.1.1.3,crc32c",
-            "Vendor.1.1.3,crc32c=xxh64"):
+            "Vendor.1.1.3,0,crc32c", "Vendor.1.1.3,0,crc32c=xxh64", "Vendor.1.1.3,-1", "Vendor.1.1,0"):
     rc, out, err = run("--worker", f"0,0,1e9,0,1,{bad}", "bench", "-H", "crc32c")
     check(rc == 2 and out == "" and len(err.splitlines()) == 1 and "measuring process's settings" in err,
           f"--worker settings with {bad}: one error line, rc={rc} {err!r}")
 # A measuring process that sees another CPU than the one that started it (an
 # emulator or valgrind that does not follow exec starts it natively) refuses
 # to measure: its rounds would be filed under the other CPU's name.
-for sig, needle in (("NoSuchVendor.1.1.3", "(NoSuchVendor family 1 model 1)"), ):
+for sig, needle in (("NoSuchVendor.1.1.3,0", "(NoSuchVendor family 1 model 1)"), ):
     rc, out, err = run("--worker", f"0,0,1e9,0,1,{sig}", "bench", *FAST, "-H", "xxh64", "--repeat", "1")
     check(rc == 2 and out == "" and len(err.splitlines()) == 1 and "sees another CPU" in err and needle in err,
           f"a measuring process on another CPU: one error line, rc={rc} {err!r}")
@@ -219,6 +219,19 @@ if qemu and platform.machine() == "x86_64" and not os.environ.get("KSMBENCH_TEST
           and not os.path.exists(target),
           f"under qemu-user, measuring processes started natively are refused: rc={p.returncode} {p.stderr!r}")
     os.rmdir(os.path.dirname(target))
+# One that a wrapper moved to another CPU than the run's (taskset) refuses too.
+allowed = os.sched_getaffinity(0)
+if {0, 1} <= allowed:
+    d = tempfile.mkdtemp(prefix="ksmbench-workers-")
+    wrapper = os.path.join(d, "moved")
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\nexec taskset -c 0 "{BIN}" "$@"\n')
+    os.chmod(wrapper, stat.S_IRWXU)
+    check_usage_error(["bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "--cpu", "1"],
+                      "may run on CPU 0, not on CPU 1 alone", "a measuring process moved by its wrapper",
+                      env={"KSMBENCH_WORKER_EXE": wrapper})
+    os.unlink(wrapper)
+    os.rmdir(d)
 # A measuring process's own error comes through as the one line.
 check_usage_error(["bench", *FAST, "-H", "xxh64", "--processes", "2", "--data", "/nonexistent/pages"],
                   "/nonexistent/pages", "an input error in a measuring process")
