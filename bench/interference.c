@@ -103,9 +103,12 @@ static int perf_open(uint32_t type, uint64_t config, int exclude_kernel)
 static void open_perf(struct interference_probe *p)
 {
 	/* User-space cycles and instructions of this thread: what hashing costs. */
-	p->fd_cycles = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 1);
-	int why = errno;
-	p->fd_instructions = p->fd_cycles >= 0 ? perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1) : -1;
+	int why = 0; /* the errno of the call that failed */
+	p->fd_instructions = -1;
+	if ((p->fd_cycles = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 1)) < 0)
+		why = errno;
+	else if ((p->fd_instructions = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1)) < 0)
+		why = errno;
 	if (p->fd_cycles < 0 || p->fd_instructions < 0) {
 		snprintf(p->pmu_note, sizeof(p->pmu_note), "perf_event_open: %s",
 			 why == ENOENT || why == EOPNOTSUPP ? "no hardware counters (no PMU, e.g. a VM)"

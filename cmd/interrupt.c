@@ -52,6 +52,15 @@ void interrupt_install(enum interrupt_mode mode)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
+void interrupt_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGPIPE);
+}
+
 int interrupt_watch(const char *tmp_path)
 {
 	for (int i = 0; tmp_path && i < WATCH_MAX; i++)

@@ -8,6 +8,8 @@
 #ifndef KB_INTERRUPT_H
 #define KB_INTERRUPT_H
 
+#include <signal.h>
+
 enum interrupt_mode {
 	INTERRUPT_EXIT,   /* end at once, removing the watched file */
 	INTERRUPT_STOP,   /* first signal: a stop request (bench/stop.h) */
@@ -18,6 +20,11 @@ enum interrupt_mode {
  * SIGPIPE's (always the end at once, 141), and ignores SIGXFSZ; a later
  * call may only move down the list above, not back. */
 void interrupt_install(enum interrupt_mode mode);
+
+/* The signals whose handler may end the process (SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE), into set: what to hold back while a temporary is created and
+ * not yet watched, or over a fork. */
+void interrupt_signals(sigset_t *set);
 
 /* A temporary file a signal must remove (up to 4 at once: a report and its
  * exports); returns its slot for interrupt_unwatch, -1 for NULL or no room. */

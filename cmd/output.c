@@ -25,9 +25,7 @@ static int file_open(const char *path, mode_t mode, struct cmd_output_file *file
 		return 0;
 	/* Held back from the temporary's creation until it is watched: a
 	 * signal in between would end the process and leave it behind. */
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
+	interrupt_signals(&stop);
 	pthread_sigmask(SIG_BLOCK, &stop, &saved);
 	if ((rc = atomic_file_open(&file->af, path, mode, err)) == 0) {
 		file->fp = file->af.fp;

@@ -22,6 +22,7 @@
 #include "../datasets/file_input.h"
 #include "../hashes/alias.h"
 #include "cli.h"
+#include "interrupt.h"
 
 #define STDERR_KEPT 512
 
@@ -119,10 +120,7 @@ static int spawn(struct job *j, const char *exe, char **args, int cpu)
 	 * process's handler in the child, which could end it there with 143
 	 * and unlink this process's temporary output. The child leaves them
 	 * held (child()); here they come after. */
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP); /* a stop too since interrupt.c takes it (129) */
+	interrupt_signals(&stop);
 	sigprocmask(SIG_BLOCK, &stop, &saved);
 	j->pid = fork();
 	if (j->pid == 0)

@@ -202,7 +202,8 @@ static int by_count(const void *a, const void *b)
 
 static void keep_top(struct sampler *s)
 {
-	qsort(s->counts, s->ncounts, sizeof(*s->counts), by_count);
+	if (s->ncounts) /* counts is NULL until a sample is named, and qsort's pointer nonnull */
+		qsort(s->counts, s->ncounts, sizeof(*s->counts), by_count);
 	for (size_t i = 0; i < s->ncounts && i < KSMD_TOP_SYMBOLS; i++) {
 		snprintf(s->p->top[i].name, sizeof(s->p->top[i].name), "%s", s->counts[i].name);
 		s->p->top[i].samples = s->counts[i].n;
