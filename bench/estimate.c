@@ -178,7 +178,10 @@ int estimate_result(struct bench_result *r, const struct estimate_rules *rules)
 		work_free(&w);
 		return -1;
 	}
-	r->ns_per_page.median = 1e9 / r->over_processes.median;
+	/* The rate and back lose an ulp now and then: kept within the rounds' range. */
+	double median = 1e9 / r->over_processes.median;
+	r->ns_per_page.median = median < r->ns_per_page.min ? r->ns_per_page.min
+			      : median > r->ns_per_page.max ? r->ns_per_page.max : median;
 	bench_timer_aggregate(r, w.used, w.nused);
 	hardware_medians(r, &w);
 	r->unstable = verdict(r, rules);
