@@ -154,6 +154,10 @@ if doc["context"].get("tsc_hz"):
                      env={"KSMBENCH_SIMULATE_TSC_STEP": "50000000"})
     r = doc["results"][0] if doc["results"] else {}
     check(r.get("batch_calls") == 4096 and "timer" in r.get("stability_reasons", []), f"timer too coarse: {r.get('stability_reasons')}")
+    # Rounds the timer could not resolve (0 ns) come through from measuring processes too.
+    doc = bench_json("-H", "jhash2", "--timer", "rdtsc", "--repeat", "1", "--processes", "2",
+                     env={"KSMBENCH_SIMULATE_TSC_STEP": "50000000"})
+    check(len(doc["results"]) == 1, "timer too coarse, two processes: a result")
 
 # --- measuring processes that fail: one error line, exit 2, no -o file
 d = tempfile.mkdtemp(prefix="ksmbench-workers-")
