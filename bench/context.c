@@ -157,6 +157,7 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 	ctx->pinned_cpu = pinned_cpu;
 	ctx->pin_rule = pin_rule;
 	read_governor(pinned_cpu, ctx->governor, sizeof(ctx->governor));
+	cpu_quota_find("/proc/self/cgroup", "/sys/fs/cgroup", &ctx->quota);
 	cpu_describe(&ctx->cpu);
 	for (unsigned i = 0; i < n; i++)
 		needs |= hash_resolve(hashes[i])->cpu_needs;
@@ -181,6 +182,11 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 	else if (strcmp(ctx->governor, "performance") != 0)
 		bench_context_warn(ctx, "the frequency governor of CPU %d is '%s', not 'performance'", pinned_cpu,
 				   ctx->governor);
+	if (ctx->quota.cpus > 0 && ctx->quota.cpus < 1)
+		bench_context_warn(ctx, "this cgroup may use %.2f CPU (%s %llu of %llu us): the measuring thread is "
+				   "stopped for part of every %.0f ms, and rounds it falls in are marked disturbed (off CPU)",
+				   ctx->quota.cpus, ctx->quota.file, ctx->quota.quota_us, ctx->quota.period_us,
+				   (double)ctx->quota.period_us / 1000);
 	if (!ctx->optimized)
 		bench_context_warn(ctx, "ksmbench was built without optimization: figures are not representative");
 	if (ctx->sanitized)

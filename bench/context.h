@@ -9,6 +9,7 @@
 
 #include "../hashes/hash.h"
 #include "cpu_describe.h"
+#include "cpu_quota.h"
 #include "disturb.h"
 
 struct ceiling_figures;
@@ -29,6 +30,7 @@ struct bench_context {
 	char governor[64];         /* "" when the kernel exposes no cpufreq */
 	int pinned_cpu;
 	const char *pin_rule;      /* how it was chosen (bench/pin.h) */
+	struct cpu_quota quota;    /* the cgroup's CPU limit, cpus 0 when none */
 	struct cpu_description cpu;
 	char features_used[CONTEXT_FEATURES_MAX][24]; /* CPU features the measured implementations need */
 	unsigned nfeatures;

@@ -368,6 +368,7 @@ RECORD_GETTER(c_granularity, record_uint(v, CTX(w)->clock_granularity_ns))
 RECORD_GETTER(c_kernel, record_str(v, CTX(w)->kernel_release))
 RECORD_GETTER(c_governor, record_str(v, CTX(w)->governor))
 RECORD_GETTER(c_pinned, record_int(v, CTX(w)->pinned_cpu))
+RECORD_GETTER(c_quota, CTX(w)->quota.cpus > 0 && record_real(v, CTX(w)->quota.cpus))
 RECORD_GETTER(c_pin_rule, record_str(v, CTX(w)->pin_rule))
 RECORD_GETTER(c_ceiling, record_item(v, CTX(w)->ceiling))
 RECORD_GETTER(c_step, CTX(w)->counter_step_ticks > 0 && record_real(v, CTX(w)->counter_step_ticks))
@@ -446,6 +447,7 @@ static const struct record_field context_fields[] = {
 	{ .name = "governor", .type = RECORD_STR, .get = c_governor },
 	{ .name = "pinned_cpu", .type = RECORD_INT, .get = c_pinned },
 	{ .name = "pinned_cpu_rule", .type = RECORD_STR, .get = c_pin_rule },
+	{ .name = "cpu_quota_cpus", .type = RECORD_REAL, .format = "%.4g", .get = c_quota },
 	{ .name = "ceiling", .type = RECORD_OBJECT, .get = c_ceiling, .sub = &ceiling_figures_schema },
 	{ .name = "processes", .type = RECORD_UINT, .get = c_processes },
 	{ .name = "rounds_per_process", .type = RECORD_UINT, .get = c_rounds },

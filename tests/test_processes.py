@@ -312,4 +312,49 @@ won = sel.get("processes_won", -1)
 check(rc == 0 and sel.get("processes") == 2 and 0 <= won <= 2
       and sel.get("stability") in ("stable", "unstable") and (2 * won > 2 or sel["stability"] == "unstable"),
       f"select over processes: {sel}")
+
+# --- a cgroup's CPU quota below one CPU (root, where a cpu controller can be
+# written): the context names it and warns, and a window longer than the
+# quota's share of a period cannot fit between two throttles: off CPU.
+def quota_cgroup():
+    """A new cgroup limited to 0.3 CPU: (its cgroup.procs, its directory), or None."""
+    if os.geteuid() != 0 or os.environ.get("KSMBENCH_TEST_EMULATED"):
+        return None
+    v1 = "/sys/fs/cgroup/cpu"
+    v2_control = "/sys/fs/cgroup/cgroup.subtree_control"
+    try:
+        if os.path.exists(os.path.join(v1, "cpu.cfs_period_us")):
+            d = tempfile.mkdtemp(prefix="ksmbench-quota-", dir=v1)
+            with open(os.path.join(d, "cpu.cfs_period_us"), "w") as f:
+                f.write("100000")
+            with open(os.path.join(d, "cpu.cfs_quota_us"), "w") as f:
+                f.write("30000")
+        elif os.path.exists(v2_control) and "cpu" in open(v2_control).read().split():
+            d = tempfile.mkdtemp(prefix="ksmbench-quota-", dir="/sys/fs/cgroup")
+            with open(os.path.join(d, "cpu.max"), "w") as f:
+                f.write("30000 100000")
+        else:
+            return None
+    except OSError:
+        return None
+    return os.path.join(d, "cgroup.procs"), d
+
+
+made = quota_cgroup()
+if made:
+    procs, d = made
+    p = subprocess.run(["sh", "-c", f'echo $$ > "{procs}" && exec "$0" "$@"', BIN, "bench", "--no-ceiling",
+                        "-H", "xxh64", "--window", "50ms", "--warmup", "1ms", "--repeat", "2", "--processes", "2",
+                        "--format", "json"], capture_output=True, text=True, timeout=600)
+    os.rmdir(d)
+    doc = json.loads(p.stdout) if p.returncode == 0 else {"context": {}, "results": []}
+    ctx = doc["context"]
+    check(p.returncode == 0 and ctx.get("cpu_quota_cpus") == 0.3
+          and any("this cgroup may use 0.30 CPU" in w for w in ctx.get("warnings", [])),
+          f"a 0.3-CPU quota in the context and its warning: rc={p.returncode} {ctx.get('cpu_quota_cpus')} {p.stderr!r}")
+    rounds = [r for res in doc["results"] for r in res["rounds"]]
+    check(rounds and all("off-cpu" in r["disturbed_by"] for r in rounds),
+          f"each 50 ms round under a 30 ms quota is off CPU: {[r['disturbed_by'] for r in rounds]}")
+else:
+    print("skipped: no cgroup CPU quota can be set here (not root, or no writable cpu controller)")
 finish("processes")

@@ -4,11 +4,15 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../bench/bench.h"
 #include "../../bench/cache_flush.h"
+#include "../../bench/cpu_quota.h"
 #include "../../bench/fence.h"
 #include "../../bench/jiffies.h"
 #include "../../bench/pin.h"
@@ -435,4 +439,70 @@ void test_bench_run(void)
 	steps[0].set.data = "/nonexistent/ksmbench-pages";
 	CHECK(bench_run(&plan, NULL, NULL, &out, &err) == -1 && strstr(err.msg, "/nonexistent"));
 	bench_results_free(&out);
+}
+
+/* Writes text to root/rel, making the directories on the way. */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0700);
+		*p = '/';
+	}
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+void test_bench_cpu_quota(void)
+{
+	char root[] = "/tmp/ksmbench-cgroup-XXXXXX", cg[600], cmd[700];
+	struct cpu_quota q;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(cg, sizeof(cg), "%s/self-cgroup", root);
+	/* v1: the tightest of the cgroup and its ancestors; -1 is no limit. */
+	put(root, "self-cgroup", "4:memory:/x\n3:cpu,cpuacct:/pod/ctr\n0::/pod/ctr\n");
+	put(root, "fs/cpu,cpuacct/cpu.cfs_quota_us", "-1\n");
+	put(root, "fs/cpu,cpuacct/cpu.cfs_period_us", "100000\n");
+	put(root, "fs/cpu,cpuacct/pod/cpu.cfs_quota_us", "150000\n");
+	put(root, "fs/cpu,cpuacct/pod/cpu.cfs_period_us", "100000\n");
+	put(root, "fs/cpu,cpuacct/pod/ctr/cpu.cfs_quota_us", "-1\n");
+	put(root, "fs/cpu,cpuacct/pod/ctr/cpu.cfs_period_us", "100000\n");
+	snprintf(cmd, sizeof(cmd), "%s/fs", root);
+	cpu_quota_find(cg, cmd, &q);
+	CHECK(q.cpus == 1.5 && q.quota_us == 150000 && q.period_us == 100000 && strcmp(q.file, "cpu.cfs_quota_us") == 0);
+	put(root, "fs/cpu,cpuacct/pod/ctr/cpu.cfs_quota_us", "25000\n");
+	put(root, "fs/cpu,cpuacct/pod/ctr/cpu.cfs_period_us", "50000\n");
+	cpu_quota_find(cg, cmd, &q);
+	CHECK(q.cpus == 0.5 && q.period_us == 50000);
+	/* v2 (the hybrid layout's unified tree too): "max" is no limit. */
+	put(root, "self-cgroup", "0::/a/b\n");
+	put(root, "fs/a/cpu.max", "max 100000\n");
+	put(root, "fs/a/b/cpu.max", "max 100000\n");
+	cpu_quota_find(cg, cmd, &q);
+	CHECK(q.cpus == 0);
+	put(root, "fs/unified/a/cpu.max", "200000 100000\n");
+	put(root, "fs/a/b/cpu.max", "75000 100000\n");
+	cpu_quota_find(cg, cmd, &q);
+	CHECK(q.cpus == 0.75 && strcmp(q.file, "cpu.max") == 0);
+	/* Nothing to read, garbage, a quota of 0: no limit, no error. */
+	put(root, "fs/a/b/cpu.max", "0 100000\n");
+	put(root, "fs/unified/a/cpu.max", "garbage\n");
+	cpu_quota_find(cg, cmd, &q);
+	CHECK(q.cpus == 0);
+	put(root, "self-cgroup", "no colons here\n1:cpu\n::\n");
+	cpu_quota_find(cg, cmd, &q);
+	CHECK(q.cpus == 0);
+	snprintf(cg, sizeof(cg), "%s/missing", root);
+	cpu_quota_find(cg, cmd, &q);
+	CHECK(q.cpus == 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK(system(cmd) == 0);
 }
