@@ -79,7 +79,9 @@ static unsigned per_process(struct bench_result *r, struct work *w, int all)
 			}
 		}
 		pv->ns_per_page = k ? median_of(w->tmp, k) : 0;
-		if (k) { /* judged as rates, as they are reported */
+		/* Judged as rates, as they are reported; a median of 0 ns (rounds
+		 * shorter than the timer resolves) has none to judge. */
+		if (k && pv->ns_per_page > 0) {
 			w->values[w->nvalues++] = 1e9 / pv->ns_per_page;
 			with_value++;
 		}
@@ -173,13 +175,15 @@ int estimate_result(struct bench_result *r, const struct estimate_rules *rules)
 			best = w.used[i];
 	}
 	r->uninterrupted_ns_best = best ? best->uninterrupted_ns_per_page : 0;
-	if (stats_median_interval(w.values, w.nvalues, &r->over_processes) ||
+	memset(&r->over_processes, 0, sizeof(r->over_processes));
+	if ((w.nvalues && stats_median_interval(w.values, w.nvalues, &r->over_processes)) ||
 	    stats_summarize(w.tmp, w.nused, &r->ns_per_page)) {
 		work_free(&w);
 		return -1;
 	}
-	/* The rate and back lose an ulp now and then: kept within the rounds' range. */
-	double median = 1e9 / r->over_processes.median;
+	/* The rate and back lose an ulp now and then: kept within the rounds'
+	 * range. With no rate (every process at 0 ns) the rounds' median stands. */
+	double median = w.nvalues ? 1e9 / r->over_processes.median : r->ns_per_page.median;
 	r->ns_per_page.median = median < r->ns_per_page.min ? r->ns_per_page.min
 			      : median > r->ns_per_page.max ? r->ns_per_page.max : median;
 	bench_timer_aggregate(r, w.used, w.nused);

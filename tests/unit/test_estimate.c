@@ -186,6 +186,20 @@ void test_estimate_verdicts(void)
 	      r.ns_per_page.median == 102.96 && r.ns_per_page.max == 102.96);
 	bench_result_release(&r);
 
+	/* Rounds the timer could not resolve (0 ns): a process whose median is
+	 * 0 has no rate to judge (not an infinite one); with none left, the
+	 * rounds' median stands, finite, and no interval. */
+	double zero_some[] = { 0, 0, 0, 40 };
+	make_result(&r, 2, 2, zero_some);
+	CHECK(estimate_result(&r, &estimate_default) == 0 && r.processes_used == 1 && r.over_processes.n == 1 &&
+	      r.ns_per_page.median == 20 && r.over_processes.median == 5e7 && isfinite(r.over_processes.cv));
+	bench_result_release(&r);
+	double zero_all[] = { 0, 0, 0, 0 };
+	make_result(&r, 2, 2, zero_all);
+	CHECK(estimate_result(&r, &estimate_default) == 0 && r.processes_used == 0 && r.over_processes.n == 0 &&
+	      r.ns_per_page.median == 0 && (r.unstable & STABILITY_FEW_PROCESSES));
+	bench_result_release(&r);
+
 	/* Three processes: too few, whatever their agreement. */
 	make_result(&r, 3, 2, ok);
 	CHECK(estimate_result(&r, &estimate_default) == 0 && r.unstable == STABILITY_FEW_PROCESSES);
