@@ -204,7 +204,7 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 	for (size_t i = 0; i < r->n; i++)
 		if (r->items[i].unstable) {
 			char text[2048];
-			report_unstable_line(&r->items[i], 0, text, sizeof(text));
+			report_unstable_line(&r->items[i], 0, ESCAPE_TERM, text, sizeof(text));
 			cli_error(cmd, "warning: %s", text);
 		}
 }

@@ -315,7 +315,8 @@ static int method_notes(FILE *out, const struct report_document *doc, enum repor
 			    "MB/s median: over processes%s", ctx->processes, kb_es(ctx->processes),
 			    ctx->rounds_per_process, kb_s(ctx->rounds_per_process), interval))
 		return -1;
-	return report_unstable_summary(out, doc->results, doc->nresults, 0, md ? "- Warning: " : "warning: ", width);
+	return report_unstable_summary(out, doc->results, doc->nresults, 0, md ? ESCAPE_MARKDOWN : ESCAPE_TERM,
+				       md ? "- Warning: " : "warning: ", width);
 }
 
 /* The units, what every row shares when the table leaves it out, and the

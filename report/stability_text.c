@@ -86,12 +86,12 @@ static const char *result_name(const struct bench_result *r, int by_impl)
 /* A result's dataset as the warnings name it: a file name is foreign, so
  * it is escaped (a name could clear a terminal or start a Markdown
  * heading), as the table's cells are. */
-static const char *data_shown(const struct bench_result *r, char *buf, size_t size)
+static const char *data_shown(const struct bench_result *r, enum escape_target esc, char *buf, size_t size)
 {
-	return escape_str(report_stable_data(r->data), ESCAPE_TERM, buf, size);
+	return escape_str(report_stable_data(r->data), esc, buf, size);
 }
 
-void report_unstable_line(const struct bench_result *r, int by_impl, char *buf, size_t size)
+void report_unstable_line(const struct bench_result *r, int by_impl, enum escape_target esc, char *buf, size_t size)
 {
 	char reasons[600], page[32], data[4 * PAGE_SET_DATA_MAX];
 
@@ -100,17 +100,18 @@ void report_unstable_line(const struct bench_result *r, int by_impl, char *buf, 
 		snprintf(page, sizeof(page), "%u+%u", r->page_size, r->misalign);
 	else
 		snprintf(page, sizeof(page), "%u", r->page_size);
-	snprintf(buf, size, "unstable: %s %s %s %s %s: %s", result_name(r, by_impl), data_shown(r, data, sizeof(data)),
+	snprintf(buf, size, "unstable: %s %s %s %s %s: %s", result_name(r, by_impl), data_shown(r, esc, data, sizeof(data)),
 		 r->cache, page, bench_timer_label(r->timer, r->apart), reasons);
 }
 
-int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix)
+int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, enum escape_target esc,
+			 const char *prefix)
 {
 	char line[800 + 4 * PAGE_SET_DATA_MAX];
 
 	for (size_t i = 0; i < n; i++)
 		if (r[i].unstable) {
-			report_unstable_line(&r[i], by_impl, line, sizeof(line));
+			report_unstable_line(&r[i], by_impl, esc, line, sizeof(line));
 			fprintf(out, "%s%s\n", prefix, line);
 		}
 	return ferror(out) ? -1 : 0;
@@ -146,15 +147,15 @@ static unsigned varying(const struct bench_result *r, size_t n, int by_impl)
 	return v;
 }
 
-int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix,
-			    unsigned width)
+int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, int by_impl, enum escape_target esc,
+			    const char *prefix, unsigned width)
 {
 	char line[4096] = "unstable (--wide or the JSON for the reasons):";
 	size_t used = strlen(line), k = 0;
 	unsigned v = varying(r, n, by_impl);
 
 	if (width == 0)
-		return report_unstable_lines(out, r, n, by_impl, prefix);
+		return report_unstable_lines(out, r, n, by_impl, esc, prefix);
 	for (size_t i = 0; i < n && used < sizeof(line); i++) {
 		if (!r[i].unstable || !++k)
 			continue;
@@ -165,7 +166,7 @@ int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, i
 			snprintf(page, sizeof(page), "/%u", r[i].page_size);
 		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s%s%s%s%s%s/%s%s",
 					 result_name(&r[i], by_impl), v & VARY_DATA ? "/" : "",
-					 v & VARY_DATA ? data_shown(&r[i], data, sizeof(data)) : "",
+					 v & VARY_DATA ? data_shown(&r[i], esc, data, sizeof(data)) : "",
 					 v & VARY_CACHE ? "/" : "", v & VARY_CACHE ? r[i].cache : "", page,
 					 bench_timer_name(r[i].timer), r[i].apart ? "/apart" : "");
 	}

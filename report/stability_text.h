@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "../bench/bench.h"
+#include "escape.h"
 
 #define STABILITY_KINDS 4
 
@@ -23,11 +24,13 @@ void report_stability_reasons(const struct bench_result *r, char *buf, size_t si
 unsigned report_shared_from_outside(const struct bench_result *r);
 
 /* "unstable: xxh3 random hot 4096 window: <reasons>"; by_impl names the
- * result by the implementation that ran, as the thread's tables do. */
-void report_unstable_line(const struct bench_result *r, int by_impl, char *buf, size_t size);
+ * result by the implementation that ran, as the thread's tables do; the
+ * dataset's name (a file's, foreign) is escaped for esc. */
+void report_unstable_line(const struct bench_result *r, int by_impl, enum escape_target esc, char *buf, size_t size);
 
 /* One "PREFIXunstable: ..." line per unstable result of r[0..n). */
-int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix);
+int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, enum escape_target esc,
+			 const char *prefix);
 
 /* How many of r[0..n) are unstable. */
 size_t report_unstable_count(const struct bench_result *r, size_t n);
@@ -35,7 +38,7 @@ size_t report_unstable_count(const struct bench_result *r, size_t n);
 /* With width 0, report_unstable_lines; else one line (wrapped to width)
  * naming the unstable results, "hash/timer" ("xxh64/zero/4096/window" where
  * the results' data, cache or page size differ), and where the reasons are. */
-int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, int by_impl, const char *prefix,
-			    unsigned width);
+int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, int by_impl, enum escape_target esc,
+			    const char *prefix, unsigned width);
 
 #endif

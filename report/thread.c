@@ -440,7 +440,8 @@ int thread_report_text(FILE *out, const struct report_document *doc, enum report
 	if (rc == 0)
 		rc = report_warnings(out, doc->ctx, wp, width) || report_interruption(out, doc->ctx, "note: ");
 	if (rc == 0)
-		rc = report_unstable_summary(out, doc->results, doc->nresults, 1, wp, width);
+		rc = report_unstable_summary(out, doc->results, doc->nresults, 1,
+					     style == REPORT_MARKDOWN ? ESCAPE_MARKDOWN : ESCAPE_TERM, wp, width);
 	return rc ? -1 : 0;
 }
 

@@ -259,8 +259,8 @@ void test_report_formats_shared_core(void)
 	r.cache = "hot";
 	r.page_size = 4096;
 	FILE *f = open_memstream(&buf, &size);
-	CHECK(f && report_unstable_summary(f, &r, 1, 0, "warning: ", 100) == 0 &&
-	      report_unstable_summary(f, &r, 1, 1, "warning: ", 100) == 0);
+	CHECK(f && report_unstable_summary(f, &r, 1, 0, ESCAPE_TERM, "warning: ", 100) == 0 &&
+	      report_unstable_summary(f, &r, 1, 1, ESCAPE_TERM, "warning: ", 100) == 0);
 	if (f)
 		fclose(f);
 	CHECK(buf && strstr(buf, "reasons): xxh3/jiffies\n") && strstr(buf, "reasons): xxh3-avx512/jiffies\n"));
@@ -272,10 +272,21 @@ void test_report_formats_shared_core(void)
 	two[1].misalign = 64;
 	buf = NULL;
 	f = open_memstream(&buf, &size);
-	CHECK(f && report_unstable_summary(f, two, 2, 0, "w: ", 200) == 0);
+	CHECK(f && report_unstable_summary(f, two, 2, 0, ESCAPE_TERM, "w: ", 200) == 0);
 	if (f)
 		fclose(f);
 	CHECK(buf && strstr(buf, "reasons): xxh3/guest.raw/4096/jiffies xxh3/random/8192+64/jiffies\n"));
+	free(buf);
+	/* In Markdown the dataset's name is escaped as a table cell is: no
+	 * HTML, link or emphasis from a file's name. */
+	snprintf(two[0].data, sizeof(two[0].data), "file:/tmp/<b>[a](x)*c*");
+	buf = NULL;
+	f = open_memstream(&buf, &size);
+	CHECK(f && report_unstable_summary(f, two, 2, 0, ESCAPE_MARKDOWN, "- Warning: ", 0) == 0);
+	if (f)
+		fclose(f);
+	CHECK(buf && strstr(buf, "- Warning: unstable: xxh3 \\<b\\>\\[a\\](x)\\*c\\* hot 4096 jiffies: ") &&
+	      !strstr(buf, "<b>"));
 	free(buf);
 }
 
