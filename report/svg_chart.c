@@ -254,7 +254,7 @@ int svg_chart_write(FILE *out, const struct plot_run *runs, size_t nruns, const 
 	head(out, runs, nruns, title, &s);
 	double plot_top = top - 6, plot_bottom = height - 52;
 	svg_frame(out, X0, X1, plot_top, plot_bottom, s.step, s.top,
-		  s.giga ? "throughput, GB/s (median of the rounds)" : "throughput, MB/s (median of the rounds)");
+		  s.giga ? "throughput, GB/s (median over processes)" : "throughput, MB/s (median over processes)");
 	double next = top, ry = top;
 	for (size_t i = 0; i < n; i++) {
 		const struct bar *b = &bars[i];
