@@ -139,16 +139,20 @@ static int output_place(const char *path, struct output_place *p)
 /* The same file twice would be written by two temporaries, the last
  * rename winning: refused, as is standard output twice. By what the names
  * lead to, not their spelling: out.txt and ./out.txt, or /dev/stdout and
- * -, are one file. */
+ * - redirected to a file or a pipe, are one file. A character device
+ * (/dev/null, a terminal) takes each output in turn: no clash. */
 static int same_output(const char *a, const char *b)
 {
 	struct output_place x, y;
+	int placed = output_place(a, &x) == 0 && output_place(b, &y) == 0;
 
+	if (strcmp(a ? a : "-", "-") == 0 && strcmp(b ? b : "-", "-") == 0)
+		return 1;
+	if (placed && !x.name && S_ISCHR(x.st.st_mode))
+		return 0;
 	if (strcmp(a ? a : "-", b ? b : "-") == 0)
 		return 1;
-	if (output_place(a, &x) != 0 || output_place(b, &y) != 0)
-		return 0;
-	return x.st.st_dev == y.st.st_dev && x.st.st_ino == y.st.st_ino && !x.name == !y.name &&
+	return placed && x.st.st_dev == y.st.st_dev && x.st.st_ino == y.st.st_ino && !x.name == !y.name &&
 	       (!x.name || strcmp(x.name, y.name) == 0);
 }
 

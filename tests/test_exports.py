@@ -72,6 +72,12 @@ for args, needle in (
     check_usage_error(["bench", *FAST, *args], needle, f"bench {' '.join(args)}")
 check(not os.path.exists(p("x")) and not os.path.exists(p("y")) and not os.path.exists(p("z")),
       "a refused run leaves no file")
+# A character device takes each output in turn: /dev/null beside standard
+# output sent there too is no clash.
+with open(os.devnull, "w") as null:
+    q = subprocess.run([BIN, "bench", *fast_args(FAST, False, False), "--export-json", os.devnull,
+                        "--export-csv", os.devnull], stdout=null, stderr=subprocess.PIPE, timeout=300)
+check(q.returncode == 0 and q.stderr == b"", f"exports to /dev/null beside stdout there: rc={q.returncode} {q.stderr!r}")
 check_usage_error(["select", "--repeat", "1", "--export-csv", p("s.csv")], "--export-csv: unknown format 'csv'",
                   "select has no CSV")
 check(not os.path.exists(p("s.csv")), "select --export-csv leaves no file")
