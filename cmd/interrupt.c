@@ -46,10 +46,6 @@ void interrupt_install(enum interrupt_mode mode)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL); /* the terminal gone: a stop like SIGTERM's */
 	sigaction(SIGPIPE, &sa, NULL);
-	/* Past a file size limit a write fails (EFBIG) and the command reports
-	 * it and removes its temporary, where the signal's default left both
-	 * the temporary and a core. */
-	signal(SIGXFSZ, SIG_IGN);
 }
 
 void interrupt_signals(sigset_t *set)

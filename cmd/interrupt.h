@@ -17,8 +17,8 @@ enum interrupt_mode {
 };
 
 /* Installs the SIGINT, SIGTERM and SIGHUP handlers (SIGHUP as SIGTERM) and
- * SIGPIPE's (always the end at once, 141), and ignores SIGXFSZ; a later
- * call may only move down the list above, not back. */
+ * SIGPIPE's (always the end at once, 141); a later call may only move down
+ * the list above, not back. */
 void interrupt_install(enum interrupt_mode mode);
 
 /* The signals whose handler may end the process (SIGINT, SIGTERM, SIGHUP,

@@ -2,6 +2,7 @@
  * Entry point: global options and dispatch to the subcommands. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,10 @@ static int run_command(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	hold_closed_streams();
+	/* Past a file size limit a write fails (EFBIG) and every command says
+	 * so (and removes its -o temporary), where the signal's default left
+	 * a half-written file and a core. */
+	signal(SIGXFSZ, SIG_IGN);
 	int rc = run_command(argc, argv);
 	/* What stdio still holds (help, version, a listing) reaches its file
 	 * here: a failure is said, where --help > /dev/full exited 0. */

@@ -88,6 +88,7 @@ static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, 
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL); /* not the parent's handler, which unlinks its temporaries */
 	/* Of what the parent held back over the fork: SIGTERM and SIGHUP, the
 	 * stops the worker's handler takes (worker_serve unblocks them). */
 	sigemptyset(&term);
