@@ -257,13 +257,15 @@ static const char *compression_name(uint32_t flags)
 	return flags & KD_LZO ? "lzo" : flags & KD_SNAPPY ? "snappy" : flags & KD_ZSTD ? "zstd" : NULL;
 }
 
-/* The size bytes of page data at off, through the window (read again from
- * off when they are not all in it); NULL with err. */
+/* The size bytes of page data at off, through the window (read from off
+ * when they are not all in it: a whole window ahead, only the page behind
+ * it, where data shared or out of order would read a window a page);
+ * NULL with err. */
 static const unsigned char *data_at(struct kdump_source *k, uint64_t off, uint32_t size, const char *what,
 				    struct kb_err *err)
 {
 	if (!kb_window_holds(&k->win, off, size, 1) &&
-	    kb_window_read(&k->win, k->data, off, k->win_buf, size, k->win_cap, what, err))
+	    kb_window_read(&k->win, k->data, off, k->win_buf, size, off < k->win.off ? size : k->win_cap, what, err))
 		return NULL;
 	return k->win_buf + (off - k->win.off);
 }

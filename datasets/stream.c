@@ -261,10 +261,24 @@ int kb_stream_read_exact(struct kb_stream *s, uint64_t off, void *buf, size_t le
 int kb_window_read(struct kb_window *w, struct kb_stream *s, uint64_t off, void *buf, size_t len, size_t span,
 		   const char *what, struct kb_err *err)
 {
-	ssize_t n = kb_stream_read_least(s, off, buf, len, span, what, err);
+	unsigned char *b = buf;
+	size_t keep = 0;
+	ssize_t n;
 
+	/* From inside the window: what it holds from off on is kept and the
+	 * rest read from its end, forward. Read again from off, a stream that
+	 * cannot seek (gzip, a flattened dump) went back for it: a restart or
+	 * a rescan at nearly every window's end. */
+	if (w->len && off >= w->off && off - w->off < w->len && span > w->len - (size_t)(off - w->off)) {
+		keep = w->len - (size_t)(off - w->off);
+		memmove(b, b + (off - w->off), keep);
+	}
+	if (kb_stream_check_range(s, off, len, what, err))
+		n = -1;
+	else if ((n = kb_stream_read(s, off + keep, b + keep, span - keep, err)) >= 0 && (size_t)n + keep < len)
+		n = kb_stream_fail_short(s, off, len, (size_t)n + keep, what, err);
 	w->off = off;
-	w->len = n < 0 ? 0 : (size_t)n;
+	w->len = n < 0 ? 0 : keep + (size_t)n;
 	return n < 0 ? -1 : 0;
 }
 

@@ -98,7 +98,8 @@ static inline int kb_window_holds(const struct kb_window *w, uint64_t off, size_
 
 /* Reads span bytes at off into buf (kb_stream_read_least: the first len
  * must be there) and makes them the window: 0, or -1 with err and the
- * window empty. */
+ * window empty. buf is the buffer the window was read into before: what
+ * it holds from off on is kept, and only the rest read. */
 int kb_window_read(struct kb_window *w, struct kb_stream *s, uint64_t off, void *buf, size_t len, size_t span,
 		   const char *what, struct kb_err *err);
 
