@@ -232,6 +232,9 @@ static int elf_note_fail(const struct elf_source *e, struct kb_err *err)
 	return kb_fail(err, "'%s': %s", e->s->path, msg);
 }
 
+/* The page note's entries are read (and their buffer grown) this many bytes at a time. */
+#define ELF_NOTE_CHUNK ((size_t)1 << 20)
+
 /* A KB_NOTE_PAGES descriptor at off: its header, then its entries (kept
  * only for the capture's page size: then entry i is page i's). */
 static int elf_page_note(struct elf_source *e, int big, uint64_t off, uint64_t len, struct kb_err *err)
@@ -254,10 +257,26 @@ static int elf_page_note(struct elf_source *e, int big, uint64_t off, uint64_t l
 			       (unsigned long long)(whole == UINT64_MAX ? n->pages : whole));
 	if (n->page_size != e->base.page_size || n->pages == 0)
 		return 0;
-	if (!(n->entries = malloc((size_t)n->pages * 8)))
-		return kb_fail(err, "out of memory for the page note of %llu pages", (unsigned long long)n->pages);
-	if (kb_stream_read_exact(e->s, off + sizeof(head), n->entries, (size_t)n->pages * 8, "its page note", err))
-		return -1;
+	/* Grown as its bytes arrive: the count is the file's claim, and under
+	 * gzip nothing bounds it before they are read (a 106-byte file claimed
+	 * 2^29 pages, 4 GiB allocated before its note was found cut). */
+	size_t total = (size_t)n->pages * 8, have = 0, cap = 0;
+	while (have < total) {
+		size_t want = total - have < ELF_NOTE_CHUNK ? total - have : ELF_NOTE_CHUNK;
+		if (have + want > cap) {
+			size_t grown = cap > total / 2 ? total : cap * 2 > have + want ? cap * 2 : have + want;
+			void *more = realloc(n->entries, grown);
+			if (!more)
+				return kb_fail(err, "out of memory for the page note of %llu pages",
+					       (unsigned long long)n->pages);
+			n->entries = more;
+			cap = grown;
+		}
+		if (kb_stream_read_exact(e->s, off + sizeof(head) + have, (unsigned char *)n->entries + have, want,
+					 "its page note", err))
+			return -1;
+		have += want;
+	}
 	capture_note_entries(n->entries, (size_t)n->pages, big);
 	return 0;
 }
