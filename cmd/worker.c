@@ -88,8 +88,10 @@ static const char *cpu_described(const char *sig, const char *other, char *buf, 
 {
 	char vendor[16], names[160];
 	unsigned family, model, features;
+
 	if (sscanf(sig, "%15[^.].%u.%u.%x", vendor, &family, &model, &features) != 4)
 		return sig;
+	/* The same up to the features' dot: only those differ. */
 	size_t head = strlen(sig) - strlen(strrchr(sig, '.'));
 	if (strncmp(sig, other, head + 1) != 0)
 		snprintf(buf, size, "%s family %u model %u", vendor, family, model);
