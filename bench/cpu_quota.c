@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The first line of path, "" when it cannot be read. */
 static void read_line(const char *path, char *buf, size_t size)
@@ -94,9 +95,10 @@ void cpu_quota_find(const char *cgroup_file, const char *root, struct cpu_quota 
 		char *save = NULL;
 		for (char *c = strtok_r(controllers, ",", &save); c; c = strtok_r(NULL, ",", &save))
 			if (strcmp(c, "cpu") == 0) {
+				/* Mounted as cpu, or as cpu,cpuacct with cpu a link to it: read once. */
 				snprintf(mount, sizeof(mount), "%s/cpu", root);
-				walk_up(mount, path, 0, q);
-				snprintf(mount, sizeof(mount), "%s/cpu,cpuacct", root);
+				if (access(mount, F_OK) != 0)
+					snprintf(mount, sizeof(mount), "%s/cpu,cpuacct", root);
 				walk_up(mount, path, 0, q);
 			}
 	}

@@ -19,11 +19,11 @@ int scan_report_rows(const struct report_document *doc, struct record_list *rows
 int bench_report_text(FILE *out, const struct report_document *doc, enum report_style style);
 int bench_report_kernel(FILE *out, const struct report_document *doc);
 int bench_report_gha(FILE *out, const struct report_document *doc);
-/* "ksm: %-8s hash() %5ld MB/s", as the v2 patch printed it. */
 /* The name a kernel line gives a result: the hash asked for, or, for an
  * alias the kernel does not have (crc32c, xxh3), the implementation that
  * ran, which is this program's pick and not the kernel's code. */
 const char *report_kernel_name(const struct bench_result *r);
+/* "ksm: %-8s hash() %5ld MB/s", as the v2 patch printed it. */
 int report_kernel_line(FILE *out, const char *name, long mb_per_s);
 
 extern const struct record_schema thread_document_schema, thread_row_schema;
