@@ -73,6 +73,21 @@ static void note(const struct bench_sink *sink, struct bench_progress *p, const 
 	}
 }
 
+/* Step s's set, from the pages read before when the plan has them. */
+static int set_build(const struct bench_plan *plan, unsigned s, struct page_set *set, struct kb_err *err)
+{
+	const struct page_set_request *req = &plan->steps[s].set;
+	struct page_content content;
+
+	if (!page_store_holds(plan->pages, s))
+		return page_set_build(req, set, err);
+	if (page_store_content(plan->pages, s, req->data, req->page_size, &content, err))
+		return -1;
+	int rc = page_set_lay_out(req, &content, set, err);
+	page_content_release(&content);
+	return rc;
+}
+
 /* Builds the group's sets and opens its sessions. */
 static int group_open(struct group *g, const struct bench_sink *sink, struct bench_progress *p, struct kb_err *err)
 {
@@ -89,7 +104,7 @@ static int group_open(struct group *g, const struct bench_sink *sink, struct ben
 		p->step = g->first + i + 1;
 		p->step_name = step->name;
 		note(sink, p, step->building_note);
-		if (page_set_build(&step->set, &g->sets[i], err)) {
+		if (set_build(plan, g->first + i, &g->sets[i], err)) {
 			g->nsteps = i; /* the sets built so far are released */
 			return -1;
 		}

@@ -10,6 +10,7 @@
 #ifndef KB_RUN_H
 #define KB_RUN_H
 
+#include "../datasets/page_store.h"
 #include "bench.h"
 #include "disturb.h"
 
@@ -41,6 +42,9 @@ struct bench_plan {
 	const struct bench_names *names; /* per hash, or NULL: each hash by its own name */
 	unsigned processes;              /* 1..BENCH_PROCESSES_MAX */
 	uint64_t seed;                   /* of every round's order */
+	/* The files' pages, read once for every process (step i: slot i;
+	 * bench_plan_read_pages), or NULL: each process reads them. */
+	const struct page_store *pages;
 };
 
 /* Measurement m of a plan is step m / nhashes, hash m % nhashes. */
@@ -105,6 +109,13 @@ void bench_results_free(struct bench_results *l);
  * progress may be NULL. */
 int bench_run(const struct bench_plan *plan, void (*progress)(void *arg, const struct bench_progress *p),
 	      void *progress_arg, struct bench_results *out, struct kb_err *err);
+
+/* Reads the pages of every step that hashes a file into store (steps that
+ * ask for the same pages share them), for plan->pages: once, before any
+ * process measures. A pipe that steps read in different ways is first
+ * kept in a temporary file (file_input_keep). store is closed by the
+ * caller (page_store_close) either way. */
+int bench_plan_read_pages(const struct bench_plan *plan, struct page_store *store, struct kb_err *err);
 
 /* The data name a step's set gets ("zero", "random", "file:PATH"). */
 void bench_step_data(const struct bench_step *step, char *buf, size_t size);

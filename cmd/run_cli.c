@@ -157,15 +157,21 @@ int run_cli_measure(const struct run_cli_run *run, struct bench_results *out)
 	struct kb_err err;
 	int rc;
 
+	struct bench_plan plan = run->plan;
+	struct page_store pages;
 	progress_init(&progress, run->cmd, run->quiet);
-	if (run->plan.processes == 1) {
-		rc = bench_run(&run->plan, progress_show, &progress, out, &err) ? cli_fail(run->cmd, &err) : 0;
+	progress_show(&progress, &(struct bench_progress){ .note = "reading the pages of the data" });
+	if (bench_plan_read_pages(&plan, &pages, &err)) {
+		rc = cli_fail(run->cmd, &err);
+	} else if (plan.pages = &pages, plan.processes == 1) {
+		rc = bench_run(&plan, progress_show, &progress, out, &err) ? cli_fail(run->cmd, &err) : 0;
 	} else {
-		rc = workers_run(run->cmd, &run->plan, run->argc, run->argv, run->cpu, progress.on ? progress_show : NULL,
+		rc = workers_run(run->cmd, &plan, run->argc, run->argv, run->cpu, progress.on ? progress_show : NULL,
 				 &progress, out);
 		if (rc == 0 && bench_results_finish(out, &err))
 			rc = cli_fail(run->cmd, &err);
 	}
+	page_store_close(&pages);
 	progress_clear(&progress);
 	return rc;
 }

@@ -29,7 +29,7 @@ void worker_cpu_signature(char *buf, size_t size)
 	snprintf(buf, size, "%s.%u.%u.%x", vendor, id->family, id->model, (unsigned)cpu_features_detected());
 }
 
-/* "PROCESS,PROGRESS,HZ,OVERHEAD,STEP,SIGNATURE,PINNED[,ALIAS=IMPL...]" */
+/* "PROCESS,PROGRESS,HZ,OVERHEAD,STEP,SIGNATURE,PINNED,PAGES[,ALIAS=IMPL...]" */
 int worker_spec_parse(const char *text)
 {
 	struct worker_spec s = { .active = 1 };
@@ -38,9 +38,10 @@ int worker_spec_parse(const char *text)
 	unsigned number[3];
 	int progress, used = -1, whole = -1;
 
-	if (sscanf(text, "%u,%d,%lf,%lf,%lf,%63[A-Za-z0-9_.-],%d%n", &s.process, &progress, &s.hz, &s.overhead_ticks,
-		   &s.step_ticks, s.cpu, &s.pinned, &used) != 7 || used < 0 || s.process >= BENCH_PROCESSES_MAX ||
-	    !(s.hz > 0) || s.overhead_ticks < 0 || s.step_ticks < 1 || s.pinned < 0 || s.pinned >= CPU_SETSIZE)
+	if (sscanf(text, "%u,%d,%lf,%lf,%lf,%63[A-Za-z0-9_.-],%d,%d%n", &s.process, &progress, &s.hz,
+		   &s.overhead_ticks, &s.step_ticks, s.cpu, &s.pinned, &s.pages_fd, &used) != 8 || used < 0 ||
+	    s.process >= BENCH_PROCESSES_MAX || !(s.hz > 0) || s.overhead_ticks < 0 || s.step_ticks < 1 ||
+	    s.pinned < 0 || s.pinned >= CPU_SETSIZE || s.pages_fd < -1 || s.pages_fd == 0)
 		return -1;
 	if (sscanf(s.cpu, "%15[A-Za-z0-9_-].%u.%u.%x%n", vendor, &number[0], &number[1], &number[2], &whole) != 4 ||
 	    s.cpu[whole] != '\0')
@@ -169,8 +170,18 @@ int worker_serve(const char *cmd, const struct bench_plan *plan)
 	sigprocmask(SIG_UNBLOCK, &term, NULL);
 	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 	counter_info_adopt(worker_spec.hz, worker_spec.overhead_ticks, worker_spec.step_ticks);
+	struct bench_plan mine = *plan;
+	struct page_store pages;
+	if (worker_spec.pages_fd >= 0) {
+		if (page_store_adopt(&pages, worker_spec.pages_fd, plan->nsteps, &err))
+			return cli_fail(cmd, &err);
+		mine.pages = &pages;
+	}
 	wire_write_header(stdout, bench_plan_measurements(plan), worker_spec.process);
-	if (bench_run_process(plan, worker_spec.process, &sink, &err))
+	int rc = bench_run_process(&mine, worker_spec.process, &sink, &err);
+	if (mine.pages)
+		page_store_close(&pages);
+	if (rc)
 		return cli_fail(cmd, &err);
 	wire_write_end(stdout, bench_stop_requested());
 	return fflush(stdout) == 0 && !ferror(stdout) ? KB_EXIT_OK : KB_EXIT_USAGE;

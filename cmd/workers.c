@@ -12,14 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../bench/clock.h"
 #include "../bench/pin.h"
 #include "../bench/wire.h"
-#include "../datasets/file_input.h"
 #include "../hashes/alias.h"
 #include "cli.h"
 #include "interrupt.h"
@@ -66,7 +64,7 @@ static int worker_exe(char *buf, size_t size)
  * stop the parent passes on, is held back until the worker has its handler
  * (worker_serve): delivered before that, it killed the worker, and the run
  * ended in an error instead of the report of what was measured. */
-static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, char **args)
+static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, char **args, int keep_fd)
 {
 	cpu_set_t one;
 	sigset_t term;
@@ -95,6 +93,11 @@ static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, 
 	sigaddset(&term, SIGTERM);
 	sigaddset(&term, SIGHUP);
 	sigprocmask(SIG_SETMASK, &term, NULL);
+	/* The pages read for it (bench_plan_read_pages), inherited by it alone. */
+	if (keep_fd >= 0 && fcntl(keep_fd, F_SETFD, 0) != 0) {
+		dprintf(STDERR_FILENO, "cannot pass the pages read: %s\n", strerror(errno));
+		_exit(KB_EXIT_USAGE);
+	}
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(KB_EXIT_USAGE);
@@ -103,7 +106,7 @@ static void child(int out_w, int err_w, int cpu, pid_t parent, const char *exe, 
 	_exit(127);
 }
 
-static int spawn(struct job *j, const char *exe, char **args, int cpu)
+static int spawn(struct job *j, const char *exe, char **args, int cpu, int keep_fd)
 {
 	int o[2], e[2];
 
@@ -125,7 +128,7 @@ static int spawn(struct job *j, const char *exe, char **args, int cpu)
 	sigprocmask(SIG_BLOCK, &stop, &saved);
 	j->pid = fork();
 	if (j->pid == 0)
-		child(o[1], e[1], cpu, parent, exe, args);
+		child(o[1], e[1], cpu, parent, exe, args, keep_fd);
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 	close(o[1]);
 	close(e[1]);
@@ -322,11 +325,11 @@ static char **worker_args(const char *exe, char *spec, int argc, char **argv)
 	return args;
 }
 
-static int run_one(struct job *j, const char *exe, char **args, int cpu)
+static int run_one(struct job *j, const char *exe, char **args, int cpu, int keep_fd)
 {
 	int status = 0;
 
-	if (spawn(j, exe, args, cpu))
+	if (spawn(j, exe, args, cpu, keep_fd))
 		return cli_error(j->cmd, "cannot start a measuring process: %s", strerror(errno));
 	gather(j);
 	while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
@@ -339,49 +342,6 @@ static int run_one(struct job *j, const char *exe, char **args, int cpu)
 	return rc;
 }
 
-/* Every measuring process reads '-' from its start: standard input that
- * cannot be read twice (a pipe) is first kept in an unlinked temporary file
- * (in $TMPDIR, else /tmp) that becomes standard input, or the first process
- * would drain it and the second find it empty. 1 when it was, 0 when there
- * was no need, or the exit code of the error. */
-static int stdin_kept(const char *cmd, const struct bench_plan *plan)
-{
-	const char *dir = getenv("TMPDIR");
-	static char buf[1 << 16]; /* not on the stack of every run with processes */
-	struct stat st;
-	int uses = 0, fd;
-	ssize_t n;
-
-	for (unsigned i = 0; i < plan->nsteps; i++)
-		uses |= strcmp(plan->steps[i].set.data, "-") == 0;
-	if (!uses || file_input_rereadable("-", &st))
-		return 0;
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0)
-		return -cli_error(cmd, "cannot keep standard input for the measuring processes in %s: %s", dir,
-				  strerror(errno));
-	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
-		ssize_t w = 0, done = 0;
-		if (n < 0 && errno == EINTR)
-			continue;
-		while (n > 0 && done < n && (w = write(fd, buf + done, (size_t)(n - done))) != 0)
-			if (w > 0)
-				done += w;
-			else if (errno != EINTR)
-				break;
-		if (n < 0 || done < n) {
-			int e = errno;
-			close(fd);
-			return -cli_error(cmd, "cannot keep standard input for the measuring processes: %s",
-					  strerror(e));
-		}
-	}
-	int rc = dup2(fd, STDIN_FILENO) < 0 ? -cli_error(cmd, "cannot keep standard input: %s", strerror(errno)) : 1;
-	close(fd);
-	return rc;
-}
-
 int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char **argv, int cpu,
 		void (*progress)(void *arg, const struct bench_progress *p), void *progress_arg,
 		struct bench_results *out)
@@ -389,7 +349,7 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 	const struct counter_info *ci = counter_info();
 	char exe[PATH_MAX], spec[384], seen[64];
 	struct kb_err err;
-	int rc = 0;
+	int rc = 0, pages_fd = plan->pages ? plan->pages->fd : -1;
 
 	worker_cpu_signature(seen, sizeof(seen));
 	if (worker_exe(exe, sizeof(exe)))
@@ -401,23 +361,14 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 	struct job *j = malloc(sizeof(*j));
 	if (!j)
 		return cli_error(cmd, "out of memory");
-	int kept = stdin_kept(cmd, plan);
-	if (kept < 0) {
-		free(j);
-		return -kept;
-	}
 	for (unsigned p = 0; p < plan->processes && rc == 0 && !bench_stop_requested(); p++) {
-		if (kept && lseek(STDIN_FILENO, 0, SEEK_SET) < 0)
-			rc = cli_error(cmd, "cannot read standard input again: %s", strerror(errno));
-		if (rc)
-			break;
 		*j = (struct job){ .cmd = cmd, .plan = plan, .process = p, .out = out, .progress = progress,
 				   .progress_arg = progress_arg };
-		int len = snprintf(spec, sizeof(spec), "%u,%d,%.17g,%.17g,%.17g,%s,%d", p, progress != NULL, ci->hz,
-				   ci->overhead_ticks, ci->step_ticks, seen, cpu);
+		int len = snprintf(spec, sizeof(spec), "%u,%d,%.17g,%.17g,%.17g,%s,%d,%d", p, progress != NULL, ci->hz,
+				   ci->overhead_ticks, ci->step_ticks, seen, cpu, pages_fd);
 		aliases_made(spec + len, sizeof(spec) - (size_t)len);
 		char **args = worker_args(exe, spec, argc, argv);
-		rc = args ? run_one(j, exe, args, cpu) : cli_error(cmd, "out of memory");
+		rc = args ? run_one(j, exe, args, cpu, pages_fd) : cli_error(cmd, "out of memory");
 		free(args);
 		if (rc == 0 && !j->end_signal)
 			out->processes_done++;

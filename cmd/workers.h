@@ -22,6 +22,7 @@ struct worker_spec {
 	double hz, overhead_ticks, step_ticks; /* the parent's counter calibration */
 	char cpu[64];        /* the parent's worker_cpu_signature() */
 	int pinned;          /* the CPU the parent pinned it to */
+	int pages_fd;        /* the files' pages the parent read (bench/run.h), or -1 */
 };
 
 extern struct worker_spec worker_spec;

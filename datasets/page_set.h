@@ -32,6 +32,7 @@ struct page_set {
 /* The content of the pages before they are laid out: whole pages, packed. */
 struct page_content {
 	unsigned char *bytes;
+	size_t mapped_bytes; /* bytes is a mapping of this length (a page store's), else 0: allocated */
 	size_t pages;
 	uint32_t page_size;
 	char data[PAGE_SET_DATA_MAX];
@@ -106,7 +107,17 @@ const char *page_set_cache_label(const struct page_set_request *req);
  * for a hot or warm set. */
 const char *page_set_cold_by(const struct page_set_request *req);
 
-/* The page set a request names (page_set_build.c). */
+/* The bytes of a file a request's set is built from: its working set when
+ * cold, PAGE_SET_HOT_FILE_MAX when hot. */
+size_t page_set_request_file_bytes(const struct page_set_request *req);
+
+/* The set a request names, laid out from content read before (a page
+ * store's). */
+int page_set_lay_out(const struct page_set_request *req, const struct page_content *content, struct page_set *set,
+		     struct kb_err *err);
+
+/* The page set a request names (page_set_build.c): its content, then
+ * page_set_lay_out(). */
 int page_set_build(const struct page_set_request *req, struct page_set *set, struct kb_err *err);
 
 #endif

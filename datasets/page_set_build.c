@@ -32,10 +32,27 @@ const char *page_set_cold_by(const struct page_set_request *req)
 	return req->flushed ? "flush" : "size";
 }
 
+size_t page_set_request_file_bytes(const struct page_set_request *req)
+{
+	return req->cold ? (size_t)page_set_request_ws_bytes(req) : PAGE_SET_HOT_FILE_MAX;
+}
+
+int page_set_lay_out(const struct page_set_request *req, const struct page_content *content, struct page_set *set,
+		     struct kb_err *err)
+{
+	int rc = req->cold ? page_set_cold(set, content, page_set_request_ws_bytes(req), req->misalign, req->seed, err)
+			   : page_set_hot(set, content, req->misalign, err);
+
+	if (rc == 0) {
+		set->cache = page_set_cache_label(req);
+		set->flushed = req->cold && req->flushed;
+	}
+	return rc;
+}
+
 int page_set_build(const struct page_set_request *req, struct page_set *set, struct kb_err *err)
 {
 	struct page_content content;
-	uint64_t ws = page_set_request_ws_bytes(req);
 	int rc;
 
 	if (strcmp(req->data, "zero") == 0)
@@ -44,15 +61,10 @@ int page_set_build(const struct page_set_request *req, struct page_set *set, str
 		rc = page_content_random(&content, req->page_size, req->seed, err);
 	else
 		rc = page_content_file(&content, req->data, req->page_size, &req->dump,
-				       req->cold ? (size_t)ws : PAGE_SET_HOT_FILE_MAX, err);
+				       page_set_request_file_bytes(req), err);
 	if (rc)
 		return -1;
-	rc = req->cold ? page_set_cold(set, &content, ws, req->misalign, req->seed, err)
-		       : page_set_hot(set, &content, req->misalign, err);
+	rc = page_set_lay_out(req, &content, set, err);
 	page_content_release(&content);
-	if (rc == 0) {
-		set->cache = page_set_cache_label(req);
-		set->flushed = req->cold && req->flushed;
-	}
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* The zero page: what the v2 patch's self-test hashed, "because it's cheap". */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "page_set.h"
 
@@ -18,6 +19,9 @@ int page_content_zero(struct page_content *c, uint32_t page_size, struct kb_err 
 
 void page_content_release(struct page_content *c)
 {
-	free(c->bytes);
+	if (c->mapped_bytes)
+		munmap(c->bytes, c->mapped_bytes);
+	else
+		free(c->bytes);
 	memset(c, 0, sizeof(*c));
 }

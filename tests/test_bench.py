@@ -7,6 +7,8 @@ import json
 import platform
 import os
 import re
+import shutil
+import subprocess
 import tempfile
 
 from clitest import BIN, FORKS, fast_args, run, check, check_usage_error, crc32c_sse42_ceiling, temp_file, finish
@@ -170,6 +172,56 @@ if FORKS:
     r = json.loads(out)["results"][0] if rc == 0 else {}
     check(r.get("data") == "file:-" and r.get("pages_in_set") == 3 and r.get("processes") == 3,
           f"--data - from a pipe, 3 processes: rc={rc} err={err!r}")
+# A file's pages are read once, by this process, and passed on: the
+# measuring processes find them though a wrapper moved the file away before
+# each started (they used to open, decompress and parse it, each of them).
+if FORKS:
+    d = tempfile.mkdtemp(prefix="ksmbench-pages-")
+    moved, wrapper, said = os.path.join(d, "pages"), os.path.join(d, "away"), os.path.join(d, "specs")
+    shutil.copy(pages, moved)
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\necho "$2" >> "{said}"\nmv -f "{moved}" "{moved}.away" 2>/dev/null\nexec "{BIN}" "$@"\n')
+    os.chmod(wrapper, 0o700)
+    rc, out, err = run("bench", *FAST, "-H", "jhash2", "--processes", "2", "--repeat", "1", "--format", "json",
+                       "--data", moved, "--cache", "hot,cold", "--working-set", "1M",
+                       env={"KSMBENCH_WORKER_EXE": wrapper})
+    res = json.loads(out)["results"] if rc == 0 else []
+    check(rc == 0 and [(r["pages_in_set"], r["processes"]) for r in res] == [(3, 2), (256, 2)],
+          f"the file's pages reach processes that cannot open it: rc={rc} err={err!r}")
+    specs = open(said).read().split() if os.path.exists(said) else []
+    check(len(specs) == 2 and all(int(sp.split(",")[7]) > 2 for sp in specs),
+          f"each measuring process is told where the pages are: {specs}")
+    shutil.rmtree(d)
+    # A pipe read in two ways (two page sizes; or named, by every process)
+    # is kept and read again from the start, not where the last read left it.
+    odd = os.urandom(65 * 4096)
+    for procs in ("1", "2"):
+        rc, out, err = run("bench", *FAST, "-H", "xxh64", "--processes", procs, "--repeat", "1", "--format", "json",
+                           "--data", "-", "--page-size", "4K,8K", stdin=odd)
+        res = json.loads(out)["results"] if rc == 0 else []
+        check(rc == 0 and [(r["page_size_bytes"], r["pages_in_set"]) for r in res] == [(4096, 64), (8192, 32)],
+              f"a pipe read at two page sizes, {procs} process(es): rc={rc} err={err!r}")
+    d = tempfile.mkdtemp(prefix="ksmbench-fifo-")
+    fifo = os.path.join(d, "fifo")
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f'cat "{pages}" > "{fifo}"'])
+    rc, out, err = run("bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "--format", "json",
+                       "--data", fifo, "--page-size", "4K,1K", timeout=60)
+    writer.wait(timeout=60)
+    res = json.loads(out)["results"] if rc == 0 else []
+    check(rc == 0 and [r["pages_in_set"] for r in res] == [3, 12],
+          f"a named FIFO read by two processes at two page sizes: rc={rc} err={err!r}")
+    shutil.rmtree(d)
+    # Settings that name a descriptor holding something else are refused.
+    sig = specs[0].split(",")[5] if specs else "x.0.0.0"
+    cpu = min(os.sched_getaffinity(0))
+    with open(pages, "rb") as f:
+        p = subprocess.run([BIN, "--worker", f"0,0,1e9,0,1,{sig},{cpu},{f.fileno()}", "bench", *FAST, "-H", "xxh64",
+                            "--data", pages, "--no-ceiling"], capture_output=True, text=True, pass_fds=(f.fileno(),),
+                           preexec_fn=lambda: os.sched_setaffinity(0, {cpu}), timeout=60)
+    check(p.returncode == 2 and p.stdout == "" and len(p.stderr.splitlines()) == 1
+          and "pages kept by the ksmbench that started this process are unreadable" in p.stderr,
+          f"a measuring process given a descriptor that is not the pages kept: rc={p.returncode} {p.stderr!r}")
 
 # CSV: the header, one row per hash, same numbers as fields
 rc, out, err = run("bench", *FAST, "-H", "jhash2,xxh32", "--timer", "jiffies", "--repeat", "1", "--format", "csv")
@@ -464,7 +516,6 @@ def on_cpu0_then_all():
     os.sched_setaffinity(0, set(allowed))
 
 
-import subprocess  # noqa: E402 (only this test starts the binary itself)
 for _ in range(2):
     p = subprocess.run([BIN, *fast_args(["bench", *FAST, "-H", "xxh64", "--format", "json"])], capture_output=True,
                        preexec_fn=on_cpu0_then_all)

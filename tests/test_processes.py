@@ -202,17 +202,18 @@ for f in (wrapper, said):
     if os.path.exists(f):
         os.unlink(f)
 os.rmdir(d)
-check(len(specs) == 2 and all(re.fullmatch(r"\d,0,[^,]+,[^,]+,[^,]+,[A-Za-z0-9_-]+\.\d+\.\d+\.[0-9a-f]+,\d+(,.*)?", sp)
+check(len(specs) == 2 and all(re.fullmatch(r"\d,0,[^,]+,[^,]+,[^,]+,[A-Za-z0-9_-]+\.\d+\.\d+\.[0-9a-f]+,\d+,-1(,.*)?", sp)
                               for sp in specs), f"each is told the CPU this one sees and where it is pinned: {specs}")
 for bad in ("crc32c=xxh64", "crc32c", "jhash2=jhash2", "crc32c=no-such-hash", "Vendor.1.1.3,crc32c",
-            "Vendor.1.1.3,0,crc32c", "Vendor.1.1.3,0,crc32c=xxh64", "Vendor.1.1.3,-1", "Vendor.1.1,0"):
+            "Vendor.1.1.3,0,crc32c", "Vendor.1.1.3,0,crc32c=xxh64", "Vendor.1.1.3,-1", "Vendor.1.1,0",
+            "Vendor.1.1.3,0", "Vendor.1.1.3,0,0", "Vendor.1.1.3,0,-2", "Vendor.1.1.3,0,x"):
     rc, out, err = run("--worker", f"0,0,1e9,0,1,{bad}", "bench", "-H", "crc32c")
     check(rc == 2 and out == "" and len(err.splitlines()) == 1 and "measuring process's settings" in err,
           f"--worker settings with {bad}: one error line, rc={rc} {err!r}")
 # A measuring process that sees another CPU than the one that started it (an
 # emulator or valgrind that does not follow exec starts it natively) refuses
 # to measure: its rounds would be filed under the other CPU's name.
-for sig, needle in (("NoSuchVendor.1.1.3,0", "(NoSuchVendor family 1 model 1)"), ):
+for sig, needle in (("NoSuchVendor.1.1.3,0,-1", "(NoSuchVendor family 1 model 1)"), ):
     rc, out, err = run("--worker", f"0,0,1e9,0,1,{sig}", "bench", *FAST, "-H", "xxh64", "--repeat", "1")
     check(rc == 2 and out == "" and len(err.splitlines()) == 1 and "sees another CPU" in err and needle in err,
           f"a measuring process on another CPU: one error line, rc={rc} {err!r}")

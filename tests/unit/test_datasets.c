@@ -1,5 +1,6 @@
 /* Unit tests of datasets/: the raw page source, page sets, and building a
  * page set from a request (zero, random, a file in a named format). */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 
 #include "../../datasets/file_input.h"
 #include "../../datasets/page_set.h"
+#include "../../datasets/page_store.h"
 #include "../../datasets/raw.h"
 #include "../../datasets/readahead.h"
 #include "check.h"
@@ -307,5 +309,58 @@ void test_datasets_page_set_build(void)
 	req.dump.format = "raw";
 	req.dump.lime.ranges = "0-3ff";
 	CHECK(page_set_build(&req, &s, &err) == -1 && strstr(err.msg, "LiME ranges"));
+	unlink(name);
+}
+
+/* Pages read once into a store, shared between slots, and found again
+ * through its descriptor as a measuring process finds them; a descriptor
+ * that holds anything else is refused. */
+void test_datasets_page_store(void)
+{
+	unsigned char pages[5 * 1024];
+	struct page_store s, got;
+	struct page_content c;
+	struct kb_err err;
+	struct dump_options raw = { .format = "raw" };
+
+	for (size_t i = 0; i < sizeof(pages); i++)
+		pages[i] = (unsigned char)(i / 1024 + 1);
+	char *path = temp_file(pages, sizeof(pages));
+	char name[64];
+	snprintf(name, sizeof(name), "%s", path ? path : "");
+	CHECK(page_store_init(&s, 4, &err) == 0 && !page_store_holds(&s, 0));
+	CHECK(page_store_fill(&s, 1, name, 1024, &raw, 3 * 1024, &err) == 0);
+	CHECK(page_store_fill(&s, 2, name, 2048, &raw, 1 << 20, &err) == 0);
+	page_store_share(&s, 3, 1);
+	CHECK(page_store_fill(&s, 0, "/nonexistent/ksmbench", 1024, &raw, 4096, &err) == -1 &&
+	      strstr(err.msg, "/nonexistent/ksmbench"));
+	CHECK(page_store_seal(&s, &err) == 0);
+	CHECK(page_store_adopt(&got, dup(s.fd), 4, &err) == 0);
+	CHECK(!page_store_holds(&got, 0) && page_store_holds(&got, 1) && page_store_holds(&got, 3));
+	CHECK(page_store_content(&got, 1, name, 1024, &c, &err) == 0 && c.pages == 3 && c.bytes[0] == 1 &&
+	      c.bytes[2 * 1024] == 3 && strncmp(c.data, "file:", 5) == 0);
+	page_content_release(&c);
+	CHECK(page_store_content(&got, 2, name, 2048, &c, &err) == 0 && c.pages == 2 && c.bytes[2048] == 3);
+	page_content_release(&c);
+	CHECK(page_store_content(&got, 3, name, 1024, &c, &err) == 0 && c.pages == 3);
+	page_content_release(&c);
+	CHECK(page_store_content(&got, 2, name, 1024, &c, &err) == -1 && strstr(err.msg, "unreadable"));
+	page_store_close(&got);
+	/* The count of slots is the plan's: another plan is refused. */
+	CHECK(page_store_adopt(&got, s.fd, 3, &err) == -1 && strstr(err.msg, "unreadable"));
+	/* Sealed: nothing can write to it any more. */
+	CHECK(pwrite(s.fd, "x", 1, 0) == -1);
+	page_store_close(&s);
+
+	/* Not a store: a file, an unsealed copy, a slot past the end. */
+	int fd = open(name, O_RDONLY);
+	CHECK(page_store_adopt(&got, fd, 4, &err) == -1 && strstr(err.msg, "unreadable"));
+	close(fd);
+	CHECK(page_store_init(&s, 1, &err) == 0 && page_store_fill(&s, 0, name, 1024, &raw, 4096, &err) == 0);
+	CHECK(page_store_adopt(&got, s.fd, 1, &err) == -1);
+	s.slot[0].pages = 1000;
+	CHECK(page_store_seal(&s, &err) == 0 && page_store_adopt(&got, s.fd, 1, &err) == -1 &&
+	      strstr(err.msg, "outside"));
+	page_store_close(&s);
 	unlink(name);
 }
