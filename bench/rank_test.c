@@ -102,8 +102,11 @@ static size_t interval_rank(size_t m, size_t n, double alpha)
 		free(pmf);
 		return k; /* P(U <= k - 1) = cdf <= alpha / 2 */
 	}
+	/* P(U <= k - 1) ~ Phi((k - 1/2 - mn/2) / sd): with the continuity
+	 * correction, one rank narrower than without (the exact k, in the
+	 * cases checked: 20 x 21, 25 x 25, 40 x 40). */
 	double z = normal_upper_quantile(alpha / 2);
-	double k = (double)mn / 2 - z * sqrt((double)mn * (double)(m + n + 1) / 12);
+	double k = floor((double)mn / 2 - z * sqrt((double)mn * (double)(m + n + 1) / 12) + 0.5);
 	return k >= 1 ? (size_t)k : 0;
 }
 
@@ -159,27 +162,56 @@ static int logs_sorted(const double *v, size_t n, double *out)
 	return 0;
 }
 
+/* The sorted logs of both samples, for the ratios of their pairs: 0, 1
+ * when a value is not positive, -1 on no memory (*x, *y freed then). */
+static int log_samples(const double *a, size_t m, const double *b, size_t n, double **x, double **y)
+{
+	*x = malloc(m * sizeof(**x));
+	*y = malloc(n * sizeof(**y));
+	int rc = !*x || !*y ? -1 : logs_sorted(a, m, *x) || logs_sorted(b, n, *y);
+
+	if (rc) {
+		free(*x);
+		free(*y);
+	}
+	return rc;
+}
+
 int rank_test_ratio_interval(const double *a, size_t m, const double *b, size_t n, double alpha, double *lo,
 			     double *hi)
 {
 	size_t k = m && n ? interval_rank(m, n, alpha) : 0;
+	double *x, *y;
 
 	if (k == 0)
 		return 1;
-	double *x = malloc(m * sizeof(*x)), *y = malloc(n * sizeof(*y));
-	if (!x || !y) {
-		free(x);
-		free(y);
-		return -1;
-	}
-	int bad = logs_sorted(a, m, x) || logs_sorted(b, n, y);
-	if (!bad) {
-		*lo = exp(kth_difference(x, m, y, n, k));
-		*hi = exp(kth_difference(x, m, y, n, m * n + 1 - k));
-	}
+	int rc = log_samples(a, m, b, n, &x, &y);
+	if (rc)
+		return rc;
+	*lo = exp(kth_difference(x, m, y, n, k));
+	*hi = exp(kth_difference(x, m, y, n, m * n + 1 - k));
 	free(x);
 	free(y);
-	return bad;
+	return 0;
+}
+
+int rank_test_ratio_estimate(const double *a, size_t m, const double *b, size_t n, double *ratio)
+{
+	double *x, *y;
+
+	if (m == 0 || n == 0)
+		return 1;
+	int rc = log_samples(a, m, b, n, &x, &y);
+	if (rc)
+		return rc;
+	size_t mn = m * n;
+	double mid = kth_difference(x, m, y, n, (mn + 1) / 2);
+	if (mn % 2 == 0) /* the two middle ratios' geometric mean */
+		mid = (mid + kth_difference(x, m, y, n, mn / 2 + 1)) / 2;
+	*ratio = exp(mid);
+	free(x);
+	free(y);
+	return 0;
 }
 
 /* A value of the pooled sample and which sample it came from. */

@@ -28,6 +28,13 @@ int rank_test_run(const double *a, size_t m, const double *b, size_t n, struct r
 int rank_test_ratio_interval(const double *a, size_t m, const double *b, size_t n, double alpha, double *lo,
 			     double *hi);
 
+/* The shift itself: the median of the m * n ratios b[j] / a[i] (the
+ * Hodges-Lehmann estimate the interval above surrounds). Unlike the ratio
+ * of the two samples' medians it does not jump when each sample's middle
+ * falls between two clusters of values. 0 with *ratio set; 1 when a
+ * sample is empty or a value is not positive; -1 if memory runs out. */
+int rank_test_ratio_estimate(const double *a, size_t m, const double *b, size_t n, double *ratio);
+
 /* The smallest two-sided p-value the exact test can give for sizes m and n:
  * 2 / C(m + n, m) (1 if that exceeds 1). Below alpha, the samples are
  * "enough" to find a difference at that level. */

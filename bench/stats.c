@@ -91,16 +91,14 @@ size_t stats_median_rank(size_t n, double *level)
 		*level = 0;
 		return 0;
 	}
-	if (n > 1000) { /* 2^-n underflows: the normal approximation, exact enough there */
-		double k = floor(((double)n - 1.96 * sqrt((double)n)) / 2);
-		*level = 0.95;
-		return k < 1 ? 1 : (size_t)k;
-	}
-	/* P(X = j) and P(X <= j) for X ~ Binomial(n, 1/2), term by term. */
-	double term = pow(0.5, (double)n), cdf = term, cover = 1 - 2 * cdf;
+	/* P(X = j) for X ~ Binomial(n, 1/2), from logs: 2^-n itself is 0 past
+	 * n = 1074, and a normal approximation misses the exact rank by one
+	 * (n = 1001: 469 for 470). */
+	double log_all = lgamma((double)n + 1) - (double)n * log(2);
+	double cdf = exp(log_all - lgamma((double)n + 1)), cover = 1 - 2 * cdf;
 	size_t k = 1;
 	for (size_t j = 1; j < (n + 1) / 2; j++) {
-		term = term * (double)(n - j + 1) / (double)j;
+		double term = exp(log_all - lgamma((double)j + 1) - lgamma((double)(n - j) + 1));
 		double c = 1 - 2 * (cdf + term); /* the coverage of rank j + 1 */
 		if (c < 0.95)
 			break;

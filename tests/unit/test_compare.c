@@ -111,6 +111,22 @@ void test_compare_ratio_interval(void)
 	CHECK(rank_test_ratio_interval(a, 3, b, 3, 0.05, &lo, &hi) == 1);
 	double z[] = { 1, 0, 2, 3, 4 };
 	CHECK(rank_test_ratio_interval(z, 5, a, 5, 0.05, &lo, &hi) == 1); /* a rate of 0 */
+	/* Past 400 pairs the rank comes from the normal approximation with its
+	 * continuity correction: 135 for 20 and 21 values, as the exact U
+	 * distribution gives (134 without the correction). */
+	double a20[20], b21[21], r420[420];
+	for (unsigned i = 0; i < 21; i++) {
+		if (i < 20)
+			a20[i] = 10 + i * 0.37;
+		b21[i] = 11 + i * 0.23;
+	}
+	n = 0;
+	for (unsigned i = 0; i < 20; i++)
+		for (unsigned j = 0; j < 21; j++)
+			r420[n++] = b21[j] / a20[i];
+	qsort(r420, n, sizeof(r420[0]), by_value);
+	CHECK(rank_test_ratio_interval(a20, 20, b21, 21, 0.05, &lo, &hi) == 0 && fabs(lo - r420[134]) < 1e-9 &&
+	      fabs(hi - r420[420 - 135]) < 1e-9);
 	/* Large samples: the normal approximation's rank, no m * n list. */
 	static double big_a[3000], big_b[3000];
 	for (unsigned i = 0; i < 3000; i++) {
@@ -119,6 +135,31 @@ void test_compare_ratio_interval(void)
 	}
 	CHECK(rank_test_ratio_interval(big_a, 3000, big_b, 3000, 0.05, &lo, &hi) == 0 && lo < 1.1 && hi > 1.1 &&
 	      hi - lo < 0.002);
+}
+
+/* The shift's estimate: the median of every pairwise ratio. Where each
+ * run's processes fall in two clusters, the ratio of the two medians can
+ * say "unchanged" of a 10% drop of every process; the estimate says 0.9. */
+void test_compare_ratio_estimate(void)
+{
+	double a[20], b[20], r[400], est;
+
+	for (unsigned i = 0; i < 20; i++) {
+		/* 9 fast processes of 20 in the base, 11 in the new run: the
+		 * medians' ratio is 0.9 * 41 / 34, +8.5% */
+		a[i] = (i < 9 ? 41.0 : 34.0) + 0.001 * i;
+		b[i] = 0.9 * ((i < 11 ? 41.0 : 34.0) + 0.001 * i);
+	}
+	CHECK(rank_test_ratio_estimate(a, 20, b, 20, &est) == 0);
+	unsigned n = 0;
+	for (unsigned i = 0; i < 20; i++)
+		for (unsigned j = 0; j < 20; j++)
+			r[n++] = b[j] / a[i];
+	qsort(r, n, sizeof(r[0]), by_value);
+	CHECK(fabs(est - sqrt(r[199] * r[200])) < 1e-12 && fabs(est - 0.9) < 0.01);
+	CHECK(rank_test_ratio_estimate(a, 3, b, 1, &est) == 0 && fabs(est - b[0] / a[1]) < 1e-12);
+	double z[] = { 1, 0 };
+	CHECK(rank_test_ratio_estimate(z, 2, a, 5, &est) == 1 && rank_test_ratio_estimate(a, 0, b, 5, &est) == 1);
 }
 
 /* U by its definition, pair by pair (O(m n)): what the sorted ranks give. */
