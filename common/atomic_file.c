@@ -90,16 +90,22 @@ static int can_replace(const struct stat *st)
 static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t mode, struct kb_err *err)
 {
 	size_t n = strlen(af->path) + 32;
+	const char *slash = strrchr(af->path, '/');
+	size_t dir_len = slash ? (size_t)(slash - af->path) + 1 : 0;
 	int fd = -1, e = 0;
 
+	/* A name no file can have: refused now, not by rename() after the run. */
+	if (strlen(af->path + dir_len) > NAME_MAX) {
+		kb_fail_errno(err, ENAMETOOLONG, "cannot write '%s'", af->path);
+		release(af);
+		return -1;
+	}
 	if (!(af->tmp_path = malloc(n))) {
 		release(af);
 		return kb_fail(err, "out of memory");
 	}
 	/* Same directory as the target, so that rename() stays atomic; a name
 	 * too long to take the suffix (NAME_MAX) gets a short hidden one. */
-	const char *slash = strrchr(af->path, '/');
-	size_t dir_len = slash ? (size_t)(slash - af->path) + 1 : 0;
 	if (strlen(af->path + dir_len) + sizeof(".tmp-XXXXXX") - 1 <= NAME_MAX)
 		snprintf(af->tmp_path, n, "%s.tmp-XXXXXX", af->path);
 	else

@@ -101,6 +101,18 @@ try:
         scan_to(long_name)
         check(is_report(long_name) and not leftovers(tmp), f"a {length}-byte name is written")
         os.unlink(long_name)
+    # One that no file can have is refused before anything is measured (no
+    # measuring process is started), not by rename() at the end.
+    said = os.path.join(tmp, "started")
+    wrapper = os.path.join(tmp, "record")
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\necho started >> "{said}"\nexec "{BIN}" "$@"\n')
+    os.chmod(wrapper, 0o700)
+    rc, out, err = run("bench", "-H", "xxh64", "--window", "2ms", "--repeat", "1", "--processes", "2",
+                       "-o", os.path.join(tmp, "n" * 256), env={"KSMBENCH_WORKER_EXE": wrapper})
+    check(rc == 2 and len(err.splitlines()) == 1 and "File name too long" in err and not os.path.exists(said)
+          and not leftovers(tmp), f"a 256-byte name is refused before measuring: rc={rc} {err!r}")
+    os.unlink(wrapper)
 
     # An existing file keeps its mode (0400 too: root writes it) and owner.
     ro = os.path.join(tmp, "ro.json")
