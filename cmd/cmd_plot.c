@@ -12,8 +12,8 @@ static void usage(void)
 {
 	printf("usage: ksmbench plot RESULTS.json... [-o chart.svg] [--title TEXT]\n\n"
 	       "Draws the results of bench, thread or select --format json as an SVG bar\n"
-	       "chart. Bench and select results: one bar per result (the median round's\n"
-	       "rate, with a whisker from the slowest to the fastest round and the value\n"
+	       "chart. Bench and select results: one bar per result (its median over\n"
+	       "processes, with a whisker from the slowest to the fastest round and the value\n"
 	       "written at its end), grouped by dataset, on a throughput axis (GB/s or MB/s).\n"
 	       "A thread run: two panels with their own axes, the self-test's kernel MB/s\n"
 	       "and ksmd's ns per page, the thread's published figures beside as hatched\n"

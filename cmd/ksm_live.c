@@ -78,6 +78,7 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 			      cell[2], cell[3], cell[4], profit, 100 * r->checksum_cpu_share_measured) < 0;
 	}
 	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "schema", "ksmbench-ksm-watch/1");
 	cJSON_AddNumberToObject(o, "seconds", r->seconds);
 	cJSON_AddNumberToObject(o, "pages_scanned_per_second", r->pages_scanned_per_s);
 	cJSON_AddNumberToObject(o, "merges_per_second", r->merges_per_s);

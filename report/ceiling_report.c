@@ -175,7 +175,10 @@ static size_t n_hashes(const struct record_row *w)
 	return DOC(w)->ceiling->nhashes;
 }
 
+RECORD_GETTER(d_schema, record_str(v, "ksmbench-ceiling/1"))
+
 static const struct record_field document_fields[] = {
+	{ .name = "schema", .type = RECORD_STR, .get = d_schema },
 	{ .name = "cpu", .type = RECORD_OBJECT, .get = d_cpu, .sub = &cpu_schema },
 	{ .name = "figures", .type = RECORD_OBJECT, .flags = RECORD_INLINE, .get = d_figures,
 	  .sub = &ceiling_figures_schema },

@@ -35,12 +35,16 @@ static const cJSON *at(const struct loaded_doc *d, const char *path)
 	return o;
 }
 
-/* A value as JSON text, cut to fit, control characters replaced: it is
- * printed on terminals and in Markdown. */
+/* A value as text, cut to fit, control characters replaced: it is printed
+ * on terminals and in Markdown. A string as it is (as an alias's
+ * implementation is given), anything else as JSON. */
 static void text_of(const cJSON *v, char *buf, size_t size)
 {
+	if (cJSON_IsString(v)) {
+		snprintf(buf, size, "%s", v->valuestring);
+		return;
+	}
 	char *t = cJSON_PrintUnformatted(v);
-
 	snprintf(buf, size, "%s", t ? t : "?");
 	free(t);
 }

@@ -153,7 +153,10 @@ static const struct record_field kernel_crc32c_fields[] = {
 
 static const struct record_schema kernel_crc32c_schema = { NULL, RECORD_FIELDS(kernel_crc32c_fields), NULL, 0 };
 
+RECORD_GETTER(l_schema, record_str(v, "ksmbench-list/1"))
+
 static const struct record_field document_fields[] = {
+	{ .name = "schema", .type = RECORD_STR, .get = l_schema },
 	{ .name = "hashes", .type = RECORD_OBJECT, .get = l_entry, .count = n_hashes, .sub = &hash_schema },
 	{ .name = "kernel_crc32c", .type = RECORD_OBJECT, .get = l_kernel_crc32c, .sub = &kernel_crc32c_schema },
 };

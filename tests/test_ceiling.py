@@ -10,6 +10,7 @@ from clitest import run, check, check_usage_error, crc32c_sse42_ceiling, finish
 rc, out, err = run("ceiling", "--format", "json", "--repeat", "3")
 check(rc == 0 and err == "", f"ceiling --format json: rc={rc} {err!r}")
 doc = json.loads(out)
+check(doc.get("schema") == "ksmbench-ceiling/1", f"the document names its schema: {doc.get('schema')}")
 KEYS = ["core_clock_hz", "crc32q_throughput_cycles", "crc32q_latency_cycles", "crc32q_page_chain_cycles",
         "pclmulqdq_xmm_cycles",
         "vpclmulqdq_ymm_cycles", "vpclmulqdq_zmm_cycles", "mixed_crc32q_vpclmulqdq_ymm_cycles",

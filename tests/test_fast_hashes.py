@@ -20,6 +20,7 @@ def listing(env=None):
 
 rc, entries = listing()
 check(rc == 0, "list --format json")
+check(json.loads(run("list", "--format", "json")[1])["schema"] == "ksmbench-list/1", "list names its schema")
 for n in CRC + XXH3 + XXH128 + ["crc32c", "xxh3", "xxh128"]:
     check(n in entries, f"{n} is listed")
 for n in CRC + XXH3 + XXH128:

@@ -50,6 +50,7 @@ with ksm_guard.Guard() as guard:
         rc, out, err = run("ksm", "--watch", "300ms", "--count", "3", "--format", "json")
         lines = [json.loads(x) for x in out.splitlines()] if rc == 0 else []
         check(rc == 0 and len(lines) == 3 and all(x["pages_scanned_per_second"] > 0 for x in lines)
+              and all(x["schema"] == "ksmbench-ksm-watch/1" for x in lines)
               and all(x["pages_to_scan"] == 5000 and 0 < x["checksum_cpu_share_settings"] <= 1 for x in lines),
               f"--watch --format json: {err!r} {lines[:1]}")
         rc, out, err = run("ksm", "--watch", "200ms", "--count", "2")
