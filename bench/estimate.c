@@ -55,11 +55,15 @@ static void work_free(struct work *w)
 }
 
 /* Each process's value: the median of its undisturbed rounds, or (all) of
- * all its rounds; the rounds used go to w->used. */
-static unsigned per_process(struct bench_result *r, struct work *w, int all)
+ * all its rounds; the rounds used go to w->used. Returns the processes
+ * with rounds used; *unresolved counts those whose median is 0 ns (rounds
+ * shorter than the timer resolves), which have no rate. */
+static unsigned per_process(struct bench_result *r, struct work *w, int all, unsigned *unresolved)
 {
 	size_t n = r->repeats;
-	unsigned np = 0, with_value = 0;
+	unsigned np = 0, with_rounds = 0;
+
+	*unresolved = 0;
 
 	w->nused = w->nvalues = 0;
 	for (size_t g = 0; g < n;) {
@@ -79,16 +83,16 @@ static unsigned per_process(struct bench_result *r, struct work *w, int all)
 			}
 		}
 		pv->ns_per_page = k ? median_of(w->tmp, k) : 0;
-		/* Judged as rates, as they are reported; a median of 0 ns (rounds
-		 * shorter than the timer resolves) has none to judge. */
-		if (k && pv->ns_per_page > 0) {
+		/* Judged as rates, as they are reported. */
+		with_rounds += k > 0;
+		if (k && pv->ns_per_page > 0)
 			w->values[w->nvalues++] = 1e9 / pv->ns_per_page;
-			with_value++;
-		}
+		else if (k)
+			(*unresolved)++;
 		g = e;
 	}
 	r->nprocesses = np;
-	return with_value;
+	return with_rounds;
 }
 
 static void hardware_medians(struct bench_result *r, struct work *w)
@@ -165,9 +169,15 @@ int estimate_result(struct bench_result *r, const struct estimate_rules *rules)
 		r->rounds_disturbed += r->rounds[i].disturbed != 0;
 	}
 	qsort(w.order, n, sizeof(*w.order), by_process);
-	r->processes_used = per_process(r, &w, 0);
+	unsigned unresolved;
+	r->processes_used = per_process(r, &w, 0, &unresolved);
 	if (w.nused == 0) /* every round disturbed: the figures from all, and unstable */
-		per_process(r, &w, 1);
+		per_process(r, &w, 1, &unresolved);
+	/* A process faster than its timer resolves has no rate, and the median
+	 * of the others' would lean to the slow ones: the result has none (0
+	 * ns, no rate), and its timer is too coarse. */
+	if (unresolved)
+		w.nvalues = 0;
 	const struct bench_round *best = NULL;
 	for (size_t i = 0; i < w.nused; i++) {
 		w.tmp[i] = w.used[i]->ns_per_page;
@@ -182,13 +192,15 @@ int estimate_result(struct bench_result *r, const struct estimate_rules *rules)
 		return -1;
 	}
 	/* The rate and back lose an ulp now and then: kept within the rounds'
-	 * range. With no rate (every process at 0 ns) the rounds' median stands. */
-	double median = w.nvalues ? 1e9 / r->over_processes.median : r->ns_per_page.median;
-	r->ns_per_page.median = median < r->ns_per_page.min ? r->ns_per_page.min
-			      : median > r->ns_per_page.max ? r->ns_per_page.max : median;
+	 * range. */
+	double median = unresolved ? 0 : w.nvalues ? 1e9 / r->over_processes.median : r->ns_per_page.median;
+	r->ns_per_page.median = unresolved		       ? 0
+				: median < r->ns_per_page.min ? r->ns_per_page.min
+				: median > r->ns_per_page.max ? r->ns_per_page.max
+							      : median;
 	bench_timer_aggregate(r, w.used, w.nused);
 	hardware_medians(r, &w);
-	r->unstable = verdict(r, rules);
+	r->unstable = verdict(r, rules) | (unresolved ? STABILITY_TIMER : 0);
 	work_free(&w);
 	return 0;
 }

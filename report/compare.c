@@ -225,7 +225,14 @@ static int judge(struct compare_pair *p, const struct compare_settings *s, const
 	int beyond = 0;
 	if (p->method != METHOD_NONE && (beyond = shift_beyond(p, s, values)) < 0)
 		goto done;
-	if (p->change_percent >= -s->threshold_percent && p->change_percent <= s->threshold_percent)
+	if (!(a->bytes_per_second_median > 0) || !(b->bytes_per_second_median > 0)) {
+		/* Rounds faster than their timer resolves: no rate to compare. */
+		snprintf(p->why, sizeof(p->why), "no rate in %s (the timer did not resolve the rounds)",
+			 a->bytes_per_second_median > 0	  ? "the new run"
+			 : b->bytes_per_second_median > 0 ? "the base run"
+							  : "either run");
+		p->verdict = VERDICT_INCONCLUSIVE;
+	} else if (p->change_percent >= -s->threshold_percent && p->change_percent <= s->threshold_percent)
 		p->verdict = VERDICT_UNCHANGED;
 	else if (inconclusive(p, s, o->runs_differ))
 		p->verdict = VERDICT_INCONCLUSIVE;

@@ -210,7 +210,7 @@ RECORD_GETTER(g_clock, record_str(v, result_class(w) == RDTSC_TSC ? "tsc" : "mon
 
 /* What a document read back may say (docs/input-limits.md): a page of 1 byte
  * to 1 GB, a misalignment within one, at most 10^9 rounds, a rate up to a
- * petabyte a second (the rates round_fields.h names) and a time from a
+ * petabyte a second (0: none, rounds faster than their timer resolves) (the rates round_fields.h names) and a time from a
  * femtosecond (some rounds of a 1-byte page) to 11 days, or 0 for a time a
  * timer does not measure (jiffies). Within these every rate derived stays
  * finite. */
@@ -240,9 +240,9 @@ static const struct record_field result_fields[] = {
 	{ .name = "calls", .type = RECORD_UINT, .flags = CSV, .get = g_calls },
 	{ .name = "round_ns", .type = RECORD_UINT, .get = g_round_ns },
 	{ .name = "bytes_per_second_best", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.0f",
-	  .get = g_bps_best, .load = LR(bytes_per_second_best), .range = &report_positive_rate_range },
+	  .get = g_bps_best, .load = LR(bytes_per_second_best), .range = &report_rate_range },
 	{ .name = "bytes_per_second_median", .type = RECORD_REAL, .flags = CSV | REQ, .format = "%.0f",
-	  .get = g_bps_median, .load = LR(bytes_per_second_median), .range = &report_positive_rate_range },
+	  .get = g_bps_median, .load = LR(bytes_per_second_median), .range = &report_rate_range },
 	{ .name = "bytes_per_second_uninterrupted_best", .type = RECORD_REAL, .applies = WINDOW | JIFFIES,
 	  .format = "%.0f", .get = g_bps_unint },
 	{ .name = "ns_per_page_best", .type = RECORD_REAL, .flags = CSV, .format = "%.2f", .get = g_ns_best },

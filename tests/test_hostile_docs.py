@@ -109,7 +109,6 @@ bad_numbers = [
     # A process's value of 0 made compare's interval fail and a 20% loss "noise" (exit 0).
     ("bytes_per_second_processes", [1e10, 0.0], "bytes_per_second_processes[1] is not a number from 1 to 1e+15"),
     ("bytes_per_second_processes", [1e300], "bytes_per_second_processes[0]"),
-    ("bytes_per_second_median", 0, "bytes_per_second_median"),
     # Rounds and the context are read by compare from the JSON itself: checked as they are read.
     ("rounds", [{"effective_clock_hz": 3e9}, {"effective_clock_hz": 1e300}],
      'results[0].rounds[1]: "effective_clock_hz" is missing or not a number from 1e+06 to 1e+12'),
@@ -128,6 +127,15 @@ check_usage_error(["compare", good, write(ctx)], 'context: "reference_clock_hz" 
 # Python writes what JSON cannot hold as bare words: not JSON at all.
 path = write(None, json.dumps(doc(result(ns_per_page_min=float("inf")))).encode())
 check_usage_error(["plot", path], "not a JSON document", "plot refuses Infinity")
+# A rate of 0 is a result with none (its rounds faster than the timer
+# resolved): read, compared as inconclusive, drawn without a NaN.
+norate = write(doc(result(bytes_per_second_median=0, bytes_per_second_best=0)))
+rc, out, err = run("compare", good, norate, "--format", "json")
+c = json.loads(out)["comparisons"][0] if rc == 3 else {}
+check(rc == 3 and c.get("verdict") == "inconclusive" and "no rate in the new run" in c.get("reason", ""),
+      f"compare of a result with no rate: rc={rc} {err!r} {c.get('reason')}")
+rc, svg, err = run("plot", norate)
+check(rc == 0 and "nan" not in svg.lower() and "inf" not in svg, f"plot of a result with no rate: rc={rc} {err!r}")
 # A jiffies result has no time per page: 0 is allowed.
 rc, svg, err = run("plot", write(doc(result(ns_per_page_min=0, ns_per_page_max=0))))
 check(rc == 0 and "nan" not in svg and "inf" not in svg, f"plot of zero times: rc={rc} err={err!r}")

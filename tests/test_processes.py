@@ -155,13 +155,26 @@ if doc["context"].get("tsc_hz"):
     r = doc["results"][0] if doc["results"] else {}
     check(r.get("batch_calls") == 4096 and "timer" in r.get("stability_reasons", []), f"timer too coarse: {r.get('stability_reasons')}")
     # Rounds the timer could not resolve (0 ns) come through from measuring processes too.
-    # xxh64 takes less than a step's 24 ms in 4096 calls; the headline stays a number.
-    doc = bench_json("-H", "xxh64", "--timer", "rdtsc", "--repeat", "2", "--processes", "2",
-                     env={"KSMBENCH_SIMULATE_TSC_STEP": "50000000"})
-    r = doc["results"][0] if doc["results"] else {"rounds": []}
-    check(any(x["ns_per_page"] == 0 for x in r["rounds"]) and isinstance(r.get("ns_per_page_median"), NUM)
-          and isinstance(r.get("bytes_per_second_median"), NUM) and "timer" in r.get("stability_reasons", []),
-          f"timer too coarse, two processes: 0 ns rounds kept, finite figures: {r.get('ns_per_page_median')}")
+    # xxh64 takes less than a step's 24 ms in 4096 calls. A process whose median is
+    # 0 ns has no rate, and the others' would lean slow: the result has none (0), its
+    # timer named, and compare and plot read the document back (inconclusive: no rate).
+    target = temp_file(b"", ".json")
+    rc, out, err = run("bench", *FAST, "-H", "xxh64", "--timer", "rdtsc", "--repeat", "2", "--processes", "3",
+                       "--format", "json", "-o", target, env={"KSMBENCH_SIMULATE_TSC_STEP": "50000000"})
+    r = json.load(open(target))["results"][0] if rc == 0 else {"rounds": [], "process_values": []}
+    none = r.get("bytes_per_second_median") == 0
+    check(rc == 0 and any(x["ns_per_page"] == 0 for x in r["rounds"]) and "timer" in r.get("stability_reasons", [])
+          and (none or r.get("bytes_per_second_median", 0) > 0) and (r.get("ns_per_page_median") == 0) == none,
+          f"timer too coarse, three processes: 0 ns rounds kept, a rate or none: {r.get('ns_per_page_median')}")
+    rc, out, err = run("compare", target, target, "--format", "json")
+    c = json.loads(out)["comparisons"][0] if rc == 3 else {}
+    check(rc == 3 and c.get("verdict") == "inconclusive" and (not none or "no rate in either run" in c["reason"]),
+          f"compare reads it back: rc={rc} {err!r} {c.get('reason')}")
+    svg = temp_file(b"", ".svg")
+    rc, out, err = run("plot", target, "-o", svg)
+    check(rc == 0 and "<svg" in open(svg).read(), f"plot reads it back: rc={rc} {err!r}")
+    os.unlink(svg)
+    os.unlink(target)
 
 # --- measuring processes that fail: one error line, exit 2, no -o file
 d = tempfile.mkdtemp(prefix="ksmbench-workers-")

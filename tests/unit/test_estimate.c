@@ -192,17 +192,19 @@ void test_estimate_verdicts(void)
 	bench_result_release(&r);
 
 	/* Rounds the timer could not resolve (0 ns): a process whose median is
-	 * 0 has no rate to judge (not an infinite one); with none left, the
-	 * rounds' median stands, finite, and no interval. */
-	double zero_some[] = { 0, 0, 0, 40 };
-	make_result(&r, 2, 2, zero_some);
-	CHECK(estimate_result(&r, &estimate_default) == 0 && r.processes_used == 1 && r.over_processes.n == 1 &&
-	      r.ns_per_page.median == 20 && r.over_processes.median == 5e7 && isfinite(r.over_processes.cv));
+	 * 0 has no rate (not an infinite one), and the others' median would
+	 * lean to the slow ones (5 processes, 3 at 0: 54.5 ns from the two
+	 * left): the result has none (0 ns), no interval, its timer too coarse;
+	 * its processes still count as used. */
+	double zero_some[] = { 0, 0, 0, 0, 0, 0, 50, 50, 60, 60 };
+	make_result(&r, 5, 2, zero_some);
+	CHECK(estimate_result(&r, &estimate_default) == 0 && r.processes_used == 5 && r.over_processes.n == 0 &&
+	      r.ns_per_page.median == 0 && r.unstable == STABILITY_TIMER);
 	bench_result_release(&r);
 	double zero_all[] = { 0, 0, 0, 0 };
 	make_result(&r, 2, 2, zero_all);
-	CHECK(estimate_result(&r, &estimate_default) == 0 && r.processes_used == 0 && r.over_processes.n == 0 &&
-	      r.ns_per_page.median == 0 && (r.unstable & STABILITY_FEW_PROCESSES));
+	CHECK(estimate_result(&r, &estimate_default) == 0 && r.processes_used == 2 && r.over_processes.n == 0 &&
+	      r.ns_per_page.median == 0 && (r.unstable & STABILITY_FEW_PROCESSES) && (r.unstable & STABILITY_TIMER));
 	bench_result_release(&r);
 
 	/* Three processes: too few, whatever their agreement. */
