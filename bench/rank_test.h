@@ -1,7 +1,8 @@
 /* The Mann-Whitney U test (Wilcoxon rank-sum): do two sets of round
  * figures come from the same distribution? Used by `compare` to tell a
- * real change from noise. Exact for small samples without ties; the normal
- * approximation with tie and continuity corrections otherwise. */
+ * real change from noise. Exact for small samples (with ties, given the
+ * tie groups); the normal approximation with tie and continuity
+ * corrections otherwise. */
 #ifndef KB_RANK_TEST_H
 #define KB_RANK_TEST_H
 
