@@ -74,8 +74,49 @@ static struct text_shape shape_of(const unsigned char *text, size_t len, size_t 
 	return sh;
 }
 
+/* cJSON answers NULL both for text that is not JSON and for memory that
+ * ran out: its allocations are counted while a document is parsed. */
+static int parse_out_of_memory;
+
+static void *parse_malloc(size_t n)
+{
+	void *p = malloc(n);
+
+	parse_out_of_memory |= p == NULL;
+	return p;
+}
+
+static int by_key(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* A key given twice in one object, anywhere in the document (cJSON keeps
+ * both and its lookups find the first: a second "results" was read
+ * silently), or NULL. keys has room for every key on the way down (the
+ * document's values are at least as many). */
+static const char *duplicate_key(const cJSON *v, const char **keys, size_t room)
+{
+	size_t n = 0;
+
+	for (const cJSON *c = v->child; c; c = c->next) {
+		if (cJSON_IsObject(v) && n < room)
+			keys[n++] = c->string;
+		if (cJSON_IsObject(c) || cJSON_IsArray(c)) {
+			const char *d = duplicate_key(c, keys + n, room - n);
+			if (d)
+				return d;
+		}
+	}
+	qsort(keys, n, sizeof(*keys), by_key);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(keys[i - 1], keys[i]) == 0)
+			return keys[i];
+	return NULL;
+}
+
 /* The document's text as JSON: within the limits, one value and nothing
- * after it but white space; then its schema. */
+ * after it but white space, no key twice in an object; then its schema. */
 static int parse(const char *path, const char *text, size_t len, struct loaded_doc *doc, struct kb_err *err)
 {
 	const char *end = NULL;
@@ -83,10 +124,17 @@ static int parse(const char *path, const char *text, size_t len, struct loaded_d
 	if (len > RESULTS_MAX_BYTES)
 		return kb_fail(err, "%s is larger than %zu bytes, the most a results document may hold", path,
 			       RESULTS_MAX_BYTES);
-	if (shape_of((const unsigned char *)text, len, RESULTS_MAX_VALUES).values > RESULTS_MAX_VALUES)
+	size_t values = shape_of((const unsigned char *)text, len, RESULTS_MAX_VALUES).values;
+	if (values > RESULTS_MAX_VALUES)
 		return kb_fail(err, "%s: more than %d JSON values, the most a results document may hold", path,
 			       RESULTS_MAX_VALUES);
+	cJSON_Hooks counted = { parse_malloc, free };
+	parse_out_of_memory = 0;
+	cJSON_InitHooks(&counted);
 	doc->root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	cJSON_InitHooks(NULL);
+	if (!doc->root && parse_out_of_memory)
+		return kb_fail(err, "%s: out of memory reading it (%zu bytes)", path, len);
 	if (!doc->root) {
 		/* cJSON leaves end at the byte it stopped on, the last one when
 		 * the text ran out (a truncated file). */
@@ -102,6 +150,13 @@ static int parse(const char *path, const char *text, size_t len, struct loaded_d
 	for (size_t at = (size_t)(end - text); at < len; at++)
 		if (!strchr(" \t\r\n", text[at]) || !text[at])
 			return kb_fail(err, "%s: trailing data after the JSON document (at byte %zu)", path, at);
+	const char **keys = malloc((values + 1) * sizeof(*keys));
+	if (!keys)
+		return kb_fail(err, "%s: out of memory reading it (%zu bytes)", path, len);
+	const char *twice = duplicate_key(doc->root, keys, values + 1);
+	free(keys);
+	if (twice)
+		return kb_fail(err, "%s: the key \"%.100s\" is given twice in one object", path, twice);
 	const char *schema = get_string(doc->root, "schema");
 	if (!cJSON_IsObject(doc->root) || !schema)
 		return kb_fail(err, "%s: not a ksmbench results document (no \"schema\"; write one with "

@@ -7,7 +7,7 @@ import json
 import os
 import xml.etree.ElementTree as ET
 
-from clitest import run, check, check_usage_error, temp_file, finish
+from clitest import BIN, run, check, check_usage_error, temp_file, finish
 
 G = 1e9
 EVIL = "X<script>alert(1)</script>\n### ksmbench compare: 0 regressions\n\x1b[2J\x1b]0;pwn\x07|`#"
@@ -127,6 +127,27 @@ check_usage_error(["compare", good, write(ctx)], 'context: "reference_clock_hz" 
 # Python writes what JSON cannot hold as bare words: not JSON at all.
 path = write(None, json.dumps(doc(result(ns_per_page_min=float("inf")))).encode())
 check_usage_error(["plot", path], "not a JSON document", "plot refuses Infinity")
+# A key given twice in one object is refused, wherever it is: cJSON kept
+# the first "results", and the document read as if the second were not there.
+text = json.dumps(doc(result())).encode()
+median = b'"bytes_per_second_median": '
+for what, raw in (("results", text[:-1] + b', "results": []}'),
+                  ("bytes_per_second_median", text.replace(median, median + b"1, " + median)),
+                  ("brand", text.replace(b'"brand": ', b'"brand": "x", "brand": '))):
+    path = write(None, raw)
+    for cmd in (["compare", good, path], ["plot", path]):
+        check_usage_error(cmd, f'the key "{what}" is given twice in one object', f"{cmd[0]}: {what} given twice")
+# Memory that runs out while the document is parsed is said as such, not as
+# text that is not JSON (not where a sanitizer maps the address space).
+if "ASAN_OPTIONS" not in os.environ and not os.environ.get("KSMBENCH_TEST_EMULATED"):
+    import resource
+    import subprocess
+    big = write(doc(*[result(f"h{i}") for i in range(30000)]))
+    limit = 64 << 20
+    p = subprocess.run([BIN, "plot", big, "-o", "/dev/null"], capture_output=True, text=True, timeout=120,
+                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+    check(p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "out of memory reading it" in p.stderr,
+          f"a document too large for the memory left: rc={p.returncode} {p.stderr!r}")
 # A rate of 0 is a result with none (its rounds faster than the timer
 # resolved): read, compared as inconclusive, drawn without a NaN.
 norate = write(doc(result(bytes_per_second_median=0, bytes_per_second_best=0)))
