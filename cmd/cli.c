@@ -1,6 +1,7 @@
 /* Error lines and option diagnostics shared by the subcommands. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,11 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	escape_put(stderr, msg, ESCAPE_TERM);
 	fputc('\n', stderr);
 	return KB_EXIT_USAGE;
+}
+
+int cli_output_failed(const char *cmd)
+{
+	return cli_error(cmd, "cannot write the output: %s", strerror(errno ? errno : EIO));
 }
 
 int cli_fail(const char *cmd, const struct kb_err *err)

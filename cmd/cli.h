@@ -22,6 +22,9 @@ struct cli_command {
 /* Prints "ksmbench CMD: message" on stderr; returns KB_EXIT_USAGE. */
 int cli_error(const char *cmd, const char *fmt, ...) KB_PRINTF(2, 3);
 
+/* "cannot write the output" with the reason errno gives (EIO if none). */
+int cli_output_failed(const char *cmd);
+
 /* Prints an error value the same way; returns KB_EXIT_USAGE. */
 int cli_fail(const char *cmd, const struct kb_err *err);
 

@@ -151,7 +151,7 @@ int cmd_ksm(int argc, char **argv)
 		doc.wide = k.wide;
 		doc.columns = term_columns(stdout);
 		if (rc == 0 && (report_write(f, &doc, stdout) != 0 || fflush(stdout) != 0))
-			rc = cli_error("ksm", "cannot write the output");
+			rc = cli_output_failed("ksm");
 	}
 	free(sys);
 	free(proc);

@@ -279,6 +279,6 @@ int cmd_sum(int argc, char **argv)
 			status = rc;
 	}
 	if (fflush(stdout) != 0)
-		return cli_error("sum", "cannot write the output");
+		return cli_output_failed("sum");
 	return status;
 }

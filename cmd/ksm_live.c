@@ -147,7 +147,7 @@ int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int js
 			shown_sleep = b.sleep_ms;
 		}
 		if (watch_line(&b, &r, &c, json, width) || fflush(stdout) != 0)
-			return cli_error("ksm", "cannot write the output");
+			return cli_output_failed("ksm");
 	}
 	return KB_EXIT_OK;
 }
@@ -241,5 +241,5 @@ int ksm_live_profile(const char *dir, uint64_t window_ns, int json, unsigned wid
 		rc = profile_json(&p, &c);
 	else
 		profile_text(&p, &c, width);
-	return rc || fflush(stdout) != 0 ? cli_error("ksm", "cannot write the output") : KB_EXIT_OK;
+	return rc || fflush(stdout) != 0 ? cli_output_failed("ksm") : KB_EXIT_OK;
 }

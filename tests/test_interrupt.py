@@ -109,7 +109,7 @@ check(p.returncode == 2 and "File too large" in err and not os.path.exists(targe
 check(not [f for f in os.listdir(outdir) if f.startswith(os.path.basename(target))],
       "SIGPIPE, file size limit: no temporary left")
 # Commands without -o and --help too: one error line, exit 2, no signal (153).
-for args in ("list --wide", "--help"):
+for args in ("list --wide", "--help", f"sum --per-page -H xxh64 '{BIN}'"):
     p = subprocess.Popen(f"ulimit -f 1; exec '{BIN}' {args} > '{target}'", shell=True, stderr=subprocess.PIPE, env=ENV)
     err = p.communicate(timeout=60)[1].decode()
     check(p.returncode == 2 and len(err.splitlines()) == 1 and "File too large" in err,
