@@ -492,6 +492,11 @@ void test_bench_cpu_quota(void)
 	put(root, "fs/a/b/cpu.max", "75000 100000\n");
 	cpu_quota_find(cg, cmd, &q);
 	CHECK(q.cpus == 0.75 && strcmp(q.file, "cpu.max") == 0);
+	/* The hybrid layout's unified tree alone, its limit the tightest. */
+	put(root, "fs/a/b/cpu.max", "max 100000\n");
+	put(root, "fs/unified/a/cpu.max", "40000 100000\n");
+	cpu_quota_find(cg, cmd, &q);
+	CHECK(q.cpus > 0.39 && q.cpus < 0.41 && q.quota_us == 40000); /* 0.4: no exact binary */
 	/* Nothing to read, garbage, a quota of 0: no limit, no error. */
 	put(root, "fs/a/b/cpu.max", "0 100000\n");
 	put(root, "fs/unified/a/cpu.max", "garbage\n");
