@@ -112,9 +112,10 @@ int bench_run(const struct bench_plan *plan, void (*progress)(void *arg, const s
 
 /* Reads the pages of every step that hashes a file into store (steps that
  * ask for the same pages share them), for plan->pages: once, before any
- * process measures. A pipe that steps read in different ways is first
- * kept in a temporary file (file_input_keep). store is closed by the
- * caller (page_store_close) either way. */
+ * process measures, up to BENCH_RUN_MEMORY_BYTES (the steps past it are
+ * read by each process). A pipe that steps read in two ways is refused: it
+ * cannot be read again. store is closed by the caller (page_store_close)
+ * either way. */
 int bench_plan_read_pages(const struct bench_plan *plan, struct page_store *store, struct kb_err *err);
 
 /* The data name a step's set gets ("zero", "random", "file:PATH"). */

@@ -10,30 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Inputs that cannot be read twice (a pipe, a FIFO), kept while they are
- * read several times: file_input_open() opens the copy instead. */
-static struct kept_input {
-	char *path;
-	int fd;
-} kept[FILE_INPUT_KEPT_MAX];
-static unsigned nkept;
-
-static int kept_fd(const char *path)
-{
-	for (unsigned i = 0; i < nkept; i++)
-		if (strcmp(kept[i].path, path) == 0)
-			return kept[i].fd;
-	return -1;
-}
-
 int file_input_open(const char *path, struct kb_err *err)
 {
 	struct stat st;
 	int fd;
 
-	if (kept_fd(path) >= 0)
-		fd = fcntl(kept_fd(path), F_DUPFD_CLOEXEC, 0);
-	else if (strcmp(path, "-") == 0)
+	if (strcmp(path, "-") == 0)
 		fd = dup(STDIN_FILENO);
 	else
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -53,77 +35,9 @@ int file_input_open(const char *path, struct kb_err *err)
 
 int file_input_rereadable(const char *path, struct stat *st)
 {
-	int got = kept_fd(path) >= 0	   ? fstat(kept_fd(path), st)
-		  : strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, st)
-					   : stat(path, st);
+	int got = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, st) : stat(path, st);
 
 	return got == 0 && (S_ISREG(st->st_mode) || S_ISBLK(st->st_mode));
-}
-
-static int write_full(int fd, const unsigned char *buf, size_t len)
-{
-	for (size_t done = 0; done < len;) {
-		ssize_t n = write(fd, buf + done, len - done);
-		if (n < 0 && errno != EINTR)
-			return -1;
-		done += n > 0 ? (size_t)n : 0;
-	}
-	return 0;
-}
-
-/* An unlinked temporary file holding everything left to read from fd. */
-static int copy_to_temporary(int fd, const char *path, struct kb_err *err)
-{
-	static unsigned char buf[1 << 16]; /* not on the stack */
-	const char *dir = getenv("TMPDIR");
-	ssize_t n;
-	int tmp;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if ((tmp = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0)
-		return kb_fail_errno(err, errno, "cannot keep '%s' to read it again in %s", path, dir);
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || write_full(tmp, buf, (size_t)n)) {
-			int e = errno;
-			close(tmp);
-			return kb_fail_errno(err, e, "cannot keep '%s' to read it again", path);
-		}
-	}
-	return tmp;
-}
-
-int file_input_keep(const char *path, struct kb_err *err)
-{
-	struct stat st;
-
-	if (kept_fd(path) >= 0 || file_input_rereadable(path, &st))
-		return 0;
-	if (nkept == FILE_INPUT_KEPT_MAX)
-		return kb_fail(err, "cannot keep '%s': more than %d inputs to read twice", path, FILE_INPUT_KEPT_MAX);
-	int fd = file_input_open(path, err);
-	if (fd < 0)
-		return -1;
-	int tmp = copy_to_temporary(fd, path, err);
-	close(fd);
-	if (tmp < 0)
-		return -1;
-	if (!(kept[nkept].path = strdup(path))) {
-		close(tmp);
-		return kb_fail(err, "out of memory");
-	}
-	kept[nkept++].fd = tmp;
-	return 0;
-}
-
-void file_input_forget_kept(void)
-{
-	for (; nkept > 0; nkept--) {
-		close(kept[nkept - 1].fd);
-		free(kept[nkept - 1].path);
-	}
 }
 
 ssize_t file_input_read_full(int fd, void *buf, size_t len, const char *path, struct kb_err *err)

@@ -17,15 +17,6 @@ struct stat;
  * not a pipe, a FIFO or nothing at all. st holds its stat either way. */
 int file_input_rereadable(const char *path, struct stat *st);
 
-/* An input that cannot be read again (a pipe, a FIFO, standard input from
- * either) copied into an unlinked temporary file (in $TMPDIR, else /tmp),
- * which file_input_open(path) opens from then on, until
- * file_input_forget_kept(); nothing to do for a file. */
-int file_input_keep(const char *path, struct kb_err *err);
-void file_input_forget_kept(void);
-
-#define FILE_INPUT_KEPT_MAX 16
-
 /* Reads up to len bytes, retrying short reads and EINTR; returns bytes read
  * (less than len only at end of file) or -1. */
 ssize_t file_input_read_full(int fd, void *buf, size_t len, const char *path, struct kb_err *err);

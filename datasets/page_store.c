@@ -57,15 +57,29 @@ static int write_at(int fd, const void *buf, size_t len, uint64_t offset, struct
 	return 0;
 }
 
+/* Held by memory, and passed to no program but ksmbench itself (workers.c
+ * lets a measuring process inherit it). */
+static int store_file(struct kb_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd = memfd_create("ksmbench-pages", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	if (fd >= 0)
+		return fd;
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0)
+		return kb_fail_errno(err, errno, "cannot keep the pages read (no memory file, nor a file in %s)", dir);
+	return fd;
+}
+
 int page_store_fill(struct page_store *s, unsigned i, const char *path, uint32_t page_size,
 		    const struct dump_options *opts, size_t max_bytes, struct kb_err *err)
 {
 	struct page_content c;
 
-	/* Held by memory, and not passed to any program but ksmbench itself
-	 * (workers.c lets a measuring process inherit it). */
-	if (s->fd < 0 && (s->fd = memfd_create("ksmbench-pages", MFD_CLOEXEC | MFD_ALLOW_SEALING)) < 0)
-		return kb_fail_errno(err, errno, "cannot make a memory file for the pages read");
+	if (s->fd < 0 && (s->fd = store_file(err)) < 0)
+		return -1;
 	if (page_content_file(&c, path, page_size, opts, max_bytes, err))
 		return -1;
 	int rc = write_at(s->fd, c.bytes, c.pages * page_size, s->end, err);
@@ -92,8 +106,9 @@ int page_store_seal(struct page_store *s, struct kb_err *err)
 	if (write_at(s->fd, &head, sizeof(head), 0, err) ||
 	    write_at(s->fd, s->slot, s->slots * sizeof(*s->slot), sizeof(head), err))
 		return -1;
-	/* Nothing more is written: a process that maps it may rely on that. */
-	if (fcntl(s->fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0)
+	/* Nothing more is written: a process that maps it may rely on that
+	 * (a file that is not a memfd takes no seals: EINVAL). */
+	if (fcntl(s->fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0 && errno != EINVAL)
 		return kb_fail_errno(err, errno, "cannot seal the memory file of the pages read");
 	return 0;
 }
@@ -105,6 +120,14 @@ static int bad_store(struct kb_err *err, const char *why)
 	return kb_fail(err, "the pages kept by the ksmbench that started this process are unreadable (%s)", why);
 }
 
+/* A memfd sealed against writes, or the file made where there was none. */
+static int sealed_or_file(int fd)
+{
+	int seals = fcntl(fd, F_GET_SEALS);
+
+	return seals >= 0 ? (seals & F_SEAL_WRITE) != 0 : errno == EINVAL;
+}
+
 int page_store_adopt(struct page_store *s, int fd, unsigned slots, struct kb_err *err)
 {
 	struct store_head head;
@@ -114,8 +137,7 @@ int page_store_adopt(struct page_store *s, int fd, unsigned slots, struct kb_err
 		return -1;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < aligned(index_bytes(slots)) ||
 	    pread(fd, &head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
-	    memcmp(head.magic, store_magic, sizeof(head.magic)) != 0 || head.slots != slots ||
-	    !(fcntl(fd, F_GET_SEALS) & F_SEAL_WRITE)) {
+	    memcmp(head.magic, store_magic, sizeof(head.magic)) != 0 || head.slots != slots || !sealed_or_file(fd)) {
 		page_store_close(s);
 		return bad_store(err, "not the index expected");
 	}
@@ -139,6 +161,11 @@ int page_store_adopt(struct page_store *s, int fd, unsigned slots, struct kb_err
 int page_store_holds(const struct page_store *s, unsigned i)
 {
 	return s && i < s->slots && s->slot[i].pages != 0;
+}
+
+uint64_t page_store_held(const struct page_store *s, unsigned i)
+{
+	return page_store_holds(s, i) ? s->slot[i].pages * s->slot[i].page_size : 0;
 }
 
 int page_store_content(const struct page_store *s, unsigned i, const char *path, uint32_t page_size,

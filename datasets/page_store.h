@@ -4,7 +4,9 @@
  * one anonymous memory file (memfd) that a measuring process inherits
  * across exec and maps. Without it each of 20 processes opened,
  * decompressed and parsed the file again: seconds apiece for a gzip'd or
- * flattened dump. The file starts with the index of its slots. */
+ * flattened dump. The file starts with the index of its slots. Where no
+ * memfd can be made (a seccomp filter, a kernel before 3.17) it is an
+ * unlinked file in $TMPDIR (else /tmp), not sealed. */
 #ifndef KB_PAGE_STORE_H
 #define KB_PAGE_STORE_H
 
@@ -46,8 +48,9 @@ int page_store_seal(struct page_store *s, struct kb_err *err);
  * checked against the plan's number of steps. */
 int page_store_adopt(struct page_store *s, int fd, unsigned slots, struct kb_err *err);
 
-/* Whether slot i holds pages. */
+/* Whether slot i holds pages; the bytes they take. */
 int page_store_holds(const struct page_store *s, unsigned i);
+uint64_t page_store_held(const struct page_store *s, unsigned i);
 
 /* Slot i's pages as content named "file:PATH" (mapped: released with
  * page_content_release()); page_size is what the step expects. */

@@ -160,6 +160,11 @@ static int inconclusive(struct compare_pair *p, const struct compare_settings *s
 	return 0;
 }
 
+/* A shift found through logs and exp() lands a few ulps off: a change of
+ * exactly the threshold (every process 5% slower) read -5.000000000000138%
+ * and was judged past it. Within this of the threshold is at it. */
+#define COMPARE_ULPS 1e-11
+
 /* Whether the change is beyond the threshold with confidence: the whole
  * interval of the shift (new / base, rank_test_ratio_interval at 1 -
  * alpha) lies past it on the median's side. A few processes that rounds the
@@ -178,7 +183,7 @@ static int shift_beyond(struct compare_pair *p, const struct compare_settings *s
 		return rc < 0 ? -1 : 0;
 	p->change_low_percent = (lo - 1) * 100;
 	p->change_high_percent = (hi - 1) * 100;
-	return p->change_percent < 0 ? hi < 1 - t : lo > 1 + t;
+	return p->change_percent < 0 ? hi < 1 - t - COMPARE_ULPS : lo > 1 + t + COMPARE_ULPS;
 }
 
 /* A cold set's rate is the memory's as much as the core's: its pairs are
@@ -203,12 +208,13 @@ static int judge(struct compare_pair *p, const struct compare_settings *s, const
 	 * the two medians can move 10% either way when each run's processes
 	 * fall in two clusters (address layouts), hiding a real change. */
 	double ratio;
+	int rates = a->bytes_per_second_median > 0 && b->bytes_per_second_median > 0;
 	int est = rank_test_ratio_estimate(a->values, a->nvalues, values, b->nvalues, &ratio);
 	if (est < 0)
 		goto done;
-	if (est > 0)
-		ratio = a->bytes_per_second_median > 0 ? b->bytes_per_second_median / k / a->bytes_per_second_median : 1;
-	p->change_percent = (ratio - 1) * 100;
+	if (est > 0 || !rates)
+		ratio = rates ? b->bytes_per_second_median / k / a->bytes_per_second_median : NAN;
+	p->change_percent = (ratio - 1) * 100; /* NaN (null) where a side has no rate */
 	p->base_samples = a->nvalues;
 	p->new_samples = b->nvalues;
 	p->p_value = -1;
@@ -225,14 +231,15 @@ static int judge(struct compare_pair *p, const struct compare_settings *s, const
 	int beyond = 0;
 	if (p->method != METHOD_NONE && (beyond = shift_beyond(p, s, values)) < 0)
 		goto done;
-	if (!(a->bytes_per_second_median > 0) || !(b->bytes_per_second_median > 0)) {
+	double within = s->threshold_percent + COMPARE_ULPS * 100;
+	if (!rates) {
 		/* Rounds faster than their timer resolves: no rate to compare. */
 		snprintf(p->why, sizeof(p->why), "no rate in %s (the timer did not resolve the rounds)",
 			 a->bytes_per_second_median > 0	  ? "the new run"
 			 : b->bytes_per_second_median > 0 ? "the base run"
 							  : "either run");
 		p->verdict = VERDICT_INCONCLUSIVE;
-	} else if (p->change_percent >= -s->threshold_percent && p->change_percent <= s->threshold_percent)
+	} else if (p->change_percent >= -within && p->change_percent <= within)
 		p->verdict = VERDICT_UNCHANGED;
 	else if (inconclusive(p, s, o->runs_differ))
 		p->verdict = VERDICT_INCONCLUSIVE;

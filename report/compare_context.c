@@ -37,10 +37,12 @@ static const cJSON *at(const struct loaded_doc *d, const char *path)
 
 /* A value as text, cut to fit, control characters replaced: it is printed
  * on terminals and in Markdown. A string as it is (as an alias's
- * implementation is given), anything else as JSON. */
-static void text_of(const cJSON *v, char *buf, size_t size)
+ * implementation is given) where that cannot be mistaken: not empty, and
+ * beside another string (1 against "1" would read "1 vs 1"); anything else
+ * as JSON. */
+static void text_of(const cJSON *v, const cJSON *other, char *buf, size_t size)
 {
-	if (cJSON_IsString(v)) {
+	if (cJSON_IsString(v) && cJSON_IsString(other) && v->valuestring[0]) {
 		snprintf(buf, size, "%s", v->valuestring);
 		return;
 	}
@@ -80,8 +82,8 @@ static void compare_field(const struct loaded_doc *a, const struct loaded_doc *b
 	if (!x || !y || cJSON_Compare(x, y, 1))
 		return;
 	snprintf(field, sizeof(field), "context.%s", path);
-	text_of(x, tx, sizeof(tx));
-	text_of(y, ty, sizeof(ty));
+	text_of(x, y, tx, sizeof(tx));
+	text_of(y, x, ty, sizeof(ty));
 	compare_mismatch_add(out, field, tx, ty);
 }
 

@@ -175,6 +175,13 @@ static int parse(const char *path, const char *text, size_t len, struct loaded_d
  * value is its median, and not known to be stable. */
 static void derive_values(const struct loaded_doc *doc, struct loaded_result *r)
 {
+	if (doc->version == 2 && r->processes_read.n == 0 && !(r->bytes_per_second_median > 0)) {
+		r->values = NULL; /* no rate: its rounds were faster than the timer resolved */
+		r->nvalues = 0;
+		r->unstable = 1;
+		r->why = "no rate";
+		return;
+	}
 	if (doc->version == 1 || r->processes_read.n == 0) {
 		r->values = &r->bytes_per_second_median;
 		r->nvalues = 1;

@@ -153,8 +153,8 @@ if "ASAN_OPTIONS" not in os.environ and not os.environ.get("KSMBENCH_TEST_EMULAT
 norate = write(doc(result(bytes_per_second_median=0, bytes_per_second_best=0)))
 rc, out, err = run("compare", good, norate, "--format", "json")
 c = json.loads(out)["comparisons"][0] if rc == 3 else {}
-check(rc == 3 and c.get("verdict") == "inconclusive" and "no rate in the new run" in c.get("reason", ""),
-      f"compare of a result with no rate: rc={rc} {err!r} {c.get('reason')}")
+check(rc == 3 and c.get("verdict") == "inconclusive" and "no rate in the new run" in c.get("reason", "")
+      and c.get("change_percent", 0) is None, f"compare of a result with no rate: rc={rc} {err!r} {c}")
 rc, svg, err = run("plot", norate)
 check(rc == 0 and "nan" not in svg.lower() and "inf" not in svg, f"plot of a result with no rate: rc={rc} {err!r}")
 # A jiffies result has no time per page: 0 is allowed.
