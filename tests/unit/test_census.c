@@ -159,6 +159,16 @@ void test_census_contents(void)
 			CHECK(0);
 	}
 	CHECK(census_counts(c)->distinct == 3000 && census_counts(c)->table_slots > 1024);
+	/* Spread over the table: the longest run of slots in use stays short
+	 * (a build without 128-bit products took the key's remainder, its low
+	 * 16 bits cleared: every key one slot, one run of 3000). */
+	uint64_t nslots, run = 0, longest = 0;
+	const struct census_entry *slots = census_slots(c, &nslots);
+	for (uint64_t i = 0; i < nslots; i++) {
+		run = slots[i].count ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	CHECK(longest < 100);
 	census_free(c);
 
 	CHECK(census_page_is_zero(pages[0], PS));
