@@ -1,6 +1,7 @@
 # ksmbench build. `make run` and `make test` install missing Debian packages
 # first (scripts/install-deps.sh), then build and run.
 
+.DEFAULT_GOAL := all
 CC ?= cc
 BUILD ?= build/default
 OUT ?= ksmbench
@@ -77,17 +78,54 @@ endif
 ifneq ($(filter aarch64%,$(MACHINE)),)
 FLAGS_hashes/crc32c_armv8.c := -march=armv8-a+crc+crypto
 endif
-FLAGS_bench/context.c := -DKB_CFLAGS='"$(CFLAGS)"'
+# A value inside '"..."' on a shell line: its backslashes and double
+# quotes escaped for C, its single quotes for the shell.
+c_string = $(subst ','\'',$(subst ",\",$(subst \,\\,$(1))))
+FLAGS_bench/context.c := -DKB_CFLAGS='"$(call c_string,$(CFLAGS))"'
 FLAGS_common/versions.c := -DKB_ISAL_VERSION='"$(ISAL_VERSION)"' -I$(BUILD)
 
-# The git revision, in a header rewritten only when it changes: a second
-# `make`, or `sudo make install` after `make`, builds nothing. Where git
-# cannot tell (no repository, or root refused a tree it does not own) an
-# existing header stays.
+# Files remade only when their line changes: the git revision, so that a
+# second `make`, or `sudo make install` after `make`, builds nothing (where
+# git cannot tell, no repository or a tree root refused, an existing header
+# stays); and the compiler and flags, so that objects built with others are
+# rebuilt, not mixed with new ones. Real rules, so that `make clean all`
+# makes them again and `make -n` or `-q` says what would change without
+# changing it.
+# The stamp's lines are make variables (tests/test_build.py passes CC,
+# CFLAGS and LDFLAGS back); -Werror is left out, as it changes no object.
 REVISION_H := $(BUILD)/git_revision.h
 REVISION_LINE := \#define KB_GIT_REVISION "$(GIT_REVISION)"
-$(shell mkdir -p $(BUILD) && { { [ "$(GIT_REVISION)" = unknown ] && [ -f $(REVISION_H) ]; } || \
-	echo '$(REVISION_LINE)' | cmp -s - $(REVISION_H) || echo '$(REVISION_LINE)' >$(REVISION_H); })
+FLAGS_STAMP := $(BUILD)/flags
+define NL
+
+
+endef
+STAMP_LIBS := LIBS=$(PKG_CFLAGS) $(HAVE_DEFS) $(LDLIBS)
+FLAGS_LINE := CC=$(CC)$(NL)CFLAGS=$(CFLAGS)$(NL)LDFLAGS=$(LDFLAGS)$(NL)$(STAMP_LIBS)
+quoted = '$(subst ','\'',$(1))'
+write_line = mkdir -p $(dir $(1)) && printf '%s\n' $(call quoted,$(2)) >$(1)
+write_flags = mkdir -p $(dir $(1)) && printf '%s\n' $(call quoted,CC=$(CC)) $(call quoted,CFLAGS=$(CFLAGS)) \
+	$(call quoted,LDFLAGS=$(LDFLAGS)) $(call quoted,$(STAMP_LIBS)) >$(1)
+.PHONY: FORCE
+ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_LINE))
+$(FLAGS_STAMP): FORCE
+endif
+ifneq ($(file <$(REVISION_H)),$(REVISION_LINE))
+ifneq ($(GIT_REVISION)$(wildcard $(REVISION_H)),unknown$(REVISION_H))
+$(REVISION_H): FORCE
+endif
+endif
+
+$(REVISION_H):
+	@$(call write_line,$@,$(REVISION_LINE))
+
+$(FLAGS_STAMP):
+	@$(call write_flags,$@)
+
+# `make clean all`: the clean first, alone, then the rest.
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+.NOTPARALLEL:
+endif
 
 LIB_SRCS := $(wildcard common/*.c hashes/*.c datasets/*.c bench/*.c report/*.c scan/*.c)
 CMD_SRCS := $(wildcard cmd/*.c)
@@ -101,14 +139,14 @@ UNIT := $(BUILD)/unit-tests
 
 all: $(OUT)
 
-$(OUT): $(LIB_OBJS) $(CMD_OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(OUT): $(LIB_OBJS) $(CMD_OBJS) $(FLAGS_STAMP)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
-$(UNIT): $(LIB_OBJS) $(TEST_OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(UNIT): $(LIB_OBJS) $(TEST_OBJS) $(FLAGS_STAMP)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
-# Flags live in this file: objects are rebuilt when it changes.
-$(BUILD)/%.o: %.c Makefile
+# Flags live in this file and the stamp: objects are rebuilt when either changes.
+$(BUILD)/%.o: %.c Makefile $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(FLAGS_$<) -c -o $@ $<
 
@@ -181,8 +219,7 @@ FUZZ_LIB_SRCS := $(LIB_SRCS)
 
 fuzz-build:
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) WERROR=-Werror \
-		CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
-	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) $(FUZZ_TARGETS)
+		CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_TARGETS)
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_reader.h $(FUZZ_LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o)
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE $(WARN) -Werror $(FUZZ_SAN) $(PKG_CFLAGS) -fsanitize=fuzzer -o $@ $< \
@@ -220,13 +257,13 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man/man1
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
-INSTALLED := $(DESTDIR)$(BINDIR)/ksmbench $(DESTDIR)$(MANDIR)/ksmbench.1 $(DESTDIR)$(COMPLETIONDIR)/ksmbench
+INSTALLED := "$(DESTDIR)$(BINDIR)/ksmbench" "$(DESTDIR)$(MANDIR)/ksmbench.1" "$(DESTDIR)$(COMPLETIONDIR)/ksmbench"
 
 install: $(OUT)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR)
-	install -m 755 $(OUT) $(DESTDIR)$(BINDIR)/ksmbench
-	install -m 644 ksmbench.1 $(DESTDIR)$(MANDIR)/ksmbench.1
-	install -m 644 completion/ksmbench.bash $(DESTDIR)$(COMPLETIONDIR)/ksmbench
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(COMPLETIONDIR)"
+	install -m 755 "$(OUT)" "$(DESTDIR)$(BINDIR)/ksmbench"
+	install -m 644 ksmbench.1 "$(DESTDIR)$(MANDIR)/ksmbench.1"
+	install -m 644 completion/ksmbench.bash "$(DESTDIR)$(COMPLETIONDIR)/ksmbench"
 
 uninstall:
 	rm -f $(INSTALLED)

@@ -33,8 +33,11 @@ def compiles(text):
 rel = os.path.relpath(BIN, ROOT)
 m = re.fullmatch(r"build/([\w-]+)/ksmbench", rel)
 build = "build/default" if rel == "ksmbench" else f"build/{m.group(1)}" if m else None
-if build and os.path.isfile(os.path.join(ROOT, build, "git_revision.h")):
-    vars_ = [f"BUILD={build}", f"OUT={rel}"]
+stamp = os.path.join(ROOT, build or "-", "flags")
+if build and os.path.isfile(os.path.join(ROOT, build, "git_revision.h")) and os.path.isfile(stamp):
+    # The build's own CC, CFLAGS and LDFLAGS, as its stamp keeps them (make san-test's, clang's).
+    vars_ = [f"BUILD={build}", f"OUT={rel}"] + [l for l in open(stamp).read().splitlines()
+                                                if l.split("=")[0] in ("CC", "CFLAGS", "LDFLAGS")]
     # --- up to date: make -q says so, with the revision as git tells it or unknown
     rc, out, err = make("-q", *vars_, rel)
     check(rc == 0, f"make -q {rel} after a build: rc={rc} {out[-300:]!r}{err[-300:]!r}")
@@ -48,6 +51,12 @@ if build and os.path.isfile(os.path.join(ROOT, build, "git_revision.h")):
     # --- a second make prints no compile or link command
     rc, out, err = make(*vars_, rel)
     check(rc == 0 and compiles(out) == [], f"a second make builds nothing: {compiles(out)[:3]!r}")
+    # --- other flags rebuild every object (not mixed with these), and a dry run changes nothing
+    other = [v for v in vars_ if not v.startswith("CFLAGS=")] + ["CFLAGS=-O0 -g -DKB_OTHER_FLAGS"]
+    rc, out, err = make("-n", *other, rel)
+    rc2, out2, err2 = make("-q", *vars_, rel)
+    check(rc == 0 and len(compiles(out)) > 100 and rc2 == 0,
+          f"other CFLAGS rebuild every object ({len(compiles(out))} commands); after the dry run, up to date: {rc2}")
     # --- make install after make compiles nothing
     stage = tempfile.mkdtemp(prefix="ksmbench-stage-")
     rc, out, err = make(*vars_, "PREFIX=/opt/kb", f"DESTDIR={stage}", "install")
