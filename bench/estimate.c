@@ -193,7 +193,7 @@ int estimate_result(struct bench_result *r, const struct estimate_rules *rules)
 	}
 	/* The rate and back lose an ulp now and then: kept within the rounds'
 	 * range. */
-	double median = unresolved ? 0 : w.nvalues ? 1e9 / r->over_processes.median : r->ns_per_page.median;
+	double median = w.nvalues ? 1e9 / r->over_processes.median : r->ns_per_page.median;
 	r->ns_per_page.median = unresolved		       ? 0
 				: median < r->ns_per_page.min ? r->ns_per_page.min
 				: median > r->ns_per_page.max ? r->ns_per_page.max

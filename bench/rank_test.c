@@ -286,15 +286,19 @@ static double exact_p_tied(const size_t *sizes, size_t ngroups, size_t m, size_t
 {
 	size_t w = 2 * m * n + 1, before = 0;
 	double *p = calloc((m + 1) * w, sizeof(double)), *q = calloc((m + 1) * w, sizeof(double));
+	double *ways = malloc((m + 1) * sizeof(double)); /* C(t, c) of the group, c <= m */
 
-	if (!p || !q) {
+	if (!p || !q || !ways) {
 		free(p);
 		free(q);
+		free(ways);
 		return -1;
 	}
 	p[0] = 1;
 	for (size_t g = 0; g < ngroups; g++) {
 		size_t t = sizes[g];
+		for (size_t c = 0; c <= t && c <= m; c++)
+			ways[c] = choose(t, c);
 		memset(q, 0, (m + 1) * w * sizeof(double));
 		for (size_t j = 0; j <= m && j <= before; j++) {
 			size_t seconds = before - j; /* the second sample's values below the group */
@@ -305,7 +309,7 @@ static double exact_p_tied(const size_t *sizes, size_t ngroups, size_t m, size_t
 					continue;
 				for (size_t c = 0; c <= t && j + c <= m; c++)
 					if (seconds + (t - c) <= n)
-						q[(j + c) * w + x + 2 * c * seconds + c * (t - c)] += p[j * w + x] * choose(t, c);
+						q[(j + c) * w + x + 2 * c * seconds + c * (t - c)] += p[j * w + x] * ways[c];
 			}
 		}
 		double *swap = p;
@@ -319,6 +323,7 @@ static double exact_p_tied(const size_t *sizes, size_t ngroups, size_t m, size_t
 			hit += p[m * w + x];
 	free(p);
 	free(q);
+	free(ways);
 	hit /= choose(m + n, m);
 	return hit > 1 ? 1 : hit;
 }
