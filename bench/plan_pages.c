@@ -6,11 +6,6 @@
 #include "../datasets/file_input.h"
 #include "run.h"
 
-static int from_file(const struct page_set_request *r)
-{
-	return strcmp(r->data, "zero") != 0 && strcmp(r->data, "random") != 0;
-}
-
 /* The first step that reads the same pages as step i (i if none). The
  * format and its options are the run's, the same for every step. */
 static unsigned first_same(const struct bench_plan *plan, unsigned i)
@@ -19,7 +14,7 @@ static unsigned first_same(const struct bench_plan *plan, unsigned i)
 
 	for (unsigned j = 0; j < i; j++) {
 		const struct page_set_request *q = &plan->steps[j].set;
-		if (from_file(q) && strcmp(q->data, r->data) == 0 && q->page_size == r->page_size &&
+		if (page_set_data_is_file(q->data) && strcmp(q->data, r->data) == 0 && q->page_size == r->page_size &&
 		    page_set_request_file_bytes(q) == page_set_request_file_bytes(r))
 			return j;
 	}
@@ -33,7 +28,7 @@ static int read_again(const struct bench_plan *plan, unsigned i)
 	const struct page_set_request *r = &plan->steps[i].set;
 
 	for (unsigned j = 0; j < i; j++)
-		if (from_file(&plan->steps[j].set) && strcmp(plan->steps[j].set.data, r->data) == 0 &&
+		if (page_set_data_is_file(plan->steps[j].set.data) && strcmp(plan->steps[j].set.data, r->data) == 0 &&
 		    first_same(plan, j) == j && first_same(plan, i) == i)
 			return 1;
 	return 0;
@@ -52,7 +47,7 @@ static int read_all(const struct bench_plan *plan, struct page_store *store, str
 		const struct page_set_request *r = &plan->steps[i].set;
 		unsigned same = first_same(plan, i);
 		struct stat st;
-		if (!from_file(r))
+		if (!page_set_data_is_file(r->data))
 			continue;
 		if (same < i) {
 			if (page_store_holds(store, same))

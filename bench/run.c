@@ -14,10 +14,7 @@ void bench_step_data(const struct bench_step *step, char *buf, size_t size)
 {
 	const char *d = step->set.data;
 
-	if (strcmp(d, "zero") == 0 || strcmp(d, "random") == 0)
-		snprintf(buf, size, "%s", d);
-	else
-		snprintf(buf, size, "file:%s", d);
+	snprintf(buf, size, page_set_data_is_file(d) ? "file:%s" : "%s", d);
 }
 
 /* What a step's set holds in memory, near enough to group by. */
@@ -27,7 +24,7 @@ static uint64_t step_bytes(const struct bench_step *step)
 
 	if (r->cold)
 		return page_set_request_ws_bytes(r);
-	if (strcmp(r->data, "zero") == 0 || strcmp(r->data, "random") == 0)
+	if (!page_set_data_is_file(r->data))
 		return (uint64_t)r->page_size + r->misalign + 64;
 	return PAGE_SET_HOT_FILE_MAX;
 }

@@ -171,18 +171,13 @@ static int once_each(const char *opt, const char *text, const char *const *items
 	return 0;
 }
 
-static int is_file(const char *data)
-{
-	return strcmp(data, "zero") != 0 && strcmp(data, "random") != 0;
-}
-
 /* The name a dataset's results are matched by: a file's base name (a run's
  * files may lie elsewhere in the next), else zero or random. */
 static const char *match_name(const char *data)
 {
 	const char *slash = strrchr(data, '/');
 
-	return is_file(data) && slash ? slash + 1 : data;
+	return page_set_data_is_file(data) && slash ? slash + 1 : data;
 }
 
 /* --data's datasets each named whole and once: a file's path must fit the
@@ -193,7 +188,7 @@ static const char *match_name(const char *data)
 static int data_names_usable(const char *text, const char *const *items, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
-		if (is_file(items[i]) && strlen(items[i]) + strlen("file:") >= PAGE_SET_DATA_MAX)
+		if (page_set_data_is_file(items[i]) && strlen(items[i]) + strlen("file:") >= PAGE_SET_DATA_MAX)
 			return cli_error("bench", "--data '%.40s...': a path of more than %zu bytes cannot name its "
 					 "results", items[i], PAGE_SET_DATA_MAX - 1 - strlen("file:"));
 		for (unsigned j = 0; j < i; j++)
@@ -324,7 +319,7 @@ static int check_sweep(const struct bench_opts *o)
 	int files = 0;
 
 	for (unsigned i = 0; i < s->ndata; i++)
-		files += is_file(s->data[i]);
+		files += page_set_data_is_file(s->data[i]);
 	if ((o->base.set.dump.format || o->base.set.dump.lime.ranges) && !files)
 		return cli_error("bench", "--input-format and --lime-ranges are for --data FILE");
 	for (unsigned m = 0; m < s->nmisalign; m++)
@@ -457,7 +452,7 @@ static unsigned build_steps(const struct bench_opts *o, uint64_t llc_bytes, stru
 					st->set.misalign = s->misalign[m];
 					st->set.llc_bytes = llc_bytes;
 					st->set.flushed = bench_timer_flushes(&st->cfg);
-					if (!is_file(s->data[d]))
+					if (!page_set_data_is_file(s->data[d]))
 						st->set.dump = (struct dump_options){ 0 };
 					st->building_note = st->set.cold ? "building the cold working set" : NULL;
 				}

@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "../bench/ceiling.h"
 #include "../bench/pin.h"
@@ -160,15 +159,12 @@ int run_cli_measure(const struct run_cli_run *run, struct bench_results *out)
 
 	struct bench_plan plan = run->plan;
 	struct page_store pages;
-	char data[PAGE_SET_DATA_MAX];
 	progress_init(&progress, run->cmd, run->quiet);
-	for (unsigned i = 0; i < plan.nsteps; i++) {
-		bench_step_data(&plan.steps[i], data, sizeof(data));
-		if (strncmp(data, "file:", 5) == 0) {
+	for (unsigned i = 0; i < plan.nsteps; i++)
+		if (page_set_data_is_file(plan.steps[i].set.data)) {
 			progress_show(&progress, &(struct bench_progress){ .note = "reading the pages of the data" });
 			break;
 		}
-	}
 	if (bench_plan_read_pages(&plan, &pages, &err)) {
 		rc = cli_fail(run->cmd, &err);
 	} else if (plan.pages = &pages, plan.processes == 1) {

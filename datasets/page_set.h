@@ -29,6 +29,9 @@ struct page_set {
 	int flushed;                 /* cold by flushing: see page_set_request.flushed */
 };
 
+/* Whether a set's data names a file: anything but "zero" and "random". */
+int page_set_data_is_file(const char *data);
+
 /* The content of the pages before they are laid out: whole pages, packed. */
 struct page_content {
 	unsigned char *bytes;

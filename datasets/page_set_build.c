@@ -32,6 +32,11 @@ const char *page_set_cold_by(const struct page_set_request *req)
 	return req->flushed ? "flush" : "size";
 }
 
+int page_set_data_is_file(const char *data)
+{
+	return strcmp(data, "zero") != 0 && strcmp(data, "random") != 0;
+}
+
 size_t page_set_request_file_bytes(const struct page_set_request *req)
 {
 	return req->cold ? (size_t)page_set_request_ws_bytes(req) : PAGE_SET_HOT_FILE_MAX;

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/temp_file.h"
+
 /* Offsets of slots: a multiple of the largest page size a kernel maps by
  * (64 KiB on arm64 and ppc64), so that any process can map its slot. */
 #define STORE_ALIGN (64u << 10)
@@ -61,14 +63,10 @@ static int write_at(int fd, const void *buf, size_t len, uint64_t offset, struct
  * lets a measuring process inherit it). */
 static int store_file(struct kb_err *err)
 {
-	const char *dir = getenv("TMPDIR");
+	char dir[4096];
 	int fd = memfd_create("ksmbench-pages", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 
-	if (fd >= 0)
-		return fd;
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0)
+	if (fd < 0 && (fd = temp_file_unnamed(dir, sizeof(dir))) < 0)
 		return kb_fail_errno(err, errno, "cannot keep the pages read (no memory file, nor a file in %s)", dir);
 	return fd;
 }

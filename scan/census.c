@@ -15,6 +15,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "../common/temp_file.h"
+
 /* Grow (double) past this load; sized from expected_pages it never does. */
 #define LOAD_MAX_NUM 9
 #define LOAD_MAX_DEN 10
@@ -219,26 +221,14 @@ static void note_table_size(struct census *c)
 					     (c->cfg.nsums > 1 ? 4u * (c->cfg.nsums - 1) : 0));
 }
 
-/* An unnamed temporary file in $TMPDIR (glibc's tmpfile() ignores it),
- * else /tmp: removed at once, so nothing is left behind however the run
- * ends. */
+/* The spill: an unnamed temporary file (common/temp_file.h). */
 static FILE *spill_open(void)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	FILE *f;
-	int fd;
+	char dir[4096];
+	int fd = temp_file_unnamed(dir, sizeof(dir));
+	FILE *f = fd >= 0 ? fdopen(fd, "w+b") : NULL;
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if ((size_t)snprintf(path, sizeof(path), "%s/ksmbench-spill-XXXXXX", dir) >= sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	if ((fd = mkstemp(path)) < 0)
-		return NULL;
-	unlink(path);
-	if (!(f = fdopen(fd, "w+b")))
+	if (fd >= 0 && !f)
 		close(fd);
 	return f;
 }
