@@ -4,10 +4,10 @@
  * bytes a step; the rest goes in three crc32q streams advanced in the same
  * loop, 4 crc32q a stream a step, each right after one fold, so that where
  * the crc32 unit and the carry-less multipliers issue in parallel the two
- * overlap (family 25 model 17: 8 vpclmulqdq alone 16 cycles, with the 12
- * crc32q 17; docs/hashes.md). On Zen 3 they do not, so there it cannot beat
- * crc32c-3way-fit; the `crc32c` alias chooses it only where measurement
- * shows it wins. Below CRC32C_FUSED_AVX2_MIN_BYTES it is
+ * overlap (families 25 model 17 and model 1: 8 vpclmulqdq alone 16 cycles,
+ * with the 12 crc32q 17; docs/hashes.md). Where they do not, it cannot beat
+ * crc32c-3way-fit: the `crc32c` alias chooses it by a table line backed by
+ * a measurement, or by measuring. Below CRC32C_FUSED_AVX2_MIN_BYTES it is
  * crc32c-vpclmul-avx2's code. Built with -msse4.2 -mpclmul -mavx2
  * -mvpclmulqdq (and, with GCC, -fno-schedule-insns2: the Makefile's
  * IN_ORDER), x86-64 only. */
