@@ -51,4 +51,13 @@ const char *disturb_name(unsigned i);
  * memory runs out). */
 struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n);
 
+/* The share of the run's throughput reference below which a result's own
+ * may not go (disturb_reference_for). */
+#define DISTURB_OWN_FLOOR 0.75
+
+/* What r's rounds are judged against: the run's clock, and the upper
+ * decile of r's own rounds' throughputs, kept within DISTURB_OWN_FLOOR to
+ * 1 times the run's. */
+struct disturb_reference disturb_reference_for(const struct disturb_reference *run, const struct bench_result *r);
+
 #endif

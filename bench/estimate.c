@@ -211,8 +211,9 @@ int estimate_results_against(struct bench_result *results, size_t n, const struc
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
+		struct disturb_reference own = disturb_reference_for(ref, &results[i]);
 		for (unsigned j = 0; j < results[i].repeats; j++)
-			results[i].rounds[j].disturbed = disturb_round(&results[i].rounds[j], ref, t);
+			results[i].rounds[j].disturbed = disturb_round(&results[i].rounds[j], &own, t);
 		rc |= estimate_result(&results[i], rules);
 	}
 	return rc;

@@ -21,8 +21,9 @@ struct estimate_rules {
 
 extern const struct estimate_rules estimate_default;
 
-/* Classifies every round of results[0..n) against ref (disturb.h) and
- * estimates each result; -1 if memory runs out. */
+/* Classifies every round of results[0..n) against ref, each result's
+ * throughput against its own (disturb_reference_for), and estimates each
+ * result; -1 if memory runs out. */
 int estimate_results_against(struct bench_result *results, size_t n, const struct disturb_reference *ref,
 			     const struct disturb_thresholds *t, const struct estimate_rules *rules);
 

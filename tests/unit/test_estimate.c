@@ -291,6 +291,27 @@ void test_estimate_verdicts(void)
 	r.rounds[4].throughput = 11;
 	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0 && r.rounds[4].disturbed == DISTURB_SHARED);
 	bench_result_release(&r);
+	/* Each result against its own rounds' usual level, not below 0.75 of
+	 * the run's: one whose probe reads 0.8 of the others' throughout (as
+	 * after crc32c-sse42 on Zen 3) loses only its shared round; one shared
+	 * throughout (0.5) loses every round. */
+	struct bench_result three[3];
+	for (unsigned k = 0; k < 3; k++) {
+		make_result(&three[k], 5, 2, ok);
+		for (unsigned i = 0; i < 10; i++)
+			three[k].rounds[i].throughput = k == 0 ? 20 : k == 1 ? 16 : 10;
+	}
+	three[1].rounds[6].throughput = 9;
+	ref = disturb_reference_of(three, 3);
+	CHECK(NEAR(ref.throughput, 20, 1e-12));
+	struct disturb_reference own = disturb_reference_for(&ref, &three[1]);
+	CHECK(NEAR(own.throughput, 16, 1e-12) && own.clock_hz == ref.clock_hz);
+	CHECK(NEAR(disturb_reference_for(&ref, &three[2]).throughput, 15, 1e-12));
+	CHECK(estimate_results(three, 3, &disturb_default, &estimate_default) == 0);
+	CHECK(three[0].rounds_disturbed == 0 && three[1].rounds_disturbed == 1 &&
+	      three[1].rounds[6].disturbed == DISTURB_SHARED && three[2].rounds_disturbed == 10);
+	for (unsigned k = 0; k < 3; k++)
+		bench_result_release(&three[k]);
 
 	/* rdtsc: a counter step above 1% of a call is "timer too coarse". */
 	make_result(&r, 5, 1, ok);
