@@ -2,8 +2,8 @@
  * implementation's ceiling (docs/ceilings.md has the formulas and why).
  * Library API for `ksmbench ceiling` and the results' "% of ceiling":
  * measure once (ceiling_measure, about half a second), then ask
- * ceiling_bound() per implementation and page size; ceiling_for() does both
- * with a per-process cache. */
+ * ceiling_bound() per implementation and page size; ceiling_process_figures()
+ * measures once per process. */
 #ifndef KB_CEILING_H
 #define KB_CEILING_H
 
@@ -135,9 +135,6 @@ int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, si
  * a temporary mapping of 4x the last-level cache) and kept: for a results
  * document's context. NULL with err if the memory probes cannot map. */
 const struct ceiling_figures *ceiling_process_figures(struct kb_err *err);
-
-/* ceiling_bound() from ceiling_process_figures(), calls back to back. */
-int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_bound *bound, struct kb_err *err);
 
 struct bench_result;
 

@@ -208,17 +208,6 @@ const struct ceiling_figures *ceiling_process_figures(struct kb_err *err)
 	return &figures;
 }
 
-int ceiling_for(const struct hash_impl *h, size_t page_size, struct ceiling_bound *bound, struct kb_err *err)
-{
-	const struct ceiling_figures *f = ceiling_process_figures(err);
-
-	if (!f)
-		return -1;
-	if (ceiling_bound(f, h, page_size, 0, bound))
-		return kb_fail(err, "no ceiling for %s: %s", h->name, bound->limit);
-	return 0;
-}
-
 void ceiling_bound_results(const struct ceiling_figures *f, struct bench_result *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -12,7 +12,7 @@
 
 /* The ceiling's probe of the core clock is this same chain: one loop, so the
  * two figures cannot drift apart. */
-uint64_t clock_chain_run(uint64_t adds)
+static uint64_t clock_chain_run(uint64_t adds)
 {
 	uint64_t x = adds;
 

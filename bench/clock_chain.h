@@ -20,10 +20,6 @@
  * 50 ms cost ~0.1% of it, and a 10 ns clock step is 0.1% of a chain. */
 #define CLOCK_CHAIN_ADDS 32768u
 
-/* Runs the chain of adds additions (a multiple of 8); returns its result
- * (published by the caller so that the chain is not optimized away). */
-uint64_t clock_chain_run(uint64_t adds);
-
 /* The clock in Hz: the fastest of three chains (an interruption only makes
  * one slower), timed with CLOCK_MONOTONIC. */
 double clock_chain_hz(void);

@@ -10,7 +10,8 @@
 #include "interference.h"
 #include "schedule.h"
 
-void bench_step_data(const struct bench_step *step, char *buf, size_t size)
+/* The data name a step's set gets ("zero", "random", "file:PATH"). */
+static void bench_step_data(const struct bench_step *step, char *buf, size_t size)
 {
 	const char *d = step->set.data;
 

@@ -118,7 +118,4 @@ int bench_run(const struct bench_plan *plan, void (*progress)(void *arg, const s
  * either way. */
 int bench_plan_read_pages(const struct bench_plan *plan, struct page_store *store, struct kb_err *err);
 
-/* The data name a step's set gets ("zero", "random", "file:PATH"). */
-void bench_step_data(const struct bench_step *step, char *buf, size_t size);
-
 #endif

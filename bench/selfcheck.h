@@ -30,8 +30,4 @@ struct selfcheck_row {
 int selfcheck_run(const struct hash_impl *h, const struct page_set *set, const struct bench_config *cfg,
 		  struct selfcheck_row *row, struct kb_err *err);
 
-/* The minimal loop: calls calls of fn on one page between two clock reads;
- * returns ns per call. */
-double selfcheck_minimal_loop(hash_fn fn, const unsigned char *page, size_t len, uint64_t calls);
-
 #endif

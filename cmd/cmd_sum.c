@@ -57,7 +57,8 @@ static const struct {
 	{ "jhash2", "JHASH2", "jhash2" },
 };
 
-const char *sum_tag_of(const struct hash_impl *h, char *buf, size_t size)
+/* The tag of --tag lines for h ("XXH64" as xxhsum writes it), into buf. */
+static const char *sum_tag_of(const struct hash_impl *h, char *buf, size_t size)
 {
 	const struct hash_impl *r = hash_resolve(h);
 	size_t i;

@@ -25,9 +25,6 @@ int sum_file_digest(const struct hash_impl *h, const char *path, char hex[HASH_H
  * bits KSM keeps (calc_checksum() stores the hash as a u32: its low bits). */
 void sum_page_hex(const struct sum_options *o, const unsigned char *page, char hex[HASH_HEX_MAX]);
 
-/* The tag of --tag lines for h ("XXH64" as xxhsum writes it), into buf. */
-const char *sum_tag_of(const struct hash_impl *h, char *buf, size_t size);
-
 /* The hash a tag names, or NULL. */
 const struct hash_impl *sum_hash_of_tag(const char *tag, size_t len);
 

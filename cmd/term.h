@@ -37,7 +37,7 @@ struct progress {
 };
 
 void progress_init(struct progress *p, const char *cmd, int quiet);
-/* A bench_progress_fn (bench/run.h): arg is the struct progress. */
+/* The run's progress callback (bench/run.h): arg is the struct progress. */
 void progress_show(void *arg, const struct bench_progress *b);
 /* Erases the line (before anything else is written to the terminal). */
 void progress_clear(struct progress *p);

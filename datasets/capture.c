@@ -79,7 +79,9 @@ static long read_proc_number(const char *path, const char *key)
 	return v;
 }
 
-void capture_permission_cause(pid_t pid, char *buf, size_t len)
+/* Why this process may not read pid's memory, as one phrase (ownership,
+ * Yama ptrace_scope, CAP_SYS_PTRACE, dumpability). */
+static void capture_permission_cause(pid_t pid, char *buf, size_t len)
 {
 	char path[64];
 	int cap = capture_has_cap_sys_ptrace();

@@ -73,10 +73,6 @@ struct capture_interval {
 int capture_processes(struct capture_job *jobs, size_t n, const struct capture_options *o,
 		      struct capture_interval *iv, struct kb_err *err);
 
-/* Why this process may not read pid's memory, as one phrase (ownership,
- * Yama ptrace_scope, CAP_SYS_PTRACE, dumpability). */
-void capture_permission_cause(pid_t pid, char *buf, size_t len);
-
 /* Internals shared by the capture's files. */
 #define CAPTURE_PRESENT (1ull << 63)     /* in the page words while laying out */
 #define CAPTURE_ZERO_MAPPED (1ull << 62)

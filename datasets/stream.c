@@ -241,8 +241,11 @@ ssize_t kb_stream_read(struct kb_stream *s, uint64_t off, void *buf, size_t len,
 	return s->ops->read_at(s, off, buf, len, err);
 }
 
-ssize_t kb_stream_read_least(struct kb_stream *s, uint64_t off, void *buf, size_t len, size_t span,
-			     const char *what, struct kb_err *err)
+/* Reads up to span bytes at off into buf, of which the first len (at most
+ * span) must be there, failing as kb_stream_read_exact does: the count
+ * read, or -1. */
+static ssize_t kb_stream_read_least(struct kb_stream *s, uint64_t off, void *buf, size_t len, size_t span,
+				    const char *what, struct kb_err *err)
 {
 	if (kb_stream_check_range(s, off, len, what, err))
 		return -1;

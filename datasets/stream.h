@@ -75,12 +75,6 @@ ssize_t kb_stream_read(struct kb_stream *s, uint64_t off, void *buf, size_t len,
 int kb_stream_read_exact(struct kb_stream *s, uint64_t off, void *buf, size_t len, const char *what,
 			 struct kb_err *err);
 
-/* Reads up to span bytes at off into buf, of which the first len (at most
- * span) must be there, failing as kb_stream_read_exact does: the count
- * read, or -1. */
-ssize_t kb_stream_read_least(struct kb_stream *s, uint64_t off, void *buf, size_t len, size_t span,
-			     const char *what, struct kb_err *err);
-
 /* A stream's bytes [off, off + len), kept in a buffer of the caller's: a
  * window read ahead, so that small reads one after another (a dump's
  * segments or pages) cost one system call. len 0: empty. */

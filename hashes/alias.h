@@ -19,7 +19,7 @@ struct alias_rule {
 	const char *vendor;
 	unsigned family, model_lo, model_hi;
 	uint32_t needs, lacks;
-	const char *cpu;      /* what the line stands for, e.g. "AMD Zen 3" */
+	const char *cpu;      /* what the line stands for, e.g. "AMD 25/0x00-0x0f (Zen 3)" */
 	const char *crc32c, *xxh3, *xxh128;
 	const char *evidence; /* where the measurement is recorded */
 };
@@ -65,7 +65,8 @@ const struct alias_choice *alias_choice_made(const struct hash_impl *alias);
  * of its candidates that runs here. */
 int alias_adopt(const char *alias, const char *impl, struct kb_err *err);
 
-/* "table: AMD Zen 3 (docs/hashes.md#...)", "measured at start-up: ..." */
+/* "table: AMD 25/0x00-0x0f (Zen 3) (docs/hashes.md#...)", "measured at
+ * start-up: ...", "the only candidate this CPU runs" */
 const char *alias_choice_describe(const struct alias_choice *c, char *buf, size_t size);
 
 /* The page size of the start-up measurement. */

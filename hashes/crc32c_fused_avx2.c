@@ -8,7 +8,8 @@
  * with the 12 crc32q 17; docs/hashes.md). Where they do not, it cannot beat
  * crc32c-3way-fit: the `crc32c` alias chooses it by a table line backed by
  * a measurement, or by measuring. Below CRC32C_FUSED_AVX2_MIN_BYTES it is
- * crc32c-vpclmul-avx2's code. Built with -msse4.2 -mpclmul -mavx2
+ * crc32c-vpclmul-avx2's code, and below that entry's own threshold
+ * crc32c-3way-fit's. Built with -msse4.2 -mpclmul -mavx2
  * -mvpclmulqdq (and, with GCC, -fno-schedule-insns2: the Makefile's
  * IN_ORDER), x86-64 only. */
 #include "hash.h"

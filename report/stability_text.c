@@ -104,8 +104,9 @@ void report_unstable_line(const struct bench_result *r, int by_impl, enum escape
 		 r->cache, page, bench_timer_label(r->timer, r->apart), reasons);
 }
 
-int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, enum escape_target esc,
-			 const char *prefix)
+/* One "PREFIXunstable: ..." line per unstable result of r[0..n). */
+static int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, enum escape_target esc,
+				 const char *prefix)
 {
 	char line[800 + 4 * PAGE_SET_DATA_MAX];
 
@@ -115,15 +116,6 @@ int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int
 			fprintf(out, "%s%s\n", prefix, line);
 		}
 	return ferror(out) ? -1 : 0;
-}
-
-size_t report_unstable_count(const struct bench_result *r, size_t n)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		k += r[i].unstable != 0;
-	return k;
 }
 
 /* Which of data, cache and page size tell apart results of r[0..n) that

@@ -28,13 +28,6 @@ unsigned report_shared_from_outside(const struct bench_result *r);
  * dataset's name (a file's, foreign) is escaped for esc. */
 void report_unstable_line(const struct bench_result *r, int by_impl, enum escape_target esc, char *buf, size_t size);
 
-/* One "PREFIXunstable: ..." line per unstable result of r[0..n). */
-int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, enum escape_target esc,
-			 const char *prefix);
-
-/* How many of r[0..n) are unstable. */
-size_t report_unstable_count(const struct bench_result *r, size_t n);
-
 /* With width 0, report_unstable_lines; else one line (wrapped to width)
  * naming the unstable results, "hash/timer" ("xxh64/zero/4096/window" where
  * the results' data, cache or page size differ), and where the reasons are. */

@@ -57,7 +57,9 @@ double svg_axis_top(double max, double step)
 	return ceil((max > 0 ? max : 1) / step) * step;
 }
 
-void svg_axis(FILE *out, double x0, double x1, double y, double step, double top, int labels_above)
+/* An axis from x0 (0) to x1 (top) at height y, a tick every step, the tick
+ * labels above the line or below it. */
+static void svg_axis(FILE *out, double x0, double x1, double y, double step, double top, int labels_above)
 {
 	double scale = (x1 - x0) / top;
 
@@ -72,7 +74,8 @@ void svg_axis(FILE *out, double x0, double x1, double y, double step, double top
 	}
 }
 
-void svg_grid(FILE *out, double x0, double x1, double y0, double y1, double step, double top)
+/* The gridlines of that axis from y0 to y1. */
+static void svg_grid(FILE *out, double x0, double x1, double y0, double y1, double step, double top)
 {
 	double scale = (x1 - x0) / top;
 

@@ -25,11 +25,6 @@ void svg_text(FILE *out, const char *cls, double x, double y, const char *anchor
 double svg_nice_step(double max);
 double svg_axis_top(double max, double step);
 
-/* An axis from x0 (0) to x1 (top) at height y, a tick every step, the tick
- * labels above the line or below it. */
-void svg_axis(FILE *out, double x0, double x1, double y, double step, double top, int labels_above);
-/* The gridlines of that axis from y0 to y1. */
-void svg_grid(FILE *out, double x0, double x1, double y0, double y1, double step, double top);
 /* A chart's frame from y0 to y1: gridlines, the axis at both ends, and
  * axis_title (escaped) under the lower one. */
 void svg_frame(FILE *out, double x0, double x1, double y0, double y1, double step, double top,

@@ -30,7 +30,8 @@ const struct thread_published thread_published[] = {
 
 const unsigned thread_published_count = sizeof(thread_published) / sizeof(thread_published[0]);
 
-double thread_speedup_rate(double rate, double jhash2_rate)
+/* Speed-up against jhash2: rate / jhash2's rate (0 if either is missing). */
+static double thread_speedup_rate(double rate, double jhash2_rate)
 {
 	return rate > 0 && jhash2_rate > 0 ? rate / jhash2_rate : 0;
 }

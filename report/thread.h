@@ -112,9 +112,6 @@ void thread_read_release(struct thread_read *t);
  * an outside contender whose alias chose kernel code has one. */
 const char *thread_row_kernel_function(const struct thread_row *r);
 
-/* Speed-up against jhash2: rate / jhash2's rate (0 if either is missing). */
-double thread_speedup_rate(double rate, double jhash2_rate);
-
 /* The rows of contenders[0..n) from the results measured (matched by name
  * and timer; after an interruption some have none). */
 void thread_rows_build(const struct thread_contender *contenders, size_t n, const struct bench_result *results,

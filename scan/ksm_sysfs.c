@@ -46,7 +46,8 @@ static const struct {
 
 #define NMEANINGS (sizeof(meanings) / sizeof(meanings[0]))
 
-const char *ksm_meaning(const char *name)
+/* The meaning of a counter, NULL if unknown. */
+static const char *ksm_meaning(const char *name)
 {
 	for (size_t i = 0; i < NMEANINGS; i++)
 		if (strcmp(meanings[i].name, name) == 0)

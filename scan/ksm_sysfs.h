@@ -27,7 +27,4 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 /* /proc/PID/ksm_stat ("name value" lines) and /proc/PID/ksm_merging_pages. */
 int ksm_read_process(pid_t pid, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err);
 
-/* The meaning of a counter, NULL if unknown. */
-const char *ksm_meaning(const char *name);
-
 #endif

@@ -32,14 +32,7 @@ struct ksmd_profile {
 	unsigned ntop;
 };
 
-/* The part a kernel symbol belongs to (calc_checksum/xxh64/jhash2: the
- * checksum; memcmp_pages and memcmp: compares; the stable and unstable tree
- * functions and rb-tree helpers: tree walks; anything else: the rest). */
-enum ksmd_part ksmd_part_of(const char *symbol);
 const char *ksmd_part_name(enum ksmd_part p);
-
-/* ksmd's PID from /proc (the kernel thread named ksmd): 0 if none. */
-pid_t ksmd_find(void);
 
 /* Samples ksmd for window_ns. ksm_dir: /sys/kernel/mm/ksm; kallsyms: its
  * path. Clear errors without root, without ksmd, with hidden symbols. */
