@@ -18,7 +18,6 @@ int scan_report_rows(const struct report_document *doc, struct record_list *rows
 
 int bench_report_text(FILE *out, const struct report_document *doc, enum report_style style);
 int bench_report_kernel(FILE *out, const struct report_document *doc);
-int bench_report_gha(FILE *out, const struct report_document *doc);
 /* The name a kernel line gives a result: the hash asked for, or, for an
  * alias the kernel does not have (crc32c, xxh3), the implementation that
  * ran, which is this program's pick and not the kernel's code. */
