@@ -34,19 +34,51 @@ static int read_again(const struct bench_plan *plan, unsigned i)
 	return 0;
 }
 
-/* Past BENCH_RUN_MEMORY_BYTES of pages held, a file's step is left to the
- * processes to read, as sets past it are built by groups: a sweep of five
- * page sizes over a 256 MiB cold set held them all, 2.3 GB against 1.3
- * before the store. A pipe is held whatever it costs: no process could
- * read it again. */
+/* Whether data can be read once only: a pipe or FIFO (or a socket), or
+ * standard input that is not a file. A character device (/dev/zero) opens
+ * again, as a file does. */
+static int read_once(const char *data)
+{
+	struct stat st;
+
+	if (file_input_rereadable(data, &st))
+		return 0;
+	if (strcmp(data, "-") == 0)
+		return 1;
+	return stat(data, &st) == 0 && !S_ISCHR(st.st_mode); /* one that fails is the reader's to report */
+}
+
+/* A data read once that the steps read in two ways, refused before any
+ * page is read. */
+static int check_read_once(const struct bench_plan *plan, struct kb_err *err)
+{
+	for (unsigned i = 0; i < plan->nsteps; i++) {
+		const char *data = plan->steps[i].set.data;
+		if (page_set_data_is_file(data) && read_again(plan, i) && read_once(data))
+			return kb_fail(err, "'%s' cannot be read twice (a pipe or FIFO), and the steps read it in two "
+					    "ways (page sizes, hot and cold): save it to a file first", data);
+	}
+	return 0;
+}
+
+/* Past BENCH_RUN_MEMORY_BYTES of pages held beyond the first slot, a
+ * file's step is left to the processes to read, as sets past it are built
+ * by groups: a sweep of five page sizes over a 256 MiB cold set held them
+ * all, 2.3 GB against 1.3 before the store. Data read once is held
+ * whatever it costs: no process could read it again. Where no store can be
+ * made (no memfd, $TMPDIR unwritable) the processes read the files
+ * themselves, as they did before the store, and only data read once fails. */
 static int read_all(const struct bench_plan *plan, struct page_store *store, struct kb_err *err)
 {
 	uint64_t held = 0;
+	int no_store = 0;
+	struct kb_err ignored;
 
+	if (check_read_once(plan, err))
+		return -1;
 	for (unsigned i = 0; i < plan->nsteps; i++) {
 		const struct page_set_request *r = &plan->steps[i].set;
 		unsigned same = first_same(plan, i);
-		struct stat st;
 		if (!page_set_data_is_file(r->data))
 			continue;
 		if (same < i) {
@@ -54,13 +86,17 @@ static int read_all(const struct bench_plan *plan, struct page_store *store, str
 				page_store_share(store, i, same);
 			continue;
 		}
-		int pipe = !file_input_rereadable(r->data, &st);
-		if (pipe && read_again(plan, i))
-			return kb_fail(err, "'%s' cannot be read twice (a pipe or FIFO), and the steps read it in two "
-					    "ways (page sizes, hot and cold): save it to a file first", r->data);
-		if (!pipe && held >= BENCH_RUN_MEMORY_BYTES)
+		int once = read_once(r->data);
+		if (!once && (no_store || held >= BENCH_RUN_MEMORY_BYTES))
 			continue;
-		if (page_store_fill(store, i, r->data, r->page_size, &r->dump, page_set_request_file_bytes(r), err))
+		if (page_store_open(store, once ? err : &ignored)) {
+			if (once)
+				return -1;
+			no_store = 1;
+			continue;
+		}
+		uint64_t room = once || held == 0 ? UINT64_MAX : BENCH_RUN_MEMORY_BYTES - held;
+		if (page_store_fill(store, i, r->data, r->page_size, &r->dump, page_set_request_file_bytes(r), room, err))
 			return -1;
 		held += page_store_held(store, i);
 	}

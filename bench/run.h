@@ -112,10 +112,11 @@ int bench_run(const struct bench_plan *plan, void (*progress)(void *arg, const s
 
 /* Reads the pages of every step that hashes a file into store (steps that
  * ask for the same pages share them), for plan->pages: once, before any
- * process measures, up to BENCH_RUN_MEMORY_BYTES (the steps past it are
- * read by each process). A pipe that steps read in two ways is refused: it
- * cannot be read again. store is closed by the caller (page_store_close)
- * either way. */
+ * process measures, up to BENCH_RUN_MEMORY_BYTES beyond the first slot
+ * (the steps past it, and every step where no store can be made, are read
+ * by each process). A pipe that steps read in two ways is refused before
+ * anything is read: it cannot be read again. store is closed by the caller
+ * (page_store_close) either way. */
 int bench_plan_read_pages(const struct bench_plan *plan, struct page_store *store, struct kb_err *err);
 
 #endif

@@ -71,15 +71,24 @@ static int store_file(struct kb_err *err)
 	return fd;
 }
 
+int page_store_open(struct page_store *s, struct kb_err *err)
+{
+	if (s->fd < 0 && (s->fd = store_file(err)) < 0)
+		return -1;
+	return 0;
+}
+
 int page_store_fill(struct page_store *s, unsigned i, const char *path, uint32_t page_size,
-		    const struct dump_options *opts, size_t max_bytes, struct kb_err *err)
+		    const struct dump_options *opts, size_t max_bytes, uint64_t room, struct kb_err *err)
 {
 	struct page_content c;
 
-	if (s->fd < 0 && (s->fd = store_file(err)) < 0)
+	if (page_store_open(s, err) || page_content_file(&c, path, page_size, opts, max_bytes, err))
 		return -1;
-	if (page_content_file(&c, path, page_size, opts, max_bytes, err))
-		return -1;
+	if ((uint64_t)c.pages * page_size > room) { /* left to the processes */
+		page_content_release(&c);
+		return 0;
+	}
 	int rc = write_at(s->fd, c.bytes, c.pages * page_size, s->end, err);
 	if (rc == 0) {
 		s->slot[i] = (struct page_store_slot){ .offset = s->end, .pages = c.pages, .page_size = page_size };

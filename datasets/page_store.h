@@ -33,10 +33,14 @@ struct page_store {
 /* An empty store of slots slots (nothing is made until a slot is filled). */
 int page_store_init(struct page_store *s, unsigned slots, struct kb_err *err);
 
+/* Makes the memory file (on the first fill if not before); -1 with err
+ * where neither a memfd nor a file in $TMPDIR can be made. */
+int page_store_open(struct page_store *s, struct kb_err *err);
+
 /* Slot i gets the whole pages of path (see page_content_file()), up to
- * max_bytes. */
+ * max_bytes, if they take no more than room bytes; else it stays empty. */
 int page_store_fill(struct page_store *s, unsigned i, const char *path, uint32_t page_size,
-		    const struct dump_options *opts, size_t max_bytes, struct kb_err *err);
+		    const struct dump_options *opts, size_t max_bytes, uint64_t room, struct kb_err *err);
 
 /* Slot i holds the same pages as slot from (filled before). */
 void page_store_share(struct page_store *s, unsigned i, unsigned from);

@@ -212,7 +212,19 @@ if FORKS:
     res = json.loads(out)["results"] if rc == 0 else []
     check(rc == 0 and [r["pages_in_set"] for r in res] == [12],
           f"a named FIFO read by two processes: rc={rc} err={err!r}")
+    # Read in two ways it is refused before it is opened: with no writer an
+    # open would wait for one.
+    rc, out, err = run("bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1",
+                       "--data", fifo, "--page-size", "1K,2K", timeout=60)
+    check(rc == 2 and out == "" and "cannot be read twice" in err,
+          f"a FIFO read in two ways, refused before any read: rc={rc} err={err!r}")
     shutil.rmtree(d)
+    # A character device opens again as a file does: a sweep over it runs.
+    rc, out, err = run("bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "--format", "json",
+                       "--data", "/dev/zero", "--page-size", "4K,8K", "--cache", "cold", "--working-set", "64K")
+    res = json.loads(out)["results"] if rc == 0 else []
+    check(rc == 0 and [r["page_size_bytes"] for r in res] == [4096, 8192],
+          f"/dev/zero swept over two page sizes: rc={rc} err={err!r}")
     # Settings that name a descriptor holding something else are refused.
     sig = specs[0].split(",")[5] if specs else "x.0.0.0"
     cpu = min(os.sched_getaffinity(0))

@@ -328,15 +328,18 @@ void test_datasets_page_store(void)
 	char *path = temp_file(pages, sizeof(pages));
 	char name[64];
 	snprintf(name, sizeof(name), "%s", path ? path : "");
-	CHECK(page_store_init(&s, 4, &err) == 0 && !page_store_holds(&s, 0));
-	CHECK(page_store_fill(&s, 1, name, 1024, &raw, 3 * 1024, &err) == 0);
-	CHECK(page_store_fill(&s, 2, name, 2048, &raw, 1 << 20, &err) == 0);
+	CHECK(page_store_init(&s, 5, &err) == 0 && !page_store_holds(&s, 0));
+	CHECK(page_store_fill(&s, 1, name, 1024, &raw, 3 * 1024, UINT64_MAX, &err) == 0);
+	CHECK(page_store_fill(&s, 2, name, 2048, &raw, 1 << 20, 4096, &err) == 0);
+	/* More than the room left: the slot stays empty, for the processes. */
+	CHECK(page_store_fill(&s, 4, name, 1024, &raw, 1 << 20, 4096, &err) == 0 && !page_store_holds(&s, 4));
 	page_store_share(&s, 3, 1);
-	CHECK(page_store_fill(&s, 0, "/nonexistent/ksmbench", 1024, &raw, 4096, &err) == -1 &&
+	CHECK(page_store_fill(&s, 0, "/nonexistent/ksmbench", 1024, &raw, 4096, UINT64_MAX, &err) == -1 &&
 	      strstr(err.msg, "/nonexistent/ksmbench"));
 	CHECK(page_store_seal(&s, &err) == 0);
-	CHECK(page_store_adopt(&got, dup(s.fd), 4, &err) == 0);
-	CHECK(!page_store_holds(&got, 0) && page_store_holds(&got, 1) && page_store_holds(&got, 3));
+	CHECK(page_store_adopt(&got, dup(s.fd), 5, &err) == 0);
+	CHECK(!page_store_holds(&got, 0) && page_store_holds(&got, 1) && page_store_holds(&got, 3) &&
+	      !page_store_holds(&got, 4));
 	CHECK(page_store_content(&got, 1, name, 1024, &c, &err) == 0 && c.pages == 3 && c.bytes[0] == 1 &&
 	      c.bytes[2 * 1024] == 3 && strncmp(c.data, "file:", 5) == 0);
 	page_content_release(&c);
@@ -347,16 +350,16 @@ void test_datasets_page_store(void)
 	CHECK(page_store_content(&got, 2, name, 1024, &c, &err) == -1 && strstr(err.msg, "unreadable"));
 	page_store_close(&got);
 	/* The count of slots is the plan's: another plan is refused. */
-	CHECK(page_store_adopt(&got, s.fd, 3, &err) == -1 && strstr(err.msg, "unreadable"));
+	CHECK(page_store_adopt(&got, s.fd, 4, &err) == -1 && strstr(err.msg, "unreadable"));
 	/* Sealed: nothing can write to it any more. */
 	CHECK(pwrite(s.fd, "x", 1, 0) == -1);
 	page_store_close(&s);
 
 	/* Not a store: a file, an unsealed copy, a slot past the end. */
 	int fd = open(name, O_RDONLY);
-	CHECK(page_store_adopt(&got, fd, 4, &err) == -1 && strstr(err.msg, "unreadable"));
+	CHECK(page_store_adopt(&got, fd, 5, &err) == -1 && strstr(err.msg, "unreadable"));
 	close(fd);
-	CHECK(page_store_init(&s, 1, &err) == 0 && page_store_fill(&s, 0, name, 1024, &raw, 4096, &err) == 0);
+	CHECK(page_store_init(&s, 1, &err) == 0 && page_store_fill(&s, 0, name, 1024, &raw, 4096, UINT64_MAX, &err) == 0);
 	CHECK(page_store_adopt(&got, s.fd, 1, &err) == -1);
 	s.slot[0].pages = 1000;
 	CHECK(page_store_seal(&s, &err) == 0 && page_store_adopt(&got, s.fd, 1, &err) == -1 &&
