@@ -146,9 +146,8 @@ void test_compare_ratio_interval(void)
 	CHECK(rank_test_ratio_interval(a, 3, b, 3, 0.05, &lo, &hi) == 1);
 	double z[] = { 1, 0, 2, 3, 4 };
 	CHECK(rank_test_ratio_interval(z, 5, a, 5, 0.05, &lo, &hi) == 1); /* a rate of 0 */
-	/* Past 400 pairs the rank comes from the normal approximation with its
-	 * continuity correction: 135 for 20 and 21 values, as the exact U
-	 * distribution gives (134 without the correction). */
+	/* Past 400 pairs the interval's rank is still exact (up to
+	 * RANK_TEST_INTERVAL_EXACT_MAX_PRODUCT): 135 for 20 and 21 values. */
 	double a20[20], b21[21], r420[420];
 	for (unsigned i = 0; i < 21; i++) {
 		if (i < 20)
@@ -162,6 +161,18 @@ void test_compare_ratio_interval(void)
 	qsort(r420, n, sizeof(r420[0]), by_value);
 	CHECK(rank_test_ratio_interval(a20, 20, b21, 21, 0.05, &lo, &hi) == 0 && fabs(lo - r420[134]) < 1e-9 &&
 	      fabs(hi - r420[420 - 135]) < 1e-9);
+	/* 20 x 32 at 10%: the exact rank, 232 (the approximation said 233, a
+	 * narrower interval than its level). */
+	double b32[32], r640[640];
+	for (unsigned j = 0; j < 32; j++)
+		b32[j] = 10.5 + j * 0.21;
+	n = 0;
+	for (unsigned i = 0; i < 20; i++)
+		for (unsigned j = 0; j < 32; j++)
+			r640[n++] = b32[j] / a20[i];
+	qsort(r640, n, sizeof(r640[0]), by_value);
+	CHECK(rank_test_ratio_interval(a20, 20, b32, 32, 0.1, &lo, &hi) == 0 && fabs(lo - r640[231]) < 1e-9 &&
+	      fabs(hi - r640[640 - 232]) < 1e-9);
 	/* Large samples: the normal approximation's rank, no m * n list. */
 	static double big_a[3000], big_b[3000];
 	for (unsigned i = 0; i < 3000; i++) {
