@@ -312,6 +312,25 @@ void test_estimate_verdicts(void)
 	      three[1].rounds[6].disturbed == DISTURB_SHARED && three[2].rounds_disturbed == 10);
 	for (unsigned k = 0; k < 3; k++)
 		bench_result_release(&three[k]);
+	/* Rounds that sleep on purpose (the ksmd timer) wake to a slower,
+	 * narrower core: neither their clock nor their throughput is judged,
+	 * nor taken into the run's reference. Their other figures still are. */
+	struct bench_result pair[2];
+	for (unsigned k = 0; k < 2; k++)
+		make_result(&pair[k], 5, 2, ok);
+	for (unsigned i = 0; i < 10; i++) {
+		pair[1].rounds[i].slept_ns = 4e7;
+		pair[1].rounds[i].throughput = 11;
+		pair[1].rounds[i].clock_hz = 2.5e9;
+	}
+	pair[1].rounds[3].off_cpu_share = 0.5;
+	ref = disturb_reference_of(pair, 2);
+	CHECK(NEAR(ref.throughput, 20, 1e-12) && NEAR(ref.clock_hz, 3e9, 1));
+	CHECK(estimate_results(pair, 2, &disturb_default, &estimate_default) == 0);
+	CHECK(pair[0].rounds_disturbed == 0 && pair[1].rounds_disturbed == 1 &&
+	      pair[1].rounds[3].disturbed == DISTURB_OFF_CPU);
+	for (unsigned k = 0; k < 2; k++)
+		bench_result_release(&pair[k]);
 
 	/* rdtsc: a counter step above 1% of a call is "timer too coarse". */
 	make_result(&r, 5, 1, ok);
