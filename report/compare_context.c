@@ -3,6 +3,7 @@
  * size, and the core's measured capacity in each run. A field present in
  * only one document is not known to differ and is not named (version 1
  * documents lack the page size and the references). */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,14 +36,24 @@ static const cJSON *at(const struct loaded_doc *d, const char *path)
 	return o;
 }
 
+/* Whether a string reads as itself unquoted: not empty, and no space at
+ * either end ("1" against "1 " would read "1 vs 1"). */
+static int plain_string(const cJSON *v)
+{
+	if (!cJSON_IsString(v) || !v->valuestring[0])
+		return 0;
+	size_t n = strlen(v->valuestring);
+	return !isspace((unsigned char)v->valuestring[0]) && !isspace((unsigned char)v->valuestring[n - 1]);
+}
+
 /* A value as text, cut to fit, control characters replaced: it is printed
  * on terminals and in Markdown. A string as it is (as an alias's
- * implementation is given) where that cannot be mistaken: not empty, and
- * beside another string (1 against "1" would read "1 vs 1"); anything else
- * as JSON. */
+ * implementation is given) where that cannot be mistaken: beside another
+ * string (1 against "1" would read "1 vs 1"), both plain (above); anything
+ * else as JSON. */
 static void text_of(const cJSON *v, const cJSON *other, char *buf, size_t size)
 {
-	if (cJSON_IsString(v) && cJSON_IsString(other) && v->valuestring[0]) {
+	if (plain_string(v) && plain_string(other)) {
 		snprintf(buf, size, "%s", v->valuestring);
 		return;
 	}
