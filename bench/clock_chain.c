@@ -10,7 +10,9 @@
 #include <emmintrin.h>
 #endif
 
-/* The ceiling's probe of the core clock is this same chain: one loop, so the
+/* Runs the chain of adds additions (a multiple of 8) and returns its
+ * result, for the caller to publish so that it is not optimized away. The
+ * ceiling's probe of the core clock is this same chain: one loop, so the
  * two figures cannot drift apart. */
 static uint64_t clock_chain_run(uint64_t adds)
 {

@@ -26,20 +26,23 @@ struct disturb_thresholds {
 	uint64_t switches;     /* involuntary context switches above this many */
 	uint64_t migrations;   /* migrations above this many */
 	double clock_drop;     /* effective clock below (1 - this) x the run's reference */
-	double throughput_drop; /* the core's throughput below (1 - this) x the run's reference */
+	double throughput_drop; /* the core's throughput below (1 - this) x the result's reference */
 };
 
 /* What the clock and throughput of a round are judged against: the median
- * of the run's rounds' clocks, the upper decile (90th percentile) of their
- * throughputs, both interpolated. */
+ * of the rounds' clocks, the upper decile (90th percentile) of their
+ * throughputs, both interpolated, over the run's rounds that did not sleep
+ * (disturb_reference_of), the throughput then over the result's own
+ * (disturb_reference_for). */
 struct disturb_reference {
 	double clock_hz, throughput; /* 0: unknown, not judged */
 };
 
 extern const struct disturb_thresholds disturb_default;
 
-/* The DISTURB_* bits of r against t and the run's reference (NULL: no
- * clock or throughput test). Unknown figures never disturb. */
+/* The DISTURB_* bits of r against t and a reference (NULL: no clock or
+ * throughput test; a round that slept has neither). Unknown figures never
+ * disturb. */
 unsigned disturb_round(const struct bench_round *r, const struct disturb_reference *ref,
 		       const struct disturb_thresholds *t);
 

@@ -34,9 +34,10 @@ static int read_again(const struct bench_plan *plan, unsigned i)
 	return 0;
 }
 
-/* Whether data can be read once only: a pipe or FIFO (or a socket), or
- * standard input that is not a file. A character device (/dev/zero) opens
- * again, as a file does. */
+/* Whether data can be read once only: a FIFO (or a socket), or standard
+ * input that is not a file. A character device (/dev/zero) opens again, as
+ * a file does; a directory or a name that fails is the reader's to
+ * report. */
 static int read_once(const char *data)
 {
 	struct stat st;
@@ -45,7 +46,7 @@ static int read_once(const char *data)
 		return 0;
 	if (strcmp(data, "-") == 0)
 		return 1;
-	return stat(data, &st) == 0 && !S_ISCHR(st.st_mode); /* one that fails is the reader's to report */
+	return stat(data, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
 /* A data read once that the steps read in two ways, refused before any
@@ -55,8 +56,9 @@ static int check_read_once(const struct bench_plan *plan, struct kb_err *err)
 	for (unsigned i = 0; i < plan->nsteps; i++) {
 		const char *data = plan->steps[i].set.data;
 		if (page_set_data_is_file(data) && read_again(plan, i) && read_once(data))
-			return kb_fail(err, "'%s' cannot be read twice (a pipe or FIFO), and the steps read it in two "
-					    "ways (page sizes, hot and cold): save it to a file first", data);
+			return kb_fail(err, "'%s' cannot be read twice (a pipe, a FIFO or standard input that is not "
+					    "a file), and the steps read it in two ways (page sizes, hot and cold): "
+					    "save it to a file first", data);
 	}
 	return 0;
 }

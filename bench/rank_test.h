@@ -10,7 +10,8 @@
 
 /* Samples up to which (m * n) the exact distribution of U is computed for
  * the test (with ties, a table per tie pattern), and for the interval's
- * rank (no ties: one table, about 0.1 s and 16 MB at 100 x 100). */
+ * rank (no ties: one table over the smaller side, about 0.1 s and 16 MB at
+ * 100 x 100, what two runs of BENCH_PROCESSES_MAX processes give). */
 #define RANK_TEST_EXACT_MAX_PRODUCT 400u
 #define RANK_TEST_INTERVAL_EXACT_MAX_PRODUCT 10000u
 

@@ -130,9 +130,11 @@ static double round_value(const cJSON *round, const char *field, const char *per
 }
 
 /* A round field (over another, per, where that is not NULL) over every
- * result's rounds (only those not marked disturbed when kept_only), into
- * *n values (malloc'd; free them); NULL where the document has no such
- * rounds (version 1, or written without them) or memory runs out. */
+ * result's rounds (when kept_only, those neither marked disturbed nor
+ * asleep: the ksmd timer's rounds wake to a slower core on purpose and are
+ * not judged by it, bench/disturb.c), into *n values (malloc'd; free
+ * them); NULL where the document has no such rounds (version 1, or
+ * written without them) or memory runs out. */
 static double *rounds_values(const struct loaded_doc *d, const char *field, const char *per, int kept_only,
 			     size_t *n)
 {
@@ -152,7 +154,8 @@ static double *rounds_values(const struct loaded_doc *d, const char *field, cons
 		{
 			double value = round_value(x, field, per);
 			int disturbed = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(x, "disturbed"));
-			if ((kept_only && disturbed) || value < 0)
+			const cJSON *slept = cJSON_GetObjectItemCaseSensitive(x, "slept_ns");
+			if ((kept_only && (disturbed || (cJSON_IsNumber(slept) && slept->valuedouble > 0))) || value < 0)
 				continue;
 			if (*n == cap) {
 				size_t want = cap ? 2 * cap : 256;
@@ -242,8 +245,8 @@ static void name_core_difference(struct compare_outcome *out, const struct loade
 
 /* A run whose every round met a busy SMT sibling (outside the machine: a
  * VM's host) or a lower clock has a lower reference, and within it nothing
- * looks disturbed, since the rounds are judged against the run's own best
- * (docs/measurement.md). Between two runs the references tell: on one VM
+ * looks disturbed, since the rounds are judged against the run's own
+ * levels (docs/measurement.md). Between two runs the references tell: on one VM
  * five runs' throughput references stayed within 1.5%, while a plain
  * ksmbench whose vector figures all read 25-30% low had 44.8 additions a ns
  * against 54.4. */
@@ -273,9 +276,10 @@ static void compare_core_references(const struct loaded_doc *base, const struct 
 	}
 }
 
-/* The reference is the run's 90th percentile: a sibling busy through most
- * but not all of a run leaves it, and the rounds more than the disturbance
- * threshold below it are left out, but the rounds kept can still have run
+/* The reference is each result's own 90th percentile, within 0.75-1 times
+ * the run's: a sibling busy through most but not all of a run leaves it,
+ * and the rounds more than the disturbance threshold below it are left
+ * out, but the rounds kept can still have run
  * on a core shared enough to cost a vector hash 10-20%. Between two runs
  * the median throughput of the rounds kept tells: on the Zen 5 VM
  * (2026-12-03) three back-to-back `bench -H all` runs had references of

@@ -225,6 +225,11 @@ if FORKS:
     res = json.loads(out)["results"] if rc == 0 else []
     check(rc == 0 and [r["page_size_bytes"] for r in res] == [4096, 8192],
           f"/dev/zero swept over two page sizes: rc={rc} err={err!r}")
+    d = tempfile.mkdtemp(prefix="ksmbench-dir-")
+    rc, out, err = run("bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "--data", d,
+                       "--page-size", "4K,8K")
+    check(rc == 2 and out == "" and "is a directory" in err, f"a directory swept: named as one: rc={rc} err={err!r}")
+    os.rmdir(d)
     # Settings that name a descriptor holding something else are refused.
     sig = specs[0].split(",")[5] if specs else "x.0.0.0"
     cpu = min(os.sched_getaffinity(0))

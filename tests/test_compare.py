@@ -350,6 +350,17 @@ check(rc == 1 and json.loads(out)["context_differences"] == [],
       f"kept rounds 2% apart (the disturbed ones aside): judged, a regression: rc={rc}")
 rc, out, err = run("compare", a, write(doc(result("xxh64", [v * 0.8 for v in base_values]), context=quiet_ctx)))
 check(rc == 1, f"a document without rounds: judged as before: rc={rc}")
+# Rounds that slept (the ksmd timer's) wake to a slower, narrower core and
+# are not judged by it: they do not move the kept rounds' median either.
+asleep = with_rounds(result("jhash2", base_values, timer="ksmd"), [22.0, 24.0, 26.0, 23.0, 25.0])
+for x in asleep["rounds"]:
+    x["slept_ns"] = 4e7
+b = write(doc(with_rounds(result("xxh64", [v * 0.8 for v in base_values]), [51.5, 52.0, 52.5]), asleep,
+              context=quiet_ctx))
+rc, out, err = run("compare", a, b, "--format", "json")
+d = json.loads(out) if rc in (1, 3) else {}
+check(rc == 1 and d.get("context_differences") == [],
+      f"rounds that slept left out of the kept rounds' median: rc={rc} {d.get('context_differences')}")
 
 # --- the host's clock moved between the runs: every round kept ran 5.4%
 # slower, every rate with it. Results not cold are judged per core cycle
