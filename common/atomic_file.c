@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Links followed before giving up, as the kernel's limit for a path. */
@@ -85,11 +87,46 @@ static int can_replace(const struct stat *st)
 	return st->st_nlink == 1 && (me == 0 || st->st_uid == me);
 }
 
+/* An unnamed file in the target's directory (O_TMPFILE), where the file
+ * system has them and /proc/self/fd can name it at the end (linkat); -1
+ * elsewhere. A run that is killed (kill -9, the OOM killer, a CI job's
+ * timeout) then leaves nothing behind: a named temporary stayed. */
+static int open_unnamed(const char *path, size_t dir_len, mode_t mode)
+{
+#ifdef O_TMPFILE
+	char dir[PATH_MAX];
+
+	if (dir_len >= sizeof(dir) || access("/proc/self/fd", X_OK) != 0)
+		return -1;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(dir_len ? dir_len : 1), dir_len ? path : ".");
+	return open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+#else
+	(void)path, (void)dir_len, (void)mode;
+	return -1;
+#endif
+}
+
+/* The name a temporary takes beside the target (its last six X's to be
+ * made unique): same directory, so that rename() stays atomic; a name too
+ * long to take the suffix (NAME_MAX) gets a short hidden one. */
+static char *temporary_name(const char *path, size_t dir_len)
+{
+	size_t n = strlen(path) + 32;
+	char *name = malloc(n);
+
+	if (name && strlen(path + dir_len) + sizeof(".tmp-XXXXXX") - 1 <= NAME_MAX)
+		snprintf(name, n, "%s.tmp-XXXXXX", path);
+	else if (name)
+		snprintf(name, n, "%.*s.ksmbench.tmp-XXXXXX", (int)dir_len, path);
+	return name;
+}
+
 /* The temporary beside the target: a new file's mode, or the old file's
- * mode and owner (a group we may not give it: copied into place instead). */
+ * mode and owner (a group we may not give it: copied into place instead).
+ * Unnamed where it can be (open_unnamed); else named, and removed when the
+ * run ends or fails. */
 static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t mode, struct kb_err *err)
 {
-	size_t n = strlen(af->path) + 32;
 	const char *slash = strrchr(af->path, '/');
 	size_t dir_len = slash ? (size_t)(slash - af->path) + 1 : 0;
 	int fd = -1, e = 0;
@@ -100,21 +137,17 @@ static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t
 		release(af);
 		return -1;
 	}
-	if (!(af->tmp_path = malloc(n))) {
+	if ((fd = open_unnamed(af->path, dir_len, mode)) >= 0) {
+		af->unnamed = 1;
+	} else if (!(af->tmp_path = temporary_name(af->path, dir_len))) {
 		release(af);
 		return kb_fail(err, "out of memory");
-	}
-	/* Same directory as the target, so that rename() stays atomic; a name
-	 * too long to take the suffix (NAME_MAX) gets a short hidden one. */
-	if (strlen(af->path + dir_len) + sizeof(".tmp-XXXXXX") - 1 <= NAME_MAX)
-		snprintf(af->tmp_path, n, "%s.tmp-XXXXXX", af->path);
-	else
-		snprintf(af->tmp_path, n, "%.*s.ksmbench.tmp-XXXXXX", (int)dir_len, af->path);
-	if ((fd = mkostemp(af->tmp_path, O_CLOEXEC)) < 0) { /* not a measuring process's */
+	} else if ((fd = mkostemp(af->tmp_path, O_CLOEXEC)) < 0) { /* not a measuring process's */
 		e = errno;
 		free(af->tmp_path);
 		af->tmp_path = NULL;
-	} else {
+	}
+	if (fd >= 0) {
 		if (old && af->kind == ATOMIC_FILE_RENAME && fchown(fd, old->st_uid, old->st_gid) < 0)
 			af->kind = ATOMIC_FILE_COPY;
 		if (fchmod(fd, mode) < 0 || !(af->fp = fdopen(fd, "w+")))
@@ -123,7 +156,8 @@ static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t
 	if (e) {
 		if (fd >= 0) {
 			close(fd);
-			unlink(af->tmp_path);
+			if (af->tmp_path)
+				unlink(af->tmp_path);
 		}
 		kb_fail_errno(err, e, "cannot create a temporary file beside '%s'", af->path);
 		release(af);
@@ -221,6 +255,41 @@ static int commit_unnamed(struct atomic_file *af, struct kb_err *err)
 	return failed ? -1 : 0;
 }
 
+/* Gives the unnamed temporary a name beside the target, for rename():
+ * linked from /proc/self/fd, as an unprivileged process can (AT_EMPTY_PATH
+ * needs CAP_DAC_READ_SEARCH), under a name made unique as mkstemp's are. */
+static int link_unnamed(struct atomic_file *af)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	const char *slash = strrchr(af->path, '/');
+	char proc[64];
+	struct timespec now;
+	uint64_t x;
+
+	if (!(af->tmp_path = temporary_name(af->path, slash ? (size_t)(slash - af->path) + 1 : 0))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	size_t len = strlen(af->tmp_path);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fileno(af->fp));
+	clock_gettime(CLOCK_REALTIME, &now);
+	x = ((uint64_t)now.tv_nsec << 20) ^ (uint64_t)now.tv_sec ^ ((uint64_t)getpid() << 40);
+	for (int tries = 0; tries < 100; tries++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		for (size_t i = len - 6, y = (size_t)(x >> 16); i < len; i++, y /= 62)
+			af->tmp_path[i] = letters[y % 62];
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, af->tmp_path, AT_SYMLINK_FOLLOW) == 0)
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	int e = errno;
+	free(af->tmp_path);
+	af->tmp_path = NULL;
+	errno = e;
+	return -1;
+}
+
 int atomic_file_flush(struct atomic_file *af, struct kb_err *err)
 {
 	if (ferror(af->fp) || fflush(af->fp) != 0 || (af->kind == ATOMIC_FILE_RENAME && fsync(fileno(af->fp)) < 0))
@@ -244,6 +313,10 @@ int atomic_file_commit(struct atomic_file *af, struct kb_err *err)
 		failed = 1;
 		e = errno;
 	}
+	if (!failed && af->kind == ATOMIC_FILE_RENAME && af->unnamed && link_unnamed(af) != 0) {
+		failed = 1;
+		e = errno;
+	}
 	if (fclose(af->fp) != 0 && !failed) {
 		failed = 1;
 		e = errno;
@@ -257,7 +330,7 @@ int atomic_file_commit(struct atomic_file *af, struct kb_err *err)
 		failed = 1;
 		e = errno;
 	}
-	if (failed || af->kind == ATOMIC_FILE_COPY)
+	if ((failed || af->kind == ATOMIC_FILE_COPY) && af->tmp_path)
 		unlink(af->tmp_path);
 	if (failed)
 		kb_fail_errno(err, e, "cannot write '%s'", af->path);

@@ -2,6 +2,10 @@
  * atomically where a file can be: the output goes to a temporary file
  * beside the target and is renamed over it only when everything was
  * written, so a failed or interrupted run leaves the old file (or none).
+ * The temporary is unnamed (O_TMPFILE) where the file system allows, and
+ * takes a name only for the instant before the rename, so that a killed
+ * run leaves nothing either; elsewhere it is named and removed on failure
+ * or a signal (cmd/interrupt.c).
  * What the path names decides the rest:
  *   "-"                    standard output, written directly;
  *   a symbolic link        followed: the temporary goes beside the file it
@@ -33,7 +37,8 @@ enum atomic_file_kind {
 struct atomic_file {
 	FILE *fp;       /* write here */
 	char *path;     /* the target (symbolic links followed) */
-	char *tmp_path; /* the temporary beside it, or NULL (direct, stdout) */
+	char *tmp_path; /* the temporary beside it, or NULL (unnamed, direct, stdout) */
+	int unnamed;    /* the temporary is an O_TMPFILE, named only at commit */
 	enum atomic_file_kind kind;
 	int target_fd;  /* ATOMIC_FILE_COPY: the existing file, opened for writing */
 };

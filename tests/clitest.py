@@ -109,6 +109,25 @@ def check_bad_dump(label, data, needle, *extra, timeout=600):
     return out
 
 
+def temporaries(pid, d):
+    """The -o temporaries process pid holds in directory d: named ones
+    (FILE.tmp-XXXXXX) and unnamed ones (O_TMPFILE, seen only as an open
+    descriptor: "d/#inode (deleted)")."""
+    named = [n for n in os.listdir(d) if ".tmp-" in n]
+    unnamed = []
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if target.startswith(os.path.join(d, "#")):
+                unnamed.append(target)
+    except OSError:
+        pass
+    return named + unnamed
+
+
 def temp_file(data: bytes, suffix="") -> str:
     fd, path = tempfile.mkstemp(prefix="ksmbench-cli-", suffix=suffix)
     os.write(fd, data)

@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 import time
 
-from clitest import BIN, run, check, check_usage_error, fast_args, finish
+from clitest import BIN, run, check, check_usage_error, fast_args, finish, temporaries
 
 tmp = tempfile.mkdtemp(prefix="ksmbench-exports-")
 FAST = ["-H", "xxh64,jhash2", "--repeat", "2", "--window", "2ms"]
@@ -146,7 +146,7 @@ proc = subprocess.Popen([BIN, *fast_args(["bench", "-H", "xxh64", "--repeat", "5
                                           "-o", p("k.txt"), "--export-json", p("k.json")])],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 deadline = time.time() + 30
-while time.time() < deadline and len([n for n in os.listdir(tmp) if ".tmp-" in n]) < 2:
+while time.time() < deadline and len(temporaries(proc.pid, tmp)) < 2:
     time.sleep(0.02)
 proc.send_signal(signal.SIGTERM)
 time.sleep(0.05)
