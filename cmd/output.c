@@ -77,12 +77,18 @@ static int file_commit(const char *cmd, struct cmd_output_file *file)
 {
 	struct kb_err err;
 	int rc = KB_EXIT_OK;
+	sigset_t stop, saved;
 
+	/* An unnamed temporary takes a name during the commit, which no
+	 * handler watches: the signals wait until it is renamed (or removed). */
+	interrupt_signals(&stop);
+	pthread_sigmask(SIG_BLOCK, &stop, &saved);
 	if (file->to_file && atomic_file_commit(&file->af, &err))
 		rc = cli_fail(cmd, &err);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	file->to_file = 0;
-	/* Watched until now: a signal during the commit removes the temporary
-	 * (after the rename there is none, and the file is whole). */
+	/* Watched until now (a named temporary); after the rename there is
+	 * none, and the file is whole. */
 	interrupt_unwatch(file->watch);
 	file->watch = -1;
 	return rc;

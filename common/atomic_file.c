@@ -209,6 +209,26 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, stru
 	return 0;
 }
 
+/* The rest of from (from its start) into the descriptor to. */
+static int copy_stream(FILE *from, int to)
+{
+	char buf[1 << 16];
+	size_t n;
+
+	if (fseeko(from, 0, SEEK_SET) != 0)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		for (size_t done = 0; done < n;) {
+			ssize_t w = write(to, buf + done, n - done);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				return -1;
+			done += (size_t)w;
+		}
+	return ferror(from) ? -1 : 0;
+}
+
 /* The finished temporary into the existing file, which keeps its inode. */
 /* The old content stays until the new is in: the space is reserved first
  * (where the file system can), so that a full disk fails before the first
@@ -216,26 +236,15 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, stru
  * the new bytes go over the old and the rest is cut. */
 static int copy_into_target(struct atomic_file *af)
 {
-	char buf[1 << 16];
-	size_t n;
 	struct stat st;
 
-	if (fstat(fileno(af->fp), &st) != 0 || fseeko(af->fp, 0, SEEK_SET) != 0 ||
-	    lseek(af->target_fd, 0, SEEK_SET) != 0)
+	if (fstat(fileno(af->fp), &st) != 0 || lseek(af->target_fd, 0, SEEK_SET) != 0)
 		return -1;
 	if (st.st_size > 0 && fallocate(af->target_fd, FALLOC_FL_KEEP_SIZE, 0, st.st_size) != 0 &&
 	    errno != EOPNOTSUPP && errno != ENOSYS)
 		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), af->fp)) > 0)
-		for (size_t done = 0; done < n; ) {
-			ssize_t w = write(af->target_fd, buf + done, n - done);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0)
-				return -1;
-			done += (size_t)w;
-		}
-	if (ferror(af->fp) || ftruncate(af->target_fd, st.st_size) != 0 || fsync(af->target_fd) != 0)
+	if (copy_stream(af->fp, af->target_fd) || ftruncate(af->target_fd, st.st_size) != 0 ||
+	    fsync(af->target_fd) != 0)
 		return -1;
 	return 0;
 }
@@ -290,6 +299,40 @@ static int link_unnamed(struct atomic_file *af)
 	return -1;
 }
 
+/* Where the unnamed temporary cannot be linked (a policy that lets a
+ * process create files but not link them: EPERM), a named one beside the
+ * target, with its owner and mode, the output copied into it: the run's
+ * work is not lost to the way the file is made. */
+static int copy_to_named(struct atomic_file *af)
+{
+	const char *slash = strrchr(af->path, '/');
+	struct stat st;
+	int fd, e;
+
+	if (fstat(fileno(af->fp), &st) != 0)
+		return -1;
+	if (!(af->tmp_path = temporary_name(af->path, slash ? (size_t)(slash - af->path) + 1 : 0))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if ((fd = mkostemp(af->tmp_path, O_CLOEXEC)) < 0) {
+		e = errno;
+		free(af->tmp_path);
+		af->tmp_path = NULL;
+		errno = e;
+		return -1;
+	}
+	int rc = fchown(fd, st.st_uid, st.st_gid) || fchmod(fd, st.st_mode & 07777) || copy_stream(af->fp, fd) ||
+		 fsync(fd);
+	e = errno;
+	if (close(fd) != 0 && !rc) {
+		rc = -1;
+		e = errno;
+	}
+	errno = e;
+	return rc ? -1 : 0; /* a named temporary left is removed by the commit */
+}
+
 int atomic_file_flush(struct atomic_file *af, struct kb_err *err)
 {
 	if (ferror(af->fp) || fflush(af->fp) != 0 || (af->kind == ATOMIC_FILE_RENAME && fsync(fileno(af->fp)) < 0))
@@ -313,7 +356,8 @@ int atomic_file_commit(struct atomic_file *af, struct kb_err *err)
 		failed = 1;
 		e = errno;
 	}
-	if (!failed && af->kind == ATOMIC_FILE_RENAME && af->unnamed && link_unnamed(af) != 0) {
+	if (!failed && af->kind == ATOMIC_FILE_RENAME && af->unnamed && link_unnamed(af) != 0 &&
+	    copy_to_named(af) != 0) {
 		failed = 1;
 		e = errno;
 	}

@@ -327,6 +327,62 @@ try:
                 "-q", "--format", "json", "-o", target, "--export-csv", "-")
     check(rc == 2 and not os.path.exists(target), f"stdout closed: the export fails, no file: rc={rc}")
     check(not os.listdir(tmp) or all(".tmp-" not in n for n in os.listdir(tmp)), "closed streams: no temporary")
+
+    # Where O_TMPFILE is missing (a file system without it) the temporary is
+    # named from the start and the signal handler removes it; where an
+    # unnamed one cannot be linked (EPERM), the output is copied into a named
+    # one. Both through a preloaded shim (not under a sanitizer's runtime,
+    # which must come first, nor qemu).
+    cc = shutil.which("cc") or shutil.which("gcc")
+    sanitized = b"__asan_init" in open(BIN, "rb").read()
+    if cc and not EMULATED and not sanitized:
+        shim_c, shim = os.path.join(tmp, "shim.c"), os.path.join(tmp, "shim.so")
+        with open(shim_c, "w") as f:
+            f.write("""#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+static int no_tmpfile(int flags) { return (flags & O_TMPFILE) == O_TMPFILE && getenv("SHIM_NO_TMPFILE"); }
+int open(const char *p, int flags, ...) { va_list a; va_start(a, flags); int m = va_arg(a, int); va_end(a);
+  if (no_tmpfile(flags)) { errno = EOPNOTSUPP; return -1; }
+  return ((int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open"))(p, flags, m); }
+int open64(const char *p, int flags, ...) { va_list a; va_start(a, flags); int m = va_arg(a, int); va_end(a);
+  if (no_tmpfile(flags)) { errno = EOPNOTSUPP; return -1; }
+  return ((int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open64"))(p, flags, m); }
+int linkat(int a, const char *b, int c, const char *d, int e) {
+  if (getenv("SHIM_NO_LINK")) { errno = EPERM; return -1; }
+  return ((int (*)(int, const char *, int, const char *, int))dlsym(RTLD_NEXT, "linkat"))(a, b, c, d, e); }
+""")
+        built = subprocess.run([cc, "-shared", "-fPIC", "-o", shim, shim_c, "-ldl"], capture_output=True).returncode == 0
+        for knob in ("SHIM_NO_TMPFILE", "SHIM_NO_LINK") if built else ():
+            d = tempfile.mkdtemp(dir=tmp)
+            target = os.path.join(d, "out.json")
+            with open(target, "w") as f:
+                f.write("old\n")
+            os.chmod(target, 0o604)
+            env = {"LD_PRELOAD": shim, knob: "1"}
+            rc, out, err = run(*fast_args(["bench", "-H", "xxh64", "--repeat", "1", "--format", "json", "-o", target]),
+                               env=env)
+            check(rc == 0 and json.load(open(target))["results"] and sorted(os.listdir(d)) == ["out.json"]
+                  and stat.S_IMODE(os.stat(target).st_mode) == 0o604,
+                  f"{knob}: the report in place, its mode kept, nothing beside it: rc={rc} {err!r} {os.listdir(d)}")
+            if knob == "SHIM_NO_TMPFILE":  # named: the handler removes it
+                p = subprocess.Popen([BIN, *fast_args(["bench", "-H", "xxh64", "--repeat", "50", "-o", target])],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, **env))
+                deadline = time.monotonic() + 60
+                while p.poll() is None and not temporaries(p.pid, d) and time.monotonic() < deadline:
+                    time.sleep(0.001)
+                named = [t for t in temporaries(p.pid, d) if "#" not in t]
+                p.send_signal(signal.SIGTERM)
+                time.sleep(0.05)
+                p.send_signal(signal.SIGTERM)
+                p.wait(timeout=60)
+                check(named and p.returncode == 143 and sorted(os.listdir(d)) == ["out.json"],
+                      f"{knob}: a named temporary, removed by two SIGTERMs: {named} rc={p.returncode} {os.listdir(d)}")
+            shutil.rmtree(d)
+        check(built, "the shim builds")
 finally:
     if child:
         child.kill()
