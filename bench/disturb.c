@@ -70,8 +70,8 @@ unsigned disturb_round(const struct bench_round *r, const struct disturb_referen
 }
 
 /* The p-th percentile (interpolated) of the figure over every round of the
- * run that has one and did not sleep; without memory for the copy, the highest (the stricter
- * reference: it marks more rounds, never fewer). */
+ * run that has one and did not sleep; without memory for the copy, the
+ * highest (the stricter reference: it marks more rounds, never fewer). */
 static double run_percentile(const struct bench_result *results, size_t n, unsigned known,
 			     double (*figure)(const struct bench_round *), double p)
 {

@@ -285,7 +285,8 @@ static int link_unnamed(struct atomic_file *af)
 	x = ((uint64_t)now.tv_nsec << 20) ^ (uint64_t)now.tv_sec ^ ((uint64_t)getpid() << 40);
 	for (int tries = 0; tries < 100; tries++) {
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		for (size_t i = len - 6, y = (size_t)(x >> 16); i < len; i++, y /= 62)
+		uint64_t y = x >> 16;
+		for (size_t i = len - 6; i < len; i++, y /= 62)
 			af->tmp_path[i] = letters[y % 62];
 		if (linkat(AT_FDCWD, proc, AT_FDCWD, af->tmp_path, AT_SYMLINK_FOLLOW) == 0)
 			return 0;
