@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "temp_file.h"
+
 /* Links followed before giving up, as the kernel's limit for a path. */
 #define AF_MAX_LINKS 40
 
@@ -21,6 +23,14 @@ static void release(struct atomic_file *af)
 	free(af->tmp_path);
 	memset(af, 0, sizeof(*af));
 	af->target_fd = -1;
+}
+
+/* The length of path's directory part, its last '/' included (0: none). */
+static size_t dir_part_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) + 1 : 0;
 }
 
 /* The file a chain of symbolic links ends at (malloc'ed), existing or not:
@@ -49,8 +59,7 @@ static char *follow_links(const char *path, int *via_proc, struct kb_err *err)
 			return kb_fail_errno(err, e, "cannot write '%s'", path), NULL;
 		}
 		target[n] = '\0';
-		const char *slash = strrchr(cur, '/');
-		size_t dir_len = target[0] != '/' && slash ? (size_t)(slash - cur) + 1 : 0;
+		size_t dir_len = target[0] != '/' ? dir_part_len(cur) : 0;
 		char *next = malloc(dir_len + (size_t)n + 1);
 		if (next) {
 			memcpy(next, cur, dir_len);
@@ -87,31 +96,27 @@ static int can_replace(const struct stat *st)
 	return st->st_nlink == 1 && (me == 0 || st->st_uid == me);
 }
 
-/* An unnamed file in the target's directory (O_TMPFILE), where the file
- * system has them and /proc/self/fd can name it at the end (linkat); -1
- * elsewhere. A run that is killed (kill -9, the OOM killer, a CI job's
- * timeout) then leaves nothing behind: a named temporary stayed. */
-static int open_unnamed(const char *path, size_t dir_len, mode_t mode)
+/* An unnamed file in the target's directory (common/temp_file.h), where
+ * the file system has them and /proc/self/fd can name it at the end
+ * (linkat); -1 elsewhere. A run that is killed (kill -9, the OOM killer, a
+ * CI job's timeout) then leaves nothing behind: a named temporary stayed. */
+static int open_unnamed(const char *path, mode_t mode)
 {
-#ifdef O_TMPFILE
 	char dir[PATH_MAX];
+	size_t dir_len = dir_part_len(path);
 
 	if (dir_len >= sizeof(dir) || access("/proc/self/fd", X_OK) != 0)
 		return -1;
 	snprintf(dir, sizeof(dir), "%.*s", (int)(dir_len ? dir_len : 1), dir_len ? path : ".");
-	return open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
-#else
-	(void)path, (void)dir_len, (void)mode;
-	return -1;
-#endif
+	return temp_file_in(dir, mode);
 }
 
 /* The name a temporary takes beside the target (its last six X's to be
  * made unique): same directory, so that rename() stays atomic; a name too
  * long to take the suffix (NAME_MAX) gets a short hidden one. */
-static char *temporary_name(const char *path, size_t dir_len)
+static char *temporary_name(const char *path)
 {
-	size_t n = strlen(path) + 32;
+	size_t n = strlen(path) + 32, dir_len = dir_part_len(path);
 	char *name = malloc(n);
 
 	if (name && strlen(path + dir_len) + sizeof(".tmp-XXXXXX") - 1 <= NAME_MAX)
@@ -127,8 +132,7 @@ static char *temporary_name(const char *path, size_t dir_len)
  * run ends or fails. */
 static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t mode, struct kb_err *err)
 {
-	const char *slash = strrchr(af->path, '/');
-	size_t dir_len = slash ? (size_t)(slash - af->path) + 1 : 0;
+	size_t dir_len = dir_part_len(af->path);
 	int fd = -1, e = 0;
 
 	/* A name no file can have: refused now, not by rename() after the run. */
@@ -137,9 +141,9 @@ static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t
 		release(af);
 		return -1;
 	}
-	if ((fd = open_unnamed(af->path, dir_len, mode)) >= 0) {
+	if ((fd = open_unnamed(af->path, mode)) >= 0) {
 		af->unnamed = 1;
-	} else if (!(af->tmp_path = temporary_name(af->path, dir_len))) {
+	} else if (!(af->tmp_path = temporary_name(af->path))) {
 		release(af);
 		return kb_fail(err, "out of memory");
 	} else if ((fd = mkostemp(af->tmp_path, O_CLOEXEC)) < 0) { /* not a measuring process's */
@@ -270,12 +274,11 @@ static int commit_unnamed(struct atomic_file *af, struct kb_err *err)
 static int link_unnamed(struct atomic_file *af)
 {
 	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	const char *slash = strrchr(af->path, '/');
 	char proc[64];
 	struct timespec now;
 	uint64_t x;
 
-	if (!(af->tmp_path = temporary_name(af->path, slash ? (size_t)(slash - af->path) + 1 : 0))) {
+	if (!(af->tmp_path = temporary_name(af->path))) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -306,13 +309,12 @@ static int link_unnamed(struct atomic_file *af)
  * work is not lost to the way the file is made. */
 static int copy_to_named(struct atomic_file *af)
 {
-	const char *slash = strrchr(af->path, '/');
 	struct stat st;
 	int fd, e;
 
 	if (fstat(fileno(af->fp), &st) != 0)
 		return -1;
-	if (!(af->tmp_path = temporary_name(af->path, slash ? (size_t)(slash - af->path) + 1 : 0))) {
+	if (!(af->tmp_path = temporary_name(af->path))) {
 		errno = ENOMEM;
 		return -1;
 	}

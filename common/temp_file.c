@@ -9,6 +9,17 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+int temp_file_in(const char *dir, mode_t mode)
+{
+#ifdef O_TMPFILE
+	return open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+#else
+	(void)dir, (void)mode;
+	errno = EOPNOTSUPP;
+	return -1;
+#endif
+}
+
 int temp_file_unnamed(char *dir, size_t size)
 {
 	const char *env = getenv("TMPDIR");
@@ -16,7 +27,7 @@ int temp_file_unnamed(char *dir, size_t size)
 	int fd;
 
 	snprintf(dir, size, "%s", env && *env ? env : "/tmp");
-	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) >= 0)
+	if ((fd = temp_file_in(dir, 0600)) >= 0)
 		return fd;
 	if ((size_t)snprintf(path, sizeof(path), "%s/ksmbench-XXXXXX", dir) >= sizeof(path)) {
 		errno = ENAMETOOLONG;
