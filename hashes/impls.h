@@ -15,6 +15,7 @@
 	"ours: the kernel has no fused crc32q + VPCLMULQDQ path (its 6.17 notes leave it as future work)"
 
 extern const struct hash_impl hash_jhash2;
+extern const struct hash_impl hash_jhash2_lookup2;
 extern const struct hash_impl hash_xxhash;
 extern const struct hash_impl hash_xxh32;
 extern const struct hash_impl hash_xxh64;

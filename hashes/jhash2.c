@@ -1,6 +1,7 @@
-/* jhash2 exactly as the kernel's include/linux/jhash.h computes it (Bob
- * Jenkins' lookup3 hashword), called as KSM called it before 4.19:
- * jhash2(page, PAGE_SIZE / 4, 17). */
+/* jhash2 exactly as the kernel's include/linux/jhash.h computes it since
+ * 2.6.38 (Bob Jenkins' lookup3 hashword), called as KSM called it until
+ * 5.0: jhash2(page, PAGE_SIZE / 4, 17). Before 2.6.38 jhash2 was lookup2
+ * (jhash2_lookup2.c). */
 #include <string.h>
 
 #include "hash.h"
@@ -75,8 +76,9 @@ const struct hash_impl hash_jhash2 = {
 	.family = "jhash2",
 	.bits = 32,
 	.provenance = "in-tree",
-	.kernel = { "jhash2()", "2.6.32", "4.20",
-		    "KSM's page checksum, jhash2(page, PAGE_SIZE / 4, 17), until commit 59e1a2f4bf83 moved it to xxhash() in 5.0" },
+	.kernel = { "jhash2()", "2.6.38", "4.20",
+		    "KSM's page checksum, jhash2(page, PAGE_SIZE / 4, 17), from 2.6.38 (jhash.h became lookup3; "
+		    "jhash2-lookup2 before) until commit 59e1a2f4bf83 moved it to xxhash() in 5.0" },
 	.len_multiple = 4,
 	.fn = ksm_jhash2,
 };

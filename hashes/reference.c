@@ -103,6 +103,40 @@ uint32_t ref_hashlittle(const void *buf, size_t len, uint32_t initval)
 	return c;
 }
 
+/* lookup2's mix, written out as its nine steps. */
+static void lookup2_mix(uint32_t *a, uint32_t *b, uint32_t *c)
+{
+	static const int shift[9] = { -13, 8, -13, -12, 16, -5, -3, 10, -15 }; /* < 0: right */
+	uint32_t *v[3] = { a, b, c };
+
+	for (int i = 0; i < 9; i++) {
+		uint32_t *x = v[i % 3], *y = v[(i + 1) % 3], *z = v[(i + 2) % 3];
+		*x -= *y;
+		*x -= *z;
+		*x ^= shift[i] < 0 ? *z >> -shift[i] : *z << shift[i];
+	}
+}
+
+uint32_t ref_lookup2(const void *buf, size_t len, uint32_t initval)
+{
+	const unsigned char *k = buf;
+	uint32_t w[3] = { 0x9e3779b9u, 0x9e3779b9u, initval };
+	size_t left = len;
+
+	/* Every byte of a block adds to word i/4 at shift 8*(i%4); in the last,
+	 * partial one the low byte of c is left for the length. */
+	for (; left >= 12; left -= 12, k += 12) {
+		for (size_t i = 0; i < 12; i++)
+			w[i / 4] += (uint32_t)k[i] << (8 * (i % 4));
+		lookup2_mix(&w[0], &w[1], &w[2]);
+	}
+	w[2] += (uint32_t)len;
+	for (size_t i = 0; i < left; i++)
+		w[i / 4] += (uint32_t)k[i] << (8 * (i % 4) + (i >= 8 ? 8 : 0));
+	lookup2_mix(&w[0], &w[1], &w[2]);
+	return w[2];
+}
+
 /* Uneven piece sizes exercise the streaming buffers' boundaries. */
 static const size_t pieces[] = { 1, 7, 31, 64, 3, 255, 1024 };
 #define NPIECES (sizeof(pieces) / sizeof(pieces[0]))

@@ -21,6 +21,10 @@ void ref_crc32_prefixes(const void *buf, size_t len, uint32_t *out);
  * whose length is a multiple of 4. */
 uint32_t ref_hashlittle(const void *buf, size_t len, uint32_t initval);
 
+/* lookup2 hash(), byte-at-a-time: equals the kernel's jhash2 before 2.6.38
+ * on little-endian input whose length is a multiple of 4. */
+uint32_t ref_lookup2(const void *buf, size_t len, uint32_t initval);
+
 /* xxHash through the library's streaming API, fed in uneven pieces: another
  * code path than the one-shot calls. */
 uint32_t ref_xxh32(const void *buf, size_t len);

@@ -9,6 +9,7 @@
 
 const struct hash_impl *const hash_registry[] = {
 	&hash_jhash2,
+	&hash_jhash2_lookup2,
 	&hash_xxhash,
 	&hash_xxh32,
 	&hash_xxh64,

@@ -58,8 +58,14 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	r->source = source;
 	r->thp_split_zero_remap = major > 6 || (major == 6 && minor >= 12);
 	r->max_page_sharing = major > 4 || (major == 4 && minor >= 13);
-	/* ksm: replace jhash2 with xxhash, merged for 5.0. */
-	r->checksum = major >= 5 ? &hash_xxhash : &hash_jhash2;
+	/* ksm: replace jhash2 with xxhash, merged for 5.0; jhash.h's jhash2
+	 * was lookup2 before 2.6.38. */
+	if (major >= 5)
+		r->checksum = &hash_xxhash;
+	else if (major == 2 && minor == 6 && patch < 38)
+		r->checksum = &hash_jhash2_lookup2;
+	else
+		r->checksum = &hash_jhash2;
 	return 0;
 }
 

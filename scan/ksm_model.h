@@ -9,7 +9,8 @@
  *     KSM merges them like any zero page;
  *   - max_page_sharing exists since Linux 4.13 (no limit before);
  *   - KSM checksums pages with xxhash since Linux 5.0, jhash2 before
- *     (2.6.32, KSM's first release, to 4.20);
+ *     (2.6.38 to 4.20), and in its first releases (2.6.32 to 2.6.37) the
+ *     jhash2 of the time, which was lookup2 (jhash2-lookup2);
  *   - mappings that already shared a PFN (fork, earlier merging) are
  *     counted by KSM but save nothing when merged;
  *   - general_profit: (pages_sharing + ksm_zero_pages) * page size -

@@ -101,6 +101,13 @@ check(rc == 0 and "kernel 4.19.0's rules (from the capture), checksum jhash2" in
       f"a capture of 4.19: its rules, and the note (xxhash examined by default): {out[:400]!r}")
 rc, out, err = run("scan", "--sample-pages", "0", "-H", "jhash2,xxhash", old_capture)
 check(rc == 0 and "# note: " not in out, "with jhash2 among the hashes, no note")
+# jhash2 changed under its name in 2.6.38 (lookup2 -> lookup3): KSM's
+# first releases checksum with the older one, whose zero page differs.
+for release, name, zero in (("2.6.37", "jhash2-lookup2", "31cbe0fa"), ("2.6.38", "jhash2", "61574272")):
+    doc = scan_json("--kernel-release", release, a)
+    check(doc["settings"]["ksm_checksum"] == name and [h["hash"] for h in doc["hashes"]] == [name]
+          and doc["hashes"][0]["zero_checksum"] == zero,
+          f"{release}: KSM's checksum is {name}: {doc['settings']} {doc['hashes']}")
 rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", "2.6.31", a)
 check(rc == 2 and out == "" and err.strip() == "ksmbench scan: kernel release '2.6.31' has no KSM (it came in 2.6.32)",
       f"a release before KSM: {err!r}")

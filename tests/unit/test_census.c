@@ -286,7 +286,10 @@ void test_census_kernel_rules(void)
 	CHECK(ksm_rules_for("4.12", "option", &r, &err) == 0 && !r.max_page_sharing);
 	CHECK(ksm_rules_for("6.12.0-rc1", "capture", &r, &err) == 0 && r.thp_split_zero_remap &&
 	      !strcmp(r.release, "6.12.0-rc1"));
-	CHECK(ksm_rules_for("2.6.32", "option", &r, &err) == 0 && r.checksum == &hash_jhash2);
+	CHECK(ksm_rules_for("2.6.32", "option", &r, &err) == 0 && r.checksum == &hash_jhash2_lookup2);
+	CHECK(ksm_rules_for("2.6.37.6", "option", &r, &err) == 0 && r.checksum == &hash_jhash2_lookup2);
+	CHECK(ksm_rules_for("2.6.38", "option", &r, &err) == 0 && r.checksum == &hash_jhash2);
+	CHECK(ksm_rules_for("3.0", "option", &r, &err) == 0 && r.checksum == &hash_jhash2);
 	CHECK(ksm_rules_for("2.6.31", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
 	CHECK(ksm_rules_for("2.4", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
 	CHECK(ksm_rules_for("linux", "option", &r, &err) == -1 && strstr(err.msg, "MAJOR.MINOR"));
