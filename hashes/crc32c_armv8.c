@@ -89,8 +89,8 @@ const struct hash_impl hash_crc32c_armv8 = {
 	.bits = 32,
 	.provenance = "in-tree",
 	.kernel = { "crc32c() (arm64)", NULL, NULL,
-		    "arm64: crc32cx instructions; the kernel interleaves 4 streams with PMULL since 6.14, "
-		    "this entry 3 streams (our recombination)" },
+		    "arm64: crc32cx instructions; since 6.13 the kernel interleaves 4 streams with PMULL from "
+		    "1024 bytes, this entry 3 streams from 512 (our recombination)" },
 	.scheme = HASH_SCHEME_CRC_3WAY,
 	.one_stream_below = CRC32C_ARMV8_3WAY_MIN_BYTES,
 	.cpu_needs = CPU_ARM_CRC32,

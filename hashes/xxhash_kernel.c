@@ -1,5 +1,5 @@
 /* The kernel's xxhash(): xxh64 on 64-bit builds, xxh32 on 32-bit builds
- * (include/linux/xxhash.h keys on BITS_PER_LONG); KSM's checksum since 4.19. */
+ * (include/linux/xxhash.h keys on BITS_PER_LONG); KSM's checksum since 5.0. */
 #include <stdint.h>
 
 #include "hash.h"
