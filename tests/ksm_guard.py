@@ -37,6 +37,24 @@ def why_not_usable():
     return None
 
 
+def mergeable_processes(ours=()):
+    """PIDs of the other processes with a VM_MERGEABLE area (MADV_MERGEABLE
+    or PR_SET_MEMORY_MERGE: "mg" in their VmFlags). KSM merges their pages
+    too as soon as it runs, so the kernel's counters would not be the
+    test's alone (another test suite's workload, a VM with KSM enabled)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in ours or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/smaps") as f:
+                if any(line.startswith("VmFlags:") and " mg" in line for line in f):
+                    found.append(int(entry))
+        except OSError:
+            continue  # gone, or a kernel thread without one
+    return found
+
+
 class Guard:
     def __init__(self):
         self.saved = None
@@ -59,6 +77,9 @@ class Guard:
         """Why KSM is in use by someone else (its counters would mix), or None."""
         if self.saved.get("run", 0) != 0 or read("pages_shared") or read("pages_sharing"):
             return "KSM is already running or holds merged pages"
+        others = mergeable_processes()
+        if others:
+            return f"processes {others} have mergeable memory, which KSM would merge with the test's pages"
         return None
 
     def restore(self):

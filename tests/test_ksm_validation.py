@@ -40,22 +40,6 @@ def proc_ksm(pid):
     return out
 
 
-def others_mergeable(ours):
-    """PIDs of other processes with memory KSM may merge: their pages would mix
-    with the workload's in the kernel's counters (another test, a VM)."""
-    found = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit() or int(d) in ours:
-            continue
-        try:
-            with open(f"/proc/{d}/smaps") as f:
-                if any(line.startswith("VmFlags:") and " mg" in line for line in f):
-                    found.append(int(d))
-        except OSError:
-            pass
-    return found
-
-
 def start_workload():
     procs = [subprocess.Popen([sys.executable, os.path.join(HERE, "ksm_workload.py"), str(k), str(NPROC)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE) for k in range(NPROC)]
@@ -104,7 +88,8 @@ def settle(start_scans):
 
 
 def one_setting(tmp, mps, uzp):
-    """Once, again when another process's mergeable memory mixed in."""
+    """Once, again when another process's mergeable memory mixed in; skipped
+    when it did all three times."""
     for attempt in range(3):
         if attempt_setting(tmp, mps, uzp, last=attempt == 2):
             return
@@ -128,10 +113,11 @@ def attempt_setting(tmp, mps, uzp, last):
         ksm_guard.write("run", 1)
         got, scans = settle(start)
         label = f"max_page_sharing={mps} use_zero_pages={uzp}"
-        others = others_mergeable({p.pid for p in procs})
-        if others and not last:
-            print(f"{label}: processes {others} have mergeable memory too: their pages mix in; again")
-            return False
+        others = ksm_guard.mergeable_processes({p.pid for p in procs})
+        if others:
+            print(f"{'SKIP ' if last else ''}{label}: processes {others} have mergeable memory too: their pages "
+                  f"mix in{'' if last else '; again'}")
+            return last
         print(f"{label}: predicted {[want[n] for n in COUNTERS]}, kernel after {scans} full scans "
               f"{[got[n] for n in COUNTERS]} (THP zero subpages {want['thp_zero_subpages']}, volatile "
               f"{want['pages_volatile']}, kernel pages_volatile {ksm_guard.read('pages_volatile')})")
