@@ -87,32 +87,48 @@ def slug(heading):
     return s.replace(" ", "-")
 
 
-in_fence = False
-anchors = set()
-for line in lines:
-    if line.startswith("```"):
-        in_fence = not in_fence
-    elif not in_fence and line.startswith("#"):
-        anchors.add(slug(line.lstrip("#")))
-links = re.findall(r"\]\(([^)\s]+)\)", text)
-check(links != [], "the README has links")
-for link in links:
-    if re.match(r"[a-z]+://", link):
-        continue
-    path, _, anchor = link.partition("#")
-    if path:
-        check(os.path.exists(os.path.join(ROOT, path)), f"link {link}: {path} exists")
-    else:
-        check(anchor in anchors, f"in-page link #{anchor} names a heading")
+def anchors_of(body):
+    """The anchors GitHub gives the headings of a Markdown text."""
+    in_fence, found = False, set()
+    for line in body.split("\n"):
+        if line.startswith("```"):
+            in_fence = not in_fence
+        elif not in_fence and line.startswith("#"):
+            found.add(slug(line.lstrip("#")))
+    return found
 
-# the pages the README points to: their relative links name files too
+
+def check_links(where, body, base):
+    """Every relative link of body names an existing file (relative to base),
+    and its #anchor a heading there (of body itself when the path is empty)."""
+    links = re.findall(r"\]\(([^)\s]+)\)", body)
+    for link in links:
+        if re.match(r"[a-z]+://", link):
+            continue
+        path, _, anchor = link.partition("#")
+        target = os.path.join(base, path)
+        if path:
+            check(os.path.exists(target), f"{where}: link {link}: {path} exists")
+            if not os.path.exists(target):
+                continue
+        if anchor and (not path or target.endswith(".md")):
+            heads = anchors_of(open(target).read()) if path else anchors_of(body)
+            check(anchor in heads, f"{where}: link {link}: #{anchor} names a heading")
+    return links
+
+
+check(check_links("README", text, ROOT) != [], "the README has links")
+# the pages the README points to: their relative links too
 for doc in sorted(os.listdir(os.path.join(ROOT, "docs"))):
     if doc.endswith(".md"):
-        body = open(os.path.join(ROOT, "docs", doc)).read()
-        for link in re.findall(r"\]\(([^)\s]+)\)", body):
-            path = link.partition("#")[0]
-            if path and not re.match(r"[a-z]+://", link):
-                check(os.path.exists(os.path.join(ROOT, "docs", path)), f"docs/{doc}: link {link} exists")
+        check_links(f"docs/{doc}", open(os.path.join(ROOT, "docs", doc)).read(), os.path.join(ROOT, "docs"))
+# and the sections the program itself points to (`list`'s alias rules)
+for top in ("cmd", "hashes", "report", "bench", "scan", "datasets"):
+    for name in sorted(os.listdir(os.path.join(ROOT, top))):
+        if name.endswith(".c"):
+            source = open(os.path.join(ROOT, top, name)).read()
+            for ref in sorted(set(re.findall(r"docs/[\w-]+\.md#[\w-]+", source))):
+                check_links(f"{top}/{name}", f"]({ref})", ROOT)
 
 
 # --- the example blocks
