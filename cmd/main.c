@@ -44,7 +44,8 @@ static void usage(FILE *out)
 	fprintf(out, "\nbench, thread and select stop cleanly on Ctrl-C or SIGTERM: what was measured\n"
 		     "is reported and marked interrupted; no command leaves a partial -o file.\n"
 		     "'man ksmbench' has everything.\n");
-	fprintf(out, "\n'ksmbench COMMAND --help' describes a command's options.\n"
+	fprintf(out, "\n'ksmbench COMMAND --help' describes a command's options; --list-commands and\n"
+		     "--list-input-formats print one name a line (for shell completion).\n"
 		     "Exit status: 0 ok, 1 verification failure, sum -c mismatch, missed self-check\n"
 		     "target or a regression found by compare, 2 usage or input error, 3 compare\n"
 		     "inconclusive (no regression), 130/143/129 interrupted (SIGINT, SIGTERM, SIGHUP),\n"

@@ -323,8 +323,8 @@ int compare_run(const struct loaded_doc *base, const struct loaded_doc *new_, co
 				 twin->apart ? "apart, the new run's back to back"
 					     : "back to back, the new run's apart");
 		kb_fail(err,
-			"no result of %s matches one of %s (by hash, data, cache, page size, timer and calls "
-			"apart)%s",
+			"no result of %s matches one of %s (by hash, data, cache, page size, misalignment, "
+			"timer and calls apart)%s",
 			new_->path, base->path, hint);
 		goto done;
 	}

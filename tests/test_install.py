@@ -2,6 +2,7 @@
 renders without warnings and names every command and option the binary
 has), the bash completion (sourced in bash, its function called with
 COMP_WORDS set), and `make uninstall` removing them again."""
+import json
 import os
 import re
 import shutil
@@ -38,6 +39,31 @@ for c in cmds:
     rc, out, _ = run(c, "--help")
     for opt in sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", out))):
         check(opt in page, f"man page documents {c} {opt}")
+
+# --- every field name the JSON documents carry is documented: in the man
+# page or in docs/ (the ceiling's probe keys are in docs/ceilings.md)
+def keys_of(node, out):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out.add(k)
+            keys_of(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            keys_of(v, out)
+    return out
+
+
+documented = open(MAN).read().replace("\\-", "-") + "".join(
+    open(os.path.join(ROOT, "docs", d)).read() for d in sorted(os.listdir(os.path.join(ROOT, "docs"))))
+sources = {"bench": ["bench", "-H", "xxh64", "--processes", "2", "--repeat", "1", "--window", "2ms"],
+           "ceiling": ["ceiling", "--repeat", "1"]}
+for what, args in sources.items():
+    rc, out, err = run(*args, "--format", "json")
+    check(rc == 0, f"{what} --format json: {err!r}")
+    if rc == 0:
+        for key in sorted(keys_of(json.loads(out), set())):
+            check(re.search(rf"(?<![\w.-]){re.escape(key)}(?![\w-])", documented) is not None,
+                  f"{what}'s JSON field {key} is documented")
 
 # --- make install into a staging directory; the build is not redone (-o)
 stage = tempfile.mkdtemp(prefix="ksmbench-stage-")
