@@ -56,7 +56,10 @@ def keys_of(node, out):
 documented = open(MAN).read().replace("\\-", "-") + "".join(
     open(os.path.join(ROOT, "docs", d)).read() for d in sorted(os.listdir(os.path.join(ROOT, "docs"))))
 sources = {"bench": ["bench", "-H", "xxh64", "--processes", "2", "--repeat", "1", "--window", "2ms"],
-           "ceiling": ["ceiling", "--repeat", "1"]}
+           "ceiling": ["ceiling", "--repeat", "1"],
+           "thread": ["thread", "--processes", "1", "--window", "2ms", "--hz", "1000", "--working-set", "4M",
+                      "--no-ceiling"],
+           "scan": ["scan", "--sample-pages", "16", os.path.join(ROOT, "ksmbench.1")]}
 for what, args in sources.items():
     rc, out, err = run(*args, "--format", "json")
     check(rc == 0, f"{what} --format json: {err!r}")
