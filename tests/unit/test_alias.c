@@ -80,6 +80,19 @@ void test_alias_table(void)
 		CHECK(alias_choice(&hash_xxh3)->how == ALIAS_BY_TABLE);
 		cpu_features_enable_all();
 		CHECK(cpu_features_disable("avx512f", &err) == 0);
+		/* Each line's model range, both ends inclusive. */
+		static const struct {
+			const char *cpu, *line;
+		} ends[] = { { "AuthenticAMD:25:0", "AMD 25/0x00-0x0f (Zen 3)" },
+			     { "AuthenticAMD:25:15", "AMD 25/0x00-0x0f (Zen 3)" },
+			     { "AuthenticAMD:25:16", "AMD 25/0x10-0x1f, no AVX-512 (Zen 4, AVX-512 hidden)" },
+			     { "AuthenticAMD:25:31", "AMD 25/0x10-0x1f, no AVX-512 (Zen 4, AVX-512 hidden)" },
+			     { "AuthenticAMD:25:32", NULL } };
+		for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+			CHECK(cpu_identity_simulate(ends[i].cpu, &err) == 0);
+			const struct alias_rule *r = alias_rule_match();
+			CHECK(ends[i].line ? r && strcmp(r->cpu, ends[i].line) == 0 : r == NULL);
+		}
 		/* A line whose entries need what the CPU lacks does not match. */
 		CHECK(cpu_identity_simulate("AuthenticAMD:26:2", &err) == 0);
 		CHECK(alias_rule_match() == NULL);

@@ -121,19 +121,21 @@ static void census_dumps(void)
 	struct census_config cfg = { .page_size = PS, .key_fn = spread_key, .fetch = fetch_mem };
 	struct kb_err err;
 	struct census *c = census_new(&cfg, &err);
-	/* dump 0: A A B; dump 1: A C C C zero; dump 2: B */
-	const unsigned char fills[] = { 'A', 'A', 'B', 'A', 'C', 'C', 'C', 0, 'B' };
-	const unsigned dumps[] = { 0, 0, 0, 1, 1, 1, 1, 1, 2 };
-	uint64_t content[9];
+	/* dump 0: A A B; dump 1: A C C C zero A; dump 2: B. The second A of
+	 * dump 1 is within it: the first moved A's last dump to 1. */
+	const unsigned char fills[] = { 'A', 'A', 'B', 'A', 'C', 'C', 'C', 0, 'A', 'B' };
+	const unsigned dumps[] = { 0, 0, 0, 1, 1, 1, 1, 1, 1, 2 };
+	uint64_t content[10];
 
 	CHECK(c != NULL);
-	for (unsigned i = 0; i < 9; i++) {
+	for (unsigned i = 0; i < 10; i++) {
 		memset(pages[i], fills[i], PS);
 		CHECK(census_add(c, pages[i], i, dumps[i], &content[i], &err) == 0);
 	}
 	const struct census_counts *k = census_counts(c);
-	CHECK(k->within_dump_duplicates == 1 + 2 && k->across_dump_duplicates == 2);
-	CHECK(content[0] == 0 && content[1] == 0 && content[3] == 0 && content[2] == 2 && content[8] == 2);
+	CHECK(k->within_dump_duplicates == 1 + 3 && k->across_dump_duplicates == 2);
+	CHECK(content[0] == 0 && content[1] == 0 && content[3] == 0 && content[8] == 0 && content[2] == 2 &&
+	      content[9] == 2);
 	CHECK(content[4] == 4 && content[6] == 4 && content[7] == CENSUS_CONTENT_ZERO);
 	CHECK(census_add(c, pages[0], 0, CENSUS_DUMPS_MAX, NULL, &err) == -1);
 	census_free(c);

@@ -111,6 +111,21 @@ void test_compare_rank_test(void)
 		big_b[i] = i;
 	}
 	CHECK(rank_test_run(big_a, 30, big_b, 30, &t) == 0 && !t.exact && t.p < 1e-9);
+	/* The approximation's value itself, with its continuity correction:
+	 * odd 1..41 against even 2..42, U = 210 of 441, z = (10.5 - 0.5) /
+	 * sqrt(1580.25); and with ties, whose groups shrink the variance
+	 * (1..3 against 2..4, seven times each: U = 98, var 1449.38). */
+	double odd[21], even[21], low[21], high[21];
+	for (unsigned i = 0; i < 21; i++) {
+		odd[i] = 2 * i + 1;
+		even[i] = 2 * i + 2;
+		low[i] = 1 + i % 3;
+		high[i] = 2 + i % 3;
+	}
+	CHECK(rank_test_run(odd, 21, even, 21, &t) == 0 && !t.exact && t.u == 210 &&
+	      fabs(t.p - 0.8013831883084928) < 1e-12);
+	CHECK(rank_test_run(low, 21, high, 21, &t) == 0 && !t.exact && t.u == 98 &&
+	      fabs(t.p - 0.0013527023775183023) < 1e-12);
 }
 
 static int by_value(const void *x, const void *y)

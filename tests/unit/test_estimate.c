@@ -77,6 +77,8 @@ void test_estimate_disturb(void)
 	r.off_cpu_share = 0.05;
 	CHECK(disturb_round(&r, &ref, t) == (DISTURB_STEAL | DISTURB_OFF_CPU));
 	r = quiet_round(0, 0, 100);
+	r.involuntary_switches = 10; /* at the threshold: not above it */
+	CHECK(disturb_round(&r, &ref, t) == 0);
 	r.involuntary_switches = 11;
 	r.migrations = 1;
 	CHECK(disturb_round(&r, &ref, t) == (DISTURB_SWITCHES | DISTURB_MIGRATED));
@@ -233,6 +235,14 @@ void test_estimate_verdicts(void)
 			r.rounds[i].other_busy_share = 0.9;
 	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
 	CHECK(r.rounds_disturbed == 20 && r.processes_used == 5 && r.unstable == STABILITY_DISTURBED);
+	bench_result_release(&r);
+	/* 15 of 20, three quarters exactly: not more than the rule allows. */
+	make_result(&r, 5, 4, ok25);
+	for (unsigned i = 0; i < 20; i++)
+		if (i % 4)
+			r.rounds[i].other_busy_share = 0.9;
+	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
+	CHECK(r.rounds_disturbed == 15 && r.processes_used == 5 && r.unstable == 0);
 	bench_result_release(&r);
 	/* A whole process disturbed: it has no value, and 4 are too few. */
 	make_result(&r, 5, 3, ok);
