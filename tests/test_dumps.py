@@ -115,6 +115,10 @@ check_format("lime-raw", g.raw(segs), segs, {"pages": 6},
 low = [(0x3000, g.page("l1")), (0x8000, g.page("l2") + g.page("l3"))]
 check_format("lime-padded", g.lime_padded(low), low, {"pages": 3, "holes": 3 + 4},
              extra=("--input-format", "lime-padded", "--lime-ranges", g.lime_ranges(low)))
+# ranges off page boundaries: each gap is at least one hole (rounded up)
+odd_low = [(0x400, g.page("u1")), (0x2000, g.page("u2"))]
+check_format("lime-padded, ranges not page-aligned", g.lime_padded(odd_low), odd_low, {"pages": 2, "holes": 2},
+             extra=("--input-format", "lime-padded", "--lime-ranges", "0x400-0x13ff,0x2000-0x2fff"))
 iomem = temp_file(b"00000000-00000fff : Reserved\n00003000-00003fff : System RAM\n"
                   b"  00003000-00003fff : Kernel code\n00008000-00009fff : System RAM\n")
 check_format("lime-padded ranges from an iomem file", g.lime_padded(low), low, {"pages": 3},
@@ -228,6 +232,27 @@ bad_file("bad ranges", elf_bytes, "bad range", "--input-format", "lime-raw", "--
 bad_file("reversed range", elf_bytes, "end is before", "--input-format", "lime-raw", "--lime-ranges", "0x2000-0x1000")
 bad_file("padded ranges out of order", g.lime_padded(low), "ascending", "--input-format", "lime-padded",
          "--lime-ranges", "0x8000-0x8fff,0x3000-0x3fff")
+bad_file("padded ranges sharing a byte", g.lime_padded(low), "ascending", "--input-format", "lime-padded",
+         "--lime-ranges", "0x3000-0x3fff,0x3fff-0x4ffe")
+# a LiME header for the whole address space (start 0, end 2^64-1) is corrupt,
+# not a range of no bytes
+whole = struct.pack("<IIQQ8s", 0x4C694D45, 1, 0, 2**64 - 1, b"\0" * 8) + g.page("w")
+bad_file("LiME range of the whole address space", whole + g.lime(segs), "LiME range 0-0xffffffffffffffff")
+# an uncompressed kdump page whose descriptor gives fewer bytes than a page
+kd = bytearray(g.kdump({1: g.page("k1"), 3: g.page("k3")}, 100, compress="none"))
+struct.pack_into("<I", kd, 4 * PS + 8, PS - 100)  # descriptor 0's size
+bad_file("kdump uncompressed page short of a page", bytes(kd), f"has {PS - 100} bytes of data (the page size is {PS})")
+
+# raw: a partial page at the end is counted, never hashed (nor anything
+# past it), alone or after whole read-ahead chunks
+for whole_pages in (0, 1280):
+    tail_path = temp_file(os.urandom(whole_pages * PS + 100))
+    rc, out, err = run("sum", "--per-page", "-H", "crc32-zlib", tail_path)
+    lines = out.splitlines()
+    check(rc == 0 and len(lines) == whole_pages + 1 and lines[-1] == f"{tail_path}:{whole_pages} partial page of "
+          "100 bytes, not hashed" and all(len(x.split()) == 2 for x in lines[:-1]),
+          f"raw of {whole_pages} pages + 100 bytes: {lines[-2:]} {err!r}")
+    os.unlink(tail_path)
 rc, out, err = run("sum", "--input-format", "elf", path)
 check(rc == 2 and "--per-page" in err, "--input-format without --per-page")
 os.unlink(path)
