@@ -116,6 +116,15 @@ for n12, want, want_rc, lo, hi in (([v * 0.94 for v in b12], "regression", 1, -6
     check(rc12 == want_rc and c12.get("verdict") == want and c12.get("p_value", 1) < 0.05
           and c12.get("change_percent", 0) < -5 and abs(c12.get("change_low_percent", 0) - lo) < 0.1
           and abs(c12.get("change_high_percent", 0) - hi) < 0.1, f"12 and 12 processes: {want} (rc {rc12}, {c12})")
+# The same half-shifted processes the other way round: an interval that
+# reaches back inside the threshold is noise for an improvement too.
+ra, rb = write(doc(result("xxh64", [v * (0.88 if i % 2 else 0.985) for i, v in enumerate(b12)]))), \
+    write(doc(result("xxh64", b12)))
+rc12, out12, _ = run("compare", ra, rb, "--format", "json")
+c12 = json.loads(out12)["comparisons"][0] if rc12 == 0 else {}
+check(rc12 == 0 and c12.get("verdict") == "noise" and c12.get("change_percent", 0) > 5
+      and 1 < c12.get("change_low_percent", 0) < 3 and 11 < c12.get("change_high_percent", 0) < 15,
+      f"12 and 12 processes, faster: an interval reaching inside the threshold is noise (rc {rc12}, {c12})")
 # A 10% shift of 11 processes whose medians' own intervals overlap (each
 # wide: the 2nd to 10th of 11 values) is still a regression: the shift's
 # interval uses every pair (repro-check's scaled copy, 2026-12-02).
@@ -502,6 +511,12 @@ check_usage_error(["compare", base], "needs two files", "one file")
 check_usage_error(["compare", base, new, "--threshold", "abc"], "--threshold", "bad threshold")
 check_usage_error(["compare", base, new, "--threshold", "-5%"], "--threshold", "negative threshold")
 check_usage_error(["compare", base, new, "--alpha", "2"], "--alpha", "bad alpha")
+check_usage_error(["compare", base, new, "--alpha", "0.50001"], "--alpha", "alpha past 0.5")
+check_usage_error(["compare", base, new, "--threshold", "1000.1%"], "--threshold", "threshold past 1000%")
+# the ranges' ends themselves are accepted
+for opt, value in (("--alpha", "0.5"), ("--alpha", "1e-9"), ("--threshold", "1000%"), ("--threshold", "0")):
+    rc, out, err = run("compare", base, base, opt, value)
+    check(rc == 0 and err == "", f"compare {opt} {value}, the end of its range: rc={rc} {err!r}")
 check_usage_error(["compare", base, new, "--format", "csv"], "unknown format", "bad format")
 
 # --- size: 20000 results, and 150k values in one result, matched and tested fast (a complexity
