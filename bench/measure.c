@@ -198,21 +198,32 @@ void bench_session_warm(struct bench_session *s)
 {
 	const struct bench_timer_ops *t = timers[s->cfg->timer];
 	struct loop_count warm;
+	struct batch_log calls = { 0 };
 	uint64_t t0 = clock_now_ns();
 
 	/* The previous hash may have left dirty upper vector state behind. */
 	if (s->cfg->clean_vector_state)
 		cpu_vector_state_clean();
+	/* The first warm-up times each call: an interrupt or a preemption in it
+	 * must not set the session's batches (one of 4 ms among the first calls
+	 * of a 1 ms warm-up made them single calls, a clock read each, and
+	 * their log too short for the round). */
+	if (!s->warmed)
+		batch_log_open(&calls, 0, 0);
 	loop_count_until(s->fn, s->set, &s->pos, t0, t0 + (s->cfg->warmup_ns ? s->cfg->warmup_ns : 1), 1, s->cfg->apart,
-			 NULL, &warm);
+			 calls.cap ? &calls : NULL, &warm);
 	s->sink ^= warm.sink;
 	if (s->warmed)
 		return;
 	/* On the measuring CPU, before the process's first round. */
 	if (s->cfg->apart)
 		s->fence_ns = bench_fence_overhead_ns();
-	/* The first warm-up sets the batches: calls per clock read, and the timer's. */
-	s->call_ns = (double)(warm.end_ns - warm.start_ns) / (double)warm.calls;
+	/* The first warm-up sets the batches: calls per clock read, and the
+	 * timer's; its uninterrupted pace, or (no memory for the log) its whole. */
+	s->call_ns = batch_log_uninterrupted_ns(&calls);
+	if (s->call_ns <= 0)
+		s->call_ns = (double)(warm.end_ns - warm.start_ns) / (double)warm.calls;
+	batch_log_close(&calls);
 	s->batch = s->call_ns > 0 && s->call_ns < BATCH_TARGET_NS ? (uint64_t)(BATCH_TARGET_NS / s->call_ns) : 1;
 	/* Without memory for it the rounds go unlogged (no uninterrupted figure). */
 	if (t->round_ns)

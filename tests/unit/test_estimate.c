@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../bench/clock.h"
 #include "../../bench/disturb.h"
@@ -16,6 +17,7 @@
 #include "../../bench/names.h"
 #include "../../bench/run.h"
 #include "../../bench/schedule.h"
+#include "../../bench/timer.h"
 #include "../../bench/wire.h"
 #include "../../hashes/cpu_features.h"
 #include "check.h"
@@ -477,6 +479,53 @@ void test_estimate_interleaving(void)
 			schedule_order(7, p, r, 0, order, 4);
 			CHECK(memcmp(order, a[p][r], sizeof(order)) == 0);
 		}
+}
+
+/* A hash of some 200 ns a call whose third call is held up 5 ms, as a
+ * preemption in the warm-up holds it. */
+static unsigned preempted_calls;
+
+static uint64_t preempted_hash(const void *buf, size_t len)
+{
+	volatile uint64_t x = len;
+
+	if (++preempted_calls == 3) {
+		struct timespec ts = { 0, 5000000 };
+		nanosleep(&ts, NULL);
+	}
+	for (unsigned i = 0; i < 200; i++)
+		x = x * 31 + ((const unsigned char *)buf)[i];
+	return x;
+}
+
+/* The batches come from the warm-up's uninterrupted calls: with its
+ * elapsed time over its calls, the 5 ms stop among 1 ms of calls made
+ * every batch one call (a clock read each). */
+void test_estimate_warmup_batches(void)
+{
+	static const struct hash_impl slow = { .name = "preempted", .family = "test", .bits = 64,
+					       .provenance = "test", .len_multiple = 1, .fn = preempted_hash };
+	struct bench_config cfg;
+	struct page_content c;
+	struct page_set set;
+	struct kb_err err;
+
+	CHECK(page_content_zero(&c, 4096, &err) == 0 && page_set_hot(&set, &c, 0, &err) == 0);
+	bench_config_default(&cfg);
+	cfg.window_ns = 2000000;
+	cfg.warmup_ns = 1000000;
+	preempted_calls = 0;
+	struct bench_session *s = bench_session_open(&slow, &set, &cfg, &err);
+	CHECK(s != NULL);
+	if (s) {
+		bench_session_warm(s);
+		/* The warm-up ends at its third call, two of them quick (the
+		 * three over their time: 1.7 ms a call, batches of one). */
+		CHECK(preempted_calls == 3 && s->call_ns < 1e6 && s->batch > 1);
+		bench_session_close(s);
+	}
+	page_set_release(&set);
+	page_content_release(&c);
 }
 
 void test_estimate_rdtsc_batch(void)
