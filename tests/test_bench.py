@@ -172,6 +172,11 @@ if FORKS:
     r = json.loads(out)["results"][0] if rc == 0 else {}
     check(r.get("data") == "file:-" and r.get("pages_in_set") == 3 and r.get("processes") == 3,
           f"--data - from a pipe, 3 processes: rc={rc} err={err!r}")
+    # the interval over processes surrounds the median it is written beside
+    # (none where other work left fewer than two processes' rounds)
+    lo, mid, hi = (r.get(f"bytes_per_second_{k}") for k in ("ci_low", "median", "ci_high"))
+    check((lo is None and hi is None) or (None not in (lo, mid, hi) and lo <= mid <= hi),
+          f"3 processes: ci_low <= median <= ci_high: {lo} {mid} {hi}")
 # A file's pages are read once, by this process, and passed on: the
 # measuring processes find them though a wrapper moved the file away before
 # each started (they used to open, decompress and parse it, each of them).
@@ -288,7 +293,8 @@ for args, needle in [
     (["--window", "0"], "must be from"),
     (["--window", "5parsecs"], "not a duration"),
     (["--page-size", "100"], "multiple of 64"),
-    (["--misalign", "4096"], "smaller than the page size"),
+    (["--misalign", "4096"], "--misalign 4096 must be smaller than the page size 4096"),
+    (["--misalign", "4095", "--page-size", "4096,64"], "--misalign 4095 must be smaller than the page size 64"),
     (["--hz", "7"], "from 8 to 10000"),
     (["--cpu", "4095"], "CPU 4095"),
     (["-H", "nope"], "unknown hash 'nope'"),
