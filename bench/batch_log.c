@@ -3,16 +3,21 @@
 
 #include <stdlib.h>
 
-int batch_log_open(struct batch_log *l, double round_ns, double batch_ns)
+int batch_log_reserve(struct batch_log *l, size_t entries)
 {
-	double want = batch_ns > 0 ? 2 * round_ns / batch_ns + 256 : BATCH_LOG_MAX;
-
 	l->n = 0;
-	l->cap = want < BATCH_LOG_MAX ? (size_t)want : BATCH_LOG_MAX;
+	l->cap = entries < BATCH_LOG_MAX ? entries : BATCH_LOG_MAX;
 	l->ns = malloc(l->cap * sizeof(*l->ns));
 	if (!l->ns)
 		l->cap = 0;
 	return l->ns ? 0 : -1;
+}
+
+int batch_log_open(struct batch_log *l, double round_ns, double batch_ns)
+{
+	double want = batch_ns > 0 ? 2 * round_ns / batch_ns + 256 : BATCH_LOG_MAX;
+
+	return batch_log_reserve(l, want < BATCH_LOG_MAX ? (size_t)want : BATCH_LOG_MAX);
 }
 
 void batch_log_close(struct batch_log *l)

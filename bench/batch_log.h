@@ -23,9 +23,10 @@ struct batch_log {
 };
 
 /* A log for a round of about round_ns in batches of about batch_ns: twice
- * as many entries and some, at most BATCH_LOG_MAX (batch_ns 0: that many).
- * -1: out of memory. */
+ * as many entries and some, at most BATCH_LOG_MAX. -1: out of memory. */
 int batch_log_open(struct batch_log *l, double round_ns, double batch_ns);
+/* A log of the first entries batches at most (BATCH_LOG_MAX at most). */
+int batch_log_reserve(struct batch_log *l, size_t entries);
 void batch_log_close(struct batch_log *l);
 
 static inline void batch_log_add(struct batch_log *l, uint64_t ns)

@@ -19,6 +19,8 @@ volatile uint64_t bench_sink;
 /* A clock read per this much hashing: its cost is ~0.1% of the time, and a
  * jiffies window overshoots its deadline by at most this. */
 #define BATCH_TARGET_NS 20000.0
+/* Calls of the first warm-up timed one by one for the batch size (64 KiB). */
+#define WARMUP_CALLS_LOGGED 16384u
 
 static const struct bench_timer_ops *const timers[BENCH_TIMERS] = {
 	[BENCH_TIMER_WINDOW] = &bench_timer_window,
@@ -199,17 +201,17 @@ void bench_session_warm(struct bench_session *s)
 	const struct bench_timer_ops *t = timers[s->cfg->timer];
 	struct loop_count warm;
 	struct batch_log calls = { 0 };
-	uint64_t t0 = clock_now_ns();
 
-	/* The previous hash may have left dirty upper vector state behind. */
-	if (s->cfg->clean_vector_state)
-		cpu_vector_state_clean();
 	/* The first warm-up times each call: an interrupt or a preemption in it
 	 * must not set the session's batches (one of 4 ms among the first calls
 	 * of a 1 ms warm-up made them single calls, a clock read each, and
-	 * their log too short for the round). */
+	 * their log too short for the round). Its first calls are enough. */
 	if (!s->warmed)
-		batch_log_open(&calls, 0, 0);
+		batch_log_reserve(&calls, WARMUP_CALLS_LOGGED);
+	/* The previous hash may have left dirty upper vector state behind. */
+	if (s->cfg->clean_vector_state)
+		cpu_vector_state_clean();
+	uint64_t t0 = clock_now_ns();
 	loop_count_until(s->fn, s->set, &s->pos, t0, t0 + (s->cfg->warmup_ns ? s->cfg->warmup_ns : 1), 1, s->cfg->apart,
 			 calls.cap ? &calls : NULL, &warm);
 	s->sink ^= warm.sink;
@@ -219,7 +221,10 @@ void bench_session_warm(struct bench_session *s)
 	if (s->cfg->apart)
 		s->fence_ns = bench_fence_overhead_ns();
 	/* The first warm-up sets the batches: calls per clock read, and the
-	 * timer's; its uninterrupted pace, or (no memory for the log) its whole. */
+	 * timer's; its uninterrupted pace, or (no memory for the log) its whole.
+	 * A clock coarser than a call, or a cold set whose misses are not
+	 * interruptions, reads that pace somewhat low: the batches then run
+	 * somewhat longer than their target, which costs nothing. */
 	s->call_ns = batch_log_uninterrupted_ns(&calls);
 	if (s->call_ns <= 0)
 		s->call_ns = (double)(warm.end_ns - warm.start_ns) / (double)warm.calls;
