@@ -45,7 +45,7 @@ static void usage(void)
 	       "  -c, --check           verify the checksums listed in each LIST\n"
 	       "  -q, --quiet           --check: no line for a file that is OK\n"
 	       "  --status              --check: print nothing; the exit status says it\n"
-	       "A hash without a streaming form (jhash2) sums at most %u MiB.\n",
+	       "A hash without a streaming form (jhash2, jhash2-lookup2) sums at most %u MiB.\n",
 	       dump_format_names(), HASH_STREAM_BUFFER_MAX >> 20);
 }
 

@@ -3,7 +3,7 @@
  * include/linux/jhash.h was Bob Jenkins' lookup2 (hash2 over 32-bit words);
  * 2.6.38 replaced it with lookup3 (jhash2.c), a different function under
  * the same name, so the checksums of those releases differ from later ones
- * for every page. */
+ * (on every one of 4,105 pages checked, docs/hashes.md). */
 #include <string.h>
 
 #include "hash.h"

@@ -175,7 +175,7 @@ static int availability(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
-/* "5.0+", "2.6.32-4.20", "yes" (long-standing), "no". */
+/* "5.0+", "2.6.38-4.20", "yes" (long-standing), "no". */
 static int kernel_short(const struct record_row *w, char *buf, size_t size)
 {
 	const struct hash_kernel_use *k = kernel_use(HASH(w));

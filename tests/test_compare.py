@@ -512,6 +512,8 @@ check_usage_error(["compare", base, new, "--threshold", "abc"], "--threshold", "
 check_usage_error(["compare", base, new, "--threshold", "-5%"], "--threshold", "negative threshold")
 check_usage_error(["compare", base, new, "--alpha", "2"], "--alpha", "bad alpha")
 check_usage_error(["compare", base, new, "--alpha", "0.50001"], "--alpha", "alpha past 0.5")
+check_usage_error(["compare", base, new, "--alpha", "0.9e-9"], "--alpha", "alpha below 1e-9")
+check_usage_error(["compare", base, new, "--threshold", "-0.1%"], "--threshold", "threshold below 0")
 check_usage_error(["compare", base, new, "--threshold", "1000.1%"], "--threshold", "threshold past 1000%")
 # the ranges' ends themselves are accepted
 for opt, value in (("--alpha", "0.5"), ("--alpha", "1e-9"), ("--threshold", "1000%"), ("--threshold", "0")):

@@ -55,7 +55,13 @@ def keys_of(node, out):
 
 documented = open(MAN).read().replace("\\-", "-") + "".join(
     open(os.path.join(ROOT, "docs", d)).read() for d in sorted(os.listdir(os.path.join(ROOT, "docs"))))
+QUICK = ["-H", "xxh64", "--processes", "1", "--repeat", "1", "--no-ceiling"]
 sources = {"bench": ["bench", "-H", "xxh64", "--processes", "2", "--repeat", "1", "--window", "2ms"],
+           "bench --timer jiffies": ["bench", *QUICK, "--timer", "jiffies", "--hz", "10000"],
+           "bench --timer rdtsc": ["bench", *QUICK, "--timer", "rdtsc", "--window", "2ms"],
+           "bench --ksmd": ["bench", *QUICK, "--ksmd", "--working-set", "1M"],
+           "bench --apart cold": ["bench", *QUICK, "--apart", "--window", "2ms", "--cache", "cold",
+                                  "--working-set", "1M"],
            "ceiling": ["ceiling", "--repeat", "1"],
            "thread": ["thread", "--processes", "1", "--window", "2ms", "--hz", "1000", "--working-set", "4M",
                       "--no-ceiling"],

@@ -32,8 +32,9 @@ if why:
     print(f"SKIP ksm live: {why}")
     finish("ksm_live")
 with ksm_guard.Guard() as guard:
-    if guard.busy():
-        print(f"SKIP ksm live: {guard.busy()}")
+    busy = guard.busy()  # reads every process's smaps: once
+    if busy:
+        print(f"SKIP ksm live: {busy}")
         finish("ksm_live")
     before = dict(guard.saved)
     rc, out, err = run("ksm", "--profile", "1s")

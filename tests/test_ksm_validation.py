@@ -146,8 +146,9 @@ why = ksm_guard.why_not_usable()
 if why:
     skip(why)
 with ksm_guard.Guard() as guard:
-    if guard.busy():
-        skip(guard.busy())
+    busy = guard.busy()  # reads every process's smaps: once
+    if busy:
+        skip(busy)
     before = dict(guard.saved)
     tmp = tempfile.mkdtemp(prefix="ksmbench-ksm-")
     try:

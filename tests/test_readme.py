@@ -122,13 +122,6 @@ check(check_links("README", text, ROOT) != [], "the README has links")
 for doc in sorted(os.listdir(os.path.join(ROOT, "docs"))):
     if doc.endswith(".md"):
         check_links(f"docs/{doc}", open(os.path.join(ROOT, "docs", doc)).read(), os.path.join(ROOT, "docs"))
-# and the sections the program itself points to (`list`'s alias rules)
-for top in ("cmd", "hashes", "report", "bench", "scan", "datasets"):
-    for name in sorted(os.listdir(os.path.join(ROOT, top))):
-        if name.endswith(".c"):
-            source = open(os.path.join(ROOT, top, name)).read()
-            for ref in sorted(set(re.findall(r"docs/[\w-]+\.md#[\w-]+", source))):
-                check_links(f"{top}/{name}", f"]({ref})", ROOT)
 
 
 # --- the example blocks
