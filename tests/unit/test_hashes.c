@@ -18,6 +18,21 @@ static unsigned char *random_buffer(size_t n, uint32_t seed)
 	return b;
 }
 
+/* A registered jhash2 hashes len/4 words with KSM's initval 17: against
+ * its bytewise reference at every short length and a page, misaligned. */
+static void check_ksm_words(const struct hash_impl *h, uint32_t (*ref)(const void *, size_t, uint32_t),
+			    uint32_t seed)
+{
+	unsigned char *b = random_buffer(4096 + 8, seed);
+
+	for (unsigned off = 0; off < 8; off++)
+		for (size_t len = 0; len <= 64; len += 4)
+			CHECK(h->fn(b + off, len) == ref(b + off, len, 17));
+	CHECK(h->fn(b + 3, 4096) == ref(b + 3, 4096, 17));
+	CHECK(h->len_multiple == 4);
+	free(b);
+}
+
 void test_hashes_jhash2(void)
 {
 	static const uint32_t zero[1024];
@@ -33,14 +48,7 @@ void test_hashes_jhash2(void)
 	CHECK(ref_hashlittle("Four score and seven years ago", 30, 0) == 0x17770551u);
 	CHECK(ref_hashlittle("", 0, 0) == 0xdeadbeefu);
 
-	/* The registered entry hashes len/4 words with initval 17. */
-	unsigned char *b = random_buffer(4096 + 8, 7);
-	for (unsigned off = 0; off < 8; off++)
-		for (size_t len = 0; len <= 64; len += 4)
-			CHECK(hash_jhash2.fn(b + off, len) == ref_hashlittle(b + off, len, 17));
-	CHECK(hash_jhash2.fn(b + 3, 4096) == ref_hashlittle(b + 3, 4096, 17));
-	CHECK(hash_jhash2.len_multiple == 4);
-	free(b);
+	check_ksm_words(&hash_jhash2, ref_hashlittle, 7);
 }
 
 /* The jhash2 of 2.6.32-2.6.37 (lookup2): values of that release's own
@@ -66,13 +74,7 @@ void test_hashes_jhash2_lookup2(void)
 	/* Not lookup3's jhash2 under another name. */
 	CHECK(hash_jhash2_lookup2.fn(page, 4096) != hash_jhash2.fn(page, 4096));
 
-	unsigned char *b = random_buffer(4096 + 8, 13);
-	for (unsigned off = 0; off < 8; off++)
-		for (size_t len = 0; len <= 64; len += 4)
-			CHECK(hash_jhash2_lookup2.fn(b + off, len) == ref_lookup2(b + off, len, 17));
-	CHECK(hash_jhash2_lookup2.fn(b + 5, 4096) == ref_lookup2(b + 5, 4096, 17));
-	CHECK(hash_jhash2_lookup2.len_multiple == 4);
-	free(b);
+	check_ksm_words(&hash_jhash2_lookup2, ref_lookup2, 13);
 }
 
 void test_hashes_crc32c(void)
