@@ -244,8 +244,9 @@ struct.pack_into("<I", kd, 4 * PS + 8, PS - 100)  # descriptor 0's size
 bad_file("kdump uncompressed page short of a page", bytes(kd), f"has {PS - 100} bytes of data (the page size is {PS})")
 
 # raw: a partial page at the end is counted, never hashed (nor anything
-# past it), alone or after whole read-ahead chunks
-for whole_pages in (0, 1280):
+# past it), alone or after whole read-ahead chunks (those not under
+# emulation: qemu-i386 hangs creating the read-ahead thread)
+for whole_pages in (0,) if os.environ.get("KSMBENCH_TEST_EMULATED") == "1" else (0, 1280):
     tail_path = temp_file(os.urandom(whole_pages * PS + 100))
     rc, out, err = run("sum", "--per-page", "-H", "crc32-zlib", tail_path)
     lines = out.splitlines()
