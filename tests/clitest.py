@@ -2,6 +2,7 @@
 and one temporary directory per test script that holds everything it makes."""
 import atexit
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -126,6 +127,18 @@ def temporaries(pid, d):
     except OSError:
         pass
     return named + unnamed
+
+
+def markdown_anchors(body):
+    """The anchors GitHub gives the headings of a Markdown text (outside
+    code fences): lower case, punctuation dropped, spaces as hyphens."""
+    in_fence, found = False, set()
+    for line in body.split("\n"):
+        if line.startswith("```"):
+            in_fence = not in_fence
+        elif not in_fence and line.startswith("#"):
+            found.add(re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-"))
+    return found
 
 
 def temp_file(data: bytes, suffix="") -> str:

@@ -4,7 +4,7 @@ simulated with KSMBENCH_CPU), kernel availability in `list`, and agreement of
 all crc32c and xxh3 variants on inputs far longer than verify's sweep."""
 import json
 
-from clitest import run, check, check_usage_error, temp_file, finish
+from clitest import run, check, check_usage_error, temp_file, finish, markdown_anchors
 
 CRC = ["crc32c-generic", "crc32c-sse42", "crc32c-3way", "crc32c-3way-fit", "crc32c-vpclmul",
        "crc32c-vpclmul-avx2", "crc32c-fused", "crc32c-fused-intel", "crc32c-fused6", "crc32c-fused-avx2", "crc32c-armv8",
@@ -108,8 +108,7 @@ import os
 import re
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 doc_md = open(os.path.join(ROOT, "docs", "hashes.md")).read()
-anchors = {re.sub(r"[^a-z0-9 -]", "", h.strip().lower()).replace(" ", "-")
-           for h in re.findall(r"^#+ (.*)$", doc_md, re.M)}
+anchors = markdown_anchors(doc_md)
 cited = re.findall(r'"docs/hashes\.md#([a-z0-9-]+)"', open(os.path.join(ROOT, "hashes", "alias_rules.c")).read())
 check(len(cited) >= 3, f"alias table lines cite docs/hashes.md: {cited}")
 for a in cited:

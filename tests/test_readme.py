@@ -37,7 +37,7 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-from clitest import BIN, FORKS, MEASURING, check, finish
+from clitest import BIN, FORKS, MEASURING, check, finish, markdown_anchors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
@@ -81,23 +81,6 @@ check(len(lines) <= 300, f"README has {len(lines)} lines (at most 300)")
 
 
 # --- links: relative files exist, in-page anchors name a heading
-def slug(heading):
-    s = heading.strip().lower()
-    s = re.sub(r"[^\w\- ]", "", s)
-    return s.replace(" ", "-")
-
-
-def anchors_of(body):
-    """The anchors GitHub gives the headings of a Markdown text."""
-    in_fence, found = False, set()
-    for line in body.split("\n"):
-        if line.startswith("```"):
-            in_fence = not in_fence
-        elif not in_fence and line.startswith("#"):
-            found.add(slug(line.lstrip("#")))
-    return found
-
-
 def check_links(where, body, base):
     """Every relative link of body names an existing file (relative to base),
     and its #anchor a heading there (of body itself when the path is empty)."""
@@ -107,12 +90,13 @@ def check_links(where, body, base):
             continue
         path, _, anchor = link.partition("#")
         target = os.path.join(base, path)
+        exists = os.path.exists(target)
         if path:
-            check(os.path.exists(target), f"{where}: link {link}: {path} exists")
-            if not os.path.exists(target):
+            check(exists, f"{where}: link {link}: {path} exists")
+            if not exists:
                 continue
         if anchor and (not path or target.endswith(".md")):
-            heads = anchors_of(open(target).read()) if path else anchors_of(body)
+            heads = markdown_anchors(open(target).read() if path else body)
             check(anchor in heads, f"{where}: link {link}: #{anchor} names a heading")
     return links
 
