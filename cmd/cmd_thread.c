@@ -31,9 +31,10 @@ static void usage(void)
 	       "beside the published figures, under a verdict: what KSM uses and what it costs\n"
 	       "at ksmd's settings (read from /sys/kernel/mm/ksm), the fastest the kernel has\n"
 	       "on this CPU, the fastest outside the kernel, and whether it can be trusted.\n"
-	       "Two blocks: what the kernel can run (xxh64, xxh32, jhash2, crc32c-generic, and\n"
-	       "crc32c as the kernel's own rule picks it here), and contenders outside the\n"
-	       "kernel (xxh3, ISA-L, our fastest crc32c). Two styles:\n"
+	       "Two blocks: what the kernel can run (xxh64, xxh32, jhash2, crc32c-generic,\n"
+	       "crc32c as the kernel's own rule picks it here, and KSM's checksum where it is\n"
+	       "none of these), and contenders outside the kernel (xxh3, ISA-L, our fastest\n"
+	       "crc32c). Two styles:\n"
 	       "  kMB/s    the v2 patch's self-test: kernel MB/s (count*4096>>17), jiffies,\n"
 	       "           zero page, hot, best round\n"
 	       "  ns/pg    ksmd's cost: ns per page in its duty cycle (pages_to_scan pages,\n"
@@ -139,33 +140,51 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 	return rc;
 }
 
+/* Adds name's implementation (impl where given) as the next row, unless
+ * there is no room or this build lacks it (a note when say). */
+static unsigned add_row(const struct hash_impl **hashes, struct thread_contender *c, unsigned n, const char *name,
+			const struct hash_impl *impl, const struct thread_published *p, int in_kernel, int say)
+{
+	struct kb_err err;
+
+	if (n == THREAD_MAX)
+		return n;
+	hashes[n] = impl ? impl : hash_select(name, &err);
+	if (!hashes[n]) {
+		if (say)
+			cli_error("thread", "note: %s; its row is left out", err.msg);
+		return n;
+	}
+	c[n] = (struct thread_contender){ p ? hashes[n]->name : name, p, in_kernel };
+	return n + 1;
+}
+
 /* The thread's hashes, its crc32c as the kernel's own rule picks it on this
- * CPU (not the alias, which may choose code of ours), then contenders
- * outside the kernel: XXH3, ISA-L and our fastest crc32c (the alias; the
- * rest of ours are in bench, for the 20 s this command takes). A contender
- * this build lacks (ISA-L is not packaged for every architecture) is left
- * out, with a note when say. */
+ * CPU (not the alias, which may choose code of ours), KSM's checksum on the
+ * running kernel where the thread had none of it (2.6.32-2.6.37's lookup2
+ * jhash2), then contenders outside the kernel: XXH3, ISA-L and our fastest
+ * crc32c (the alias; the rest of ours are in bench, for the 20 s this
+ * command takes). A contender this build lacks (ISA-L is not packaged for
+ * every architecture) is left out, with a note when say. */
 static unsigned contenders(const struct hash_impl **hashes, struct thread_contender *c, int say)
 {
 	static const char *const outside[] = { "xxh3", "crc32c-isal", "crc32c" };
 	const struct hash_impl *kernel_crc32c = hash_kernel_crc32c(THREAD_PAGE_BYTES, NULL);
-	struct kb_err err;
-	unsigned n = 0;
+	const struct hash_impl *today = hash_resolve(ksm_checksum_running());
+	unsigned n = 0, has_today = 0;
 
-	for (unsigned i = 0; i < thread_published_count + ARRAY_SIZE(outside) && n < THREAD_MAX; i++) {
-		const struct thread_published *p = i < thread_published_count ? &thread_published[i] : NULL;
-		const char *name = p ? p->hash : outside[i - thread_published_count];
-		if (p && strcmp(name, "crc32c-generic") == 0 && kernel_crc32c == &hash_crc32c_generic)
+	for (unsigned i = 0; i < thread_published_count; i++) {
+		const struct thread_published *p = &thread_published[i];
+		int crc32c = strcmp(p->hash, "crc32c") == 0;
+		if (strcmp(p->hash, "crc32c-generic") == 0 && kernel_crc32c == &hash_crc32c_generic)
 			continue; /* the kernel's crc32c is the generic one here: one row */
-		hashes[n] = p && strcmp(name, "crc32c") == 0 ? kernel_crc32c : hash_select(name, &err);
-		if (!hashes[n]) {
-			if (say)
-				cli_error("thread", "note: %s; its row is left out", err.msg);
-			continue;
-		}
-		c[n] = (struct thread_contender){ p ? hashes[n]->name : name, p, p != NULL };
-		n++;
+		n = add_row(hashes, c, n, p->hash, crc32c ? kernel_crc32c : NULL, p, 1, say);
+		has_today |= n && hash_resolve(hashes[n - 1]) == today;
 	}
+	if (!has_today)
+		n = add_row(hashes, c, n, today->name, today, NULL, 1, say);
+	for (unsigned i = 0; i < ARRAY_SIZE(outside); i++)
+		n = add_row(hashes, c, n, outside[i], NULL, NULL, 0, say);
 	return n;
 }
 

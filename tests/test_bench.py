@@ -406,6 +406,18 @@ check(old_v.get("ksm_today_hash") == "jhash2" and old_v.get("ksm_today_implement
       and old_v.get("kernel_best_implementation") not in (None, "jhash2"), f"a 4.18 kernel's KSM: jhash2: {old_v}")
 rc, out, err = run(*THREAD, env={"KSMBENCH_KERNEL_RELEASE": "4.18.0"})
 check(rc == 0 and out.startswith("KSM today: jhash2, "), f"the verdict names jhash2: {out[:120]!r}")
+# Before 2.6.38 KSM's jhash2 was lookup2, a function the thread did not
+# measure: it gets a kernel row of its own (no published figures), measured.
+rc, out, err = run(*THREAD, "--format", "json", env={"KSMBENCH_KERNEL_RELEASE": "2.6.35"})
+old_doc = json.loads(out) if rc == 0 else {}
+old_v, old_rows = old_doc.get("thread", {}).get("verdict", {}), old_doc.get("thread", {}).get("rows", [])
+l2 = [t for t in old_rows if t["implementation"] == "jhash2-lookup2"]
+check(old_v.get("ksm_today_implementation") == "jhash2-lookup2" and len(l2) == 1 and l2[0]["in_kernel"]
+      and l2[0]["ns_per_page_here"] and l2[0]["ns_per_page_thread"] is None
+      and [t["in_kernel"] for t in old_rows] == sorted((t["in_kernel"] for t in old_rows), reverse=True),
+      f"a 2.6.35 kernel's KSM: lookup2, measured in the kernel block: {old_v} {l2}")
+check("was not measured" not in json.dumps(old_v) and len(old_rows) == len(trows) + 1,
+      f"one row more than today's kernel: {len(old_rows)} against {len(trows)}")
 kinds = [(r["timer"], r["data"]) for r in doc.get("results", [])]
 check(kinds == [("jiffies", "zero")] * len(NAMES) + [("ksmd", "random")] * len(NAMES), f"thread measurements {kinds}")
 # The ksmd style's set is cold by flushing each cycle's pages (every build
