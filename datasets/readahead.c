@@ -18,6 +18,13 @@
  * itself (a scan's census: the first checksum of each distinct page). */
 #define RA_SPARE_FULL (RA_SLOTS / 2)
 
+/* The thread leaves a chunk's digests to the caller (key 0) when the
+ * caller holds at most this many chunks, the one it is on: it will wait
+ * for this one, so the thread is the slower and the caller has the time
+ * (docs/scan-model.md: on the Zen 3 VM the copy out of the page cache kept
+ * the thread the slower). */
+#define RA_HUNGRY 1
+
 struct ra_slot {
 	unsigned char *buf;
 	struct page_digest *digests; /* with a digest: one per page */
@@ -42,12 +49,17 @@ struct readahead {
 };
 
 /* spare: the caller had chunks enough waiting that this thread may do the
- * digest's optional part (page_digest_fn) and still keep ahead. */
-static void digest_chunk(const struct readahead *ra, struct ra_slot *sl, int spare)
+ * digest's optional part (page_digest_fn) and still keep ahead; hungry: the
+ * caller waits for this chunk, and digests its pages itself. */
+static void digest_chunk(const struct readahead *ra, struct ra_slot *sl, int spare, int hungry)
 {
 	if (!ra->dg.fn || sl->len <= 0)
 		return;
 	size_t pages = (size_t)sl->len / ra->dg.page_size;
+	if (hungry) {
+		memset(sl->digests, 0, pages * sizeof(*sl->digests));
+		return;
+	}
 	for (size_t i = 0; i < pages; i++)
 		ra->dg.fn(ra->dg.ctx, sl->buf + i * ra->dg.page_size, spare, &sl->digests[i]);
 }
@@ -74,14 +86,15 @@ static void *ra_main(void *arg)
 			pthread_cond_wait(&ra->cond, &ra->lock);
 		}
 		ra->reader_waits = ra->freed = 0;
-		int stop = ra->stop, spare = full_slots(ra) >= RA_SPARE_FULL;
+		int full = full_slots(ra);
+		int stop = ra->stop, spare = full >= RA_SPARE_FULL, hungry = full <= RA_HUNGRY;
 		pthread_mutex_unlock(&ra->lock);
 		if (stop)
 			break;
 		size_t want = ra->end - off < ra->cap ? (size_t)(ra->end - off) : ra->cap;
 		ssize_t n = want ? kb_stream_read(ra->s, off, sl->buf, want, &sl->err) : 0;
 		sl->len = n;
-		digest_chunk(ra, sl, spare);
+		digest_chunk(ra, sl, spare, hungry);
 		pthread_mutex_lock(&ra->lock);
 		sl->full = 1;
 		if (ra->caller_waits)

@@ -4,7 +4,8 @@
  * that on a machine with a second CPU the copy costs the caller nothing.
  * Given a page digest (page_source.h), the thread also digests every page
  * of a chunk while its bytes are still in its cache, taking that pass off
- * the caller's CPU too. */
+ * the caller's CPU too, except when the caller is already waiting for the
+ * chunk (its digests' keys are then 0: the caller has the time). */
 #ifndef KB_READAHEAD_H
 #define KB_READAHEAD_H
 
@@ -48,7 +49,8 @@ struct readahead *readahead_start(struct kb_stream *s, uint64_t off, uint64_t en
 
 /* The next chunk in *data: its length (less than cap only at end or the
  * end of the stream, then 0 on later calls), or -1 with err. With a digest,
- * *digests holds one per whole page of the chunk (else it is NULL). Both
+ * *digests holds one per whole page of the chunk (else it is NULL), all
+ * with key 0 where the thread left them to the caller. Both
  * stay valid until the next call. */
 ssize_t readahead_next(struct readahead *ra, unsigned char **data, const struct page_digest **digests,
 		       struct kb_err *err);
