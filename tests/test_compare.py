@@ -9,7 +9,7 @@ import json
 import os
 import resource
 
-from clitest import FORKS, run, check, check_usage_error, temp_file, finish
+from clitest import FORKS, INSTRUMENTED, run, check, check_usage_error, temp_file, finish
 
 
 def median(v):
@@ -527,8 +527,7 @@ check_usage_error(["compare", base, new, "--format", "csv"], "unknown format", "
 # wall time, not that, though a busy sibling CPU slows it too). Under qemu-user
 # (about 10 times slower) and ASan (2.3 times here, and CI runs the sanitizer
 # suite beside another stage: 5.0 s once) four times as generous.
-SLOW = os.environ.get("KSMBENCH_TEST_EMULATED") or "ASAN_OPTIONS" in os.environ
-LIMIT_S = 20 if SLOW else 5
+LIMIT_S = 20 if INSTRUMENTED else 5
 
 
 def child_cpu_s():

@@ -7,7 +7,7 @@ import json
 import os
 import xml.etree.ElementTree as ET
 
-from clitest import BIN, run, check, check_usage_error, temp_file, finish
+from clitest import BIN, INSTRUMENTED, run, check, check_usage_error, temp_file, finish
 
 G = 1e9
 EVIL = "X<script>alert(1)</script>\n### ksmbench compare: 0 regressions\n\x1b[2J\x1b]0;pwn\x07|`#"
@@ -139,7 +139,7 @@ for what, raw in (("results", text[:-1] + b', "results": []}'),
         check_usage_error(cmd, f'the key "{what}" is given twice in one object', f"{cmd[0]}: {what} given twice")
 # Memory that runs out while the document is parsed is said as such, not as
 # text that is not JSON (not where a sanitizer maps the address space).
-if "ASAN_OPTIONS" not in os.environ and not os.environ.get("KSMBENCH_TEST_EMULATED"):
+if not INSTRUMENTED:
     import resource
     import subprocess
     big = write(doc(*[result(f"h{i}") for i in range(30000)]))
