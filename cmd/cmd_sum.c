@@ -95,7 +95,7 @@ static int fail_in(struct kb_err *err, const char *path)
 int sum_file_digest(const struct hash_impl *h, const char *path, char hex[HASH_HEX_MAX], struct kb_err *err)
 {
 	struct hash_stream hs;
-	unsigned char *buf = malloc(SUM_CHUNK_BYTES);
+	unsigned char *buf = file_input_buffer(SUM_CHUNK_BYTES);
 	int fd = buf ? file_input_open(path, err) : kb_fail(err, "out of memory");
 	ssize_t n = SUM_CHUNK_BYTES;
 	int rc = -1;

@@ -19,6 +19,7 @@
 #include <xxhash.h>
 
 #include "capture_note.h"
+#include "file_input.h"
 
 /* Remote ranges (segments, or their parts) in one batch's read: well
  * under IOV_MAX (1024). */
@@ -498,7 +499,7 @@ static int layout_process(struct cap_state *c, int all, struct kb_err *err)
 		goto out;
 	}
 	c->stats->pfn_known = c->pm.kpageflags_fd >= 0;
-	if (!(c->buf = malloc(CAPTURE_BATCH_PAGES * c->page_size))) {
+	if (!(c->buf = file_input_buffer(CAPTURE_BATCH_PAGES * c->page_size))) {
 		kb_fail(err, "out of memory");
 		goto out;
 	}

@@ -40,6 +40,13 @@ int file_input_rereadable(const char *path, struct stat *st)
 	return got == 0 && (S_ISREG(st->st_mode) || S_ISBLK(st->st_mode));
 }
 
+void *file_input_buffer(size_t len)
+{
+	const size_t line = 64;
+
+	return len > SIZE_MAX - line ? NULL : aligned_alloc(line, (len + line - 1) / line * line);
+}
+
 ssize_t file_input_read_full(int fd, void *buf, size_t len, const char *path, struct kb_err *err)
 {
 	size_t got = 0;

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "dump.h"
+#include "file_input.h"
 #include "page_inflate.h"
 
 #define KD_ZLIB 0x1u
@@ -503,7 +504,7 @@ struct page_source *kdump_open(const struct dump_open *a, struct kb_err *err)
 	k->win_cap = 2 * (size_t)k->block_size > KD_DATA_WINDOW ? 2 * (size_t)k->block_size : KD_DATA_WINDOW;
 	k->batch_cap = KD_BATCH_BYTES / k->block_size;
 	k->batch_cap = k->batch_cap < 1 ? 1 : k->batch_cap > KD_BATCH_PAGES ? KD_BATCH_PAGES : k->batch_cap;
-	k->win_buf = malloc(k->win_cap);
+	k->win_buf = file_input_buffer(k->win_cap);
 	k->jobs = malloc(k->batch_cap * sizeof(*k->jobs));
 	k->bp = malloc(k->batch_cap * sizeof(*k->bp));
 	k->stage = malloc(k->batch_cap * k->block_size);

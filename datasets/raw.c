@@ -7,6 +7,7 @@
 
 #include "dump.h"
 #include "dump_input.h"
+#include "file_input.h"
 #include "readahead.h"
 
 struct raw_source {
@@ -133,7 +134,7 @@ static struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t 
 	struct raw_source *r = calloc(1, sizeof(*r));
 	size_t cap = readahead_chunk_bytes(page_size);
 
-	if (!r || !(r->own = r->buf = aligned_alloc(64, cap))) {
+	if (!r || !(r->own = r->buf = file_input_buffer(cap))) {
 		free(r);
 		kb_fail(err, "out of memory opening '%s'", s->path); /* before the stream, and its path, go */
 		kb_stream_close(s);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_input.h"
+
 /* Eight chunks: with two the reader and the caller wait on each other at
  * every chunk whenever one of them is briefly slower, and each wait is a
  * sleep and a wake-up (tens of microseconds on a VM). */
@@ -139,7 +141,7 @@ struct readahead *readahead_start(struct kb_stream *s, uint64_t off, uint64_t en
 	if (ra && dg && dg->fn && dg->page_size)
 		ra->dg = *dg;
 	for (int i = 0; ok && i < RA_SLOTS; i++) {
-		ok = (ra->slot[i].buf = aligned_alloc(64, cap)) != NULL;
+		ok = (ra->slot[i].buf = file_input_buffer(cap)) != NULL;
 		if (ok && ra->dg.fn)
 			ok = (ra->slot[i].digests = malloc(cap / ra->dg.page_size * sizeof(struct page_digest))) != NULL;
 	}

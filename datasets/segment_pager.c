@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include "../common/arith.h"
+#include "file_input.h"
 
 #define PAGER_CHUNK_BYTES (1u << 20)
 
@@ -38,7 +39,7 @@ int segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t pa
 static void *pager_buf_alloc(size_t len)
 {
 #ifdef PAGER_BUF_HEAP
-	return aligned_alloc(64, len);
+	return file_input_buffer(len);
 #else
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 

@@ -50,6 +50,7 @@ void test_datasets_raw_source(void)
 	while (src && (rc = page_source_next(src, &pg, &err)) == 1) {
 		CHECK(pg.index == n && pg.addr == n * 256u);
 		CHECK(pg.data[0] == n + 1 && pg.data[255] == n + 1);
+		CHECK(((uintptr_t)pg.data & 63) == 0); /* read into a line-aligned buffer */
 		n++;
 	}
 	CHECK(n == 3);
@@ -72,6 +73,18 @@ void test_datasets_raw_source(void)
 	CHECK(raw_source_open("/nonexistent/x", 4096, &err) == NULL && strstr(err.msg, "No such file"));
 	CHECK(file_input_open("/tmp", &err) == -1 && strstr(err.msg, "is a directory"));
 	free(data);
+
+	/* Read buffers start on a cache line, whatever their length (a large
+	 * malloc block starts 16 bytes past one), and an impossible length
+	 * is refused, not wrapped round. */
+	for (size_t len_b = 1; len_b <= (3u << 20); len_b = len_b * 3 + 1) {
+		unsigned char *b = file_input_buffer(len_b);
+		CHECK(b != NULL && ((uintptr_t)b & 63) == 0);
+		if (b)
+			b[len_b - 1] = 1;
+		free(b);
+	}
+	CHECK(file_input_buffer(SIZE_MAX - 10) == NULL);
 }
 
 /* A file of many read-ahead chunks (more than its ring holds) and a
