@@ -7,6 +7,21 @@
 #include <xxhash.h>
 #include <zlib.h>
 
+/* XXH3 and XXH128 stream through libxxhash's own run-time dispatch where
+ * the library has one (x86-64): its plain update is the SSE2 build, which
+ * held sum -H xxh3 of a cached 2 GiB file to 0.37 s where xxhsum -H3, built
+ * with the same dispatch, took 0.30 (Zen 3 VM, 2026-12-05). The digest is
+ * the same either way. */
+#if defined(__x86_64__)
+#define XXH_DISPATCH_DISABLE_REPLACE
+#include <xxh_x86dispatch.h>
+#define STREAM_XXH3_UPDATE XXH3_64bits_update_dispatch
+#define STREAM_XXH128_UPDATE XXH3_128bits_update_dispatch
+#else
+#define STREAM_XXH3_UPDATE XXH3_64bits_update
+#define STREAM_XXH128_UPDATE XXH3_128bits_update
+#endif
+
 enum { HS_XXH32, HS_XXH64, HS_XXH3, HS_XXH128, HS_CRC32, HS_CRC32C, HS_BUFFERED };
 
 #define CRC32C_POLY_REFLECTED 0x82F63B78u
@@ -132,8 +147,8 @@ int hash_stream_update(struct hash_stream *s, const void *data, size_t len, stru
 	switch (s->kind) {
 	case HS_XXH32: XXH32_update(s->state, data, len); break;
 	case HS_XXH64: XXH64_update(s->state, data, len); break;
-	case HS_XXH3: XXH3_64bits_update(s->state, data, len); break;
-	case HS_XXH128: XXH3_128bits_update(s->state, data, len); break;
+	case HS_XXH3: STREAM_XXH3_UPDATE(s->state, data, len); break;
+	case HS_XXH128: STREAM_XXH128_UPDATE(s->state, data, len); break;
 	case HS_CRC32:
 		for (size_t done = 0; done < len; ) {
 			uInt n = len - done > (1u << 30) ? 1u << 30 : (uInt)(len - done);

@@ -9,11 +9,15 @@ run's census rate, wall-clock rate and peak resident memory against the
 budget of 32 MiB + 24 bytes per page. Before each run `dd bs=1M` reads the
 same file to /dev/null: each run's whole-command rate is shown as a ratio to
 that dd's rate beside the goal (0.6, issue 14), so that the comparison is
-made in the same run, whatever else the machine is doing.
+made in the same run, whatever else the machine is doing. Then
+`ksmbench sum -H xxh3` of the whole file against `xxhsum -H3` (the same
+XXH3 of the same cached bytes, both reading with read()), alternated three
+times: both digests must agree, and the rates are printed side by side.
 usage: scripts/bench-scan.py KSMBENCH [DUMP] [SIZE_MIB]"""
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -83,6 +87,33 @@ def main():
               f"{ratios[-1]:.2f} (goal >= {GOAL})")
     print(f"scan / dd over the runs: best {max(ratios):.2f}, median {sorted(ratios)[1]:.2f} (goal >= {GOAL}; "
           f"{'met' if sorted(ratios)[1] >= GOAL else 'not met'})")
+    sum_vs_xxhsum(binary, path, size)
+
+
+def timed(cmd):
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"{cmd[0]} failed: {p.stderr}")
+    return time.monotonic() - t0, p.stdout
+
+
+def sum_vs_xxhsum(binary, path, size):
+    if not shutil.which("xxhsum"):
+        print("sum -H xxh3 against xxhsum -H3: xxhsum is not installed (apt-get install xxhash)")
+        return
+    ours, theirs = [], []
+    for _ in range(3):
+        t, out = timed([binary, "sum", "-H", "xxh3", path])
+        ours.append(t)
+        digest = out.split()[0]
+        t, out = timed(["xxhsum", "-H3", path])
+        theirs.append(t)
+        if not out.rstrip().endswith("= " + digest):
+            sys.exit(f"sum -H xxh3 gave {digest}, xxhsum -H3 {out.strip()}")
+    a, b = sorted(ours)[1], sorted(theirs)[1]
+    print(f"sum -H xxh3 of the whole file: {size / a / 1e9:.2f} GB/s ({a:.2f} s, median of 3); "
+          f"xxhsum -H3 {size / b / 1e9:.2f} GB/s ({b:.2f} s); ratio {b / a:.2f}; the digests agree")
 
 
 main()
