@@ -328,6 +328,26 @@ c = json.loads(out)["comparisons"][0] if rc == 3 else {}
 check(rc == 3 and "other work ran on this machine's other CPUs in 2 of its 5 rounds" in c.get("reason", "")
       and "with them idle its core was shared from outside this machine" in c["reason"],
       f"other work in 2 of 5 rounds: both origins said: rc={rc} {c}")
+# One busy round of five is still "some": the count is said, not "idle"
+# (pins busy == 0 as the idle test; busy <= 1 called this run idle).
+r = result("xxh64", [v * 0.8 for v in base_values])
+r["rounds"] = [{"disturbed": False, "other_cpus_busy_share": 0.0}] * 4 + [{"disturbed": True,
+                                                                        "other_cpus_busy_share": 1.0}]
+rc, out, err = run("compare", a, write(doc(r, context=shared_ctx)), "--format", "json")
+c = json.loads(out)["comparisons"][0] if rc == 3 else {}
+check(rc == 3 and "other work ran on this machine's other CPUs in 1 of its 5 rounds" in c.get("reason", "")
+      and "other CPUs idle" not in c["reason"], f"other work in 1 of 5 rounds: counted, not idle: rc={rc} {c}")
+# Both references apart: both fields named, and the reason is the first
+# one's (the throughput's); a later difference must not overwrite it.
+both_ctx = dict(json.loads(json.dumps(shared_ctx)), reference_clock_hz=3.1e9)
+rc, out, err = run("compare", a, write(doc(result("xxh64", [v * 0.8 for v in base_values]), context=both_ctx)),
+                   "--format", "json")
+d = json.loads(out) if rc == 3 else {}
+c = d.get("comparisons", [{}])[0]
+fields = {m["field"] for m in d.get("context_differences", [])}
+check(rc == 3 and "throughput reference differs" in c.get("reason", "") and "core clock differs" not in c["reason"]
+      and fields == {"context.reference_throughput_adds_per_ns", "context.reference_clock_hz"},
+      f"both references apart: the first reason kept, both named: rc={rc} {c} {sorted(fields)}")
 rc, out, err = run("compare", b, a)
 check(rc == 3 and "the base run's is lower" in out, f"the slower run named when it is the base: rc={rc}")
 near_ctx = dict(json.loads(json.dumps(quiet_ctx)), reference_throughput_adds_per_ns=50.6)  # 7% apart
@@ -412,6 +432,15 @@ check(rc == 0 and abs(d["clock_factor"] - k) < 1e-9 and d["core_clock_base_hz"] 
 rc, out, err = run("compare", a, b)
 check("# core clock (rounds kept): base 3.700 GHz, new 3.500 GHz (-5.4%), the host's: judged per core cycle" in out
       and "per-process values per core cycle" in out, f"the text says why: {out!r}")
+# With the clock taken out, the clock reference is no longer compared: the
+# new run's 10% lower reference clock is neither named nor a reason.
+low_ref = dict(json.loads(json.dumps(quiet_ctx)), reference_clock_hz=3.1e9)
+b2 = write(doc(clocked(result("xxh64", [v * k for v in base_values]), slow),
+               clocked(result("jhash2", [v * k for v in base_values], cache="cold"), slow), context=low_ref))
+rc, out, err = run("compare", a, b2, "--format", "json")
+d = json.loads(out) if rc in (0, 1, 3) else {}
+check(rc == 0 and abs(d["clock_factor"] - k) < 1e-9 and d["context_differences"] == [],
+      f"clock judged per cycle: the reference clock not compared: rc={rc} {d.get('context_differences')}")
 other_cpu = dict(json.loads(json.dumps(quiet_ctx)), cpu={"brand": "Other CPU", "family": 26, "model": 2})
 rc, out, err = run("compare", a, write(doc(clocked(result("xxh64", [v * k for v in base_values]), slow),
                                            context=other_cpu)), "--format", "json")
