@@ -213,6 +213,17 @@ void test_report_record(void)
 	text = csv_of(&l, '\t');
 	CHECK_STR(text, "name\tcount\tratio\na,\"b\"\t1\t\ntab\\there\t7\t0.250\n");
 	free(text);
+	/* A CR or an LF alone quotes a CSV field (RFC 4180), and TSV escapes
+	 * CR and the backslash itself, so its escapes read back unambiguously. */
+	struct toy breaks[3] = { { "x\\y\r\nz", 1, 0, { 0 }, 0, { 0 } }, { "cr\ronly", 1, 0, { 0 }, 0, { 0 } },
+				 { "lf\nonly", 1, 0, { 0 }, 0, { 0 } } };
+	struct record_list lb = { &toy_schema, breaks, 3, sizeof(breaks[0]), { NULL, NULL, 0 } };
+	text = csv_of(&lb, ',');
+	CHECK_STR(text, "name,count,ratio\n\"x\\y\r\nz\",1,\n\"cr\ronly\",1,\n\"lf\nonly\",1,\n");
+	free(text);
+	text = csv_of(&lb, '\t');
+	CHECK_STR(text, "name\tcount\tratio\nx\\\\y\\r\\nz\t1\t\ncr\\ronly\t1\t\nlf\\nonly\t1\t\n");
+	free(text);
 
 	/* Text columns: scaled, formatted, "-" for null; an unknown field fails. */
 	const struct record_column cols[] = {
