@@ -239,6 +239,10 @@ void test_report_formats_shared_core(void)
 	/* Off this CPU as well: something here took it, not the host. */
 	rounds[1].disturbed |= DISTURB_OFF_CPU;
 	CHECK(report_shared_from_outside(&r) == 1);
+	/* Switches away as well: another program here took the CPU, so this
+	 * round is not counted as shared from outside either. */
+	rounds[1].disturbed = DISTURB_SHARED | DISTURB_SWITCHES;
+	CHECK(report_shared_from_outside(&r) == 1);
 	rounds[1].disturbed = DISTURB_SHARED;
 	/* Every shared round with the others busy, or the busy share unknown: nothing said of outside. */
 	rounds[0].disturbed = rounds[1].disturbed = DISTURB_SHARED | DISTURB_BUSY;
