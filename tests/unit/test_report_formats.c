@@ -281,6 +281,39 @@ void test_report_formats_shared_core(void)
 		fclose(f);
 	CHECK(buf && strstr(buf, "reasons): xxh3/guest.raw/4096/jiffies xxh3/random/8192+64/jiffies\n"));
 	free(buf);
+	/* A misalignment alone tells two results apart: the page is named,
+	 * not "xxh64/window" twice. */
+	struct bench_result pair[2];
+	memset(pair, 0, sizeof(pair));
+	pair[0].hash = "xxh64";
+	pair[0].timer = BENCH_TIMER_WINDOW;
+	snprintf(pair[0].data, sizeof(pair[0].data), "random");
+	pair[0].cache = "hot";
+	pair[0].page_size = 4096;
+	pair[0].unstable = STABILITY_DISTURBED;
+	pair[1] = pair[0];
+	pair[1].misalign = 8;
+	buf = NULL;
+	f = open_memstream(&buf, &size);
+	CHECK(f && report_unstable_summary(f, pair, 2, 0, ESCAPE_TERM, "w: ", 200) == 0);
+	if (f)
+		fclose(f);
+	CHECK(buf && strstr(buf, "reasons): xxh64/4096/window xxh64/4096+8/window\n"));
+	free(buf);
+	/* Calls apart and back to back are told apart by "/apart" already: their
+	 * differing data is not named (only results alike in name, timer and
+	 * apart are compared). */
+	pair[0].timer = pair[1].timer = BENCH_TIMER_KSMD;
+	pair[1].misalign = 0;
+	snprintf(pair[0].data, sizeof(pair[0].data), "zero");
+	pair[0].apart = 1;
+	buf = NULL;
+	f = open_memstream(&buf, &size);
+	CHECK(f && report_unstable_summary(f, pair, 2, 0, ESCAPE_TERM, "w: ", 200) == 0);
+	if (f)
+		fclose(f);
+	CHECK(buf && strstr(buf, "reasons): xxh64/ksmd/apart xxh64/ksmd\n"));
+	free(buf);
 	/* In Markdown the dataset's name is escaped as a table cell is: no
 	 * HTML, link or emphasis from a file's name. */
 	snprintf(two[0].data, sizeof(two[0].data), "file:/tmp/<b>[a](x)*c*");
