@@ -157,3 +157,105 @@ void test_thread_verdict(void)
 	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: KSM's own xxhash; next jhash2, 2.00x slower.\n"));
 	free(buf);
 }
+
+/* A ksmd-style result over three processes, round 0 of each, at ns[p];
+ * ns[0] is their median. */
+static void result3(struct bench_result *r, struct bench_round round[3], const char *hash, const double ns[3])
+{
+	result(r, &round[0], hash, ns[0]);
+	r->repeats = 3;
+	for (unsigned p = 0; p < 3; p++)
+		round[p] = (struct bench_round){ .ns_per_page = ns[p], .calls = 1, .process = p };
+}
+
+/* The verdict's text over r[0..5) as the contenders below, KSM's xxhash
+ * running xxh64; rows and v are filled in. */
+static char *verdict_over(struct bench_result r[5], struct thread_row rows[5], struct thread_verdict *v)
+{
+	static const struct thread_ksmd k = { 100, 20, NULL };
+	static const struct thread_contender c[5] = {
+		{ "crc32c-3way", &thread_published[0], 1 },
+		{ "xxh64", &thread_published[1], 1 },
+		{ "jhash2", &thread_published[3], 1 },
+		{ "xxh3-avx2", NULL, 0 },
+		{ "xxh32", NULL, 0 }, /* outside contender, but the kernel has xxh32() */
+	};
+	static struct bench_context ctx;
+	struct report_document doc = { .kind = REPORT_THREAD, .ctx = &ctx, .results = r, .nresults = 5,
+				       .rows = rows, .nrows = 5, .verdict = v };
+
+	thread_rows_build(c, 5, r, 5, rows);
+	thread_verdict_build(rows, 5, r, 5, "xxhash", "xxh64", &k, v);
+	doc.wide = 1; /* unwrapped */
+	return verdict_text(&doc);
+}
+
+/* Edges of the verdict, each pinned because a mutant of thread_verdict.c
+ * survived the test above. */
+void test_thread_verdict_edges(void)
+{
+	struct bench_result r[5];
+	struct bench_round rounds[5][3];
+	struct thread_row rows[5];
+	struct thread_verdict v;
+	struct record_value val;
+	const struct record_field *ci_low = record_find(&thread_verdict_schema, "kernel_best_speedup_ci_low");
+	char *buf;
+
+	result(&r[0], rounds[0], "crc32c-3way", 500);
+	result(&r[1], rounds[1], "xxh64", 1000);
+	result(&r[2], rounds[2], "jhash2", 2000);
+	result(&r[3], rounds[3], "xxh3-avx2", 250);
+	result(&r[4], rounds[4], "xxh32", 100);
+
+	/* xxh32 is 10x faster, but a function the kernel has is not "outside
+	 * the kernel": xxh3-avx2 stays the best outside (fastest()'s
+	 * kernel-function test). */
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && strstr(buf, "\nFastest outside the kernel: xxh3-avx2, 4.00x faster, 0.12% of a CPU.\n"));
+	free(buf);
+	/* One process: no interval, so no confidence bounds in the JSON
+	 * (null, not the single ratio), while the speed-up itself is there. */
+	struct record_row row = { &v, NULL, 0 };
+	CHECK(ci_low && record_get(&thread_verdict_schema, ci_low, &row, &val) == 0);
+	CHECK(record_get(&thread_verdict_schema, record_find(&thread_verdict_schema, "kernel_best_speedup"), &row,
+			 &val) == 1 && val.real == 2);
+
+	/* Slower outside the kernel is said as slower, with its CPU share:
+	 * the "KSM's own ...; next" wording is the kernel line's only. */
+	result(&r[3], rounds[3], "xxh3-avx2", 2000);
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && strstr(buf, "\nFastest outside the kernel: xxh3-avx2, 2.00x slower, 0.99% of a CPU.\n"));
+	free(buf);
+
+	/* A row with no ns/page measured (0) is never the fastest. */
+	result(&r[3], rounds[3], "xxh3-avx2", 0);
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && strstr(buf, "\nFastest outside the kernel: none measured.\n"));
+	free(buf);
+
+	/* Within 0.5% either way is "as fast", not "1.00x faster" (1000/997 =
+	 * 1.003). */
+	result(&r[0], rounds[0], "crc32c-3way", 997);
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), as fast, 0.50% of a CPU.\n"));
+	free(buf);
+
+	/* Three processes at 2, 2.06 and 1.94x: ± half the interval, one
+	 * decimal below 10% (± 3.0%), none from 10% up (2, 2.4, 1.6: ± 20%);
+	 * and now the JSON has the interval's bounds. */
+	const double today3[3] = { 1000, 1000, 1000 };
+	const double near3[3] = { 500, 1000 / 2.06, 1000 / 1.94 }, far3[3] = { 500, 1000 / 2.4, 1000 / 1.6 };
+	result3(&r[1], rounds[1], "xxh64", today3);
+	result3(&r[0], rounds[0], "crc32c-3way", near3);
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), 2.00x faster (± 3.0%), "
+				 "0.25% of a CPU.\n"));
+	free(buf);
+	CHECK(record_get(&thread_verdict_schema, ci_low, &row, &val) == 1 && val.real > 1.9399 && val.real < 1.9401);
+	result3(&r[0], rounds[0], "crc32c-3way", far3);
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), 2.00x faster (± 20%), "
+				 "0.25% of a CPU.\n"));
+	free(buf);
+}
