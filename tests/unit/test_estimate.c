@@ -430,7 +430,36 @@ void test_estimate_schedule(void)
 	CHECK(differs);
 	schedule_order(2, 0, 0, 0, o3, 7);
 	schedule_order(1, 1, 0, 0, o2, 7);
-	CHECK(memcmp(o1, o3, sizeof(o1)) != 0 || memcmp(o1, o2, sizeof(o1)) != 0);
+	/* Apart, so that one coordinate left out of the seed cannot hide behind the other. */
+	CHECK(memcmp(o1, o3, sizeof(o1)) != 0); /* another seed */
+	CHECK(memcmp(o1, o2, sizeof(o1)) != 0); /* another process */
+
+	/* Every order can come first: a shuffle that never swaps two (the
+	 * loop stopping at i > 2) or never leaves an element in place (j
+	 * drawn below i - 1, Sattolo's cycles) misses some. Two: both orders
+	 * in 32 rounds; three: all 6 in 64. */
+	unsigned two_seen = 0, three_seen = 0;
+	for (unsigned r = 0; r < 32; r++) {
+		unsigned o[2];
+		schedule_order(1, 0, r, 0, o, 2);
+		two_seen |= 1u << o[0];
+	}
+	CHECK(two_seen == 3);
+	for (unsigned r = 0; r < 64; r++) {
+		unsigned o[3];
+		schedule_order(1, 0, r, 0, o, 3);
+		three_seen |= 1u << (o[0] * 3 + o[1]); /* the first two name the order */
+	}
+	CHECK(three_seen == (1u << 1 | 1u << 2 | 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7));
+	/* The group (the run's next batch of steps held at once) is in the
+	 * seed too: its rounds are not shuffled like the first group's. */
+	int group_differs = 0;
+	for (unsigned r = 0; r < 4; r++) {
+		schedule_order(1, 0, r, 0, o2, 7);
+		schedule_order(1, 0, r, 1, o3, 7);
+		group_differs |= memcmp(o2, o3, sizeof(o2)) != 0;
+	}
+	CHECK(group_differs);
 }
 
 /* A run in this process: every measurement's round r before any round
