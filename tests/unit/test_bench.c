@@ -310,6 +310,13 @@ void test_bench_batch_log(void)
 		batch_log_add(&l, edge[i]);
 	CHECK(NEAR(batch_log_uninterrupted_ns(&l), 450.0 / 4, 1e-9)); /* 150 kept, 151 not */
 	l.n = 0;
+	/* An even count's median is the mean of the middle two (120, limit
+	 * 180: 200 left out), not the upper one (140, limit 210: all kept, 135). */
+	const uint64_t even[] = { 100, 200, 140, 100 };
+	for (size_t i = 0; i < 4; i++)
+		batch_log_add(&l, even[i]);
+	CHECK(NEAR(batch_log_uninterrupted_ns(&l), 340.0 / 3, 1e-9));
+	l.n = 0;
 	for (size_t i = 0; i < 1000; i++)
 		batch_log_add(&l, i < 300 ? 1ull << 40 : 7); /* clamped; the first 276 logged */
 	CHECK(l.n == l.cap && l.ns[0] == UINT32_MAX);
