@@ -165,6 +165,13 @@ void test_estimate_verdicts(void)
 	CHECK(estimate_result(&r, &estimate_default) == 0 && r.unstable == STABILITY_SPREAD);
 	CHECK(NEAR(r.ns_per_page.median, 100, 1e-9) && r.over_processes.cv > 0.1);
 	bench_result_release(&r);
+	/* Two processes are enough to judge the spread: 100 and 150 ns are
+	 * too far apart (and two are too few). */
+	double two[] = { 100, 100, 100, 150, 150, 150 };
+	make_result(&r, 2, 3, two);
+	CHECK(estimate_result(&r, &estimate_default) == 0 &&
+	      r.unstable == (STABILITY_FEW_PROCESSES | STABILITY_SPREAD));
+	bench_result_release(&r);
 
 	/* The best round less its interrupted batches: the fastest round's own
 	 * uninterrupted pace, not a slower round's faster one (a round mostly
