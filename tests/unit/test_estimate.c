@@ -740,6 +740,30 @@ void test_estimate_probes(void)
 	      migrations == 12);
 	CHECK(interference_parse_sched("nr_switches : 3\n", &migrations) == -1);
 
+	/* Made-up marks: /proc/stat's 10 ms ticks say a share only over two
+	 * of them (1 tick is no share: steal 0 or 100%); the clock is the mean
+	 * of the round's two edges; the throughput the lower edge's (a core
+	 * shared at either edge was likely shared inside). */
+	struct interference_probe none = { .cpu = -1, .stat_fd = -1, .sched_fd = -1, .fd_cycles = -1,
+					   .fd_instructions = -1, .fd_migrations = -1 };
+	struct interference_mark ma = { .stat_ok = 1, .own_total = 100, .involuntary = -1 }, mb = ma;
+	struct bench_round fr;
+	mb.own_total = 101;
+	mb.own_steal = 1;
+	memset(&fr, 0, sizeof(fr));
+	interference_measure(&none, &ma, &mb, &fr);
+	CHECK(!(fr.known & INTERFERENCE_STEAL));
+	mb.own_total = 102;
+	interference_measure(&none, &ma, &mb, &fr);
+	CHECK((fr.known & INTERFERENCE_STEAL) && fr.steal_share == 0.5);
+	ma.throughput = 40;
+	mb.throughput = 20;
+	ma.clock_hz = 3.0e9;
+	mb.clock_hz = 3.2e9;
+	interference_measure(&none, &ma, &mb, &fr);
+	CHECK((fr.known & INTERFERENCE_THROUGHPUT) && fr.throughput == 20);
+	CHECK((fr.known & INTERFERENCE_CLOCK) && NEAR(fr.clock_hz, 3.1e9, 1));
+
 	/* Two marks of this process: the figures are known and in range. */
 	struct interference_probe p;
 	struct interference_mark a, b;
