@@ -324,6 +324,33 @@ void test_datasets_page_set(void)
 	CHECK(page_content_zero(&c, 64, &err) == 0 && c.bytes[0] == 0 && c.bytes[63] == 0);
 	CHECK(page_set_cold(&s, &c, 64 * 10, 0, 1, &err) == 0 && s.count == 10);
 	page_set_release(&s);
+	/* A cold set asked for one page has two, its floor (page_set_cold). */
+	CHECK(page_set_cold(&s, &c, 64, 0, 1, &err) == 0 && s.count == 2);
+	page_set_release(&s);
+	page_content_release(&c);
+
+	/* A file's content of 3 distinct pages over a set of 12: each page
+	 * copied 4 times (page i % 3 in slot i), not page 0 everywhere. */
+	c = (struct page_content){ .bytes = malloc(3 * 64), .pages = 3, .page_size = 64, .data = "file:x" };
+	CHECK(c.bytes != NULL);
+	if (c.bytes) {
+		for (size_t i = 0; i < 3 * 64; i++)
+			c.bytes[i] = (unsigned char)(i / 64 + 1);
+		CHECK(page_set_cold(&s, &c, 12 * 64, 0, 1, &err) == 0 && s.count == 12);
+		unsigned copies[3] = { 0 }, other = 0;
+		for (size_t i = 0; i < s.count; i++) {
+			int k = -1;
+			for (int j = 0; j < 3; j++)
+				if (memcmp(s.order[i], c.bytes + j * 64, 64) == 0)
+					k = j;
+			if (k < 0)
+				other++;
+			else
+				copies[k]++;
+		}
+		CHECK(copies[0] == 4 && copies[1] == 4 && copies[2] == 4 && other == 0);
+		page_set_release(&s);
+	}
 	page_content_release(&c);
 
 	CHECK(page_set_cold_default_bytes(0) == 64ull << 20);
