@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -479,6 +481,20 @@ void test_datasets_page_store(void)
 	CHECK(page_store_adopt(&got, s.fd, 4, &err) == -1 && strstr(err.msg, "unreadable"));
 	/* Sealed: nothing can write to it any more. */
 	CHECK(pwrite(s.fd, "x", 1, 0) == -1);
+	/* The same bytes (a valid index) in a memfd without seals: refused,
+	 * as a store anyone could still write to under the processes. Where no
+	 * memfd can be made there is nothing to try. */
+	struct stat st;
+	int copy = memfd_create("ksmbench-unit-unsealed", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (copy >= 0 && fstat(s.fd, &st) == 0) {
+		unsigned char *bytes = malloc((size_t)st.st_size);
+		CHECK(bytes && pread(s.fd, bytes, (size_t)st.st_size, 0) == st.st_size &&
+		      pwrite(copy, bytes, (size_t)st.st_size, 0) == st.st_size);
+		free(bytes);
+		CHECK(page_store_adopt(&got, copy, 5, &err) == -1 && strstr(err.msg, "unreadable (not the index expected)"));
+	}
+	if (copy >= 0)
+		close(copy);
 	page_store_close(&s);
 
 	/* Not a store: a file, an unsealed copy, a slot past the end. */
