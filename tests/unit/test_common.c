@@ -107,6 +107,15 @@ void test_common_size_parse(void)
 	CHECK(kb_parse_uint("17", 100, &v, &err) == 0 && v == 17);
 	CHECK(kb_parse_uint("101", 100, &v, &err) == -1);
 	CHECK(kb_parse_uint("1x", 100, &v, &err) == -1);
+	/* 2^64 is one past what fits: refused, not wrapped to 0; 2^64 - 1
+	 * fits exactly (the overflow test is not off by one). */
+	CHECK(kb_parse_uint("18446744073709551616", UINT64_MAX, &v, &err) == -1 && strstr(err.msg, "too large"));
+	CHECK(kb_parse_size("18446744073709551616", &v, &err) == -1 && strstr(err.msg, "too large"));
+	CHECK(kb_parse_uint("18446744073709551615", UINT64_MAX, &v, &err) == 0 && v == UINT64_MAX);
+	CHECK(kb_parse_size("18446744073709551615", &v, &err) == 0 && v == UINT64_MAX);
+	/* A B after the unit, or alone after bytes. */
+	CHECK(kb_parse_size("4KB", &v, &err) == 0 && v == 4096);
+	CHECK(kb_parse_size("4096B", &v, &err) == 0 && v == 4096);
 }
 
 void test_common_duration_parse(void)
@@ -131,6 +140,13 @@ void test_common_duration_parse(void)
 	CHECK(kb_parse_duration_ns("1", 10000000, 3600000000000ull, &ns, &err) == -1 &&
 	      strstr(err.msg, "duration '1' (a bare number is in ms) must be from 10 ms to 3600 s"));
 	CHECK(kb_parse_duration_ns("0s", 10000000, 3600000000000ull, &ns, &err) == -1 && !strstr(err.msg, "bare"));
+	/* The bounds are inclusive: the minimum itself is taken. */
+	CHECK(kb_parse_duration_ns("100us", 100000, 1000000000, &ns, &err) == 0 && ns == 100000);
+	/* 18446744074 s is past 2^64 ns: refused, not wrapped to 0.29 s. */
+	CHECK(kb_parse_duration_ns("18446744074s", 0, UINT64_MAX, &ns, &err) == -1);
+	/* No minimum: the message names the maximum only. */
+	CHECK(kb_parse_duration_ns("2s", 0, 1000000000, &ns, &err) == -1 &&
+	      strcmp(err.msg, "duration '2s' must be at most 1 s") == 0);
 }
 
 void test_common_div_up(void)
