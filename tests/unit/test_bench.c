@@ -443,6 +443,21 @@ void test_bench_run(void)
 	bench_stop_reset();
 	bench_results_free(&out);
 
+	/* Steps of 2 and 3 rounds held at once: the third round has the
+	 * second step's turns only, each measurement as many rounds as its
+	 * step asks (not a round past them), in the round order. */
+	steps[1].cfg.repeat = 3;
+	CHECK(bench_run(&plan, NULL, NULL, &out, &err) == 0 && out.n == 4);
+	for (size_t m = 0; m < out.n; m++) {
+		unsigned want = m < 2 ? 2 : 3, last = 0;
+		CHECK(out.items[m].repeats == want);
+		for (unsigned i = 0; i < out.items[m].repeats; i++)
+			last = out.items[m].rounds[i].round;
+		CHECK(last == want - 1);
+	}
+	bench_results_free(&out);
+	steps[1].cfg.repeat = 2;
+
 	steps[0].set.data = "/nonexistent/ksmbench-pages";
 	CHECK(bench_run(&plan, NULL, NULL, &out, &err) == -1 && strstr(err.msg, "/nonexistent"));
 	bench_results_free(&out);
