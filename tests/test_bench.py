@@ -292,6 +292,7 @@ for args, needle in [
     (["--repeat", "0"], "at least 1"),
     (["--window", "0"], "must be from"),
     (["--window", "5parsecs"], "not a duration"),
+    (["--processes", "0"], "--processes '0' must be from 1 to 100"),
     (["--page-size", "100"], "multiple of 64"),
     (["--misalign", "4096"], "--misalign 4096 must be smaller than the page size 4096"),
     (["--misalign", "4095", "--page-size", "4096,64"], "--misalign 4095 must be smaller than the page size 64"),
@@ -323,8 +324,20 @@ for args, needle in [
     (["extra"], "unexpected argument"),
 ]:
     check_usage_error(["bench", *args], needle, f"bench {args}")
+# The window's upper bound. A file that cannot be read, named too, would
+# end the run at once were the window taken: not after a window of a minute.
+check_usage_error(["bench", "-H", "xxh64", "--repeat", "1", "--window", "61s", "--data", "/nonexistent/ksmbench"],
+                  "--window: duration '61s' must be from 100 us to 60 s", "bench --window 61s")
 check_usage_error(["thread", "--format", "xml"], "unknown format", "thread bad format")
 check_usage_error(["select", "--format", "csv"], "unknown format", "select bad format")
+
+# -q: not even the warnings the csv format has no room for (one process is
+# too few: an unstable result, named on stderr without -q). In one process,
+# so that it holds where measuring processes cannot start (test_processes).
+rc, out, err = run("bench", "-H", "xxh64", "--processes", "1", "--repeat", "1", "--window", "2ms", "--format", "csv")
+check(rc == 0 and "warning: unstable: xxh64" in err, f"csv without -q: the warnings on stderr: {err!r}")
+rc, out, err = run("bench", "-H", "xxh64", "--processes", "1", "--repeat", "1", "--window", "2ms", "--format", "csv", "-q")
+check(rc == 0 and out.startswith("hash,") and err == "", f"csv with -q: nothing on stderr: {err!r}")
 
 # thread: every format, the published figures beside, ratios to jhash2
 THREAD = ["thread", "--repeat", "1", "--window", "3ms", "--working-set", "4M"]
