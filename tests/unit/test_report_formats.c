@@ -217,6 +217,24 @@ void test_report_formats_one_round(void)
 /* The formats each kind has, by name; one error naming them otherwise. */
 /* Disturbed rounds in words; a shared core while this machine's other
  * CPUs were idle is said to come from outside it. */
+/* report_unstable_summary's text for r[0..n) (by_impl 0), or NULL. */
+static char *summary_of(const struct bench_result *r, size_t n, enum escape_target esc, const char *prefix,
+			unsigned width)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	int rc = f ? report_unstable_summary(f, r, n, 0, esc, prefix, width) : -1;
+
+	if (f)
+		fclose(f);
+	if (rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 void test_report_formats_shared_core(void)
 {
 	struct bench_result r;
@@ -274,11 +292,7 @@ void test_report_formats_shared_core(void)
 	snprintf(two[0].data, sizeof(two[0].data), "file:/tmp/a/guest.raw");
 	two[1].page_size = 8192;
 	two[1].misalign = 64;
-	buf = NULL;
-	f = open_memstream(&buf, &size);
-	CHECK(f && report_unstable_summary(f, two, 2, 0, ESCAPE_TERM, "w: ", 200) == 0);
-	if (f)
-		fclose(f);
+	buf = summary_of(two, 2, ESCAPE_TERM, "w: ", 200);
 	CHECK(buf && strstr(buf, "reasons): xxh3/guest.raw/4096/jiffies xxh3/random/8192+64/jiffies\n"));
 	free(buf);
 	/* A misalignment alone tells two results apart: the page is named,
@@ -293,11 +307,7 @@ void test_report_formats_shared_core(void)
 	pair[0].unstable = STABILITY_DISTURBED;
 	pair[1] = pair[0];
 	pair[1].misalign = 8;
-	buf = NULL;
-	f = open_memstream(&buf, &size);
-	CHECK(f && report_unstable_summary(f, pair, 2, 0, ESCAPE_TERM, "w: ", 200) == 0);
-	if (f)
-		fclose(f);
+	buf = summary_of(pair, 2, ESCAPE_TERM, "w: ", 200);
 	CHECK(buf && strstr(buf, "reasons): xxh64/4096/window xxh64/4096+8/window\n"));
 	free(buf);
 	/* Calls apart and back to back are told apart by "/apart" already: their
@@ -307,21 +317,13 @@ void test_report_formats_shared_core(void)
 	pair[1].misalign = 0;
 	snprintf(pair[0].data, sizeof(pair[0].data), "zero");
 	pair[0].apart = 1;
-	buf = NULL;
-	f = open_memstream(&buf, &size);
-	CHECK(f && report_unstable_summary(f, pair, 2, 0, ESCAPE_TERM, "w: ", 200) == 0);
-	if (f)
-		fclose(f);
+	buf = summary_of(pair, 2, ESCAPE_TERM, "w: ", 200);
 	CHECK(buf && strstr(buf, "reasons): xxh64/ksmd/apart xxh64/ksmd\n"));
 	free(buf);
 	/* In Markdown the dataset's name is escaped as a table cell is: no
 	 * HTML, link or emphasis from a file's name. */
 	snprintf(two[0].data, sizeof(two[0].data), "file:/tmp/<b>[a](x)*c*");
-	buf = NULL;
-	f = open_memstream(&buf, &size);
-	CHECK(f && report_unstable_summary(f, two, 2, 0, ESCAPE_MARKDOWN, "- Warning: ", 0) == 0);
-	if (f)
-		fclose(f);
+	buf = summary_of(two, 2, ESCAPE_MARKDOWN, "- Warning: ", 0);
 	CHECK(buf && strstr(buf, "- Warning: unstable: xxh3 \\<b\\>\\[a\\](x)\\*c\\* hot 4096 jiffies: ") &&
 	      !strstr(buf, "<b>"));
 	free(buf);
