@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/kernel_release.h"
 #include "../hashes/hash.h"
 #include "cli.h"
 #include "output.h"
@@ -66,7 +67,9 @@ int cmd_list(int argc, char **argv)
 				printf("%s\n", hash_registry[i]->name);
 		return KB_EXIT_OK; /* main's flush says if it could not be written */
 	}
-	struct report_document doc = { .kind = REPORT_LIST, .wide = wide, .columns = term_columns(stdout) };
+	char release[128];
+	struct report_document doc = { .kind = REPORT_LIST, .wide = wide, .columns = term_columns(stdout),
+					.kernel_release = kernel_release_running(release, sizeof(release)) };
 	if (report_write(f, &doc, stdout) != 0 || fflush(stdout) != 0)
 		return cli_error("list", "cannot write the list: %s", strerror(errno));
 	return KB_EXIT_OK;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/kernel_release.h"
 #include "../common/size_parse.h"
 #include "../hashes/impls.h"
 #include "../report/thread.h"
@@ -75,6 +76,8 @@ struct thread_opts {
 	const char *format_name, *output;
 	int cpu, quiet, no_ceiling, wide;
 	struct ksmd_settings ksmd; /* the ksmd style's duty cycle and the verdict's price */
+	const char *kernel_release; /* whose rules name the kernel's code; NULL: unknown (the newest) */
+	char release_buf[128];
 	struct cmd_exports exports;
 	unsigned processes;
 	/* The self-test style: the zero page, hot, jiffies; the ksmd style:
@@ -166,10 +169,13 @@ static unsigned add_row(const struct hash_impl **hashes, struct thread_contender
  * crc32c (the alias; the rest of ours are in bench, for the 20 s this
  * command takes). A contender this build lacks (ISA-L is not packaged for
  * every architecture) is left out, with a note when say. */
-static unsigned contenders(const struct hash_impl **hashes, struct thread_contender *c, int say)
+static unsigned contenders(const struct thread_opts *o, const struct hash_impl **hashes, struct thread_contender *c,
+			   int say)
 {
 	static const char *const outside[] = { "xxh3", "crc32c-isal", "crc32c" };
-	const struct hash_impl *kernel_crc32c = hash_kernel_crc32c(THREAD_PAGE_BYTES, NULL);
+	struct kernel_release release;
+	const struct hash_impl *kernel_crc32c =
+		hash_kernel_crc32c(THREAD_PAGE_BYTES, kernel_release_or_newest(o->kernel_release, &release), NULL);
 	const struct hash_impl *today = hash_resolve(ksm_checksum_running());
 	unsigned n = 0, has_today = 0;
 
@@ -202,7 +208,8 @@ static int report(const struct thread_opts *o, struct bench_context *ctx, struct
 	const struct hash_impl *today = ksm_checksum_running();
 	thread_verdict_build(rows, n, r->items, r->n, today->name, hash_resolve(today)->name, &ksmd, &verdict);
 	struct report_document doc = { .kind = REPORT_THREAD, .ctx = ctx, .results = r->items, .nresults = r->n,
-				       .rows = rows, .nrows = n, .verdict = &verdict, .wide = o->wide };
+				       .rows = rows, .nrows = n, .verdict = &verdict, .wide = o->wide,
+				       .kernel_release = o->kernel_release };
 	return run_cli_exit_code(cmd_output_close("thread", out, cmd_output_write(out, f, &doc)));
 }
 
@@ -211,6 +218,7 @@ static int report(const struct thread_opts *o, struct bench_context *ctx, struct
 static void defaults(struct thread_opts *o)
 {
 	*o = (struct thread_opts){ .format_name = "table", .cpu = -1, .processes = THREAD_PROCESSES_DEFAULT };
+	o->kernel_release = kernel_release_running(o->release_buf, sizeof(o->release_buf));
 	for (int i = 0; i < 2; i++) {
 		bench_config_default(&o->steps[i].cfg);
 		o->steps[i].cfg.repeat = THREAD_ROUNDS_DEFAULT;
@@ -240,7 +248,7 @@ static int measure(const struct thread_opts *o, struct run_cli_run *run, const s
 	if ((rc = run_cli_cpu("thread", o->cpu, 0, &run->cpu, &rule)) != 0)
 		return rc;
 	/* The notes once the options are known good (a bad one is the only line), never in a worker. */
-	contenders((const struct hash_impl *[THREAD_MAX]){ NULL }, (struct thread_contender[THREAD_MAX]){ { 0 } }, 1);
+	contenders(o, (const struct hash_impl *[THREAD_MAX]){ NULL }, (struct thread_contender[THREAD_MAX]){ { 0 } }, 1);
 	struct bench_context *ctx = run_cli_context("thread", run->cpu, rule, run->plan.hashes, run->plan.nhashes,
 						    CONTEXT_COUNTER_REPORTED);
 	if (!ctx)
@@ -277,7 +285,7 @@ int cmd_thread(int argc, char **argv)
 	o.steps[1].set.llc_bytes = cpu_llc_bytes(&cpu);
 	struct run_cli_run run = { .cmd = "thread", .argc = argc, .argv = argv, .quiet = o.quiet,
 				   .plan = { .steps = o.steps, .nsteps = 2, .hashes = hashes,
-					     .nhashes = contenders(hashes, c, 0), .processes = o.processes,
+					     .nhashes = contenders(&o, hashes, c, 0), .processes = o.processes,
 					     .seed = o.steps[1].set.seed } };
 	if ((rc = run_cli_serve(&run)) >= 0)
 		return rc;

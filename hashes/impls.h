@@ -50,8 +50,10 @@ extern const struct hash_impl hash_crc32c_isal_by16;
 extern const struct hash_impl hash_crc32_zlib;
 
 /* The crc32c entry the kernel's own crc32c() would run on this CPU for an
- * input of len bytes, and in *why (if not NULL) the kernel's reason. */
-const struct hash_impl *hash_kernel_crc32c(size_t len, const char **why);
+ * input of len bytes in release rel (NULL: the newest; an entry runs from
+ * its kernel.since on), and in *why (if not NULL) the kernel's reason. */
+struct kernel_release;
+const struct hash_impl *hash_kernel_crc32c(size_t len, const struct kernel_release *rel, const char **why);
 
 /* Below these lengths the folding entries (crc32c-vpclmul, -vpclmul-avx2
  * and the fused ones) run crc32c_fit_oneshot's one stream: its short chain

@@ -2,9 +2,12 @@
  * on this CPU (see hash_kernel_crc32c in impls.h): lib/crc/x86/crc32.h of
  * 6.17 on x86 (the VPCLMULQDQ path where AVX-512 is "good", crc32c_x86_3way
  * from 512 bytes, the inline crc32 loop below), lib/crc/arm64 on arm64, the
- * portable tables elsewhere. */
+ * portable tables elsewhere; in an older release the paths newer than it
+ * (their registry entries' kernel.since) are left out: a 6.1 kernel on a
+ * Zen 4 runs the 3-way loop, and one before 3.8 the single crc32q stream. */
 #include <string.h>
 
+#include "../common/kernel_release.h"
 #include "cpu_features.h"
 #include "cpu_identity.h"
 #include "impls.h"
@@ -26,7 +29,7 @@ static int kernel_prefers_ymm(const struct cpu_identity *id)
 }
 #endif
 
-const struct hash_impl *hash_kernel_crc32c(size_t len, const char **why)
+const struct hash_impl *hash_kernel_crc32c(size_t len, const struct kernel_release *rel, const char **why)
 {
 	uint32_t f = cpu_features();
 	const char *reason = "no crc32 instruction: tables";
@@ -36,30 +39,39 @@ const struct hash_impl *hash_kernel_crc32c(size_t len, const char **why)
 	const uint32_t good_avx512 = CPU_VPCLMUL | CPU_AVX2 | CPU_AVX512BW | CPU_AVX512VL;
 	if (f & CPU_SSE42) {
 		h = &hash_crc32c_sse42;
-		reason = len < 512 ? "inline crc32q loop below 512 B" : "inline crc32q loop: no PCLMULQDQ";
-		if (len >= 512 && (f & CPU_PCLMUL)) {
+		reason = len < 512		 ? "inline crc32q loop below 512 B"
+			 : !(f & CPU_PCLMUL) ? "inline crc32q loop: no PCLMULQDQ"
+					     : "inline crc32q loop: the 3-way path came in 3.8";
+		if (len >= 512 && (f & CPU_PCLMUL) && kernel_release_at_least(rel, hash_crc32c_3way.kernel.since)) {
 			h = &hash_crc32c_3way;
 			reason = "crc32c_x86_3way(): no good AVX-512";
 			if ((f & good_avx512) == good_avx512 && !kernel_prefers_ymm(cpu_identity())) {
-				h = &hash_crc32c_vpclmul;
-				reason = "crc32_lsb_vpclmul_avx512(), 6.17+";
+				if (kernel_release_at_least(rel, hash_crc32c_vpclmul.kernel.since)) {
+					h = &hash_crc32c_vpclmul;
+					reason = "crc32_lsb_vpclmul_avx512(), 6.17+";
+				} else {
+					reason = "the 3-way loop: the AVX-512 path came in 6.17";
+				}
 			}
 		}
 	}
 #elif defined(__i386__)
 	(void)len;
+	(void)rel;
 	if (f & CPU_SSE42) {
 		h = &hash_crc32c_sse42;
 		reason = "inline crc32l loop on 32-bit x86";
 	}
 #elif defined(__aarch64__)
 	(void)len;
+	(void)rel;
 	if (f & CPU_ARM_CRC32) {
 		h = &hash_crc32c_armv8;
 		reason = "arm64 crc32c instructions";
 	}
 #else
 	(void)len;
+	(void)rel;
 	(void)f;
 #endif
 	if (why)

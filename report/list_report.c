@@ -7,6 +7,7 @@
  * instead. */
 #include <string.h>
 
+#include "../common/kernel_release.h"
 #include "../hashes/alias.h"
 #include "../hashes/cpu_features.h"
 #include "../hashes/hash.h"
@@ -124,29 +125,38 @@ static size_t n_hashes(const struct record_row *w)
 	return hash_registry_count;
 }
 
-/* The implementation the kernel's crc32c() runs on this CPU, and why. */
+/* The implementation the running kernel's crc32c() runs on this CPU, and why. */
+static const struct hash_impl *kernel_crc32c(const struct report_document *doc, const char **why)
+{
+	struct kernel_release r;
+
+	return hash_kernel_crc32c(LIST_KERNEL_PAGE, kernel_release_or_newest(doc->kernel_release, &r), why);
+}
+
+#define DOC(row) ((const struct report_document *)(row)->item)
+
 static int kc_name(const struct record_row *w, struct record_value *v)
 {
 	const char *why;
 
-	(void)w;
-	return record_str(v, hash_kernel_crc32c(LIST_KERNEL_PAGE, &why)->name);
+	return record_str(v, kernel_crc32c(DOC(w), &why)->name);
 }
 
 static int kc_reason(const struct record_row *w, struct record_value *v)
 {
 	const char *why;
 
-	(void)w;
-	hash_kernel_crc32c(LIST_KERNEL_PAGE, &why);
+	kernel_crc32c(DOC(w), &why);
 	return record_str(v, why);
 }
 
 RECORD_GETTER(kc_page, record_uint(v, LIST_KERNEL_PAGE))
+RECORD_GETTER(kc_release, DOC(w)->kernel_release && record_str(v, DOC(w)->kernel_release))
 RECORD_GETTER(l_kernel_crc32c, record_item(v, w->item))
 
 static const struct record_field kernel_crc32c_fields[] = {
 	{ .name = "page_size", .type = RECORD_UINT, .get = kc_page },
+	{ .name = "kernel_release", .type = RECORD_STR, .get = kc_release },
 	{ .name = "name", .type = RECORD_STR, .get = kc_name },
 	{ .name = "reason", .type = RECORD_STR, .get = kc_reason },
 };
@@ -240,7 +250,7 @@ static const struct record_column wide_columns[] = {
 
 /* How each alias chose, and the kernel's own crc32c choice, a line each
  * (wrapped to width). */
-static int footer(FILE *out, unsigned width)
+static int footer(FILE *out, const struct report_document *doc, unsigned width)
 {
 	static const struct hash_impl *const aliases[] = { &hash_crc32c, &hash_xxh3, &hash_xxh128 };
 	char line[400], how[300];
@@ -253,9 +263,10 @@ static int footer(FILE *out, unsigned width)
 			 alias_choice_describe(c, how, sizeof(how)));
 		rc = report_wrapped(out, "", line, width);
 	}
-	const struct hash_impl *k = hash_kernel_crc32c(LIST_KERNEL_PAGE, &why);
+	const struct hash_impl *k = kernel_crc32c(doc, &why);
 	if (rc == 0)
-		rc = report_wrappedf(out, width, "", "The kernel's crc32c() on this CPU at 4 KiB: %s (%s).", k->name, why) ||
+		rc = report_wrappedf(out, width, "", "The kernel's crc32c() on this CPU at 4 KiB: %s (%s; release %s).",
+				     k->name, why, doc->kernel_release ? doc->kernel_release : "unknown: the newest") ||
 		     report_wrapped(out, "", "KERNEL: releases that run it (KSM used jhash2, then xxhash); --wide for details.",
 				    width);
 	return rc ? -1 : 0;
@@ -274,5 +285,5 @@ int list_report_table(FILE *out, const struct report_document *doc)
 	if (t)
 		rc = table_print(t, out);
 	table_free(t);
-	return rc == 0 && !doc->wide ? footer(out, report_columns(doc)) : rc;
+	return rc == 0 && !doc->wide ? footer(out, doc, report_columns(doc)) : rc;
 }

@@ -65,6 +65,8 @@ struct report_document {
 	const struct selfcheck_row *checks; /* selfcheck */
 	size_t nchecks;
 	const struct ceiling_report *ceiling; /* ceiling */
+	const char *kernel_release;         /* list, thread: the release whose rules name the kernel's code
+					       (kernel_release_running: KSMBENCH_KERNEL_RELEASE or uname's), NULL: unknown */
 	int color;                          /* table: colour verdicts (a terminal) */
 	int wide;                           /* table: every column, however wide (list --wide) */
 	unsigned columns;                   /* table: the width to fit (0: REPORT_COLUMNS_DEFAULT) */

@@ -186,6 +186,7 @@ RECORD_GETTER(t_kernel_style, record_str(v, "v2 patch self-test: count * PAGE_SI
 RECORD_GETTER(t_ksm_style, record_str(v, "ns per page checksum in ksmd's duty cycle (pages_to_scan pages, then "
 					 "sleep_millisecs asleep), median over random pages in a cold working set; thread "
 					 "figures from ksmd on a Xeon E5-2620 v3 with 4 VMs"))
+RECORD_GETTER(t_release, DOC(w)->kernel_release && record_str(v, DOC(w)->kernel_release))
 RECORD_GETTER(t_row, record_item(v, &DOC(w)->rows[w->index]))
 RECORD_GETTER(t_thread, record_item(v, DOC(w)))
 RECORD_GETTER(t_verdict, DOC(w)->verdict && record_item(v, DOC(w)->verdict))
@@ -198,6 +199,7 @@ static size_t n_rows(const struct record_row *w)
 static const struct record_field thread_fields[] = {
 	{ .name = "kernel_style", .type = RECORD_STR, .get = t_kernel_style },
 	{ .name = "ksm_style", .type = RECORD_STR, .get = t_ksm_style },
+	{ .name = "kernel_release", .type = RECORD_STR, .get = t_release },
 	{ .name = "verdict", .type = RECORD_OBJECT, .get = t_verdict, .sub = &thread_verdict_schema },
 	{ .name = "rows", .type = RECORD_OBJECT, .flags = RECORD_REQUIRED, .get = t_row, .count = n_rows,
 	  .sub = &thread_row_schema, .load = RECORD_LOAD(struct thread_read, rows_read) },

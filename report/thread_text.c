@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../bench/estimate.h"
+#include "../common/kernel_release.h"
 #include "../common/plural.h"
 #include "../hashes/impls.h"
 #include "context_text.h"
@@ -171,15 +172,17 @@ static int block(FILE *out, const struct report_document *doc, int in_kernel, en
 	return rc ? -1 : 0;
 }
 
-/* The kernel's own crc32c on this CPU and why, under the kernel block. */
+/* The running kernel's own crc32c on this CPU and why, under the kernel block. */
 static int kernel_crc32c_note(FILE *out, const struct report_document *doc, enum report_style style)
 {
 	const char *why;
-	const struct hash_impl *h = hash_kernel_crc32c(4096, &why);
+	struct kernel_release r;
+	const struct hash_impl *h = hash_kernel_crc32c(4096, kernel_release_or_newest(doc->kernel_release, &r), &why);
 
 	return report_wrappedf(out, style == REPORT_MARKDOWN ? 0 : report_columns(doc),
 			       style == REPORT_MARKDOWN ? "\n- " : "", "%s: the kernel's crc32c() on this CPU for a "
-			       "4096-byte page (%s).", h->name, why);
+			       "4096-byte page (%s; release %s).", h->name, why,
+			       doc->kernel_release ? doc->kernel_release : "unknown: the newest");
 }
 
 int thread_report_text(FILE *out, const struct report_document *doc, enum report_style style)

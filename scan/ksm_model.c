@@ -4,43 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
+#include "../common/kernel_release.h"
 #include "../datasets/capture_note.h"
 #include "../hashes/impls.h"
 
-/* A number of up to 6 digits at *p, no sign (sscanf's %u took "-1" and
- * "99999999999999999999" as numbers); -1 where there is none. */
-static long release_number(const char **p)
-{
-	long v = 0;
-	int digits = 0;
-
-	while (**p >= '0' && **p <= '9' && digits < 7)
-		v = v * 10 + (*(*p)++ - '0'), digits++;
-	return digits == 0 || digits > 6 ? -1 : v;
-}
-
-/* MAJOR.MINOR[.PATCH] at the start of release, anything after it
- * ("-fc-v1272", "-rc1"): 0, or -1 where it does not start so. */
-static int release_parse(const char *release, long *major, long *minor, long *patch)
-{
-	const char *p = release;
-
-	*patch = 0;
-	if ((*major = release_number(&p)) < 0 || *p++ != '.' || (*minor = release_number(&p)) < 0)
-		return -1;
-	if (*p == '.') {
-		p++;
-		if ((*patch = release_number(&p)) < 0)
-			return -1;
-	}
-	return *p >= '0' && *p <= '9' ? -1 : 0;
-}
-
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err)
 {
-	long major, minor, patch;
+	struct kernel_release v;
 
 	memset(r, 0, sizeof(*r));
 	if (!release || !*release) {
@@ -49,20 +20,20 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 		r->checksum = &hash_xxhash;
 		return 0;
 	}
-	if (release_parse(release, &major, &minor, &patch))
+	if (kernel_release_parse(release, &v))
 		return kb_fail(err, "kernel release '%s' does not start with MAJOR.MINOR (numbers of up to 6 digits)",
 			       release);
-	if (major < 2 || (major == 2 && (minor < 6 || (minor == 6 && patch < 32))))
+	if (!kernel_release_at_least(&v, "2.6.32"))
 		return kb_fail(err, "kernel release '%s' has no KSM (it came in 2.6.32)", release);
 	snprintf(r->release, sizeof(r->release), "%s", release);
 	r->source = source;
-	r->thp_split_zero_remap = major > 6 || (major == 6 && minor >= 12);
-	r->max_page_sharing = major > 4 || (major == 4 && minor >= 13);
+	r->thp_split_zero_remap = kernel_release_at_least(&v, "6.12");
+	r->max_page_sharing = kernel_release_at_least(&v, "4.13");
 	/* ksm: replace jhash2 with xxhash, merged for 5.0; jhash.h's jhash2
 	 * was lookup2 before 2.6.38. */
-	if (major >= 5)
+	if (kernel_release_at_least(&v, "5.0"))
 		r->checksum = &hash_xxhash;
-	else if (major == 2 && minor == 6 && patch < 38)
+	else if (!kernel_release_at_least(&v, "2.6.38"))
 		r->checksum = &hash_jhash2_lookup2;
 	else
 		r->checksum = &hash_jhash2;
@@ -71,11 +42,10 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 
 const struct hash_impl *ksm_checksum_running(void)
 {
-	const char *posed = getenv("KSMBENCH_KERNEL_RELEASE"); /* checked by main() */
-	struct utsname u;
+	char buf[128];
 	struct ksm_rules r;
 	struct kb_err err;
-	const char *release = posed && *posed ? posed : uname(&u) == 0 ? u.release : NULL;
+	const char *release = kernel_release_running(buf, sizeof(buf));
 
 	if (!release || ksm_rules_for(release, "", &r, &err))
 		return &hash_xxhash;

@@ -431,6 +431,12 @@ check(old_v.get("ksm_today_implementation") == "jhash2-lookup2" and len(l2) == 1
       f"a 2.6.35 kernel's KSM: lookup2, measured in the kernel block: {old_v} {l2}")
 check("was not measured" not in json.dumps(old_v) and len(old_rows) == len(trows) + 1,
       f"one row more than today's kernel: {len(old_rows)} against {len(trows)}")
+# Its crc32c row is that release's crc32c (no 3-way path before 3.8), as
+# list names it under the same release.
+old_kc = json.loads(run("list", "--format", "json", env={"KSMBENCH_KERNEL_RELEASE": "2.6.35"})[1])["kernel_crc32c"]
+check(old_doc.get("thread", {}).get("kernel_release") == "2.6.35"
+      and [t["implementation"] for t in old_rows if t["hash"] == "crc32c"] == [old_kc["name"]],
+      f"a 2.6.35 kernel's crc32c row: {old_kc} {[(t['hash'], t['implementation']) for t in old_rows]}")
 kinds = [(r["timer"], r["data"]) for r in doc.get("results", [])]
 check(kinds == [("jiffies", "zero")] * len(NAMES) + [("ksmd", "random")] * len(NAMES), f"thread measurements {kinds}")
 # The ksmd style's set is cold by flushing each cycle's pages (every build

@@ -3,6 +3,7 @@ the aliases and how they chose (the CPU table, or a start-up measurement,
 simulated with KSMBENCH_CPU), kernel availability in `list`, and agreement of
 all crc32c and xxh3 variants on inputs far longer than verify's sweep."""
 import json
+import platform
 
 from clitest import run, check, check_usage_error, temp_file, finish, markdown_anchors
 
@@ -129,6 +130,19 @@ kc = json.loads(run("list", "--format", "json")[1])["kernel_crc32c"]
 check(kc["name"] in CRC and entries[kc["name"]]["kernel"]["in_kernel"] and kc["reason"],
       f"the kernel's own crc32c choice: {kc}")
 check("The kernel's crc32c() on this CPU" in run("list")[1], "list names the kernel's crc32c choice")
+# By the running kernel's release: an older one runs only the paths it had
+# (the AVX-512 one from 6.17, the 3-way one from 3.8).
+check(kc["kernel_release"] == platform.release(), f"the rule's release is uname's: {kc}")
+old = {r: json.loads(run("list", "--format", "json", env={"KSMBENCH_KERNEL_RELEASE": r})[1])["kernel_crc32c"]
+       for r in ("6.1.0-28-amd64", "3.7")}
+check(old["3.7"]["kernel_release"] == "3.7" and old["6.1.0-28-amd64"]["kernel_release"] == "6.1.0-28-amd64",
+      f"a posed release is the rule's: {old}")
+if kc["name"] in ("crc32c-3way", "crc32c-vpclmul"):
+    check(old["6.1.0-28-amd64"]["name"] == "crc32c-3way", f"a 6.1 kernel runs the 3-way loop: {old}")
+    check(old["3.7"]["name"] == "crc32c-sse42" and "3.8" in old["3.7"]["reason"], f"a 3.7 kernel, one stream: {old}")
+else:
+    check(old["3.7"]["name"] == kc["name"], f"the rule without a 3-way path does not change with the release: {old}")
+check("release 3.7)" in run("list", env={"KSMBENCH_KERNEL_RELEASE": "3.7"})[1], "list's line names the release")
 # One wording for unavailable entries, in list and verify.
 for n in CRC + XXH3:
     if not entries[n]["available"]:

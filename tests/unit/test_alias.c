@@ -3,6 +3,7 @@
  * and the kernel's own crc32c choice (hashes/kernel_crc32c.c). */
 #include <string.h>
 
+#include "../../common/kernel_release.h"
 #include "../../hashes/alias.h"
 #include "../../hashes/cpu_features.h"
 #include "../../hashes/cpu_identity.h"
@@ -198,26 +199,39 @@ void test_alias_adopt(void)
 void test_alias_kernel_crc32c(void)
 {
 	const char *why = NULL;
+	struct kernel_release r61, r37, r617;
 
+	CHECK(kernel_release_parse("6.1.0-28-amd64", &r61) == 0 && kernel_release_parse("3.7", &r37) == 0 &&
+	      kernel_release_parse("6.17.0", &r617) == 0);
 #if defined(__x86_64__)
 	struct kb_err err;
 	if (has(CPU_SSE42 | CPU_PCLMUL)) {
 		CHECK(cpu_identity_simulate("AuthenticAMD:25:17", &err) == 0);
-		CHECK(hash_kernel_crc32c(511, &why) == &hash_crc32c_sse42 && strstr(why, "below 512"));
-		const struct hash_impl *k = hash_kernel_crc32c(4096, &why);
+		CHECK(hash_kernel_crc32c(511, NULL, &why) == &hash_crc32c_sse42 && strstr(why, "below 512"));
+		const struct hash_impl *k = hash_kernel_crc32c(4096, NULL, &why);
 		int good = has(CPU_VPCLMUL | CPU_AVX2 | CPU_AVX512BW | CPU_AVX512VL);
 		CHECK(k == (good ? &hash_crc32c_vpclmul : &hash_crc32c_3way));
+		CHECK(hash_kernel_crc32c(4096, &r617, NULL) == k);
+		/* An older release runs only the paths it had: the AVX-512 one
+		 * came in 6.17 (a 6.1 kernel on a Zen 4 runs the 3-way loop),
+		 * the 3-way one in 3.8. */
+		CHECK(hash_kernel_crc32c(4096, &r61, &why) == &hash_crc32c_3way &&
+		      strstr(why, good ? "came in 6.17" : "no good AVX-512"));
+		CHECK(hash_kernel_crc32c(4096, &r37, &why) == &hash_crc32c_sse42 && strstr(why, "came in 3.8"));
+		CHECK(hash_kernel_crc32c(511, &r37, &why) == &hash_crc32c_sse42 && strstr(why, "below 512"));
 		/* Ice Lake server is on the kernel's PREFER_YMM list: 3-way there. */
 		CHECK(cpu_identity_simulate("GenuineIntel:6:0x6a", &err) == 0);
-		CHECK(hash_kernel_crc32c(4096, &why) == &hash_crc32c_3way);
+		CHECK(hash_kernel_crc32c(4096, NULL, &why) == &hash_crc32c_3way);
 		CHECK(cpu_features_disable("pclmulqdq", &err) == 0);
-		CHECK(hash_kernel_crc32c(4096, &why) == &hash_crc32c_sse42 && strstr(why, "PCLMULQDQ"));
+		CHECK(hash_kernel_crc32c(4096, NULL, &why) == &hash_crc32c_sse42 && strstr(why, "PCLMULQDQ"));
 		CHECK(cpu_features_disable("sse4.2", &err) == 0);
-		CHECK(hash_kernel_crc32c(4096, &why) == &hash_crc32c_generic);
+		CHECK(hash_kernel_crc32c(4096, NULL, &why) == &hash_crc32c_generic);
+		CHECK(hash_kernel_crc32c(4096, &r37, &why) == &hash_crc32c_generic);
 		cpu_features_enable_all();
 	}
 #endif
 	cpu_identity_real();
-	CHECK(hash_kernel_crc32c(4096, NULL) != NULL);
-	CHECK(strcmp(hash_kernel_crc32c(64, &why)->family, "crc32c") == 0 && why && *why);
+	CHECK(hash_kernel_crc32c(4096, NULL, NULL) != NULL);
+	CHECK(strcmp(hash_kernel_crc32c(64, NULL, &why)->family, "crc32c") == 0 && why && *why);
+	CHECK(strcmp(hash_kernel_crc32c(4096, &r37, &why)->family, "crc32c") == 0 && why && *why);
 }

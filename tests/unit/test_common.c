@@ -1,5 +1,6 @@
 /* Unit tests of common/: atomic output files, the pseudo-random generator,
- * size, number and duration parsing, and the shared arithmetic. */
+ * size, number, duration and kernel release parsing, and the shared
+ * arithmetic. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "../../common/arith.h"
 #include "../../common/atomic_file.h"
 #include "../../common/duration_parse.h"
+#include "../../common/kernel_release.h"
 #include "../../common/prng.h"
 #include "../../common/size_parse.h"
 #include "check.h"
@@ -147,6 +149,50 @@ void test_common_duration_parse(void)
 	/* No minimum: the message names the maximum only. */
 	CHECK(kb_parse_duration_ns("2s", 0, 1000000000, &ns, &err) == -1 &&
 	      strcmp(err.msg, "duration '2s' must be at most 1 s") == 0);
+}
+
+void test_common_kernel_release(void)
+{
+	struct kernel_release r;
+	char buf[128];
+
+	CHECK(kernel_release_parse("6.18.44-fc-v1272", &r) == 0 && r.major == 6 && r.minor == 18 && r.patch == 44);
+	CHECK(kernel_release_parse("4.18.0-553.el8_10.x86_64", &r) == 0 && r.minor == 18 && r.patch == 0);
+	CHECK(kernel_release_parse("6.1-rc1", &r) == 0 && r.minor == 1 && r.patch == 0);
+	CHECK(kernel_release_parse("5.0", &r) == 0 && r.major == 5 && r.minor == 0);
+	CHECK(kernel_release_parse("linux", &r) == -1);
+	CHECK(kernel_release_parse("6", &r) == -1);
+	CHECK(kernel_release_parse("6.", &r) == -1);
+	CHECK(kernel_release_parse("-1.2", &r) == -1);
+	CHECK(kernel_release_parse("6.1.", &r) == -1);
+	CHECK(kernel_release_parse("1234567.1", &r) == -1); /* 7 digits */
+	CHECK(kernel_release_parse("6.99999999999999999999", &r) == -1);
+	CHECK(kernel_release_parse("", &r) == -1);
+
+	/* Compared field by field (6.9 is older than 6.17), a missing patch 0. */
+	CHECK(kernel_release_parse("6.9.12", &r) == 0);
+	CHECK(!kernel_release_at_least(&r, "6.17") && kernel_release_at_least(&r, "6.9") &&
+	      kernel_release_at_least(&r, "6.9.12") && !kernel_release_at_least(&r, "6.9.13") &&
+	      kernel_release_at_least(&r, "5.19") && !kernel_release_at_least(&r, "7.0"));
+	CHECK(kernel_release_parse("2.6.37", &r) == 0);
+	CHECK(!kernel_release_at_least(&r, "2.6.38") && kernel_release_at_least(&r, "2.6.32"));
+	/* The newest kernel, and code in every release. */
+	CHECK(kernel_release_at_least(NULL, "6.17") && kernel_release_at_least(&r, NULL));
+	CHECK(kernel_release_or_newest("6.1.0-28-amd64", &r) == &r && r.minor == 1);
+	CHECK(kernel_release_or_newest("linux", &r) == NULL && kernel_release_or_newest(NULL, &r) == NULL);
+
+	/* The running one: posed where set and not empty, else uname's. */
+	const char *posed = getenv("KSMBENCH_KERNEL_RELEASE");
+	char saved[128];
+	snprintf(saved, sizeof(saved), "%s", posed ? posed : "");
+	setenv("KSMBENCH_KERNEL_RELEASE", "4.18.0", 1);
+	CHECK(kernel_release_running(buf, sizeof(buf)) == buf && strcmp(buf, "4.18.0") == 0);
+	setenv("KSMBENCH_KERNEL_RELEASE", "", 1);
+	CHECK(kernel_release_running(buf, sizeof(buf)) == buf && kernel_release_parse(buf, &r) == 0);
+	if (posed)
+		setenv("KSMBENCH_KERNEL_RELEASE", saved, 1);
+	else
+		unsetenv("KSMBENCH_KERNEL_RELEASE");
 }
 
 void test_common_div_up(void)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../common/kernel_release.h"
 #include "../../hashes/impls.h"
 #include "../../hashes/selftest.h"
 #include "check.h"
@@ -20,6 +21,11 @@ void test_registry_lookup(void)
 		CHECK(h->description && *h->description);
 		if (!h->alias_of)
 			CHECK(h->family && h->bits && h->provenance && h->len_multiple >= 1);
+		/* Releases are compared (the kernel's crc32c by release): they parse,
+		 * and only code the kernel runs has them. */
+		struct kernel_release r;
+		CHECK(!h->kernel.since || (h->kernel.function && kernel_release_parse(h->kernel.since, &r) == 0));
+		CHECK(!h->kernel.until || (h->kernel.since && kernel_release_parse(h->kernel.until, &r) == 0));
 		for (unsigned j = i + 1; j < hash_registry_count; j++)
 			CHECK(strcmp(h->name, hash_registry[j]->name) != 0);
 	}
@@ -92,7 +98,7 @@ void test_registry_cpu_features(void)
 	 * avx512f, so the kernel's rule cannot name an entry that needs it. */
 	CHECK(cpu_features_disable("avx512f", &err) == 0);
 	CHECK(!(cpu_features() & (CPU_AVX512F | CPU_AVX512VL | CPU_AVX512BW)));
-	CHECK(hash_available(hash_kernel_crc32c(4096, NULL)));
+	CHECK(hash_available(hash_kernel_crc32c(4096, NULL, NULL)));
 	cpu_features_enable_all();
 	CHECK(cpu_features_disable("avx", &err) == 0);
 	CHECK(!(cpu_features() & (CPU_AVX2 | CPU_AVX512F | CPU_AVX512BW | CPU_VPCLMUL)));
