@@ -144,9 +144,11 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 }
 
 /* Adds name's implementation (impl where given) as the next row, unless
- * there is no room or this build lacks it (a note when say). */
+ * there is no room or this build lacks it (a note when say); a kernel row
+ * says whether release (NULL: the newest) has it. */
 static unsigned add_row(const struct hash_impl **hashes, struct thread_contender *c, unsigned n, const char *name,
-			const struct hash_impl *impl, const struct thread_published *p, int in_kernel, int say)
+			const struct hash_impl *impl, const struct thread_published *p, int in_kernel,
+			const struct kernel_release *release, int say)
 {
 	struct kb_err err;
 
@@ -158,7 +160,8 @@ static unsigned add_row(const struct hash_impl **hashes, struct thread_contender
 			cli_error("thread", "note: %s; its row is left out", err.msg);
 		return n;
 	}
-	c[n] = (struct thread_contender){ p ? hashes[n]->name : name, p, in_kernel };
+	c[n] = (struct thread_contender){ p ? hashes[n]->name : name, p, in_kernel,
+					  in_kernel && !kernel_release_at_least(release, hash_resolve(hashes[n])->kernel.since) };
 	return n + 1;
 }
 
@@ -173,9 +176,9 @@ static unsigned contenders(const struct thread_opts *o, const struct hash_impl *
 			   int say)
 {
 	static const char *const outside[] = { "xxh3", "crc32c-isal", "crc32c" };
-	struct kernel_release release;
-	const struct hash_impl *kernel_crc32c =
-		hash_kernel_crc32c(THREAD_PAGE_BYTES, kernel_release_or_newest(o->kernel_release, &release), NULL);
+	struct kernel_release r;
+	const struct kernel_release *release = kernel_release_or_newest(o->kernel_release, &r);
+	const struct hash_impl *kernel_crc32c = hash_kernel_crc32c(THREAD_PAGE_BYTES, release, NULL);
 	const struct hash_impl *today = hash_resolve(ksm_checksum_running());
 	unsigned n = 0, has_today = 0;
 
@@ -184,13 +187,13 @@ static unsigned contenders(const struct thread_opts *o, const struct hash_impl *
 		int crc32c = strcmp(p->hash, "crc32c") == 0;
 		if (strcmp(p->hash, "crc32c-generic") == 0 && kernel_crc32c == &hash_crc32c_generic)
 			continue; /* the kernel's crc32c is the generic one here: one row */
-		n = add_row(hashes, c, n, p->hash, crc32c ? kernel_crc32c : NULL, p, 1, say);
+		n = add_row(hashes, c, n, p->hash, crc32c ? kernel_crc32c : NULL, p, 1, release, say);
 		has_today |= n && hash_resolve(hashes[n - 1]) == today;
 	}
 	if (!has_today)
-		n = add_row(hashes, c, n, today->name, today, NULL, 1, say);
+		n = add_row(hashes, c, n, today->name, today, NULL, 1, release, say);
 	for (unsigned i = 0; i < ARRAY_SIZE(outside); i++)
-		n = add_row(hashes, c, n, outside[i], NULL, NULL, 0, say);
+		n = add_row(hashes, c, n, outside[i], NULL, NULL, 0, release, say);
 	return n;
 }
 

@@ -76,6 +76,7 @@ void thread_rows_build(const struct thread_contender *contenders, size_t n, cons
 		memset(row, 0, sizeof(*row));
 		row->published = c->published;
 		row->in_kernel = c->in_kernel;
+		row->newer_than_release = c->newer_than_release;
 		row->kernel = find(results, nresults, c->measured, 0);
 		row->ksm = find(results, nresults, c->measured, 1);
 		row->hash = row_name(c, row);
@@ -121,6 +122,7 @@ const char *thread_row_kernel_function(const struct thread_row *r)
 RECORD_GETTER(t_hash, record_str(v, ROW(w)->hash))
 RECORD_GETTER(t_impl, impl(ROW(w), v))
 RECORD_GETTER(t_in_kernel, record_bool(v, ROW(w)->in_kernel))
+RECORD_GETTER(t_in_release, record_bool(v, ROW(w)->in_kernel && !ROW(w)->newer_than_release))
 RECORD_GETTER(t_kernel_fn, record_str(v, thread_row_kernel_function(ROW(w))))
 RECORD_GETTER(t_mb_here, whole(v, ROW(w)->mb_here))
 RECORD_GETTER(t_mb_x_here, figure(v, ROW(w)->mb_x_here))
@@ -153,6 +155,7 @@ static const struct record_field row_fields[] = {
 	{ .name = "implementation", .type = RECORD_STR, .flags = RECORD_CSV, .get = t_impl, .load = TR(impl) },
 	{ .name = "in_kernel", .type = RECORD_BOOL, .flags = RECORD_CSV | RECORD_REQUIRED, .get = t_in_kernel,
 	  .load = TR(in_kernel) },
+	{ .name = "in_kernel_release", .type = RECORD_BOOL, .get = t_in_release },
 	{ .name = "kernel_function", .type = RECORD_STR, .get = t_kernel_fn },
 	{ .name = "kernel_mb_per_s_here", .type = RECORD_INT, .flags = RECORD_CSV, .get = t_mb_here,
 	  .load = TR(kernel_mb_per_s_here), .range = &mb_range },

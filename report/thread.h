@@ -29,12 +29,15 @@ extern const unsigned thread_published_count;
 
 /* One contender: the hash measured (matched against the results' names),
  * the thread's figures for it (NULL: a contender the thread did not have),
- * and whether the kernel can run it. The kernel's crc32c is measured as
- * the implementation the kernel's own rule picks on this CPU. */
+ * whether the kernel can run it, and whether only a release newer than the
+ * running (or posed) one can (xxh64 before 4.14: its row stays beside the
+ * thread's figures, the verdict leaves it out). The kernel's crc32c is
+ * measured as the implementation the kernel's own rule picks on this CPU. */
 struct thread_contender {
 	const char *measured;
 	const struct thread_published *published;
 	int in_kernel;
+	int newer_than_release;
 };
 
 /* A row: a contender's results here beside its published figures, and
@@ -47,6 +50,7 @@ struct thread_row {
 	const char *hash; /* the thread's name, or (outside the kernel) the implementation's */
 	const struct thread_published *published; /* NULL: none */
 	int in_kernel;
+	int newer_than_release; /* in the kernel after the release the rows are for */
 	const struct bench_result *kernel; /* jiffies, zero page, hot; NULL: not measured */
 	const struct bench_result *ksm;    /* ksmd's pattern, random pages, cold; NULL: not measured */
 	double mb_here, mb_x_here, mb_thread, mb_x_thread;

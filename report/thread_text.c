@@ -43,14 +43,27 @@ static int ns_x_cell(const struct record_row *w, char *buf, size_t size)
 	return ratio_cell(buf, size, ROW(w)->ns_x_here, &ROW(w)->ns_x_here_interval);
 }
 
+/* The kernel's first release with a row's code, where the release the
+ * rows are for lacks it; else NULL. */
+static const char *newer_since(const struct thread_row *r)
+{
+	const struct bench_result *b = r->ksm ? r->ksm : r->kernel;
+	const struct hash_impl *h = b && b->impl ? hash_find(b->impl) : NULL;
+
+	return r->newer_than_release && h ? h->kernel.since : NULL;
+}
+
 /* The kernel block names a row by what ran where that differs from the
- * thread's name ("crc32c-3way" for the thread's crc32c). */
+ * thread's name ("crc32c-3way" for the thread's crc32c), and says from
+ * which release the kernel has it where the running one does not. */
 static int name_cell(const struct record_row *w, char *buf, size_t size)
 {
 	const struct thread_row *r = ROW(w);
 	const struct bench_result *b = r->ksm ? r->ksm : r->kernel;
+	const char *since = newer_since(r);
 
-	snprintf(buf, size, "%s", b && b->impl ? b->impl : r->hash);
+	snprintf(buf, size, "%s%s%s%s", b && b->impl ? b->impl : r->hash, since ? " (" : "", since ? since : "",
+		 since ? "+)" : "");
 	return 1;
 }
 
@@ -172,17 +185,24 @@ static int block(FILE *out, const struct report_document *doc, int in_kernel, en
 	return rc ? -1 : 0;
 }
 
-/* The running kernel's own crc32c on this CPU and why, under the kernel block. */
-static int kernel_crc32c_note(FILE *out, const struct report_document *doc, enum report_style style)
+/* Under the kernel block: the running kernel's own crc32c on this CPU and
+ * why, and the rows that release lacks. */
+static int kernel_notes(FILE *out, const struct report_document *doc, enum report_style style)
 {
-	const char *why;
+	const char *why, *pre = style == REPORT_MARKDOWN ? "\n- " : "";
+	unsigned width = style == REPORT_MARKDOWN ? 0 : report_columns(doc);
 	struct kernel_release r;
 	const struct hash_impl *h = hash_kernel_crc32c(4096, kernel_release_or_newest(doc->kernel_release, &r), &why);
+	int rc = report_wrappedf(out, width, pre, "%s: the kernel's crc32c() on this CPU for a 4096-byte page (%s; "
+				 "release %s).", h->name, why, doc->kernel_release ? doc->kernel_release : "unknown: the newest");
 
-	return report_wrappedf(out, style == REPORT_MARKDOWN ? 0 : report_columns(doc),
-			       style == REPORT_MARKDOWN ? "\n- " : "", "%s: the kernel's crc32c() on this CPU for a "
-			       "4096-byte page (%s; release %s).", h->name, why,
-			       doc->kernel_release ? doc->kernel_release : "unknown: the newest");
+	for (size_t i = 0; i < doc->nrows && rc == 0; i++)
+		if (doc->rows[i].in_kernel && newer_since(&doc->rows[i])) {
+			rc = report_wrappedf(out, width, pre, "(N+): the kernel has that code from release N on, not in "
+					     "%s: the verdict leaves it out.", doc->kernel_release);
+			break;
+		}
+	return rc;
 }
 
 int thread_report_text(FILE *out, const struct report_document *doc, enum report_style style)
@@ -194,7 +214,7 @@ int thread_report_text(FILE *out, const struct report_document *doc, enum report
 	if (rc == 0)
 		rc = style == REPORT_MARKDOWN ? report_context_markdown(out, doc->ctx) : report_context_line(out, doc->ctx, width);
 	if (rc == 0)
-		rc = block(out, doc, 1, style) || kernel_crc32c_note(out, doc, style) || block(out, doc, 0, style);
+		rc = block(out, doc, 1, style) || kernel_notes(out, doc, style) || block(out, doc, 0, style);
 	if (rc == 0)
 		rc = legend(out, doc, style);
 	if (rc == 0)

@@ -20,15 +20,15 @@ double thread_cpu_share(double ns_per_page, const struct thread_ksmd *k)
 	return busy_ns / (busy_ns + (double)k->sleep_ms * 1e6);
 }
 
-/* The fastest row of a block by ksmd-style ns/page, other than not;
- * NULL if none has one. */
+/* The fastest row of a block by ksmd-style ns/page, other than not and
+ * than kernel rows the release lacks; NULL if none has one. */
 static const struct thread_row *fastest(const struct thread_row *rows, size_t n, int in_kernel,
 					const struct thread_row *not)
 {
 	const struct thread_row *best = NULL;
 
 	for (size_t i = 0; i < n; i++)
-		if (&rows[i] != not && rows[i].in_kernel == in_kernel && rows[i].ns_here > 0 &&
+		if (&rows[i] != not && rows[i].in_kernel == in_kernel && !rows[i].newer_than_release && rows[i].ns_here > 0 &&
 		    (in_kernel || !thread_row_kernel_function(&rows[i])) && (!best || rows[i].ns_here < best->ns_here))
 			best = &rows[i];
 	return best;

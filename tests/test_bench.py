@@ -437,6 +437,19 @@ old_kc = json.loads(run("list", "--format", "json", env={"KSMBENCH_KERNEL_RELEAS
 check(old_doc.get("thread", {}).get("kernel_release") == "2.6.35"
       and [t["implementation"] for t in old_rows if t["hash"] == "crc32c"] == [old_kc["name"]],
       f"a 2.6.35 kernel's crc32c row: {old_kc} {[(t['hash'], t['implementation']) for t in old_rows]}")
+# The thread's rows that kernel lacks (xxh64 and xxh32 came in 4.14, lookup3's
+# jhash2 in 2.6.38) keep their published figures but are not what it has: the
+# verdict's fastest in the kernel is one it has.
+lacks = {t["hash"] for t in old_rows if t["in_kernel"] and not t["in_kernel_release"]}
+check(lacks == {"xxh64", "xxh32", "jhash2"} and all(t["in_kernel_release"] for t in trows if t["in_kernel"]),
+      f"rows a 2.6.35 kernel lacks: {lacks}")
+check(old_v.get("kernel_best_implementation") in
+      [t["implementation"] for t in old_rows if t["in_kernel_release"]] + [None],
+      f"the fastest a 2.6.35 kernel has is one it has: {old_v.get('kernel_best_implementation')}")
+rc, out, err = run(*THREAD, env={"KSMBENCH_KERNEL_RELEASE": "3.7"})
+check(rc == 0 and re.search(r"^xxh64 \(4\.14\+\) ", out, re.M) and re.search(r"^jhash2 ", out, re.M)
+      and "(N+): the kernel has that code from release N on, not in 3.7" in out,
+      f"the table says which rows a 3.7 kernel lacks: {out}")
 kinds = [(r["timer"], r["data"]) for r in doc.get("results", [])]
 check(kinds == [("jiffies", "zero")] * len(NAMES) + [("ksmd", "random")] * len(NAMES), f"thread measurements {kinds}")
 # The ksmd style's set is cold by flushing each cycle's pages (every build

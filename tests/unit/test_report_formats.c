@@ -353,7 +353,7 @@ void test_report_formats_thread(void)
 		{ "crc32c", 12081, 1084.10, 0 },
 		{ "jhash2", 1569, 5128.30, 2251.9 },
 	};
-	const struct thread_contender contenders[2] = { { "crc32c", &pub[0], 1 }, { "jhash2", &pub[1], 1 } };
+	const struct thread_contender contenders[2] = { { "crc32c", &pub[0], 1, 0 }, { "jhash2", &pub[1], 1, 0 } };
 	struct bench_result r[2];
 	struct bench_round rounds[2];
 	struct thread_row rows[2];

@@ -87,10 +87,10 @@ void test_thread_verdict(void)
 	struct thread_verdict v;
 	const struct thread_ksmd k = { 100, 20, "/sys/kernel/mm/ksm" };
 	const struct thread_contender c[4] = {
-		{ "crc32c-3way", &thread_published[0], 1 },
-		{ "xxh64", &thread_published[1], 1 },
-		{ "jhash2", &thread_published[3], 1 },
-		{ "xxh3-avx2", NULL, 0 },
+		{ "crc32c-3way", &thread_published[0], 1, 0 },
+		{ "xxh64", &thread_published[1], 1, 0 },
+		{ "jhash2", &thread_published[3], 1, 0 },
+		{ "xxh3-avx2", NULL, 0, 0 },
 	};
 
 	result(&r[0], &rounds[0], "crc32c-3way", 500);
@@ -156,6 +156,17 @@ void test_thread_verdict(void)
 	CHECK(buf);
 	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: KSM's own xxhash; next jhash2, 2.00x slower.\n"));
 	free(buf);
+
+	/* A kernel row the release lacks (posed older than its kernel.since)
+	 * is left out of the verdict, however fast. */
+	struct thread_contender older[4];
+	memcpy(older, c, sizeof(older));
+	older[0].newer_than_release = 1;
+	result(&r[0], &rounds[0], "crc32c-3way", 100);
+	thread_rows_build(older, 4, r, 4, rows);
+	CHECK(rows[0].newer_than_release && !rows[1].newer_than_release);
+	thread_verdict_build(rows, 4, r, 4, "xxhash", "xxh64", &k, &v);
+	CHECK(v.today == &rows[1] && v.kernel_best == &rows[2] && v.kernel_x == 0.5);
 }
 
 /* A ksmd-style result over three processes, round 0 of each, at ns[p];
@@ -174,11 +185,11 @@ static char *verdict_over(struct bench_result r[5], struct thread_row rows[5], s
 {
 	static const struct thread_ksmd k = { 100, 20, NULL };
 	static const struct thread_contender c[5] = {
-		{ "crc32c-3way", &thread_published[0], 1 },
-		{ "xxh64", &thread_published[1], 1 },
-		{ "jhash2", &thread_published[3], 1 },
-		{ "xxh3-avx2", NULL, 0 },
-		{ "xxh32", NULL, 0 }, /* outside contender, but the kernel has xxh32() */
+		{ "crc32c-3way", &thread_published[0], 1, 0 },
+		{ "xxh64", &thread_published[1], 1, 0 },
+		{ "jhash2", &thread_published[3], 1, 0 },
+		{ "xxh3-avx2", NULL, 0, 0 },
+		{ "xxh32", NULL, 0, 0 }, /* outside contender, but the kernel has xxh32() */
 	};
 	static struct bench_context ctx;
 	struct report_document doc = { .kind = REPORT_THREAD, .ctx = &ctx, .results = r, .nresults = 5,
