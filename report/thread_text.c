@@ -189,16 +189,17 @@ static int block(FILE *out, const struct report_document *doc, int in_kernel, en
  * why, and the rows that release lacks. */
 static int kernel_notes(FILE *out, const struct report_document *doc, enum report_style style)
 {
-	const char *why, *pre = style == REPORT_MARKDOWN ? "\n- " : "";
+	const char *why, *item = style == REPORT_MARKDOWN ? "- " : "";
 	unsigned width = style == REPORT_MARKDOWN ? 0 : report_columns(doc);
 	struct kernel_release r;
 	const struct hash_impl *h = hash_kernel_crc32c(4096, kernel_release_or_newest(doc->kernel_release, &r), &why);
-	int rc = report_wrappedf(out, width, pre, "%s: the kernel's crc32c() on this CPU for a 4096-byte page (%s; "
+	int rc = (style == REPORT_MARKDOWN && fputc('\n', out) == EOF) ||
+		 report_wrappedf(out, width, item, "%s: the kernel's crc32c() on this CPU for a 4096-byte page (%s; "
 				 "release %s).", h->name, why, doc->kernel_release ? doc->kernel_release : "unknown: the newest");
 
 	for (size_t i = 0; i < doc->nrows && rc == 0; i++)
 		if (doc->rows[i].in_kernel && newer_since(&doc->rows[i])) {
-			rc = report_wrappedf(out, width, pre, "(N+): the kernel has that code from release N on, not in "
+			rc = report_wrappedf(out, width, item, "(N+): the kernel has that code from release N on, not in "
 					     "%s: the verdict leaves it out.", doc->kernel_release);
 			break;
 		}
