@@ -137,9 +137,6 @@ static int number_u(const char *what, const char *text, uint64_t min, uint64_t m
 /* The KSM model's settings: 0, an exit code, or -1 when c is not one. */
 static int parse_model(int c, const char *arg, struct scan_options *o)
 {
-	struct kb_err err;
-	struct ksm_rules rules;
-
 	switch (c) {
 	case O_PTS:
 		o->given |= SCAN_GIVEN_PAGES_TO_SCAN;
@@ -148,10 +145,7 @@ static int parse_model(int c, const char *arg, struct scan_options *o)
 		o->given |= SCAN_GIVEN_SLEEP_MS;
 		return number_u("--sleep-ms", arg, 0, UINT32_MAX, &o->sleep_ms);
 	case O_KREL:
-		if (!*arg) /* empty would mean "not given": the newest rules */
-			return cli_error("scan", "--kernel-release: empty (a release such as 6.12)");
-		o->kernel_release = arg;
-		return ksm_rules_for(arg, "option", &rules, &err) ? cli_fail("scan", &err) : 0;
+		return run_cli_parse_kernel_release("scan", arg, &o->kernel_release);
 	case O_MPS:
 		o->given |= SCAN_GIVEN_MAX_PAGE_SHARING;
 		if (number_u("--max-page-sharing", arg, 0, UINT32_MAX, &o->max_page_sharing))

@@ -56,6 +56,9 @@ static void usage(void)
 	       "                        from the caches; else 4x the last-level cache, 64M..2G)\n"
 	       "  --seed N              seed of the random pages, visiting order and rounds' order\n"
 	       "                        (default 1)\n"
+	       "  --kernel-release R    the kernel rows and verdict of release R: KSM's checksum\n"
+	       "                        then, the kernel's crc32c then on this CPU, the rows it\n"
+	       "                        lacks marked (default: the running kernel's)\n"
 	       "  --cpu N               pin to CPU N (default: the highest-numbered CPU allowed)\n"
 	       "  --format FMT          %s (default table)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
@@ -76,7 +79,8 @@ struct thread_opts {
 	const char *format_name, *output;
 	int cpu, quiet, no_ceiling, wide;
 	struct ksmd_settings ksmd; /* the ksmd style's duty cycle and the verdict's price */
-	const char *kernel_release; /* whose rules name the kernel's code; NULL: unknown (the newest) */
+	const char *kernel_release; /* whose rules name the kernel's code (--kernel-release, else the running
+				     kernel's); NULL: unknown (the newest) */
 	char release_buf[128];
 	struct cmd_exports exports;
 	unsigned processes;
@@ -88,7 +92,7 @@ struct thread_opts {
 /* 0, an exit code, or -1 after --help. */
 static int parse(int argc, char **argv, struct thread_opts *o)
 {
-	enum { O_REP = 256, O_WIN, O_HZ, O_WS, O_SEED, O_CPU, O_FMT, O_NOCEIL, O_PROC, O_WIDE, O_APART, O_B2B };
+	enum { O_REP = 256, O_WIN, O_HZ, O_WS, O_SEED, O_CPU, O_FMT, O_NOCEIL, O_PROC, O_WIDE, O_APART, O_B2B, O_KREL };
 	static const struct option opts[] = {
 		{ "repeat", required_argument, NULL, O_REP },  { "window", required_argument, NULL, O_WIN },
 		{ "hz", required_argument, NULL, O_HZ },       { "working-set", required_argument, NULL, O_WS },
@@ -97,7 +101,7 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		{ "help", no_argument, NULL, 'h' },            { "quiet", no_argument, NULL, 'q' },
 		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, { "processes", required_argument, NULL, O_PROC },
 		{ "wide", no_argument, NULL, O_WIDE },         { "apart", no_argument, NULL, O_APART },
-		{ "back-to-back", no_argument, NULL, O_B2B },
+		{ "back-to-back", no_argument, NULL, O_B2B }, { "kernel-release", required_argument, NULL, O_KREL },
 		CMD_EXPORT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,6 +127,7 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		case O_WIDE: o->wide = 1; break;
 		case O_APART: apart = 1; break;
 		case O_B2B: back_to_back = 1; break;
+		case O_KREL: rc = run_cli_parse_kernel_release("thread", optarg, &o->kernel_release); break;
 		default:
 			if (!cmd_exports_option(c, optarg, &o->exports))
 				return cli_bad_option("thread", argv, optopt);
@@ -179,7 +184,7 @@ static unsigned contenders(const struct thread_opts *o, const struct hash_impl *
 	struct kernel_release r;
 	const struct kernel_release *release = kernel_release_or_newest(o->kernel_release, &r);
 	const struct hash_impl *kernel_crc32c = hash_kernel_crc32c(THREAD_PAGE_BYTES, release, NULL);
-	const struct hash_impl *today = hash_resolve(ksm_checksum_running());
+	const struct hash_impl *today = hash_resolve(ksm_checksum_in(o->kernel_release));
 	unsigned n = 0, has_today = 0;
 
 	for (unsigned i = 0; i < thread_published_count; i++) {
@@ -208,7 +213,7 @@ static int report(const struct thread_opts *o, struct bench_context *ctx, struct
 	/* After an interruption the rows not measured have no figures. */
 	thread_rows_build(c, n, r->items, r->n, rows);
 	run_cli_finish("thread", ctx, r, f, o->quiet);
-	const struct hash_impl *today = ksm_checksum_running();
+	const struct hash_impl *today = ksm_checksum_in(o->kernel_release);
 	thread_verdict_build(rows, n, r->items, r->n, today->name, hash_resolve(today)->name, &ksmd, &verdict);
 	struct report_document doc = { .kind = REPORT_THREAD, .ctx = ctx, .results = r->items, .nresults = r->n,
 				       .rows = rows, .nrows = n, .verdict = &verdict, .wide = o->wide,

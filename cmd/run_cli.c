@@ -9,6 +9,7 @@
 #include "../bench/pin.h"
 #include "../common/duration_parse.h"
 #include "../common/size_parse.h"
+#include "../scan/ksm_model.h"
 #include "../report/stability_text.h"
 #include "cli.h"
 #include "interrupt.h"
@@ -90,6 +91,19 @@ int run_cli_parse_seed(const char *cmd, const char *text, uint64_t *seed)
 
 	if (kb_parse_uint(text, UINT64_MAX, seed, &err))
 		return cli_error(cmd, "--seed: %s", err.msg);
+	return 0;
+}
+
+int run_cli_parse_kernel_release(const char *cmd, const char *text, const char **release)
+{
+	struct ksm_rules rules;
+	struct kb_err err;
+
+	if (!*text) /* empty would mean "not given": the newest rules */
+		return cli_error(cmd, "--kernel-release: empty (a release such as 6.12)");
+	if (ksm_rules_for(text, "option", &rules, &err))
+		return cli_error(cmd, "--kernel-release: %s", err.msg);
+	*release = text;
 	return 0;
 }
 

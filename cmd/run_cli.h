@@ -18,6 +18,8 @@ int run_cli_parse_working_set(const char *cmd, const char *text, uint64_t *bytes
 int run_cli_parse_window(const char *cmd, const char *text, uint64_t *ns);     /* --window */
 int run_cli_parse_processes(const char *cmd, const char *text, unsigned *n);   /* --processes 1..100 */
 int run_cli_parse_seed(const char *cmd, const char *text, uint64_t *seed);     /* --seed */
+/* --kernel-release R: a release with KSM (2.6.32 on), as *release (text itself). */
+int run_cli_parse_kernel_release(const char *cmd, const char *text, const char **release);
 /* --apart and --back-to-back (each given or not) into cfg->apart: the one
  * given, else the default of timer (bench_apart_by_default); both given is
  * an error. */

@@ -40,16 +40,19 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	return 0;
 }
 
+const struct hash_impl *ksm_checksum_in(const char *release)
+{
+	struct ksm_rules r;
+	struct kb_err err;
+
+	return release && ksm_rules_for(release, "", &r, &err) == 0 ? r.checksum : &hash_xxhash;
+}
+
 const struct hash_impl *ksm_checksum_running(void)
 {
 	char buf[128];
-	struct ksm_rules r;
-	struct kb_err err;
-	const char *release = kernel_release_running(buf, sizeof(buf));
 
-	if (!release || ksm_rules_for(release, "", &r, &err))
-		return &hash_xxhash;
-	return r.checksum;
+	return ksm_checksum_in(kernel_release_running(buf, sizeof(buf)));
 }
 
 void ksm_model_next_dump(struct ksm_model *m)

@@ -39,9 +39,13 @@ struct ksm_rules {
  * (2.6.32). */
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err);
 
-/* KSM's checksum on the running kernel (the xxhash or jhash2 entry), from
- * its release (uname), or from KSMBENCH_KERNEL_RELEASE where set (tests
- * pose as an older kernel with it); xxhash when the release says nothing. */
+/* KSM's checksum in a release (the xxhash, jhash2 or jhash2-lookup2 entry);
+ * xxhash when release is NULL or says nothing. */
+const struct hash_impl *ksm_checksum_in(const char *release);
+
+/* KSM's checksum on the running kernel: ksm_checksum_in its release
+ * (uname), or KSMBENCH_KERNEL_RELEASE's where set (tests pose as an older
+ * kernel with it). */
 const struct hash_impl *ksm_checksum_running(void);
 
 /* One page of a capture with page words. */

@@ -446,10 +446,14 @@ check(lacks == {"xxh64", "xxh32", "jhash2"} and all(t["in_kernel_release"] for t
 check(old_v.get("kernel_best_implementation") in
       [t["implementation"] for t in old_rows if t["in_kernel_release"]] + [None],
       f"the fastest a 2.6.35 kernel has is one it has: {old_v.get('kernel_best_implementation')}")
-rc, out, err = run(*THREAD, env={"KSMBENCH_KERNEL_RELEASE": "3.7"})
+# --kernel-release asks the same of a release without posing (and wins over the pose).
+rc, out, err = run(*THREAD, "--kernel-release", "3.7", env={"KSMBENCH_KERNEL_RELEASE": "6.1"})
 check(rc == 0 and re.search(r"^xxh64 \(4\.14\+\) ", out, re.M) and re.search(r"^jhash2 ", out, re.M)
       and "(N+): the kernel has that code from release N on, not in 3.7" in out,
       f"the table says which rows a 3.7 kernel lacks: {out}")
+check(out.startswith("KSM today: jhash2, "), f"--kernel-release 3.7: KSM's jhash2: {out[:100]!r}")
+check_usage_error(["thread", "--kernel-release", "2.6.31"], "--kernel-release: kernel release '2.6.31' has no KSM",
+                  "thread --kernel-release before KSM")
 kinds = [(r["timer"], r["data"]) for r in doc.get("results", [])]
 check(kinds == [("jiffies", "zero")] * len(NAMES) + [("ksmd", "random")] * len(NAMES), f"thread measurements {kinds}")
 # The ksmd style's set is cold by flushing each cycle's pages (every build

@@ -143,6 +143,12 @@ if kc["name"] in ("crc32c-3way", "crc32c-vpclmul"):
 else:
     check(old["3.7"]["name"] == kc["name"], f"the rule without a 3-way path does not change with the release: {old}")
 check("release 3.7)" in run("list", env={"KSMBENCH_KERNEL_RELEASE": "3.7"})[1], "list's line names the release")
+by_option = json.loads(run("list", "--format", "json", "--kernel-release", "3.7")[1])["kernel_crc32c"]
+check(by_option == old["3.7"], f"list --kernel-release 3.7 is the pose's answer: {by_option}")
+check_usage_error(["list", "--kernel-release", "linux"], "--kernel-release: kernel release 'linux' does not start",
+                  "list --kernel-release not a release")
+check_usage_error(["list", "--names", "--kernel-release", "5.0"], "no --format, --wide or --kernel-release",
+                  "list --names with --kernel-release")
 # One wording for unavailable entries, in list and verify.
 for n in CRC + XXH3:
     if not entries[n]["available"]:

@@ -109,7 +109,7 @@ for release, name, zero in (("2.6.37", "jhash2-lookup2", "31cbe0fa"), ("2.6.38",
           and doc["hashes"][0]["zero_checksum"] == zero,
           f"{release}: KSM's checksum is {name}: {doc['settings']} {doc['hashes']}")
 rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", "2.6.31", a)
-check(rc == 2 and out == "" and err.strip() == "ksmbench scan: kernel release '2.6.31' has no KSM (it came in 2.6.32)",
+check(rc == 2 and out == "" and err.strip() == "ksmbench scan: --kernel-release: kernel release '2.6.31' has no KSM (it came in 2.6.32)",
       f"a release before KSM: {err!r}")
 
 # The same capture in big-endian byte order reads the same.
