@@ -70,17 +70,24 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 		char cell[6][24];
 		for (size_t i = 0; i < 6; i++)
 			snprintf(cell[i], sizeof(cell[i]), counts[i] == KSM_SYSFS_MISSING ? "-" : "%lld", counts[i]);
-		char profit[32] = "";
+		char profit[32] = "", scanned[24] = "-", share[24] = "-";
 		if (watch_profit(width))
 			snprintf(profit, sizeof(profit), " %12s", cell[5]);
-		return printf("%7.2f %10.0f %8.1f %5lld %9.2f %8s %8s %8s %8s %8s%s %8.3f\n", r->seconds,
-			      r->pages_scanned_per_s, r->merges_per_s, r->full_scans, r->full_scan_s, cell[0], cell[1],
-			      cell[2], cell[3], cell[4], profit, 100 * r->checksum_cpu_share_measured) < 0;
+		if (r->pages_scanned_per_s >= 0) {
+			snprintf(scanned, sizeof(scanned), "%.0f", r->pages_scanned_per_s);
+			snprintf(share, sizeof(share), "%.3f", 100 * r->checksum_cpu_share_measured);
+		}
+		return printf("%7.2f %10s %8.1f %5lld %9.2f %8s %8s %8s %8s %8s%s %8s\n", r->seconds, scanned,
+			      r->merges_per_s, r->full_scans, r->full_scan_s, cell[0], cell[1], cell[2], cell[3], cell[4],
+			      profit, share) < 0;
 	}
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "schema", "ksmbench-ksm-watch/1");
 	cJSON_AddNumberToObject(o, "seconds", r->seconds);
-	cJSON_AddNumberToObject(o, "pages_scanned_per_second", r->pages_scanned_per_s);
+	if (r->pages_scanned_per_s >= 0)
+		cJSON_AddNumberToObject(o, "pages_scanned_per_second", r->pages_scanned_per_s);
+	else
+		cJSON_AddNullToObject(o, "pages_scanned_per_second");
 	cJSON_AddNumberToObject(o, "merges_per_second", r->merges_per_s);
 	cJSON_AddNumberToObject(o, "full_scans", (double)r->full_scans);
 	cJSON_AddNumberToObject(o, "full_scan_seconds", r->full_scan_s);
@@ -95,7 +102,10 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 			cJSON_AddNumberToObject(o, names[i], (double)vals[i]);
 	cJSON_AddStringToObject(o, "checksum", c->hash);
 	cJSON_AddNumberToObject(o, "checksum_ns_per_page_cold", c->ns);
-	cJSON_AddNumberToObject(o, "checksum_cpu_share_measured", r->checksum_cpu_share_measured);
+	if (r->checksum_cpu_share_measured >= 0)
+		cJSON_AddNumberToObject(o, "checksum_cpu_share_measured", r->checksum_cpu_share_measured);
+	else
+		cJSON_AddNullToObject(o, "checksum_cpu_share_measured");
 	cJSON_AddNumberToObject(o, "checksum_cpu_share_settings", r->checksum_cpu_share_settings);
 	return print_json(o);
 }
@@ -120,23 +130,28 @@ int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int js
 	struct cold_cost c;
 	int rc;
 
+	/* full_scans is as old as KSM (2.6.32); pages_scanned came in 6.6,
+	 * before which the scan rate is unknown. */
 	ksm_sample_read(dir, &a);
-	if (a.pages_scanned < 0)
-		return cli_error("ksm", "cannot read %s/pages_scanned (no KSM in this kernel?)", dir);
+	if (a.full_scans < 0)
+		return cli_error("ksm", "cannot read %s/full_scans (no KSM in this kernel?)", dir);
 	if ((rc = cold_cost("ksm", &c)) != 0)
 		return rc;
 	long long shown_pts = -2, shown_sleep = -2;
 	/* Each interval starts where the last ended, so that a change between
 	 * two is seen too. */
 	ksm_sample_read(dir, &a);
+	if (a.full_scans < 0)
+		return cli_error("ksm", "cannot read %s/full_scans any more", dir);
 	for (unsigned i = 0; count == 0 || i < count; i++, a = b) {
 		sleep_ns(interval_ns);
 		ksm_sample_read(dir, &b);
 		/* Gone (the directory removed), or gone back (another kernel's, a
 		 * copy rewritten): no rate can be made of it. */
-		if (a.pages_scanned < 0 || b.pages_scanned < 0)
-			return cli_error("ksm", "cannot read %s/pages_scanned any more", dir);
-		if (b.pages_scanned < a.pages_scanned || b.full_scans < a.full_scans)
+		if (b.full_scans < 0 || (a.pages_scanned >= 0 && b.pages_scanned < 0))
+			return cli_error("ksm", "cannot read %s/%s any more", dir,
+					 b.full_scans < 0 ? "full_scans" : "pages_scanned");
+		if ((a.pages_scanned >= 0 && b.pages_scanned < a.pages_scanned) || b.full_scans < a.full_scans)
 			return cli_error("ksm", "%s: pages_scanned or full_scans went back (%lld to %lld, %lld to "
 					 "%lld): the counters are not one kernel's", dir, a.pages_scanned,
 					 b.pages_scanned, a.full_scans, b.full_scans);
@@ -164,28 +179,45 @@ static void profile_top(const struct ksmd_profile *p, unsigned width)
 	report_wrapped(stdout, "", line, width);
 }
 
+/* ksmd's CPU time per page scanned; < 0 where the kernel does not count
+ * the pages scanned (before 6.6) or none were. */
+static double profile_ns_per_page(const struct ksmd_profile *p)
+{
+	return p->scanned_known && p->pages_scanned ? (double)p->cpu_ns / (double)p->pages_scanned : -1;
+}
+
 static void profile_text(const struct ksmd_profile *p, const struct cold_cost *c, unsigned width)
 {
-	double per_page = p->pages_scanned ? (double)p->cpu_ns / (double)p->pages_scanned : 0;
+	double per_page = profile_ns_per_page(p);
+	char scanned[64] = "pages scanned unknown (no pages_scanned before Linux 6.6)";
 
-	report_wrappedf(stdout, width, "", "ksmd (PID %d) over %.2f s: CPU time %.3f s (%.1f%% of a CPU), %llu pages "
-			"scanned, %llu full scans; %llu samples (%s), %llu lost, %llu outside kernel symbols", (int)p->pid,
+	if (p->scanned_known)
+		snprintf(scanned, sizeof(scanned), "%llu pages scanned", (unsigned long long)p->pages_scanned);
+	report_wrappedf(stdout, width, "", "ksmd (PID %d) over %.2f s: CPU time %.3f s (%.1f%% of a CPU), %s, %llu "
+			"full scans; %llu samples (%s), %llu lost, %llu outside kernel symbols", (int)p->pid,
 			p->window_ns / 1e9, p->cpu_ns / 1e9,
-			p->window_ns ? 100.0 * (double)p->cpu_ns / (double)p->window_ns : 0,
-			(unsigned long long)p->pages_scanned, (unsigned long long)p->full_scans,
-			(unsigned long long)p->samples, p->event, (unsigned long long)p->lost,
-			(unsigned long long)p->unnamed);
+			p->window_ns ? 100.0 * (double)p->cpu_ns / (double)p->window_ns : 0, scanned,
+			(unsigned long long)p->full_scans, (unsigned long long)p->samples, p->event,
+			(unsigned long long)p->lost, (unsigned long long)p->unnamed);
 	printf("%-14s %9s %8s %16s\n", "PART", "samples", "share %", "ns/scanned page");
 	for (int k = 0; k < KSMD_PARTS; k++) {
 		double share = p->samples ? (double)p->part_samples[k] / (double)p->samples : 0;
-		printf("%-14s %9llu %8.1f %16.1f\n", ksmd_part_name((enum ksmd_part)k),
-		       (unsigned long long)p->part_samples[k], 100 * share, share * per_page);
+		char ns[24] = "-";
+		if (per_page >= 0)
+			snprintf(ns, sizeof(ns), "%.1f", share * per_page);
+		printf("%-14s %9llu %8.1f %16s\n", ksmd_part_name((enum ksmd_part)k),
+		       (unsigned long long)p->part_samples[k], 100 * share, ns);
 	}
-	double measured = p->samples ? per_page * (double)p->part_samples[KSMD_CHECKSUM] / (double)p->samples : 0;
-	report_wrappedf(stdout, width, "", "model: scan's cold %s cost %.1f ns/page; ksmd's checksum %.1f ns per "
-			"scanned page (ratio %.2f; ksmd checksums only pages not yet merged); at pages_to_scan %ld / "
-			"sleep %ld ms the model's checksum share of a CPU is %.3f%%", c->hash, c->ns, measured,
-			c->ns > 0 ? measured / c->ns : 0, p->pages_to_scan, p->sleep_ms,
+	double measured = p->samples && per_page >= 0
+				  ? per_page * (double)p->part_samples[KSMD_CHECKSUM] / (double)p->samples
+				  : 0;
+	char ksmd_cost[160] = "ksmd's checksum per scanned page unknown";
+	if (per_page >= 0)
+		snprintf(ksmd_cost, sizeof(ksmd_cost), "ksmd's checksum %.1f ns per scanned page (ratio %.2f; ksmd "
+			 "checksums only pages not yet merged)", measured, c->ns > 0 ? measured / c->ns : 0);
+	report_wrappedf(stdout, width, "", "model: scan's cold %s cost %.1f ns/page; %s; at pages_to_scan %ld / "
+			"sleep %ld ms the model's checksum share of a CPU is %.3f%%", c->hash, c->ns, ksmd_cost,
+			p->pages_to_scan, p->sleep_ms,
 			p->pages_to_scan > 0 && p->sleep_ms >= 0
 				? 100 * scan_ksmd_cpu_share((double)p->pages_to_scan, (double)p->sleep_ms, c->ns, 1.0)
 				: 0);
@@ -196,7 +228,7 @@ static int profile_json(const struct ksmd_profile *p, const struct cold_cost *c)
 {
 	cJSON *o = cJSON_CreateObject(), *parts = cJSON_AddObjectToObject(o, "parts");
 	cJSON *top = cJSON_AddArrayToObject(o, "top_symbols");
-	double per_page = p->pages_scanned ? (double)p->cpu_ns / (double)p->pages_scanned : 0;
+	double per_page = profile_ns_per_page(p);
 
 	cJSON_AddStringToObject(o, "schema", "ksmbench-ksmd-profile/1");
 	cJSON_AddNumberToObject(o, "pid", p->pid);
@@ -205,7 +237,10 @@ static int profile_json(const struct ksmd_profile *p, const struct cold_cost *c)
 	cJSON_AddNumberToObject(o, "cpu_ns", (double)p->cpu_ns);
 	cJSON_AddNumberToObject(o, "samples", (double)p->samples);
 	cJSON_AddNumberToObject(o, "lost", (double)p->lost);
-	cJSON_AddNumberToObject(o, "pages_scanned", (double)p->pages_scanned);
+	if (p->scanned_known)
+		cJSON_AddNumberToObject(o, "pages_scanned", (double)p->pages_scanned);
+	else
+		cJSON_AddNullToObject(o, "pages_scanned");
 	cJSON_AddNumberToObject(o, "full_scans", (double)p->full_scans);
 	cJSON_AddStringToObject(o, "model_checksum", c->hash);
 	cJSON_AddNumberToObject(o, "model_checksum_ns_per_page", c->ns);
@@ -214,7 +249,10 @@ static int profile_json(const struct ksmd_profile *p, const struct cold_cost *c)
 		double share = p->samples ? (double)p->part_samples[k] / (double)p->samples : 0;
 		cJSON_AddNumberToObject(x, "samples", (double)p->part_samples[k]);
 		cJSON_AddNumberToObject(x, "share", share);
-		cJSON_AddNumberToObject(x, "ns_per_scanned_page", share * per_page);
+		if (per_page >= 0)
+			cJSON_AddNumberToObject(x, "ns_per_scanned_page", share * per_page);
+		else
+			cJSON_AddNullToObject(x, "ns_per_scanned_page");
 	}
 	for (unsigned i = 0; i < p->ntop; i++) {
 		cJSON *x = cJSON_CreateObject();

@@ -13,12 +13,13 @@ struct ksm_sample {
 
 struct ksm_rates {
 	double seconds;
-	double pages_scanned_per_s;
+	double pages_scanned_per_s; /* < 0: unknown (pages_scanned came in Linux 6.6) */
 	double merges_per_s;     /* change of pages_sharing + ksm_zero_pages per second (< 0: unmerging) */
 	long long full_scans;    /* finished in the interval */
 	double full_scan_s;      /* seconds per full scan in the interval, 0 when none finished */
-	/* ksmd's checksumming share of a CPU: at the measured scan rate, and
-	 * at the settings (every page checksummed: N c / (N c + S)). */
+	/* ksmd's checksumming share of a CPU: at the measured scan rate (< 0:
+	 * unknown, as the rate), and at the settings (every page checksummed:
+	 * N c / (N c + S)). */
 	double checksum_cpu_share_measured, checksum_cpu_share_settings;
 };
 

@@ -242,7 +242,8 @@ static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const ch
 	long long pages = ksm_sysfs_number(ksm_dir, "pages_to_scan");
 	long long sleep = ksm_sysfs_number(ksm_dir, "sleep_millisecs");
 	/* A counter missing (or gone back) counts nothing. */
-	p->pages_scanned = scanned0 >= 0 && scanned1 >= scanned0 ? (uint64_t)(scanned1 - scanned0) : 0;
+	p->scanned_known = scanned0 >= 0 && scanned1 >= scanned0;
+	p->pages_scanned = p->scanned_known ? (uint64_t)(scanned1 - scanned0) : 0;
 	p->full_scans = full0 >= 0 && full1 >= full0 ? (uint64_t)(full1 - full0) : 0;
 	p->pages_to_scan = pages >= 0 && pages <= LONG_MAX ? (long)pages : -1;
 	p->sleep_ms = sleep >= 0 && sleep <= LONG_MAX ? (long)sleep : -1;

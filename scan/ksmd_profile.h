@@ -27,6 +27,7 @@ struct ksmd_profile {
 	uint64_t samples, lost, unnamed;
 	uint64_t part_samples[KSMD_PARTS];
 	uint64_t pages_scanned, full_scans;
+	int scanned_known; /* pages_scanned read (the file came in Linux 6.6) */
 	long pages_to_scan, sleep_ms;
 	struct ksmd_symbol top[KSMD_TOP_SYMBOLS];
 	unsigned ntop;

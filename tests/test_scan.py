@@ -262,6 +262,29 @@ for label, change in (("the directory gone", lambda d: shutil.rmtree(d)),
     check(p.returncode == 2 and len(lines) == 1 and "-1" not in out.decode() and "e+" not in out.decode(),
           f"--watch, {label}: one error, no row of nonsense: rc={p.returncode} {lines}")
     shutil.rmtree(watched, ignore_errors=True)
+# A kernel before 6.6 has no pages_scanned (nor ksm_zero_pages; 6.1 has no
+# general_profit either): the watch runs, its scan rate and measured share
+# unknown (it refused every kernel before 6.6); without full_scans, as old
+# as KSM, it is refused.
+old_ksm = tempfile.mkdtemp(prefix="ksmbench-ksm61-")
+for name, value in (("full_scans", 3), ("pages_shared", 10), ("pages_sharing", 40), ("pages_unshared", 5),
+                    ("pages_volatile", 1), ("pages_to_scan", 100), ("sleep_millisecs", 20), ("run", 1)):
+    with open(os.path.join(old_ksm, name), "w") as f:
+        f.write(f"{value}\n")
+rc, out, err = run("ksm", "--watch", "100ms", "--count", "1", "--format", "json", env={"KSMBENCH_KSM_DIR": old_ksm})
+row = json.loads(out) if rc == 0 else {}
+check(rc == 0 and row.get("pages_scanned_per_second", 0) is None and row.get("checksum_cpu_share_measured", 0) is None
+      and row.get("checksum_cpu_share_settings", 0) > 0 and row.get("pages_sharing") == 40
+      and row.get("ksm_zero_pages", 0) is None and row.get("general_profit", 0) is None,
+      f"--watch on a 6.1 kernel's counters: {err!r} {row}")
+rc, out, err = run("ksm", "--watch", "100ms", "--count", "1", env={"KSMBENCH_KSM_DIR": old_ksm})
+last = out.splitlines()[-1].split() if rc == 0 and out else []
+check(len(last) == 11 and last[1] == "-" and last[-1] == "-" and last[6] == "40",
+      f"--watch table on a 6.1 kernel's counters: scanned/s and cksum% '-': {out!r} {err!r}")
+os.unlink(os.path.join(old_ksm, "full_scans"))
+check_usage_error(["ksm", "--watch", "100ms", "--count", "1"], "full_scans (no KSM in this kernel?)",
+                  "--watch without full_scans", env={"KSMBENCH_KSM_DIR": old_ksm})
+shutil.rmtree(old_ksm)
 check_usage_error(["ksm"], "/nonexistent-ksm", "ksm without sysfs", env={"KSMBENCH_KSM_DIR": "/nonexistent-ksm"})
 check_usage_error(["ksm", "--pid", "0"], "pid", "ksm bad pid")
 check_usage_error(["ksm", "--pid", "999999999"], "999999999", "ksm missing process")
