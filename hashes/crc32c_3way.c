@@ -1,6 +1,6 @@
 /* CRC-32C the way the kernel's x86-64 crc32c_x86_3way() does it, from 512
- * bytes on (lib/crc/x86/crc32c-3way.S, Linux 6.14+; the same scheme as the
- * crc32c-intel driver's crc_pcl since 3.8): align to 8 bytes, then blocks of
+ * bytes on (crc32c-3way.S in arch/x86/lib in 6.14-6.16, lib/crc/x86 since
+ * 6.17; the same scheme as the crc32c-intel driver's crc_pcl since 3.8): align to 8 bytes, then blocks of
  * three lanes of 128 quadwords (3 KiB), a shorter last block of floor(len/24)
  * quadwords per lane while at least 200 bytes remain, one stream for the
  * rest. Lane 0 carries the running CRC; lanes 1 and 2 start from zero; two

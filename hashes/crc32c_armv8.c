@@ -88,8 +88,9 @@ const struct hash_impl hash_crc32c_armv8 = {
 	.family = "crc32c",
 	.bits = 32,
 	.provenance = "in-tree",
-	.kernel = { "crc32c() (arm64)", NULL, NULL,
-		    "arm64: crc32cx instructions; since 6.13 the kernel interleaves 4 streams with PMULL from "
+	.kernel = { "crc32c() (arm64)", "3.19", NULL,
+		    "arm64: crc32cx instructions (the crc32c-arm64-hw driver since 3.19, arch/arm64/lib/crc32.S "
+		    "since 4.20); since 6.13 the kernel interleaves 4 streams with PMULL from "
 		    "1024 bytes, this entry 3 streams from 512 (our recombination)" },
 	.scheme = HASH_SCHEME_CRC_3WAY,
 	.one_stream_below = CRC32C_ARMV8_3WAY_MIN_BYTES,

@@ -59,7 +59,8 @@ const struct hash_impl hash_crc32c_generic = {
 	.provenance = "in-tree",
 	.kernel = { "crc32c()", NULL, NULL,
 		    "the kernel's portable crc32c, where the CPU has no crc32 instruction: slice-by-8 tables as in "
-		    "lib/crc32.c's default; lib/crc (2025) uses a byte-at-a-time table; KSM never used crc32c" },
+		    "lib/crc32.c's default (by 3.8; crypto/crc32c.c used a byte-at-a-time table before, and so does "
+		    "lib/crc since 2025); KSM never used crc32c" },
 	.scheme = HASH_SCHEME_NONE,
 	.len_multiple = 1,
 	.fn = crc32c_generic,

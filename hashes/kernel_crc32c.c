@@ -13,6 +13,8 @@
 #include "impls.h"
 
 #if defined(__x86_64__)
+#define KERNEL_CRC_LIBRARY_SINCE "6.14" /* lib/crc's crc32c_x86_3way(), before: crc32c-intel's crc_pcl */
+
 /* X86_FEATURE_PREFER_YMM: Intel family 6 models whose clock drops with
  * 512-bit vectors (arch/x86/kernel/cpu/intel.c, zmm_exclusion_list):
  * Skylake-X, Ice Lake (X, D, client, L, NNPI), Tiger Lake (L and client). */
@@ -43,16 +45,19 @@ const struct hash_impl *hash_kernel_crc32c(size_t len, const struct kernel_relea
 			 : !(f & CPU_PCLMUL) ? "inline crc32q loop: no PCLMULQDQ"
 					     : "inline crc32q loop: the 3-way path came in 3.8";
 		if (len >= 512 && (f & CPU_PCLMUL) && kernel_release_at_least(rel, hash_crc32c_3way.kernel.since)) {
-			h = &hash_crc32c_3way;
-			reason = "crc32c_x86_3way(): no good AVX-512";
-			if ((f & good_avx512) == good_avx512 && !kernel_prefers_ymm(cpu_identity())) {
-				if (kernel_release_at_least(rel, hash_crc32c_vpclmul.kernel.since)) {
-					h = &hash_crc32c_vpclmul;
-					reason = "crc32_lsb_vpclmul_avx512(), 6.17+";
-				} else {
-					reason = "the 3-way loop: the AVX-512 path came in 6.17";
-				}
-			}
+			int good = (f & good_avx512) == good_avx512 && !kernel_prefers_ymm(cpu_identity());
+			int avx512_path = kernel_release_at_least(rel, hash_crc32c_vpclmul.kernel.since);
+			/* The same 3-way code moved from the crc32c-intel driver
+			 * (crc_pcl) into the CRC library in 6.14. */
+			int library = kernel_release_at_least(rel, KERNEL_CRC_LIBRARY_SINCE);
+			h = good && avx512_path ? &hash_crc32c_vpclmul : &hash_crc32c_3way;
+			reason = good && avx512_path ? "crc32_lsb_vpclmul_avx512(), 6.17+"
+				 : good		     ? (library ? "crc32c_x86_3way(): the AVX-512 path came in 6.17"
+							: "crc_pcl() of the crc32c-intel driver: the AVX-512 path came "
+							  "in 6.17")
+				 : avx512_path ? "crc32c_x86_3way(): no good AVX-512"
+				 : library     ? "crc32c_x86_3way(), from 512 B"
+					       : "crc_pcl() of the crc32c-intel driver, from 512 B";
 		}
 	}
 #elif defined(__i386__)
@@ -64,10 +69,10 @@ const struct hash_impl *hash_kernel_crc32c(size_t len, const struct kernel_relea
 	}
 #elif defined(__aarch64__)
 	(void)len;
-	(void)rel;
 	if (f & CPU_ARM_CRC32) {
-		h = &hash_crc32c_armv8;
-		reason = "arm64 crc32c instructions";
+		int has = kernel_release_at_least(rel, hash_crc32c_armv8.kernel.since);
+		h = has ? &hash_crc32c_armv8 : &hash_crc32c_generic;
+		reason = has ? "arm64 crc32c instructions" : "tables: the arm64 crc32c instructions came in 3.19";
 	}
 #else
 	(void)len;

@@ -199,10 +199,10 @@ void test_alias_adopt(void)
 void test_alias_kernel_crc32c(void)
 {
 	const char *why = NULL;
-	struct kernel_release r61, r37, r617;
+	struct kernel_release r61, r37, r614, r617;
 
 	CHECK(kernel_release_parse("6.1.0-28-amd64", &r61) == 0 && kernel_release_parse("3.7", &r37) == 0 &&
-	      kernel_release_parse("6.17.0", &r617) == 0);
+	      kernel_release_parse("6.14.2", &r614) == 0 && kernel_release_parse("6.17.0", &r617) == 0);
 #if defined(__x86_64__)
 	struct kb_err err;
 	if (has(CPU_SSE42 | CPU_PCLMUL)) {
@@ -216,7 +216,10 @@ void test_alias_kernel_crc32c(void)
 		 * came in 6.17 (a 6.1 kernel on a Zen 4 runs the 3-way loop),
 		 * the 3-way one in 3.8. */
 		CHECK(hash_kernel_crc32c(4096, &r61, &why) == &hash_crc32c_3way &&
-		      strstr(why, good ? "came in 6.17" : "no good AVX-512"));
+		      strstr(why, "crc_pcl() of the crc32c-intel driver") && (!good || strstr(why, "came in 6.17")));
+		CHECK(hash_kernel_crc32c(4096, &r614, &why) == &hash_crc32c_3way && strstr(why, "crc32c_x86_3way()") &&
+		      strstr(why, good ? "came in 6.17" : "from 512 B"));
+		CHECK(hash_kernel_crc32c(4096, &r617, &why) == k && (good || strstr(why, "no good AVX-512")));
 		CHECK(hash_kernel_crc32c(4096, &r37, &why) == &hash_crc32c_sse42 && strstr(why, "came in 3.8"));
 		CHECK(hash_kernel_crc32c(511, &r37, &why) == &hash_crc32c_sse42 && strstr(why, "below 512"));
 		/* Ice Lake server is on the kernel's PREFER_YMM list: 3-way there. */
