@@ -212,6 +212,8 @@ void test_alias_kernel_crc32c(void)
 		int good = has(CPU_VPCLMUL | CPU_AVX2 | CPU_AVX512BW | CPU_AVX512VL);
 		CHECK(k == (good ? &hash_crc32c_vpclmul : &hash_crc32c_3way));
 		CHECK(hash_kernel_crc32c(4096, &r617, NULL) == k);
+		/* From 512 bytes on, not only above (the kernel's >= 512). */
+		CHECK(hash_kernel_crc32c(512, NULL, &why) == k && !strstr(why, "below 512"));
 		/* An older release runs only the paths it had: the AVX-512 one
 		 * came in 6.17 (a 6.1 kernel on a Zen 4 runs the 3-way loop),
 		 * the 3-way one in 3.8. */
@@ -222,6 +224,7 @@ void test_alias_kernel_crc32c(void)
 		CHECK(hash_kernel_crc32c(4096, &r617, &why) == k && (good || strstr(why, "no good AVX-512")));
 		CHECK(hash_kernel_crc32c(4096, &r37, &why) == &hash_crc32c_sse42 && strstr(why, "came in 3.8"));
 		CHECK(hash_kernel_crc32c(511, &r37, &why) == &hash_crc32c_sse42 && strstr(why, "below 512"));
+		CHECK(hash_kernel_crc32c(512, &r37, &why) == &hash_crc32c_sse42 && strstr(why, "came in 3.8"));
 		/* Ice Lake server is on the kernel's PREFER_YMM list: 3-way there. */
 		CHECK(cpu_identity_simulate("GenuineIntel:6:0x6a", &err) == 0);
 		CHECK(hash_kernel_crc32c(4096, NULL, &why) == &hash_crc32c_3way);
