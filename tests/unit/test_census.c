@@ -286,6 +286,7 @@ void test_census_kernel_rules(void)
 	      r.max_page_sharing && !r.thp_split_zero_remap);
 	CHECK(ksm_rules_for("5.0", "option", &r, &err) == 0 && r.checksum == &hash_xxhash);
 	CHECK(ksm_rules_for("4.12", "option", &r, &err) == 0 && !r.max_page_sharing);
+	CHECK(ksm_rules_for("4.13", "option", &r, &err) == 0 && r.max_page_sharing); /* from 4.13 on */
 	CHECK(ksm_rules_for("6.12.0-rc1", "capture", &r, &err) == 0 && r.thp_split_zero_remap &&
 	      !strcmp(r.release, "6.12.0-rc1"));
 	CHECK(ksm_rules_for("2.6.32", "option", &r, &err) == 0 && r.checksum == &hash_jhash2_lookup2);
