@@ -79,5 +79,12 @@ void test_hash_stream_digests(void)
 		rc = hash_stream_update(&s, buf, max, &err);
 	CHECK(rc == -1 && strstr(err.msg, "no streaming form") && strstr(err.msg, "64 MiB"));
 	hash_stream_free(&s);
+	/* At most 64 MiB: exactly that is taken, a byte more is not. */
+	CHECK(hash_stream_init(&s, j, &err) == 0);
+	rc = 0;
+	for (size_t done = 0; rc == 0 && done < HASH_STREAM_BUFFER_MAX; done += 1u << 20)
+		rc = hash_stream_update(&s, buf, 1u << 20, &err);
+	CHECK(rc == 0 && hash_stream_update(&s, buf, 1, &err) == -1 && strstr(err.msg, "no streaming form"));
+	hash_stream_free(&s);
 	free(buf);
 }
