@@ -259,6 +259,70 @@ void test_datasets_read_ahead_hungry(void)
 	free(data);
 }
 
+/* Counts the pages the read-ahead thread digests (read on this thread
+ * while that one writes it: atomic); the sum only with time to spare. */
+static void counting_digest(void *ctx, const unsigned char *data, int spare, struct page_digest *out)
+{
+	out->key = stub_digest_key(NULL, data);
+	out->sum = spare ? stub_digest_sum(out->key) : 0;
+	__atomic_add_fetch((size_t *)ctx, 1, __ATOMIC_RELEASE);
+}
+
+/* The policy by the chunks waiting in the ring, made deterministic: the
+ * consumer holds the first chunk until the thread has filled every slot,
+ * so that it decides the first eight chunks with 0 to 7 of them full. At
+ * most one (RA_HUNGRY: the consumer waits for this chunk) leaves the
+ * digests to the consumer (keys 0); from four (RA_SPARE_FULL) the thread
+ * has time to spare (sums); between, it digests without the spare part. */
+void test_datasets_read_ahead_policy(void)
+{
+	const size_t ps = 4096, cap = READAHEAD_CHUNK_BYTES, chunk_pages = cap / ps, len = 12 * cap;
+	const char *nofork = getenv("KSMBENCH_TEST_NO_FORK");
+	struct kb_err err;
+
+	if (nofork && strcmp(nofork, "1") == 0) /* no threads under qemu-i386, as above */
+		return;
+	unsigned char *data = calloc(1, len);
+	CHECK(data != NULL);
+	if (!data)
+		return;
+	for (size_t p = 0; p < len / ps; p++)
+		memcpy(data + p * ps, &(uint64_t){ p + 1 }, 8);
+	char *path = temp_file(data, len);
+	size_t digested = 0;
+	struct kb_stream *s = path ? kb_stream_open_file(path, &err) : NULL;
+	struct readahead_digest dg = { .fn = counting_digest, .ctx = &digested, .page_size = (uint32_t)ps };
+	struct readahead *ra = s ? readahead_start(s, 0, READAHEAD_TO_END, cap, &dg, &err) : NULL;
+	CHECK(ra != NULL);
+	char kinds[9] = "";
+	size_t chunks = 0, bad = 0;
+	ssize_t n = 0;
+	unsigned char *buf;
+	const struct page_digest *dig;
+	while (ra && (n = readahead_next(ra, &buf, &dig, &err)) > 0) {
+		/* Chunks 2 to 7 digested: the ring is full (10 s at most). */
+		for (int ms = 0; chunks == 0 && ms < 10000 &&
+				 __atomic_load_n(&digested, __ATOMIC_ACQUIRE) < 6 * chunk_pages; ms++)
+			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+		char kind = dig[0].key == 0 ? 'h' : dig[0].sum ? 's' : 'd';
+		for (size_t i = 0; i < (size_t)n / ps; i++) {
+			uint64_t key = stub_digest_key(NULL, data + chunks * cap + i * ps);
+			bad += kind == 'h' ? dig[i].key != 0
+					   : dig[i].key != key || dig[i].sum != (kind == 's' ? stub_digest_sum(key) : 0);
+		}
+		if (chunks < 8)
+			kinds[chunks] = kind;
+		chunks++;
+	}
+	CHECK(n == 0 && chunks == len / cap && bad == 0);
+	CHECK_STR(kinds, "hhddssss");
+	readahead_stop(ra);
+	kb_stream_close(s);
+	if (path)
+		unlink(path);
+	free(data);
+}
+
 /* An end before the start reads nothing (not to the end of the file, as
  * end - off wrapped round would). */
 void test_datasets_read_ahead_range(void)
