@@ -108,6 +108,13 @@ for release, name, zero in (("2.6.37", "jhash2-lookup2", "31cbe0fa"), ("2.6.38",
     check(doc["settings"]["ksm_checksum"] == name and [h["hash"] for h in doc["hashes"]] == [name]
           and doc["hashes"][0]["zero_checksum"] == zero,
           f"{release}: KSM's checksum is {name}: {doc['settings']} {doc['hashes']}")
+# No release given and none captured (a raw file): the newest rules, said so.
+raw = temp_file(b"".join(B_PAGES))
+newest = scan_json(raw)["settings"]
+check(newest["kernel_release"] is None and newest["kernel_rules_from"] == "assumed (the newest rules)"
+      and newest["ksm_checksum"] == "xxhash" and newest["thp_split_maps_zero_subpages"]
+      and newest["max_page_sharing_applies"], f"a raw file: the newest kernel's rules, assumed: {newest}")
+os.unlink(raw)
 rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", "2.6.31", a)
 check(rc == 2 and out == "" and err.strip() == "ksmbench scan: --kernel-release: kernel release '2.6.31' has no KSM (it came in 2.6.32)",
       f"a release before KSM: {err!r}")
