@@ -130,6 +130,15 @@ kc = json.loads(run("list", "--format", "json")[1])["kernel_crc32c"]
 check(kc["name"] in CRC and entries[kc["name"]]["kernel"]["in_kernel"] and kc["reason"],
       f"the kernel's own crc32c choice: {kc}")
 check("The kernel's crc32c() on this CPU" in run("list")[1], "list names the kernel's crc32c choice")
+# The rule's answer, from what this CPU runs rather than from list itself:
+# at 4 KiB the 3-way (or AVX-512) path where PCLMULQDQ is there on x86-64,
+# the crc32c instructions on arm64, else the inline crc32 loop, else tables.
+want_kc = (("crc32c-3way", "crc32c-vpclmul") if entries["crc32c-3way"]["available"]
+           else ("crc32c-armv8",) if entries["crc32c-armv8"]["available"]
+           else ("crc32c-sse42",) if entries["crc32c-sse42"]["available"] else ("crc32c-generic",))
+check(kc["name"] in want_kc and kc["page_size"] == 4096, f"the kernel's crc32c at 4 KiB here: {kc} not in {want_kc}")
+check(f"The kernel's crc32c() on this CPU at 4 KiB: {kc['name']} ({kc['reason']}; release {kc['kernel_release']})."
+      in " ".join(run("list")[1].split()), f"list's line names the choice and why: {kc}")
 # By the running kernel's release: an older one runs only the paths it had
 # (the AVX-512 one from 6.17, the 3-way one from 3.8).
 check(kc["kernel_release"] == platform.release(), f"the rule's release is uname's: {kc}")
