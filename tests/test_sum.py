@@ -192,6 +192,8 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.
     check_usage_error(["sum", "--quiet", plain], "--check", "--quiet without --check")
     check_usage_error(["sum", "--ksm", plain], "--per-page", "--ksm without --per-page")
     check_usage_error(["sum", "-H", "xxhash,", plain], "one hash name", "sum -H with a list")
+    check_usage_error(["sum", "-H", "all", plain], "one hash name", "sum -H all")
+    check_usage_error(["sum", "--status", plain], "--check", "--status without --check")
 
     # ---- per-page lists of a dump: addresses checked, a changed page named
     segs = [(0x100000, g.page("c1") + g.page("c2")), (0x900000, g.page("c3"))]
