@@ -253,6 +253,12 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.
         rc, out, err = run("sum", "-c", both)
         check(rc == 1 and out == f"{gzcore}: FAILED open or read\n{core}: OK\n" and needle in err,
               f"list of a gzip core {label}, then another file: rc={rc} {out!r} {err!r}")
+        # and before a whole-file line
+        with open(both, "w") as f:
+            f.write(open(gzpages).read() + run("sum", core)[1])
+        rc, out, err = run("sum", "-c", both)
+        check(rc == 1 and out == f"{gzcore}: FAILED open or read\n{core}: OK\n" and needle in err,
+              f"list of a gzip core {label}, then a whole-file line: rc={rc} {out!r} {err!r}")
 
     # ---- --ksm: (u32)xxhash(page, PAGE_SIZE, 0), or the -H hash's low 32 bits
     raw = os.path.join(tmp, "pages.raw")
