@@ -287,6 +287,82 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.
     check(rc == 0 and out == f"{raw}: OK\n", f"sum -c --ksm of --ksm lines: {out!r} {err!r}")
     if XXHASH64:  # on 32-bit the KSM digest is the whole xxhash
         check_usage_error(["sum", "-c", ksm_list], "check with --ksm", "--ksm lines checked without --ksm")
+
+    # ---- --check, line by line: what each kind of line may hold, and
+    # what --status keeps quiet
+    f1 = os.path.join(tmp, "f1")
+    with open(f1, "wb") as f:
+        f.write(blob[:3 * PS + 10])  # three pages, then 10 bytes
+    hex1 = run("sum", f1)[1].split()[0]
+    lst = os.path.join(tmp, "one.list")
+
+    def check_text(text, *args):
+        with open(lst, "w", newline="") as f:
+            f.write(text)
+        return run("sum", "-c", *args, lst)
+
+    for text, what in ((f"{hex1} *{f1}\n", "a GNU binary-mode line ('HEX *FILE')"),
+                       (f"{hex1}  {f1}\r\n", "a CRLF line")):
+        rc, out, err = check_text(text)
+        check(rc == 0 and out == f"{f1}: OK\n" and err == "", f"sum -c of {what}: {out!r} {err!r}")
+    # --ksm is for page lines: a whole-file line keeps the whole hash.
+    rc, out, err = check_text(f"{hex1}  {f1}\n", "--ksm")
+    check(rc == 0 and out == f"{f1}: OK\n" and err == "", f"sum -c --ksm of a whole-file line: {out!r} {err!r}")
+    odd = os.path.join(tmp, "x) = y")
+    with open(odd, "wb") as f:
+        f.write(b"odd")
+    rc, out, err = check_text(run("sum", "--tag", "-H", "xxh64", odd)[1])
+    check(rc == 0 and out == f"{odd}: OK\n", f"a tagged line of a file named 'x) = y': {out!r} {err!r}")
+    # A hash without a tag of its own: its name, upper case, read back.
+    with open(odd, "wb") as f:
+        f.write(blob[:PS])
+    tagged = run("sum", "--tag", "-H", "jhash2-lookup2", odd)[1]
+    rc, out, err = check_text(tagged)
+    check(tagged.startswith(f"JHASH2-LOOKUP2 ({odd}) = ") and rc == 0 and out == f"{odd}: OK\n",
+          f"--tag -H jhash2-lookup2, and back: {tagged!r} {out!r} {err!r}")
+
+    pages = run("sum", "--per-page", f1)[1].splitlines()
+    check(len(pages) == 4 and pages[3] == f"{f1}:3 partial page of 10 bytes, not hashed",
+          f"the partial page is named by its index: {pages}")
+    rc, out, err = check_text("\n".join(pages) + "\n")
+    check(rc == 0 and out == f"{f1}: OK\n", f"sum -c of its per-page lines: {out!r} {err!r}")
+    rc, out, err = check_text(f"{pages[0]}\n{pages[0]}\n")
+    check(rc == 2 and "not listed in ascending order" in err, f"a page listed twice: rc={rc} {err!r}")
+    last = pages[2].split()[1]  # a page past the end, with the last page's checksum
+    rc, out, err = check_text(f"{f1}:99 {last}\n")
+    check(rc == 1 and out == f"{f1}:99: FAILED (no such page)\n{f1}: FAILED\n",
+          f"a page the file does not have: {out!r}")
+    wrong = "0" * len(last)
+    missing = os.path.join(tmp, "missing")
+    for text, what in ((f"{f1}:1 {wrong}\n", "a changed page"), (f"{hex1}  {missing}\n", "a missing file"),
+                       (f"{missing}:0 {wrong}\n", "the pages of a missing file")):
+        rc, out, err = check_text(text, "--status")
+        check(rc == 1 and out == "" and err == "", f"--status, {what}: rc={rc} {out!r} {err!r}")
+    rc, out, err = check_text(f"{hex1}  {missing}\n")
+    check(rc == 1 and out == f"{missing}: FAILED open or read\n" and "1 listed file could not be read" in err,
+          f"a list of only a missing file: rc={rc} {out!r} {err!r}")
+    for text in (f" ({f1}) = {hex1}\n", f"{f1}:0 {last} 0x1000zz\n", f"{f1}: {last}\n",
+                 f"{f1}:3 partial page of 10 bytes, not hashed!\n", f"{hex1}  \n"):
+        with open(lst, "w") as f:
+            f.write(text)
+        check_usage_error(["sum", "-c", lst], f"{lst}:1: no checksum line", f"malformed line {text!r}")
+    good = os.path.join(tmp, "good.list")
+    with open(good, "w") as f:
+        f.write(f"{hex1}  {f1}\n")
+    rc, out, err = run("sum", "-c", good, lst)
+    check(rc == 2 and f"{lst}:1: no checksum line" in err, f"lines are counted in each list: {err!r}")
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([BIN, "sum", f1], stdout=full, stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 2 and "No space left on device" in p.stderr and len(p.stderr.splitlines()) == 1,
+              f"sum > /dev/full: one error, exit 2: rc={p.returncode} {p.stderr!r}")
+        # A check that fails (exit 1) and could not say so: exit 2 too.
+        with open(lst, "w") as f:
+            f.write(f"{'0' * len(hex1)}  {f1}\n")
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([BIN, "sum", "-c", lst], stdout=full, stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 2 and "No space left on device" in p.stderr,
+              f"sum -c of a changed file > /dev/full: exit 2: rc={p.returncode} {p.stderr!r}")
 finally:
     shutil.rmtree(tmp)
 finish("sum")
