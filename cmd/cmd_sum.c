@@ -137,6 +137,8 @@ static int sum_whole(const struct sum_options *o, const char *path, int tag)
 	return KB_EXIT_OK;
 }
 
+/* The lines after a file's pages (sum -c skips them: sum_check.c's
+ * is_page_summary, singular and plural). */
 static void print_page_summary(const struct page_source *src, const char *path, int raw)
 {
 	const struct page_stats *st = &src->stats;

@@ -120,12 +120,20 @@ static int parse_page(char *line, struct check_line *out)
 }
 
 /* What sum --per-page prints after a file's pages. */
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* print_page_summary's lines, one page or byte as well as many (a dump of
+ * one page, a file one byte past a page). */
 static int is_page_summary(const char *line)
 {
-	size_t n = strlen(line);
-
-	return strstr(line, " pages hashed; not hashed: ") != NULL ||
-	       (strstr(line, " partial page of ") && n > 18 && strcmp(line + n - 18, " bytes, not hashed") == 0);
+	return strstr(line, " page hashed; not hashed: ") || strstr(line, " pages hashed; not hashed: ") ||
+	       (strstr(line, " partial page of ") &&
+		(ends_with(line, " byte, not hashed") || ends_with(line, " bytes, not hashed")));
 }
 
 static void parse_line(char *line, const struct sum_options *o, struct check_line *out)

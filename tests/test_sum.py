@@ -326,6 +326,19 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.
           f"the partial page is named by its index: {pages}")
     rc, out, err = check_text("\n".join(pages) + "\n")
     check(rc == 0 and out == f"{f1}: OK\n", f"sum -c of its per-page lines: {out!r} {err!r}")
+    # The summaries in the singular read back too: a file one byte past a
+    # page, a dump of one page (sum -c refused both as no checksum line).
+    one_byte, one_page = os.path.join(tmp, "one-byte"), os.path.join(tmp, "one-page.core")
+    with open(one_byte, "wb") as f:
+        f.write(blob[:PS + 1])
+    with open(one_page, "wb") as f:
+        f.write(g.elf([(0x100000, g.page("one"))]))
+    for path, line in ((one_byte, f"{one_byte}:1 partial page of 1 byte, not hashed"),
+                       (one_page, f"{one_page}: elf, 1 page hashed; not hashed:")):
+        listed = run("sum", "--per-page", path)[1]
+        rc, out, err = check_text(listed)
+        check(line in listed and rc == 0 and out == f"{path}: OK\n",
+              f"sum -c of a per-page list with '{line}': rc={rc} {listed!r} {out!r} {err!r}")
     rc, out, err = check_text(f"{pages[0]}\n{pages[0]}\n")
     check(rc == 2 and "not listed in ascending order" in err, f"a page listed twice: rc={rc} {err!r}")
     last = pages[2].split()[1]  # a page past the end, with the last page's checksum
