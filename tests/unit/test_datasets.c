@@ -34,6 +34,15 @@ static char *temp_file(const void *data, size_t len)
 	return path;
 }
 
+/* Debian 12's qemu-i386 hangs in pthread_create (docs/cross-arch.md): the
+ * cross test says so, and the read-ahead tests do not run there. */
+static int no_threads(void)
+{
+	const char *nofork = getenv("KSMBENCH_TEST_NO_FORK");
+
+	return nofork && strcmp(nofork, "1") == 0;
+}
+
 void test_datasets_raw_source(void)
 {
 	struct kb_err err;
@@ -98,12 +107,10 @@ void test_datasets_raw_source(void)
 void test_datasets_raw_read_ahead(void)
 {
 	const size_t ps = 4096, pages = 2000, len = pages * ps + 10;
-	const char *nofork = getenv("KSMBENCH_TEST_NO_FORK");
 	struct kb_err err;
 	struct page pg;
 
-	/* Debian 12's qemu-i386 hangs in pthread_create (docs/cross-arch.md). */
-	if (nofork && strcmp(nofork, "1") == 0)
+	if (no_threads())
 		return;
 	unsigned char *data = malloc(len);
 	CHECK(data != NULL);
@@ -171,11 +178,10 @@ static void spare_digest(void *ctx, const unsigned char *data, int spare, struct
 void test_datasets_read_ahead_spare(void)
 {
 	const size_t ps = 4096, pages = 2048, chunk_pages = READAHEAD_CHUNK_BYTES / 4096;
-	const char *nofork = getenv("KSMBENCH_TEST_NO_FORK");
 	struct kb_err err;
 	struct page pg;
 
-	if (nofork && strcmp(nofork, "1") == 0) /* no threads under qemu-i386, as above */
+	if (no_threads())
 		return;
 	unsigned char *data = malloc(pages * ps);
 	CHECK(data != NULL);
@@ -212,6 +218,45 @@ static void slow_digest(void *ctx, const unsigned char *data, int spare, struct 
 	stub_digest(ctx, data, spare, out);
 }
 
+/* A read-ahead of a file of len bytes whose 4 KiB pages start with their
+ * number from 1, digested by dg: for the tests of the digest policy. */
+struct ra_fixture {
+	unsigned char *data;
+	char *path;
+	struct kb_stream *s;
+	struct readahead *ra;
+};
+
+/* 0, or -1 where it cannot run here or failed (a check said so). */
+static int ra_fixture_start(struct ra_fixture *f, size_t len, const struct readahead_digest *dg)
+{
+	struct kb_err err;
+
+	memset(f, 0, sizeof(*f));
+	if (no_threads())
+		return -1;
+	f->data = calloc(1, len);
+	CHECK(f->data != NULL);
+	if (!f->data)
+		return -1;
+	for (size_t p = 0; p < len / 4096; p++)
+		memcpy(f->data + p * 4096, &(uint64_t){ p + 1 }, 8);
+	f->path = temp_file(f->data, len);
+	f->s = f->path ? kb_stream_open_file(f->path, &err) : NULL;
+	f->ra = f->s ? readahead_start(f->s, 0, READAHEAD_TO_END, READAHEAD_CHUNK_BYTES, dg, &err) : NULL;
+	CHECK(f->ra != NULL);
+	return f->ra ? 0 : -1;
+}
+
+static void ra_fixture_end(struct ra_fixture *f)
+{
+	readahead_stop(f->ra);
+	kb_stream_close(f->s);
+	if (f->path)
+		unlink(f->path);
+	free(f->data);
+}
+
 /* Where the consumer is the faster (0.2 ms a chunk against the thread's
  * 1.3 ms of digests), it waits for the chunk it is on: the thread leaves
  * that chunk's digests to it (keys 0) rather than make it wait longer. The
@@ -222,27 +267,20 @@ static void slow_digest(void *ctx, const unsigned char *data, int spare, struct 
 void test_datasets_read_ahead_hungry(void)
 {
 	const size_t ps = 4096, len = 8u << 20, cap = READAHEAD_CHUNK_BYTES;
-	const char *nofork = getenv("KSMBENCH_TEST_NO_FORK");
+	const struct readahead_digest dg = { .fn = slow_digest, .ctx = NULL, .page_size = (uint32_t)ps };
+	struct ra_fixture f;
 	struct kb_err err;
 
-	if (nofork && strcmp(nofork, "1") == 0) /* no threads under qemu-i386, as above */
+	if (ra_fixture_start(&f, len, &dg)) {
+		ra_fixture_end(&f);
 		return;
-	unsigned char *data = calloc(1, len);
-	CHECK(data != NULL);
-	if (!data)
-		return;
-	for (size_t p = 0; p < len / ps; p++)
-		memcpy(data + p * ps, &(uint64_t){ p + 1 }, 8);
-	char *path = temp_file(data, len);
-	struct kb_stream *s = path ? kb_stream_open_file(path, &err) : NULL;
-	struct readahead_digest dg = { .fn = slow_digest, .ctx = NULL, .page_size = (uint32_t)ps };
-	struct readahead *ra = s ? readahead_start(s, 0, READAHEAD_TO_END, cap, &dg, &err) : NULL;
-	CHECK(ra != NULL);
+	}
+	const unsigned char *data = f.data;
 	size_t chunks = 0, left = 0, bad = 0;
 	ssize_t n = 0;
 	unsigned char *buf;
 	const struct page_digest *dig;
-	while (ra && (n = readahead_next(ra, &buf, &dig, &err)) > 0) {
+	while ((n = readahead_next(f.ra, &buf, &dig, &err)) > 0) {
 		int chunk_left = dig[0].key == 0;
 		left += chunk_left;
 		for (size_t i = 0; i < (size_t)n / ps; i++)
@@ -252,11 +290,7 @@ void test_datasets_read_ahead_hungry(void)
 	}
 	CHECK(n == 0 && chunks == len / cap && bad == 0);
 	CHECK(left >= 2);
-	readahead_stop(ra);
-	kb_stream_close(s);
-	if (path)
-		unlink(path);
-	free(data);
+	ra_fixture_end(&f);
 }
 
 /* Counts the pages the read-ahead thread digests (read on this thread
@@ -277,29 +311,22 @@ static void counting_digest(void *ctx, const unsigned char *data, int spare, str
 void test_datasets_read_ahead_policy(void)
 {
 	const size_t ps = 4096, cap = READAHEAD_CHUNK_BYTES, chunk_pages = cap / ps, len = 12 * cap;
-	const char *nofork = getenv("KSMBENCH_TEST_NO_FORK");
+	size_t digested = 0;
+	const struct readahead_digest dg = { .fn = counting_digest, .ctx = &digested, .page_size = (uint32_t)ps };
+	struct ra_fixture f;
 	struct kb_err err;
 
-	if (nofork && strcmp(nofork, "1") == 0) /* no threads under qemu-i386, as above */
+	if (ra_fixture_start(&f, len, &dg)) {
+		ra_fixture_end(&f);
 		return;
-	unsigned char *data = calloc(1, len);
-	CHECK(data != NULL);
-	if (!data)
-		return;
-	for (size_t p = 0; p < len / ps; p++)
-		memcpy(data + p * ps, &(uint64_t){ p + 1 }, 8);
-	char *path = temp_file(data, len);
-	size_t digested = 0;
-	struct kb_stream *s = path ? kb_stream_open_file(path, &err) : NULL;
-	struct readahead_digest dg = { .fn = counting_digest, .ctx = &digested, .page_size = (uint32_t)ps };
-	struct readahead *ra = s ? readahead_start(s, 0, READAHEAD_TO_END, cap, &dg, &err) : NULL;
-	CHECK(ra != NULL);
+	}
+	const unsigned char *data = f.data;
 	char kinds[9] = "";
 	size_t chunks = 0, bad = 0;
 	ssize_t n = 0;
 	unsigned char *buf;
 	const struct page_digest *dig;
-	while (ra && (n = readahead_next(ra, &buf, &dig, &err)) > 0) {
+	while ((n = readahead_next(f.ra, &buf, &dig, &err)) > 0) {
 		/* Chunks 2 to 7 digested: the ring is full (10 s at most). */
 		for (int ms = 0; chunks == 0 && ms < 10000 &&
 				 __atomic_load_n(&digested, __ATOMIC_ACQUIRE) < 6 * chunk_pages; ms++)
@@ -316,22 +343,17 @@ void test_datasets_read_ahead_policy(void)
 	}
 	CHECK(n == 0 && chunks == len / cap && bad == 0);
 	CHECK_STR(kinds, "hhddssss");
-	readahead_stop(ra);
-	kb_stream_close(s);
-	if (path)
-		unlink(path);
-	free(data);
+	ra_fixture_end(&f);
 }
 
 /* An end before the start reads nothing (not to the end of the file, as
  * end - off wrapped round would). */
 void test_datasets_read_ahead_range(void)
 {
-	const char *nofork = getenv("KSMBENCH_TEST_NO_FORK");
 	static unsigned char data[128 << 10];
 	struct kb_err err;
 
-	if (nofork && strcmp(nofork, "1") == 0) /* no threads under qemu-i386, as above */
+	if (no_threads())
 		return;
 	char *path = temp_file(data, sizeof(data));
 	struct kb_stream *s = path ? kb_stream_open_file(path, &err) : NULL;
