@@ -227,7 +227,17 @@ struct ra_fixture {
 	struct readahead *ra;
 };
 
-/* 0, or -1 where it cannot run here or failed (a check said so). */
+static void ra_fixture_end(struct ra_fixture *f)
+{
+	readahead_stop(f->ra);
+	kb_stream_close(f->s);
+	if (f->path)
+		unlink(f->path);
+	free(f->data);
+}
+
+/* 0, or -1 (nothing left to end) where it cannot run here or failed (a
+ * check said so). */
 static int ra_fixture_start(struct ra_fixture *f, size_t len, const struct readahead_digest *dg)
 {
 	struct kb_err err;
@@ -245,16 +255,10 @@ static int ra_fixture_start(struct ra_fixture *f, size_t len, const struct reada
 	f->s = f->path ? kb_stream_open_file(f->path, &err) : NULL;
 	f->ra = f->s ? readahead_start(f->s, 0, READAHEAD_TO_END, READAHEAD_CHUNK_BYTES, dg, &err) : NULL;
 	CHECK(f->ra != NULL);
-	return f->ra ? 0 : -1;
-}
-
-static void ra_fixture_end(struct ra_fixture *f)
-{
-	readahead_stop(f->ra);
-	kb_stream_close(f->s);
-	if (f->path)
-		unlink(f->path);
-	free(f->data);
+	if (f->ra)
+		return 0;
+	ra_fixture_end(f);
+	return -1;
 }
 
 /* Where the consumer is the faster (0.2 ms a chunk against the thread's
@@ -271,10 +275,8 @@ void test_datasets_read_ahead_hungry(void)
 	struct ra_fixture f;
 	struct kb_err err;
 
-	if (ra_fixture_start(&f, len, &dg)) {
-		ra_fixture_end(&f);
+	if (ra_fixture_start(&f, len, &dg))
 		return;
-	}
 	const unsigned char *data = f.data;
 	size_t chunks = 0, left = 0, bad = 0;
 	ssize_t n = 0;
@@ -316,10 +318,8 @@ void test_datasets_read_ahead_policy(void)
 	struct ra_fixture f;
 	struct kb_err err;
 
-	if (ra_fixture_start(&f, len, &dg)) {
-		ra_fixture_end(&f);
+	if (ra_fixture_start(&f, len, &dg))
 		return;
-	}
 	const unsigned char *data = f.data;
 	char kinds[9] = "";
 	size_t chunks = 0, bad = 0;
