@@ -167,19 +167,34 @@ static const struct record_field toy_fields[] = {
 static const struct record_schema toy_schema = { NULL, RECORD_FIELDS(toy_fields), toy_class,
 						 sizeof(struct toy_read) };
 
+/* The list written with separator sep, or NULL. The stream is closed
+ * before its buffer is freed (fclose writes the buffer's last state). */
 static char *csv_of(const struct record_list *l, char sep)
 {
 	char *text = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&text, &size);
+	int rc = f ? record_write_delimited(f, l, sep) : -1;
 
-	if (f && record_write_delimited(f, l, sep) != 0) {
+	if (f)
+		fclose(f);
+	if (rc != 0) {
 		free(text);
 		text = NULL;
 	}
-	if (f)
-		fclose(f);
 	return text;
+}
+
+/* The list as CSV and as TSV, each against its expected text. */
+static void check_delimited(const struct record_list *l, const char *csv, const char *tsv)
+{
+	char *text = csv_of(l, ',');
+
+	CHECK_STR(text, csv);
+	free(text);
+	text = csv_of(l, '\t');
+	CHECK_STR(text, tsv);
+	free(text);
 }
 
 void test_report_record(void)
@@ -207,23 +222,15 @@ void test_report_record(void)
 	cJSON_Delete(o);
 
 	/* CSV quotes, TSV escapes; only the CSV fields; null is empty. */
-	text = csv_of(&l, ',');
-	CHECK_STR(text, "name,count,ratio\n\"a,\"\"b\"\"\",1,\ntab\there,7,0.250\n");
-	free(text);
-	text = csv_of(&l, '\t');
-	CHECK_STR(text, "name\tcount\tratio\na,\"b\"\t1\t\ntab\\there\t7\t0.250\n");
-	free(text);
+	check_delimited(&l, "name,count,ratio\n\"a,\"\"b\"\"\",1,\ntab\there,7,0.250\n",
+			"name\tcount\tratio\na,\"b\"\t1\t\ntab\\there\t7\t0.250\n");
 	/* A CR or an LF alone quotes a CSV field (RFC 4180), and TSV escapes
 	 * CR and the backslash itself, so its escapes read back unambiguously. */
 	struct toy breaks[3] = { { "x\\y\r\nz", 1, 0, { 0 }, 0, { 0 } }, { "cr\ronly", 1, 0, { 0 }, 0, { 0 } },
 				 { "lf\nonly", 1, 0, { 0 }, 0, { 0 } } };
 	struct record_list lb = { &toy_schema, breaks, 3, sizeof(breaks[0]), { NULL, NULL, 0 } };
-	text = csv_of(&lb, ',');
-	CHECK_STR(text, "name,count,ratio\n\"x\\y\r\nz\",1,\n\"cr\ronly\",1,\n\"lf\nonly\",1,\n");
-	free(text);
-	text = csv_of(&lb, '\t');
-	CHECK_STR(text, "name\tcount\tratio\nx\\\\y\\r\\nz\t1\t\ncr\\ronly\t1\t\nlf\\nonly\t1\t\n");
-	free(text);
+	check_delimited(&lb, "name,count,ratio\n\"x\\y\r\nz\",1,\n\"cr\ronly\",1,\n\"lf\nonly\",1,\n",
+			"name\tcount\tratio\nx\\\\y\\r\\nz\t1\t\ncr\\ronly\t1\t\nlf\\nonly\t1\t\n");
 
 	/* Text columns: scaled, formatted, "-" for null; an unknown field fails. */
 	const struct record_column cols[] = {
