@@ -105,15 +105,17 @@ static const struct record_schema totals_schema = { &stats_schema, RECORD_FIELDS
 RECORD_GETTER(k_shared, record_uint(v, KSM(w)->pages_shared))
 RECORD_GETTER(k_sharing, record_uint(v, KSM(w)->pages_sharing))
 RECORD_GETTER(k_unshared, record_uint(v, KSM(w)->pages_unshared))
-RECORD_GETTER(k_zero, record_uint(v, KSM(w)->ksm_zero_pages))
+/* null where the rules' release has no such counter */
+#define IN_RELEASE(name) (!ksm_counter_missing(&SCAN_UP(w)->rules, name))
+RECORD_GETTER(k_zero, IN_RELEASE("ksm_zero_pages") && record_uint(v, KSM(w)->ksm_zero_pages))
 RECORD_GETTER(k_saved, record_uint(v, KSM(w)->pages_saved))
 RECORD_GETTER(k_bytes, record_uint(v, KSM(w)->pages_saved * SCAN_UP(w)->page_size))
 RECORD_GETTER(k_volatile, record_uint(v, KSM(w)->pages_volatile))
-RECORD_GETTER(k_chains, record_uint(v, KSM(w)->stable_node_chains))
-RECORD_GETTER(k_dups, record_uint(v, KSM(w)->stable_node_dups))
+RECORD_GETTER(k_chains, IN_RELEASE("stable_node_chains") && record_uint(v, KSM(w)->stable_node_chains))
+RECORD_GETTER(k_dups, IN_RELEASE("stable_node_dups") && record_uint(v, KSM(w)->stable_node_dups))
 RECORD_GETTER(k_thp, record_uint(v, KSM(w)->thp_zero_subpages))
 RECORD_GETTER(k_rmap, record_uint(v, KSM(w)->rmap_items))
-RECORD_GETTER(k_profit, record_int(v, KSM(w)->general_profit_bytes))
+RECORD_GETTER(k_profit, IN_RELEASE("general_profit") && record_int(v, KSM(w)->general_profit_bytes))
 RECORD_GETTER(k_already, record_uint(v, KSM(w)->pages_already_shared))
 RECORD_GETTER(k_really, record_uint(v, KSM(w)->pages_really_saved))
 RECORD_GETTER(k_really_bytes, record_uint(v, KSM(w)->pages_really_saved * SCAN_UP(w)->page_size))
@@ -259,6 +261,7 @@ RECORD_GETTER(s_release, SCAN(w)->rules.release[0] && record_str(v, SCAN(w)->rul
 RECORD_GETTER(s_rules_from, record_str(v, SCAN(w)->rules.source))
 RECORD_GETTER(s_thp_rule, record_bool(v, SCAN(w)->rules.thp_split_zero_remap))
 RECORD_GETTER(s_mps_rule, record_bool(v, SCAN(w)->rules.max_page_sharing))
+RECORD_GETTER(s_uzp_rule, record_bool(v, SCAN(w)->rules.use_zero_pages))
 RECORD_GETTER(s_checksum_rule, record_str(v, SCAN(w)->rules.checksum->name))
 RECORD_GETTER(s_rmap, record_uint(v, KSM_RMAP_ITEM_BYTES))
 RECORD_GETTER(s_dump, record_item(v, &SCAN(w)->dumps[w->index].stats))
@@ -301,6 +304,7 @@ static const struct record_field settings_fields[] = {
 	{ .name = "kernel_rules_from", .type = RECORD_STR, .get = s_rules_from },
 	{ .name = "thp_split_maps_zero_subpages", .type = RECORD_BOOL, .get = s_thp_rule },
 	{ .name = "max_page_sharing_applies", .type = RECORD_BOOL, .get = s_mps_rule },
+	{ .name = "use_zero_pages_applies", .type = RECORD_BOOL, .get = s_uzp_rule },
 	{ .name = "ksm_checksum", .type = RECORD_STR, .get = s_checksum_rule },
 	{ .name = "rmap_item_bytes", .type = RECORD_UINT, .get = s_rmap },
 };
@@ -508,6 +512,28 @@ static int dumps_table(FILE *out, const struct report_document *doc)
 	return print_table(t, out);
 }
 
+/* Under the KSM table: the counters the modelled release lacks ("-") and
+ * the releases they came in; general_profit before 6.6 (no zero pages). */
+static int counters_note(FILE *out, const struct scan_result *r, unsigned width)
+{
+	char list[256] = "";
+	size_t n = 0;
+
+	for (unsigned i = 0; i < 8 && n < sizeof(list); i++) {
+		const char *since = ksm_counter_missing(&r->rules, ksm_fields[i].name);
+		if (since)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s from %s", n ? ", " : "",
+					      ksm_fields[i].name, since);
+	}
+	if (!n)
+		return 0;
+	return report_wrappedf(out, width, "", "-: kernel %s has no such counter (%s)%s%s", r->rules.release, list,
+			       ksm_counter_missing(&r->rules, "general_profit")
+				       ? ""
+				       : "; its general_profit counts pages_sharing alone, as 6.4 and 6.5 did",
+			       r->rules.use_zero_pages ? "" : "; use_zero_pages came in 4.11: only its =0 column applies");
+}
+
 /* Transposed: a row per KSM counter, a column per use_zero_pages. */
 static int ksm_table(FILE *out, const struct report_document *doc)
 {
@@ -536,7 +562,7 @@ static int ksm_table(FILE *out, const struct report_document *doc)
 		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));
 		rc = table_add_rowf(t, "really saved (MiB)", a, b);
 	}
-	return print_table(table_done(t, rc), out);
+	return print_table(table_done(t, rc), out) || counters_note(out, r, report_columns(doc)) ? -1 : 0;
 }
 
 /* ksmd's share of a CPU, every page (and once merged), in percent. */

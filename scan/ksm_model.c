@@ -9,6 +9,24 @@
 #include "../datasets/capture_note.h"
 #include "../hashes/impls.h"
 
+/* KSM's sysfs counters that came after KSM itself (2.6.32). */
+static const struct {
+	const char *name, *since;
+} later_counters[] = {
+	{ "stable_node_chains", "4.13" }, /* with max_page_sharing */
+	{ "stable_node_dups", "4.13" },
+	{ "general_profit", "6.4" },
+	{ "ksm_zero_pages", "6.6" }, /* and general_profit counts them from then on */
+};
+
+const char *ksm_counter_missing(const struct ksm_rules *r, const char *name)
+{
+	for (unsigned i = 0; i < sizeof(later_counters) / sizeof(later_counters[0]); i++)
+		if (strcmp(later_counters[i].name, name) == 0)
+			return r->missing & 1u << i ? later_counters[i].since : NULL;
+	return NULL;
+}
+
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err)
 {
 	struct kernel_release v;
@@ -16,7 +34,7 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	memset(r, 0, sizeof(*r));
 	if (!release || !*release) {
 		r->source = "assumed (the newest rules)";
-		r->thp_split_zero_remap = r->max_page_sharing = 1;
+		r->thp_split_zero_remap = r->max_page_sharing = r->use_zero_pages = 1;
 		r->checksum = &hash_xxhash;
 		return 0;
 	}
@@ -29,6 +47,10 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	r->source = source;
 	r->thp_split_zero_remap = kernel_release_at_least(&v, "6.12");
 	r->max_page_sharing = kernel_release_at_least(&v, "4.13");
+	r->use_zero_pages = kernel_release_at_least(&v, "4.11");
+	for (unsigned i = 0; i < sizeof(later_counters) / sizeof(later_counters[0]); i++)
+		if (!kernel_release_at_least(&v, later_counters[i].since))
+			r->missing |= 1u << i;
 	/* ksm: replace jhash2 with xxhash, merged for 5.0; jhash.h's jhash2
 	 * was lookup2 before 2.6.38. */
 	if (kernel_release_at_least(&v, "5.0"))
@@ -189,8 +211,11 @@ void ksm_model_apply(struct ksm_model *m, const struct census *c, const struct k
 	out->thp_zero_subpages = vanished;
 	out->pages_volatile = m->pages_volatile;
 	out->rmap_items = out->pages_shared + out->pages_sharing + out->pages_unshared + out->pages_volatile;
-	out->general_profit_bytes = (int64_t)(out->pages_saved * page_size) -
-				    (int64_t)(out->rmap_items * KSM_RMAP_ITEM_BYTES);
+	/* general_profit counts ksm_zero_pages where they are counted at all */
+	out->general_profit_bytes =
+		(int64_t)((out->pages_sharing + (ksm_counter_missing(rules, "ksm_zero_pages") ? 0 : out->ksm_zero_pages)) *
+			  page_size) -
+		(int64_t)(out->rmap_items * KSM_RMAP_ITEM_BYTES);
 	out->pages_already_shared = shared < out->pages_saved ? shared : out->pages_saved;
 	out->pages_really_saved = out->pages_saved - out->pages_already_shared;
 }

@@ -14,7 +14,10 @@
  *   - mappings that already shared a PFN (fork, earlier merging) are
  *     counted by KSM but save nothing when merged;
  *   - general_profit: (pages_sharing + ksm_zero_pages) * page size -
- *     rmap_items * sizeof(struct ksm_rmap_item) (64 bytes on 64-bit). */
+ *     rmap_items * sizeof(struct ksm_rmap_item) (64 bytes on 64-bit);
+ *     in 6.4 and 6.5 pages_sharing alone (ksm_zero_pages came in 6.6);
+ *   - counters that came after KSM (stable_node_chains and _dups 4.13,
+ *     general_profit 6.4, ksm_zero_pages 6.6) are not in older releases. */
 #ifndef KB_KSM_MODEL_H
 #define KB_KSM_MODEL_H
 
@@ -31,13 +34,20 @@ struct ksm_rules {
 	const char *source;  /* "option", "capture" or "assumed (the newest rules)" */
 	int thp_split_zero_remap; /* 6.12+ */
 	int max_page_sharing;     /* 4.13+ */
+	int use_zero_pages;       /* 4.11+: the setting exists */
 	const struct hash_impl *checksum; /* KSM's page checksum: xxhash (5.0+), jhash2 before */
+	unsigned missing;         /* the later counters the release lacks (ksm_counter_missing) */
 };
 
 /* The rules of a release ("6.18.44-..."); NULL or "": the newest. Fails on
  * text that does not start with MAJOR.MINOR, and on a release before KSM
  * (2.6.32). */
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err);
+
+/* The release that added KSM's sysfs counter name when the rules'
+ * release predates it; NULL when the release has it (or name is none of
+ * the counters that came after KSM). */
+const char *ksm_counter_missing(const struct ksm_rules *r, const char *name);
 
 /* KSM's checksum in a release (the xxhash, jhash2 or jhash2-lookup2 entry);
  * xxhash when release is NULL or says nothing. */

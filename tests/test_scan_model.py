@@ -79,8 +79,45 @@ k0 = doc["ksm"]["use_zero_pages_0"]
 check(doc["settings"]["max_page_sharing"] == 2 and k0["stable_node_chains"] == 1 and k0["stable_node_dups"] == 5
       and k0["pages_unshared"] == 1, f"max_page_sharing 2: ten zero pages are a chain of five dups: {k0}")
 doc = scan_json("--kernel-release", "4.9", "--max-page-sharing", "2", a, b)
-check(doc["ksm"]["use_zero_pages_0"]["stable_node_chains"] == 0 and not doc["settings"]["max_page_sharing_applies"],
-      "before 4.13 there is no max_page_sharing")
+check(doc["ksm"]["use_zero_pages_0"]["stable_node_chains"] is None and not doc["settings"]["max_page_sharing_applies"]
+      and not doc["settings"]["use_zero_pages_applies"],
+      "before 4.13 there is no max_page_sharing (nor its counters), before 4.11 no use_zero_pages")
+# The counters that came after KSM are null in releases before them:
+# general_profit 6.4, ksm_zero_pages 6.6 (and general_profit counts them
+# from then on); the table says so under the counters.
+for release, zero_counted, has_profit in (("6.1", False, False), ("6.5.9", False, True), ("6.6", True, True)):
+    rdoc = scan_json("--kernel-release", release, a, b)
+    for zp in (0, 1):
+        k = rdoc["ksm"][f"use_zero_pages_{zp}"]
+        profit = (k["pages_sharing"] + (k["ksm_zero_pages"] or 0)) * PS - k["rmap_items"] * 64 if has_profit else None
+        check(k["general_profit"] == profit and (k["ksm_zero_pages"] is not None) == zero_counted
+              and k["stable_node_chains"] is not None and k["pages_saved"] == k["pages_sharing"] + 10 * zp,
+              f"{release}, use_zero_pages {zp}: general_profit {profit}, ksm_zero_pages counted {zero_counted}: {k}")
+    check(rdoc["settings"]["use_zero_pages_applies"], f"{release} has use_zero_pages")
+k1 = scan_json("--kernel-release", "6.5", a, b)["ksm"]["use_zero_pages_1"]
+check(k1["general_profit"] == k1["pages_sharing"] * PS - k1["rmap_items"] * 64 and k1["pages_saved"] > k1["pages_sharing"],
+      f"6.5: general_profit leaves out the pages merged with the zero page: {k1}")
+notes = {"6.1": "-: kernel 6.1 has no such counter (ksm_zero_pages from 6.6, general_profit from 6.4)",
+         "6.5": "-: kernel 6.5 has no such counter (ksm_zero_pages from 6.6); its general_profit counts pages_sharing "
+                "alone, as 6.4 and 6.5 did",
+         "4.9": "-: kernel 4.9 has no such counter (ksm_zero_pages from 6.6, stable_node_chains from 4.13, "
+                "stable_node_dups from 4.13, general_profit from 6.4); use_zero_pages came in 4.11: only its =0 "
+                "column applies",
+         "6.6": None}
+for release, note in notes.items():
+    rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", release, a)
+    lines = out.splitlines()
+    rows = {line.split()[0]: line.split()[1:] for line in lines if line.split() and line.split()[0] in
+            ("ksm_zero_pages", "general_profit")}
+    text = " ".join(out.split())
+    check(rc == 0 and (note in text if note else "-: kernel" not in text)
+          and (rows["ksm_zero_pages"] == ["-", "-"]) == (release != "6.6")
+          and (rows["general_profit"] == ["-", "-"]) == (release in ("6.1", "4.9")),
+          f"{release}: the table's dashes and the note under it: {out!r}")
+rc, out, err = run("scan", "--format", "csv", "--sample-pages", "0", "--kernel-release", "6.1", a, b)
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check(rc == 0 and rows and rows[0]["general_profit"] == "" and rows[0]["ksm_zero_pages_zp"] == ""
+      and rows[0]["stable_node_chains"] != "", f"csv of 6.1: the missing counters are empty: {rows}")
 # KSM's checksum follows the release: jhash2 before 5.0 (the default -H
 # then), xxhash since; the header names the rules, and says when the
 # checksum KSM would use is not among the hashes examined.

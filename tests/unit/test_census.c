@@ -275,7 +275,7 @@ void test_census_arithmetic(void)
 }
 
 /* The kernel rules by release: KSM's checksum, THP zero subpages,
- * max_page_sharing, and releases that predate KSM or are not releases. */
+ * max_page_sharing, use_zero_pages, the later counters, and releases that predate KSM or are not releases. */
 void test_census_kernel_rules(void)
 {
 	struct ksm_rules r;
@@ -293,6 +293,20 @@ void test_census_kernel_rules(void)
 	CHECK(ksm_rules_for("2.6.37.6", "option", &r, &err) == 0 && r.checksum == &hash_jhash2_lookup2);
 	CHECK(ksm_rules_for("2.6.38", "option", &r, &err) == 0 && r.checksum == &hash_jhash2);
 	CHECK(ksm_rules_for("3.0", "option", &r, &err) == 0 && r.checksum == &hash_jhash2);
+	/* Counters that came after KSM, at their boundaries; use_zero_pages 4.11. */
+	CHECK(ksm_rules_for(NULL, NULL, &r, &err) == 0 && r.use_zero_pages && !r.missing &&
+	      !ksm_counter_missing(&r, "ksm_zero_pages") && !ksm_counter_missing(&r, "general_profit"));
+	CHECK(ksm_rules_for("6.5.13", "option", &r, &err) == 0 && !ksm_counter_missing(&r, "general_profit") &&
+	      !strcmp(ksm_counter_missing(&r, "ksm_zero_pages"), "6.6"));
+	CHECK(ksm_rules_for("6.6", "option", &r, &err) == 0 && !ksm_counter_missing(&r, "ksm_zero_pages"));
+	CHECK(ksm_rules_for("6.3", "option", &r, &err) == 0 && !strcmp(ksm_counter_missing(&r, "general_profit"), "6.4") &&
+	      !ksm_counter_missing(&r, "stable_node_dups") && !ksm_counter_missing(&r, "pages_shared"));
+	CHECK(ksm_rules_for("6.4", "option", &r, &err) == 0 && !ksm_counter_missing(&r, "general_profit"));
+	CHECK(ksm_rules_for("4.12", "option", &r, &err) == 0 && r.use_zero_pages &&
+	      !strcmp(ksm_counter_missing(&r, "stable_node_chains"), "4.13") &&
+	      !strcmp(ksm_counter_missing(&r, "stable_node_dups"), "4.13"));
+	CHECK(ksm_rules_for("4.13", "option", &r, &err) == 0 && !ksm_counter_missing(&r, "stable_node_chains"));
+	CHECK(ksm_rules_for("4.10.17", "option", &r, &err) == 0 && !r.use_zero_pages);
 	CHECK(ksm_rules_for("2.6.31", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
 	CHECK(ksm_rules_for("2.4", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
 	CHECK(ksm_rules_for("linux", "option", &r, &err) == -1 && strstr(err.msg, "MAJOR.MINOR"));
