@@ -29,7 +29,7 @@ int kernel_release_parse(const char *text, struct kernel_release *r)
 		if ((r->patch = release_number(&p)) < 0)
 			return -1;
 	}
-	return *p >= '0' && *p <= '9' ? -1 : 0;
+	return 0; /* a number stops at a non-digit, or fails at its seventh digit */
 }
 
 const struct kernel_release *kernel_release_or_newest(const char *text, struct kernel_release *r)
