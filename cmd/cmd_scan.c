@@ -34,6 +34,8 @@ static void usage(void)
 	       "  --sleep-ms N           ksmd's sleep between batches in ms (default: the capture's, else 20)\n"
 	       "  --max-page-sharing N   mappings per KSM page (default: the capture's, else 256;\n"
 	       "                         0: no limit)\n"
+	       "  --smart-scan 0|1       smart_scan's skipping in the cost once merged (default: the\n"
+	       "                         capture's, else on from 6.7, when it came)\n"
 	       "  --kernel-release R     follow the rules of kernel R (default: the capture's, else\n"
 	       "                         the newest; e.g. 6.6 merges THP zero subpages, 6.12+ not)\n"
 	       "  --top N                list the N most duplicated contents (at most 1000)\n"
@@ -86,7 +88,7 @@ struct scan_cli {
 	int cpu, wide;
 };
 
-enum { O_PTS = 256, O_SLEEP, O_MPS, O_KREL, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP, O_WIN, O_SEED,
+enum { O_PTS = 256, O_SLEEP, O_MPS, O_SMART, O_KREL, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP, O_WIN, O_SEED,
        O_CPU, O_FMT, O_WIDE };
 
 static const struct option options[] = {
@@ -94,6 +96,7 @@ static const struct option options[] = {
 	{ "pages-to-scan", required_argument, NULL, O_PTS },
 	{ "sleep-ms", required_argument, NULL, O_SLEEP },
 	{ "max-page-sharing", required_argument, NULL, O_MPS },
+	{ "smart-scan", required_argument, NULL, O_SMART },
 	{ "kernel-release", required_argument, NULL, O_KREL },
 	{ "top", required_argument, NULL, O_TOP },
 	{ "page-size", required_argument, NULL, O_PAGE },
@@ -153,6 +156,14 @@ static int parse_model(int c, const char *arg, struct scan_options *o)
 		if (o->max_page_sharing == 1)
 			return cli_error("scan", "--max-page-sharing must be 0 (no limit) or at least 2");
 		return 0;
+	case O_SMART: {
+		unsigned on;
+		o->given |= SCAN_GIVEN_SMART_SCAN;
+		if (number_u("--smart-scan", arg, 0, 1, &on))
+			return KB_EXIT_USAGE;
+		o->smart_scan = (int)on;
+		return 0;
+	}
 	case O_TOP: return number_u("--top", arg, 0, SCAN_TOP_MAX, &o->top);
 	default: return -1;
 	}

@@ -39,7 +39,7 @@
 struct capture_note {
 	int has_system, has_pages;
 	char kernel_release[128];
-	long long max_page_sharing, use_zero_pages, pages_to_scan, sleep_millisecs; /* -1: unknown */
+	long long max_page_sharing, use_zero_pages, pages_to_scan, sleep_millisecs, smart_scan; /* -1: unknown */
 	uint32_t flags, page_size;
 	uint64_t pages, zero_page_mapped, interval_ns;
 	uint64_t *entries; /* pages of them, or NULL */

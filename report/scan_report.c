@@ -262,6 +262,8 @@ RECORD_GETTER(s_rules_from, record_str(v, SCAN(w)->rules.source))
 RECORD_GETTER(s_thp_rule, record_bool(v, SCAN(w)->rules.thp_split_zero_remap))
 RECORD_GETTER(s_mps_rule, record_bool(v, SCAN(w)->rules.max_page_sharing))
 RECORD_GETTER(s_uzp_rule, record_bool(v, SCAN(w)->rules.use_zero_pages))
+RECORD_GETTER(s_smart, record_bool(v, SCAN(w)->smart_scan))
+RECORD_GETTER(s_smart_rule, record_bool(v, SCAN(w)->rules.smart_scan))
 RECORD_GETTER(s_checksum_rule, record_str(v, SCAN(w)->rules.checksum->name))
 RECORD_GETTER(s_rmap, record_uint(v, KSM_RMAP_ITEM_BYTES))
 RECORD_GETTER(s_dump, record_item(v, &SCAN(w)->dumps[w->index].stats))
@@ -305,6 +307,8 @@ static const struct record_field settings_fields[] = {
 	{ .name = "thp_split_maps_zero_subpages", .type = RECORD_BOOL, .get = s_thp_rule },
 	{ .name = "max_page_sharing_applies", .type = RECORD_BOOL, .get = s_mps_rule },
 	{ .name = "use_zero_pages_applies", .type = RECORD_BOOL, .get = s_uzp_rule },
+	{ .name = "smart_scan", .type = RECORD_BOOL, .get = s_smart },
+	{ .name = "smart_scan_applies", .type = RECORD_BOOL, .get = s_smart_rule },
 	{ .name = "ksm_checksum", .type = RECORD_STR, .get = s_checksum_rule },
 	{ .name = "rmap_item_bytes", .type = RECORD_UINT, .get = s_rmap },
 };
@@ -349,6 +353,7 @@ RECORD_GETTER(v_partial, record_uint(v, SCAN_UP(w)->total.partial_pages))
 RECORD_GETTER(v_mps, record_uint(v, SCAN_UP(w)->max_page_sharing))
 RECORD_GETTER(v_pts, record_uint(v, SCAN_UP(w)->pages_to_scan))
 RECORD_GETTER(v_sleep, record_uint(v, SCAN_UP(w)->sleep_ms))
+RECORD_GETTER(v_smart, record_bool(v, SCAN_UP(w)->smart_scan))
 
 /* A CSV column of the KSM model: the ksm object's own getter, on the
  * model of use_zero_pages zp, so that each figure is computed in one place. */
@@ -444,6 +449,7 @@ static const struct record_field csv_fields[] = {
 	{ .name = "stable_node_dups_zp", .type = RECORD_UINT, .flags = CSV, .get = v_dups_zp },
 	{ .name = "general_profit_zp", .type = RECORD_INT, .flags = CSV, .get = v_profit_zp },
 	{ .name = "bytes_really_saved_zp", .type = RECORD_UINT, .flags = CSV, .get = v_really_zp },
+	{ .name = "smart_scan", .type = RECORD_BOOL, .flags = CSV, .get = v_smart }, /* the steady figures' */
 };
 
 const struct record_schema scan_csv_schema = { NULL, RECORD_FIELDS(csv_fields), NULL, 0 };
@@ -691,8 +697,9 @@ static int legend(FILE *out, const struct scan_result *r, unsigned width)
 	int rc = r->sample_pages
 			 ? report_wrappedf(out, width, "", "cost: rdtsc per call%s over %zu sampled pages laid out "
 					   "in a %.0f MiB cold set; ksmd CPU %% = checksumming share of one CPU at "
-					   "pages_to_scan/sleep_millisecs, every page (once merged)",
-					   apart, r->sample_pages, (double)r->working_set_bytes / 1048576.0)
+					   "pages_to_scan/sleep_millisecs, every page (once merged%s)",
+					   apart, r->sample_pages, (double)r->working_set_bytes / 1048576.0,
+					   r->smart_scan ? ", smart_scan visiting what is not merged one scan in 9" : "")
 			 : report_wrapped(out, "", "cost: not measured (--sample-pages 0, or no whole page to sample)",
 					  width);
 	return rc || report_wrapped(out, "", "collisions: pairs of different contents with equal 32-bit checksums; "
@@ -713,6 +720,9 @@ static int checksum_examined(const struct scan_result *r)
 static int header(FILE *out, const struct scan_result *r, unsigned width)
 {
 	char rules[200], sharing[64];
+	const char *smart = !r->rules.smart_scan ? "no smart_scan (before 6.7)"
+			    : r->smart_scan	     ? "smart_scan 1"
+						     : "smart_scan 0";
 
 	if (r->rules.release[0])
 		snprintf(rules, sizeof(rules), "kernel %s's rules (from %s), checksum %s", r->rules.release,
@@ -726,8 +736,8 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 	else
 		snprintf(sharing, sizeof(sharing), "no max_page_sharing (before 4.13)");
 	if (report_wrappedf(out, width, "", "# ksmbench scan: %zu dump%s, %u-byte pages; KSM modelled: %s, %s, "
-			    "pages_to_scan %u, sleep_millisecs %u", r->ndumps, kb_s(r->ndumps), r->page_size, rules,
-			    sharing, r->pages_to_scan, r->sleep_ms))
+			    "pages_to_scan %u, sleep_millisecs %u, %s", r->ndumps, kb_s(r->ndumps), r->page_size, rules,
+			    sharing, r->pages_to_scan, r->sleep_ms, smart))
 		return -1;
 	if (checksum_examined(r))
 		return 0;

@@ -34,7 +34,7 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	memset(r, 0, sizeof(*r));
 	if (!release || !*release) {
 		r->source = "assumed (the newest rules)";
-		r->thp_split_zero_remap = r->max_page_sharing = r->use_zero_pages = 1;
+		r->thp_split_zero_remap = r->max_page_sharing = r->use_zero_pages = r->smart_scan = 1;
 		r->checksum = &hash_xxhash;
 		return 0;
 	}
@@ -48,6 +48,7 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	r->thp_split_zero_remap = kernel_release_at_least(&v, "6.12");
 	r->max_page_sharing = kernel_release_at_least(&v, "4.13");
 	r->use_zero_pages = kernel_release_at_least(&v, "4.11");
+	r->smart_scan = kernel_release_at_least(&v, "6.7");
 	for (unsigned i = 0; i < sizeof(later_counters) / sizeof(later_counters[0]); i++)
 		if (!kernel_release_at_least(&v, later_counters[i].since))
 			r->missing |= 1u << i;
@@ -103,6 +104,15 @@ int ksm_model_add(struct ksm_model *m, uint64_t content, uint64_t word, struct k
 	}
 	m->recs[m->n++] = (struct ksm_page_rec){ content, word, folio, 0 };
 	return 0;
+}
+
+struct ksm_steady_scan ksm_steady_scan(const struct census_ksm *k, int smart_scan)
+{
+	struct ksm_steady_scan s;
+
+	s.checksummed = (double)(k->pages_unshared + k->pages_volatile) / (smart_scan ? KSM_SMART_SCAN_VISIT_EVERY : 1);
+	s.visited = (double)(k->pages_shared + k->pages_sharing) + s.checksummed;
+	return s;
 }
 
 void ksm_model_free(struct ksm_model *m)

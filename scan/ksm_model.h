@@ -16,6 +16,9 @@
  *   - general_profit: (pages_sharing + ksm_zero_pages) * page size -
  *     rmap_items * sizeof(struct ksm_rmap_item) (64 bytes on 64-bit);
  *     in 6.4 and 6.5 pages_sharing alone (ksm_zero_pages came in 6.6);
+ *   - smart_scan (6.7+, on by default) skips a page that is neither merged
+ *     nor new for more and more scans, at most 8 between two visits (see
+ *     KSM_SMART_SCAN_VISIT_EVERY);
  *   - counters that came after KSM (stable_node_chains and _dups 4.13,
  *     general_profit 6.4, ksm_zero_pages 6.6) are not in older releases. */
 #ifndef KB_KSM_MODEL_H
@@ -28,6 +31,11 @@
 #include "census.h"
 
 #define KSM_RMAP_ITEM_BYTES 64u /* struct ksm_rmap_item, 64-bit kernels (6.x) */
+/* smart_scan: should_skip_rmap_item() leaves a page that is not a KSM page
+ * alone for skip_age(age) scans after a visit, 8 from its 14th visit on
+ * (its age never goes back while its rmap item lives, whether its content
+ * changes or not): in the long run one full scan in 9 visits it. */
+#define KSM_SMART_SCAN_VISIT_EVERY 9u
 
 struct ksm_rules {
 	char release[128];   /* "" when unknown */
@@ -35,6 +43,7 @@ struct ksm_rules {
 	int thp_split_zero_remap; /* 6.12+ */
 	int max_page_sharing;     /* 4.13+ */
 	int use_zero_pages;       /* 4.11+: the setting exists */
+	int smart_scan;           /* 6.7+: the setting exists, on unless switched off */
 	const struct hash_impl *checksum; /* KSM's page checksum: xxhash (5.0+), jhash2 before */
 	unsigned missing;         /* the later counters the release lacks (ksm_counter_missing) */
 };
@@ -84,6 +93,16 @@ void ksm_model_next_dump(struct ksm_model *m);
  * the census and the recorded pages (their order is changed). */
 void ksm_model_apply(struct ksm_model *m, const struct census *c, const struct ksm_rules *rules,
 		     unsigned max_page_sharing, int use_zero_pages, uint32_t page_size, struct census_ksm *out);
+
+/* A full scan once merging has settled, in the counters k of a model
+ * (use_zero_pages=0): the pages it checksums, neither merged nor gone
+ * (pages_unshared, pages_volatile), in one scan of KSM_SMART_SCAN_VISIT_EVERY
+ * with smart_scan; and the pages it visits, the merged mappings too (not
+ * checksummed). Pages smart_scan skips are neither. */
+struct ksm_steady_scan {
+	double checksummed, visited;
+};
+struct ksm_steady_scan ksm_steady_scan(const struct census_ksm *k, int smart_scan);
 
 void ksm_model_free(struct ksm_model *m);
 

@@ -95,6 +95,7 @@ static void note_dump(struct scan_dump *d, const struct page_source *src)
 	d->ksm_max_page_sharing = n->max_page_sharing;
 	d->ksm_pages_to_scan = n->pages_to_scan;
 	d->ksm_sleep_ms = n->sleep_millisecs;
+	d->ksm_smart_scan = n->smart_scan;
 }
 
 /* One page: volatile ones are only counted; the others go to the census,
@@ -247,6 +248,8 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 		return -1;
 	r->sample_pages = st->sample_len;
 	r->working_set_bytes = set.working_set_bytes;
+	struct ksm_steady_scan once_merged = ksm_steady_scan(&r->ksm[0], r->smart_scan);
+	double steady = once_merged.visited > 0 ? once_merged.checksummed / once_merged.visited : 0;
 	for (unsigned i = 0; i < r->nhashes; i++) {
 		struct scan_hash *h = &r->hashes[i];
 		if (bench_measure(h->hash, &set, &o->bench, &h->bench, err)) {
@@ -258,9 +261,8 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 		h->ns_per_page_p90 = bench_ticks_ns(&h->bench.counter, h->bench.rdtsc.ticks_per_call_p90);
 		double c = h->ns_per_page_median;
 		uint64_t pages = r->total.pages;
-		double steady = pages ? (double)r->ksm[0].pages_unshared / (double)pages : 0;
 		h->full_scan_checksum_ms = (double)pages * c / 1e6;
-		h->steady_scan_checksum_ms = (double)r->ksm[0].pages_unshared * c / 1e6;
+		h->steady_scan_checksum_ms = once_merged.checksummed * c / 1e6;
 		h->ksmd_checksum_cpu_share = scan_ksmd_cpu_share(r->pages_to_scan, r->sleep_ms, c, 1.0);
 		h->ksmd_steady_checksum_cpu_share = scan_ksmd_cpu_share(r->pages_to_scan, r->sleep_ms, c, steady);
 		uint64_t batches = kb_div_up(pages, r->pages_to_scan);
@@ -285,9 +287,16 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 		r->pages_to_scan = (unsigned)d->ksm_pages_to_scan;
 	if (d && !(o->given & SCAN_GIVEN_SLEEP_MS) && d->ksm_sleep_ms >= 0 && d->ksm_sleep_ms <= UINT32_MAX)
 		r->sleep_ms = (unsigned)d->ksm_sleep_ms;
-	if (o->kernel_release)
-		return ksm_rules_for(o->kernel_release, "option", &r->rules, err);
-	return ksm_rules_for(d ? d->kernel_release : NULL, "capture", &r->rules, err);
+	if (o->kernel_release ? ksm_rules_for(o->kernel_release, "option", &r->rules, err)
+			      : ksm_rules_for(d ? d->kernel_release : NULL, "capture", &r->rules, err))
+		return -1;
+	if ((o->given & SCAN_GIVEN_SMART_SCAN) && o->smart_scan && !r->rules.smart_scan)
+		return kb_fail(err, "--smart-scan 1: kernel %s has no smart_scan (it came in 6.7)", r->rules.release);
+	r->smart_scan = !r->rules.smart_scan				? 0
+			: (o->given & SCAN_GIVEN_SMART_SCAN)		? o->smart_scan
+			: d && d->ksm_smart_scan >= 0			? d->ksm_smart_scan != 0
+									: 1;
+	return 0;
 }
 
 int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err *err)

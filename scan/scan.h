@@ -25,6 +25,7 @@
 #define SCAN_GIVEN_PAGES_TO_SCAN 1u
 #define SCAN_GIVEN_SLEEP_MS 2u
 #define SCAN_GIVEN_MAX_PAGE_SHARING 4u
+#define SCAN_GIVEN_SMART_SCAN 8u
 
 /* Called every few thousand pages: bytes of pages read so far, and the
  * total size of the files (0 if unknown, e.g. a pipe). */
@@ -38,6 +39,7 @@ struct scan_options {
 	const struct hash_impl *hashes[CENSUS_SUMS_MAX];
 	unsigned nhashes;
 	unsigned pages_to_scan, sleep_ms, max_page_sharing;
+	int smart_scan; /* 0 or 1 (SCAN_GIVEN_SMART_SCAN) */
 	/* SCAN_GIVEN_*: settings given; the others come from a capture's note
 	 * (the first dump that has one), else the defaults above. */
 	unsigned given;
@@ -70,7 +72,7 @@ struct scan_dump {
 	int pfn_known, two_snapshots;
 	uint64_t pages_volatile, zero_page_mapped, interval_ns;
 	char kernel_release[128];
-	long long ksm_max_page_sharing, ksm_pages_to_scan, ksm_sleep_ms; /* -1: not recorded */
+	long long ksm_max_page_sharing, ksm_pages_to_scan, ksm_sleep_ms, ksm_smart_scan; /* -1: not recorded */
 };
 
 struct scan_hash {
@@ -80,11 +82,14 @@ struct scan_hash {
 	struct bench_result bench;
 	double ns_per_page_median, ns_per_page_p90; /* per call, cold, over the sample */
 	/* Checksum time of one full scan: every page (the first two scans, and
-	 * whatever is not merged yet), and once merged (only pages_unshared
-	 * are checksummed again; use_zero_pages=0). */
+	 * whatever is not merged yet), and once merged (use_zero_pages=0: the
+	 * pages neither merged nor gone, pages_unshared and pages_volatile,
+	 * in one scan of KSM_SMART_SCAN_VISIT_EVERY with smart_scan). */
 	double full_scan_checksum_ms, steady_scan_checksum_ms;
 	/* ksmd's share of one CPU spent checksumming at pages_to_scan and
-	 * sleep_millisecs: N c / (N c + sleep), N pages per batch of c ns. */
+	 * sleep_millisecs: N c / (N c + sleep), N pages per batch of c ns;
+	 * once merged N f c, f the share of the pages visited that are
+	 * checksummed (smart_scan's skips take none of the batch). */
 	double ksmd_checksum_cpu_share, ksmd_steady_checksum_cpu_share;
 	double full_scan_seconds; /* one full scan at these settings: batches * sleep + checksumming */
 };
@@ -127,6 +132,7 @@ struct scan_result {
 	struct census_ksm ksm[2];      /* use_zero_pages 0 and 1 */
 	uint64_t within_dump_duplicates, across_dump_duplicates; /* the dumps' sums */
 	uint64_t pages_volatile, zero_page_mapped;               /* the captures' sums */
+	int smart_scan;                /* modelled: the setting, 0 where the release lacks it */
 	struct ksm_rules rules;        /* the kernel's the model follows */
 	uint64_t duplicated_contents;  /* non-zero contents seen at least twice */
 	uint64_t duplicate_pages;      /* sum over non-zero contents of count - 1 */

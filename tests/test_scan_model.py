@@ -118,6 +118,39 @@ rc, out, err = run("scan", "--format", "csv", "--sample-pages", "0", "--kernel-r
 rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
 check(rc == 0 and rows and rows[0]["general_profit"] == "" and rows[0]["ksm_zero_pages_zp"] == ""
       and rows[0]["stable_node_chains"] != "", f"csv of 6.1: the missing counters are empty: {rows}")
+# smart_scan (6.7+, on by default) in the cost once merged: the unshared
+# and volatile pages are checksummed one full scan in 9, the merged ones
+# visited without a checksum; from the capture's setting, --smart-scan, or
+# off before 6.7 (where --smart-scan 1 is an error).
+FAST = ["--sample-pages", "16", "--working-set", "1M", "--repeat", "1", "--window", "1ms"]
+uniq = [page("u%d" % i) for i in range(60)]
+mixed = temp_file(capture(uniq + [page("d")] * 40, [KB_VOLATILE | i for i in range(10)] + list(range(10, 100)),
+                          settings={"smart_scan": 0}))
+for extra, smart, label in (([], False, "the capture's smart_scan=0"), (["--smart-scan", "1"], True, "--smart-scan 1"),
+                            (["--kernel-release", "6.6"], False, "6.6 has none")):
+    rc, out, err = run("scan", "--format", "json", *FAST, *extra, mixed)
+    d = json.loads(out) if rc == 0 else {}
+    h, k = (d["hashes"][0], d["ksm"]["use_zero_pages_0"]) if rc == 0 else ({}, {})
+    checked = (k.get("pages_unshared", 0) + k.get("pages_volatile", 0)) / (9 if smart else 1)
+    visited = k.get("pages_shared", 0) + k.get("pages_sharing", 0) + checked
+    check(rc == 0 and d["settings"]["smart_scan"] == smart and (k["pages_unshared"], k["pages_volatile"]) == (50, 10)
+          and abs(h["steady_scan_checksum_ms"] / h["full_scan_checksum_ms"] - checked / 100) < 0.01
+          and abs(h["ksmd_steady_checksum_cpu_share"]
+                  - 100 * checked / visited * h["ns_per_page_median"]
+                  / (100 * checked / visited * h["ns_per_page_median"] + 20e6)) < 2e-6,
+          f"{label}: steady cost of {checked:.1f} pages checksummed of {visited:.1f} visited: {err!r} {h} {k}")
+rc, out, err = run("scan", "--sample-pages", "0", "--smart-scan", "1", "--kernel-release", "6.6", mixed)
+check(rc != 0 and out == "" and err.strip() == "ksmbench scan: --smart-scan 1: kernel 6.6 has no smart_scan (it came "
+      "in 6.7)", f"--smart-scan 1 on 6.6: {rc} {err!r}")
+check_usage_error(["scan", "--smart-scan", "2", mixed], "--smart-scan", "--smart-scan 2")
+for extra, want in (([], "smart_scan 0"), (["--smart-scan", "1"], "smart_scan 1"),
+                    (["--kernel-release", "6.6"], "no smart_scan (before 6.7)")):
+    rc, out, err = run("scan", "--sample-pages", "0", *extra, mixed)
+    check(rc == 0 and want in " ".join(out.split()[:40]), f"the header says {want}: {out[:300]!r}")
+rc, out, err = run("scan", "--sample-pages", "0", a)
+check(rc == 0 and "sleep_millisecs 5, smart_scan 1" in " ".join(out.split()[:40]),
+      f"a 6.18 capture without the setting: on by default: {out[:300]!r}")
+
 # KSM's checksum follows the release: jhash2 before 5.0 (the default -H
 # then), xxhash since; the header names the rules, and says when the
 # checksum KSM would use is not among the hashes examined.
