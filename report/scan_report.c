@@ -119,6 +119,10 @@ RECORD_GETTER(k_profit, IN_RELEASE("general_profit") && record_int(v, KSM(w)->ge
 RECORD_GETTER(k_already, record_uint(v, KSM(w)->pages_already_shared))
 RECORD_GETTER(k_really, record_uint(v, KSM(w)->pages_really_saved))
 RECORD_GETTER(k_really_bytes, record_uint(v, KSM(w)->pages_really_saved * SCAN_UP(w)->page_size))
+#define STEADY(w) ksm_steady_scan(KSM(w), SCAN_UP(w)->smart_scan)
+RECORD_GETTER(k_steady_visited, record_real(v, STEADY(w).visited))
+RECORD_GETTER(k_steady_summed, record_real(v, STEADY(w).checksummed))
+RECORD_GETTER(k_steady_skipped, record_real(v, STEADY(w).skipped))
 
 /* The first eight are the kernel's counters of the same names (the table's rows). */
 static const struct record_field ksm_fields[] = {
@@ -137,6 +141,9 @@ static const struct record_field ksm_fields[] = {
 	{ .name = "pages_already_shared", .type = RECORD_UINT, .get = k_already },
 	{ .name = "pages_really_saved", .type = RECORD_UINT, .get = k_really },
 	{ .name = "bytes_really_saved", .type = RECORD_UINT, .get = k_really_bytes },
+	{ .name = "steady_scan_visited_pages", .type = RECORD_REAL, .format = "%.6g", .get = k_steady_visited },
+	{ .name = "steady_scan_checksummed_pages", .type = RECORD_REAL, .format = "%.6g", .get = k_steady_summed },
+	{ .name = "steady_scan_skipped_pages", .type = RECORD_REAL, .format = "%.6g", .get = k_steady_skipped },
 };
 
 static const struct record_schema ksm_schema = { NULL, RECORD_FIELDS(ksm_fields), NULL, 0 };

@@ -110,8 +110,11 @@ struct ksm_steady_scan ksm_steady_scan(const struct census_ksm *k, int smart_sca
 {
 	struct ksm_steady_scan s;
 
-	s.checksummed = (double)(k->pages_unshared + k->pages_volatile) / (smart_scan ? KSM_SMART_SCAN_VISIT_EVERY : 1);
+	double unmerged = (double)(k->pages_unshared + k->pages_volatile);
+
+	s.checksummed = unmerged / (smart_scan ? KSM_SMART_SCAN_VISIT_EVERY : 1);
 	s.visited = (double)(k->pages_shared + k->pages_sharing) + s.checksummed;
+	s.skipped = unmerged - s.checksummed;
 	return s;
 }
 

@@ -94,13 +94,14 @@ void ksm_model_next_dump(struct ksm_model *m);
 void ksm_model_apply(struct ksm_model *m, const struct census *c, const struct ksm_rules *rules,
 		     unsigned max_page_sharing, int use_zero_pages, uint32_t page_size, struct census_ksm *out);
 
-/* A full scan once merging has settled, in the counters k of a model
- * (use_zero_pages=0): the pages it checksums, neither merged nor gone
- * (pages_unshared, pages_volatile), in one scan of KSM_SMART_SCAN_VISIT_EVERY
- * with smart_scan; and the pages it visits, the merged mappings too (not
- * checksummed). Pages smart_scan skips are neither. */
+/* A full scan once merging has settled, in the counters k of a model: the
+ * pages it checksums, neither merged nor gone (pages_unshared,
+ * pages_volatile), in one scan of KSM_SMART_SCAN_VISIT_EVERY with
+ * smart_scan; the pages it visits (the kernel's pages_scanned), the merged
+ * mappings too (not checksummed); and those smart_scan skips (its
+ * pages_skipped), neither visited nor checksummed. Averages over scans. */
 struct ksm_steady_scan {
-	double checksummed, visited;
+	double checksummed, visited, skipped;
 };
 struct ksm_steady_scan ksm_steady_scan(const struct census_ksm *k, int smart_scan);
 

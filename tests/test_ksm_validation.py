@@ -65,7 +65,8 @@ def predict(procs, tmp, mps):
                        "--interval", "150ms", "-o", pattern)
     check(rc == 0, f"capture --interval of {NPROC} processes: {err!r}")
     cores = [pattern.replace("%p", str(p.pid)) for p in procs]
-    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", "--max-page-sharing", str(mps), *cores)
+    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", "--max-page-sharing", str(mps),
+                       "--smart-scan", "1", *cores)
     check(rc == 0, f"scan of the captures: {err!r}")
     doc = json.loads(out)
     for c in cores:
@@ -85,6 +86,50 @@ def settle(start_scans):
         elif scans >= 4 and scans - same_since >= 2:
             break
     return last, ksm_guard.read("full_scans") - start_scans
+
+
+def snapshot(at_least):
+    """(full_scans, pages_scanned, pages_skipped) once full_scans reached
+    at_least, read while ksmd sleeps: a batch ends with its full scan here,
+    and pages_scanned held over the reads and a millisecond more."""
+    deadline = time.monotonic() + SETTLE_TIMEOUT_S
+    while time.monotonic() < deadline:
+        time.sleep(0.002)
+        scanned = ksm_guard.read("pages_scanned")
+        got = (ksm_guard.read("full_scans"), scanned, ksm_guard.read("pages_skipped"))
+        time.sleep(0.001)
+        if got[0] >= at_least and ksm_guard.read("pages_scanned") == scanned:
+            return got
+    return None
+
+
+def smart_scan_rates(label, want):
+    """smart_scan in the steady state: switched on once the counters settled
+    (off, no page aged), from the 14th full scan on a page neither merged
+    nor gone is visited one scan in 9, so over 45 scans pages_scanned and
+    pages_skipped grow by 45 times the model's visited and skipped pages a
+    scan (skipped within 1%: a visit every 8 scans would skip 1.7% fewer)."""
+    ksm_guard.write("smart_scan", 1)
+    try:
+        start = ksm_guard.read("full_scans")
+        a = snapshot(start + 16)
+        b = a and snapshot(a[0] + 45)
+    finally:
+        ksm_guard.write("smart_scan", 0)
+    check(a is not None and b is not None, f"{label}: 61 full scans with smart_scan within {SETTLE_TIMEOUT_S} s")
+    if a is None or b is None:
+        return
+    n = b[0] - a[0]
+    visited, skipped = (b[1] - a[1]) / n, (b[2] - a[2]) / n
+    print(f"{label} smart_scan: predicted {want['steady_scan_visited_pages']:.1f} pages visited and "
+          f"{want['steady_scan_skipped_pages']:.1f} skipped a scan, kernel over {n} full scans "
+          f"{visited:.1f} and {skipped:.1f}")
+    # (visited within 3%: khugepaged may collapse a region into a new THP
+    # whose pages, new to KSM, are visited in scans that would skip them)
+    for name, got, within in (("visited", visited, 0.03), ("skipped", skipped, 0.01)):
+        model = want[f"steady_scan_{name}_pages"]
+        check(abs(got - model) <= within * model + 0.5,
+              f"{label}: smart_scan {name} {got:.1f} a scan ~ predicted {model:.1f}")
 
 
 def one_setting(tmp, mps, uzp):
@@ -123,6 +168,8 @@ def attempt_setting(tmp, mps, uzp, last):
               f"{want['pages_volatile']}, kernel pages_volatile {ksm_guard.read('pages_volatile')})")
         for n in COUNTERS:
             check(got[n] == want[n], f"{label}: {n} kernel {got[n]} == predicted {want[n]}")
+        if os.path.exists(os.path.join(ksm_guard.KSM, "pages_skipped")):  # smart_scan: 6.7+
+            smart_scan_rates(label, want)
         merging = sum(proc_ksm(p.pid).get("ksm_merging_pages", 0) for p in procs)
         check(merging == want["pages_shared"] + want["pages_sharing"],
               f"{label}: the processes' ksm_merging_pages {merging}")

@@ -134,6 +134,8 @@ for extra, smart, label in (([], False, "the capture's smart_scan=0"), (["--smar
     checked = (k.get("pages_unshared", 0) + k.get("pages_volatile", 0)) / (9 if smart else 1)
     visited = k.get("pages_shared", 0) + k.get("pages_sharing", 0) + checked
     check(rc == 0 and d["settings"]["smart_scan"] == smart and (k["pages_unshared"], k["pages_volatile"]) == (50, 10)
+          and abs(k["steady_scan_checksummed_pages"] - checked) < 1e-9 and abs(k["steady_scan_visited_pages"] - visited) < 1e-9
+          and abs(k["steady_scan_skipped_pages"] - (60 - checked)) < 1e-9
           and abs(h["steady_scan_checksum_ms"] / h["full_scan_checksum_ms"] - checked / 100) < 0.01
           and abs(h["ksmd_steady_checksum_cpu_share"]
                   - 100 * checked / visited * h["ns_per_page_median"]
