@@ -108,9 +108,8 @@ int ksm_model_add(struct ksm_model *m, uint64_t content, uint64_t word, struct k
 
 struct ksm_steady_scan ksm_steady_scan(const struct census_ksm *k, int smart_scan)
 {
-	struct ksm_steady_scan s;
-
 	double unmerged = (double)(k->pages_unshared + k->pages_volatile);
+	struct ksm_steady_scan s;
 
 	s.checksummed = unmerged / (smart_scan ? KSM_SMART_SCAN_VISIT_EVERY : 1);
 	s.visited = (double)(k->pages_shared + k->pages_sharing) + s.checksummed;

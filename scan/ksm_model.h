@@ -32,9 +32,10 @@
 
 #define KSM_RMAP_ITEM_BYTES 64u /* struct ksm_rmap_item, 64-bit kernels (6.x) */
 /* smart_scan: should_skip_rmap_item() leaves a page that is not a KSM page
- * alone for skip_age(age) scans after a visit, 8 from its 14th visit on
- * (its age never goes back while its rmap item lives, whether its content
- * changes or not): in the long run one full scan in 9 visits it. */
+ * alone for skip_age(age) scans after a visit, 8 from its seventh visit on
+ * (the 14th full scan; its age never goes back while its rmap item lives,
+ * whether its content changes or not): in the long run one full scan in 9
+ * visits it. */
 #define KSM_SMART_SCAN_VISIT_EVERY 9u
 
 struct ksm_rules {
