@@ -180,6 +180,7 @@ RECORD_GETTER(h_steady_ms, timed(HASH(w), v, HASH(w)->steady_scan_checksum_ms))
 RECORD_GETTER(h_cpu, timed(HASH(w), v, HASH(w)->ksmd_checksum_cpu_share))
 RECORD_GETTER(h_steady_cpu, timed(HASH(w), v, HASH(w)->ksmd_steady_checksum_cpu_share))
 RECORD_GETTER(h_full_s, timed(HASH(w), v, HASH(w)->full_scan_seconds))
+RECORD_GETTER(h_steady_full_s, timed(HASH(w), v, HASH(w)->steady_full_scan_seconds))
 RECORD_GETTER(h_timing, HASH(w)->timed && record_item(v, &HASH(w)->bench))
 
 static const struct record_field hash_fields[] = {
@@ -201,6 +202,7 @@ static const struct record_field hash_fields[] = {
 	{ .name = "ksmd_steady_checksum_cpu_share", .type = RECORD_REAL, .format = "%.6f",
 	  .get = h_steady_cpu },
 	{ .name = "full_scan_seconds", .type = RECORD_REAL, .get = h_full_s },
+	{ .name = "steady_full_scan_seconds", .type = RECORD_REAL, .get = h_steady_full_s },
 	{ .name = "timing", .type = RECORD_OBJECT, .get = h_timing, .sub = &report_result_schema },
 };
 

@@ -92,6 +92,7 @@ struct scan_hash {
 	 * checksummed (smart_scan's skips take none of the batch). */
 	double ksmd_checksum_cpu_share, ksmd_steady_checksum_cpu_share;
 	double full_scan_seconds; /* one full scan at these settings: batches * sleep + checksumming */
+	double steady_full_scan_seconds; /* the same once merged: the pages visited then */
 };
 
 /* Where a top content lies: one dump, its copies and the first's address. */

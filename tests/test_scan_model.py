@@ -7,6 +7,7 @@ byte order; and malformed notes rejected with one error line."""
 import csv
 import io
 import json
+import math
 import os
 import sys
 
@@ -136,6 +137,8 @@ for extra, smart, label in (([], False, "the capture's smart_scan=0"), (["--smar
     check(rc == 0 and d["settings"]["smart_scan"] == smart and (k["pages_unshared"], k["pages_volatile"]) == (50, 10)
           and abs(k["steady_scan_checksummed_pages"] - checked) < 1e-9 and abs(k["steady_scan_visited_pages"] - visited) < 1e-9
           and abs(k["steady_scan_skipped_pages"] - (60 - checked)) < 1e-9
+          and abs(h["steady_full_scan_seconds"] - (math.ceil(visited / 100) * 0.02
+                                                   + checked * h["ns_per_page_median"] / 1e9)) < 1e-6
           and abs(h["steady_scan_checksum_ms"] / h["full_scan_checksum_ms"] - checked / 100) < 0.01
           and abs(h["ksmd_steady_checksum_cpu_share"]
                   - 100 * checked / visited * h["ns_per_page_median"]
