@@ -39,6 +39,7 @@ void ksm_sample_read(const char *dir, struct ksm_sample *s)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	s->t_ns = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 	s->pages_scanned = ksm_sysfs_number(dir, "pages_scanned");
+	s->pages_skipped = ksm_sysfs_number(dir, "pages_skipped");
 	s->full_scans = ksm_sysfs_number(dir, "full_scans");
 	s->pages_shared = ksm_sysfs_number(dir, "pages_shared");
 	s->pages_sharing = ksm_sysfs_number(dir, "pages_sharing");
@@ -62,6 +63,9 @@ void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, d
 	r->seconds = (double)(b->t_ns - a->t_ns) / 1e9;
 	double s = r->seconds > 0 ? r->seconds : 1e-9;
 	r->pages_scanned_per_s = scanned ? (double)(b->pages_scanned - a->pages_scanned) / s : -1;
+	r->pages_skipped_per_s = a->pages_skipped >= 0 && b->pages_skipped >= a->pages_skipped
+					 ? (double)(b->pages_skipped - a->pages_skipped) / s
+					 : -1;
 	r->merges_per_s = (double)((b->pages_sharing + zero_b) - (a->pages_sharing + zero_a)) / s;
 	r->full_scans = b->full_scans - a->full_scans;
 	r->full_scan_s = r->full_scans > 0 ? r->seconds / (double)r->full_scans : 0;

@@ -7,13 +7,14 @@
 
 struct ksm_sample {
 	uint64_t t_ns;
-	long long pages_scanned, full_scans, pages_shared, pages_sharing, pages_unshared, pages_volatile,
+	long long pages_scanned, pages_skipped, full_scans, pages_shared, pages_sharing, pages_unshared, pages_volatile,
 		ksm_zero_pages, general_profit, pages_to_scan, sleep_ms, run;
 };
 
 struct ksm_rates {
 	double seconds;
 	double pages_scanned_per_s; /* < 0: unknown (pages_scanned came in Linux 6.6) */
+	double pages_skipped_per_s; /* by smart_scan; < 0: unknown (pages_skipped came in 6.7) */
 	double merges_per_s;     /* change of pages_sharing + ksm_zero_pages per second (< 0: unmerging) */
 	long long full_scans;    /* finished in the interval */
 	double full_scan_s;      /* seconds per full scan in the interval, 0 when none finished */

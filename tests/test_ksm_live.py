@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -54,6 +55,17 @@ with ksm_guard.Guard() as guard:
               and all(x["schema"] == "ksmbench-ksm-watch/1" for x in lines)
               and all(x["pages_to_scan"] == 5000 and 0 < x["checksum_cpu_share_settings"] <= 1 for x in lines),
               f"--watch --format json: {err!r} {lines[:1]}")
+        if os.path.exists(os.path.join(ksm_guard.KSM, "pages_skipped")):  # smart_scan: 6.7+
+            check(all(x["pages_skipped_per_second"] == 0 for x in lines), f"smart_scan 0 skips nothing: {lines}")
+            ksm_guard.write("smart_scan", 1)
+            start, deadline = ksm_guard.read("full_scans"), time.monotonic() + 20
+            while ksm_guard.read("full_scans") < start + 6 and time.monotonic() < deadline:
+                time.sleep(0.05)  # skipping starts at the fifth full scan
+            rc, out, err = run("ksm", "--watch", "300ms", "--count", "1", "--format", "json")
+            ksm_guard.write("smart_scan", 0)
+            skipping = [json.loads(x) for x in out.splitlines()] if rc == 0 else []
+            check(rc == 0 and skipping and skipping[-1]["pages_skipped_per_second"] > 0,
+                  f"--watch with smart_scan: pages skipped a second: {err!r} {skipping}")
         rc, out, err = run("ksm", "--watch", "200ms", "--count", "2")
         rows = [l for l in out.splitlines() if l[:8].strip().replace(".", "").isdigit()]
         check(rc == 0 and "at pages_to_scan 5000 / sleep 1 ms, checksumming costs" in out.replace("\n  ", " ")
