@@ -305,7 +305,8 @@ void test_census_arithmetic(void)
 }
 
 /* The kernel rules by release: KSM's checksum, THP zero subpages,
- * max_page_sharing, use_zero_pages, the later counters, and releases that predate KSM or are not releases. */
+ * max_page_sharing, use_zero_pages, smart_scan, the later counters, and
+ * releases that predate KSM or are not releases. */
 void test_census_kernel_rules(void)
 {
 	struct ksm_rules r;
@@ -337,6 +338,11 @@ void test_census_kernel_rules(void)
 	      !strcmp(ksm_counter_missing(&r, "stable_node_dups"), "4.13"));
 	CHECK(ksm_rules_for("4.13", "option", &r, &err) == 0 && !ksm_counter_missing(&r, "stable_node_chains"));
 	CHECK(ksm_rules_for("4.10.17", "option", &r, &err) == 0 && !r.use_zero_pages);
+	CHECK(ksm_rules_for("4.11", "option", &r, &err) == 0 && r.use_zero_pages); /* from 4.11 on */
+	/* smart_scan from 6.7 on, and in the newest rules. */
+	CHECK(ksm_rules_for("6.6.30", "option", &r, &err) == 0 && !r.smart_scan);
+	CHECK(ksm_rules_for("6.7", "option", &r, &err) == 0 && r.smart_scan);
+	CHECK(ksm_rules_for(NULL, NULL, &r, &err) == 0 && r.smart_scan);
 	CHECK(ksm_rules_for("2.6.31", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
 	CHECK(ksm_rules_for("2.4", "option", &r, &err) == -1 && strstr(err.msg, "no KSM"));
 	CHECK(ksm_rules_for("linux", "option", &r, &err) == -1 && strstr(err.msg, "MAJOR.MINOR"));
