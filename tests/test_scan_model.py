@@ -83,6 +83,9 @@ doc = scan_json("--kernel-release", "4.9", "--max-page-sharing", "2", a, b)
 check(doc["ksm"]["use_zero_pages_0"]["stable_node_chains"] is None and not doc["settings"]["max_page_sharing_applies"]
       and not doc["settings"]["use_zero_pages_applies"],
       "before 4.13 there is no max_page_sharing (nor its counters), before 4.11 no use_zero_pages")
+check(all(doc["ksm"][f"use_zero_pages_{zp}"][name] is None for zp in (0, 1)
+          for name in ("stable_node_chains", "stable_node_dups")),
+      f"4.9: stable_node_chains and stable_node_dups are both null: {doc['ksm']}")
 # The counters that came after KSM are null in releases before them:
 # general_profit 6.4, ksm_zero_pages 6.6 (and general_profit counts them
 # from then on); the table says so under the counters.
@@ -119,6 +122,16 @@ rc, out, err = run("scan", "--format", "csv", "--sample-pages", "0", "--kernel-r
 rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
 check(rc == 0 and rows and rows[0]["general_profit"] == "" and rows[0]["ksm_zero_pages_zp"] == ""
       and rows[0]["stable_node_chains"] != "", f"csv of 6.1: the missing counters are empty: {rows}")
+# 4.11 and 4.12 have use_zero_pages but not yet max_page_sharing: both
+# columns apply, and the line under the table does not say otherwise.
+s412 = scan_json("--kernel-release", "4.12", a)["settings"]
+check(s412["use_zero_pages_applies"] and not s412["max_page_sharing_applies"],
+      f"4.12: use_zero_pages applies, max_page_sharing not: {s412}")
+rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", "4.12", a)
+text = " ".join(out.split())
+check(rc == 0 and "-: kernel 4.12 has no such counter (ksm_zero_pages from 6.6, stable_node_chains from 4.13, "
+      "stable_node_dups from 4.13, general_profit from 6.4)" in text and "use_zero_pages came in" not in text,
+      f"4.12: the note without use_zero_pages' line: {out!r}")
 # smart_scan (6.7+, on by default) in the cost once merged: the unshared
 # and volatile pages are checksummed one full scan in 9, the merged ones
 # visited without a checksum; from the capture's setting, --smart-scan, or
