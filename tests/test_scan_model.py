@@ -168,6 +168,30 @@ for extra, want in (([], "smart_scan 0"), (["--smart-scan", "1"], "smart_scan 1"
 rc, out, err = run("scan", "--sample-pages", "0", a)
 check(rc == 0 and "sleep_millisecs 5, smart_scan 1" in " ".join(out.split()[:40]),
       f"a 6.18 capture without the setting: on by default: {out[:300]!r}")
+# Which setting is modelled: --smart-scan 0 over the default, off where the
+# release lacks it whatever the capture's default, and no other option
+# standing for --smart-scan; smart_scan_applies is the release's, the CSV's
+# smart_scan column the setting modelled.
+for extra, smart, applies, label in ((["--smart-scan", "0"], False, True, "--smart-scan 0 over the default"),
+                                     (["--smart-scan", "0", "--kernel-release", "6.6"], False, False,
+                                      "--smart-scan 0 on 6.6"),
+                                     (["--kernel-release", "6.6"], False, False, "a 6.18 capture by 6.6's rules"),
+                                     (["--max-page-sharing", "2"], True, True, "--max-page-sharing given"),
+                                     ([], True, True, "the default")):
+    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", *extra, a)
+    d = json.loads(out) if rc == 0 else {}
+    k = d["ksm"]["use_zero_pages_0"] if rc == 0 else {}
+    unmerged = k.get("pages_unshared", 0) + k.get("pages_volatile", 0)
+    check(rc == 0 and unmerged and d["settings"]["smart_scan"] == smart and d["settings"]["smart_scan_applies"] == applies
+          and abs(k["steady_scan_checksummed_pages"] - unmerged / (9 if smart else 1)) < 1e-9,
+          f"{label}: smart_scan {smart}, smart_scan_applies {applies}: {err!r} {d.get('settings')} {k}")
+    rc, out, err = run("scan", "--format", "csv", "--sample-pages", "0", *extra, a)
+    rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+    check(rc == 0 and rows and rows[0]["smart_scan"] == str(smart).lower(),
+          f"{label}: the csv's smart_scan {smart}: {err!r} {rows[:1]}")
+rc, out, err = run("scan", "--format", "csv", "--sample-pages", "0", mixed)
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check(rc == 0 and rows and rows[0]["smart_scan"] == "false", f"the csv's smart_scan is the capture's 0: {rows[:1]}")
 
 # KSM's checksum follows the release: jhash2 before 5.0 (the default -H
 # then), xxhash since; the header names the rules, and says when the
@@ -202,6 +226,8 @@ newest = scan_json(raw)["settings"]
 check(newest["kernel_release"] is None and newest["kernel_rules_from"] == "assumed (the newest rules)"
       and newest["ksm_checksum"] == "xxhash" and newest["thp_split_maps_zero_subpages"]
       and newest["max_page_sharing_applies"], f"a raw file: the newest kernel's rules, assumed: {newest}")
+check(newest["smart_scan"] and newest["smart_scan_applies"] and newest["use_zero_pages_applies"],
+      f"a raw file: the newest rules have smart_scan, on, and use_zero_pages: {newest}")
 os.unlink(raw)
 rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", "2.6.31", a)
 check(rc == 2 and out == "" and err.strip() == "ksmbench scan: --kernel-release: kernel release '2.6.31' has no KSM (it came in 2.6.32)",
