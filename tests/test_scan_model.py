@@ -192,6 +192,12 @@ for extra, smart, applies, label in ((["--smart-scan", "0"], False, True, "--sma
 rc, out, err = run("scan", "--format", "csv", "--sample-pages", "0", mixed)
 rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
 check(rc == 0 and rows and rows[0]["smart_scan"] == "false", f"the csv's smart_scan is the capture's 0: {rows[:1]}")
+# The legend under the cost says whether smart_scan is in it.
+for extra, want in (([], "every page (once merged) collisions:"),
+                    (["--smart-scan", "1"], "every page (once merged, smart_scan visiting what is not merged one "
+                                            "scan in 9) collisions:")):
+    rc, out, err = run("scan", *FAST, *extra, mixed)
+    check(rc == 0 and want in " ".join(out.split()), f"the legend {extra}: {want!r} in {out[-500:]!r}")
 
 # KSM's checksum follows the release: jhash2 before 5.0 (the default -H
 # then), xxhash since; the header names the rules, and says when the
