@@ -198,6 +198,20 @@ for extra, want in (([], "every page (once merged) collisions:"),
                                             "scan in 9) collisions:")):
     rc, out, err = run("scan", *FAST, *extra, mixed)
     check(rc == 0 and want in " ".join(out.split()), f"the legend {extra}: {want!r} in {out[-500:]!r}")
+# The steady cost follows the use_zero_pages=0 model, where the zero pages
+# are merged mappings, visited every scan (with use_zero_pages=1 they would
+# be ksm_zero_pages, not visited at all).
+zeros = temp_file(capture(uniq[:20] + [Z] * 30, list(range(50))))
+rc, out, err = run("scan", "--format", "json", *FAST, zeros)
+d = json.loads(out) if rc == 0 else {}
+k0, k1 = (d["ksm"]["use_zero_pages_0"], d["ksm"]["use_zero_pages_1"]) if rc == 0 else ({}, {})
+h = d["hashes"][0] if rc == 0 else {}
+f = k0.get("steady_scan_checksummed_pages", 0) / max(k0.get("steady_scan_visited_pages", 0), 1)
+check(rc == 0 and d["settings"]["smart_scan"] and (k0["pages_shared"], k0["pages_sharing"], k1["ksm_zero_pages"]) == (1, 29, 30)
+      and abs(k0["steady_scan_visited_pages"] - (30 + 20 / 9)) < 1e-9 and abs(k1["steady_scan_visited_pages"] - 20 / 9) < 1e-9
+      and abs(h["ksmd_steady_checksum_cpu_share"]
+              - 100 * f * h["ns_per_page_median"] / (100 * f * h["ns_per_page_median"] + 20e6)) < 2e-6,
+      f"the steady ksmd share of use_zero_pages=0 (zero pages visited): {err!r} {h} {k0} {k1}")
 
 # KSM's checksum follows the release: jhash2 before 5.0 (the default -H
 # then), xxhash since; the header names the rules, and says when the
