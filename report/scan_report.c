@@ -141,9 +141,9 @@ static const struct record_field ksm_fields[] = {
 	{ .name = "pages_already_shared", .type = RECORD_UINT, .get = k_already },
 	{ .name = "pages_really_saved", .type = RECORD_UINT, .get = k_really },
 	{ .name = "bytes_really_saved", .type = RECORD_UINT, .get = k_really_bytes },
-	{ .name = "steady_scan_visited_pages", .type = RECORD_REAL, .format = "%.6g", .get = k_steady_visited },
-	{ .name = "steady_scan_checksummed_pages", .type = RECORD_REAL, .format = "%.6g", .get = k_steady_summed },
-	{ .name = "steady_scan_skipped_pages", .type = RECORD_REAL, .format = "%.6g", .get = k_steady_skipped },
+	{ .name = "steady_scan_visited_pages", .type = RECORD_REAL, .get = k_steady_visited },
+	{ .name = "steady_scan_checksummed_pages", .type = RECORD_REAL, .get = k_steady_summed },
+	{ .name = "steady_scan_skipped_pages", .type = RECORD_REAL, .get = k_steady_skipped },
 };
 
 static const struct record_schema ksm_schema = { NULL, RECORD_FIELDS(ksm_fields), NULL, 0 };
@@ -701,14 +701,18 @@ static int summary(FILE *out, const struct scan_result *r, unsigned width)
 
 static int legend(FILE *out, const struct scan_result *r, unsigned width)
 {
+	char smart[80] = "";
+
+	if (r->smart_scan)
+		snprintf(smart, sizeof(smart), ", smart_scan visiting what is not merged one scan in %u",
+			 KSM_SMART_SCAN_VISIT_EVERY);
 	const char *apart = r->nhashes > 0 && r->hashes[0].timed && r->hashes[0].bench.apart ? ", each apart as ksmd's,"
 											       : "";
 	int rc = r->sample_pages
 			 ? report_wrappedf(out, width, "", "cost: rdtsc per call%s over %zu sampled pages laid out "
 					   "in a %.0f MiB cold set; ksmd CPU %% = checksumming share of one CPU at "
 					   "pages_to_scan/sleep_millisecs, every page (once merged%s)",
-					   apart, r->sample_pages, (double)r->working_set_bytes / 1048576.0,
-					   r->smart_scan ? ", smart_scan visiting what is not merged one scan in 9" : "")
+					   apart, r->sample_pages, (double)r->working_set_bytes / 1048576.0, smart)
 			 : report_wrapped(out, "", "cost: not measured (--sample-pages 0, or no whole page to sample)",
 					  width);
 	return rc || report_wrapped(out, "", "collisions: pairs of different contents with equal 32-bit checksums; "
