@@ -33,7 +33,7 @@ static void usage(void)
 	       "  --pages-to-scan N      ksmd's pages per batch (default: the capture's, else 100)\n"
 	       "  --sleep-ms N           ksmd's sleep between batches in ms (default: the capture's, else 20)\n"
 	       "  --max-page-sharing N   mappings per KSM page (default: the capture's, else 256;\n"
-	       "                         0: no limit)\n"
+	       "                         0: no limit, as before 4.13)\n"
 	       "  --smart-scan 0|1       smart_scan's skipping in the cost once merged (default: the\n"
 	       "                         capture's, else on from 6.7, when it came)\n"
 	       "  --kernel-release R     follow the rules of kernel R (default: the capture's, else\n"

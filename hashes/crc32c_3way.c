@@ -57,7 +57,7 @@ const struct hash_impl hash_crc32c_3way = {
 	.family = "crc32c",
 	.bits = 32,
 	.provenance = "in-tree",
-	.kernel = { "crc32c() -> crc32c_x86_3way()", "3.8", NULL,
+	.kernel = { "crc32c() -> crc32c_x86_3way() (crc_pcl() before 6.14)", "3.8", NULL,
 		    "x86-64 from 512 bytes (crc_pcl in the crc32c-intel driver until 6.13, crc32c_x86_3way() "
 		    "in the CRC library since 6.14); since 6.17 only where AVX-512 is not good" },
 	.scheme = HASH_SCHEME_CRC_3WAY,

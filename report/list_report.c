@@ -248,8 +248,8 @@ static const struct record_column wide_columns[] = {
 	{ "DESCRIPTION", 'l', "description", 0, NULL, NULL },
 };
 
-/* How each alias chose, and the kernel's own crc32c choice, a line each
- * (wrapped to width). */
+/* How each alias chose (--wide has it in a column), and the kernel's own
+ * crc32c choice, a line each (wrapped to width). */
 static int footer(FILE *out, const struct report_document *doc, unsigned width)
 {
 	static const struct hash_impl *const aliases[] = { &hash_crc32c, &hash_xxh3, &hash_xxh128 };
@@ -257,7 +257,7 @@ static int footer(FILE *out, const struct report_document *doc, unsigned width)
 	const char *why;
 	int rc = fprintf(out, "\n") < 0;
 
-	for (size_t i = 0; rc == 0 && i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+	for (size_t i = 0; rc == 0 && !doc->wide && i < sizeof(aliases) / sizeof(aliases[0]); i++) {
 		const struct alias_choice *c = alias_choice(aliases[i]);
 		snprintf(line, sizeof(line), "%s = %s, %s", aliases[i]->name, c->target->name,
 			 alias_choice_describe(c, how, sizeof(how)));
@@ -267,8 +267,8 @@ static int footer(FILE *out, const struct report_document *doc, unsigned width)
 	if (rc == 0)
 		rc = report_wrappedf(out, width, "", "The kernel's crc32c() on this CPU at 4 KiB: %s (%s; release %s).",
 				     k->name, why, doc->kernel_release ? doc->kernel_release : "unknown: the newest") ||
-		     report_wrapped(out, "", "KERNEL: releases that run it (KSM used jhash2, then xxhash); --wide for details.",
-				    width);
+		     (!doc->wide && report_wrapped(out, "", "KERNEL: releases that run it (KSM used jhash2, lookup2's "
+						   "before 2.6.38, then xxhash); --wide for details.", width));
 	return rc ? -1 : 0;
 }
 
@@ -285,5 +285,5 @@ int list_report_table(FILE *out, const struct report_document *doc)
 	if (t)
 		rc = table_print(t, out);
 	table_free(t);
-	return rc == 0 && !doc->wide ? footer(out, doc, report_columns(doc)) : rc;
+	return rc == 0 ? footer(out, doc, doc->wide ? 0 : report_columns(doc)) : rc;
 }

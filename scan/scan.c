@@ -295,6 +295,11 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 		return -1;
 	if ((o->given & SCAN_GIVEN_SMART_SCAN) && o->smart_scan && !r->rules.smart_scan)
 		return kb_fail(err, "--smart-scan 1: kernel %s has no smart_scan (it came in 6.7)", r->rules.release);
+	if ((o->given & SCAN_GIVEN_MAX_PAGE_SHARING) && o->max_page_sharing && !r->rules.max_page_sharing)
+		return kb_fail(err, "--max-page-sharing %u: kernel %s has no max_page_sharing (it came in 4.13)",
+			       o->max_page_sharing, r->rules.release);
+	if (!r->rules.max_page_sharing)
+		r->max_page_sharing = 0; /* no limit */
 	r->smart_scan = !r->rules.smart_scan				? 0
 			: (o->given & SCAN_GIVEN_SMART_SCAN)		? o->smart_scan
 			: d && d->ksm_smart_scan >= 0			? d->ksm_smart_scan != 0

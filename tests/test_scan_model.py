@@ -79,10 +79,20 @@ doc = scan_json("--kernel-release", "6.6", "--max-page-sharing", "2", a, b)
 k0 = doc["ksm"]["use_zero_pages_0"]
 check(doc["settings"]["max_page_sharing"] == 2 and k0["stable_node_chains"] == 1 and k0["stable_node_dups"] == 5
       and k0["pages_unshared"] == 1, f"max_page_sharing 2: ten zero pages are a chain of five dups: {k0}")
-doc = scan_json("--kernel-release", "4.9", "--max-page-sharing", "2", a, b)
+doc = scan_json("--kernel-release", "4.9", "--max-page-sharing", "0", a, b)
 check(doc["ksm"]["use_zero_pages_0"]["stable_node_chains"] is None and not doc["settings"]["max_page_sharing_applies"]
-      and not doc["settings"]["use_zero_pages_applies"],
+      and not doc["settings"]["use_zero_pages_applies"] and doc["settings"]["max_page_sharing"] == 0
+      and doc["ksm"]["use_zero_pages_0"]["pages_sharing"] == 14,
       "before 4.13 there is no max_page_sharing (nor its counters), before 4.11 no use_zero_pages")
+# A limit asked of a release without one is an error, as --smart-scan 1 on
+# 6.6 is; without the option a 4.9 capture's model has none (0, not the
+# default 256, in JSON and CSV).
+rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", "4.9", "--max-page-sharing", "2", a)
+check(rc == 2 and out == "" and err.strip() == "ksmbench scan: --max-page-sharing 2: kernel 4.9 has no "
+      "max_page_sharing (it came in 4.13)", f"--max-page-sharing 2 on 4.9: {rc} {err!r}")
+rc, out, err = run("scan", "--format", "csv", "--sample-pages", "0", "--kernel-release", "4.9", a)
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check(rc == 0 and rows and rows[0]["max_page_sharing"] == "0", f"csv of 4.9: max_page_sharing 0 (no limit): {rows}")
 check(all(doc["ksm"][f"use_zero_pages_{zp}"][name] is None for zp in (0, 1)
           for name in ("stable_node_chains", "stable_node_dups")),
       f"4.9: stable_node_chains and stable_node_dups are both null: {doc['ksm']}")
