@@ -158,6 +158,11 @@ check("release 3.7)" in " ".join(run("list", env={"KSMBENCH_KERNEL_RELEASE": "3.
       "list's line names the release")
 by_option = json.loads(run("list", "--format", "json", "--kernel-release", "3.7")[1])["kernel_crc32c"]
 check(by_option == old["3.7"], f"list --kernel-release 3.7 is the pose's answer: {by_option}")
+rc, wide37, _ = run("list", "--wide", "--kernel-release", "3.7")
+kernel_lines = [line for line in wide37.splitlines() if line.startswith("The kernel's crc32c()")]
+check(rc == 0 and kernel_lines == [f"The kernel's crc32c() on this CPU at 4 KiB: {by_option['name']} "
+                                   f"({by_option['reason']}; release 3.7)."] and "--wide for details" not in wide37,
+      f"list --wide --kernel-release 3.7: the kernel's crc32c line, whole (it had none): {kernel_lines}")
 check_usage_error(["list", "--kernel-release", "linux"], "--kernel-release: kernel release 'linux' does not start",
                   "list --kernel-release not a release")
 check_usage_error(["list", "--names", "--kernel-release", "5.0"], "no --format, --wide or --kernel-release",
