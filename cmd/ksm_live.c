@@ -92,6 +92,10 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 		cJSON_AddNumberToObject(o, "pages_skipped_per_second", r->pages_skipped_per_s);
 	else
 		cJSON_AddNullToObject(o, "pages_skipped_per_second");
+	if (r->pages_checksummed_per_s >= 0)
+		cJSON_AddNumberToObject(o, "pages_checksummed_per_second", r->pages_checksummed_per_s);
+	else
+		cJSON_AddNullToObject(o, "pages_checksummed_per_second");
 	cJSON_AddNumberToObject(o, "merges_per_second", r->merges_per_s);
 	cJSON_AddNumberToObject(o, "full_scans", (double)r->full_scans);
 	cJSON_AddNumberToObject(o, "full_scan_seconds", r->full_scan_s);

@@ -52,6 +52,20 @@ void ksm_sample_read(const char *dir, struct ksm_sample *s)
 	s->run = ksm_sysfs_number(dir, "run");
 }
 
+double ksm_checksummed_per_s(const struct ksm_sample *b, double scanned_per_s, double skipped_per_s)
+{
+	/* With f full scans a second, M merged and U other rmap items:
+	 * scanned = M f + c and skipped = U f - c, so c = (scanned U - M
+	 * skipped) / (M + U). */
+	double merged = (double)(b->pages_shared > 0 ? b->pages_shared : 0) +
+			(double)(b->pages_sharing > 0 ? b->pages_sharing : 0);
+	double other = (double)(b->pages_unshared > 0 ? b->pages_unshared : 0) +
+		       (double)(b->pages_volatile > 0 ? b->pages_volatile : 0);
+	double c = merged + other > 0 ? (scanned_per_s * other - merged * skipped_per_s) / (merged + other) : 0;
+
+	return c > 0 ? c : 0;
+}
+
 void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, double checksum_ns,
 		       struct ksm_rates *r)
 {
@@ -69,7 +83,11 @@ void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, d
 	r->merges_per_s = (double)((b->pages_sharing + zero_b) - (a->pages_sharing + zero_a)) / s;
 	r->full_scans = b->full_scans - a->full_scans;
 	r->full_scan_s = r->full_scans > 0 ? r->seconds / (double)r->full_scans : 0;
-	r->checksum_cpu_share_measured = scanned ? r->pages_scanned_per_s * checksum_ns / 1e9 : -1;
+	r->pages_checksummed_per_s =
+		scanned ? ksm_checksummed_per_s(b, r->pages_scanned_per_s,
+						r->pages_skipped_per_s > 0 ? r->pages_skipped_per_s : 0)
+			: -1;
+	r->checksum_cpu_share_measured = scanned ? r->pages_checksummed_per_s * checksum_ns / 1e9 : -1;
 	r->checksum_cpu_share_settings =
 		b->pages_to_scan > 0 && b->sleep_ms >= 0
 			? scan_ksmd_cpu_share((double)b->pages_to_scan, (double)b->sleep_ms, checksum_ns, 1.0)

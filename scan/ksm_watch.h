@@ -15,12 +15,15 @@ struct ksm_rates {
 	double seconds;
 	double pages_scanned_per_s; /* < 0: unknown (pages_scanned came in Linux 6.6) */
 	double pages_skipped_per_s; /* by smart_scan; < 0: unknown (pages_skipped came in 6.7) */
+	/* Of the pages scanned, those checksummed: not the merged mappings
+	 * (ksm_checksummed_per_s); < 0: unknown, as pages_scanned. */
+	double pages_checksummed_per_s;
 	double merges_per_s;     /* change of pages_sharing + ksm_zero_pages per second (< 0: unmerging) */
 	long long full_scans;    /* finished in the interval */
 	double full_scan_s;      /* seconds per full scan in the interval, 0 when none finished */
-	/* ksmd's checksumming share of a CPU: at the measured scan rate (< 0:
-	 * unknown, as the rate), and at the settings (every page checksummed:
-	 * N c / (N c + S)). */
+	/* ksmd's checksumming share of a CPU: at the measured rate of pages
+	 * checksummed (< 0: unknown, as the rate), and at the settings (every
+	 * page checksummed: N c / (N c + S)). */
 	double checksum_cpu_share_measured, checksum_cpu_share_settings;
 };
 
@@ -36,6 +39,13 @@ long long ksm_sysfs_number(const char *dir, const char *name);
 void ksm_sample_read(const char *dir, struct ksm_sample *s);
 
 /* From a to b, with c the cold ns per checksum. */
+/* Pages checksummed a second, from scanned and skipped (smart_scan's) a
+ * second and the counters of b: a full scan meets each of the rmap items
+ * (pages_shared + pages_sharing + pages_unshared + pages_volatile) once,
+ * visits the merged ones (pages_shared + pages_sharing) without a
+ * checksum, and either checksums or skips the rest. */
+double ksm_checksummed_per_s(const struct ksm_sample *b, double scanned_per_s, double skipped_per_s);
+
 void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, double checksum_ns,
 		       struct ksm_rates *r);
 

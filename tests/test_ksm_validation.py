@@ -103,17 +103,22 @@ def snapshot(at_least):
     return None
 
 
-def smart_scan_rates(label, want):
+def smart_scan_rates(label, want, watch):
     """smart_scan in the steady state: switched on once the counters settled
     (off, no page aged), from the 14th full scan on a page neither merged
     nor gone is visited one scan in 9, so over 45 scans pages_scanned and
     pages_skipped grow by 45 times the model's visited and skipped pages a
-    scan (skipped within 1%: a visit every 8 scans would skip 1.7% fewer)."""
+    scan (skipped within 1%: a visit every 8 scans would skip 1.7% fewer);
+    and with watch, `ksm --watch`'s pages checksummed a second."""
     ksm_guard.write("smart_scan", 1)
     try:
         start = ksm_guard.read("full_scans")
         a = snapshot(start + 16)
         b = a and snapshot(a[0] + 45)
+        # (once: two seconds, so that the part of a scan at either end is
+        # small beside the ~150 whole ones; the estimate takes the mix of
+        # merged and other pages of the whole memory)
+        rc, out, err = run("ksm", "--watch", "2s", "--count", "1", "--format", "json") if watch else (0, "", "")
     finally:
         ksm_guard.write("smart_scan", 0)
     check(a is not None and b is not None, f"{label}: 61 full scans with smart_scan within {SETTLE_TIMEOUT_S} s")
@@ -130,6 +135,17 @@ def smart_scan_rates(label, want):
         model = want[f"steady_scan_{name}_pages"]
         check(abs(got - model) <= within * model + 0.5,
               f"{label}: smart_scan {name} {got:.1f} a scan ~ predicted {model:.1f}")
+    if not watch:
+        return
+    # --watch's pages checksummed a second, from the kernel's counters alone
+    # (the merged mappings visited, the rest checksummed or skipped), against
+    # the model's pages checksummed a scan times the scans it saw.
+    w = json.loads(out) if rc == 0 else {}
+    model = w.get("full_scans", 0) / w.get("seconds", 1) * want["steady_scan_checksummed_pages"]
+    print(f"{label} smart_scan: ksm --watch {w.get('pages_checksummed_per_second', 0):.0f} pages checksummed a "
+          f"second, the model {model:.0f} over {w.get('full_scans')} full scans")
+    check(rc == 0 and w["full_scans"] >= 50 and abs(w["pages_checksummed_per_second"] - model) <= 0.1 * model,
+          f"{label}: --watch's pages checksummed a second {w.get('pages_checksummed_per_second')} ~ {model:.0f}")
 
 
 def one_setting(tmp, mps, uzp):
@@ -169,7 +185,7 @@ def attempt_setting(tmp, mps, uzp, last):
         for n in COUNTERS:
             check(got[n] == want[n], f"{label}: {n} kernel {got[n]} == predicted {want[n]}")
         if os.path.exists(os.path.join(ksm_guard.KSM, "pages_skipped")):  # smart_scan: 6.7+
-            smart_scan_rates(label, want)
+            smart_scan_rates(label, want, watch=(mps, uzp) == (256, 0))
         merging = sum(proc_ksm(p.pid).get("ksm_merging_pages", 0) for p in procs)
         check(merging == want["pages_shared"] + want["pages_sharing"],
               f"{label}: the processes' ksm_merging_pages {merging}")
