@@ -194,6 +194,17 @@ static double profile_ns_per_page(const struct ksmd_profile *p)
 	return p->scanned_known && p->pages_scanned ? (double)p->cpu_ns / (double)p->pages_scanned : -1;
 }
 
+/* ksmd's checksum time per page it checksummed (the merged mappings it
+ * visited and smart_scan's skips left out: ksm_checksummed_per_s); < 0
+ * where unknown or none was. */
+static double profile_checksum_ns(const struct ksmd_profile *p)
+{
+	return p->scanned_known && p->pages_checksummed >= 1 && p->samples
+		       ? (double)p->cpu_ns * (double)p->part_samples[KSMD_CHECKSUM] / (double)p->samples /
+				 p->pages_checksummed
+		       : -1;
+}
+
 static void profile_text(const struct ksmd_profile *p, const struct cold_cost *c, unsigned width)
 {
 	double per_page = profile_ns_per_page(p);
@@ -219,10 +230,16 @@ static void profile_text(const struct ksmd_profile *p, const struct cold_cost *c
 	double measured = p->samples && per_page >= 0
 				  ? per_page * (double)p->part_samples[KSMD_CHECKSUM] / (double)p->samples
 				  : 0;
-	char ksmd_cost[160] = "ksmd's checksum per scanned page unknown";
-	if (per_page >= 0)
-		snprintf(ksmd_cost, sizeof(ksmd_cost), "ksmd's checksum %.1f ns per scanned page (ratio %.2f; ksmd "
-			 "checksums only pages not yet merged)", measured, c->ns > 0 ? measured / c->ns : 0);
+	double per_checksum = profile_checksum_ns(p);
+	char ksmd_cost[240] = "ksmd's checksum per scanned page unknown";
+	if (per_checksum >= 0)
+		snprintf(ksmd_cost, sizeof(ksmd_cost), "ksmd's checksum %.1f ns per scanned page, %.1f per page it "
+			 "checksummed (about %.0f of the %llu scanned: not the merged ones; ratio %.2f)", measured,
+			 per_checksum, p->pages_checksummed, (unsigned long long)p->pages_scanned,
+			 c->ns > 0 ? per_checksum / c->ns : 0);
+	else if (per_page >= 0)
+		snprintf(ksmd_cost, sizeof(ksmd_cost), "ksmd's checksum %.1f ns per scanned page (none checksummed)",
+			 measured);
 	report_wrappedf(stdout, width, "", "model: scan's cold %s cost %.1f ns/page; %s; at pages_to_scan %ld / "
 			"sleep %ld ms the model's checksum share of a CPU is %.3f%%", c->hash, c->ns, ksmd_cost,
 			p->pages_to_scan, p->sleep_ms,
@@ -250,6 +267,15 @@ static int profile_json(const struct ksmd_profile *p, const struct cold_cost *c)
 	else
 		cJSON_AddNullToObject(o, "pages_scanned");
 	cJSON_AddNumberToObject(o, "full_scans", (double)p->full_scans);
+	double per_checksum = profile_checksum_ns(p);
+	if (p->scanned_known)
+		cJSON_AddNumberToObject(o, "pages_checksummed", p->pages_checksummed);
+	else
+		cJSON_AddNullToObject(o, "pages_checksummed");
+	if (per_checksum >= 0)
+		cJSON_AddNumberToObject(o, "checksum_ns_per_checksummed_page", per_checksum);
+	else
+		cJSON_AddNullToObject(o, "checksum_ns_per_checksummed_page");
 	cJSON_AddStringToObject(o, "model_checksum", c->hash);
 	cJSON_AddNumberToObject(o, "model_checksum_ns_per_page", c->ns);
 	for (int k = 0; k < KSMD_PARTS; k++) {

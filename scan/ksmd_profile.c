@@ -225,6 +225,7 @@ static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const ch
 {
 	struct ksmd_profile *p = s->p;
 	long long scanned0 = ksm_sysfs_number(ksm_dir, "pages_scanned"), full0 = ksm_sysfs_number(ksm_dir, "full_scans");
+	long long skipped0 = ksm_sysfs_number(ksm_dir, "pages_skipped");
 	uint64_t cpu0 = cpu_ns_of(p->pid), t0 = now_ns();
 	struct timespec tick = { 0, 20000000 };
 
@@ -238,6 +239,8 @@ static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const ch
 	p->window_ns = now_ns() - t0;
 	p->cpu_ns = cpu_ns_of(p->pid) - cpu0;
 	long long scanned1 = ksm_sysfs_number(ksm_dir, "pages_scanned");
+	long long skipped1 = ksm_sysfs_number(ksm_dir, "pages_skipped");
+	struct ksm_sample end;
 	long long full1 = ksm_sysfs_number(ksm_dir, "full_scans");
 	long long pages = ksm_sysfs_number(ksm_dir, "pages_to_scan");
 	long long sleep = ksm_sysfs_number(ksm_dir, "sleep_millisecs");
@@ -245,6 +248,9 @@ static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const ch
 	p->scanned_known = scanned0 >= 0 && scanned1 >= scanned0;
 	p->pages_scanned = p->scanned_known ? (uint64_t)(scanned1 - scanned0) : 0;
 	p->full_scans = full0 >= 0 && full1 >= full0 ? (uint64_t)(full1 - full0) : 0;
+	ksm_sample_read(ksm_dir, &end);
+	p->pages_checksummed = ksm_checksummed_per_s(&end, (double)p->pages_scanned,
+						     skipped0 >= 0 && skipped1 >= skipped0 ? (double)(skipped1 - skipped0) : 0);
 	p->pages_to_scan = pages >= 0 && pages <= LONG_MAX ? (long)pages : -1;
 	p->sleep_ms = sleep >= 0 && sleep <= LONG_MAX ? (long)sleep : -1;
 	return drain(s, err);

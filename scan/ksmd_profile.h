@@ -28,6 +28,7 @@ struct ksmd_profile {
 	uint64_t part_samples[KSMD_PARTS];
 	uint64_t pages_scanned, full_scans;
 	int scanned_known; /* pages_scanned read (the file came in Linux 6.6) */
+	double pages_checksummed; /* of them (ksm_checksummed_per_s over the window); with scanned_known */
 	long pages_to_scan, sleep_ms;
 	struct ksmd_symbol top[KSMD_TOP_SYMBOLS];
 	unsigned ntop;

@@ -90,6 +90,15 @@ with ksm_guard.Guard() as guard:
               and any(t["symbol"] in ("xxh64", "calc_checksum") for t in prof.get("top_symbols", [])),
               "--profile attributes samples to the checksum function")
         check(prof.get("model_checksum_ns_per_page", 0) > 0, "--profile gives the model's cost beside")
+        # ksmd's checksum time per page it checksummed (not the merged ones it
+        # visits) beside scan's cold cost of the same hash: the same order
+        per_checksum = prof.get("checksum_ns_per_checksummed_page") or 0
+        print(f"ksm --profile 2s: ksmd's checksum {per_checksum:.0f} ns per page checksummed (about "
+              f"{prof.get('pages_checksummed', 0):.0f} of {prof.get('pages_scanned')}), scan's cold cost "
+              f"{prof.get('model_checksum_ns_per_page', 0):.0f} ns")
+        check(0 < prof.get("pages_checksummed", 0) <= prof.get("pages_scanned", 0)
+              and 0.2 < per_checksum / prof.get("model_checksum_ns_per_page", 1) < 5,
+              f"--profile: ksmd's checksum per page checksummed near the model's cost: {per_checksum}")
         rc, out, err = run("ksm", "--profile", "500ms")
         check(rc == 0 and "checksum" in out and "model: scan's cold xxhash cost" in out and prof.get("model_checksum") == "xxhash"
               and max(map(len, out.splitlines())) <= 100, f"--profile table in 100 columns: {err!r} {out!r}")
