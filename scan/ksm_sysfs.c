@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const struct {
 	const char *name, *meaning;
@@ -140,14 +141,25 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 
 int ksm_read_process(pid_t pid, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err)
 {
-	char path[64], line[256];
+	char dir[32];
+
+	snprintf(dir, sizeof(dir), "/proc/%d", (int)pid);
+	return ksm_read_process_dir(dir, out, max, n, err);
+}
+
+int ksm_read_process_dir(const char *dir, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err)
+{
+	char path[512], line[256];
+	struct stat sb;
 	FILE *f;
 
 	*n = 0;
-	snprintf(path, sizeof(path), "/proc/%d/ksm_stat", (int)pid);
-	if (!(f = fopen(path, "r")))
-		return kb_fail_errno(err, errno, "cannot read %s (no such process, or a kernel before 6.1)", path);
-	while (fgets(line, sizeof(line), f) && *n < max) {
+	if (stat(dir, &sb) != 0)
+		return kb_fail_errno(err, errno, "cannot read %s (no such process?)", dir);
+	snprintf(path, sizeof(path), "%s/ksm_stat", dir);
+	if (!(f = fopen(path, "r")) && errno != ENOENT)
+		return kb_fail_errno(err, errno, "cannot read %s", path);
+	while (f && fgets(line, sizeof(line), f) && *n < max) {
 		char *sp = strchr(line, ' ');
 		if (!sp)
 			continue;
@@ -157,12 +169,17 @@ int ksm_read_process(pid_t pid, struct ksm_value *out, size_t max, size_t *n, st
 		trim(sp + 1);
 		set_value(&out[(*n)++], line, sp + 1);
 	}
-	fclose(f);
-	/* ksm_stat repeats it on recent kernels; older ones have only this file. */
+	int stat_file = f != NULL;
+	if (f)
+		fclose(f);
+	/* ksm_stat repeats it on recent kernels; 5.19 and 6.0 have only this file. */
 	int have = 0;
 	for (size_t i = 0; i < *n; i++)
 		have |= strcmp(out[i].name, "ksm_merging_pages") == 0;
-	snprintf(path, sizeof(path), "/proc/%d/ksm_merging_pages", (int)pid);
+	snprintf(path, sizeof(path), "%s/ksm_merging_pages", dir);
+	if (!stat_file && access(path, F_OK) != 0)
+		return kb_fail(err, "%s has neither ksm_stat (6.1+) nor ksm_merging_pages (5.19+): a kernel before "
+				    "5.19", dir);
 	if (!have && *n < max && (f = fopen(path, "r"))) {
 		if (fgets(line, sizeof(line), f)) {
 			trim(line);
@@ -172,7 +189,7 @@ int ksm_read_process(pid_t pid, struct ksm_value *out, size_t max, size_t *n, st
 	}
 	/* Both files are empty for a task without memory of its own. */
 	if (*n == 0)
-		return kb_fail(err, "process %d has no KSM counters: it has no user memory (a kernel thread, or "
-				    "exiting)", (int)pid);
+		return kb_fail(err, "%s has no KSM counters: the process has no user memory (a kernel thread, or "
+				    "exiting)", dir);
 	return 0;
 }

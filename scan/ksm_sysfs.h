@@ -24,7 +24,10 @@ struct ksm_value {
  * fixed order, then the others by name. Fails if dir cannot be opened. */
 int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err);
 
-/* /proc/PID/ksm_stat ("name value" lines) and /proc/PID/ksm_merging_pages. */
+/* /proc/PID/ksm_stat ("name value" lines, 6.1+) and
+ * /proc/PID/ksm_merging_pages (5.19+, the only one before 6.1). */
 int ksm_read_process(pid_t pid, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err);
+/* The same from a process's directory (tests give one of their own). */
+int ksm_read_process_dir(const char *dir, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err);
 
 #endif

@@ -25,7 +25,7 @@ for args, needle in ((["--watch", "1ms"], "--watch"), (["--profile", "x"], "--pr
 # A kernel thread (kthreadd, PID 2) has no user memory: its ksm_stat is
 # empty (Linux 6.1+), said as one error, not an empty table.
 if os.path.exists("/proc/2/ksm_stat") and open("/proc/2/stat").read().split()[1] == "(kthreadd)":
-    check_usage_error(["ksm", "--pid", "2"], "process 2 has no KSM counters: it has no user memory",
+    check_usage_error(["ksm", "--pid", "2"], "/proc/2 has no KSM counters: the process has no user memory",
                       "ksm --pid of a kernel thread")
 
 why = ksm_guard.why_not_usable()

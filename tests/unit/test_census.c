@@ -10,6 +10,7 @@
 #include "../../hashes/impls.h"
 #include "../../scan/census.h"
 #include "../../scan/kallsyms.h"
+#include "../../scan/ksm_sysfs.h"
 #include "../../scan/ksm_watch.h"
 #include "../../scan/scan.h"
 #include "check.h"
@@ -374,6 +375,35 @@ void test_census_watch_checksummed(void)
 	CHECK(fabs(ksm_checksummed_per_s(&b, 70, 0) - 70) < 1e-9);
 	b = (struct ksm_sample){ 0 };
 	CHECK(ksm_checksummed_per_s(&b, 70, 0) == 0);
+}
+
+/* A process's KSM counters: ksm_stat (6.1+), else ksm_merging_pages alone
+ * (5.19 and 6.0: it was refused for want of ksm_stat), else an error
+ * naming the releases; a directory that is not there is no process. */
+void test_census_process_counters(void)
+{
+	char dir[] = "/tmp/ksmbench-unit-proc-XXXXXX", path[64];
+	struct ksm_value v[KSM_VALUES_MAX];
+	struct kb_err err;
+	size_t n;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK(ksm_read_process_dir(dir, v, KSM_VALUES_MAX, &n, &err) == -1 && strstr(err.msg, "before 5.19"));
+	snprintf(path, sizeof(path), "%s/ksm_merging_pages", dir);
+	CHECK((f = fopen(path, "w")) != NULL && fputs("42\n", f) >= 0 && fclose(f) == 0);
+	CHECK(ksm_read_process_dir(dir, v, KSM_VALUES_MAX, &n, &err) == 0 && n == 1 &&
+	      strcmp(v[0].name, "ksm_merging_pages") == 0 && v[0].is_number && v[0].number == 42);
+	char stat_path[64];
+	snprintf(stat_path, sizeof(stat_path), "%s/ksm_stat", dir);
+	CHECK((f = fopen(stat_path, "w")) != NULL &&
+	      fputs("ksm_rmap_items 7\nksm_merging_pages 3\nksm_merge_any: no\n", f) >= 0 && fclose(f) == 0);
+	CHECK(ksm_read_process_dir(dir, v, KSM_VALUES_MAX, &n, &err) == 0 && n == 3 && v[1].number == 3 &&
+	      strcmp(v[2].name, "ksm_merge_any") == 0 && strcmp(v[2].text, "no") == 0);
+	unlink(stat_path);
+	unlink(path);
+	rmdir(dir);
+	CHECK(ksm_read_process_dir(dir, v, KSM_VALUES_MAX, &n, &err) == -1 && strstr(err.msg, "no such process"));
 }
 
 /* A symbol file as --profile reads it: text symbols sorted and named;
