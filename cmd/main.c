@@ -52,7 +52,7 @@ static void usage(FILE *out)
 		     "141 killed by SIGPIPE (the reader of standard output went away).\n"
 		     "KSMBENCH_DISABLE=feat,... hides CPU features (e.g. avx512f,sse4.2);\n"
 		     "KSMBENCH_CPU=VENDOR:FAMILY:MODEL poses as another CPU for the alias table;\n"
-		     "KSMBENCH_KERNEL_RELEASE=R as another kernel for KSM's checksum (jhash2 before 5.0).\n");
+		     "KSMBENCH_KERNEL_RELEASE=R as another kernel (KSM's checksum, the kernel's crc32c).\n");
 }
 
 static int default_job(void)

@@ -122,7 +122,8 @@ RECORD_GETTER(k_really_bytes, record_uint(v, KSM(w)->pages_really_saved * SCAN_U
 #define STEADY(w) ksm_steady_scan(KSM(w), SCAN_UP(w)->smart_scan)
 RECORD_GETTER(k_steady_visited, record_real(v, STEADY(w).visited))
 RECORD_GETTER(k_steady_summed, record_real(v, STEADY(w).checksummed))
-RECORD_GETTER(k_steady_skipped, record_real(v, STEADY(w).skipped))
+/* null where the release has no smart_scan, as its pages_skipped */
+RECORD_GETTER(k_steady_skipped, SCAN_UP(w)->rules.smart_scan && record_real(v, STEADY(w).skipped))
 
 /* The first eight are the kernel's counters of the same names (the table's rows). */
 static const struct record_field ksm_fields[] = {

@@ -25,7 +25,7 @@ static const struct {
 	{ "full_scans", "full scans of all mergeable memory completed" },
 	{ "use_zero_pages", "1: pages of zeros are mapped to the zero page (after a full compare), not to a KSM page" },
 	{ "ksm_zero_pages", "pages mapped to the zero page by use_zero_pages" },
-	{ "general_profit", "bytes saved: (pages_sharing + ksm_zero_pages) * PAGE_SIZE - rmap items * their size" },
+	{ "general_profit", "bytes saved: pages_sharing (+ ksm_zero_pages from 6.6) * PAGE_SIZE - rmap items * their size" },
 	{ "max_page_sharing", "most mappings per KSM page; more copies make further KSM pages (stable node chains)" },
 	{ "merge_across_nodes", "1: merge pages of different NUMA nodes" },
 	{ "stable_node_chains", "contents with more than max_page_sharing copies (chains of KSM pages)" },
