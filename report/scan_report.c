@@ -274,6 +274,7 @@ RECORD_GETTER(s_mps_rule, record_bool(v, SCAN(w)->rules.max_page_sharing))
 RECORD_GETTER(s_uzp_rule, record_bool(v, SCAN(w)->rules.use_zero_pages))
 RECORD_GETTER(s_smart, record_bool(v, SCAN(w)->smart_scan))
 RECORD_GETTER(s_smart_rule, record_bool(v, SCAN(w)->rules.smart_scan))
+RECORD_GETTER(s_cost_zp, record_uint(v, (uint64_t)SCAN(w)->cost_use_zero_pages))
 RECORD_GETTER(s_checksum_rule, record_str(v, SCAN(w)->rules.checksum->name))
 RECORD_GETTER(s_rmap, record_uint(v, KSM_RMAP_ITEM_BYTES))
 RECORD_GETTER(s_dump, record_item(v, &SCAN(w)->dumps[w->index].stats))
@@ -319,6 +320,7 @@ static const struct record_field settings_fields[] = {
 	{ .name = "use_zero_pages_applies", .type = RECORD_BOOL, .get = s_uzp_rule },
 	{ .name = "smart_scan", .type = RECORD_BOOL, .get = s_smart },
 	{ .name = "smart_scan_applies", .type = RECORD_BOOL, .get = s_smart_rule },
+	{ .name = "cost_use_zero_pages", .type = RECORD_UINT, .get = s_cost_zp },
 	{ .name = "ksm_checksum", .type = RECORD_STR, .get = s_checksum_rule },
 	{ .name = "rmap_item_bytes", .type = RECORD_UINT, .get = s_rmap },
 };
@@ -702,11 +704,13 @@ static int summary(FILE *out, const struct scan_result *r, unsigned width)
 
 static int legend(FILE *out, const struct scan_result *r, unsigned width)
 {
-	char smart[80] = "";
+	char smart[160] = "";
 
 	if (r->smart_scan)
-		snprintf(smart, sizeof(smart), ", smart_scan visiting what is not merged one scan in %u",
-			 KSM_SMART_SCAN_VISIT_EVERY);
+		snprintf(smart, sizeof(smart), ", smart_scan visiting what is not merged one scan in %u%s",
+			 KSM_SMART_SCAN_VISIT_EVERY, r->cost_use_zero_pages ? ", use_zero_pages=1 as captured" : "");
+	else if (r->cost_use_zero_pages)
+		snprintf(smart, sizeof(smart), ", use_zero_pages=1 as captured");
 	const char *apart = r->nhashes > 0 && r->hashes[0].timed && r->hashes[0].bench.apart ? ", each apart as ksmd's,"
 											       : "";
 	int rc = r->sample_pages

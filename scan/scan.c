@@ -97,6 +97,7 @@ static void note_dump(struct scan_dump *d, const struct page_source *src)
 	d->ksm_pages_to_scan = n->pages_to_scan;
 	d->ksm_sleep_ms = n->sleep_millisecs;
 	d->ksm_smart_scan = n->smart_scan;
+	d->ksm_use_zero_pages = n->use_zero_pages;
 }
 
 /* One page: volatile ones are only counted; the others go to the census,
@@ -249,7 +250,7 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 		return -1;
 	r->sample_pages = st->sample_len;
 	r->working_set_bytes = set.working_set_bytes;
-	struct ksm_steady_scan once_merged = ksm_steady_scan(&r->ksm[0], r->smart_scan);
+	struct ksm_steady_scan once_merged = ksm_steady_scan(&r->ksm[r->cost_use_zero_pages], r->smart_scan);
 	double steady = once_merged.visited > 0 ? once_merged.checksummed / once_merged.visited : 0;
 	for (unsigned i = 0; i < r->nhashes; i++) {
 		struct scan_hash *h = &r->hashes[i];
@@ -300,6 +301,8 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 			       o->max_page_sharing, r->rules.release);
 	if (!r->rules.max_page_sharing)
 		r->max_page_sharing = 0; /* no limit */
+	/* Zero pages merged with the zero page are not visited again. */
+	r->cost_use_zero_pages = r->rules.use_zero_pages && d && d->ksm_use_zero_pages == 1;
 	r->smart_scan = !r->rules.smart_scan				? 0
 			: (o->given & SCAN_GIVEN_SMART_SCAN)		? o->smart_scan
 			: d && d->ksm_smart_scan >= 0			? d->ksm_smart_scan != 0

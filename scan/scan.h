@@ -72,7 +72,7 @@ struct scan_dump {
 	int pfn_known, two_snapshots;
 	uint64_t pages_volatile, zero_page_mapped, interval_ns;
 	char kernel_release[128];
-	long long ksm_max_page_sharing, ksm_pages_to_scan, ksm_sleep_ms, ksm_smart_scan; /* -1: not recorded */
+	long long ksm_max_page_sharing, ksm_pages_to_scan, ksm_sleep_ms, ksm_smart_scan, ksm_use_zero_pages; /* -1: not recorded */
 };
 
 struct scan_hash {
@@ -82,9 +82,10 @@ struct scan_hash {
 	struct bench_result bench;
 	double ns_per_page_median, ns_per_page_p90; /* per call, cold, over the sample */
 	/* Checksum time of one full scan: every page (the first two scans, and
-	 * whatever is not merged yet), and once merged (use_zero_pages=0: the
-	 * pages neither merged nor gone, pages_unshared and pages_volatile,
-	 * in one scan of KSM_SMART_SCAN_VISIT_EVERY with smart_scan). */
+	 * whatever is not merged yet), and once merged (the model of
+	 * cost_use_zero_pages: the pages neither merged nor gone, pages_unshared
+	 * and pages_volatile, in one scan of KSM_SMART_SCAN_VISIT_EVERY with
+	 * smart_scan). */
 	double full_scan_checksum_ms, steady_scan_checksum_ms;
 	/* ksmd's share of one CPU spent checksumming at pages_to_scan and
 	 * sleep_millisecs: N c / (N c + sleep), N pages per batch of c ns;
@@ -134,6 +135,7 @@ struct scan_result {
 	uint64_t within_dump_duplicates, across_dump_duplicates; /* the dumps' sums */
 	uint64_t pages_volatile, zero_page_mapped;               /* the captures' sums */
 	int smart_scan;                /* modelled: the setting, 0 where the release lacks it */
+	int cost_use_zero_pages;       /* the model the cost once merged follows: the capture's setting, else 0 */
 	struct ksm_rules rules;        /* the kernel's the model follows */
 	uint64_t duplicated_contents;  /* non-zero contents seen at least twice */
 	uint64_t duplicate_pages;      /* sum over non-zero contents of count - 1 */

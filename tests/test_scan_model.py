@@ -223,6 +223,24 @@ check(rc == 0 and d["settings"]["smart_scan"] and (k0["pages_shared"], k0["pages
       and abs(h["ksmd_steady_checksum_cpu_share"]
               - 100 * f * h["ns_per_page_median"] / (100 * f * h["ns_per_page_median"] + 20e6)) < 2e-6,
       f"the steady ksmd share of use_zero_pages=0 (zero pages visited): {err!r} {h} {k0} {k1}")
+check(d["settings"]["cost_use_zero_pages"] == 0, f"a capture without the setting: the cost of =0: {d['settings']}")
+# A capture taken with use_zero_pages=1: the cost follows that model (its
+# zero pages are not visited once merged), and the legend says so; a
+# release before 4.11 has no such setting.
+zeros1 = temp_file(capture(uniq[:20] + [Z] * 30, list(range(50)), settings={"use_zero_pages": 1}))
+rc, out, err = run("scan", "--format", "json", *FAST, zeros1)
+d = json.loads(out) if rc == 0 else {}
+h = d["hashes"][0] if rc == 0 else {}
+f = (20 / 9) / (20 / 9)  # the 20 unique pages alone are visited, each checksummed
+check(rc == 0 and d["settings"]["cost_use_zero_pages"] == 1
+      and abs(h["ksmd_steady_checksum_cpu_share"]
+              - 100 * f * h["ns_per_page_median"] / (100 * f * h["ns_per_page_median"] + 20e6)) < 2e-6
+      and abs(h["steady_full_scan_seconds"] - (0.02 + 20 / 9 * h["ns_per_page_median"] / 1e9)) < 1e-6,
+      f"a capture with use_zero_pages=1: the steady cost of that model: {err!r} {d.get('settings')} {h}")
+rc, out, err = run("scan", *FAST, zeros1)
+check(rc == 0 and "use_zero_pages=1 as captured" in " ".join(out.split()), f"the legend says so: {out!r}")
+rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", "--kernel-release", "4.9", zeros1)
+check(rc == 0 and json.loads(out)["settings"]["cost_use_zero_pages"] == 0, "4.9 has no use_zero_pages")
 
 # KSM's checksum follows the release: jhash2 before 5.0 (the default -H
 # then), xxhash since; the header names the rules, and says when the
