@@ -66,28 +66,31 @@ double ksm_checksummed_per_s(const struct ksm_sample *b, double scanned_per_s, d
 	return c > 0 ? c : 0;
 }
 
+long long ksm_counter_growth(long long a, long long b)
+{
+	return a >= 0 && b >= a ? b - a : -1;
+}
+
 void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, double checksum_ns,
 		       struct ksm_rates *r)
 {
 	/* ksm_zero_pages and pages_scanned are missing before Linux 6.6 */
 	long long zero_a = a->ksm_zero_pages > 0 ? a->ksm_zero_pages : 0;
 	long long zero_b = b->ksm_zero_pages > 0 ? b->ksm_zero_pages : 0;
-	int scanned = a->pages_scanned >= 0 && b->pages_scanned >= 0;
+	long long scanned = ksm_counter_growth(a->pages_scanned, b->pages_scanned);
+	long long skipped = ksm_counter_growth(a->pages_skipped, b->pages_skipped);
 
 	r->seconds = (double)(b->t_ns - a->t_ns) / 1e9;
 	double s = r->seconds > 0 ? r->seconds : 1e-9;
-	r->pages_scanned_per_s = scanned ? (double)(b->pages_scanned - a->pages_scanned) / s : -1;
-	r->pages_skipped_per_s = a->pages_skipped >= 0 && b->pages_skipped >= a->pages_skipped
-					 ? (double)(b->pages_skipped - a->pages_skipped) / s
-					 : -1;
+	r->pages_scanned_per_s = scanned >= 0 ? (double)scanned / s : -1;
+	r->pages_skipped_per_s = skipped >= 0 ? (double)skipped / s : -1;
 	r->merges_per_s = (double)((b->pages_sharing + zero_b) - (a->pages_sharing + zero_a)) / s;
 	r->full_scans = b->full_scans - a->full_scans;
 	r->full_scan_s = r->full_scans > 0 ? r->seconds / (double)r->full_scans : 0;
 	r->pages_checksummed_per_s =
-		scanned ? ksm_checksummed_per_s(b, r->pages_scanned_per_s,
-						r->pages_skipped_per_s > 0 ? r->pages_skipped_per_s : 0)
-			: -1;
-	r->checksum_cpu_share_measured = scanned ? r->pages_checksummed_per_s * checksum_ns / 1e9 : -1;
+		scanned >= 0 ? ksm_checksummed_per_s(b, r->pages_scanned_per_s, skipped > 0 ? (double)skipped / s : 0)
+			     : -1;
+	r->checksum_cpu_share_measured = scanned >= 0 ? r->pages_checksummed_per_s * checksum_ns / 1e9 : -1;
 	r->checksum_cpu_share_settings =
 		b->pages_to_scan > 0 && b->sleep_ms >= 0
 			? scan_ksmd_cpu_share((double)b->pages_to_scan, (double)b->sleep_ms, checksum_ns, 1.0)

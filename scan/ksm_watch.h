@@ -46,6 +46,10 @@ void ksm_sample_read(const char *dir, struct ksm_sample *s);
  * checksum, and either checksums or skips the rest. */
 double ksm_checksummed_per_s(const struct ksm_sample *b, double scanned_per_s, double skipped_per_s);
 
+/* How much a counter grew from a to b; -1 when it is missing (a kernel
+ * without it) or went back (not one kernel's). */
+long long ksm_counter_growth(long long a, long long b);
+
 void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, double checksum_ns,
 		       struct ksm_rates *r);
 

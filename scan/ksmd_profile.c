@@ -224,8 +224,9 @@ static void ioctl_enable(int fd, int on)
 static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const char *ksm_dir, struct kb_err *err)
 {
 	struct ksmd_profile *p = s->p;
-	long long scanned0 = ksm_sysfs_number(ksm_dir, "pages_scanned"), full0 = ksm_sysfs_number(ksm_dir, "full_scans");
-	long long skipped0 = ksm_sysfs_number(ksm_dir, "pages_skipped");
+	struct ksm_sample a, b;
+
+	ksm_sample_read(ksm_dir, &a);
 	uint64_t cpu0 = cpu_ns_of(p->pid), t0 = now_ns();
 	struct timespec tick = { 0, 20000000 };
 
@@ -238,21 +239,17 @@ static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const ch
 	ioctl_enable(fd, 0);
 	p->window_ns = now_ns() - t0;
 	p->cpu_ns = cpu_ns_of(p->pid) - cpu0;
-	long long scanned1 = ksm_sysfs_number(ksm_dir, "pages_scanned");
-	long long skipped1 = ksm_sysfs_number(ksm_dir, "pages_skipped");
-	struct ksm_sample end;
-	long long full1 = ksm_sysfs_number(ksm_dir, "full_scans");
-	long long pages = ksm_sysfs_number(ksm_dir, "pages_to_scan");
-	long long sleep = ksm_sysfs_number(ksm_dir, "sleep_millisecs");
+	ksm_sample_read(ksm_dir, &b);
 	/* A counter missing (or gone back) counts nothing. */
-	p->scanned_known = scanned0 >= 0 && scanned1 >= scanned0;
-	p->pages_scanned = p->scanned_known ? (uint64_t)(scanned1 - scanned0) : 0;
-	p->full_scans = full0 >= 0 && full1 >= full0 ? (uint64_t)(full1 - full0) : 0;
-	ksm_sample_read(ksm_dir, &end);
-	p->pages_checksummed = ksm_checksummed_per_s(&end, (double)p->pages_scanned,
-						     skipped0 >= 0 && skipped1 >= skipped0 ? (double)(skipped1 - skipped0) : 0);
-	p->pages_to_scan = pages >= 0 && pages <= LONG_MAX ? (long)pages : -1;
-	p->sleep_ms = sleep >= 0 && sleep <= LONG_MAX ? (long)sleep : -1;
+	long long scanned = ksm_counter_growth(a.pages_scanned, b.pages_scanned);
+	long long skipped = ksm_counter_growth(a.pages_skipped, b.pages_skipped);
+	long long full = ksm_counter_growth(a.full_scans, b.full_scans);
+	p->scanned_known = scanned >= 0;
+	p->pages_scanned = scanned >= 0 ? (uint64_t)scanned : 0;
+	p->full_scans = full >= 0 ? (uint64_t)full : 0;
+	p->pages_checksummed = ksm_checksummed_per_s(&b, (double)p->pages_scanned, skipped > 0 ? (double)skipped : 0);
+	p->pages_to_scan = b.pages_to_scan >= 0 && b.pages_to_scan <= LONG_MAX ? (long)b.pages_to_scan : -1;
+	p->sleep_ms = b.sleep_ms >= 0 && b.sleep_ms <= LONG_MAX ? (long)b.sleep_ms : -1;
 	return drain(s, err);
 }
 

@@ -375,6 +375,8 @@ void test_census_watch_checksummed(void)
 	CHECK(fabs(ksm_checksummed_per_s(&b, 70, 0) - 70) < 1e-9);
 	b = (struct ksm_sample){ 0 };
 	CHECK(ksm_checksummed_per_s(&b, 70, 0) == 0);
+	CHECK(ksm_counter_growth(5, 9) == 4 && ksm_counter_growth(9, 9) == 0);
+	CHECK(ksm_counter_growth(9, 5) == -1 && ksm_counter_growth(KSM_SYSFS_MISSING, 5) == -1);
 }
 
 /* A process's KSM counters: ksm_stat (6.1+), else ksm_merging_pages alone
