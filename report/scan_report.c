@@ -705,12 +705,11 @@ static int summary(FILE *out, const struct scan_result *r, unsigned width)
 static int legend(FILE *out, const struct scan_result *r, unsigned width)
 {
 	char smart[160] = "";
+	int n = r->smart_scan ? snprintf(smart, sizeof(smart), ", smart_scan visiting what is not merged one scan in %u",
+					 KSM_SMART_SCAN_VISIT_EVERY)
+			      : 0;
 
-	if (r->smart_scan)
-		snprintf(smart, sizeof(smart), ", smart_scan visiting what is not merged one scan in %u%s",
-			 KSM_SMART_SCAN_VISIT_EVERY, r->cost_use_zero_pages ? ", use_zero_pages=1 as captured" : "");
-	else if (r->cost_use_zero_pages)
-		snprintf(smart, sizeof(smart), ", use_zero_pages=1 as captured");
+	snprintf(smart + n, sizeof(smart) - (size_t)n, "%s", r->cost_use_zero_pages ? ", use_zero_pages=1 as captured" : "");
 	const char *apart = r->nhashes > 0 && r->hashes[0].timed && r->hashes[0].bench.apart ? ", each apart as ksmd's,"
 											       : "";
 	int rc = r->sample_pages
