@@ -52,6 +52,17 @@ int kernel_release_at_least(const struct kernel_release *r, const char *since)
 	return r->patch >= s.patch;
 }
 
+const char *kernel_release_checked_note(const char *text)
+{
+	struct kernel_release r, newest;
+
+	if (!text || kernel_release_parse(text, &r) || kernel_release_parse(KERNEL_RELEASE_NEWEST_CHECKED, &newest))
+		return "";
+	if (r.major < newest.major || (r.major == newest.major && r.minor <= newest.minor))
+		return "";
+	return ", taken as " KERNEL_RELEASE_NEWEST_CHECKED ", the newest release checked";
+}
+
 const char *kernel_release_running(char *buf, size_t cap)
 {
 	const char *posed = getenv("KSMBENCH_KERNEL_RELEASE");

@@ -25,6 +25,14 @@ const struct kernel_release *kernel_release_or_newest(const char *text, struct k
  * older than any (code in every release that has the caller's feature). */
 int kernel_release_at_least(const struct kernel_release *r, const char *since);
 
+/* The newest release whose KSM and crc32c rules were checked against its
+ * source: a later one is taken to follow them (nothing newer is known). */
+#define KERNEL_RELEASE_NEWEST_CHECKED "6.18"
+
+/* For text naming a release after KERNEL_RELEASE_NEWEST_CHECKED, a clause
+ * saying which rules it gets (", taken as 6.18, ..."); else "". */
+const char *kernel_release_checked_note(const char *text);
+
 /* The running kernel's release into buf: KSMBENCH_KERNEL_RELEASE where set
  * and not empty (cmd/main.c refuses one that does not parse), else uname's.
  * Returns buf, or NULL when neither is known. */

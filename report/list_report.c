@@ -265,8 +265,9 @@ static int footer(FILE *out, const struct report_document *doc, unsigned width)
 	}
 	const struct hash_impl *k = kernel_crc32c(doc, &why);
 	if (rc == 0)
-		rc = report_wrappedf(out, width, "", "The kernel's crc32c() on this CPU at 4 KiB: %s (%s; release %s).",
-				     k->name, why, doc->kernel_release ? doc->kernel_release : "unknown: the newest") ||
+		rc = report_wrappedf(out, width, "", "The kernel's crc32c() on this CPU at 4 KiB: %s (%s; release %s%s).",
+				     k->name, why, doc->kernel_release ? doc->kernel_release : "unknown: the newest",
+				     kernel_release_checked_note(doc->kernel_release)) ||
 		     (!doc->wide && report_wrapped(out, "", "KERNEL: releases that run it (KSM used jhash2, lookup2's "
 						   "before 2.6.38, then xxhash); --wide for details.", width));
 	return rc ? -1 : 0;

@@ -3,6 +3,7 @@
  * report, a table per section. */
 #include <string.h>
 
+#include "../common/kernel_release.h"
 #include "../scan/scan.h"
 #include "kinds.h"
 #include "record_table.h"
@@ -736,15 +737,15 @@ static int checksum_examined(const struct scan_result *r)
 /* What was modelled: the kernel whose rules, and KSM's settings. */
 static int header(FILE *out, const struct scan_result *r, unsigned width)
 {
-	char rules[200], sharing[64];
+	char rules[320], sharing[64];
 	const char *smart = !r->rules.smart_scan ? "no smart_scan (before 6.7)"
 			    : r->smart_scan	     ? "smart_scan 1"
 						     : "smart_scan 0";
 
 	if (r->rules.release[0])
-		snprintf(rules, sizeof(rules), "kernel %s's rules (from %s), checksum %s", r->rules.release,
+		snprintf(rules, sizeof(rules), "kernel %s's rules (from %s%s), checksum %s", r->rules.release,
 			 strcmp(r->rules.source, "option") == 0 ? "--kernel-release" : "the capture",
-			 r->rules.checksum->name);
+			 kernel_release_checked_note(r->rules.release), r->rules.checksum->name);
 	else
 		snprintf(rules, sizeof(rules), "the newest kernel's rules (assumed), checksum %s",
 			 r->rules.checksum->name);

@@ -195,7 +195,8 @@ static int kernel_notes(FILE *out, const struct report_document *doc, enum repor
 	const struct hash_impl *h = hash_kernel_crc32c(4096, kernel_release_or_newest(doc->kernel_release, &r), &why);
 	int rc = (style == REPORT_MARKDOWN && fputc('\n', out) == EOF) ||
 		 report_wrappedf(out, width, item, "%s: the kernel's crc32c() on this CPU for a 4096-byte page (%s; "
-				 "release %s).", h->name, why, doc->kernel_release ? doc->kernel_release : "unknown: the newest");
+				 "release %s%s).", h->name, why, doc->kernel_release ? doc->kernel_release : "unknown: the newest",
+				 kernel_release_checked_note(doc->kernel_release));
 
 	for (size_t i = 0; i < doc->nrows && rc == 0; i++)
 		if (doc->rows[i].in_kernel && newer_since(&doc->rows[i])) {

@@ -278,6 +278,12 @@ check(newest["kernel_release"] is None and newest["kernel_rules_from"] == "assum
 check(newest["smart_scan"] and newest["smart_scan_applies"] and newest["use_zero_pages_applies"],
       f"a raw file: the newest rules have smart_scan, on, and use_zero_pages: {newest}")
 os.unlink(raw)
+# A release after the newest one checked gets its rules, and the header says so.
+for release, said in (("99.0", True), ("6.18.9", False)):
+    rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", release, a)
+    head = " ".join(out.split("\n#")[0].split())  # the header, its wrapped lines joined
+    check(rc == 0 and ("(from --kernel-release, taken as 6.18, the newest release checked)" in head) == said,
+          f"--kernel-release {release}: the header says whether it is taken as 6.18: {head!r}")
 rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", "2.6.31", a)
 check(rc == 2 and out == "" and err.strip() == "ksmbench scan: --kernel-release: kernel release '2.6.31' has no KSM (it came in 2.6.32)",
       f"a release before KSM: {err!r}")

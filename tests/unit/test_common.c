@@ -170,6 +170,14 @@ void test_common_kernel_release(void)
 	CHECK(kernel_release_parse("6.99999999999999999999", &r) == -1);
 	CHECK(kernel_release_parse("", &r) == -1);
 
+	/* Only a release after the newest checked one is said to be taken as it. */
+	CHECK(strcmp(kernel_release_checked_note("99.0"), ", taken as " KERNEL_RELEASE_NEWEST_CHECKED
+		     ", the newest release checked") == 0);
+	CHECK(*kernel_release_checked_note("6.19-rc1") && *kernel_release_checked_note("7.0.1"));
+	CHECK(!*kernel_release_checked_note(KERNEL_RELEASE_NEWEST_CHECKED ".44-fc") &&
+	      !*kernel_release_checked_note("6.9") && !*kernel_release_checked_note("5.99") &&
+	      !*kernel_release_checked_note(NULL) && !*kernel_release_checked_note("linux"));
+
 	/* Compared field by field (6.9 is older than 6.17), a missing patch 0. */
 	CHECK(kernel_release_parse("6.9.12", &r) == 0);
 	CHECK(!kernel_release_at_least(&r, "6.17") && kernel_release_at_least(&r, "6.9") &&
