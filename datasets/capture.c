@@ -547,8 +547,10 @@ static long ksm_setting(const char *name)
 	return read_proc_number(path, NULL);
 }
 
-/* One full KSM scan of every captured page: ceil(pages / pages_to_scan)
- * batches, sleep_millisecs after each (the checksumming time is left out). */
+/* One full KSM scan of every captured page: pages / pages_to_scan + 1
+ * batches (the call that finds the scan's end ends a batch of its own, as
+ * ksm_scan_batches() in scan/ksm_model.h says), sleep_millisecs after each
+ * (the checksumming time is left out). */
 static void choose_interval(struct capture_job *jobs, size_t n, const struct capture_options *o,
 			    struct capture_interval *iv)
 {
@@ -565,7 +567,7 @@ static void choose_interval(struct capture_job *jobs, size_t n, const struct cap
 		iv->pages_to_scan = 100;
 	if (iv->sleep_ms < 0)
 		iv->sleep_ms = 20;
-	uint64_t batches = (iv->pages + (uint64_t)iv->pages_to_scan - 1) / (uint64_t)iv->pages_to_scan;
+	uint64_t batches = iv->pages / (uint64_t)iv->pages_to_scan + 1;
 	iv->ns = batches * (uint64_t)iv->sleep_ms * 1000000u;
 	if (iv->ns < CAPTURE_INTERVAL_MIN_NS || iv->ns > CAPTURE_INTERVAL_MAX_NS) {
 		iv->ns = iv->ns < CAPTURE_INTERVAL_MIN_NS ? CAPTURE_INTERVAL_MIN_NS : CAPTURE_INTERVAL_MAX_NS;

@@ -1,6 +1,7 @@
 /* The kernel's rules and the captures' page words (see ksm_model.h). */
 #include "ksm_model.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,4 +231,9 @@ void ksm_model_apply(struct ksm_model *m, const struct census *c, const struct k
 		(int64_t)(out->rmap_items * KSM_RMAP_ITEM_BYTES);
 	out->pages_already_shared = shared < out->pages_saved ? shared : out->pages_saved;
 	out->pages_really_saved = out->pages_saved - out->pages_already_shared;
+}
+
+double ksm_scan_batches(double visited, unsigned pages_to_scan)
+{
+	return floor(visited / pages_to_scan) + 1;
 }

@@ -106,6 +106,13 @@ struct ksm_steady_scan {
 };
 struct ksm_steady_scan ksm_steady_scan(const struct census_ksm *k, int smart_scan);
 
+/* ksmd's batches, each followed by a sleep, in one full scan that visits
+ * visited pages at pages_to_scan a batch: floor(visited / pages_to_scan) +
+ * 1, since the call that finds the end of the list returns no page and
+ * ends its batch (scan_get_next_rmap_item() in mm/ksm.c), so an empty scan
+ * takes one, and one of exactly pages_to_scan pages two. */
+double ksm_scan_batches(double visited, unsigned pages_to_scan);
+
 void ksm_model_free(struct ksm_model *m);
 
 #endif

@@ -3,7 +3,6 @@
  * contents, then the cold timing of the sample. */
 #include "scan.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,9 +266,9 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 		h->steady_scan_checksum_ms = once_merged.checksummed * c / 1e6;
 		h->ksmd_checksum_cpu_share = scan_ksmd_cpu_share(r->pages_to_scan, r->sleep_ms, c, 1.0);
 		h->ksmd_steady_checksum_cpu_share = scan_ksmd_cpu_share(r->pages_to_scan, r->sleep_ms, c, steady);
-		uint64_t batches = kb_div_up(pages, r->pages_to_scan);
-		h->full_scan_seconds = ((double)batches * r->sleep_ms * 1e6 + (double)pages * c) / 1e9;
-		h->steady_full_scan_seconds = (ceil(once_merged.visited / r->pages_to_scan) * r->sleep_ms * 1e6 +
+		h->full_scan_seconds = (ksm_scan_batches((double)pages, r->pages_to_scan) * r->sleep_ms * 1e6 +
+					(double)pages * c) / 1e9;
+		h->steady_full_scan_seconds = (ksm_scan_batches(once_merged.visited, r->pages_to_scan) * r->sleep_ms * 1e6 +
 					       once_merged.checksummed * c) / 1e9;
 	}
 	page_set_release(&set);

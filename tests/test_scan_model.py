@@ -161,7 +161,7 @@ for extra, smart, label in (([], False, "the capture's smart_scan=0"), (["--smar
           and abs(k["steady_scan_checksummed_pages"] - checked) < 1e-9 and abs(k["steady_scan_visited_pages"] - visited) < 1e-9
           and (abs(k["steady_scan_skipped_pages"] - (60 - checked)) < 1e-9 if d["settings"]["smart_scan_applies"]
                else k["steady_scan_skipped_pages"] is None)
-          and abs(h["steady_full_scan_seconds"] - (math.ceil(visited / 100) * 0.02
+          and abs(h["steady_full_scan_seconds"] - ((math.floor(visited / 100) + 1) * 0.02
                                                    + checked * h["ns_per_page_median"] / 1e9)) < 1e-6
           and abs(h["steady_scan_checksum_ms"] / h["full_scan_checksum_ms"] - checked / 100) < 0.01
           and abs(h["ksmd_steady_checksum_cpu_share"]
@@ -224,6 +224,16 @@ check(rc == 0 and d["settings"]["smart_scan"] and (k0["pages_shared"], k0["pages
               - 100 * f * h["ns_per_page_median"] / (100 * f * h["ns_per_page_median"] + 20e6)) < 2e-6,
       f"the steady ksmd share of use_zero_pages=0 (zero pages visited): {err!r} {h} {k0} {k1}")
 check(d["settings"]["cost_use_zero_pages"] == 0, f"a capture without the setting: the cost of =0: {d['settings']}")
+# A full scan of exactly pages_to_scan pages sleeps twice: the call that
+# finds the scan's end ends a batch of its own (one page fewer: once).
+for n, sleeps in ((100, 2), (99, 1)):
+    raw = temp_file(b"".join(page("f%d" % i) for i in range(n)))
+    rc, out, err = run("scan", "--format", "json", *FAST, "--pages-to-scan", "100", "--sleep-ms", "20", raw)
+    h = json.loads(out)["hashes"][0] if rc == 0 else {}
+    check(rc == 0 and abs(h["full_scan_seconds"] - (sleeps * 0.02 + n * h["ns_per_page_median"] / 1e9)) < 1e-9,
+          f"{n} pages at 100 a batch: {sleeps} sleeps a full scan: {err!r} {h}")
+    os.unlink(raw)
+
 # A capture taken with use_zero_pages=1: the cost follows that model (its
 # zero pages are not visited once merged), and the legend says so; a
 # release before 4.11 has no such setting.

@@ -282,6 +282,10 @@ void test_census_arithmetic(void)
 	CHECK(s.checksummed == 90 && s.visited == 130);
 	s = ksm_steady_scan(&k, 1);
 	CHECK(s.checksummed == 10 && s.visited == 50);
+	/* A scan's end ends a batch of its own: 99 pages one batch, 100 two,
+	 * none one. */
+	CHECK(ksm_scan_batches(99, 100) == 1 && ksm_scan_batches(100, 100) == 2 && ksm_scan_batches(0, 100) == 1 &&
+	      ksm_scan_batches(250, 100) == 3);
 	/* The 9 against should_skip_rmap_item()'s state machine as 6.7-6.18
 	 * have it, run over 1000 scans of a page that never merges: visits at
 	 * scans 1, 2, 3, 4, 6, 9, 14, 23, 32, ..., then every 9th. */
