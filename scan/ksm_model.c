@@ -84,17 +84,33 @@ void ksm_model_next_dump(struct ksm_model *m)
 	m->last_word = 0;
 }
 
-int ksm_model_add(struct ksm_model *m, uint64_t content, uint64_t word, struct kb_err *err)
+/* The folio of the page with this word (0: not in a THP), every page of a
+ * dump in turn, volatile ones too: a THP is a run of consecutive PFNs from
+ * its head page, whichever of its pages are recorded. */
+static uint32_t folio_of(struct ksm_model *m, uint64_t word)
 {
 	uint32_t folio = 0;
 
 	if (word & KB_PAGE_THP) {
-		/* A THP is a run of consecutive PFNs from its head page. */
 		uint64_t pfn = word & KB_PAGE_PFN_MASK, last = m->last_word & KB_PAGE_PFN_MASK;
 		int continues = (m->last_word & KB_PAGE_THP) && !(word & KB_PAGE_THP_HEAD) && pfn == last + 1;
-		folio = continues && m->n ? m->recs[m->n - 1].folio : ++m->folios;
+		folio = continues ? m->last_folio : ++m->folios;
 	}
 	m->last_word = word;
+	m->last_folio = folio;
+	return folio;
+}
+
+void ksm_model_add_volatile(struct ksm_model *m, uint64_t word)
+{
+	folio_of(m, word);
+	m->pages_volatile++;
+}
+
+int ksm_model_add(struct ksm_model *m, uint64_t content, uint64_t word, struct kb_err *err)
+{
+	uint32_t folio = folio_of(m, word);
+
 	if (m->n == m->cap) {
 		size_t ncap = m->cap ? m->cap * 2 : 4096;
 		struct ksm_page_rec *bigger = realloc(m->recs, ncap * sizeof(*bigger));

@@ -82,11 +82,15 @@ struct ksm_model {
 	size_t n, cap;
 	uint32_t folios;
 	uint64_t last_word; /* the previous page's, for THP runs */
+	uint32_t last_folio; /* its folio */
 	uint64_t pages_volatile;
 };
 
-/* Records a page (non-volatile: volatile ones are only counted). */
+/* Records a page that is not volatile, with its content and page word. */
 int ksm_model_add(struct ksm_model *m, uint64_t content, uint64_t word, struct kb_err *err);
+/* Counts a volatile page (never merged) with its page word (0: none),
+ * which keeps its THP whole for the pages after it. */
+void ksm_model_add_volatile(struct ksm_model *m, uint64_t word);
 /* A new dump starts: no THP continues across it. */
 void ksm_model_next_dump(struct ksm_model *m);
 

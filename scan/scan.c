@@ -108,7 +108,7 @@ static int add_page(struct scan_state *st, struct census *c, struct scan_dump *d
 
 	if (d->two_snapshots && (pg->info & KB_PAGE_VOLATILE)) {
 		d->pages_volatile++;
-		st->model.pages_volatile++;
+		ksm_model_add_volatile(&st->model, d->page_words ? pg->info : 0);
 		return 0;
 	}
 	census_prefetch(c, pg->digest_ahead); /* 0: none known, no hint */

@@ -70,6 +70,16 @@ for suffix, k in (("", k0), ("_zp", k1)):
 check(rc == 0 and len(rows) == 1 and all(rows[0].get(key) == str(v) for key, v in want.items()),
       f"csv has the model's counters: {[(key, rows[0].get(key), v) for key, v in want.items()] if rows else err}")
 
+# A volatile subpage leaves its THP whole: the merged head splits it, and
+# its zero subpage leaves KSM's view as it does with no volatile page.
+thp = [KB_THP | KB_THP_HEAD | 1000] + [KB_THP | (1001 + i) for i in range(7)] + [5000]
+thp_pages = [page("t0"), page("v"), Z] + [page("u%d" % i) for i in range(5)] + [page("t0")]
+for vol in (False, True):
+    words = [w | (KB_VOLATILE if vol and i == 1 else 0) for i, w in enumerate(thp)]
+    k = scan_json(temp_file(capture(thp_pages, words)))["ksm"]["use_zero_pages_0"]
+    check((k["thp_zero_subpages"], k["pages_unshared"], k["pages_volatile"], k["pages_shared"])
+          == (1, 5 + (not vol), int(vol), 1), f"a THP with{'' if vol else 'out'} a volatile subpage: {k}")
+
 doc = scan_json("--kernel-release", "6.6.30", a, b)
 k0 = doc["ksm"]["use_zero_pages_0"]
 check(doc["settings"]["kernel_rules_from"] == "option" and not doc["settings"]["thp_split_maps_zero_subpages"]
