@@ -367,6 +367,7 @@ RECORD_GETTER(v_mps, record_uint(v, SCAN_UP(w)->max_page_sharing))
 RECORD_GETTER(v_pts, record_uint(v, SCAN_UP(w)->pages_to_scan))
 RECORD_GETTER(v_sleep, record_uint(v, SCAN_UP(w)->sleep_ms))
 RECORD_GETTER(v_smart, record_bool(v, SCAN_UP(w)->smart_scan))
+RECORD_GETTER(v_cost_zp, record_uint(v, (uint64_t)SCAN_UP(w)->cost_use_zero_pages))
 
 /* A CSV column of the KSM model: the ksm object's own getter, on the
  * model of use_zero_pages zp, so that each figure is computed in one place. */
@@ -462,7 +463,9 @@ static const struct record_field csv_fields[] = {
 	{ .name = "stable_node_dups_zp", .type = RECORD_UINT, .flags = CSV, .get = v_dups_zp },
 	{ .name = "general_profit_zp", .type = RECORD_INT, .flags = CSV, .get = v_profit_zp },
 	{ .name = "bytes_really_saved_zp", .type = RECORD_UINT, .flags = CSV, .get = v_really_zp },
-	{ .name = "smart_scan", .type = RECORD_BOOL, .flags = CSV, .get = v_smart }, /* the steady figures' */
+	/* The steady figures' smart_scan and use_zero_pages model. */
+	{ .name = "smart_scan", .type = RECORD_BOOL, .flags = CSV, .get = v_smart },
+	{ .name = "cost_use_zero_pages", .type = RECORD_UINT, .flags = CSV, .get = v_cost_zp },
 };
 
 const struct record_schema scan_csv_schema = { NULL, RECORD_FIELDS(csv_fields), NULL, 0 };

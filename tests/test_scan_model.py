@@ -259,6 +259,12 @@ check(rc == 0 and d["settings"]["cost_use_zero_pages"] == 1
       f"a capture with use_zero_pages=1: the steady cost of that model: {err!r} {d.get('settings')} {h}")
 rc, out, err = run("scan", *FAST, zeros1)
 check(rc == 0 and "use_zero_pages=1 as captured" in " ".join(out.split()), f"the legend says so: {out!r}")
+rc, out, err = run("scan", "--format", "csv", *FAST, zeros1)
+row = list(csv.DictReader(io.StringIO(out)))[0] if rc == 0 else {}
+check(row.get("cost_use_zero_pages") == "1" and row.get("smart_scan") == "true"
+      and abs(float(row.get("ksmd_steady_checksum_cpu_share") or -1)
+              - 100 * float(row["ns_per_page_median"]) / (100 * float(row["ns_per_page_median"]) + 20e6)) < 2e-6,
+      f"CSV: the steady figures and the model they follow: {err!r} {row}")
 rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", "--kernel-release", "4.9", zeros1)
 check(rc == 0 and json.loads(out)["settings"]["cost_use_zero_pages"] == 0, "4.9 has no use_zero_pages")
 
