@@ -275,6 +275,17 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 	return 0;
 }
 
+/* Options the rules' release does not have: an error. */
+static int option_conflicts(const struct scan_options *o, const struct ksm_rules *rules, struct kb_err *err)
+{
+	if ((o->given & SCAN_GIVEN_SMART_SCAN) && o->smart_scan && !rules->smart_scan)
+		return kb_fail(err, "--smart-scan 1: kernel %s has no smart_scan (it came in 6.7)", rules->release);
+	if ((o->given & SCAN_GIVEN_MAX_PAGE_SHARING) && o->max_page_sharing && !rules->max_page_sharing)
+		return kb_fail(err, "--max-page-sharing %u: kernel %s has no max_page_sharing (it came in 4.13)",
+			       o->max_page_sharing, rules->release);
+	return 0;
+}
+
 /* The settings and rules modelled: given, else the first capture's. */
 static int model_settings(const struct scan_options *o, struct scan_result *r, struct kb_err *err)
 {
@@ -293,11 +304,8 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 	if (o->kernel_release ? ksm_rules_for(o->kernel_release, "option", &r->rules, err)
 			      : ksm_rules_for(d ? d->kernel_release : NULL, "capture", &r->rules, err))
 		return -1;
-	if ((o->given & SCAN_GIVEN_SMART_SCAN) && o->smart_scan && !r->rules.smart_scan)
-		return kb_fail(err, "--smart-scan 1: kernel %s has no smart_scan (it came in 6.7)", r->rules.release);
-	if ((o->given & SCAN_GIVEN_MAX_PAGE_SHARING) && o->max_page_sharing && !r->rules.max_page_sharing)
-		return kb_fail(err, "--max-page-sharing %u: kernel %s has no max_page_sharing (it came in 4.13)",
-			       o->max_page_sharing, r->rules.release);
+	if (option_conflicts(o, &r->rules, err))
+		return -1;
 	if (!r->rules.max_page_sharing)
 		r->max_page_sharing = 0; /* no limit */
 	/* Zero pages merged with the zero page are not visited again. */
@@ -330,6 +338,10 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 		return kb_fail(err, "give 1 to %u hashes", CENSUS_SUMS_MAX);
 	if (o->pages_to_scan == 0)
 		return kb_fail(err, "pages_to_scan must be at least 1");
+	/* A release given: its conflicts before the dumps are read, not after. */
+	if (o->kernel_release &&
+	    (ksm_rules_for(o->kernel_release, "option", &r->rules, err) || option_conflicts(o, &r->rules, err)))
+		return -1;
 	const struct hash_impl *key = hash_select("xxh3", err);
 	if (!key)
 		return -1;

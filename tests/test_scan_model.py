@@ -181,6 +181,11 @@ for extra, smart, label in (([], False, "the capture's smart_scan=0"), (["--smar
 rc, out, err = run("scan", "--sample-pages", "0", "--smart-scan", "1", "--kernel-release", "6.6", mixed)
 check(rc != 0 and out == "" and err.strip() == "ksmbench scan: --smart-scan 1: kernel 6.6 has no smart_scan (it came "
       "in 6.7)", f"--smart-scan 1 on 6.6: {rc} {err!r}")
+# Said before any dump is read: a missing one is not reached.
+for opt, release, said in (("--smart-scan 1", "6.6", "--smart-scan 1: kernel 6.6 has no smart_scan"),
+                           ("--max-page-sharing 16", "4.12", "--max-page-sharing 16: kernel 4.12 has no max_page_sharing")):
+    rc, out, err = run("scan", "--sample-pages", "0", *opt.split(), "--kernel-release", release, "/nonexistent.raw")
+    check(rc == 2 and said in err and len(err.splitlines()) == 1, f"{opt} on {release}, before the dumps: {rc} {err!r}")
 check_usage_error(["scan", "--smart-scan", "2", mixed], "--smart-scan", "--smart-scan 2")
 for extra, want in (([], "smart_scan 0"), (["--smart-scan", "1"], "smart_scan 1"),
                     (["--kernel-release", "6.6"], "no smart_scan (before 6.7)")):
