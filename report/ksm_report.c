@@ -153,7 +153,8 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 	if (dir_line(out, doc->ksm_dir, width) || values_table(out, "file", doc->sysfs, doc->nsysfs, width))
 		return -1;
 	if (pps >= 0 && report_wrappedf(out, width, "\n", "ksmd scans at most %.0f pages/s (pages_to_scan * 1000 / "
-					"sleep_millisecs), %.1f MiB/s of 4 KiB pages", pps, pps * 4096 / 1048576.0))
+					"sleep_millisecs), %.1f MiB/s of %u KiB pages", pps,
+					pps * doc->ksm_page_size / 1048576.0, doc->ksm_page_size / 1024))
 		return -1;
 	if (!doc->pid)
 		return 0;

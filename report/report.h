@@ -62,6 +62,7 @@ struct report_document {
 	const struct ksm_value *sysfs, *process;
 	size_t nsysfs, nprocess;
 	int pid;                            /* ksm: 0 without --pid */
+	unsigned ksm_page_size;             /* ksm: the kernel's page size, what ksmd scans */
 	const struct selfcheck_row *checks; /* selfcheck */
 	size_t nchecks;
 	const struct ceiling_report *ceiling; /* ceiling */
