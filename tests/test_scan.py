@@ -190,6 +190,7 @@ check(doc.get("schema") == "ksmbench-ksm/1" and doc["sysfs"]["pages_sharing"] ==
       and doc["sysfs"]["advisor_mode"] == "none" and doc["sysfs"]["new_counter"] == 3
       and "pages_shared" not in doc["sysfs"] and doc["max_pages_per_second"] == 5000
       and doc["process"] is None and "pages_sharing" in doc["meanings"], f"ksm json: {err!r} {doc}")
+PAGE = os.sysconf("SC_PAGE_SIZE")  # what ksmd scans: the rate in MiB/s is of these
 # A long directory name (CI's TMPDIR) must not take the meanings' room.
 long_fake = os.path.join(fake, "d" * 150)
 shutil.copytree(fake, long_fake)
@@ -200,6 +201,7 @@ for d in (fake, long_fake):
     cut = first.startswith("# " + d[:20]) and "..." in first and first.endswith("d" * 40)
     check(rc == 0 and (whole if d == fake else cut) and "further mappings of KSM pages" in out
           and "5000 pages/s" in out and "pages_volatile" not in out
+          and "%.1f MiB/s of %d KiB pages" % (5000 * PAGE / 1048576, PAGE // 1024) in " ".join(out.split())
           and max(len(l) for l in out.splitlines()) <= 100, f"ksm table: {err!r} {out!r}")
 rc, out, err = run("ksm", "--wide", env={"KSMBENCH_KSM_DIR": long_fake})
 check(rc == 0 and out.startswith("# " + long_fake + "\n"), f"ksm --wide: the directory whole: {err!r}")
