@@ -760,10 +760,23 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 			    "pages_to_scan %u, sleep_millisecs %u, %s", r->ndumps, kb_s(r->ndumps), r->page_size, rules,
 			    sharing, r->pages_to_scan, r->sleep_ms, smart))
 		return -1;
-	if (checksum_examined(r))
-		return 0;
-	return report_wrappedf(out, width, "# ", "note: that kernel's KSM checksums pages with %s, which -H left out: "
-			       "the checksum tables below are not KSM's", r->rules.checksum->name);
+	if (!checksum_examined(r) &&
+	    report_wrappedf(out, width, "# ", "note: that kernel's KSM checksums pages with %s, which -H left out: "
+			    "the checksum tables below are not KSM's", r->rules.checksum->name))
+		return -1;
+	if (r->capture_pages_to_scan_zero &&
+	    report_wrappedf(out, width, "# ", "note: the capture's pages_to_scan is 0 (ksmd scanned nothing): the "
+			    "cost is modelled at %u", r->pages_to_scan))
+		return -1;
+	for (size_t i = 0; i < r->ndumps; i++) {
+		const struct scan_dump *d = &r->dumps[i];
+		if (d->words_page_size && d->words_page_size != r->page_size &&
+		    report_wrappedf(out, width, "# ", "note: dump %zu's page words are for %u-byte pages, not %u: its "
+				    "volatile pages, THPs and PFNs are left out of the model", i + 1, d->words_page_size,
+				    r->page_size))
+			return -1;
+	}
+	return 0;
 }
 
 int scan_report_table(FILE *out, const struct report_document *doc)

@@ -87,6 +87,7 @@ static void note_dump(struct scan_dump *d, const struct page_source *src)
 		return;
 	d->captured = 1;
 	d->page_words = n->entries != NULL;
+	d->words_page_size = n->has_pages ? n->page_size : 0;
 	d->pfn_known = n->has_pages && (n->flags & KB_PAGES_PFN_KNOWN);
 	d->two_snapshots = n->has_pages && (n->flags & KB_PAGES_INTERVAL);
 	d->zero_page_mapped = n->zero_page_mapped;
@@ -299,6 +300,7 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 		r->max_page_sharing = (unsigned)d->ksm_max_page_sharing;
 	if (d && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && d->ksm_pages_to_scan > 0 && d->ksm_pages_to_scan <= UINT32_MAX)
 		r->pages_to_scan = (unsigned)d->ksm_pages_to_scan;
+	r->capture_pages_to_scan_zero = d && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && d->ksm_pages_to_scan == 0;
 	if (d && !(o->given & SCAN_GIVEN_SLEEP_MS) && d->ksm_sleep_ms >= 0 && d->ksm_sleep_ms <= UINT32_MAX)
 		r->sleep_ms = (unsigned)d->ksm_sleep_ms;
 	if (o->kernel_release ? ksm_rules_for(o->kernel_release, "option", &r->rules, err)

@@ -69,6 +69,7 @@ struct scan_dump {
 	/* A ksmbench capture's notes: */
 	int captured;           /* it has them */
 	int page_words;         /* with a word per page (PFN, THP, volatile) */
+	uint32_t words_page_size; /* the page size the words are for (0: none): unused at another */
 	int pfn_known, two_snapshots;
 	uint64_t pages_volatile, zero_page_mapped, interval_ns;
 	char kernel_release[128];
@@ -146,6 +147,7 @@ struct scan_result {
 	size_t sample_pages;           /* pages actually sampled and timed */
 	uint64_t working_set_bytes;
 	unsigned pages_to_scan, sleep_ms, max_page_sharing;
+	int capture_pages_to_scan_zero; /* the capture's was 0 (ksmd idle): pages_to_scan is the default */
 	uint32_t page_size;
 };
 

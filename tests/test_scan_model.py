@@ -326,6 +326,22 @@ check(d["pages_volatile"] == 3 and d["page_words"] and d["kernel_release"] == "6
 # Another page size: the words do not apply, the rest of the notes does.
 d = scan_json("--page-size", "8K", a)["dumps"][0]
 check(d["captured"] and not d["page_words"] and d["pages_volatile"] == 0, f"--page-size 8K: no page words: {d}")
+rc, out, err = run("scan", "--sample-pages", "0", "--page-size", "8K", b, a)
+text = " ".join(out.split())
+check(rc == 0 and text.count("page words are for 4096-byte pages, not 8192") == 2
+      and "note: dump 2's page words are for 4096-byte pages, not 8192: its volatile pages, THPs and PFNs are left out"
+      in text, f"--page-size 8K: the header says the words are left out, per dump: {out[:600]!r}")
+rc, out, err = run("scan", "--sample-pages", "0", a)
+check(rc == 0 and "page words are for" not in out, "at the capture's page size: no such note")
+# A capture of an idle ksmd (pages_to_scan 0): the default modelled, said.
+idle = temp_file(capture(B_PAGES, B_WORDS, settings={"pages_to_scan": 0}))
+rc, out, err = run("scan", "--sample-pages", "0", idle)
+check(rc == 0 and "pages_to_scan 100," in " ".join(out.split()[:40])
+      and "note: the capture's pages_to_scan is 0 (ksmd scanned nothing): the cost is modelled at 100"
+      in " ".join(out.split()), f"a capture with pages_to_scan 0: {out[:500]!r}")
+rc, out, err = run("scan", "--sample-pages", "0", "--pages-to-scan", "50", idle)
+check(rc == 0 and "pages_to_scan is 0" not in out, "--pages-to-scan given: no note")
+os.unlink(idle)
 # Without the notes (a plain core): no capture.
 d = scan_json(temp_file(elf([(0x1000, b"".join(B_PAGES))], physical=False)))["dumps"][0]
 check(not d["captured"] and d["pages_volatile"] is None and d["kernel_release"] is None, f"a core without notes: {d}")
