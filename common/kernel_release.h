@@ -12,9 +12,10 @@ struct kernel_release {
 	long major, minor, patch; /* patch 0 when the release has none */
 };
 
-/* MAJOR.MINOR[.PATCH] at the start of text (numbers of up to 6 digits), any
- * suffix that does not start with a digit ("-rc1", "-553.el8"): 0, or -1
- * where text does not start so. */
+/* MAJOR.MINOR[.PATCH] at the start of text (numbers of up to 6 digits), then
+ * any suffix that starts with neither a digit nor a dot ("-rc1", "-553.el8";
+ * a dot after MINOR must begin the patch number: "6.6." and "6.6.x" are not
+ * releases): 0, or -1 where text does not start so. */
 int kernel_release_parse(const char *text, struct kernel_release *r);
 
 /* r parsed from text, or NULL (the newest kernel) where text is NULL or does

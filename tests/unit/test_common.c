@@ -164,7 +164,8 @@ void test_common_kernel_release(void)
 	CHECK(kernel_release_parse("6", &r) == -1);
 	CHECK(kernel_release_parse("6.", &r) == -1);
 	CHECK(kernel_release_parse("-1.2", &r) == -1);
-	CHECK(kernel_release_parse("6.1.", &r) == -1);
+	CHECK(kernel_release_parse("6.1.", &r) == -1 && kernel_release_parse("6.6.x", &r) == -1);
+	CHECK(kernel_release_parse("6.6+", &r) == 0 && kernel_release_parse("6.6-x", &r) == 0);
 	CHECK(kernel_release_parse("6-1", &r) == -1 && kernel_release_parse("6_1.2", &r) == -1); /* a dot only */
 	CHECK(kernel_release_parse("1234567.1", &r) == -1); /* 7 digits */
 	CHECK(kernel_release_parse("6.99999999999999999999", &r) == -1);
