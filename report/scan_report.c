@@ -127,6 +127,9 @@ RECORD_GETTER(k_steady_summed, record_real(v, STEADY(w).checksummed))
 RECORD_GETTER(k_steady_skipped, SCAN_UP(w)->rules.smart_scan && record_real(v, STEADY(w).skipped))
 
 /* The first eight are the kernel's counters of the same names (the table's rows). */
+/* The first KSM_SYSFS_FIELDS of them are the kernel's counters, by its
+ * names: the table's rows, and those a release may lack. */
+#define KSM_SYSFS_FIELDS 8u /* pages_shared .. general_profit */
 static const struct record_field ksm_fields[] = {
 	{ .name = "pages_shared", .type = RECORD_UINT, .get = k_shared },
 	{ .name = "pages_sharing", .type = RECORD_UINT, .get = k_sharing },
@@ -541,7 +544,7 @@ static int counters_note(FILE *out, const struct scan_result *r, unsigned width)
 	char list[256] = "";
 	size_t n = 0;
 
-	for (unsigned i = 0; i < 8 && n < sizeof(list); i++) {
+	for (unsigned i = 0; i < KSM_SYSFS_FIELDS && n < sizeof(list); i++) {
 		const char *since = ksm_counter_missing(&r->rules, ksm_fields[i].name);
 		if (since)
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s from %s", n ? ", " : "",
@@ -566,7 +569,7 @@ static int ksm_table(FILE *out, const struct report_document *doc)
 	int rc = t && table_add_rowf(t, "KSM would leave", "use_zero_pages=0", "use_zero_pages=1") == 0 ? 0 : -1;
 	char a[32], b[32];
 
-	for (unsigned i = 0; rc == 0 && i < 8; i++) { /* pages_shared .. general_profit */
+	for (unsigned i = 0; rc == 0 && i < KSM_SYSFS_FIELDS; i++) {
 		const struct record_column c = { NULL, 'r', ksm_fields[i].name, 0, NULL, NULL };
 		record_cell(&c, &ksm_schema, &zp[0], a, sizeof(a));
 		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));

@@ -236,7 +236,7 @@ void ksm_model_apply(struct ksm_model *m, const struct census *c, const struct k
 			vanished = vanishing_zero_subpages(m, use_zero_pages);
 		}
 	}
-	census_ksm_model(c, rules->max_page_sharing ? max_page_sharing : 0, use_zero_pages, zeros - vanished, out);
+	census_ksm_model(c, max_page_sharing, use_zero_pages, zeros - vanished, out);
 	out->thp_zero_subpages = vanished;
 	out->pages_volatile = m->pages_volatile;
 	out->rmap_items = out->pages_shared + out->pages_sharing + out->pages_unshared + out->pages_volatile;

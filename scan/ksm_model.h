@@ -94,8 +94,9 @@ void ksm_model_add_volatile(struct ksm_model *m, uint64_t word);
 /* A new dump starts: no THP continues across it. */
 void ksm_model_next_dump(struct ksm_model *m);
 
-/* The counters for max_page_sharing and use_zero_pages under rules, from
- * the census and the recorded pages (their order is changed). */
+/* The counters for max_page_sharing (0: no limit, as before 4.13) and
+ * use_zero_pages under rules, from the census and the recorded pages
+ * (their order is changed). */
 void ksm_model_apply(struct ksm_model *m, const struct census *c, const struct ksm_rules *rules,
 		     unsigned max_page_sharing, int use_zero_pages, uint32_t page_size, struct census_ksm *out);
 
