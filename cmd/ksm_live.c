@@ -26,9 +26,8 @@ struct cold_cost {
 static int cold_cost(const char *cmd, struct cold_cost *c)
 {
 	const struct hash_impl *h = ksm_checksum_running();
-	struct kb_err err;
-
 	long page = sysconf(_SC_PAGESIZE); /* what ksmd checksums: the kernel's PAGE_SIZE */
+	struct kb_err err;
 
 	c->hash = h->name;
 	if (ksm_cost_cold_ns(h, page > 0 ? (uint32_t)page : 4096u, &c->ns, &err))

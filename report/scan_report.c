@@ -126,7 +126,6 @@ RECORD_GETTER(k_steady_summed, record_real(v, STEADY(w).checksummed))
 /* null where the release has no smart_scan, as its pages_skipped */
 RECORD_GETTER(k_steady_skipped, SCAN_UP(w)->rules.smart_scan && record_real(v, STEADY(w).skipped))
 
-/* The first eight are the kernel's counters of the same names (the table's rows). */
 /* The first KSM_SYSFS_FIELDS of them are the kernel's counters, by its
  * names: the table's rows, and those a release may lack. */
 #define KSM_SYSFS_FIELDS 8u /* pages_shared .. general_profit */
