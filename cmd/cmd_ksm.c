@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/duration_parse.h"
 #include "../common/size_parse.h"
@@ -148,8 +147,7 @@ int cmd_ksm(int argc, char **argv)
 		if (ksm_read_sysfs(doc.ksm_dir, sys, KSM_VALUES_MAX, &doc.nsysfs, &err) ||
 		    (doc.pid && ksm_read_process(doc.pid, proc, KSM_VALUES_MAX, &doc.nprocess, &err)))
 			rc = cli_fail("ksm", &err);
-		long page = sysconf(_SC_PAGESIZE);
-		doc.ksm_page_size = page > 0 ? (unsigned)page : 4096u;
+		doc.ksm_page_size = ksm_page_size();
 		doc.sysfs = sys;
 		doc.process = proc;
 		doc.wide = k.wide;

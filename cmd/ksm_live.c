@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "../scan/ksm_cost.h"
+#include "../scan/ksm_sysfs.h"
 #include "../scan/scan.h"
 #include "../scan/ksm_watch.h"
 #include "../scan/ksmd_profile.h"
@@ -26,11 +26,10 @@ struct cold_cost {
 static int cold_cost(const char *cmd, struct cold_cost *c)
 {
 	const struct hash_impl *h = ksm_checksum_running();
-	long page = sysconf(_SC_PAGESIZE); /* what ksmd checksums: the kernel's PAGE_SIZE */
 	struct kb_err err;
 
 	c->hash = h->name;
-	if (ksm_cost_cold_ns(h, page > 0 ? (uint32_t)page : 4096u, &c->ns, &err))
+	if (ksm_cost_cold_ns(h, ksm_page_size(), &c->ns, &err))
 		return cli_fail(cmd, &err);
 	return 0;
 }

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,4 +193,11 @@ int ksm_read_process_dir(const char *dir, struct ksm_value *out, size_t max, siz
 		return kb_fail(err, "%s has no KSM counters: the process has no user memory (a kernel thread, or "
 				    "exiting)", dir);
 	return 0;
+}
+
+unsigned ksm_page_size(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return page > 0 && page <= UINT32_MAX ? (unsigned)page : 4096u;
 }

@@ -20,6 +20,10 @@ struct ksm_value {
 	const char *meaning;  /* NULL for a file this program does not know */
 };
 
+/* The kernel's page size, the pages ksmd scans (4096 where sysconf
+ * cannot say). */
+unsigned ksm_page_size(void);
+
 /* Reads every regular file of dir (KSM_SYSFS_DIR): the known ones in a
  * fixed order, then the others by name. Fails if dir cannot be opened. */
 int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err);

@@ -303,10 +303,9 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 	r->capture_pages_to_scan_zero = d && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && d->ksm_pages_to_scan == 0;
 	if (d && !(o->given & SCAN_GIVEN_SLEEP_MS) && d->ksm_sleep_ms >= 0 && d->ksm_sleep_ms <= UINT32_MAX)
 		r->sleep_ms = (unsigned)d->ksm_sleep_ms;
-	if (o->kernel_release ? ksm_rules_for(o->kernel_release, "option", &r->rules, err)
-			      : ksm_rules_for(d ? d->kernel_release : NULL, "capture", &r->rules, err))
-		return -1;
-	if (option_conflicts(o, &r->rules, err))
+	/* A given release's rules were set (and its conflicts said) before the pass. */
+	if (!o->kernel_release && (ksm_rules_for(d ? d->kernel_release : NULL, "capture", &r->rules, err) ||
+				   option_conflicts(o, &r->rules, err)))
 		return -1;
 	if (!r->rules.max_page_sharing)
 		r->max_page_sharing = 0; /* no limit */
