@@ -4,7 +4,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,5 +198,5 @@ unsigned ksm_page_size(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
-	return page > 0 && page <= UINT32_MAX ? (unsigned)page : 4096u;
+	return page > 0 ? (unsigned)page : 4096u;
 }
