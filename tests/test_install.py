@@ -28,6 +28,11 @@ if groff:
     check(p.returncode == 0 and p.stderr == "", f"groff -man -ww -z: {p.stderr!r}")
     p = subprocess.run([groff, "-man", "-Tutf8", "-P-cbou", MAN], capture_output=True, text=True)
     page = p.stdout
+    # groff warns of neither: words an alternating macro (.BR, .RI) glued
+    # together, and a quote left over from one (a literal " after a closing
+    # quote)
+    glued = re.findall(r"\S*[a-z][.)]+[A-Z][a-z]+[A-Z]\S*|\S*\u201d[,;.]?\"\S*", page)
+    check(not glued, f"man page words glued by a macro: {glued[:3]}")
 else:
     page = open(MAN).read().replace("\\-", "-")
     print("groff not installed: the page is checked as source")
