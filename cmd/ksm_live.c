@@ -71,15 +71,17 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 		char cell[6][24];
 		for (size_t i = 0; i < 6; i++)
 			snprintf(cell[i], sizeof(cell[i]), counts[i] == KSM_SYSFS_MISSING ? "-" : "%lld", counts[i]);
-		char profit[32] = "", scanned[24] = "-", share[24] = "-";
+		char profit[32] = "", scanned[24] = "-", share[24] = "-", per_scan[24] = "-";
 		if (watch_profit(width))
 			snprintf(profit, sizeof(profit), " %12s", cell[5]);
 		if (r->pages_scanned_per_s >= 0) {
 			snprintf(scanned, sizeof(scanned), "%.0f", r->pages_scanned_per_s);
 			snprintf(share, sizeof(share), "%.3f", 100 * r->checksum_cpu_share_measured);
 		}
-		return printf("%7.2f %10s %8.1f %5lld %9.2f %8s %8s %8s %8s %8s%s %8s\n", r->seconds, scanned,
-			      r->merges_per_s, r->full_scans, r->full_scan_s, cell[0], cell[1], cell[2], cell[3], cell[4],
+		if (r->full_scan_s >= 0)
+			snprintf(per_scan, sizeof(per_scan), "%.2f", r->full_scan_s);
+		return printf("%7.2f %10s %8.1f %5lld %9s %8s %8s %8s %8s %8s%s %8s\n", r->seconds, scanned,
+			      r->merges_per_s, r->full_scans, per_scan, cell[0], cell[1], cell[2], cell[3], cell[4],
 			      profit, share) < 0;
 	}
 	cJSON *o = cJSON_CreateObject();
@@ -99,7 +101,10 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 		cJSON_AddNullToObject(o, "pages_checksummed_per_second");
 	cJSON_AddNumberToObject(o, "merges_per_second", r->merges_per_s);
 	cJSON_AddNumberToObject(o, "full_scans", (double)r->full_scans);
-	cJSON_AddNumberToObject(o, "full_scan_seconds", r->full_scan_s);
+	if (r->full_scan_s >= 0)
+		cJSON_AddNumberToObject(o, "full_scan_seconds", r->full_scan_s);
+	else
+		cJSON_AddNullToObject(o, "full_scan_seconds");
 	const char *names[] = { "pages_shared", "pages_sharing", "pages_unshared", "pages_volatile", "ksm_zero_pages",
 				"general_profit", "pages_to_scan", "sleep_millisecs" };
 	long long vals[] = { b->pages_shared, b->pages_sharing, b->pages_unshared, b->pages_volatile,

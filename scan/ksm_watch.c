@@ -86,7 +86,7 @@ void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, d
 	r->pages_skipped_per_s = skipped >= 0 ? (double)skipped / s : -1;
 	r->merges_per_s = (double)((b->pages_sharing + zero_b) - (a->pages_sharing + zero_a)) / s;
 	r->full_scans = b->full_scans - a->full_scans;
-	r->full_scan_s = r->full_scans > 0 ? r->seconds / (double)r->full_scans : 0;
+	r->full_scan_s = r->full_scans > 0 ? r->seconds / (double)r->full_scans : -1;
 	r->pages_checksummed_per_s =
 		scanned >= 0 ? ksm_checksummed_per_s(b, r->pages_scanned_per_s, skipped > 0 ? (double)skipped / s : 0)
 			     : -1;

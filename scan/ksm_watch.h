@@ -20,7 +20,7 @@ struct ksm_rates {
 	double pages_checksummed_per_s;
 	double merges_per_s;     /* change of pages_sharing + ksm_zero_pages per second (< 0: unmerging) */
 	long long full_scans;    /* finished in the interval */
-	double full_scan_s;      /* seconds per full scan in the interval, 0 when none finished */
+	double full_scan_s;      /* seconds per full scan in the interval, -1 when none finished */
 	/* ksmd's checksumming share of a CPU: at the measured rate of pages
 	 * checksummed (< 0: unknown, as the rate), and at the settings (every
 	 * page checksummed: N c / (N c + S)). */

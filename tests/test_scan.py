@@ -250,6 +250,13 @@ row = json.loads(out) if rc == 0 else {}
 check(row.get("pages_to_scan") == 4294967296 and row.get("checksum_cpu_share_settings", 0) > 0.99
       and "pages_skipped_per_second" in row and row["pages_skipped_per_second"] is None,
       f"--watch: pages_to_scan past 32 bits: {err!r} {row}")
+# No full scan ended in the interval (the fake counters stand still): no
+# seconds per scan, null and "-" (it read 0, a scan in no time).
+check("full_scan_seconds" in row and row["full_scan_seconds"] is None and row.get("full_scans") == 0,
+      f"--watch: no full scan ended: full_scan_seconds null: {row}")
+rc, out, err = run("ksm", "--watch", "100ms", "--count", "1", env={"KSMBENCH_KSM_DIR": fake})
+rows = [l.split() for l in out.splitlines() if l[:8].strip().replace(".", "").isdigit()]
+check(rc == 0 and len(rows) == 1 and rows[0][3:5] == ["0", "-"], f"--watch table: no full scan ended: '-': {out!r}")
 for label, change in (("the directory gone", lambda d: shutil.rmtree(d)),
                       ("pages_scanned back", lambda d: open(os.path.join(d, "pages_scanned"), "w").write("5\n"))):
     watched = tempfile.mkdtemp(prefix="ksmbench-ksmwatch-")
