@@ -56,7 +56,7 @@ const struct hash_impl hash_crc32c_3way = {
 	.description = "CRC-32C, the kernel's crc32c_x86_3way: 3 crc32q lanes of up to 1 KiB + pclmulqdq, from 512 B",
 	.family = "crc32c",
 	.bits = 32,
-	.provenance = "in-tree",
+	.provenance = "ksmbench",
 	.kernel = { "crc32c() -> crc32c_x86_3way() (crc_pcl() before 6.14)", "3.8", NULL,
 		    "x86-64 from 512 bytes (crc_pcl in the crc32c-intel driver until 6.13, crc32c_x86_3way() "
 		    "in the CRC library since 6.14); since 6.17 only where AVX-512 is not good" },

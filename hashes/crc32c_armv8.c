@@ -87,7 +87,7 @@ const struct hash_impl hash_crc32c_armv8 = {
 	.description = "CRC-32C, 3 interleaved Armv8 crc32cx streams from 512 B, PMULL recombination (arm64)",
 	.family = "crc32c",
 	.bits = 32,
-	.provenance = "in-tree",
+	.provenance = "ksmbench",
 	.kernel = { "crc32c() (arm64)", "3.19", NULL,
 		    "arm64: crc32cx instructions (the crc32c-arm64-hw driver since 3.19, arch/arm64/lib/crc32.S "
 		    "since 4.20); since 6.13 the kernel interleaves 4 streams with PMULL from "

@@ -41,7 +41,7 @@ const struct hash_impl hash_crc32c_fused6 = {
 		       "(ours)",
 	.family = "crc32c",
 	.bits = 32,
-	.provenance = "in-tree",
+	.provenance = "ksmbench",
 	.kernel = { NULL, NULL, NULL, HASH_KERNEL_NOTE_FUSED },
 	.scheme = HASH_SCHEME_CRC_CLMUL,
 	.vector_bytes = 64,

@@ -56,7 +56,7 @@ const struct hash_impl hash_crc32c_generic = {
 	.description = "CRC-32C, portable slice-by-8 tables (the kernel's crc32c without hardware)",
 	.family = "crc32c",
 	.bits = 32,
-	.provenance = "in-tree",
+	.provenance = "ksmbench",
 	.kernel = { "crc32c()", NULL, NULL,
 		    "the kernel's portable crc32c, where the CPU has no crc32 instruction: slice-by-8 tables as in "
 		    "lib/crc32.c's default (by 3.8; crypto/crc32c.c used a byte-at-a-time table before, and so does "

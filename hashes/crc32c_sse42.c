@@ -43,7 +43,7 @@ const struct hash_impl hash_crc32c_sse42 = {
 	.description = "CRC-32C, one stream of the SSE4.2 crc32 instruction (kernel, below 512 B)",
 	.family = "crc32c",
 	.bits = 32,
-	.provenance = "in-tree",
+	.provenance = "ksmbench",
 	.kernel = { "crc32c()", NULL, NULL,
 		    "x86: the inline crc32 loop below 512 bytes (and on 32-bit x86, crc32l, at every length)" },
 	.scheme = HASH_SCHEME_CRC_1WAY,

@@ -56,7 +56,7 @@ const struct hash_impl hash_crc32c_vpclmul = {
 	.description = "CRC-32C, VPCLMULQDQ folding on 512-bit registers, 256 B a step (kernel 6.17, AVX-512)",
 	.family = "crc32c",
 	.bits = 32,
-	.provenance = "in-tree",
+	.provenance = "ksmbench",
 	.kernel = { "crc32c() -> crc32_lsb_vpclmul_avx512()", "6.17", NULL,
 		    "x86-64 from 512 bytes where AVX-512 is good (VPCLMULQDQ, AVX512BW/VL, not PREFER_YMM): "
 		    "Zen 4+, Sapphire Rapids+; same scheme, our own code" },

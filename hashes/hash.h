@@ -39,7 +39,7 @@ struct hash_impl {
 	const char *description; /* one line */
 	const char *family;      /* implementations of one function share it */
 	unsigned bits;           /* output width */
-	const char *provenance;  /* "in-tree" or a library key of common/versions.h */
+	const char *provenance;  /* "ksmbench" (written here) or a library key of common/versions.h */
 	uint32_t cpu_needs;      /* enum cpu_feature bits */
 	unsigned len_multiple;   /* inputs must be a multiple of this many bytes */
 	hash_fn fn;

@@ -75,10 +75,12 @@ const struct hash_impl hash_jhash2 = {
 	.description = "kernel jhash2(page, len/4, 17): KSM's checksum until Linux 4.20",
 	.family = "jhash2",
 	.bits = 32,
-	.provenance = "in-tree",
-	.kernel = { "jhash2()", "2.6.38", "4.20",
+	.provenance = "ksmbench",
+	/* jhash.h keeps jhash2() after KSM left it: the kernel still has it. */
+	.kernel = { "jhash2()", "2.6.38", NULL,
 		    "KSM's page checksum, jhash2(page, PAGE_SIZE / 4, 17), from 2.6.38 (jhash.h became lookup3; "
-		    "jhash2-lookup2 before) until commit 59e1a2f4bf83 moved it to xxhash() in 5.0" },
+		    "jhash2-lookup2 before) until commit 59e1a2f4bf83 moved it to xxhash() in 5.0 (4.20 the last); "
+		    "jhash2() itself stays in include/linux/jhash.h" },
 	.len_multiple = 4,
 	.fn = ksm_jhash2,
 };

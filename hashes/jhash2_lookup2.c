@@ -69,7 +69,7 @@ const struct hash_impl hash_jhash2_lookup2 = {
 	.description = "kernel jhash2(page, len/4, 17) as in Linux 2.6.32-2.6.37 (lookup2): KSM's first checksum",
 	.family = "jhash2-lookup2",
 	.bits = 32,
-	.provenance = "in-tree",
+	.provenance = "ksmbench",
 	.kernel = { "jhash2()", "2.6.32", "2.6.37",
 		    "KSM's page checksum in its first releases: jhash.h was Bob Jenkins' lookup2 until 2.6.38 "
 		    "replaced it with lookup3 (the jhash2 entry)" },

@@ -91,7 +91,7 @@ const char *hash_unavailable_reason(const struct hash_impl *h, char *buf, size_t
 		/* Code not built: a library the build did not find, or code for
 		 * another architecture (whose features may well be present). */
 		const char *version = kb_library_version(r->provenance);
-		if (strcmp(r->provenance, "in-tree") != 0 && (!version || !*version))
+		if (strcmp(r->provenance, "ksmbench") != 0 && (!version || !*version))
 			snprintf(buf, size, "not in this build (%s was not found)", r->provenance);
 		else
 			snprintf(buf, size, "not built for this architecture");

@@ -268,8 +268,8 @@ static int footer(FILE *out, const struct report_document *doc, unsigned width)
 		rc = report_wrappedf(out, width, "", "The kernel's crc32c() on this CPU at 4 KiB: %s (%s; release %s%s).",
 				     k->name, why, doc->kernel_release ? doc->kernel_release : "unknown: the newest",
 				     kernel_release_checked_note(doc->kernel_release)) ||
-		     (!doc->wide && report_wrapped(out, "", "KERNEL: releases that run it (KSM used jhash2, lookup2's "
-						   "before 2.6.38, then xxhash); --wide for details.", width));
+		     (!doc->wide && report_wrapped(out, "", "KERNEL: releases that have it (KSM's checksum: jhash2, "
+						   "lookup2's before 2.6.38, xxhash from 5.0); --wide for details.", width));
 	return rc ? -1 : 0;
 }
 

@@ -44,7 +44,7 @@ void test_registry_lookup(void)
 	hash_hex(&hash_crc32c_generic, "", 0, hex);
 	CHECK_STR(hex, "00000000");
 
-	CHECK_STR(hash_provenance(&hash_jhash2, prov, sizeof(prov)), "in-tree");
+	CHECK_STR(hash_provenance(&hash_jhash2, prov, sizeof(prov)), "ksmbench");
 	CHECK(strncmp(hash_provenance(&hash_xxh64, prov, sizeof(prov)), "libxxhash 0.", 12) == 0);
 	CHECK(strncmp(hash_provenance(&hash_xxhash, prov, sizeof(prov)), "alias of xxh", 12) == 0);
 
