@@ -212,6 +212,10 @@ static int top_contents(const struct scan_options *o, struct census *c, struct s
 	}
 	size_t k = census_top(c, best, n), out = 0, zero_done = 0;
 	uint64_t zeros = census_counts(c)->zero_pages;
+	/* A content of one copy is not duplicated (the zero content is kept:
+	 * with use_zero_pages one zero page is merged too). */
+	while (k > 0 && best[k - 1].count < 2)
+		k--;
 	for (size_t i = 0; i <= k && out < n; i++) {
 		if (!zero_done && zeros && (i == k || zeros >= best[i].count)) {
 			struct scan_top *t = &r->top[out++];

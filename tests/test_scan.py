@@ -54,6 +54,9 @@ if d:
     check(d["census"]["spilled_pages"] == 0 and d["census"]["compares"] == 8, f"census {d['census']}")
     top = d["top"]
     check([x["count"] for x in top] == [6, 4, 3, 2], f"top counts {top}")
+    # Asked for more: the contents of one copy are not listed.
+    more = scan_json("--sample-pages", "0", "--top", "20", raw_path, elf_path)
+    check(more and [x["count"] for x in more["top"]] == [6, 4, 3, 2], f"--top 20: duplicated contents only: {more and more['top']}")
     check(top[1]["zero_page"] and top[2]["single_byte"] and top[2]["byte_value"] == 0x5A
           and not top[0]["single_byte"], f"top contents {top}")
     h = d["hashes"][0]
