@@ -117,8 +117,8 @@ static void tell_interval(const struct capture_interval *iv)
 {
 	if (iv->automatic)
 		fprintf(stderr, "capture: interval %.3f s: one full KSM scan of %llu pages at pages_to_scan %ld, "
-			"sleep_millisecs %ld%s\n", (double)iv->ns / 1e9, (unsigned long long)iv->pages,
-			iv->pages_to_scan, iv->sleep_ms, iv->clamped ? " (clamped to 50 ms .. 10 s)" : "");
+			"sleep_millisecs %ld (HZ %u)%s\n", (double)iv->ns / 1e9, (unsigned long long)iv->pages,
+			iv->pages_to_scan, iv->sleep_ms, iv->hz, iv->clamped ? " (clamped to 50 ms .. 10 s)" : "");
 	else
 		fprintf(stderr, "capture: interval %.3f s between the two snapshots\n", (double)iv->ns / 1e9);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/duration_parse.h"
+#include "../common/kernel_timer.h"
 #include "../common/size_parse.h"
 #include "../report/text_wrap.h"
 #include "../scan/ksm_sysfs.h"
@@ -148,6 +149,7 @@ int cmd_ksm(int argc, char **argv)
 		    (doc.pid && ksm_read_process(doc.pid, proc, KSM_VALUES_MAX, &doc.nprocess, &err)))
 			rc = cli_fail("ksm", &err);
 		doc.ksm_page_size = ksm_page_size();
+		doc.ksm_schedule = ksmd_schedule_running(0, 0);
 		doc.sysfs = sys;
 		doc.process = proc;
 		doc.wide = k.wide;

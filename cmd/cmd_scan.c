@@ -32,6 +32,8 @@ static void usage(void)
 	       "                         2.6.38); 'xxh*' is a glob\n"
 	       "  --pages-to-scan N      ksmd's pages per batch (default: the capture's, else 100)\n"
 	       "  --sleep-ms N           ksmd's sleep between batches in ms (default: the capture's, else 20)\n"
+	       "  --hz N                 the kernel's CONFIG_HZ, which ksmd's sleep is rounded to (default:\n"
+	       "                         the capture's, else 250)\n"
 	       "  --max-page-sharing N   mappings per KSM page (default: the capture's, else 256;\n"
 	       "                         0: no limit, as before 4.13)\n"
 	       "  --smart-scan 0|1       smart_scan's skipping in the cost once merged (default: the\n"
@@ -88,13 +90,14 @@ struct scan_cli {
 	int cpu, wide;
 };
 
-enum { O_PTS = 256, O_SLEEP, O_MPS, O_SMART, O_KREL, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP, O_WIN, O_SEED,
+enum { O_PTS = 256, O_SLEEP, O_HZ, O_MPS, O_SMART, O_KREL, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP, O_WIN, O_SEED,
        O_CPU, O_FMT, O_WIDE };
 
 static const struct option options[] = {
 	{ "hash", required_argument, NULL, 'H' },
 	{ "pages-to-scan", required_argument, NULL, O_PTS },
 	{ "sleep-ms", required_argument, NULL, O_SLEEP },
+	{ "hz", required_argument, NULL, O_HZ },
 	{ "max-page-sharing", required_argument, NULL, O_MPS },
 	{ "smart-scan", required_argument, NULL, O_SMART },
 	{ "kernel-release", required_argument, NULL, O_KREL },
@@ -147,6 +150,9 @@ static int parse_model(int c, const char *arg, struct scan_options *o)
 	case O_SLEEP:
 		o->given |= SCAN_GIVEN_SLEEP_MS;
 		return number_u("--sleep-ms", arg, 0, UINT32_MAX, &o->sleep_ms);
+	case O_HZ:
+		o->given |= SCAN_GIVEN_HZ;
+		return number_u("--hz", arg, KERNEL_HZ_MIN, KERNEL_HZ_MAX, &o->hz);
 	case O_KREL:
 		return run_cli_parse_kernel_release("scan", arg, &o->kernel_release);
 	case O_MPS:

@@ -56,6 +56,10 @@ static void usage(void)
 	       "                        from the caches; else 4x the last-level cache, 64M..2G)\n"
 	       "  --seed N              seed of the random pages, visiting order and rounds' order\n"
 	       "                        (default 1)\n"
+	       "  --pages-to-scan N     ksmd's pages a batch, for its style and the verdict's price\n"
+	       "                        (default: /sys/kernel/mm/ksm's, or 100; 1 to %u)\n"
+	       "  --sleep-ms S          ksmd's sleep after a batch (default: sysfs's, or 20; at most\n"
+	       "                        %u)\n"
 	       "  --kernel-release R    the kernel rows and verdict of release R: KSM's checksum\n"
 	       "                        then, the kernel's crc32c then on this CPU, the rows it\n"
 	       "                        lacks marked (default: the running kernel's)\n"
@@ -71,8 +75,8 @@ static void usage(void)
 	       "  --no-ceiling          do not measure this CPU's limits first (about 1.2 s)\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
 	       "and the exit status is 130 (143).\n",
-	       run_cli_formats(REPORT_THREAD), THREAD_PROCESSES_DEFAULT, THREAD_ROUNDS_DEFAULT,
-	       run_cli_format_list(REPORT_THREAD));
+	       run_cli_formats(REPORT_THREAD), THREAD_PROCESSES_DEFAULT, THREAD_ROUNDS_DEFAULT, BENCH_KSMD_PAGES_MAX,
+	       BENCH_KSMD_SLEEP_MS_MAX, run_cli_format_list(REPORT_THREAD));
 }
 
 struct thread_opts {
@@ -89,10 +93,27 @@ struct thread_opts {
 	struct bench_step steps[2];
 };
 
+/* --pages-to-scan (pages) or --sleep-ms into k, within what the ksmd
+ * timer runs (bench's limits). */
+static int parse_setting(int pages, const char *arg, struct ksmd_settings *k)
+{
+	struct kb_err err;
+	uint64_t v;
+
+	if (kb_parse_uint(arg, pages ? BENCH_KSMD_PAGES_MAX : BENCH_KSMD_SLEEP_MS_MAX, &v, &err) || (pages && v == 0))
+		return pages ? cli_error("thread", "--pages-to-scan: a count from 1 to %u", BENCH_KSMD_PAGES_MAX)
+			     : cli_error("thread", "--sleep-ms: %s", err.msg);
+	*(pages ? &k->pages_to_scan : &k->sleep_ms) = (unsigned)v;
+	k->from = "options";
+	k->dir = NULL;
+	return 0;
+}
+
 /* 0, an exit code, or -1 after --help. */
 static int parse(int argc, char **argv, struct thread_opts *o)
 {
-	enum { O_REP = 256, O_WIN, O_HZ, O_WS, O_SEED, O_CPU, O_FMT, O_NOCEIL, O_PROC, O_WIDE, O_APART, O_B2B, O_KREL };
+	enum { O_REP = 256, O_WIN, O_HZ, O_WS, O_SEED, O_CPU, O_FMT, O_NOCEIL, O_PROC, O_WIDE, O_APART, O_B2B, O_KREL,
+	       O_PAGES, O_SLEEP };
 	static const struct option opts[] = {
 		{ "repeat", required_argument, NULL, O_REP },  { "window", required_argument, NULL, O_WIN },
 		{ "hz", required_argument, NULL, O_HZ },       { "working-set", required_argument, NULL, O_WS },
@@ -102,6 +123,7 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, { "processes", required_argument, NULL, O_PROC },
 		{ "wide", no_argument, NULL, O_WIDE },         { "apart", no_argument, NULL, O_APART },
 		{ "back-to-back", no_argument, NULL, O_B2B }, { "kernel-release", required_argument, NULL, O_KREL },
+		{ "pages-to-scan", required_argument, NULL, O_PAGES }, { "sleep-ms", required_argument, NULL, O_SLEEP },
 		CMD_EXPORT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -128,6 +150,8 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 		case O_APART: apart = 1; break;
 		case O_B2B: back_to_back = 1; break;
 		case O_KREL: rc = run_cli_parse_kernel_release("thread", optarg, &o->kernel_release); break;
+		case O_PAGES:
+		case O_SLEEP: rc = parse_setting(c == O_PAGES, optarg, &o->ksmd); break;
 		default:
 			if (!cmd_exports_option(c, optarg, &o->exports))
 				return cli_bad_option("thread", argv, optopt);
@@ -135,6 +159,7 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 	}
 	if (rc == 0 && optind < argc)
 		rc = cli_error("thread", "unexpected argument '%s'", argv[optind]);
+	ksmd_settings_cycle(&o->ksmd, &ksm->cfg);
 	if (rc == 0)
 		rc = run_cli_spacing("thread", apart, back_to_back, ksm->cfg.timer, &ksm->cfg);
 	struct kb_err err;
@@ -208,7 +233,12 @@ static int report(const struct thread_opts *o, struct bench_context *ctx, struct
 {
 	struct thread_row rows[THREAD_MAX];
 	struct thread_verdict verdict;
-	const struct thread_ksmd ksmd = { o->ksmd.pages_to_scan, o->ksmd.sleep_ms, o->ksmd.dir };
+	struct kernel_release release;
+	struct thread_ksmd ksmd = { ksmd_schedule_running(o->ksmd.pages_to_scan, o->ksmd.sleep_ms), o->ksmd.from,
+				    o->ksmd.dir };
+	/* The timer wheel of the release the verdict is of. */
+	ksmd.s.wheel_rounds_up = kernel_release_at_least(kernel_release_or_newest(o->kernel_release, &release),
+							 KERNEL_TIMER_WHEEL_ROUNDS_UP_SINCE);
 
 	/* After an interruption the rows not measured have no figures. */
 	thread_rows_build(c, n, r->items, r->n, rows);
@@ -238,7 +268,6 @@ static void defaults(struct thread_opts *o)
 	ksmd_settings_read(&o->ksmd);
 	o->steps[1].cfg.timer = BENCH_TIMER_KSMD;
 	o->steps[1].cfg.window_ns = THREAD_KSMD_WINDOW_NS;
-	ksmd_settings_cycle(&o->ksmd, &o->steps[1].cfg);
 	o->steps[1].set.flushed = bench_timer_flushes(&o->steps[1].cfg);
 	o->steps[1].name = "ksmd ns/page";
 	o->steps[1].building_note = "building the cold working set";

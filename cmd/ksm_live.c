@@ -248,10 +248,7 @@ static void profile_text(const struct ksmd_profile *p, const struct cold_cost *c
 			 measured);
 	report_wrappedf(stdout, width, "", "model: scan's cold %s cost %.1f ns/page; %s; at pages_to_scan %ld / "
 			"sleep %ld ms the model's checksum share of a CPU is %.3f%%", c->hash, c->ns, ksmd_cost,
-			p->pages_to_scan, p->sleep_ms,
-			p->pages_to_scan > 0 && p->sleep_ms >= 0
-				? 100 * scan_ksmd_cpu_share((double)p->pages_to_scan, (double)p->sleep_ms, c->ns, 1.0)
-				: 0);
+			p->pages_to_scan, p->sleep_ms, 100 * ksm_settings_cpu_share(p->pages_to_scan, p->sleep_ms, c->ns));
 	profile_top(p, width);
 }
 

@@ -23,9 +23,9 @@ void ksmd_settings_read(struct ksmd_settings *k)
 		got += v[i] >= (i ? 0 : 1) && v[i] <= UINT_MAX;
 	}
 	if (got == 2)
-		*k = (struct ksmd_settings){ (unsigned)v[0], (unsigned)v[1], dir };
+		*k = (struct ksmd_settings){ (unsigned)v[0], (unsigned)v[1], "sysfs", dir };
 	else
-		*k = (struct ksmd_settings){ BENCH_KSMD_PAGES_DEFAULT, BENCH_KSMD_SLEEP_MS_DEFAULT, NULL };
+		*k = (struct ksmd_settings){ BENCH_KSMD_PAGES_DEFAULT, BENCH_KSMD_SLEEP_MS_DEFAULT, "defaults", NULL };
 }
 
 void ksmd_settings_cycle(const struct ksmd_settings *k, struct bench_config *cfg)

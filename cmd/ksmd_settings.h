@@ -7,7 +7,8 @@
 
 struct ksmd_settings {
 	unsigned pages_to_scan, sleep_ms;
-	const char *dir; /* the directory both were read from; NULL: the defaults */
+	const char *from; /* "sysfs", "defaults", or "options" (a command's own) */
+	const char *dir;  /* with "sysfs": the directory both were read from */
 };
 
 void ksmd_settings_read(struct ksmd_settings *k);

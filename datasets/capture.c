@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "../common/kernel_timer.h"
 #include "capture_note.h"
 #include "file_input.h"
 
@@ -549,8 +550,8 @@ static long ksm_setting(const char *name)
 
 /* One full KSM scan of every captured page: pages / pages_to_scan + 1
  * batches (the call that finds the scan's end ends a batch of its own, as
- * ksm_scan_batches() in scan/ksm_model.h says), sleep_millisecs after each
- * (the checksumming time is left out). */
+ * ksm_scan_batches() in scan/ksm_model.h says), each ksmd's period at
+ * sleep_millisecs and this kernel's HZ (the checksumming time is left out). */
 static void choose_interval(struct capture_job *jobs, size_t n, const struct capture_options *o,
 			    struct capture_interval *iv)
 {
@@ -567,8 +568,10 @@ static void choose_interval(struct capture_job *jobs, size_t n, const struct cap
 		iv->pages_to_scan = 100;
 	if (iv->sleep_ms < 0)
 		iv->sleep_ms = 20;
+	struct ksmd_schedule k = ksmd_schedule_running((unsigned)iv->pages_to_scan, (unsigned)iv->sleep_ms);
+	iv->hz = k.hz;
 	uint64_t batches = iv->pages / (uint64_t)iv->pages_to_scan + 1;
-	iv->ns = batches * (uint64_t)iv->sleep_ms * 1000000u;
+	iv->ns = batches * (uint64_t)ksmd_batch_period_ns(&k, 0);
 	if (iv->ns < CAPTURE_INTERVAL_MIN_NS || iv->ns > CAPTURE_INTERVAL_MAX_NS) {
 		iv->ns = iv->ns < CAPTURE_INTERVAL_MIN_NS ? CAPTURE_INTERVAL_MIN_NS : CAPTURE_INTERVAL_MAX_NS;
 		iv->clamped = 1;

@@ -62,6 +62,7 @@ struct capture_interval {
 	int automatic, clamped;
 	uint64_t pages;
 	long pages_to_scan, sleep_ms;
+	unsigned hz;
 };
 
 /* Captures every job, all with one interval: the layouts first (which

@@ -10,7 +10,7 @@
 void capture_note_init(struct capture_note *n)
 {
 	memset(n, 0, sizeof(*n));
-	n->max_page_sharing = n->use_zero_pages = n->pages_to_scan = n->sleep_millisecs = n->smart_scan = -1;
+	n->max_page_sharing = n->use_zero_pages = n->pages_to_scan = n->sleep_millisecs = n->smart_scan = n->hz = -1;
 }
 
 static void system_value(struct capture_note *n, const char *key, const char *value)
@@ -18,7 +18,7 @@ static void system_value(struct capture_note *n, const char *key, const char *va
 	struct { const char *key; long long *to; } nums[] = {
 		{ "ksm.max_page_sharing", &n->max_page_sharing }, { "ksm.use_zero_pages", &n->use_zero_pages },
 		{ "ksm.pages_to_scan", &n->pages_to_scan }, { "ksm.sleep_millisecs", &n->sleep_millisecs },
-		{ "ksm.smart_scan", &n->smart_scan },
+		{ "ksm.smart_scan", &n->smart_scan }, { "hz", &n->hz },
 	};
 	char *end;
 

@@ -1,7 +1,7 @@
 /* The notes ksmbench capture writes into its ELF cores (name "KSMBENCH",
  * in one PT_NOTE before the data), and their parser for the ELF reader:
  *   KB_NOTE_SYSTEM: text lines "key=value", the first "ksmbench-system/1":
- *     the kernel release, the page size, the KSM settings of the moment;
+ *     the kernel release, the page size, HZ, the KSM settings of the moment;
  *   KB_NOTE_PAGES: a header, then one 64-bit entry per page written, in
  *     file order (the reader's page index): PFN and flags (KB_PAGE_*).
  * Every field is in the core's byte order. docs/dump-formats.md has the
@@ -40,6 +40,7 @@ struct capture_note {
 	int has_system, has_pages;
 	char kernel_release[128];
 	long long max_page_sharing, use_zero_pages, pages_to_scan, sleep_millisecs, smart_scan; /* -1: unknown */
+	long long hz; /* the kernel's HZ, -1: unknown (captures before 2026-12-06) */
 	uint32_t flags, page_size;
 	uint64_t pages, zero_page_mapped, interval_ns;
 	uint64_t *entries; /* pages of them, or NULL */

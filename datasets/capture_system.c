@@ -1,5 +1,5 @@
 /* The system note of a capture (capture_note.h): the kernel release, the
- * page size, the THP mode and the KSM settings when the core is written,
+ * page size, HZ, the THP mode and the KSM settings when the core is written,
  * read from uname and /sys/kernel/mm (a setting the kernel lacks is left
  * out). */
 #include "capture.h"
@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "../common/kernel_timer.h"
 #include "capture_note.h"
 
 static const char *const ksm_settings[] = {
@@ -51,6 +52,9 @@ size_t capture_system_text(char *buf, size_t cap)
 		n += (size_t)snprintf(buf + n, cap - n, "kernel_release=%s\nmachine=%s\n", u.release, u.machine);
 	if (n < cap)
 		n += (size_t)snprintf(buf + n, cap - n, "page_size=%ld\n", sysconf(_SC_PAGESIZE));
+	unsigned hz = kernel_hz_running();
+	if (hz && n < cap)
+		n += (size_t)snprintf(buf + n, cap - n, "hz=%u\n", hz);
 	if (n < cap && sysfs_value("/sys/kernel/mm/transparent_hugepage/enabled", value, sizeof(value)) == 0)
 		n += (size_t)snprintf(buf + n, cap - n, "thp.enabled=%s\n", value);
 	for (size_t i = 0; i < sizeof(ksm_settings) / sizeof(ksm_settings[0]) && n < cap; i++) {

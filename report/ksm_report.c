@@ -1,5 +1,6 @@
 /* The ksm document: every file of /sys/kernel/mm/ksm this kernel has with
  * its meaning, the scan rate it implies, and one process's KSM counters. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,15 +20,39 @@ static const struct ksm_value *find(const struct ksm_value *v, size_t n, const c
 	return NULL;
 }
 
-/* ksmd scans at most pages_to_scan pages per sleep_millisecs; -1 if unknown. */
-static double pages_per_second(const struct report_document *doc)
+/* ksmd's schedule at the settings read, with the running kernel's HZ and
+ * timer wheel (doc->ksm_schedule); 0 when a setting is unknown or its sleep
+ * is 0 (no limit then but ksmd's own work). */
+static int schedule(const struct report_document *doc, struct ksmd_schedule *k)
 {
 	const struct ksm_value *pts = find(doc->sysfs, doc->nsysfs, "pages_to_scan");
 	const struct ksm_value *sl = find(doc->sysfs, doc->nsysfs, "sleep_millisecs");
 
-	if (!pts || !sl || !pts->is_number || !sl->is_number || sl->number <= 0)
-		return -1;
-	return (double)pts->number * 1000.0 / (double)sl->number;
+	if (!pts || !sl || !pts->is_number || !sl->is_number || sl->number <= 0 || sl->number > UINT_MAX ||
+	    pts->number < 0)
+		return 0;
+	*k = doc->ksm_schedule;
+	k->pages_to_scan = (uint64_t)pts->number;
+	k->sleep_ms = (unsigned)sl->number;
+	return 1;
+}
+
+/* ksmd's sleep as the kernel takes it: a batch's period without its work;
+ * -1 if unknown. */
+static double sleep_taken_ms(const struct report_document *doc)
+{
+	struct ksmd_schedule k;
+
+	return schedule(doc, &k) ? ksmd_batch_period_ns(&k, 0) / 1e6 : -1;
+}
+
+/* ksmd scans at most pages_to_scan pages a batch, a batch every sleep as
+ * taken; -1 if unknown. */
+static double pages_per_second(const struct report_document *doc)
+{
+	struct ksmd_schedule k;
+
+	return schedule(doc, &k) ? (double)k.pages_to_scan * 1e3 / sleep_taken_ms(doc) : -1;
 }
 
 /* A counter as a map entry: a number where the file holds one. */
@@ -73,6 +98,8 @@ RECORD_GETTER(k_schema, record_str(v, "ksmbench-ksm/1"))
 RECORD_GETTER(k_dir, record_str(v, DOC(w)->ksm_dir))
 RECORD_GETTER(k_sysfs, entry(&DOC(w)->sysfs[w->index], v))
 RECORD_GETTER(k_rate, pages_per_second(DOC(w)) >= 0 && record_real(v, pages_per_second(DOC(w))))
+RECORD_GETTER(k_hz, record_uint(v, DOC(w)->ksm_schedule.hz))
+RECORD_GETTER(k_sleep_taken, sleep_taken_ms(DOC(w)) >= 0 && record_real(v, sleep_taken_ms(DOC(w))))
 RECORD_GETTER(k_process, process_entry(w, v))
 RECORD_GETTER(k_meaning, meaning(w, v))
 
@@ -104,6 +131,8 @@ static const struct record_field document_fields[] = {
 	{ .name = "sysfs_dir", .type = RECORD_STR, .get = k_dir },
 	{ .name = "sysfs", .type = RECORD_MAP, .get = k_sysfs, .count = n_sysfs },
 	{ .name = "max_pages_per_second", .type = RECORD_REAL, .get = k_rate },
+	{ .name = "hz", .type = RECORD_UINT, .get = k_hz },
+	{ .name = "sleep_taken_ms", .type = RECORD_REAL, .get = k_sleep_taken },
 	{ .name = "process", .type = RECORD_MAP, .applies = WITH_PID, .get = k_process, .count = n_process },
 	{ .name = "meanings", .type = RECORD_MAP, .get = k_meaning, .count = n_meanings },
 };
@@ -149,12 +178,15 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 	double pps = pages_per_second(doc);
 	unsigned width = report_columns(doc);
 	char head[48];
+	struct ksmd_schedule k;
 
 	if (dir_line(out, doc->ksm_dir, width) || values_table(out, "file", doc->sysfs, doc->nsysfs, width))
 		return -1;
-	if (pps >= 0 && report_wrappedf(out, width, "\n", "ksmd scans at most %.0f pages/s (pages_to_scan * 1000 / "
-					"sleep_millisecs), %.1f MiB/s of %u KiB pages", pps,
-					pps * doc->ksm_page_size / 1048576.0, doc->ksm_page_size / 1024))
+	if (schedule(doc, &k) &&
+	    report_wrappedf(out, width, "\n", "ksmd scans at most %.0f pages/s (pages_to_scan pages a batch, a batch "
+			    "every %.0f ms: sleep_millisecs as the kernel sleeps it at HZ %u), %.1f MiB/s of %u KiB pages",
+			    pps, ksmd_batch_period_ns(&k, 0) / 1e6, k.hz, pps * doc->ksm_page_size / 1048576.0,
+			    doc->ksm_page_size / 1024))
 		return -1;
 	if (!doc->pid)
 		return 0;

@@ -12,6 +12,7 @@
 #include "../bench/bench.h"
 #include "../bench/context.h"
 #include "../common/err.h"
+#include "../common/kernel_timer.h"
 #include "record.h"
 
 #define REPORT_SCHEMA "ksmbench-results/2"
@@ -63,6 +64,7 @@ struct report_document {
 	size_t nsysfs, nprocess;
 	int pid;                            /* ksm: 0 without --pid */
 	unsigned ksm_page_size;             /* ksm: the kernel's page size, what ksmd scans */
+	struct ksmd_schedule ksm_schedule;  /* ksm: the running kernel's HZ and timer wheel */
 	const struct selfcheck_row *checks; /* selfcheck */
 	size_t nchecks;
 	const struct ceiling_report *ceiling; /* ceiling */

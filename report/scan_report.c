@@ -260,6 +260,14 @@ static const struct record_field top_fields[] = {
 
 static const struct record_schema top_schema = { NULL, RECORD_FIELDS(top_fields), NULL, 0 };
 
+/* ksmd's sleep as the kernel takes it: a batch's period without its work. */
+static double sleep_taken_ms(const struct scan_result *r)
+{
+	struct ksmd_schedule k = scan_schedule(r);
+
+	return ksmd_batch_period_ns(&k, 0) / 1e6;
+}
+
 /* The document's own fields. */
 RECORD_GETTER(s_schema, record_str(v, SCAN_SCHEMA))
 RECORD_GETTER(s_context, record_item(v, DOC(w)->ctx))
@@ -268,6 +276,9 @@ RECORD_GETTER(s_page, record_uint(v, SCAN(w)->page_size))
 RECORD_GETTER(s_mps, record_uint(v, SCAN(w)->max_page_sharing))
 RECORD_GETTER(s_pts, record_uint(v, SCAN(w)->pages_to_scan))
 RECORD_GETTER(s_sleep, record_uint(v, SCAN(w)->sleep_ms))
+RECORD_GETTER(s_hz, record_uint(v, SCAN(w)->hz))
+RECORD_GETTER(s_hz_from, record_str(v, SCAN(w)->hz_from))
+RECORD_GETTER(s_sleep_taken, record_real(v, sleep_taken_ms(SCAN(w))))
 RECORD_GETTER(s_sample, record_uint(v, SCAN(w)->sample_pages))
 RECORD_GETTER(s_ws, record_uint(v, SCAN(w)->working_set_bytes))
 RECORD_GETTER(s_release, SCAN(w)->rules.release[0] && record_str(v, SCAN(w)->rules.release))
@@ -314,6 +325,9 @@ static const struct record_field settings_fields[] = {
 	{ .name = "max_page_sharing", .type = RECORD_UINT, .get = s_mps },
 	{ .name = "pages_to_scan", .type = RECORD_UINT, .get = s_pts },
 	{ .name = "sleep_millisecs", .type = RECORD_UINT, .get = s_sleep },
+	{ .name = "hz", .type = RECORD_UINT, .get = s_hz },
+	{ .name = "hz_from", .type = RECORD_STR, .get = s_hz_from },
+	{ .name = "sleep_taken_ms", .type = RECORD_REAL, .format = "%.3f", .get = s_sleep_taken },
 	{ .name = "sample_pages", .type = RECORD_UINT, .get = s_sample },
 	{ .name = "working_set_bytes", .type = RECORD_UINT, .get = s_ws },
 	{ .name = "kernel_release", .type = RECORD_STR, .get = s_release },
@@ -368,6 +382,7 @@ RECORD_GETTER(v_partial, record_uint(v, SCAN_UP(w)->total.partial_pages))
 RECORD_GETTER(v_mps, record_uint(v, SCAN_UP(w)->max_page_sharing))
 RECORD_GETTER(v_pts, record_uint(v, SCAN_UP(w)->pages_to_scan))
 RECORD_GETTER(v_sleep, record_uint(v, SCAN_UP(w)->sleep_ms))
+RECORD_GETTER(v_hz, record_uint(v, SCAN_UP(w)->hz))
 RECORD_GETTER(v_smart, record_bool(v, SCAN_UP(w)->smart_scan))
 RECORD_GETTER(v_cost_zp, record_uint(v, (uint64_t)SCAN_UP(w)->cost_use_zero_pages))
 
@@ -468,6 +483,8 @@ static const struct record_field csv_fields[] = {
 	/* The steady figures' smart_scan and use_zero_pages model. */
 	{ .name = "smart_scan", .type = RECORD_BOOL, .flags = CSV, .get = v_smart },
 	{ .name = "cost_use_zero_pages", .type = RECORD_UINT, .flags = CSV, .get = v_cost_zp },
+	/* The HZ ksmd's sleep is rounded to (every figure in time). */
+	{ .name = "hz", .type = RECORD_UINT, .flags = CSV, .get = v_hz },
 };
 
 const struct record_schema scan_csv_schema = { NULL, RECORD_FIELDS(csv_fields), NULL, 0 };
@@ -758,9 +775,13 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 		snprintf(sharing, sizeof(sharing), "max_page_sharing %u", r->max_page_sharing);
 	else
 		snprintf(sharing, sizeof(sharing), "no max_page_sharing (before 4.13)");
+	const char *hz_from = strcmp(r->hz_from, "option") == 0	 ? "--hz"
+			      : strcmp(r->hz_from, "capture") == 0 ? "the capture's"
+								   : "the kernel's default";
 	if (report_wrappedf(out, width, "", "# ksmbench scan: %zu dump%s, %u-byte pages; KSM modelled: %s, %s, "
-			    "pages_to_scan %u, sleep_millisecs %u, %s", r->ndumps, kb_s(r->ndumps), r->page_size, rules,
-			    sharing, r->pages_to_scan, r->sleep_ms, smart))
+			    "pages_to_scan %u, sleep_millisecs %u (slept %.0f ms at HZ %u, %s), %s", r->ndumps,
+			    kb_s(r->ndumps), r->page_size, rules, sharing, r->pages_to_scan, r->sleep_ms,
+			    sleep_taken_ms(r), r->hz, hz_from, smart))
 		return -1;
 	if (!checksum_examined(r) &&
 	    report_wrappedf(out, width, "# ", "note: that kernel's KSM checksums pages with %s, which -H left out: "

@@ -13,6 +13,7 @@
 
 #include "../bench/bench.h"
 #include "../common/err.h"
+#include "../common/kernel_timer.h"
 #include "record.h"
 
 /* A published figure is 0 where the thread had none for that hash. */
@@ -59,16 +60,14 @@ struct thread_row {
 	int unstable;
 };
 
-/* ksmd's settings the verdict prices a hash at: /sys/kernel/mm/ksm's (or
- * KSMBENCH_KSM_DIR's) when they could be read from dir, else (dir NULL)
- * the kernel's defaults. */
+/* ksmd's schedule the verdict prices a hash at: the settings, from
+ * /sys/kernel/mm/ksm (or KSMBENCH_KSM_DIR: from "sysfs", read in dir), the
+ * options ("options") or the kernel's defaults ("defaults"), and the running
+ * kernel's HZ and timer wheel (common/kernel_timer.h). */
 struct thread_ksmd {
-	unsigned pages_to_scan, sleep_ms;
-	const char *dir;
+	struct ksmd_schedule s;
+	const char *from, *dir;
 };
-
-#define THREAD_KSMD_PAGES_DEFAULT 100u
-#define THREAD_KSMD_SLEEP_MS_DEFAULT 20u
 
 /* The verdict (thread_verdict.c), from the rows: KSM's hash today (the
  * running kernel's: xxhash(), or jhash2 before 5.0), the fastest in-kernel row other than it and
@@ -122,7 +121,7 @@ void thread_rows_build(const struct thread_contender *contenders, size_t n, cons
 		       size_t nresults, struct thread_row *rows);
 
 /* The share of a CPU ksmd spends hashing at settings k when a page costs
- * ns_per_page: pages_to_scan pages, then sleep_ms of sleep. */
+ * ns_per_page: pages_to_scan pages, then the sleep (ksmd_cpu_share). */
 double thread_cpu_share(double ns_per_page, const struct thread_ksmd *k);
 
 /* The verdict over rows[0..n) and results[0..nresults); today_hash is

@@ -14,10 +14,16 @@
 
 double thread_cpu_share(double ns_per_page, const struct thread_ksmd *k)
 {
-	if (ns_per_page <= 0 || !k || k->pages_to_scan == 0)
-		return 0;
-	double busy_ns = ns_per_page * k->pages_to_scan;
-	return busy_ns / (busy_ns + (double)k->sleep_ms * 1e6);
+	return ns_per_page > 0 && k ? ksmd_cpu_share(&k->s, ns_per_page, 1.0) : 0;
+}
+
+/* ksmd's period in ms hashing with today's checksum (none when it was not
+ * measured): its sleep as the kernel takes it, and the batch's checksums. */
+static double today_period_ms(const struct thread_verdict *v)
+{
+	double work_ns = v->today ? v->today->ns_here * (double)v->ksmd.s.pages_to_scan : 0;
+
+	return ksmd_batch_period_ns(&v->ksmd.s, work_ns) / 1e6;
 }
 
 /* The fastest row of a block by ksmd-style ns/page, other than not and
@@ -146,7 +152,7 @@ static int today_line(FILE *out, const struct thread_verdict *v, unsigned width,
 		snprintf(label, sizeof(label), "%s (%s here)", v->today_hash, v->today->ksm->impl);
 	return report_wrappedf(out, width, pre,
 			       "KSM today: %s, %.0f ns/page in ksmd's pattern, %.2f%% of a CPU at %u pages/%u ms.", label,
-			       v->today->ns_here, 100 * v->today_cpu_share, k->pages_to_scan, k->sleep_ms);
+			       v->today->ns_here, 100 * v->today_cpu_share, (unsigned)k->s.pages_to_scan, k->s.sleep_ms);
 }
 
 static int best_line(FILE *out, const struct thread_verdict *v, int in_kernel, unsigned width, const char *pre)
@@ -178,10 +184,12 @@ int thread_verdict_text(FILE *out, const struct report_document *doc, enum repor
 		return 0;
 	if (today_line(out, v, width, pre) || best_line(out, v, 1, width, pre) || best_line(out, v, 0, width, pre))
 		return -1;
-	if (report_wrappedf(out, width, pre, "Settings: pages_to_scan %u, sleep_millisecs %u (%s%s); speed-ups from "
-			    "rounds side by side, ± half the interval over processes.", v->ksmd.pages_to_scan,
-			    v->ksmd.sleep_ms, v->ksmd.dir ? "read from " : "the kernel's defaults",
-			    v->ksmd.dir ? v->ksmd.dir : ""))
+	const struct thread_ksmd *k = &v->ksmd;
+	const char *from = strcmp(k->from, "sysfs") == 0 ? "read from " : strcmp(k->from, "options") == 0 ? "given" : "the kernel's defaults";
+	if (report_wrappedf(out, width, pre, "Settings: pages_to_scan %u, sleep_millisecs %u (%s%s), a batch every "
+			    "%.0f ms at HZ %u; speed-ups from rounds side by side, ± half the interval over processes.",
+			    (unsigned)k->s.pages_to_scan, k->s.sleep_ms, from, strcmp(k->from, "sysfs") == 0 ? k->dir : "",
+			    today_period_ms(v), k->s.hz))
 		return -1;
 	if (v->unstable) {
 		untrusted_why(v, doc->results, doc->nresults, why, sizeof(why));
@@ -229,9 +237,11 @@ RECORD_GETTER(v_outside_x, speedup(v, VERDICT(w)->outside_best, VERDICT(w)->outs
 RECORD_GETTER(v_outside_lo, bound(v, &VERDICT(w)->outside_x_interval, 0))
 RECORD_GETTER(v_outside_hi, bound(v, &VERDICT(w)->outside_x_interval, 1))
 RECORD_GETTER(v_outside_cpu, share(v, VERDICT(w)->outside_best, VERDICT(w)->outside_cpu_share))
-RECORD_GETTER(v_pages, record_int(v, VERDICT(w)->ksmd.pages_to_scan))
-RECORD_GETTER(v_sleep, record_int(v, VERDICT(w)->ksmd.sleep_ms))
-RECORD_GETTER(v_source, record_str(v, VERDICT(w)->ksmd.dir ? "sysfs" : "defaults"))
+RECORD_GETTER(v_pages, record_uint(v, VERDICT(w)->ksmd.s.pages_to_scan))
+RECORD_GETTER(v_sleep, record_uint(v, VERDICT(w)->ksmd.s.sleep_ms))
+RECORD_GETTER(v_source, record_str(v, VERDICT(w)->ksmd.from))
+RECORD_GETTER(v_hz, record_uint(v, VERDICT(w)->ksmd.s.hz))
+RECORD_GETTER(v_sleep_taken, record_real(v, ksmd_batch_period_ns(&VERDICT(w)->ksmd.s, 0) / 1e6))
 RECORD_GETTER(v_unstable, record_int(v, (int64_t)VERDICT(w)->unstable))
 RECORD_GETTER(v_trusted, record_bool(v, VERDICT(w)->unstable == 0))
 
@@ -251,9 +261,11 @@ static const struct record_field verdict_fields[] = {
 	{ .name = "outside_best_speedup_ci_low", .type = RECORD_REAL, .format = "%.4f", .get = v_outside_lo },
 	{ .name = "outside_best_speedup_ci_high", .type = RECORD_REAL, .format = "%.4f", .get = v_outside_hi },
 	{ .name = "outside_best_cpu_percent", .type = RECORD_REAL, .format = "%.4f", .get = v_outside_cpu },
-	{ .name = "pages_to_scan", .type = RECORD_INT, .get = v_pages },
-	{ .name = "sleep_millisecs", .type = RECORD_INT, .get = v_sleep },
+	{ .name = "pages_to_scan", .type = RECORD_UINT, .get = v_pages },
+	{ .name = "sleep_millisecs", .type = RECORD_UINT, .get = v_sleep },
 	{ .name = "settings_source", .type = RECORD_STR, .get = v_source },
+	{ .name = "hz", .type = RECORD_UINT, .get = v_hz },
+	{ .name = "sleep_taken_ms", .type = RECORD_REAL, .format = "%.3f", .get = v_sleep_taken },
 	{ .name = "unstable_results", .type = RECORD_INT, .get = v_unstable },
 	{ .name = "trusted", .type = RECORD_BOOL, .get = v_trusted },
 };

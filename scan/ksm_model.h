@@ -8,6 +8,8 @@
  *     any of its subpages: those zero subpages leave KSM's view; before,
  *     KSM merges them like any zero page;
  *   - max_page_sharing exists since Linux 4.13 (no limit before);
+ *   - ksmd's sleep ends on the tick after the jiffy it is due since 4.8's
+ *     timer wheel (common/kernel_timer.h), on it before;
  *   - KSM checksums pages with xxhash since Linux 5.0, jhash2 before
  *     (2.6.38 to 4.20), and in its first releases (2.6.32 to 2.6.37) the
  *     jhash2 of the time, which was lookup2 (jhash2-lookup2);
@@ -45,6 +47,7 @@ struct ksm_rules {
 	int max_page_sharing;     /* 4.13+ */
 	int use_zero_pages;       /* 4.11+: the setting exists */
 	int smart_scan;           /* 6.7+: the setting exists, on unless switched off */
+	int timer_wheel_rounds_up; /* 4.8+: ksmd's sleep ends a jiffy late (common/kernel_timer.h) */
 	const struct hash_impl *checksum; /* KSM's page checksum: xxhash (5.0+), jhash2 before */
 	unsigned missing;         /* the later counters the release lacks (ksm_counter_missing) */
 };

@@ -22,8 +22,8 @@ struct ksm_rates {
 	long long full_scans;    /* finished in the interval */
 	double full_scan_s;      /* seconds per full scan in the interval, -1 when none finished */
 	/* ksmd's checksumming share of a CPU: at the measured rate of pages
-	 * checksummed (< 0: unknown, as the rate), and at the settings (every
-	 * page checksummed: N c / (N c + S)). */
+	 * checksummed (< 0: unknown, as the rate), and at the settings
+	 * (ksm_settings_cpu_share). */
 	double checksum_cpu_share_measured, checksum_cpu_share_settings;
 };
 
@@ -38,7 +38,6 @@ long long ksm_sysfs_number(const char *dir, const char *name);
 /* The counters of dir (KSM_SYSFS_MISSING for a file this kernel lacks). */
 void ksm_sample_read(const char *dir, struct ksm_sample *s);
 
-/* From a to b, with c the cold ns per checksum. */
 /* Pages checksummed a second, from scanned and skipped (smart_scan's) a
  * second and the counters of b: a full scan meets each of the rmap items
  * (pages_shared + pages_sharing + pages_unshared + pages_volatile) once,
@@ -50,7 +49,13 @@ double ksm_checksummed_per_s(const struct ksm_sample *b, double scanned_per_s, d
  * without it) or went back (not one kernel's). */
 long long ksm_counter_growth(long long a, long long b);
 
+/* From a to b, with checksum_ns the cold ns per checksum. */
 void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, double checksum_ns,
 		       struct ksm_rates *r);
+
+/* The running kernel's ksmd checksumming every page of its batches at
+ * these settings (sysfs values; 0 where one is unknown): its share of a CPU,
+ * ksmd's period at this kernel's HZ (common/kernel_timer.h). */
+double ksm_settings_cpu_share(long long pages_to_scan, long long sleep_ms, double checksum_ns);
 
 #endif

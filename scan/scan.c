@@ -11,6 +11,7 @@
 #include "../bench/clock.h"
 #include "../bench/pin.h"
 #include "../common/arith.h"
+#include "../common/kernel_timer.h"
 #include "../common/prng.h"
 #include "../datasets/capture_note.h"
 #include "../datasets/page_set.h"
@@ -40,12 +41,18 @@ static int scan_fetch(void *ctx, uint64_t locator, void *buf, struct kb_err *err
 	return page_source_fetch(st->srcs[i], locator & LOC_OFFSET_MASK, buf, err);
 }
 
-double scan_ksmd_cpu_share(double pages_to_scan, double sleep_ms, double ns_per_page, double fraction)
+struct ksmd_schedule scan_schedule(const struct scan_result *r)
 {
-	double busy_ns = pages_to_scan * fraction * ns_per_page;
-	double period_ns = busy_ns + sleep_ms * 1e6;
+	return (struct ksmd_schedule){ r->pages_to_scan, r->sleep_ms, r->hz, r->rules.timer_wheel_rounds_up };
+}
 
-	return period_ns > 0 ? busy_ns / period_ns : 0;
+/* A full scan of visited pages, work_ns of checksums spread evenly over
+ * its batches. */
+static double scan_seconds(const struct ksmd_schedule *k, double visited, double work_ns)
+{
+	double batches = ksm_scan_batches(visited, k->pages_to_scan);
+
+	return batches * ksmd_batch_period_ns(k, work_ns / batches) / 1e9;
 }
 
 /* Algorithm R: every page has the same chance to be in the sample. */
@@ -96,6 +103,7 @@ static void note_dump(struct scan_dump *d, const struct page_source *src)
 	d->ksm_max_page_sharing = n->max_page_sharing;
 	d->ksm_pages_to_scan = n->pages_to_scan;
 	d->ksm_sleep_ms = n->sleep_millisecs;
+	d->hz = n->hz;
 	d->ksm_smart_scan = n->smart_scan;
 	d->ksm_use_zero_pages = n->use_zero_pages;
 }
@@ -256,6 +264,7 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 	r->working_set_bytes = set.working_set_bytes;
 	struct ksm_steady_scan once_merged = ksm_steady_scan(&r->ksm[r->cost_use_zero_pages], r->smart_scan);
 	double steady = once_merged.visited > 0 ? once_merged.checksummed / once_merged.visited : 0;
+	struct ksmd_schedule k = scan_schedule(r);
 	for (unsigned i = 0; i < r->nhashes; i++) {
 		struct scan_hash *h = &r->hashes[i];
 		if (bench_measure(h->hash, &set, &o->bench, &h->bench, err)) {
@@ -269,12 +278,10 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 		uint64_t pages = r->total.pages;
 		h->full_scan_checksum_ms = (double)pages * c / 1e6;
 		h->steady_scan_checksum_ms = once_merged.checksummed * c / 1e6;
-		h->ksmd_checksum_cpu_share = scan_ksmd_cpu_share(r->pages_to_scan, r->sleep_ms, c, 1.0);
-		h->ksmd_steady_checksum_cpu_share = scan_ksmd_cpu_share(r->pages_to_scan, r->sleep_ms, c, steady);
-		h->full_scan_seconds = (ksm_scan_batches((double)pages, r->pages_to_scan) * r->sleep_ms * 1e6 +
-					(double)pages * c) / 1e9;
-		h->steady_full_scan_seconds = (ksm_scan_batches(once_merged.visited, r->pages_to_scan) * r->sleep_ms * 1e6 +
-					       once_merged.checksummed * c) / 1e9;
+		h->ksmd_checksum_cpu_share = ksmd_cpu_share(&k, c, 1.0);
+		h->ksmd_steady_checksum_cpu_share = ksmd_cpu_share(&k, c, steady);
+		h->full_scan_seconds = scan_seconds(&k, (double)pages, (double)pages * c);
+		h->steady_full_scan_seconds = scan_seconds(&k, once_merged.visited, once_merged.checksummed * c);
 	}
 	page_set_release(&set);
 	return 0;
@@ -307,6 +314,10 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 	r->capture_pages_to_scan_zero = d && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && d->ksm_pages_to_scan == 0;
 	if (d && !(o->given & SCAN_GIVEN_SLEEP_MS) && d->ksm_sleep_ms >= 0 && d->ksm_sleep_ms <= UINT32_MAX)
 		r->sleep_ms = (unsigned)d->ksm_sleep_ms;
+	if (!(o->given & SCAN_GIVEN_HZ) && d && d->hz >= KERNEL_HZ_MIN && d->hz <= KERNEL_HZ_MAX) {
+		r->hz = (unsigned)d->hz;
+		r->hz_from = "capture";
+	}
 	/* A given release's rules were set (and its conflicts said) before the pass. */
 	if (!o->kernel_release && (ksm_rules_for(d ? d->kernel_release : NULL, "capture", &r->rules, err) ||
 				   option_conflicts(o, &r->rules, err)))
@@ -335,6 +346,8 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 	memset(r, 0, sizeof(*r));
 	r->pages_to_scan = o->pages_to_scan;
 	r->sleep_ms = o->sleep_ms;
+	r->hz = o->given & SCAN_GIVEN_HZ ? o->hz : KERNEL_HZ_DEFAULT;
+	r->hz_from = o->given & SCAN_GIVEN_HZ ? "option" : "default";
 	r->max_page_sharing = o->max_page_sharing;
 	r->page_size = o->page_size;
 	if (o->npaths == 0 || o->npaths > SCAN_DUMPS_MAX)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../bench/bench.h"
+#include "../common/kernel_timer.h"
 #include "../datasets/dump.h"
 #include "census.h"
 #include "ksm_model.h"
@@ -26,6 +27,7 @@
 #define SCAN_GIVEN_SLEEP_MS 2u
 #define SCAN_GIVEN_MAX_PAGE_SHARING 4u
 #define SCAN_GIVEN_SMART_SCAN 8u
+#define SCAN_GIVEN_HZ 16u
 
 /* Called every few thousand pages: bytes of pages read so far, and the
  * total size of the files (0 if unknown, e.g. a pipe). */
@@ -39,6 +41,7 @@ struct scan_options {
 	const struct hash_impl *hashes[CENSUS_SUMS_MAX];
 	unsigned nhashes;
 	unsigned pages_to_scan, sleep_ms, max_page_sharing;
+	unsigned hz;    /* the kernel's HZ (SCAN_GIVEN_HZ): how long ksmd's sleep takes */
 	int smart_scan; /* 0 or 1 (SCAN_GIVEN_SMART_SCAN) */
 	/* SCAN_GIVEN_*: settings given; the others come from a capture's note
 	 * (the first dump that has one), else the defaults above. */
@@ -74,6 +77,7 @@ struct scan_dump {
 	uint64_t pages_volatile, zero_page_mapped, interval_ns;
 	char kernel_release[128];
 	long long ksm_max_page_sharing, ksm_pages_to_scan, ksm_sleep_ms, ksm_smart_scan, ksm_use_zero_pages; /* -1: not recorded */
+	long long hz; /* -1: not recorded */
 };
 
 struct scan_hash {
@@ -89,11 +93,12 @@ struct scan_hash {
 	 * smart_scan). */
 	double full_scan_checksum_ms, steady_scan_checksum_ms;
 	/* ksmd's share of one CPU spent checksumming at pages_to_scan and
-	 * sleep_millisecs: N c / (N c + sleep), N pages per batch of c ns;
-	 * once merged N f c, f the share of the pages visited that are
-	 * checksummed (smart_scan's skips take none of the batch). */
+	 * sleep_millisecs: N c / P, N pages per batch of c ns, P ksmd's period
+	 * with that work (common/kernel_timer.h); once merged N f c, f the
+	 * share of the pages visited that are checksummed (smart_scan's skips
+	 * take none of the batch). */
 	double ksmd_checksum_cpu_share, ksmd_steady_checksum_cpu_share;
-	double full_scan_seconds; /* one full scan at these settings: batches * sleep + checksumming */
+	double full_scan_seconds; /* one full scan at these settings: batches * ksmd's period */
 	double steady_full_scan_seconds; /* the same once merged: the pages visited then */
 };
 
@@ -147,6 +152,8 @@ struct scan_result {
 	size_t sample_pages;           /* pages actually sampled and timed */
 	uint64_t working_set_bytes;
 	unsigned pages_to_scan, sleep_ms, max_page_sharing;
+	unsigned hz;         /* the kernel's HZ modelled */
+	const char *hz_from; /* "option", "capture" or "default" */
 	int capture_pages_to_scan_zero; /* the capture's was 0 (ksmd idle): pages_to_scan is the default */
 	uint32_t page_size;
 };
@@ -154,7 +161,7 @@ struct scan_result {
 int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err *err);
 void scan_result_free(struct scan_result *r);
 
-/* The formulas, for tests and the report. */
-double scan_ksmd_cpu_share(double pages_to_scan, double sleep_ms, double ns_per_page, double fraction_checksummed);
+/* ksmd's schedule modelled: the settings, HZ and the rules' timer wheel. */
+struct ksmd_schedule scan_schedule(const struct scan_result *r);
 
 #endif

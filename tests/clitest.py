@@ -36,6 +36,22 @@ atexit.register(shutil.rmtree, TEST_TMP, True)
 MEASURING = ("bench", "thread", "select")
 
 
+def ksmd_period_ns(sleep_ms, hz, work_ns=0.0):
+    """ksmd's batch period as the kernel takes it (written apart from
+    common/kernel_timer.c, from the kernel's rules): msecs_to_jiffies rounds
+    up; the work delays the sleep by the jiffies it spans; the timer wheel
+    (4.8+) fires at the first tick of its level's granularity after the
+    jiffy due (1 jiffy below 63 due, 8 below 504, 64 ...)."""
+    if sleep_ms == 0:
+        return work_ns
+    jiffy = 1e9 / hz
+    due, worked = -(-sleep_ms * hz // 1000), int(work_ns // jiffy)
+    gran, start = 1, 63
+    while due >= start:
+        gran, start = gran * 8, start * 8
+    return ((worked + due) // gran + 1) * gran * jiffy
+
+
 def fast_args(args, ceiling=False, processes=False):
     """The measuring commands skip this CPU's ceiling probes (--no-ceiling)
     unless a test asks for them: the probes take 0.2-0.4 s per process, far

@@ -10,8 +10,9 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 
-from clitest import BIN, FORKS, fast_args, run, check, check_usage_error, crc32c_sse42_ceiling, temp_file, finish
+from clitest import BIN, FORKS, fast_args, ksmd_period_ns, run, check, check_usage_error, crc32c_sse42_ceiling, temp_file, finish
 
 FAST = ["--window", "3ms", "--warmup", "1ms", "--repeat", "2"]
 CSV_HEADER = ("hash,implementation,data,cache,page_size_bytes,misalign_bytes,working_set_bytes,timer,calls_apart,"
@@ -410,7 +411,24 @@ check(isinstance(v.get("trusted"), bool) and v["trusted"] == (v.get("unstable_re
 today = by.get(v.get("ksm_today_implementation"), {})
 if today.get("ns_per_page_here") and v.get("ksm_today_cpu_percent"):
     ns, n, ms = today["ns_per_page_here"], v["pages_to_scan"], v["sleep_millisecs"]
-    check(abs(v["ksm_today_cpu_percent"] - 100 * ns * n / (ns * n + ms * 1e6)) < 1e-3, "verdict: share of a CPU")
+    # ksmd's period: the sleep in whole jiffies of this kernel's HZ, a tick late
+    hz = round(1 / time.clock_getres(6))  # CLOCK_MONOTONIC_COARSE's resolution: a jiffy
+    check(v["hz"] == hz and abs(v["sleep_taken_ms"] - ksmd_period_ns(ms, hz) / 1e6) < 1e-9
+          and abs(v["ksm_today_cpu_percent"] - 100 * ns * n / ksmd_period_ns(ms, hz, ns * n)) < 1e-3,
+          f"verdict: share of a CPU at HZ {hz}: {v}")
+# --pages-to-scan and --sleep-ms price the verdict and set the ksmd style's
+# cycle, over sysfs's; said as given.
+rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--pages-to-scan", "1000", "--sleep-ms", "10",
+                   "--format", "json", env={"KSMBENCH_KSM_DIR": kdir})
+vo = json.loads(out).get("thread", {}).get("verdict", {}) if rc == 0 else {}
+ksmd_rows = [r for r in json.loads(out).get("results", []) if r["timer"] == "ksmd"] if rc == 0 else []
+check(vo.get("pages_to_scan") == 1000 and vo.get("sleep_millisecs") == 10 and vo.get("settings_source") == "options"
+      and ksmd_rows and all(r["ksmd_pages_to_scan"] == 1000 and r["ksmd_sleep_millisecs"] == 10 for r in ksmd_rows),
+      f"thread --pages-to-scan 1000 --sleep-ms 10: {err!r} {vo}")
+rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--sleep-ms", "10")
+check(rc == 0 and "sleep_millisecs 10 (given)" in " ".join(out.split()), f"thread --sleep-ms: said as given: {out[:600]!r}")
+check_usage_error(["thread", "--pages-to-scan", "0"], "--pages-to-scan", "thread --pages-to-scan 0")
+check_usage_error(["thread", "--sleep-ms", "10001"], "--sleep-ms", "thread --sleep-ms 10001")
 # Posing as a kernel before 5.0, whose KSM checksums with jhash2: today's
 # is jhash2, and the fastest the kernel has is another row.
 rc, out, err = run(*THREAD, "--format", "json", env={"KSMBENCH_KERNEL_RELEASE": "4.18.0-553.el8_10.x86_64"})

@@ -16,6 +16,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -127,11 +128,15 @@ try:
     notes = open(core, "rb").read()[phdrs[0][2]:phdrs[0][2] + phdrs[0][5]]
     check(b"KSMBENCH\0" in notes and b"ksmbench-system/1\nkernel_release=" + os.uname().release.encode() in notes,
           "the KSMBENCH notes with the kernel release")
+    # and the kernel's HZ: a jiffy is CLOCK_MONOTONIC_COARSE's resolution
+    HZ = round(1 / time.clock_getres(6))
+    check(b"\nhz=%d\n" % HZ in notes, f"the system note has hz={HZ}: {notes[:400]!r}")
     rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", core)
     doc = json.loads(out) if rc == 0 else {}
     d = doc.get("dumps", [{}])[0]
     check(rc == 0 and d.get("captured") and d.get("kernel_release") == os.uname().release
-          and doc["settings"]["kernel_rules_from"] == "capture" and not d.get("two_snapshots"),
+          and doc["settings"]["kernel_rules_from"] == "capture" and not d.get("two_snapshots")
+          and doc["settings"]["hz"] == HZ and doc["settings"]["hz_from"] == "capture",
           f"scan reads the notes: {err!r} {d}")
     if os.geteuid() == 0 and zero_page:
         # (the interpreter's own memory has such pages too)
@@ -155,7 +160,7 @@ try:
     pattern = os.path.join(tmp, "multi.%p.core")
     rc, out, err = run("capture", "--pid", f"{child.pid},{os.getpid()}", "--interval", "auto", "-o", pattern)
     files = [pattern.replace("%p", str(x)) for x in (child.pid, os.getpid())]
-    check(rc == 0 and "one full KSM scan of" in err and err.count("captured process") == 2
+    check(rc == 0 and "one full KSM scan of" in err and f"(HZ {HZ})" in err and err.count("captured process") == 2
           and all(os.path.exists(f) for f in files), f"capture of two PIDs with --interval auto: {err!r}")
     for f in files:
         if os.path.exists(f):

@@ -19,7 +19,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import ksm_guard  # noqa: E402
-from clitest import check, finish, read_fault_maps_zero_page, run  # noqa: E402
+from clitest import check, finish, ksmd_period_ns, read_fault_maps_zero_page, run  # noqa: E402
 
 NPROC = 4
 COUNTERS = ("pages_shared", "pages_sharing", "ksm_zero_pages", "stable_node_chains", "stable_node_dups")
@@ -157,42 +157,58 @@ def steady_visits():
     return (b[1] - a[1]) // 4 if a and b and c and b[1] - a[1] == c[1] - b[1] else None
 
 
+def scan_period_ms(seconds=2.0):
+    """The median time between two of the kernel's full scans over about
+    seconds: full_scans polled every 0.2 ms, each step's time kept."""
+    steps, last, end = [], None, time.monotonic() + seconds
+    with open(os.path.join(ksm_guard.KSM, "full_scans")) as f:
+        while time.monotonic() < end:
+            f.seek(0)
+            v = int(f.read())
+            if last is not None and v != last:
+                steps.append(time.monotonic())
+            last = v
+            time.sleep(0.0002)
+    gaps = sorted(b - a for a, b in zip(steps, steps[1:]))
+    return 1e3 * gaps[len(gaps) // 2] if gaps else None
+
+
 def scan_batches(label):
-    """A full scan takes floor(v / pages_to_scan) + 1 batches, a sleep after
-    each (scan's ksm_scan_batches): the call that finds the end of the list
-    ends a batch of its own. With smart_scan off every scan visits the same
-    v pages; at pages_to_scan v a scan then sleeps twice, at v + 1 once
-    (ceil(v / pages_to_scan) would say once both times). Full scans counted
-    over 2 s at sleep_millisecs 50 (ksmd's own work, a few ms a scan, is
-    within the 20% allowed). Pages new to KSM (khugepaged collapsing a THP
-    again, slower under the sanitizers) change v: measured again after, and
-    the whole tried up to three times."""
+    """A full scan takes floor(v / pages_to_scan) + 1 batches (scan's
+    ksm_scan_batches): the call that finds the end of the list ends a batch
+    of its own. With smart_scan off every scan visits the same v pages; at
+    pages_to_scan v a scan then takes two batches, at v + 1 one (ceil(v /
+    pages_to_scan) would say one both times). Each batch is ksmd's period:
+    sleep_millisecs 50 is 13 jiffies at HZ 250 and fires a tick late, 56 ms
+    (common/kernel_timer.c; the batch's work, a few ms, stays within the
+    jiffy it started in). The time between full scans is measured one by
+    one (their median). Pages new to KSM (khugepaged collapsing a THP again,
+    slower under the sanitizers) change v: measured again after, and the
+    whole tried up to three times."""
+    hz = round(1 / time.clock_getres(6))  # CLOCK_MONOTONIC_COARSE: one jiffy
     for attempt in range(3):
         v = steady_visits()
         if v is None:
             continue
-        rates = []
+        periods = []
         try:
             ksm_guard.write("sleep_millisecs", 50)
             for n in (v, v + 1):
                 ksm_guard.write("pages_to_scan", n)
                 time.sleep(0.25)  # the scan under way ends
-                s0, t0 = ksm_guard.read("full_scans"), time.monotonic()
-                time.sleep(2.0)
-                rates.append((ksm_guard.read("full_scans") - s0) / (time.monotonic() - t0))
+                periods.append(scan_period_ms())
         finally:
             ksm_guard.write("pages_to_scan", 20000)
             ksm_guard.write("sleep_millisecs", 5)
-        if steady_visits() != v:
+        if steady_visits() != v or None in periods:
             continue
-        for n, batches, rate in ((v, 2, rates[0]), (v + 1, 1, rates[1])):
-            want = 1 / (batches * 0.050)
-            print(f"{label}: {v} pages a scan at pages_to_scan {n}: {rate:.1f} full scans a second, "
-                  f"{batches} batch{'es' if batches > 1 else ''} a scan predict {want:.1f}")
-            check(abs(rate - want) <= 0.2 * want,
-                  f"{label}: pages_to_scan {n} of {v} pages: {rate:.1f} scans/s ~ {want:.1f} ({batches} batches)")
-        # (the ratio leaves out the jiffy rounding of the sleep and ksmd's work)
-        check(0.4 <= rates[0] / max(rates[1], 1e-9) <= 0.6, f"{label}: half the scans at {v} as at {v + 1}: {rates}")
+        for n, batches, got in ((v, 2, periods[0]), (v + 1, 1, periods[1])):
+            want = batches * ksmd_period_ns(50, hz) / 1e6
+            print(f"{label}: {v} pages a scan at pages_to_scan {n}: a full scan every {got:.2f} ms, "
+                  f"{batches} batch{'es' if batches > 1 else ''} of ksmd's period at HZ {hz} predict {want:.2f}")
+            check(abs(got - want) <= 0.03 * want,
+                  f"{label}: pages_to_scan {n} of {v} pages: a full scan every {got:.2f} ms ~ {want:.2f} "
+                  f"({batches} batches at HZ {hz})")
         return
     print(f"SKIP {label}: the pages a full scan visits did not hold still over three tries (pages new to KSM)")
 

@@ -10,10 +10,11 @@ import os
 import sys
 import shutil
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen  # noqa: E402
-from clitest import BIN, check, check_usage_error, finish, run, temp_file  # noqa: E402
+from clitest import BIN, check, check_usage_error, finish, ksmd_period_ns, run, temp_file  # noqa: E402
 
 PS = 4096
 ZERO = bytes(PS)
@@ -129,13 +130,15 @@ if d:
         ok = h["ns_per_page_median"] > 0 and h["ns_per_page_p90"] >= h["ns_per_page_median"] * 0.5
         c = h["ns_per_page_median"]
         ok = ok and abs(h["full_scan_checksum_ms"] - 14 * c / 1e6) < 1e-9
-        ok = ok and abs(h["ksmd_checksum_cpu_share"] - 200 * c / (200 * c + 10e6)) < 1e-12
+        # HZ 250 (no capture: the kernel's default): 10 ms is 3 jiffies, a batch every 16 ms.
+        ok = ok and abs(h["ksmd_checksum_cpu_share"] - 200 * c / ksmd_period_ns(10, 250, 200 * c)) < 1e-12
         ok = ok and h["timing"]["timer"] == "rdtsc" and h["timing"]["cache"] == "cold"
         check(ok, f"cost fields of {h['hash']}: {h}")
         # Each call apart, as ksmd's (every build tested has a fence).
         check(h["timing"]["calls_apart"] is True, f"{h['hash']}'s cost timed apart: {h['timing']['calls_apart']}")
     check([h["zero_checksum"] for h in d["hashes"]][1] == "61574272", "jhash2 zero_checksum (KSM's old one)")
-    check(d["settings"]["pages_to_scan"] == 200 and d["settings"]["sleep_millisecs"] == 10, "settings")
+    check(d["settings"]["pages_to_scan"] == 200 and d["settings"]["sleep_millisecs"] == 10
+          and d["settings"]["hz"] == 250 and d["settings"]["hz_from"] == "default", f"settings {d['settings']}")
     check(d["context"]["pinned_cpu"] >= 0, "context object")
     tsc = d["context"]["tsc_hz"]
     check(d["context"]["counter_step_ticks"] >= 1 and (tsc is None or tsc > 1e6), "sampling: the counter calibrated")
@@ -191,8 +194,14 @@ rc, out, err = run("ksm", "--format", "json", env={"KSMBENCH_KSM_DIR": fake})
 doc = json.loads(out) if rc == 0 else {}
 check(doc.get("schema") == "ksmbench-ksm/1" and doc["sysfs"]["pages_sharing"] == 7
       and doc["sysfs"]["advisor_mode"] == "none" and doc["sysfs"]["new_counter"] == 3
-      and "pages_shared" not in doc["sysfs"] and doc["max_pages_per_second"] == 5000
-      and doc["process"] is None and "pages_sharing" in doc["meanings"], f"ksm json: {err!r} {doc}")
+      and "pages_shared" not in doc["sysfs"] and doc["process"] is None and "pages_sharing" in doc["meanings"],
+      f"ksm json: {err!r} {doc}")
+# ksmd's rate at the running kernel's HZ (a jiffy is CLOCK_MONOTONIC_COARSE's
+# resolution): 100 pages a batch, 20 ms slept as whole jiffies and a tick.
+HZ = round(1 / time.clock_getres(6))  # CLOCK_MONOTONIC_COARSE (not named in Python)
+RATE = 100 * 1e9 / ksmd_period_ns(20, HZ)
+check(doc.get("hz") == HZ and abs(doc.get("max_pages_per_second", 0) - RATE) < 1e-6,
+      f"ksm json: the rate at HZ {HZ}: {RATE} pages/s: {doc.get('hz')} {doc.get('max_pages_per_second')}")
 PAGE = os.sysconf("SC_PAGE_SIZE")  # what ksmd scans: the rate in MiB/s is of these
 # A long directory name (CI's TMPDIR) must not take the meanings' room.
 long_fake = os.path.join(fake, "d" * 150)
@@ -203,8 +212,9 @@ for d in (fake, long_fake):
     whole = first == "# " + d
     cut = first.startswith("# " + d[:20]) and "..." in first and first.endswith("d" * 40)
     check(rc == 0 and (whole if d == fake else cut) and "further mappings of KSM pages" in out
-          and "5000 pages/s" in out and "pages_volatile" not in out
-          and "%.1f MiB/s of %d KiB pages" % (5000 * PAGE / 1048576, PAGE // 1024) in " ".join(out.split())
+          and "%.0f pages/s" % RATE in out and "pages_volatile" not in out
+          and f"a batch every {ksmd_period_ns(20, HZ) / 1e6:.0f} ms" in " ".join(out.split())
+          and "%.1f MiB/s of %d KiB pages" % (RATE * PAGE / 1048576, PAGE // 1024) in " ".join(out.split())
           and max(len(l) for l in out.splitlines()) <= 100, f"ksm table: {err!r} {out!r}")
 rc, out, err = run("ksm", "--wide", env={"KSMBENCH_KSM_DIR": long_fake})
 check(rc == 0 and out.startswith("# " + long_fake + "\n"), f"ksm --wide: the directory whole: {err!r}")

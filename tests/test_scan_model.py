@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen  # noqa: E402
-from clitest import check, check_usage_error, finish, run, temp_file  # noqa: E402
+from clitest import check, check_usage_error, finish, ksmd_period_ns, run, temp_file  # noqa: E402
 from dumpgen import KB_THP, KB_THP_HEAD, KB_VOLATILE, elf, ksm_notes, page  # noqa: E402
 
 PS = 4096
@@ -157,6 +157,10 @@ check(rc == 0 and "-: kernel 4.12 has no such counter (ksm_zero_pages from 6.6, 
 # visited without a checksum; from the capture's setting, --smart-scan, or
 # off before 6.7 (where --smart-scan 1 is an error).
 FAST = ["--sample-pages", "16", "--working-set", "1M", "--repeat", "1", "--window", "1ms"]
+# ksmd's period at sleep_millisecs 20 and HZ 250 (no HZ in these captures:
+# the kernel's default): 5 jiffies due, fired a tick late; a batch's
+# checksums here take microseconds, within the jiffy, so nothing is added.
+P20 = ksmd_period_ns(20, 250)
 uniq = [page("u%d" % i) for i in range(60)]
 mixed = temp_file(capture(uniq + [page("d")] * 40, [KB_VOLATILE | i for i in range(10)] + list(range(10, 100)),
                           settings={"smart_scan": 0}))
@@ -171,12 +175,9 @@ for extra, smart, label in (([], False, "the capture's smart_scan=0"), (["--smar
           and abs(k["steady_scan_checksummed_pages"] - checked) < 1e-9 and abs(k["steady_scan_visited_pages"] - visited) < 1e-9
           and (abs(k["steady_scan_skipped_pages"] - (60 - checked)) < 1e-9 if d["settings"]["smart_scan_applies"]
                else k["steady_scan_skipped_pages"] is None)
-          and abs(h["steady_full_scan_seconds"] - ((math.floor(visited / 100) + 1) * 0.02
-                                                   + checked * h["ns_per_page_median"] / 1e9)) < 1e-6
+          and abs(h["steady_full_scan_seconds"] - (math.floor(visited / 100) + 1) * P20 / 1e9) < 1e-9
           and abs(h["steady_scan_checksum_ms"] / h["full_scan_checksum_ms"] - checked / 100) < 0.01
-          and abs(h["ksmd_steady_checksum_cpu_share"]
-                  - 100 * checked / visited * h["ns_per_page_median"]
-                  / (100 * checked / visited * h["ns_per_page_median"] + 20e6)) < 2e-6,
+          and abs(h["ksmd_steady_checksum_cpu_share"] - 100 * checked / visited * h["ns_per_page_median"] / P20) < 1e-12,
           f"{label}: steady cost of {checked:.1f} pages checksummed of {visited:.1f} visited: {err!r} {h} {k}")
 rc, out, err = run("scan", "--sample-pages", "0", "--smart-scan", "1", "--kernel-release", "6.6", mixed)
 check(rc != 0 and out == "" and err.strip() == "ksmbench scan: --smart-scan 1: kernel 6.6 has no smart_scan (it came "
@@ -192,7 +193,8 @@ for extra, want in (([], "smart_scan 0"), (["--smart-scan", "1"], "smart_scan 1"
     rc, out, err = run("scan", "--sample-pages", "0", *extra, mixed)
     check(rc == 0 and want in " ".join(out.split()[:40]), f"the header says {want}: {out[:300]!r}")
 rc, out, err = run("scan", "--sample-pages", "0", a)
-check(rc == 0 and "sleep_millisecs 5, smart_scan 1" in " ".join(out.split()[:40]),
+check(rc == 0 and "sleep_millisecs 5 (slept 12 ms at HZ 250, the kernel's default), smart_scan 1"
+      in " ".join(out.split()[:40]),
       f"a 6.18 capture without the setting: on by default: {out[:300]!r}")
 # Which setting is modelled: --smart-scan 0 over the default, off where the
 # release lacks it whatever the capture's default, and no other option
@@ -235,19 +237,41 @@ h = d["hashes"][0] if rc == 0 else {}
 f = k0.get("steady_scan_checksummed_pages", 0) / max(k0.get("steady_scan_visited_pages", 0), 1)
 check(rc == 0 and d["settings"]["smart_scan"] and (k0["pages_shared"], k0["pages_sharing"], k1["ksm_zero_pages"]) == (1, 29, 30)
       and abs(k0["steady_scan_visited_pages"] - (30 + 20 / 9)) < 1e-9 and abs(k1["steady_scan_visited_pages"] - 20 / 9) < 1e-9
-      and abs(h["ksmd_steady_checksum_cpu_share"]
-              - 100 * f * h["ns_per_page_median"] / (100 * f * h["ns_per_page_median"] + 20e6)) < 2e-6,
+      and abs(h["ksmd_steady_checksum_cpu_share"] - 100 * f * h["ns_per_page_median"] / P20) < 1e-12,
       f"the steady ksmd share of use_zero_pages=0 (zero pages visited): {err!r} {h} {k0} {k1}")
 check(d["settings"]["cost_use_zero_pages"] == 0, f"a capture without the setting: the cost of =0: {d['settings']}")
 # A full scan of exactly pages_to_scan pages sleeps twice: the call that
-# finds the scan's end ends a batch of its own (one page fewer: once).
+# finds the scan's end ends a batch of its own (one page fewer: once). Each
+# batch is a period of 24 ms, its checksums within the first jiffy.
 for n, sleeps in ((100, 2), (99, 1)):
     raw = temp_file(b"".join(page("f%d" % i) for i in range(n)))
     rc, out, err = run("scan", "--format", "json", *FAST, "--pages-to-scan", "100", "--sleep-ms", "20", raw)
     h = json.loads(out)["hashes"][0] if rc == 0 else {}
-    check(rc == 0 and abs(h["full_scan_seconds"] - (sleeps * 0.02 + n * h["ns_per_page_median"] / 1e9)) < 1e-9,
+    check(rc == 0 and abs(h["full_scan_seconds"] - sleeps * P20 / 1e9) < 1e-9,
           f"{n} pages at 100 a batch: {sleeps} sleeps a full scan: {err!r} {h}")
     os.unlink(raw)
+
+# The capture's HZ is the kernel's, which ksmd's sleep is rounded to: at
+# HZ 1000 20 ms is a batch every 21 ms, at HZ 100 one every 30; --hz over
+# it (300: 7 jiffies of 3.33 ms); a value that is no HZ (0, or past what any
+# kernel takes) is not used.
+for hz, extra, want, frm in ((1000, [], 21, "capture"), (100, [], 30, "capture"), (1000, ["--hz", "300"], 70 / 3, "option"),
+                             (0, [], 24, "default"), (99999, [], 24, "default")):
+    cap = temp_file(capture(uniq[:20], list(range(20)), hz=hz))
+    rc, out, err = run("scan", "--format", "json", *FAST, *extra, cap)
+    d = json.loads(out) if rc == 0 else {}
+    h, st = (d["hashes"][0], d["settings"]) if rc == 0 else ({}, {})
+    check(rc == 0 and st["hz"] == (300 if extra else hz if frm == "capture" else 250) and st["hz_from"] == frm
+          and abs(st["sleep_taken_ms"] - want) < 1e-9 and abs(h["full_scan_seconds"] - want / 1e3) < 1e-9
+          and abs(h["ksmd_checksum_cpu_share"] - 100 * h["ns_per_page_median"] / (want * 1e6)) < 1e-12,
+          f"the capture's HZ {hz} {extra}: a batch every {want} ms: {err!r} {st} {h}")
+    rc, out, err = run("scan", "--sample-pages", "0", *extra, cap)
+    said = {"capture": "the capture's", "option": "--hz", "default": "the kernel's default"}[frm]
+    check(rc == 0 and f"(slept {want:.0f} ms at HZ {st.get('hz')}, {said})" in " ".join(out.split()),
+          f"the header says HZ {st.get('hz')} {said}: {out[:400]!r}")
+    os.unlink(cap)
+check_usage_error(["scan", "--hz", "10", zeros], "--hz", "--hz 10")
+check_usage_error(["scan", "--hz", "20000", zeros], "--hz", "--hz 20000")
 
 # A capture taken with use_zero_pages=1: the cost follows that model (its
 # zero pages are not visited once merged), and the legend says so; a
@@ -258,17 +282,16 @@ d = json.loads(out) if rc == 0 else {}
 h = d["hashes"][0] if rc == 0 else {}
 f = (20 / 9) / (20 / 9)  # the 20 unique pages alone are visited, each checksummed
 check(rc == 0 and d["settings"]["cost_use_zero_pages"] == 1
-      and abs(h["ksmd_steady_checksum_cpu_share"]
-              - 100 * f * h["ns_per_page_median"] / (100 * f * h["ns_per_page_median"] + 20e6)) < 2e-6
-      and abs(h["steady_full_scan_seconds"] - (0.02 + 20 / 9 * h["ns_per_page_median"] / 1e9)) < 1e-6,
+      and abs(h["ksmd_steady_checksum_cpu_share"] - 100 * f * h["ns_per_page_median"] / P20) < 1e-12
+      and abs(h["steady_full_scan_seconds"] - P20 / 1e9) < 1e-9,
       f"a capture with use_zero_pages=1: the steady cost of that model: {err!r} {d.get('settings')} {h}")
 rc, out, err = run("scan", *FAST, zeros1)
 check(rc == 0 and "use_zero_pages=1 as captured" in " ".join(out.split()), f"the legend says so: {out!r}")
 rc, out, err = run("scan", "--format", "csv", *FAST, zeros1)
 row = list(csv.DictReader(io.StringIO(out)))[0] if rc == 0 else {}
 check(row.get("cost_use_zero_pages") == "1" and row.get("smart_scan") == "true"
-      and abs(float(row.get("ksmd_steady_checksum_cpu_share") or -1)
-              - 100 * float(row["ns_per_page_median"]) / (100 * float(row["ns_per_page_median"]) + 20e6)) < 2e-6,
+      and abs(float(row.get("ksmd_steady_checksum_cpu_share") or -1) - 100 * float(row["ns_per_page_median"]) / P20) < 2e-6
+      and row.get("hz") == "250",
       f"CSV: the steady figures and the model they follow: {err!r} {row}")
 rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", "--kernel-release", "4.9", zeros1)
 check(rc == 0 and json.loads(out)["settings"]["cost_use_zero_pages"] == 0, "4.9 has no use_zero_pages")

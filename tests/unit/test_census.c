@@ -270,10 +270,6 @@ void test_census_arithmetic(void)
 	CHECK(fabs(e - 1000.0 * 999 / 4294967296.0) < 1e-9);
 	/* 8-bit range, 256 contents: 256 (1 - (255/256)^255) */
 	CHECK(fabs(census_expected_contents(256, 8) - 256 * (1 - pow(255.0 / 256, 255))) < 1e-9);
-	/* ksmd: 100 pages of 1000 ns per 20 ms sleep: 0.1 ms of 20.1 ms. */
-	CHECK(fabs(scan_ksmd_cpu_share(100, 20, 1000, 1.0) - 0.1 / 20.1) < 1e-12);
-	CHECK(fabs(scan_ksmd_cpu_share(100, 20, 1000, 0.5) - 0.05 / 20.05) < 1e-12);
-	CHECK(scan_ksmd_cpu_share(100, 0, 1000, 1.0) == 1.0);
 	/* Once merged: unshared and volatile pages checksummed, one scan in 9
 	 * with smart_scan, merged mappings visited only. */
 	const struct census_ksm k = { .pages_shared = 10, .pages_sharing = 30, .pages_unshared = 50,

@@ -1,7 +1,8 @@
 /* Unit tests of common/: atomic output files, the pseudo-random generator,
- * size, number, duration and kernel release parsing, and the shared
- * arithmetic. */
+ * size, number, duration and kernel release parsing, the shared
+ * arithmetic, and a kernel sleep in time (ksmd's period). */
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "../../common/atomic_file.h"
 #include "../../common/duration_parse.h"
 #include "../../common/kernel_release.h"
+#include "../../common/kernel_timer.h"
 #include "../../common/prng.h"
 #include "../../common/size_parse.h"
 #include "check.h"
@@ -212,4 +214,57 @@ void test_common_div_up(void)
 	/* No overflow where (a + b - 1) / b would wrap. */
 	CHECK(kb_div_up(UINT64_MAX, 2) == (UINT64_MAX >> 1) + 1);
 	CHECK(kb_div_up(UINT64_MAX, UINT64_MAX) == 1);
+}
+
+/* ksmd's period: the batch periods measured on 6.18 at HZ=250 (2026-12-06,
+ * ksmd's full scans timed one by one, one batch a scan, docs/scan-model.md):
+ * 1, 2 and 4 ms slept 8 ms; 5, 8: 12; 10, 12: 16; 20: 24; 21: 28; 50: 56;
+ * 72: 76; 90: 96; 100: 104; 101: 108; 150: 156; 200: 204; 250: 256 (63
+ * jiffies due, still level 0); 260: 288 and 300: 320 (level 1, a multiple of
+ * 8 jiffies). */
+void test_common_kernel_timer(void)
+{
+	static const unsigned measured[][2] = { { 1, 8 },     { 2, 8 },     { 4, 8 },     { 5, 12 },    { 8, 12 },
+						{ 10, 16 },   { 12, 16 },   { 20, 24 },   { 21, 28 },   { 50, 56 },
+						{ 72, 76 },   { 90, 96 },   { 100, 104 }, { 101, 108 }, { 150, 156 },
+						{ 200, 204 }, { 250, 256 }, { 260, 288 }, { 300, 320 } };
+	for (size_t i = 0; i < sizeof(measured) / sizeof(measured[0]); i++) {
+		struct ksmd_schedule k = { 100, measured[i][0], 250, 1 };
+		CHECK(ksmd_batch_period_ns(&k, 0) == measured[i][1] * 1e6);
+		CHECK(ksmd_batch_period_ns(&k, 3.9e6) == measured[i][1] * 1e6); /* the work within a jiffy */
+	}
+	/* msecs_to_jiffies rounds up: HZ 100, 300, 1000. */
+	CHECK(kernel_msecs_to_jiffies(20, 100) == 2 && kernel_msecs_to_jiffies(21, 100) == 3);
+	CHECK(kernel_msecs_to_jiffies(20, 300) == 6 && kernel_msecs_to_jiffies(1, 300) == 1);
+	CHECK(kernel_msecs_to_jiffies(20, 1000) == 20 && kernel_msecs_to_jiffies(0, 1000) == 0);
+	struct ksmd_schedule k = { 100, 20, 1000, 1 };
+	CHECK(ksmd_batch_period_ns(&k, 0) == 21e6);
+	k.hz = 100;
+	CHECK(ksmd_batch_period_ns(&k, 0) == 30e6);
+	/* Work past a jiffy delays the sleep's start: 5 ms of work at HZ 250
+	 * arms it in the second jiffy, 20 ms (5 jiffies) later, a tick late. */
+	k = (struct ksmd_schedule){ 100, 20, 250, 1 };
+	CHECK(ksmd_batch_period_ns(&k, 5e6) == 28e6);
+	/* Level 1 from a multiple of 8 jiffies: 65 due, 2 worked: 72. */
+	k.sleep_ms = 260;
+	CHECK(ksmd_batch_period_ns(&k, 8.5e6) == 72 * 4e6);
+	CHECK(ksmd_batch_period_ns(&k, 28.5e6) == 80 * 4e6); /* 7 worked: 72 jiffies due */
+	/* Before 4.8 the cascading wheel fired at the jiffy due. */
+	k = (struct ksmd_schedule){ 100, 20, 250, 0 };
+	CHECK(ksmd_batch_period_ns(&k, 0) == 20e6 && ksmd_batch_period_ns(&k, 5e6) == 24e6);
+	/* No sleep: the work alone; unknown HZ: the sleep as it is. */
+	k = (struct ksmd_schedule){ 100, 0, 250, 1 };
+	CHECK(ksmd_batch_period_ns(&k, 1e5) == 1e5 && ksmd_cpu_share(&k, 1000, 1.0) == 1.0);
+	k = (struct ksmd_schedule){ 100, 20, 0, 1 };
+	CHECK(ksmd_batch_period_ns(&k, 1e5) == 20.1e6);
+	/* The share: 100 pages of 1 us a batch every 24 ms; half of them. */
+	k = (struct ksmd_schedule){ 100, 20, 250, 1 };
+	CHECK(fabs(ksmd_cpu_share(&k, 1000, 1.0) - 0.1 / 24) < 1e-12);
+	CHECK(fabs(ksmd_cpu_share(&k, 1000, 0.5) - 0.05 / 24) < 1e-12);
+	CHECK(ksmd_cpu_share(&k, 0, 1.0) == 0);
+	/* The running kernel's HZ is one of CONFIG_HZ's (or unknown). */
+	unsigned hz = kernel_hz_running();
+	CHECK(hz == 0 || (hz >= KERNEL_HZ_MIN && hz <= KERNEL_HZ_MAX));
+	struct ksmd_schedule running = ksmd_schedule_running(100, 20);
+	CHECK(running.hz == (hz ? hz : KERNEL_HZ_DEFAULT) && running.pages_to_scan == 100 && running.sleep_ms == 20);
 }

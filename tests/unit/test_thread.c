@@ -1,6 +1,7 @@
 /* The thread's verdict (report/thread_verdict.c) on known rows, and the
  * line wrapping that keeps the text reports within a terminal's width
  * (report/text_wrap.c). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,23 @@ static void result(struct bench_result *r, struct bench_round *round, const char
 }
 
 /* thread_verdict_text's plain text of doc, or NULL if it failed. */
+/* buf with its wrapped lines joined again ("\n  " to " "), in place. */
+static char *unwrap(char *buf)
+{
+	char *to = buf;
+
+	for (const char *from = buf; *from; from++) {
+		if (from[0] == '\n' && from[1] == ' ' && from[2] == ' ') {
+			*to++ = ' ';
+			from += 2;
+			continue;
+		}
+		*to++ = *from;
+	}
+	*to = '\0';
+	return buf;
+}
+
 static char *verdict_text(const struct report_document *doc)
 {
 	char *buf = NULL;
@@ -85,7 +103,7 @@ void test_thread_verdict(void)
 	struct bench_round rounds[4];
 	struct thread_row rows[4];
 	struct thread_verdict v;
-	const struct thread_ksmd k = { 100, 20, "/sys/kernel/mm/ksm" };
+	const struct thread_ksmd k = { { 100, 20, 250, 1 }, "sysfs", "/sys/kernel/mm/ksm" };
 	const struct thread_contender c[4] = {
 		{ "crc32c-3way", &thread_published[0], 1, 0 },
 		{ "xxh64", &thread_published[1], 1, 0 },
@@ -104,9 +122,9 @@ void test_thread_verdict(void)
 	thread_verdict_build(rows, 4, r, 4, "xxhash", "xxh64", &k, &v);
 	CHECK(v.today == &rows[1] && v.kernel_best == &rows[0] && v.outside_best == &rows[3]);
 	CHECK(v.kernel_x == 2 && v.outside_x == 4);
-	/* 100 pages of 1 us, then 20 ms asleep: 0.1 ms of 20.1. */
-	CHECK(v.today_cpu_share > 0.004975 && v.today_cpu_share < 0.004976);
-	CHECK(thread_cpu_share(1000, &(struct thread_ksmd){ 100, 0, NULL }) == 1);
+	/* 100 pages of 1 us, then 20 ms asleep: a batch every 24 ms at HZ 250. */
+	CHECK(fabs(v.today_cpu_share - 0.1 / 24) < 1e-12);
+	CHECK(thread_cpu_share(1000, &(struct thread_ksmd){ { 100, 0, 250, 1 }, "defaults", NULL }) == 1);
 	CHECK(thread_cpu_share(0, &k) == 0);
 	CHECK(v.unstable == 1 && v.results == 4 && v.unstable_kinds == STABILITY_SPREAD);
 
@@ -117,12 +135,12 @@ void test_thread_verdict(void)
 				       .rows = rows, .nrows = 4, .verdict = &v };
 	char *buf = verdict_text(&doc);
 	CHECK(buf);
-	const char *first = "KSM today: xxhash (xxh64 here), 1000 ns/page in ksmd's pattern, 0.50% of a CPU at "
+	const char *first = "KSM today: xxhash (xxh64 here), 1000 ns/page in ksmd's pattern, 0.42% of a CPU at "
 			    "100 pages/20 ms.\n";
 	CHECK(buf && strncmp(buf, first, strlen(first)) == 0);
-	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), 2.00x faster, 0.25% of a CPU.\n"));
-	CHECK(buf && strstr(buf, "\nFastest outside the kernel: xxh3-avx2, 4.00x faster, 0.12% of a CPU.\n"));
-	CHECK(buf && strstr(buf, "read from /sys/kernel/mm/ksm"));
+	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), 2.00x faster, 0.21% of a CPU.\n"));
+	CHECK(buf && strstr(buf, "\nFastest outside the kernel: xxh3-avx2, 4.00x faster, 0.10% of a CPU.\n"));
+	CHECK(buf && strstr(unwrap(buf), "read from /sys/kernel/mm/ksm), a batch every 24 ms at HZ 250;"));
 	CHECK(buf && strstr(buf, "Cannot be trusted: 1 of 4 results unstable: spread over processes."));
 	free(buf);
 	/* Settings read from KSMBENCH_KSM_DIR are said to come from there. */
@@ -131,6 +149,15 @@ void test_thread_verdict(void)
 	CHECK(buf && strstr(buf, "read from /tmp/ksm-settings)") && !strstr(buf, "/sys/kernel/mm/ksm"));
 	free(buf);
 	v.ksmd.dir = k.dir;
+	/* Given as options: said so; 1000 pages of 1 us, a batch every 16 ms
+	 * at sleep 10 (3 jiffies, fired a tick late). */
+	v.ksmd.from = "options";
+	v.ksmd.s.pages_to_scan = 1000;
+	v.ksmd.s.sleep_ms = 10;
+	buf = verdict_text(&doc);
+	CHECK(buf && strstr(buf, "pages_to_scan 1000, sleep_millisecs 10 (given), a batch every 16 ms at HZ 250;"));
+	free(buf);
+	v.ksmd = k;
 	/* A round of the unstable result on a core shared while this
 	 * machine's other CPUs were idle: said to come from outside it. A
 	 * stable result's disturbed round is not named. */
@@ -183,7 +210,7 @@ static void result3(struct bench_result *r, struct bench_round round[3], const c
  * running xxh64; rows and v are filled in. */
 static char *verdict_over(struct bench_result r[5], struct thread_row rows[5], struct thread_verdict *v)
 {
-	static const struct thread_ksmd k = { 100, 20, NULL };
+	static const struct thread_ksmd k = { { 100, 20, 250, 1 }, "defaults", NULL };
 	static const struct thread_contender c[5] = {
 		{ "crc32c-3way", &thread_published[0], 1, 0 },
 		{ "xxh64", &thread_published[1], 1, 0 },
@@ -223,7 +250,7 @@ void test_thread_verdict_edges(void)
 	 * the kernel": xxh3-avx2 stays the best outside (fastest()'s
 	 * kernel-function test). */
 	buf = verdict_over(r, rows, &v);
-	CHECK(buf && strstr(buf, "\nFastest outside the kernel: xxh3-avx2, 4.00x faster, 0.12% of a CPU.\n"));
+	CHECK(buf && strstr(buf, "\nFastest outside the kernel: xxh3-avx2, 4.00x faster, 0.10% of a CPU.\n"));
 	free(buf);
 	/* One process: no interval, so no confidence bounds in the JSON
 	 * (null, not the single ratio), while the speed-up itself is there. */
@@ -236,7 +263,7 @@ void test_thread_verdict_edges(void)
 	 * the "KSM's own ...; next" wording is the kernel line's only. */
 	result(&r[3], rounds[3], "xxh3-avx2", 2000);
 	buf = verdict_over(r, rows, &v);
-	CHECK(buf && strstr(buf, "\nFastest outside the kernel: xxh3-avx2, 2.00x slower, 0.99% of a CPU.\n"));
+	CHECK(buf && strstr(buf, "\nFastest outside the kernel: xxh3-avx2, 2.00x slower, 0.83% of a CPU.\n"));
 	free(buf);
 
 	/* A row with no ns/page measured (0) is never the fastest. */
@@ -249,7 +276,7 @@ void test_thread_verdict_edges(void)
 	 * 1.003). */
 	result(&r[0], rounds[0], "crc32c-3way", 997);
 	buf = verdict_over(r, rows, &v);
-	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), as fast, 0.50% of a CPU.\n"));
+	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), as fast, 0.42% of a CPU.\n"));
 	free(buf);
 
 	/* Three processes at 2, 2.06 and 1.94x: ± half the interval, one
@@ -261,12 +288,12 @@ void test_thread_verdict_edges(void)
 	result3(&r[0], rounds[0], "crc32c-3way", near3);
 	buf = verdict_over(r, rows, &v);
 	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), 2.00x faster (± 3.0%), "
-				 "0.25% of a CPU.\n"));
+				 "0.21% of a CPU.\n"));
 	free(buf);
 	CHECK(record_get(&thread_verdict_schema, ci_low, &row, &val) == 1 && val.real > 1.9399 && val.real < 1.9401);
 	result3(&r[0], rounds[0], "crc32c-3way", far3);
 	buf = verdict_over(r, rows, &v);
 	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), 2.00x faster (± 20%), "
-				 "0.25% of a CPU.\n"));
+				 "0.21% of a CPU.\n"));
 	free(buf);
 }
