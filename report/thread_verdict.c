@@ -26,20 +26,6 @@ static double today_period_ms(const struct thread_verdict *v)
 	return ksmd_batch_period_ns(&v->ksmd.s, work_ns) / 1e6;
 }
 
-/* The fastest row of a block by ksmd-style ns/page, other than not and
- * than kernel rows the release lacks; NULL if none has one. */
-static const struct thread_row *fastest(const struct thread_row *rows, size_t n, int in_kernel,
-					const struct thread_row *not)
-{
-	const struct thread_row *best = NULL;
-
-	for (size_t i = 0; i < n; i++)
-		if (&rows[i] != not && rows[i].in_kernel == in_kernel && !rows[i].newer_than_release && rows[i].ns_here > 0 &&
-		    (in_kernel || !thread_row_kernel_function(&rows[i])) && (!best || rows[i].ns_here < best->ns_here))
-			best = &rows[i];
-	return best;
-}
-
 /* How many times faster r is than today's, side by side. */
 static double against_today(const struct thread_row *r, const struct thread_row *today, struct stats_interval *iv)
 {
@@ -47,6 +33,50 @@ static double against_today(const struct thread_row *r, const struct thread_row 
 	if (!r || !today || !r->ksm || !today->ksm || estimate_ratio(r->ksm, today->ksm, iv))
 		return 0;
 	return iv->median;
+}
+
+/* The fastest row of a block, other than today's and than kernel rows the
+ * release lacks, with its speed-up against today's (0 when there is none)
+ * in *x and *iv; NULL if no row has a ksmd-style ns/page. Ranked by that
+ * speed-up, from rounds side by side, so that the row named, its speed-up
+ * and its share of a CPU come from one estimate (by medians of ns/page two
+ * rows a few per cent apart could rank the other way round); by the ratio
+ * of the medians where a row has no rounds beside today's. */
+static const struct thread_row *fastest(const struct thread_row *rows, size_t n, int in_kernel,
+					const struct thread_row *today, double *x, struct stats_interval *iv)
+{
+	const struct thread_row *best = NULL;
+	double best_key = 0;
+
+	*x = 0;
+	memset(iv, 0, sizeof(*iv));
+	for (size_t i = 0; i < n; i++) {
+		const struct thread_row *r = &rows[i];
+		if (r == today || r->in_kernel != in_kernel || r->newer_than_release || r->ns_here <= 0 ||
+		    (!in_kernel && thread_row_kernel_function(r)))
+			continue;
+		struct stats_interval riv;
+		double rx = against_today(r, today, &riv);
+		double key = rx > 0 ? rx : (today && today->ns_here > 0 ? today->ns_here : 1) / r->ns_here;
+		if (!best || key > best_key) {
+			best = r;
+			best_key = key;
+			*x = rx;
+			*iv = riv;
+		}
+	}
+	return best;
+}
+
+/* ksmd's share of a CPU with r's checksum: at today's cost over its
+ * speed-up where it has one (the share then says what the speed-up says),
+ * else at its own ns/page. */
+static double share_of(const struct thread_row *r, double x, const struct thread_row *today,
+		       const struct thread_ksmd *k)
+{
+	if (!r)
+		return 0;
+	return thread_cpu_share(x > 0 && today && today->ns_here > 0 ? today->ns_here / x : r->ns_here, k);
 }
 
 void thread_verdict_build(const struct thread_row *rows, size_t n, const struct bench_result *results,
@@ -59,13 +89,11 @@ void thread_verdict_build(const struct thread_row *rows, size_t n, const struct 
 	for (size_t i = 0; i < n && !v->today; i++)
 		if (rows[i].in_kernel && rows[i].ksm && rows[i].ksm->impl && strcmp(rows[i].ksm->impl, today_impl) == 0)
 			v->today = &rows[i];
-	v->kernel_best = fastest(rows, n, 1, v->today);
-	v->outside_best = fastest(rows, n, 0, NULL);
-	v->kernel_x = against_today(v->kernel_best, v->today, &v->kernel_x_interval);
-	v->outside_x = against_today(v->outside_best, v->today, &v->outside_x_interval);
+	v->kernel_best = fastest(rows, n, 1, v->today, &v->kernel_x, &v->kernel_x_interval);
+	v->outside_best = fastest(rows, n, 0, v->today, &v->outside_x, &v->outside_x_interval);
 	v->today_cpu_share = thread_cpu_share(v->today ? v->today->ns_here : 0, k);
-	v->kernel_cpu_share = thread_cpu_share(v->kernel_best ? v->kernel_best->ns_here : 0, k);
-	v->outside_cpu_share = thread_cpu_share(v->outside_best ? v->outside_best->ns_here : 0, k);
+	v->kernel_cpu_share = share_of(v->kernel_best, v->kernel_x, v->today, k);
+	v->outside_cpu_share = share_of(v->outside_best, v->outside_x, v->today, k);
 	v->results = nresults;
 	for (size_t i = 0; i < nresults; i++) {
 		v->unstable += results[i].unstable != 0;
@@ -73,15 +101,18 @@ void thread_verdict_build(const struct thread_row *rows, size_t n, const struct 
 	}
 }
 
-/* "1.38x faster (± 3.1%)", "as fast (± 9%)", "1.20x slower", or that it
+/* "1.38x faster (± 3.1%)", "as fast (± 9%)", "1.20x slower", "1.05x
+ * faster (± 7.0%: within the noise)" where the interval holds 1, or that it
  * was not measured. */
 static void speedup_text(char *buf, size_t size, double x, const struct stats_interval *iv)
 {
 	double pct = estimate_half_width_percent(iv);
-	char spread[32] = "";
+	int holds_one = iv->n > 1 && iv->low <= 1 && iv->high >= 1;
+	char spread[48] = "";
 
 	if (pct >= 0)
-		snprintf(spread, sizeof(spread), " (± %.*f%%)", pct < 10 ? 1 : 0, pct);
+		snprintf(spread, sizeof(spread), " (± %.*f%%%s)", pct < 10 ? 1 : 0, pct,
+			 holds_one && (x < 0.995 || x >= 1.005) ? ": within the noise" : "");
 	if (x <= 0)
 		snprintf(buf, size, "speed-up not measured");
 	else if (x >= 0.995 && x < 1.005) /* "1.00x slower" would say less */

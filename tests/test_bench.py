@@ -404,8 +404,12 @@ check(vk.get("pages_to_scan") == 150000 and vk.get("settings_source") == "sysfs"
       f"thread: pages_to_scan 150000 is a setting, not the defaults: {err!r} {vk}")
 kernel_ns = {t["implementation"]: t["ns_per_page_here"] for t in trows[:5]
              if t["ns_per_page_here"] and t["implementation"] != v.get("ksm_today_implementation")}
-check(kernel_ns and v.get("kernel_best_implementation") == min(kernel_ns, key=kernel_ns.get),
-      f"the kernel's fastest by ksmd ns/page: {v.get('kernel_best_implementation')} of {kernel_ns}")
+# Ranked by the speed-up over today's from rounds side by side (unit-tested
+# in test_thread.c), which the medians of ns/page follow unless two rows are
+# close: the one named is the lowest median or within 15% of it.
+best_impl = v.get("kernel_best_implementation")
+check(kernel_ns and best_impl in kernel_ns and kernel_ns[best_impl] <= 1.15 * min(kernel_ns.values()),
+      f"the kernel's fastest: {best_impl} of {kernel_ns}")
 check(v.get("outside_best_implementation") in [t["implementation"] for t in trows[5:]], "fastest outside: an outside row")
 check(isinstance(v.get("trusted"), bool) and v["trusted"] == (v.get("unstable_results") == 0), "verdict: trusted")
 today = by.get(v.get("ksm_today_implementation"), {})

@@ -296,4 +296,35 @@ void test_thread_verdict_edges(void)
 	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), 2.00x faster (± 20%), "
 				 "0.21% of a CPU.\n"));
 	free(buf);
+	/* The row named is the one the rounds side by side say is fastest, not
+	 * the lowest median: today's xxh64 ran 1000, 2000 and 3000 ns in three
+	 * processes; crc32c-3way 550, 550, 3000 (median 550: 1.82, 3.64 and 1.0x
+	 * today's, median 1.82x), jhash2 600 in each (median 600: 1.67, 3.33 and
+	 * 5x, median 3.33x). jhash2 is named, 3.33x faster, its share of a CPU
+	 * today's 2000 ns over 3.33: 600 ns, 0.25%. */
+	const double spread_today[3] = { 1000, 2000, 3000 }, low_median[3] = { 550, 550, 3000 },
+		     steady[3] = { 600, 600, 600 };
+	result3(&r[1], rounds[1], "xxh64", spread_today);
+	r[1].ns_per_page.median = 2000;
+	result3(&r[0], rounds[0], "crc32c-3way", low_median);
+	r[0].ns_per_page.median = 550;
+	result3(&r[2], rounds[2], "jhash2", steady);
+	r[2].ns_per_page.median = 600;
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: jhash2, 3.33x faster"));
+	CHECK(v.kernel_best == &rows[2] && fabs(v.kernel_x - 10.0 / 3) < 1e-9 &&
+	      fabs(v.kernel_cpu_share - 0.06 / 24) < 1e-12);
+	free(buf);
+	/* An interval that holds 1 (1.25, 0.95 and 1.11x today's): said to be
+	 * within the noise. */
+	const double flat[3] = { 1000, 1000, 1000 }, slow[3] = { 2000, 2000, 2000 }, near1[3] = { 800, 1050, 900 };
+	result3(&r[1], rounds[1], "xxh64", flat);
+	result3(&r[2], rounds[2], "jhash2", slow);
+	result3(&r[0], rounds[0], "crc32c-3way", near1);
+	r[0].ns_per_page.median = 900;
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && v.kernel_best == &rows[0] && v.kernel_x_interval.low < 1 && v.kernel_x_interval.high > 1 &&
+	      strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), 1.11x faster (± ") &&
+	      strstr(buf, "%: within the noise), "));
+	free(buf);
 }
