@@ -409,9 +409,15 @@ int compare_report_text(FILE *out, const struct report_document *doc, enum repor
 
 	if (!t)
 		return -1;
-	if (md)
-		fprintf(out, "### ksmbench compare: %zu regression%s\n\n", o->counts[VERDICT_REGRESSION],
+	/* An inconclusive result is a change that could not be judged: the
+	 * headline says so beside the regressions, not "0 regressions" alone. */
+	if (md) {
+		fprintf(out, "### ksmbench compare: %zu regression%s", o->counts[VERDICT_REGRESSION],
 			kb_s(o->counts[VERDICT_REGRESSION]));
+		if (o->counts[VERDICT_INCONCLUSIVE])
+			fprintf(out, ", %zu inconclusive", o->counts[VERDICT_INCONCLUSIVE]);
+		fputs("\n\n", out);
+	}
 	describe_run(out, md ? "Base" : "base", doc->base, md ? "- " : "# ", e);
 	describe_run(out, md ? "New" : "new ", doc->new_, md ? "- " : "# ", e);
 	clock_line(out, o, md ? "- " : "# ");

@@ -185,7 +185,8 @@ check(lines[-1].startswith("1 regression, 1 improvement, 2 unchanged, 1 within n
 
 # --- markdown for a review
 rc, out, err = run("compare", base, new, "--format", "markdown")
-check(rc == 1 and out.startswith("### ksmbench compare: 1 regression"), "markdown heading")
+check(rc == 1 and out.startswith("### ksmbench compare: 1 regression, 2 inconclusive\n"),
+      f"markdown heading: the regressions and the inconclusive ones: {out[:80]!r}")
 md_rows = [l for l in out.splitlines() if l.startswith("| ")]
 check(len(md_rows) == 9 and md_rows[1].startswith("| --- |"), f"markdown table: {len(md_rows)} rows")
 check("**regression**" in out and "- only in base:" in out and "- inconclusive: xxh3" in out,
