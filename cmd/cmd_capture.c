@@ -94,7 +94,7 @@ static int output_path(const char *pattern, pid_t pid, char *buf, size_t len)
 	return n + 16 < len ? 0 : -1;
 }
 
-static void summarize(const struct capture_job *j, const char *path)
+static void summarize(const struct capture_job *j, const char *path, int only_mergeable)
 {
 	const struct capture_stats *st = &j->stats;
 
@@ -106,6 +106,16 @@ static void summarize(const struct capture_job *j, const char *path)
 		(unsigned long long)st->pages_thp, (unsigned long long)st->pages_ksm,
 		(unsigned long long)st->pages_volatile, (unsigned long long)st->bytes, kb_s(st->bytes),
 		strcmp(path, "-") == 0 ? "standard output" : path);
+	if (st->mergeable_known && st->pages_present && st->pages_mergeable < st->pages_present)
+		fprintf(stderr, "capture: %llu of process %d's %llu present page%s %s in mappings KSM may merge "
+			"(MADV_MERGEABLE, or prctl PR_SET_MEMORY_MERGE): KSM merges only those; scan models every "
+			"page captured as if offered\n", (unsigned long long)st->pages_mergeable, (int)j->pid,
+			(unsigned long long)st->pages_present, kb_s(st->pages_present),
+			st->pages_mergeable == 1 ? "is" : "are");
+	else if (st->mergeable_known && !st->pages_present && st->mappings == 0)
+		fprintf(stderr, "capture: process %d has no mapping to capture%s\n", (int)j->pid,
+			only_mergeable ? " that KSM may merge (none has VmFlags mg: no MADV_MERGEABLE, no prctl "
+					     "PR_SET_MEMORY_MERGE)" : "");
 	if (st->pages_vanished)
 		fprintf(stderr, "ksmbench capture: warning: %llu page%s of process %d %s unmapped while it was "
 			"captured and %s written as zeros (stop it first: kill -STOP)\n",
@@ -164,7 +174,7 @@ static int capture_all(struct capture_cli *s)
 	if (s->o.snapshots == 2)
 		tell_interval(&iv);
 	for (size_t i = 0; i < s->npids; i++)
-		summarize(&jobs[i], paths[i]);
+		summarize(&jobs[i], paths[i], (s->o.flags & CAPTURE_MERGEABLE) != 0);
 	if (!jobs[0].stats.pfn_known)
 		fprintf(stderr, "ksmbench capture: note: without CAP_SYS_ADMIN the PFNs and /proc/kpageflags "
 			"cannot be read: pages mapping the shared zero page are captured as zero pages, THP "

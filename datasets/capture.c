@@ -170,6 +170,7 @@ static int keep_info(struct cap_state *c, uint64_t word, struct kb_err *err)
 	c->info[c->ninfo++] = word & ~(CAPTURE_PRESENT | CAPTURE_ZERO_MAPPED);
 	c->stats->pages_thp += (word & KB_PAGE_THP) != 0;
 	c->stats->pages_ksm += (word & KB_PAGE_KSM) != 0;
+	c->stats->pages_mergeable += (word & KB_PAGE_MERGEABLE) != 0;
 	return 0;
 }
 
@@ -203,7 +204,7 @@ static int add_page(struct cap_state *c, uint64_t vaddr, uint32_t flags, uint64_
 
 /* The first pass over a mapping: which pages are present, from the page
  * map alone (nothing of the memory is read yet). */
-static int layout_mapping(struct cap_state *c, uint64_t start, uint64_t end, uint32_t flags,
+static int layout_mapping(struct cap_state *c, uint64_t start, uint64_t end, uint32_t flags, int mergeable,
 			  struct kb_err *err)
 {
 	uint64_t ps = c->page_size;
@@ -214,7 +215,8 @@ static int layout_mapping(struct cap_state *c, uint64_t start, uint64_t end, uin
 		if (capture_pagemap_read(&c->pm, at, n, ps, c->words))
 			return fail_access(c->pid, errno, "the page map", err);
 		for (size_t i = 0; i < n; i++)
-			if (add_page(c, at + i * ps, flags, c->words[i], err))
+			if (add_page(c, at + i * ps, flags,
+				     c->words[i] | (mergeable && (c->words[i] & CAPTURE_PRESENT) ? KB_PAGE_MERGEABLE : 0), err))
 				return -1;
 		at += n * ps;
 	}
@@ -467,11 +469,12 @@ static int layout_maps(struct cap_state *c, FILE *maps, int all, const uint64_t 
 		name[strcspn(name, "\n")] = '\0';
 		if (!mapping_wanted(perms, inode, name, all & CAPTURE_ALL) || end <= start)
 			continue;
-		if ((all & CAPTURE_MERGEABLE) && !in_list(merge_starts, nmerge, start))
+		int mergeable = in_list(merge_starts, nmerge, start);
+		if ((all & CAPTURE_MERGEABLE) && !mergeable)
 			continue;
 		uint32_t flags = (perms[0] == 'r' ? PF_R : 0) | (perms[1] == 'w' ? PF_W : 0) |
 				 (perms[2] == 'x' ? PF_X : 0);
-		if (layout_mapping(c, start, end, flags, err))
+		if (layout_mapping(c, start, end, flags, mergeable, err))
 			return -1;
 	}
 	/* maps of another user's process opens but reads empty */
@@ -493,7 +496,11 @@ static int layout_process(struct cap_state *c, int all, struct kb_err *err)
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)c->pid);
 	if (!(maps = fopen(path, "r")))
 		return fail_access(c->pid, errno, "the mappings", err);
-	if ((all & CAPTURE_MERGEABLE) && mergeable_starts(c->pid, &merge_starts, &nmerge, err))
+	/* Which mappings KSM may merge, for every capture (the page words say it
+	 * of each page); needed with --mergeable, else known where smaps reads. */
+	if (mergeable_starts(c->pid, &merge_starts, &nmerge, err) == 0)
+		c->stats->mergeable_known = 1;
+	else if (all & CAPTURE_MERGEABLE)
 		goto out;
 	if (capture_pagemap_open(c->pid, &c->pm)) {
 		fail_access(c->pid, errno, "the page map", err);
@@ -615,7 +622,8 @@ static int write_core(struct capture_job *job, const struct capture_options *o, 
 	struct cap_state *c = job->state;
 	uint32_t flags = (c->pm.pfn_known ? KB_PAGES_PFN_KNOWN : 0) |
 			 (c->pm.kpageflags_fd >= 0 ? KB_PAGES_KPAGEFLAGS_KNOWN : 0) |
-			 (o->snapshots == 2 ? KB_PAGES_INTERVAL : 0);
+			 (o->snapshots == 2 ? KB_PAGES_INTERVAL : 0) |
+			 (c->stats->mergeable_known ? KB_PAGES_MERGEABLE_KNOWN : 0);
 
 	if (write_headers(c, flags, o->snapshots == 2 ? interval_ns : 0, err) || read_all(c, PASS_WRITE, err))
 		return -1;

@@ -29,6 +29,8 @@ struct capture_stats {
 	uint64_t pages_thp;     /* in transparent huge pages */
 	uint64_t pages_ksm;     /* already KSM pages */
 	uint64_t pages_volatile; /* changed between the two snapshots */
+	uint64_t pages_mergeable; /* present in mappings KSM may merge (VmFlags mg) */
+	int mergeable_known;    /* /proc/PID/smaps read: pages_mergeable is meaningful */
 	int pfn_known;          /* PFNs and kpageflags read (CAP_SYS_ADMIN) */
 	uint64_t bytes;         /* of the file */
 };

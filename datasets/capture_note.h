@@ -26,6 +26,7 @@
 #define KB_PAGES_PFN_KNOWN 1u        /* PFNs read (CAP_SYS_ADMIN) */
 #define KB_PAGES_KPAGEFLAGS_KNOWN 2u /* /proc/kpageflags read: zero page, THP, KSM known */
 #define KB_PAGES_INTERVAL 4u         /* two snapshots: KB_PAGE_VOLATILE is meaningful */
+#define KB_PAGES_MERGEABLE_KNOWN 8u  /* /proc/PID/smaps read: KB_PAGE_MERGEABLE is meaningful */
 
 /* A page entry: the PFN in bits 0-54, then flags. */
 #define KB_PAGE_PFN_MASK ((1ull << 55) - 1)
@@ -34,6 +35,7 @@
 #define KB_PAGE_KSM (1ull << 58)       /* already a KSM page */
 #define KB_PAGE_VOLATILE (1ull << 59)  /* content changed between the two snapshots */
 #define KB_PAGE_EXCLUSIVE (1ull << 60) /* mapped by this process only (pagemap bit 56) */
+#define KB_PAGE_MERGEABLE (1ull << 61) /* in a mapping KSM may merge (VmFlags mg) */
 
 /* What a core's notes say; the strings are "" when not recorded. */
 struct capture_note {

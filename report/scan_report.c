@@ -56,6 +56,7 @@ RECORD_GETTER(d_two, DUMP(w)->captured && record_bool(v, DUMP(w)->two_snapshots)
 RECORD_GETTER(d_interval, DUMP(w)->two_snapshots && record_uint(v, DUMP(w)->interval_ns))
 RECORD_GETTER(d_volatile, DUMP(w)->captured && record_uint(v, DUMP(w)->pages_volatile))
 RECORD_GETTER(d_zpm, DUMP(w)->captured && record_uint(v, DUMP(w)->zero_page_mapped))
+RECORD_GETTER(d_mergeable, DUMP(w)->mergeable_known && record_uint(v, DUMP(w)->pages_mergeable))
 RECORD_GETTER(d_release, DUMP(w)->kernel_release[0] && record_str(v, DUMP(w)->kernel_release))
 
 static const struct record_field dump_fields[] = {
@@ -72,6 +73,7 @@ static const struct record_field dump_fields[] = {
 	{ .name = "interval_ns", .type = RECORD_UINT, .get = d_interval },
 	{ .name = "pages_volatile", .type = RECORD_UINT, .get = d_volatile },
 	{ .name = "zero_page_mapped", .type = RECORD_UINT, .get = d_zpm },
+	{ .name = "pages_mergeable", .type = RECORD_UINT, .get = d_mergeable },
 	{ .name = "kernel_release", .type = RECORD_STR, .get = d_release },
 };
 
@@ -793,6 +795,15 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 		return -1;
 	for (size_t i = 0; i < r->ndumps; i++) {
 		const struct scan_dump *d = &r->dumps[i];
+		char some[48] = "none";
+		if (d->pages_mergeable)
+			snprintf(some, sizeof(some), "only %llu", (unsigned long long)d->pages_mergeable);
+		if (d->mergeable_known && d->pages_mergeable < d->stats.pages &&
+		    report_wrappedf(out, width, "# ", "note: %s of dump %zu's %llu pages %s in mappings KSM may "
+				    "merge (MADV_MERGEABLE, or prctl PR_SET_MEMORY_MERGE): KSM merges only those; the "
+				    "model takes every page as if offered", some, i + 1, (unsigned long long)d->stats.pages,
+				    d->pages_mergeable == 1 || !d->pages_mergeable ? "is" : "are"))
+			return -1;
 		if (d->words_page_size && d->words_page_size != r->page_size &&
 		    report_wrappedf(out, width, "# ", "note: dump %zu's page words are for %u-byte pages, not %u: its "
 				    "volatile pages, THPs and PFNs are left out of the model", i + 1, d->words_page_size,

@@ -97,6 +97,7 @@ static void note_dump(struct scan_dump *d, const struct page_source *src)
 	d->words_page_size = n->has_pages ? n->page_size : 0;
 	d->pfn_known = n->has_pages && (n->flags & KB_PAGES_PFN_KNOWN);
 	d->two_snapshots = n->has_pages && (n->flags & KB_PAGES_INTERVAL);
+	d->mergeable_known = d->page_words && (n->flags & KB_PAGES_MERGEABLE_KNOWN);
 	d->zero_page_mapped = n->zero_page_mapped;
 	d->interval_ns = n->interval_ns;
 	snprintf(d->kernel_release, sizeof(d->kernel_release), "%s", n->kernel_release);
@@ -115,6 +116,7 @@ static int add_page(struct scan_state *st, struct census *c, struct scan_dump *d
 {
 	uint64_t content;
 
+	d->pages_mergeable += d->mergeable_known && (pg->info & KB_PAGE_MERGEABLE);
 	if (d->two_snapshots && (pg->info & KB_PAGE_VOLATILE)) {
 		d->pages_volatile++;
 		ksm_model_add_volatile(&st->model, d->page_words ? pg->info : 0);

@@ -74,6 +74,8 @@ struct scan_dump {
 	int page_words;         /* with a word per page (PFN, THP, volatile) */
 	uint32_t words_page_size; /* the page size the words are for (0: none): unused at another */
 	int pfn_known, two_snapshots;
+	int mergeable_known;     /* the words say which pages lie in mappings KSM may merge */
+	uint64_t pages_mergeable;
 	uint64_t pages_volatile, zero_page_mapped, interval_ns;
 	char kernel_release[128];
 	long long ksm_max_page_sharing, ksm_pages_to_scan, ksm_sleep_ms, ksm_smart_scan, ksm_use_zero_pages; /* -1: not recorded */

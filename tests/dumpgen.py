@@ -79,6 +79,8 @@ def elf(segments, cls=64, big=False, data_align=1, memsz_extra=None, pn_xnum=Fal
 
 KB_NOTE_SYSTEM, KB_NOTE_PAGES = 0x4B420001, 0x4B420002
 KB_THP, KB_THP_HEAD, KB_KSM, KB_VOLATILE, KB_EXCLUSIVE = (1 << 56), (1 << 57), (1 << 58), (1 << 59), (1 << 60)
+KB_MERGEABLE = 1 << 61
+KB_PAGES_MERGEABLE_KNOWN = 8  # the page note's flag: KB_MERGEABLE is meaningful
 
 
 def elf_note(name, ntype, desc, big=False):

@@ -138,6 +138,18 @@ try:
           and doc["settings"]["kernel_rules_from"] == "capture" and not d.get("two_snapshots")
           and doc["settings"]["hz"] == HZ and doc["settings"]["hz_from"] == "capture",
           f"scan reads the notes: {err!r} {d}")
+    # The child offers nothing to KSM (no MADV_MERGEABLE, no prctl): the page
+    # words say so, scan notes it, capture says it, --mergeable captures nothing.
+    check(d.get("pages_mergeable") == 0, f"no page in a mergeable mapping: {d.get('pages_mergeable')}")
+    rc, out, err = run("scan", "--sample-pages", "0", core)
+    check(rc == 0 and f"note: none of dump 1's {d.get('pages')} pages is in mappings KSM may merge"
+          in " ".join(out.split()), f"scan notes it: {out[:600]!r}")
+    check("pages are in mappings KSM may merge" in err_capture(child.pid, tmp).replace("\n", " "),
+          "capture says how many pages KSM may merge")
+    only = os.path.join(tmp, "only.core")
+    rc, out, err = run("capture", "--pid", str(child.pid), "--mergeable", "-o", only)
+    check(rc == 0 and "has no mapping to capture that KSM may merge" in err, f"--mergeable of none: {err!r}")
+    os.unlink(only)
     if os.geteuid() == 0 and zero_page:
         # (the interpreter's own memory has such pages too)
         check(d.get("zero_page_mapped", 0) >= 2 and d.get("pfn_known") and d.get("page_words"),

@@ -234,7 +234,8 @@ def attempt_setting(tmp, mps, uzp, last):
         zero_mapped = 40 * NPROC if read_fault_maps_zero_page() else 0
         check(t["pages_volatile"] == 16 * NPROC and t["zero_page_mapped"] == zero_mapped,
               f"the captures mark the volatile pages and leave out the zero-page mappings: {t}")
-        check(all(d["pfn_known"] and d["two_snapshots"] for d in doc["dumps"]), "captures with PFNs, two snapshots")
+        check(all(d["pfn_known"] and d["two_snapshots"] and d["pages_mergeable"] == d["pages"] for d in doc["dumps"]),
+              "captures with PFNs, two snapshots, every page in a mergeable mapping (--mergeable)")
         start = ksm_guard.read("full_scans")
         ksm_guard.write("run", 1)
         got, scans = settle(start)
