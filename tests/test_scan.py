@@ -143,6 +143,16 @@ if d:
     tsc = d["context"]["tsc_hz"]
     check(d["context"]["counter_step_ticks"] >= 1 and (tsc is None or tsc > 1e6), "sampling: the counter calibrated")
 
+# The table's cost rows: the checksum time of a full scan and how long one
+# takes, apart (a column named "ms/full scan" read as the second); the
+# JSON's figures, as printed. --wide adds ns/page p90.
+rc, out, err = run("scan", *FAST, "-H", "xxhash", raw_path)
+head = next((l for l in out.splitlines() if l.startswith("HASH") and "s/full scan" in l), "")
+row = next((l.split() for l in out.splitlines() if l.startswith("xxhash ") and len(l.split()) >= 7), [])
+check(rc == 0 and "cksum ms/scan" in head and "p90" not in head and len(row) >= 7 and float(row[4]) > 0,
+      f"scan's cost table: checksum time and scan time apart: {head!r} {row}")
+rc, out, err = run("scan", *FAST, "-H", "xxhash", "--wide", raw_path)
+check(rc == 0 and any("ns/page p90" in l and "s/full scan" in l for l in out.splitlines()), "--wide: p90 too")
 rc, out, err = run("scan", *FAST, "--format", "csv", "-H", "xxhash,xxh3", raw_path)
 rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
 check(len(rows) == 2 and rows[0]["pages"] == "14" and rows[0]["zero_pages"] == "3"
