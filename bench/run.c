@@ -310,7 +310,6 @@ int bench_run(const struct bench_plan *plan, void (*progress)(void *arg, const s
 	for (unsigned p = 0; p < plan->processes && !bench_stop_requested(); p++) {
 		if (bench_run_process(plan, p, &sink, err))
 			return -1;
-		out->processes_done++;
 	}
 	return bench_results_finish(out, err);
 }

@@ -89,7 +89,6 @@ struct bench_results {
 	size_t n;
 	unsigned planned;        /* measurements the plan had */
 	unsigned processes_planned;
-	unsigned processes_done; /* processes whose rounds are all in */
 	unsigned rounds_done, rounds_planned; /* set by bench_results_finish */
 	struct disturb_reference reference; /* what the rounds were judged against (bench_results_finish) */
 };

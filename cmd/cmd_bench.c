@@ -107,7 +107,7 @@ struct bench_opts {
 	struct sweep sweep;
 	struct cmd_exports exports;
 	unsigned processes;
-	int warmup_given, window_given, repeat_given, cpu, selfcheck, quiet, no_ceiling, wide;
+	int warmup_given, cpu, selfcheck, quiet, no_ceiling, wide;
 	int ksmd, ksmd_given, cache_given; /* --ksmd; --pages-to-scan or --sleep-ms; --cache */
 	int timer_given, jiffies_given; /* --timer; --hz or --align-tick */
 	int apart_given, back_to_back_given;
@@ -282,13 +282,13 @@ static int parse_timing(int c, const char *arg, struct bench_opts *o)
 
 	switch (c) {
 	case O_TIMER: o->timer_name = arg; o->timer_given = 1; return 0;
-	case O_WIN: o->window_given = 1; return run_cli_parse_window("bench", arg, &cfg->window_ns);
+	case O_WIN: return run_cli_parse_window("bench", arg, &cfg->window_ns);
 	case O_WARM:
 		o->warmup_given = 1;
 		if (kb_parse_duration_ns(arg, 0, 60000000000u, &cfg->warmup_ns, &err))
 			return cli_error("bench", "--warmup: %s", err.msg);
 		return 0;
-	case O_REP: o->repeat_given = 1; return run_cli_parse_repeat("bench", arg, &cfg->repeat);
+	case O_REP: return run_cli_parse_repeat("bench", arg, &cfg->repeat);
 	case O_HZ: o->jiffies_given = 1; return run_cli_parse_hz("bench", arg, &cfg->hz);
 	case O_ALIGN: o->jiffies_given = cfg->align_tick = 1; return 0;
 	case O_APART: o->apart_given = 1; return 0;

@@ -19,13 +19,6 @@ unsigned term_columns(FILE *fp);
 
 #define TERM_COLUMNS_MIN 40u
 
-/* SGR sequences, or "" when colour is off. */
-#define TERM_RED "\033[31m"
-#define TERM_GREEN "\033[32m"
-#define TERM_YELLOW "\033[33m"
-#define TERM_BOLD "\033[1m"
-#define TERM_RESET "\033[0m"
-
 /* One line on stderr, rewritten in place: "ksmbench thread: process 2/5,
  * round 1/2, 9/14 ksmd ns/page: xxh64" (the process when there are
  * several, the measurement's turn in the round, the step's name when it

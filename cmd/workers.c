@@ -370,8 +370,6 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 		char **args = worker_args(exe, spec, argc, argv);
 		rc = args ? run_one(j, exe, args, cpu, pages_fd) : cli_error(cmd, "out of memory");
 		free(args);
-		if (rc == 0 && !j->end_signal)
-			out->processes_done++;
 	}
 	free(j);
 	return rc;

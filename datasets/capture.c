@@ -562,7 +562,6 @@ static long ksm_setting(const char *name)
 static void choose_interval(struct capture_job *jobs, size_t n, const struct capture_options *o,
 			    struct capture_interval *iv)
 {
-	memset(iv, 0, sizeof(*iv));
 	for (size_t i = 0; i < n; i++)
 		iv->pages += jobs[i].state->ninfo;
 	iv->ns = o->interval_ns;

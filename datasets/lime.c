@@ -138,15 +138,19 @@ static int lime_set_digest(struct page_source *src, page_digest_fn fn, void *ctx
 
 static const struct page_source_ops lime_ops = { lime_next, lime_close, lime_fetch, lime_set_digest };
 
+/* Takes ranges (malloc'd) and s, whatever it returns. */
 static struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, enum lime_layout layout,
-				     const struct lime_range *ranges, size_t nranges, struct kb_err *err)
+				     struct lime_range *ranges, size_t nranges, struct kb_err *err)
 {
 	struct lime_source *l = calloc(1, sizeof(*l));
 
 	if (!l) {
 		kb_stream_close(s);
+		free(ranges);
 		return kb_fail(err, "out of memory"), NULL;
 	}
+	l->ranges = ranges;
+	l->nranges = nranges;
 	l->s = s;
 	l->layout = layout;
 	l->base.ops = &lime_ops;
@@ -166,12 +170,6 @@ static struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, en
 					     "(range %zu starts at or before the end of range %zu)", i, i - 1);
 				goto fail;
 			}
-		if (!(l->ranges = malloc(nranges * sizeof(*ranges)))) {
-			kb_fail(err, "out of memory");
-			goto fail;
-		}
-		memcpy(l->ranges, ranges, nranges * sizeof(*ranges));
-		l->nranges = nranges;
 	}
 	return &l->base;
 fail:
@@ -201,9 +199,7 @@ static struct page_source *open_with_ranges(const struct dump_open *a, enum lime
 		kb_stream_close(a->stream);
 		return NULL;
 	}
-	struct page_source *src = lime_open(a->stream, a->page_size, layout, ranges, n, err);
-	free(ranges);
-	return src;
+	return lime_open(a->stream, a->page_size, layout, ranges, n, err);
 }
 
 struct page_source *lime_open_raw(const struct dump_open *a, struct kb_err *err)

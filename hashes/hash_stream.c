@@ -7,6 +7,8 @@
 #include <xxhash.h>
 #include <zlib.h>
 
+#include "crc32c_consts.h"
+
 /* XXH3 and XXH128 stream through libxxhash's own run-time dispatch where
  * the library has one (x86-64): its plain update is the SSE2 build, which
  * held sum -H xxh3 of a cached 2 GiB file to 0.37 s where xxhsum -H3, built
@@ -24,41 +26,11 @@
 
 enum { HS_XXH32, HS_XXH64, HS_XXH3, HS_XXH128, HS_CRC32, HS_CRC32C, HS_BUFFERED };
 
-#define CRC32C_POLY_REFLECTED 0x82F63B78u
-
-/* a * b modulo the CRC-32C polynomial, in the reflected bit order CRCs are
- * computed in (bit 31 is the coefficient of x^0). */
-static uint32_t gf2_mulmod(uint32_t a, uint32_t b)
-{
-	uint32_t product = 0;
-
-	for (int i = 0; i < 32; i++) {
-		if (a & (0x80000000u >> i))
-			product ^= b;
-		b = b & 1 ? (b >> 1) ^ CRC32C_POLY_REFLECTED : b >> 1; /* b *= x */
-	}
-	return product;
-}
-
-/* x^(8 * bytes) mod P, by squaring: appending bytes zero bytes to a message
- * multiplies its CRC register by this. */
-static uint32_t x_pow_8n(uint64_t bytes)
-{
-	uint32_t result = 0x80000000u, power = 0x00800000u; /* x^0, x^8 */
-
-	for (; bytes; bytes >>= 1) {
-		if (bytes & 1)
-			result = gf2_mulmod(result, power);
-		power = gf2_mulmod(power, power);
-	}
-	return result;
-}
-
-/* With the pre- and post-inversion of the standard CRC the inversions of
- * the two parts cancel, leaving crc(A) shifted past B's bytes, plus crc(B). */
+/* The standard CRC of A followed by B: crc(A) shifted past B's bytes, plus
+ * crc(B) (the two parts' inversions cancel). */
 uint32_t hash_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
 {
-	return gf2_mulmod(crc_a, x_pow_8n(len_b)) ^ crc_b;
+	return crc32c_mulmod(crc_a, crc32c_xpow_mod(8 * len_b)) ^ crc_b; /* 64-bit lengths on i386 too */
 }
 
 static int kind_of(const struct hash_impl *impl)
@@ -133,10 +105,10 @@ static void crc32c_update(struct hash_stream *s, const void *data, size_t len)
 	uint64_t n = len;
 
 	if (n != s->shift_len) {
-		s->shift = x_pow_8n(n);
+		s->shift = crc32c_xpow_mod(8 * n);
 		s->shift_len = n;
 	}
-	s->crc = gf2_mulmod(s->crc, s->shift) ^ piece;
+	s->crc = crc32c_mulmod(s->crc, s->shift) ^ piece;
 }
 
 int hash_stream_update(struct hash_stream *s, const void *data, size_t len, struct kb_err *err)

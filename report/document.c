@@ -30,7 +30,7 @@ const struct record_schema *report_document_schema(enum report_kind kind)
 	return kinds[kind].schema;
 }
 
-int report_document_rows(const struct report_document *doc, struct record_list *rows)
+static int report_document_rows(const struct report_document *doc, struct record_list *rows)
 {
 	return kinds[doc->kind].rows ? kinds[doc->kind].rows(doc, rows) : -1;
 }

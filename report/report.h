@@ -106,7 +106,6 @@ int report_write(const struct report_format *f, const struct report_document *do
 /* The document's schema (its JSON) and its rows (a CSV's lines: results,
  * thread rows, scan hashes); -1 for a kind without rows (document.c). */
 const struct record_schema *report_document_schema(enum report_kind kind);
-int report_document_rows(const struct report_document *doc, struct record_list *rows);
 
 /* The document's rows as delimited text (record_write_delimited). */
 int report_write_rows(FILE *out, const struct report_document *doc, char sep);

@@ -597,17 +597,12 @@ static int ksm_table(FILE *out, const struct report_document *doc)
 		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));
 		rc = table_add_rowf(t, ksm_fields[i].name, a, b);
 	}
-	if (rc == 0) {
-		const struct record_column c = { NULL, 'r', "bytes_saved", 1.0 / 1048576, "%.1f", NULL };
+	for (unsigned i = 0; rc == 0 && i < 2; i++) {
+		const struct record_column c = { NULL, 'r', i ? "bytes_really_saved" : "bytes_saved", 1.0 / 1048576, "%.1f",
+						 NULL };
 		record_cell(&c, &ksm_schema, &zp[0], a, sizeof(a));
 		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));
-		rc = table_add_rowf(t, "memory saved (MiB)", a, b);
-	}
-	if (rc == 0) {
-		const struct record_column c = { NULL, 'r', "bytes_really_saved", 1.0 / 1048576, "%.1f", NULL };
-		record_cell(&c, &ksm_schema, &zp[0], a, sizeof(a));
-		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));
-		rc = table_add_rowf(t, "really saved (MiB)", a, b);
+		rc = table_add_rowf(t, i ? "really saved (MiB)" : "memory saved (MiB)", a, b);
 	}
 	return print_table(table_done(t, rc), out) || counters_note(out, r, report_columns(doc)) ? -1 : 0;
 }

@@ -38,7 +38,7 @@ struct census {
 	struct census_config cfg;
 	struct census_entry *slots;
 	uint32_t *sums[CENSUS_SUMS_MAX]; /* checksums 1.. per slot (0 is in the entry) */
-	uint64_t nslots, used;
+	uint64_t nslots;
 	struct census_counts counts;
 	/* representative cache: sets of CACHE_WAYS, least recently used out */
 	uint64_t *cache_tags, *cache_used;
@@ -136,21 +136,15 @@ static int alloc_table(struct census *c, uint64_t nslots, struct census_entry **
 	if (nslots > SIZE_MAX / sizeof(**slots))
 		return kb_fail(err, "the census table of %llu slots does not fit in memory",
 			       (unsigned long long)nslots);
-	*slots = table_alloc((size_t)nslots * sizeof(**slots));
-	for (unsigned i = 1; *slots && i < c->cfg.nsums; i++)
-		if (!(sums[i] = malloc((size_t)nslots * sizeof(uint32_t))))
-			break;
-	for (unsigned i = 1; i < c->cfg.nsums; i++)
-		if (!*slots || !sums[i]) {
-			for (unsigned j = 1; j < c->cfg.nsums; j++)
-				free(sums[j]);
-			table_free(*slots, nslots);
-			return kb_fail(err, "out of memory for a census table of %llu slots",
-				       (unsigned long long)nslots);
-		}
-	if (!*slots)
-		return kb_fail(err, "out of memory for a census table of %llu slots", (unsigned long long)nslots);
-	return 0;
+	int ok = (*slots = table_alloc((size_t)nslots * sizeof(**slots))) != NULL;
+	for (unsigned i = 1; ok && i < c->cfg.nsums; i++)
+		ok = (sums[i] = malloc((size_t)nslots * sizeof(uint32_t))) != NULL;
+	if (ok)
+		return 0;
+	for (unsigned j = 1; j < c->cfg.nsums; j++)
+		free(sums[j]);
+	table_free(*slots, nslots);
+	return kb_fail(err, "out of memory for a census table of %llu slots", (unsigned long long)nslots);
 }
 
 static void note_table_size(struct census *c);
@@ -430,7 +424,7 @@ int census_add_digested(struct census *c, const unsigned char *data, const struc
 	for (unsigned k = 1; k < c->cfg.nsums; k++)
 		c->sums[k][s] = (uint32_t)c->cfg.sum_fns[k](data, ps);
 	c->counts.distinct++;
-	if (++c->used * LOAD_MAX_DEN > c->nslots * LOAD_MAX_NUM)
+	if (c->counts.distinct * LOAD_MAX_DEN > c->nslots * LOAD_MAX_NUM)
 		return grow(c, err);
 	return 0;
 }
