@@ -52,6 +52,15 @@ static int print_json(cJSON *o)
 	return rc;
 }
 
+/* name: x where known, else null (a counter this kernel lacks, no scan). */
+static void number_or_null(cJSON *o, const char *name, int known, double x)
+{
+	if (known)
+		cJSON_AddNumberToObject(o, name, x);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
 /* A --watch row with every column is this wide; a narrower width leaves
  * general_profit out (the other counters give it). */
 #define KSM_WATCH_FULL_COLUMNS 110u
@@ -87,39 +96,23 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "schema", "ksmbench-ksm-watch/1");
 	cJSON_AddNumberToObject(o, "seconds", r->seconds);
-	if (r->pages_scanned_per_s >= 0)
-		cJSON_AddNumberToObject(o, "pages_scanned_per_second", r->pages_scanned_per_s);
-	else
-		cJSON_AddNullToObject(o, "pages_scanned_per_second");
-	if (r->pages_skipped_per_s >= 0)
-		cJSON_AddNumberToObject(o, "pages_skipped_per_second", r->pages_skipped_per_s);
-	else
-		cJSON_AddNullToObject(o, "pages_skipped_per_second");
-	if (r->pages_checksummed_per_s >= 0)
-		cJSON_AddNumberToObject(o, "pages_checksummed_per_second", r->pages_checksummed_per_s);
-	else
-		cJSON_AddNullToObject(o, "pages_checksummed_per_second");
+	number_or_null(o, "pages_scanned_per_second", r->pages_scanned_per_s >= 0, r->pages_scanned_per_s);
+	number_or_null(o, "pages_skipped_per_second", r->pages_skipped_per_s >= 0, r->pages_skipped_per_s);
+	number_or_null(o, "pages_checksummed_per_second", r->pages_checksummed_per_s >= 0,
+		       r->pages_checksummed_per_s);
 	cJSON_AddNumberToObject(o, "merges_per_second", r->merges_per_s);
 	cJSON_AddNumberToObject(o, "full_scans", (double)r->full_scans);
-	if (r->full_scan_s >= 0)
-		cJSON_AddNumberToObject(o, "full_scan_seconds", r->full_scan_s);
-	else
-		cJSON_AddNullToObject(o, "full_scan_seconds");
+	number_or_null(o, "full_scan_seconds", r->full_scan_s >= 0, r->full_scan_s);
 	const char *names[] = { "pages_shared", "pages_sharing", "pages_unshared", "pages_volatile", "ksm_zero_pages",
 				"general_profit", "pages_to_scan", "sleep_millisecs" };
 	long long vals[] = { b->pages_shared, b->pages_sharing, b->pages_unshared, b->pages_volatile,
 			     b->ksm_zero_pages, b->general_profit, b->pages_to_scan, b->sleep_ms };
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
-		if (vals[i] == KSM_SYSFS_MISSING)
-			cJSON_AddNullToObject(o, names[i]);
-		else
-			cJSON_AddNumberToObject(o, names[i], (double)vals[i]);
+		number_or_null(o, names[i], vals[i] != KSM_SYSFS_MISSING, (double)vals[i]);
 	cJSON_AddStringToObject(o, "checksum", c->hash);
 	cJSON_AddNumberToObject(o, "checksum_ns_per_page_cold", c->ns);
-	if (r->checksum_cpu_share_measured >= 0)
-		cJSON_AddNumberToObject(o, "checksum_cpu_share_measured", r->checksum_cpu_share_measured);
-	else
-		cJSON_AddNullToObject(o, "checksum_cpu_share_measured");
+	number_or_null(o, "checksum_cpu_share_measured", r->checksum_cpu_share_measured >= 0,
+		       r->checksum_cpu_share_measured);
 	cJSON_AddNumberToObject(o, "checksum_cpu_share_settings", r->checksum_cpu_share_settings);
 	return print_json(o);
 }
@@ -265,20 +258,11 @@ static int profile_json(const struct ksmd_profile *p, const struct cold_cost *c)
 	cJSON_AddNumberToObject(o, "cpu_ns", (double)p->cpu_ns);
 	cJSON_AddNumberToObject(o, "samples", (double)p->samples);
 	cJSON_AddNumberToObject(o, "lost", (double)p->lost);
-	if (p->scanned_known)
-		cJSON_AddNumberToObject(o, "pages_scanned", (double)p->pages_scanned);
-	else
-		cJSON_AddNullToObject(o, "pages_scanned");
+	number_or_null(o, "pages_scanned", p->scanned_known, (double)p->pages_scanned);
 	cJSON_AddNumberToObject(o, "full_scans", (double)p->full_scans);
 	double per_checksum = profile_checksum_ns(p);
-	if (p->scanned_known)
-		cJSON_AddNumberToObject(o, "pages_checksummed", p->pages_checksummed);
-	else
-		cJSON_AddNullToObject(o, "pages_checksummed");
-	if (per_checksum >= 0)
-		cJSON_AddNumberToObject(o, "checksum_ns_per_checksummed_page", per_checksum);
-	else
-		cJSON_AddNullToObject(o, "checksum_ns_per_checksummed_page");
+	number_or_null(o, "pages_checksummed", p->scanned_known, p->pages_checksummed);
+	number_or_null(o, "checksum_ns_per_checksummed_page", per_checksum >= 0, per_checksum);
 	cJSON_AddStringToObject(o, "model_checksum", c->hash);
 	cJSON_AddNumberToObject(o, "model_checksum_ns_per_page", c->ns);
 	for (int k = 0; k < KSMD_PARTS; k++) {
@@ -286,10 +270,7 @@ static int profile_json(const struct ksmd_profile *p, const struct cold_cost *c)
 		double share = p->samples ? (double)p->part_samples[k] / (double)p->samples : 0;
 		cJSON_AddNumberToObject(x, "samples", (double)p->part_samples[k]);
 		cJSON_AddNumberToObject(x, "share", share);
-		if (per_page >= 0)
-			cJSON_AddNumberToObject(x, "ns_per_scanned_page", share * per_page);
-		else
-			cJSON_AddNullToObject(x, "ns_per_scanned_page");
+		number_or_null(x, "ns_per_scanned_page", per_page >= 0, share * per_page);
 	}
 	for (unsigned i = 0; i < p->ntop; i++) {
 		cJSON *x = cJSON_CreateObject();
