@@ -131,15 +131,13 @@ static int live(const struct ksm_cli *k, const char *dir)
 
 int cmd_ksm(int argc, char **argv)
 {
-	struct report_document doc = { .kind = REPORT_KSM, .ksm_dir = getenv("KSMBENCH_KSM_DIR") };
+	struct report_document doc = { .kind = REPORT_KSM, .ksm_dir = ksm_sysfs_dir() };
 	struct ksm_value *sys = calloc(KSM_VALUES_MAX, sizeof(*sys)), *proc = calloc(KSM_VALUES_MAX, sizeof(*proc));
 	struct ksm_cli k = { .format = "table" };
 	const struct report_format *f;
 	struct kb_err err;
 	int rc;
 
-	if (!doc.ksm_dir || !*doc.ksm_dir)
-		doc.ksm_dir = KSM_SYSFS_DIR;
 	if (!sys || !proc)
 		rc = cli_error("ksm", "out of memory");
 	else if ((rc = parse(argc, argv, &k)) == 0 && (k.watch_ns || k.profile_ns))

@@ -2,9 +2,9 @@
 #include "ksmd_settings.h"
 
 #include <limits.h>
-#include <stdlib.h>
 
 #include "../bench/bench.h"
+#include "../scan/ksm_sysfs.h"
 #include "../scan/ksm_watch.h"
 
 /* Any value the kernel takes (its settings are unsigned ints): 999999
@@ -12,12 +12,10 @@
 void ksmd_settings_read(struct ksmd_settings *k)
 {
 	static const char *const names[2] = { "pages_to_scan", "sleep_millisecs" };
-	const char *dir = getenv("KSMBENCH_KSM_DIR");
+	const char *dir = ksm_sysfs_dir();
 	long long v[2];
 	int got = 0;
 
-	if (!dir || !*dir)
-		dir = "/sys/kernel/mm/ksm";
 	for (int i = 0; i < 2; i++) {
 		v[i] = ksm_sysfs_number(dir, names[i]);
 		got += v[i] >= (i ? 0 : 1) && v[i] <= UINT_MAX;

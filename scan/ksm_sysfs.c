@@ -194,6 +194,13 @@ int ksm_read_process_dir(const char *dir, struct ksm_value *out, size_t max, siz
 	return 0;
 }
 
+const char *ksm_sysfs_dir(void)
+{
+	const char *dir = getenv("KSMBENCH_KSM_DIR");
+
+	return dir && *dir ? dir : KSM_SYSFS_DIR;
+}
+
 unsigned ksm_page_size(void)
 {
 	long page = sysconf(_SC_PAGESIZE);

@@ -24,6 +24,10 @@ struct ksm_value {
  * cannot say). */
 unsigned ksm_page_size(void);
 
+/* The directory KSM's files are read from: KSMBENCH_KSM_DIR where set and
+ * not empty (tests pose as other kernels' KSM), else KSM_SYSFS_DIR. */
+const char *ksm_sysfs_dir(void);
+
 /* Reads every regular file of dir (KSM_SYSFS_DIR): the known ones in a
  * fixed order, then the others by name. Fails if dir cannot be opened. */
 int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err);
