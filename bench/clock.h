@@ -8,13 +8,7 @@
 #include <stdint.h>
 #include <time.h>
 
-static inline uint64_t clock_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#include "../common/monotonic.h"
 
 /* The resolution CLOCK_MONOTONIC claims, in ns. */
 uint64_t clock_resolution_ns(void);

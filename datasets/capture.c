@@ -19,6 +19,7 @@
 #include <xxhash.h>
 
 #include "../common/kernel_timer.h"
+#include "../common/monotonic.h"
 #include "capture_note.h"
 #include "file_input.h"
 
@@ -539,14 +540,6 @@ static void state_free(struct cap_state *c)
 	free(c);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static long ksm_setting(const char *name)
 {
 	char path[96];
@@ -602,11 +595,11 @@ static int two_snapshots(struct capture_job *jobs, size_t n, const struct captur
 			return kb_fail(err, "out of memory for the hashes of %zu pages", c->ninfo);
 	}
 	choose_interval(jobs, n, o, iv);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 	for (size_t i = 0; i < n; i++)
 		if (read_all(jobs[i].state, PASS_HASH, err))
 			return -1;
-	uint64_t spent = now_ns() - t0;
+	uint64_t spent = clock_now_ns() - t0;
 	if (spent < iv->ns)
 		sleep_ns(iv->ns - spent);
 	for (size_t i = 0; i < n; i++)

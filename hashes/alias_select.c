@@ -5,8 +5,8 @@
  * cached until the CPU identity or feature mask changes. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "../common/monotonic.h"
 #include "alias.h"
 #include "cpu_features.h"
 #include "cpu_identity.h"
@@ -53,9 +53,7 @@ static struct alias_family families[] = {
 
 static double now_s(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)clock_now_ns() * 1e-9;
 }
 
 /* Seconds for ALIAS_MEASURE_CALLS calls of h on page; every result consumed. */

@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "../common/monotonic.h"
 #include "scan.h"
 
 long long ksm_sysfs_number(const char *dir, const char *name)
@@ -34,10 +34,7 @@ long long ksm_sysfs_number(const char *dir, const char *name)
 
 void ksm_sample_read(const char *dir, struct ksm_sample *s)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	s->t_ns = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+	s->t_ns = clock_now_ns();
 	s->pages_scanned = ksm_sysfs_number(dir, "pages_scanned");
 	s->pages_skipped = ksm_sysfs_number(dir, "pages_skipped");
 	s->full_scans = ksm_sysfs_number(dir, "full_scans");

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/monotonic.h"
 #include "kallsyms.h"
 #include "ksm_watch.h"
 
@@ -74,14 +75,6 @@ static pid_t ksmd_find(void)
 	}
 	closedir(d);
 	return found;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 /* ksmd's CPU time so far: the first field of /proc/PID/schedstat. */
@@ -227,17 +220,17 @@ static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const ch
 	struct ksm_sample a, b;
 
 	ksm_sample_read(ksm_dir, &a);
-	uint64_t cpu0 = cpu_ns_of(p->pid), t0 = now_ns();
+	uint64_t cpu0 = cpu_ns_of(p->pid), t0 = clock_now_ns();
 	struct timespec tick = { 0, 20000000 };
 
 	ioctl_enable(fd, 1);
-	while (now_ns() - t0 < window_ns) {
+	while (clock_now_ns() - t0 < window_ns) {
 		nanosleep(&tick, NULL);
 		if (drain(s, err))
 			return -1;
 	}
 	ioctl_enable(fd, 0);
-	p->window_ns = now_ns() - t0;
+	p->window_ns = clock_now_ns() - t0;
 	p->cpu_ns = cpu_ns_of(p->pid) - cpu0;
 	ksm_sample_read(ksm_dir, &b);
 	/* A counter missing (or gone back) counts nothing. */
