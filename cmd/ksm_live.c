@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../common/monotonic.h"
 #include "../scan/ksm_cost.h"
 #include "../scan/ksm_sysfs.h"
 #include "../scan/scan.h"
@@ -32,14 +32,6 @@ static int cold_cost(const char *cmd, struct cold_cost *c)
 	if (ksm_cost_cold_ns(h, ksm_page_size(), &c->ns, &err))
 		return cli_fail(cmd, &err);
 	return 0;
-}
-
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec t = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
-
-	while (nanosleep(&t, &t) != 0)
-		;
 }
 
 static int print_json(cJSON *o)
@@ -151,7 +143,7 @@ int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int js
 	if (a.full_scans < 0)
 		return cli_error("ksm", "cannot read %s/full_scans any more", dir);
 	for (unsigned i = 0; count == 0 || i < count; i++, a = b) {
-		sleep_ns(interval_ns);
+		clock_sleep_ns(interval_ns);
 		ksm_sample_read(dir, &b);
 		/* Gone (the directory removed), or gone back (another kernel's, a
 		 * copy rewritten): no rate can be made of it. */

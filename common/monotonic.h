@@ -1,9 +1,10 @@
 /* CLOCK_MONOTONIC in ns: the one clock every layer reads (the timing
  * engine's windows, capture's interval, ksm --watch's samples, the
- * aliases' start-up measurement). */
+ * aliases' start-up measurement), and a sleep of ns. */
 #ifndef KB_MONOTONIC_H
 #define KB_MONOTONIC_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -13,6 +14,16 @@ static inline uint64_t clock_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleeps ns, resumed after a signal (a handler that stops the run sets a
+ * flag the caller reads after). */
+static inline void clock_sleep_ns(uint64_t ns)
+{
+	struct timespec t = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	while (nanosleep(&t, &t) != 0 && errno == EINTR)
+		;
 }
 
 #endif

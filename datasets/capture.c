@@ -577,14 +577,6 @@ static void choose_interval(struct capture_job *jobs, size_t n, const struct cap
 	}
 }
 
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec t = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
-
-	while (nanosleep(&t, &t) != 0 && errno == EINTR)
-		;
-}
-
 /* The first snapshot of every process, the interval, the second. */
 static int two_snapshots(struct capture_job *jobs, size_t n, const struct capture_options *o,
 			 struct capture_interval *iv, struct kb_err *err)
@@ -601,7 +593,7 @@ static int two_snapshots(struct capture_job *jobs, size_t n, const struct captur
 			return -1;
 	uint64_t spent = clock_now_ns() - t0;
 	if (spent < iv->ns)
-		sleep_ns(iv->ns - spent);
+		clock_sleep_ns(iv->ns - spent);
 	for (size_t i = 0; i < n; i++)
 		if (read_all(jobs[i].state, PASS_COMPARE, err))
 			return -1;
