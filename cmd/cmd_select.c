@@ -15,7 +15,7 @@
 
 static void usage(void)
 {
-	printf("usage: ksmbench select [--format %s] [--repeat N] [--processes N] [--hz N]\n"
+	printf("usage: ksmbench select [-H LIST] [--format %s] [--repeat N] [--processes N] [--hz N]\n"
 	       "                       [--align-tick] [--cpu N] [--seed N] [-o FILE] [--export-json F]\n"
 	       "                       [--export-markdown F] [--quiet] [--no-ceiling]\n\n"
 	       "Times every available hash (aliases excluded) as the v2 KSM patch did: the zero\n"
@@ -23,6 +23,9 @@ static void usage(void)
 	       "then 'ksm: choise NAME as hash function' (the patch's spelling) for the fastest:\n"
 	       "the highest median over processes of each process's best round, the hashes\n"
 	       "measured side by side (in turns, shuffled per round).\n\n"
+	       "  -H, --hash LIST   the candidates (default every available hash); the patch's\n"
+	       "                    own: jhash2,xxhash and the kernel's crc32c here (list's\n"
+	       "                    kernel_crc32c: crc32c-3way on most x86-64)\n"
 	       "  --repeat N        rounds per hash and process, the best counts (default 1, as the patch)\n"
 	       "  --processes N     measuring processes (default %u; 1: this process only)\n"
 	       "  --seed N          seed of the rounds' order (default 1)\n"
@@ -41,7 +44,7 @@ static void usage(void)
 }
 
 struct select_opts {
-	const char *format_name, *output;
+	const char *format_name, *output, *hashes;
 	int cpu, quiet, no_ceiling;
 	unsigned processes;
 	struct bench_step step;
@@ -58,15 +61,17 @@ static int parse(int argc, char **argv, struct select_opts *o)
 		{ "format", required_argument, NULL, O_FMT }, { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },           { "quiet", no_argument, NULL, 'q' },
 		{ "no-ceiling", no_argument, NULL, O_NOCEIL }, { "processes", required_argument, NULL, O_PROC },
-		{ "seed", required_argument, NULL, O_SEED },  CMD_EXPORT_OPTIONS,
+		{ "seed", required_argument, NULL, O_SEED },  { "hash", required_argument, NULL, 'H' },
+		CMD_EXPORT_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc = 0;
 
 	opterr = 0;
 	optind = 1;
-	while (rc == 0 && (c = cli_getopt_long(argc, argv, "o:hq", opts, NULL)) != -1) {
+	while (rc == 0 && (c = cli_getopt_long(argc, argv, "H:o:hq", opts, NULL)) != -1) {
 		switch (c) {
+		case 'H': o->hashes = optarg; break;
 		case O_REP: rc = run_cli_parse_repeat("select", optarg, &o->step.cfg.repeat); break;
 		case O_HZ: rc = run_cli_parse_hz("select", optarg, &o->step.cfg.hz); break;
 		case O_ALIGN: o->step.cfg.align_tick = 1; break;
@@ -88,11 +93,17 @@ static int parse(int argc, char **argv, struct select_opts *o)
 	return rc;
 }
 
-/* Every implementation this CPU runs, once each (aliases left out). */
-static unsigned candidates(const struct hash_impl **hashes, uint32_t page_size)
+/* The -H list's hashes, else every implementation this CPU runs, once
+ * each (aliases left out); -1 after an error line (a bad list). */
+static int candidates(const char *list, const struct hash_impl **hashes, uint32_t page_size)
 {
-	unsigned n = 0;
+	struct kb_err err;
+	int n = 0;
 
+	if (list) {
+		n = hash_select_list(list, hashes, SELECT_MAX, &err);
+		return n < 0 ? (cli_fail("select", &err), -1) : n;
+	}
 	for (unsigned i = 0; i < hash_registry_count && n < SELECT_MAX; i++) {
 		const struct hash_impl *h = hash_registry[i];
 		if (!h->alias_of && hash_available(h) && !hash_check_len(h, page_size, NULL))
@@ -141,9 +152,11 @@ int cmd_select(int argc, char **argv)
 		return rc < 0 ? KB_EXIT_OK : rc;
 	if ((rc = run_cli_format("select", o.format_name, REPORT_SELECT, &f)) != 0)
 		return rc;
+	int n = candidates(o.hashes, hashes, o.step.set.page_size);
+	if (n < 0)
+		return KB_EXIT_USAGE;
 	struct run_cli_run run = { .cmd = "select", .argc = argc, .argv = argv, .quiet = o.quiet,
-				   .plan = { .steps = &o.step, .nsteps = 1, .hashes = hashes,
-					     .nhashes = candidates(hashes, o.step.set.page_size),
+				   .plan = { .steps = &o.step, .nsteps = 1, .hashes = hashes, .nhashes = (unsigned)n,
 					     .processes = o.processes, .seed = o.step.set.seed } };
 	if ((rc = run_cli_serve(&run)) >= 0)
 		return rc;

@@ -587,6 +587,13 @@ if m:
 rc, out, err = run("select", "--format", "json")
 doc = json.loads(out) if rc == 0 else {}
 check(doc.get("selection", {}).get("choice") in [r["hash"] for r in doc.get("results", [])], "select json")
+# -H: the candidates named (an alias by its name, as the patch's lines had
+# xxhash), and an unknown one refused.
+rc, out, err = run("select", "-H", "jhash2,xxhash,crc32c-generic")
+names = [x.split()[1] for x in out.splitlines()[:-1]]
+check(rc == 0 and names == ["jhash2", "xxhash", "crc32c-generic"]
+      and out.splitlines()[-1].split()[2] in names, f"select -H: {out!r}")
+check_usage_error(["select", "-H", "nope"], "unknown hash 'nope'", "select -H nope")
 
 # One round has no spread: no CV (JSON null), as select's single rounds and
 # any result an interruption left with one round; one process has no
