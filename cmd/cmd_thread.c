@@ -235,7 +235,7 @@ static int report(const struct thread_opts *o, struct bench_context *ctx, struct
 	struct thread_verdict verdict;
 	struct kernel_release release;
 	struct thread_ksmd ksmd = { ksmd_schedule_running(o->ksmd.pages_to_scan, o->ksmd.sleep_ms), o->ksmd.from,
-				    o->ksmd.dir };
+				    o->ksmd.dir, o->ksmd.off };
 	/* The timer wheel of the release the verdict is of. */
 	ksmd.s.wheel_rounds_up = kernel_release_at_least(kernel_release_or_newest(o->kernel_release, &release),
 							 KERNEL_TIMER_WHEEL_ROUNDS_UP_SINCE);

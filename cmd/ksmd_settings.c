@@ -21,9 +21,10 @@ void ksmd_settings_read(struct ksmd_settings *k)
 		got += v[i] >= (i ? 0 : 1) && v[i] <= UINT_MAX;
 	}
 	if (got == 2)
-		*k = (struct ksmd_settings){ (unsigned)v[0], (unsigned)v[1], "sysfs", dir };
+		*k = (struct ksmd_settings){ (unsigned)v[0], (unsigned)v[1], "sysfs", dir, 0 };
 	else
-		*k = (struct ksmd_settings){ BENCH_KSMD_PAGES_DEFAULT, BENCH_KSMD_SLEEP_MS_DEFAULT, "defaults", NULL };
+		*k = (struct ksmd_settings){ BENCH_KSMD_PAGES_DEFAULT, BENCH_KSMD_SLEEP_MS_DEFAULT, "defaults", NULL, 0 };
+	k->off = ksm_sysfs_number(dir, "run") == 0;
 }
 
 void ksmd_settings_cycle(const struct ksmd_settings *k, struct bench_config *cfg)

@@ -9,6 +9,7 @@ struct ksmd_settings {
 	unsigned pages_to_scan, sleep_ms;
 	const char *from; /* "sysfs", "defaults", or "options" (a command's own) */
 	const char *dir;  /* with "sysfs": the directory both were read from */
+	int off;          /* KSM's run reads 0: ksmd scans nothing at these settings now */
 };
 
 void ksmd_settings_read(struct ksmd_settings *k);

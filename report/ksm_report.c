@@ -182,11 +182,14 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 
 	if (dir_line(out, doc->ksm_dir, width) || values_table(out, "file", doc->sysfs, doc->nsysfs, width))
 		return -1;
+	const struct ksm_value *run = find(doc->sysfs, doc->nsysfs, "run");
+	int off = run && run->is_number && run->number == 0;
 	if (schedule(doc, &k) &&
-	    report_wrappedf(out, width, "\n", "ksmd scans at most %.0f pages/s (pages_to_scan pages a batch, a batch "
-			    "every %.0f ms: sleep_millisecs as the kernel sleeps it at HZ %u), %.1f MiB/s of %u KiB pages",
-			    pps, ksmd_batch_period_ns(&k, 0) / 1e6, k.hz, pps * doc->ksm_page_size / 1048576.0,
-			    doc->ksm_page_size / 1024))
+	    report_wrappedf(out, width, "\n", "ksmd %s at most %.0f pages/s (pages_to_scan pages a batch, a batch "
+			    "every %.0f ms: sleep_millisecs as the kernel sleeps it at HZ %u), %.1f MiB/s of %u KiB "
+			    "pages%s", off ? "would scan" : "scans", pps, ksmd_batch_period_ns(&k, 0) / 1e6, k.hz,
+			    pps * doc->ksm_page_size / 1048576.0, doc->ksm_page_size / 1024,
+			    off ? " (KSM is off: run=0)" : ""))
 		return -1;
 	if (!doc->pid)
 		return 0;

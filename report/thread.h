@@ -67,6 +67,7 @@ struct thread_row {
 struct thread_ksmd {
 	struct ksmd_schedule s;
 	const char *from, *dir;
+	int ksm_off; /* KSM's run is 0 here: the shares are what ksmd would spend */
 };
 
 /* The verdict (thread_verdict.c), from the rows: KSM's hash today (the

@@ -218,9 +218,10 @@ int thread_verdict_text(FILE *out, const struct report_document *doc, enum repor
 	const struct thread_ksmd *k = &v->ksmd;
 	const char *from = strcmp(k->from, "sysfs") == 0 ? "read from " : strcmp(k->from, "options") == 0 ? "given" : "the kernel's defaults";
 	if (report_wrappedf(out, width, pre, "Settings: pages_to_scan %u, sleep_millisecs %u (%s%s), a batch every "
-			    "%.0f ms at HZ %u; speed-ups from rounds side by side, ± half the interval over processes.",
+			    "%.0f ms at HZ %u%s; speed-ups from rounds side by side, ± half the interval over processes.",
 			    (unsigned)k->s.pages_to_scan, k->s.sleep_ms, from, strcmp(k->from, "sysfs") == 0 ? k->dir : "",
-			    today_period_ms(v), k->s.hz))
+			    today_period_ms(v), k->s.hz,
+			    k->ksm_off ? " (KSM is off, run=0: the shares are what ksmd would spend)" : ""))
 		return -1;
 	if (v->unstable) {
 		untrusted_why(v, doc->results, doc->nresults, why, sizeof(why));
@@ -272,6 +273,7 @@ RECORD_GETTER(v_pages, record_uint(v, VERDICT(w)->ksmd.s.pages_to_scan))
 RECORD_GETTER(v_sleep, record_uint(v, VERDICT(w)->ksmd.s.sleep_ms))
 RECORD_GETTER(v_source, record_str(v, VERDICT(w)->ksmd.from))
 RECORD_GETTER(v_hz, record_uint(v, VERDICT(w)->ksmd.s.hz))
+RECORD_GETTER(v_ksm_off, record_bool(v, VERDICT(w)->ksmd.ksm_off))
 RECORD_GETTER(v_sleep_taken, record_real(v, ksmd_batch_period_ns(&VERDICT(w)->ksmd.s, 0) / 1e6))
 RECORD_GETTER(v_unstable, record_int(v, (int64_t)VERDICT(w)->unstable))
 RECORD_GETTER(v_trusted, record_bool(v, VERDICT(w)->unstable == 0))
@@ -296,6 +298,7 @@ static const struct record_field verdict_fields[] = {
 	{ .name = "sleep_millisecs", .type = RECORD_UINT, .get = v_sleep },
 	{ .name = "settings_source", .type = RECORD_STR, .get = v_source },
 	{ .name = "hz", .type = RECORD_UINT, .get = v_hz },
+	{ .name = "ksm_off", .type = RECORD_BOOL, .get = v_ksm_off },
 	{ .name = "sleep_taken_ms", .type = RECORD_REAL, .format = "%.3f", .get = v_sleep_taken },
 	{ .name = "unstable_results", .type = RECORD_INT, .get = v_unstable },
 	{ .name = "trusted", .type = RECORD_BOOL, .get = v_trusted },

@@ -399,7 +399,7 @@ rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--format"
                    env={"KSMBENCH_KSM_DIR": kdir})
 vk = json.loads(out).get("thread", {}).get("verdict", {}) if rc == 0 else {}
 ksmd_rows = [r for r in json.loads(out).get("results", []) if r["timer"] == "ksmd"] if rc == 0 else []
-check(vk.get("pages_to_scan") == 150000 and vk.get("settings_source") == "sysfs"
+check(vk.get("pages_to_scan") == 150000 and vk.get("settings_source") == "sysfs" and vk.get("ksm_off") is True
       and ksmd_rows and all(r["ksmd_pages_to_scan"] == 100000 for r in ksmd_rows),
       f"thread: pages_to_scan 150000 is a setting, not the defaults: {err!r} {vk}")
 kernel_ns = {t["implementation"]: t["ns_per_page_here"] for t in trows[:5]

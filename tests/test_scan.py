@@ -226,6 +226,13 @@ for d in (fake, long_fake):
           and f"a batch every {ksmd_period_ns(20, HZ) / 1e6:.0f} ms" in " ".join(out.split())
           and "%.1f MiB/s of %d KiB pages" % (RATE * PAGE / 1048576, PAGE // 1024) in " ".join(out.split())
           and max(len(l) for l in out.splitlines()) <= 100, f"ksm table: {err!r} {out!r}")
+with open(os.path.join(fake, "run"), "w") as f:
+    f.write("0\n")
+rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": fake})
+check(rc == 0 and "ksmd would scan at most" in out and "(KSM is off: run=0)" in " ".join(out.split()),
+      f"ksm: the rate with KSM off is what it would scan: {out[-300:]!r}")
+with open(os.path.join(fake, "run"), "w") as f:
+    f.write("1\n")
 rc, out, err = run("ksm", "--wide", env={"KSMBENCH_KSM_DIR": long_fake})
 check(rc == 0 and out.startswith("# " + long_fake + "\n"), f"ksm --wide: the directory whole: {err!r}")
 if os.path.exists("/proc/self/ksm_stat"):

@@ -103,7 +103,7 @@ void test_thread_verdict(void)
 	struct bench_round rounds[4];
 	struct thread_row rows[4];
 	struct thread_verdict v;
-	const struct thread_ksmd k = { { 100, 20, 250, 1 }, "sysfs", "/sys/kernel/mm/ksm" };
+	const struct thread_ksmd k = { { 100, 20, 250, 1 }, "sysfs", "/sys/kernel/mm/ksm", 0 };
 	const struct thread_contender c[4] = {
 		{ "crc32c-3way", &thread_published[0], 1, 0 },
 		{ "xxh64", &thread_published[1], 1, 0 },
@@ -124,7 +124,7 @@ void test_thread_verdict(void)
 	CHECK(v.kernel_x == 2 && v.outside_x == 4);
 	/* 100 pages of 1 us, then 20 ms asleep: a batch every 24 ms at HZ 250. */
 	CHECK(fabs(v.today_cpu_share - 0.1 / 24) < 1e-12);
-	CHECK(thread_cpu_share(1000, &(struct thread_ksmd){ { 100, 0, 250, 1 }, "defaults", NULL }) == 1);
+	CHECK(thread_cpu_share(1000, &(struct thread_ksmd){ { 100, 0, 250, 1 }, "defaults", NULL, 0 }) == 1);
 	CHECK(thread_cpu_share(0, &k) == 0);
 	CHECK(v.unstable == 1 && v.results == 4 && v.unstable_kinds == STABILITY_SPREAD);
 
@@ -156,6 +156,11 @@ void test_thread_verdict(void)
 	v.ksmd.s.sleep_ms = 10;
 	buf = verdict_text(&doc);
 	CHECK(buf && strstr(buf, "pages_to_scan 1000, sleep_millisecs 10 (given), a batch every 16 ms at HZ 250;"));
+	free(buf);
+	/* KSM off: the shares are said to be what ksmd would spend. */
+	v.ksmd.ksm_off = 1;
+	buf = verdict_text(&doc);
+	CHECK(buf && strstr(unwrap(buf), "at HZ 250 (KSM is off, run=0: the shares are what ksmd would spend);"));
 	free(buf);
 	v.ksmd = k;
 	/* A round of the unstable result on a core shared while this
@@ -210,7 +215,7 @@ static void result3(struct bench_result *r, struct bench_round round[3], const c
  * running xxh64; rows and v are filled in. */
 static char *verdict_over(struct bench_result r[5], struct thread_row rows[5], struct thread_verdict *v)
 {
-	static const struct thread_ksmd k = { { 100, 20, 250, 1 }, "defaults", NULL };
+	static const struct thread_ksmd k = { { 100, 20, 250, 1 }, "defaults", NULL, 0 };
 	static const struct thread_contender c[5] = {
 		{ "crc32c-3way", &thread_published[0], 1, 0 },
 		{ "xxh64", &thread_published[1], 1, 0 },
