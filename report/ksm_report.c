@@ -187,7 +187,7 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 	if (schedule(doc, &k) &&
 	    report_wrappedf(out, width, "\n", "ksmd %s at most %.0f pages/s (pages_to_scan pages a batch, a batch "
 			    "every %.0f ms: sleep_millisecs as the kernel sleeps it at HZ %u), %.1f MiB/s of %u KiB "
-			    "pages%s", off ? "would scan" : "scans", pps, ksmd_batch_period_ns(&k, 0) / 1e6, k.hz,
+			    "pages%s", off ? "would scan" : "scans", pps, sleep_taken_ms(doc), k.hz,
 			    pps * doc->ksm_page_size / 1048576.0, doc->ksm_page_size / 1024,
 			    off ? " (KSM is off: run=0)" : ""))
 		return -1;
