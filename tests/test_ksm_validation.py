@@ -182,9 +182,12 @@ def scan_batches(label):
     sleep_millisecs 50 is 13 jiffies at HZ 250 and fires a tick late, 56 ms
     (common/kernel_timer.c; the batch's work, a few ms, stays within the
     jiffy it started in). The time between full scans is measured one by
-    one (their median). Pages new to KSM (khugepaged collapsing a THP again,
-    slower under the sanitizers) change v: measured again after, and the
-    whole tried up to three times."""
+    one (their median): within 3% of the model, or later by up to a jiffy a
+    batch, which ksmd's work takes when other work preempts it past a tick
+    (CI's parallel builds: 59.7 ms a batch; the model counts the checksums'
+    time only). Pages new to KSM (khugepaged collapsing a THP again, slower
+    under the sanitizers) change v: measured again after, and the whole
+    tried up to three times."""
     hz = round(1 / time.clock_getres(6))  # CLOCK_MONOTONIC_COARSE: one jiffy
     for attempt in range(3):
         v = steady_visits()
@@ -206,9 +209,10 @@ def scan_batches(label):
             want = batches * ksmd_period_ns(50, hz) / 1e6
             print(f"{label}: {v} pages a scan at pages_to_scan {n}: a full scan every {got:.2f} ms, "
                   f"{batches} batch{'es' if batches > 1 else ''} of ksmd's period at HZ {hz} predict {want:.2f}")
-            check(abs(got - want) <= 0.03 * want,
+            late = batches * 1e3 / hz  # a jiffy a batch
+            check(0.97 * want <= got <= want + late + 0.03 * want,
                   f"{label}: pages_to_scan {n} of {v} pages: a full scan every {got:.2f} ms ~ {want:.2f} "
-                  f"({batches} batches at HZ {hz})")
+                  f"({batches} batches at HZ {hz}, up to {late:.0f} ms late)")
         return
     print(f"SKIP {label}: the pages a full scan visits did not hold still over three tries (pages new to KSM)")
 
