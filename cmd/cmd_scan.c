@@ -90,8 +90,8 @@ struct scan_cli {
 	int cpu, wide;
 };
 
-enum { O_PTS = 256, O_SLEEP, O_HZ, O_MPS, O_SMART, O_KREL, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP, O_WIN, O_SEED,
-       O_CPU, O_FMT, O_WIDE };
+enum { O_PTS = 256, O_SLEEP, O_HZ, O_MPS, O_SMART, O_KREL, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP,
+       O_WIN, O_SEED, O_CPU, O_FMT, O_WIDE };
 
 static const struct option options[] = {
 	{ "hash", required_argument, NULL, 'H' },

@@ -216,7 +216,9 @@ int thread_verdict_text(FILE *out, const struct report_document *doc, enum repor
 	if (today_line(out, v, width, pre) || best_line(out, v, 1, width, pre) || best_line(out, v, 0, width, pre))
 		return -1;
 	const struct thread_ksmd *k = &v->ksmd;
-	const char *from = strcmp(k->from, "sysfs") == 0 ? "read from " : strcmp(k->from, "options") == 0 ? "given" : "the kernel's defaults";
+	const char *from = strcmp(k->from, "sysfs") == 0     ? "read from "
+			   : strcmp(k->from, "options") == 0 ? "given"
+							     : "the kernel's defaults";
 	if (report_wrappedf(out, width, pre, "Settings: pages_to_scan %u, sleep_millisecs %u (%s%s), a batch every "
 			    "%.0f ms at HZ %u%s; speed-ups from rounds side by side, ± half the interval over processes.",
 			    (unsigned)k->s.pages_to_scan, k->s.sleep_ms, from, strcmp(k->from, "sysfs") == 0 ? k->dir : "",
