@@ -801,6 +801,13 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 	    report_wrappedf(out, width, "# ", "note: the capture's pages_to_scan is 0 (ksmd scanned nothing): the "
 			    "cost is modelled at %u", r->pages_to_scan))
 		return -1;
+	/* The model knows only the checksums' time: without a sleep they are
+	 * all of ksmd's time it knows. */
+	if (r->sleep_ms == 0 && r->sample_pages &&
+	    report_wrappedf(out, width, "# ", "note: sleep_millisecs 0: ksmd never sleeps and takes a whole CPU; "
+			    "ksmd CPU %% reads 100 because the model counts no work of ksmd's but the checksums "
+			    "(its compares and tree walks take part of that CPU)"))
+		return -1;
 	for (size_t i = 0; i < r->ndumps; i++) {
 		const struct scan_dump *d = &r->dumps[i];
 		char some[48] = "none";

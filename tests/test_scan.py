@@ -143,6 +143,13 @@ if d:
     tsc = d["context"]["tsc_hz"]
     check(d["context"]["counter_step_ticks"] >= 1 and (tsc is None or tsc > 1e6), "sampling: the counter calibrated")
 
+# sleep_millisecs 0: ksmd never sleeps; the share the model gives (100%) is
+# said to count the checksums alone.
+rc, out, err = run("scan", *FAST, "-H", "xxhash", "--sleep-ms", "0", raw_path)
+check(rc == 0 and "note: sleep_millisecs 0: ksmd never sleeps and takes a whole CPU" in " ".join(out.split()),
+      f"scan --sleep-ms 0: the 100% explained: {out[:600]!r}")
+rc, out, err = run("scan", *FAST, "-H", "xxhash", raw_path)
+check(rc == 0 and "never sleeps" not in out, "no such note at 20 ms")
 # The table's cost rows: the checksum time of a full scan and how long one
 # takes, apart (a column named "ms/full scan" read as the second); the
 # JSON's figures, as printed. --wide adds ns/page p90.
