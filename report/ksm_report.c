@@ -20,39 +20,45 @@ static const struct ksm_value *find(const struct ksm_value *v, size_t n, const c
 	return NULL;
 }
 
-/* ksmd's schedule at the settings read, with the running kernel's HZ and
- * timer wheel (doc->ksm_schedule); 0 when a setting is unknown or its sleep
- * is 0 (no limit then but ksmd's own work). */
-static int schedule(const struct report_document *doc, struct ksmd_schedule *k)
+/* ksmd's schedule at the settings read into *k, with the running kernel's
+ * HZ and timer wheel (doc->ksm_schedule), and its sleep as the kernel takes
+ * it, a batch's period without its work, in ms; -1 when a setting is
+ * unknown or the sleep is 0 (no limit then but ksmd's own work). */
+static double sleep_taken_ms(const struct report_document *doc, struct ksmd_schedule *k)
 {
 	const struct ksm_value *pts = find(doc->sysfs, doc->nsysfs, "pages_to_scan");
 	const struct ksm_value *sl = find(doc->sysfs, doc->nsysfs, "sleep_millisecs");
 
 	if (!pts || !sl || !pts->is_number || !sl->is_number || sl->number <= 0 || sl->number > UINT_MAX ||
 	    pts->number < 0)
-		return 0;
+		return -1;
 	*k = doc->ksm_schedule;
 	k->pages_to_scan = (uint64_t)pts->number;
 	k->sleep_ms = (unsigned)sl->number;
-	return 1;
-}
-
-/* ksmd's sleep as the kernel takes it: a batch's period without its work;
- * -1 if unknown. */
-static double sleep_taken_ms(const struct report_document *doc)
-{
-	struct ksmd_schedule k;
-
-	return schedule(doc, &k) ? ksmd_batch_period_ns(&k, 0) / 1e6 : -1;
+	return ksmd_batch_period_ns(k, 0) / 1e6;
 }
 
 /* ksmd scans at most pages_to_scan pages a batch, a batch every sleep as
- * taken; -1 if unknown. */
-static double pages_per_second(const struct report_document *doc)
+ * taken (ms, from sleep_taken_ms); -1 if unknown. */
+static double pages_per_second(const struct ksmd_schedule *k, double ms)
+{
+	return ms > 0 ? (double)k->pages_to_scan * 1e3 / ms : -1;
+}
+
+static int rate_field(const struct report_document *doc, struct record_value *v)
 {
 	struct ksmd_schedule k;
+	double pps = pages_per_second(&k, sleep_taken_ms(doc, &k));
 
-	return schedule(doc, &k) ? (double)k.pages_to_scan * 1e3 / sleep_taken_ms(doc) : -1;
+	return pps >= 0 && record_real(v, pps);
+}
+
+static int sleep_taken_field(const struct report_document *doc, struct record_value *v)
+{
+	struct ksmd_schedule k;
+	double ms = sleep_taken_ms(doc, &k);
+
+	return ms >= 0 && record_real(v, ms);
 }
 
 /* A counter as a map entry: a number where the file holds one. */
@@ -97,9 +103,9 @@ static int meaning(const struct record_row *w, struct record_value *v)
 RECORD_GETTER(k_schema, record_str(v, "ksmbench-ksm/1"))
 RECORD_GETTER(k_dir, record_str(v, DOC(w)->ksm_dir))
 RECORD_GETTER(k_sysfs, entry(&DOC(w)->sysfs[w->index], v))
-RECORD_GETTER(k_rate, pages_per_second(DOC(w)) >= 0 && record_real(v, pages_per_second(DOC(w))))
+RECORD_GETTER(k_rate, rate_field(DOC(w), v))
 RECORD_GETTER(k_hz, record_uint(v, DOC(w)->ksm_schedule.hz))
-RECORD_GETTER(k_sleep_taken, sleep_taken_ms(DOC(w)) >= 0 && record_real(v, sleep_taken_ms(DOC(w))))
+RECORD_GETTER(k_sleep_taken, sleep_taken_field(DOC(w), v))
 RECORD_GETTER(k_process, process_entry(w, v))
 RECORD_GETTER(k_meaning, meaning(w, v))
 
@@ -175,7 +181,6 @@ static int dir_line(FILE *out, const char *dir, unsigned width)
 
 int ksm_report_table(FILE *out, const struct report_document *doc)
 {
-	double pps = pages_per_second(doc);
 	unsigned width = report_columns(doc);
 	char head[48];
 	struct ksmd_schedule k;
@@ -184,12 +189,12 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 		return -1;
 	const struct ksm_value *run = find(doc->sysfs, doc->nsysfs, "run");
 	int off = run && run->is_number && run->number == 0;
-	if (schedule(doc, &k) &&
+	double ms = sleep_taken_ms(doc, &k), pps = pages_per_second(&k, ms);
+	if (ms > 0 &&
 	    report_wrappedf(out, width, "\n", "ksmd %s at most %.0f pages/s (pages_to_scan pages a batch, a batch "
 			    "every %.0f ms: sleep_millisecs as the kernel sleeps it at HZ %u), %.1f MiB/s of %u KiB "
-			    "pages%s", off ? "would scan" : "scans", pps, sleep_taken_ms(doc), k.hz,
-			    pps * doc->ksm_page_size / 1048576.0, doc->ksm_page_size / 1024,
-			    off ? " (KSM is off: run=0)" : ""))
+			    "pages%s", off ? "would scan" : "scans", pps, ms, k.hz, pps * doc->ksm_page_size / 1048576.0,
+			    doc->ksm_page_size / 1024, off ? " (KSM is off: run=0)" : ""))
 		return -1;
 	if (!doc->pid)
 		return 0;
