@@ -13,6 +13,7 @@
 #include "interference.h"
 #include "timed_loop.h"
 #include "timer.h"
+#include "../common/grow.h"
 
 volatile uint64_t bench_sink;
 
@@ -155,14 +156,10 @@ void bench_result_begin(struct bench_result *out, const struct hash_impl *h, con
 
 int bench_result_add_round(struct bench_result *out, const struct bench_round *r)
 {
-	if (out->repeats == out->rounds_cap) {
-		size_t cap = out->rounds_cap ? 2 * out->rounds_cap : 8;
-		struct bench_round *bigger = realloc(out->rounds, cap * sizeof(*bigger));
-		if (!bigger)
-			return -1;
-		out->rounds = bigger;
-		out->rounds_cap = cap;
-	}
+	struct bench_round *rounds = kb_grow(out->rounds, &out->rounds_cap, (size_t)out->repeats + 1, sizeof(*rounds), 8);
+	if (!rounds)
+		return -1;
+	out->rounds = rounds;
 	out->rounds[out->repeats++] = *r;
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "../common/monotonic.h"
 #include "capture_note.h"
 #include "file_input.h"
+#include "../common/grow.h"
 
 /* Remote ranges (segments, or their parts) in one batch's read: well
  * under IOV_MAX (1024). */
@@ -140,14 +141,10 @@ static int append(struct cap_state *c, const void *data, size_t len, struct kb_e
 
 static Elf64_Phdr *new_phdr(struct cap_state *c, uint64_t vaddr, uint32_t flags, struct kb_err *err)
 {
-	if (c->nphdrs == c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 64;
-		Elf64_Phdr *bigger = realloc(c->phdrs, ncap * sizeof(*bigger));
-		if (!bigger)
-			return kb_fail(err, "out of memory for %zu segments", ncap), NULL;
-		c->phdrs = bigger;
-		c->cap = ncap;
-	}
+	Elf64_Phdr *phdrs = kb_grow(c->phdrs, &c->cap, c->nphdrs + 1, sizeof(*phdrs), 64);
+	if (!phdrs)
+		return kb_fail(err, "out of memory for %zu segments", c->nphdrs + 1), NULL;
+	c->phdrs = phdrs;
 	Elf64_Phdr *p = &c->phdrs[c->nphdrs++];
 	memset(p, 0, sizeof(*p));
 	p->p_type = PT_LOAD;
@@ -160,14 +157,10 @@ static Elf64_Phdr *new_phdr(struct cap_state *c, uint64_t vaddr, uint32_t flags,
 
 static int keep_info(struct cap_state *c, uint64_t word, struct kb_err *err)
 {
-	if (c->ninfo == c->info_cap) {
-		size_t ncap = c->info_cap ? c->info_cap * 2 : 4096;
-		uint64_t *bigger = realloc(c->info, ncap * sizeof(*bigger));
-		if (!bigger)
-			return kb_fail(err, "out of memory for the page note of %zu pages", ncap);
-		c->info = bigger;
-		c->info_cap = ncap;
-	}
+	uint64_t *info = kb_grow(c->info, &c->info_cap, c->ninfo + 1, sizeof(*info), 4096);
+	if (!info)
+		return kb_fail(err, "out of memory for the page note of %zu pages", c->ninfo + 1);
+	c->info = info;
 	c->info[c->ninfo++] = word & ~(CAPTURE_PRESENT | CAPTURE_ZERO_MAPPED);
 	c->stats->pages_thp += (word & KB_PAGE_THP) != 0;
 	c->stats->pages_ksm += (word & KB_PAGE_KSM) != 0;
@@ -427,16 +420,12 @@ static int mergeable_starts(pid_t pid, uint64_t **starts, size_t *n, struct kb_e
 		}
 		if (strncmp(line, "VmFlags:", 8) != 0 || !strstr(line, " mg"))
 			continue;
-		if (*n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			uint64_t *bigger = realloc(*starts, ncap * sizeof(**starts));
-			if (!bigger) {
-				fclose(f);
-				return kb_fail(err, "out of memory");
-			}
-			*starts = bigger;
-			cap = ncap;
+		uint64_t *v = kb_grow(*starts, &cap, *n + 1, sizeof(*v), 16);
+		if (!v) {
+			fclose(f);
+			return kb_fail(err, "out of memory");
 		}
+		*starts = v;
 		(*starts)[(*n)++] = cur;
 	}
 	fclose(f);

@@ -11,6 +11,7 @@
 #include "capture_note.h"
 #include "dump.h"
 #include "segment_pager.h"
+#include "../common/grow.h"
 
 #define ELF_PN_XNUM 0xffffu
 #define ELF_PT_LOAD 1u
@@ -168,14 +169,10 @@ static int elf_add_phdr(struct elf_source *e, const struct elf_header *h, const 
 	ls->total_memsz += l.memsz;
 	if (e->nloads == ELF_MAX_LOADS)
 		return kb_fail(err, "'%s': more than %u PT_LOAD segments", e->s->path, ELF_MAX_LOADS);
-	if (e->nloads == ls->cap) {
-		size_t ncap = ls->cap ? ls->cap * 2 : 16;
-		struct elf_load *bigger = realloc(e->loads, ncap * sizeof(*bigger));
-		if (!bigger)
-			return kb_fail(err, "out of memory for %zu segments", ncap);
-		e->loads = bigger;
-		ls->cap = ncap;
-	}
+	struct elf_load *loads = kb_grow(e->loads, &ls->cap, e->nloads + 1, sizeof(*loads), 16);
+	if (!loads)
+		return kb_fail(err, "out of memory for %zu segments", e->nloads + 1);
+	e->loads = loads;
 	ls->physical |= l.paddr != 0;
 	e->loads[e->nloads++] = l;
 	return 0;

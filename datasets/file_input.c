@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
+
 int file_input_open(const char *path, struct kb_err *err)
 {
 	struct stat st;
@@ -71,21 +73,16 @@ static int too_large(const char *path, size_t max_bytes, struct kb_err *err)
 
 static int read_all(int fd, const char *path, size_t max_bytes, struct file_blob *blob, struct kb_err *err)
 {
-	size_t cap = 1 << 16, len = 0;
-	unsigned char *buf = malloc(cap);
+	size_t cap = 0, len = 0;
+	unsigned char *buf = NULL;
 
-	if (!buf)
-		return kb_fail(err, "out of memory reading '%s'", path);
 	for (;;) {
-		if (len == cap) {
-			unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-			if (!bigger) {
-				free(buf);
-				return kb_fail(err, "out of memory reading '%s'", path);
-			}
-			buf = bigger;
-			cap *= 2;
+		unsigned char *bigger = kb_grow(buf, &cap, len + 1, 1, 1 << 16);
+		if (!bigger) {
+			free(buf);
+			return kb_fail(err, "out of memory reading '%s'", path);
 		}
+		buf = bigger;
 		size_t want = cap - len;
 		ssize_t n = file_input_read_full(fd, buf + len, want, path, err);
 		if (n < 0) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "file_input.h"
+#include "../common/grow.h"
 
 struct range_list {
 	struct lime_range *v;
@@ -20,14 +21,10 @@ static int list_push(struct range_list *l, struct lime_range r, struct kb_err *e
 {
 	if (l->n == LIME_RANGES_MAX)
 		return kb_fail(err, "more than %u ranges", LIME_RANGES_MAX);
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 16;
-		struct lime_range *bigger = realloc(l->v, ncap * sizeof(*bigger));
-		if (!bigger)
-			return kb_fail(err, "out of memory for ranges");
-		l->v = bigger;
-		l->cap = ncap;
-	}
+	struct lime_range *v = kb_grow(l->v, &l->cap, l->n + 1, sizeof(*v), 16);
+	if (!v)
+		return kb_fail(err, "out of memory for ranges");
+	l->v = v;
 	l->v[l->n++] = r;
 	return 0;
 }

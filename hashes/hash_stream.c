@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "crc32c_consts.h"
+#include "../common/grow.h"
 
 /* XXH3 and XXH128 stream through libxxhash's own run-time dispatch where
  * the library has one (x86-64): its plain update is the SSE2 build, which
@@ -83,16 +84,10 @@ static int buffer_more(struct hash_stream *s, const void *data, size_t len, stru
 		return kb_fail(err, "%s has no streaming form and is computed in memory, on at most %u MiB: "
 				    "this input is longer (use --per-page, or another hash)", s->h->name,
 			       HASH_STREAM_BUFFER_MAX >> 20);
-	if (s->buf_len + len > s->buf_cap) {
-		size_t cap = s->buf_cap ? s->buf_cap : 1u << 16;
-		while (cap < s->buf_len + len)
-			cap *= 2;
-		unsigned char *bigger = realloc(s->buf, cap);
-		if (!bigger)
-			return kb_fail(err, "out of memory for %zu bytes of input", cap);
-		s->buf = bigger;
-		s->buf_cap = cap;
-	}
+	unsigned char *buf = kb_grow(s->buf, &s->buf_cap, s->buf_len + len, 1, 1u << 16);
+	if (!buf)
+		return kb_fail(err, "out of memory for %zu bytes of input", s->buf_len + len);
+	s->buf = buf;
 	memcpy(s->buf + s->buf_len, data, len);
 	s->buf_len += len;
 	return 0;

@@ -12,6 +12,7 @@
 #include "../bench/disturb.h"
 #include "../bench/timer.h"
 #include "compare.h"
+#include "../common/grow.h"
 
 static const char *const fields[] = {
 	"cpu.vendor", "cpu.brand", "cpu.family", "cpu.model", "cpu.ext_family", "cpu.ext_model",
@@ -157,17 +158,13 @@ static double *rounds_values(const struct loaded_doc *d, const char *field, cons
 			const cJSON *slept = cJSON_GetObjectItemCaseSensitive(x, "slept_ns");
 			if ((kept_only && (disturbed || (cJSON_IsNumber(slept) && slept->valuedouble > 0))) || value < 0)
 				continue;
-			if (*n == cap) {
-				size_t want = cap ? 2 * cap : 256;
-				double *g = realloc(v, want * sizeof(*v));
-				if (!g) {
-					free(v);
-					*n = 0;
-					return NULL;
-				}
-				v = g;
-				cap = want;
+			double *g = kb_grow(v, &cap, *n + 1, sizeof(*v), 256);
+			if (!g) {
+				free(v);
+				*n = 0;
+				return NULL;
 			}
+			v = g;
 			v[(*n)++] = value;
 		}
 	}

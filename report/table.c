@@ -7,9 +7,11 @@
 
 #include "escape.h"
 #include "text_wrap.h"
+#include "../common/grow.h"
 
 struct table {
-	unsigned ncols, nrows, cap;
+	unsigned ncols, nrows;
+	size_t cap; /* cells allocated, a multiple of ncols */
 	unsigned markup; /* a bit per column printed as it is */
 	char align[16];
 	char **cells; /* nrows * ncols */
@@ -31,14 +33,10 @@ struct table *table_new(unsigned ncols, const char *align)
 
 int table_add_row(struct table *t, const char *const *cells)
 {
-	if (t->nrows == t->cap) {
-		unsigned cap = t->cap ? t->cap * 2 : 16;
-		char **c = realloc(t->cells, (size_t)cap * t->ncols * sizeof(*c));
-		if (!c)
-			return -1;
-		t->cells = c;
-		t->cap = cap;
-	}
+	char **c = kb_grow(t->cells, &t->cap, ((size_t)t->nrows + 1) * t->ncols, sizeof(*c), 16 * (size_t)t->ncols);
+	if (!c)
+		return -1;
+	t->cells = c;
 	char **row = t->cells + (size_t)t->nrows * t->ncols;
 	for (unsigned i = 0; i < t->ncols; i++) {
 		row[i] = strdup(cells[i] ? cells[i] : "");

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/grow.h"
+
 static int by_addr(const void *a, const void *b)
 {
 	const struct kallsym *x = a, *y = b;
@@ -16,29 +18,18 @@ static int by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap * 2 : 65536;
-	while (ncap < need)
-		ncap *= 2;
-	void *bigger = realloc(*p, ncap * elem);
-	if (!bigger)
-		return -1;
-	*p = bigger;
-	*cap = ncap;
-	return 0;
-}
-
 static int add(struct kallsyms *k, size_t *cap, size_t *ncap, size_t *nlen, uint64_t addr, const char *name,
 	       struct kb_err *err)
 {
 	size_t len = strlen(name) + 1;
 
-	if (grow((void **)&k->syms, cap, k->n + 1, sizeof(*k->syms)) ||
-	    grow((void **)&k->names, ncap, *nlen + len, 1))
+	struct kallsym *syms = kb_grow(k->syms, cap, k->n + 1, sizeof(*syms), 65536);
+	if (syms)
+		k->syms = syms;
+	char *names = syms ? kb_grow(k->names, ncap, *nlen + len, 1, 65536) : NULL;
+	if (!names)
 		return kb_fail(err, "out of memory for the kernel's symbols");
+	k->names = names;
 	k->syms[k->n].addr = addr;
 	k->syms[k->n++].name = (uint32_t)*nlen;
 	memcpy(k->names + *nlen, name, len);

@@ -10,6 +10,7 @@
 #include "../common/kernel_timer.h"
 #include "../datasets/capture_note.h"
 #include "../hashes/impls.h"
+#include "../common/grow.h"
 
 /* KSM's sysfs counters that came after KSM itself (2.6.32). */
 static const struct {
@@ -114,14 +115,10 @@ int ksm_model_add(struct ksm_model *m, uint64_t content, uint64_t word, struct k
 {
 	uint32_t folio = folio_of(m, word);
 
-	if (m->n == m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 4096;
-		struct ksm_page_rec *bigger = realloc(m->recs, ncap * sizeof(*bigger));
-		if (!bigger)
-			return kb_fail(err, "out of memory for the page words of %zu captured pages", ncap);
-		m->recs = bigger;
-		m->cap = ncap;
-	}
+	struct ksm_page_rec *recs = kb_grow(m->recs, &m->cap, m->n + 1, sizeof(*recs), 4096);
+	if (!recs)
+		return kb_fail(err, "out of memory for the page words of %zu captured pages", m->n + 1);
+	m->recs = recs;
 	m->recs[m->n++] = (struct ksm_page_rec){ content, word, folio, 0 };
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include "../common/monotonic.h"
 #include "kallsyms.h"
 #include "ksm_watch.h"
+#include "../common/grow.h"
 
 #define RING_PAGES 64u
 #define SAMPLE_HZ 4000u
@@ -144,14 +145,10 @@ static int count_symbol(struct sampler *s, const char *name)
 			s->counts[i].n++;
 			return 0;
 		}
-	if (s->ncounts == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 64;
-		struct symcount *bigger = realloc(s->counts, ncap * sizeof(*bigger));
-		if (!bigger)
-			return -1;
-		s->counts = bigger;
-		s->cap = ncap;
-	}
+	struct symcount *counts = kb_grow(s->counts, &s->cap, s->ncounts + 1, sizeof(*counts), 64);
+	if (!counts)
+		return -1;
+	s->counts = counts;
 	s->counts[s->ncounts++] = (struct symcount){ name, 1 };
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* Unit tests of common/: atomic output files, the pseudo-random generator,
  * size, number, duration and kernel release parsing, the shared
- * arithmetic, and a kernel sleep in time (ksmd's period). */
+ * arithmetic, a kernel sleep in time (ksmd's period) and array growth. */
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "../../common/arith.h"
 #include "../../common/atomic_file.h"
 #include "../../common/duration_parse.h"
+#include "../../common/grow.h"
 #include "../../common/kernel_release.h"
 #include "../../common/kernel_timer.h"
 #include "../../common/prng.h"
@@ -267,4 +268,38 @@ void test_common_kernel_timer(void)
 	CHECK(hz == 0 || (hz >= KERNEL_HZ_MIN && hz <= KERNEL_HZ_MAX));
 	struct ksmd_schedule running = ksmd_schedule_running(100, 20);
 	CHECK(running.hz == (hz ? hz : KERNEL_HZ_DEFAULT) && running.pages_to_scan == 100 && running.sleep_ms == 20);
+}
+
+void test_common_grow(void)
+{
+	size_t cap = 0;
+	int *v = kb_grow(NULL, &cap, 1, sizeof(int), 16);
+
+	CHECK(v != NULL && cap == 16);
+	for (int i = 0; v && i < 16; i++)
+		v[i] = i;
+	/* Room enough: the same array, cap unchanged. */
+	CHECK(kb_grow(v, &cap, 16, sizeof(int), 16) == v && cap == 16);
+	/* One more doubles; far more doubles until it fits; the elements stay. */
+	int *w = kb_grow(v, &cap, 17, sizeof(int), 16);
+	CHECK(w != NULL && cap == 32);
+	v = w ? w : v;
+	w = kb_grow(v, &cap, 1000, sizeof(int), 16);
+	CHECK(w != NULL && cap == 1024);
+	v = w ? w : v;
+	int same = 1;
+	for (int i = 0; i < 16; i++)
+		same &= v[i] == i;
+	CHECK(same);
+	/* A size past SIZE_MAX fails, leaving the array and cap as they were. */
+	size_t was = cap;
+	CHECK(kb_grow(v, &cap, SIZE_MAX / 2, sizeof(int), 16) == NULL && cap == was);
+	CHECK(kb_grow(v, &cap, SIZE_MAX, 1, 16) == NULL && cap == was);
+	CHECK(v[15] == 15);
+	free(v);
+	/* No first size given: it starts at one element. */
+	cap = 0;
+	char *c = kb_grow(NULL, &cap, 3, 1, 0);
+	CHECK(c != NULL && cap == 4);
+	free(c);
 }
