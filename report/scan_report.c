@@ -1,15 +1,10 @@
-/* The scan document (schema ksmbench-scan/1): its fields, its CSV rows
- * (one per hash, the document's totals repeated on each), and the text
- * report, a table per section. */
-#include <string.h>
+/* The scan document (schema ksmbench-scan/1): its fields and its CSV rows
+ * (one per hash, the document's totals repeated on each). The text report,
+ * a table per section: scan_text.c. */
+#include "scan_report.h"
 
-#include "../common/kernel_release.h"
-#include "../scan/scan.h"
 #include "kinds.h"
-#include "record_table.h"
 #include "result_fields.h"
-#include "text_wrap.h"
-#include "../common/plural.h"
 
 #define SCAN_SCHEMA "ksmbench-scan/1"
 
@@ -39,7 +34,7 @@ static const struct record_field stats_fields[] = {
 	{ .name = "overlap", .type = RECORD_UINT, .get = p_overlap },
 };
 
-static const struct record_schema stats_schema = { NULL, RECORD_FIELDS(stats_fields), NULL, 0 };
+const struct record_schema scan_stats_schema = { NULL, RECORD_FIELDS(stats_fields), NULL, 0 };
 
 /* A dump's row: its stats, element index of the document's dumps. */
 #define DUMP(row) (&SCAN_UP(row)->dumps[(row)->index])
@@ -77,7 +72,7 @@ static const struct record_field dump_fields[] = {
 	{ .name = "kernel_release", .type = RECORD_STR, .get = d_release },
 };
 
-static const struct record_schema dump_schema = { &stats_schema, RECORD_FIELDS(dump_fields), NULL, 0 };
+const struct record_schema scan_dump_schema = { &scan_stats_schema, RECORD_FIELDS(dump_fields), NULL, 0 };
 
 /* Totals: the stats of every dump, nested in the document. */
 RECORD_GETTER(t_zero, record_uint(v, SCAN_UP(w)->counts.zero_pages))
@@ -102,7 +97,7 @@ static const struct record_field totals_fields[] = {
 	{ .name = "zero_page_mapped", .type = RECORD_UINT, .get = t_zpm },
 };
 
-static const struct record_schema totals_schema = { &stats_schema, RECORD_FIELDS(totals_fields), NULL, 0 };
+static const struct record_schema totals_schema = { &scan_stats_schema, RECORD_FIELDS(totals_fields), NULL, 0 };
 
 /* What KSM would leave, nested in the document's ksm object. */
 RECORD_GETTER(k_shared, record_uint(v, KSM(w)->pages_shared))
@@ -129,9 +124,8 @@ RECORD_GETTER(k_steady_summed, record_real(v, STEADY(w).checksummed))
 RECORD_GETTER(k_steady_skipped, SCAN_UP(w)->rules.smart_scan && record_real(v, STEADY(w).skipped))
 
 /* The first KSM_SYSFS_FIELDS of them are the kernel's counters, by its
- * names: the table's rows, and those a release may lack. */
-#define KSM_SYSFS_FIELDS 8u /* pages_shared .. general_profit */
-static const struct record_field ksm_fields[] = {
+ * names (scan_report.h). */
+const struct record_field scan_ksm_fields[] = {
 	{ .name = "pages_shared", .type = RECORD_UINT, .get = k_shared },
 	{ .name = "pages_sharing", .type = RECORD_UINT, .get = k_sharing },
 	{ .name = "pages_unshared", .type = RECORD_UINT, .get = k_unshared },
@@ -152,14 +146,14 @@ static const struct record_field ksm_fields[] = {
 	{ .name = "steady_scan_skipped_pages", .type = RECORD_REAL, .get = k_steady_skipped },
 };
 
-static const struct record_schema ksm_schema = { NULL, RECORD_FIELDS(ksm_fields), NULL, 0 };
+const struct record_schema scan_ksm_schema = { NULL, RECORD_FIELDS(scan_ksm_fields), NULL, 0 };
 
 RECORD_GETTER(k_zp0, record_item(v, &DOC(w)->scan->ksm[0]))
 RECORD_GETTER(k_zp1, record_item(v, &DOC(w)->scan->ksm[1]))
 
 static const struct record_field ksm_pair_fields[] = {
-	{ .name = "use_zero_pages_0", .type = RECORD_OBJECT, .get = k_zp0, .sub = &ksm_schema },
-	{ .name = "use_zero_pages_1", .type = RECORD_OBJECT, .get = k_zp1, .sub = &ksm_schema },
+	{ .name = "use_zero_pages_0", .type = RECORD_OBJECT, .get = k_zp0, .sub = &scan_ksm_schema },
+	{ .name = "use_zero_pages_1", .type = RECORD_OBJECT, .get = k_zp1, .sub = &scan_ksm_schema },
 };
 
 static const struct record_schema ksm_pair_schema = { NULL, RECORD_FIELDS(ksm_pair_fields), NULL, 0 };
@@ -212,7 +206,7 @@ static const struct record_field hash_fields[] = {
 	{ .name = "timing", .type = RECORD_OBJECT, .get = h_timing, .sub = &report_result_schema },
 };
 
-static const struct record_schema hash_schema = { NULL, RECORD_FIELDS(hash_fields), NULL, 0 };
+const struct record_schema scan_hash_schema = { NULL, RECORD_FIELDS(hash_fields), NULL, 0 };
 
 /* The most duplicated contents; the zero page's checksum is the first hash's. */
 RECORD_GETTER(o_count, record_uint(v, TOP(w)->entry.count))
@@ -260,10 +254,10 @@ static const struct record_field top_fields[] = {
 	{ .name = "where", .type = RECORD_OBJECT, .get = o_where, .count = n_where, .sub = &where_schema },
 };
 
-static const struct record_schema top_schema = { NULL, RECORD_FIELDS(top_fields), NULL, 0 };
+const struct record_schema scan_top_schema = { NULL, RECORD_FIELDS(top_fields), NULL, 0 };
 
 /* ksmd's sleep as the kernel takes it: a batch's period without its work. */
-static double sleep_taken_ms(const struct scan_result *r)
+double scan_sleep_taken_ms(const struct scan_result *r)
 {
 	struct ksmd_schedule k = scan_schedule(r);
 
@@ -280,7 +274,7 @@ RECORD_GETTER(s_pts, record_uint(v, SCAN(w)->pages_to_scan))
 RECORD_GETTER(s_sleep, record_uint(v, SCAN(w)->sleep_ms))
 RECORD_GETTER(s_hz, record_uint(v, SCAN(w)->hz))
 RECORD_GETTER(s_hz_from, record_str(v, SCAN(w)->hz_from))
-RECORD_GETTER(s_sleep_taken, record_real(v, sleep_taken_ms(SCAN(w))))
+RECORD_GETTER(s_sleep_taken, record_real(v, scan_sleep_taken_ms(SCAN(w))))
 RECORD_GETTER(s_sample, record_uint(v, SCAN(w)->sample_pages))
 RECORD_GETTER(s_ws, record_uint(v, SCAN(w)->working_set_bytes))
 RECORD_GETTER(s_release, SCAN(w)->rules.release[0] && record_str(v, SCAN(w)->rules.release))
@@ -364,12 +358,12 @@ static const struct record_field document_fields[] = {
 	{ .name = "schema", .type = RECORD_STR, .get = s_schema },
 	{ .name = "context", .type = RECORD_OBJECT, .get = s_context, .sub = &report_context_schema },
 	{ .name = "settings", .type = RECORD_OBJECT, .get = s_self, .sub = &settings_schema },
-	{ .name = "dumps", .type = RECORD_OBJECT, .get = s_dump, .count = n_dumps, .sub = &dump_schema },
+	{ .name = "dumps", .type = RECORD_OBJECT, .get = s_dump, .count = n_dumps, .sub = &scan_dump_schema },
 	{ .name = "totals", .type = RECORD_OBJECT, .get = s_totals, .sub = &totals_schema },
 	{ .name = "census", .type = RECORD_OBJECT, .get = s_self, .sub = &census_schema },
 	{ .name = "ksm", .type = RECORD_OBJECT, .get = s_self, .sub = &ksm_pair_schema },
-	{ .name = "hashes", .type = RECORD_OBJECT, .get = s_hash, .count = n_hashes, .sub = &hash_schema },
-	{ .name = "top", .type = RECORD_OBJECT, .get = s_top, .count = n_top, .sub = &top_schema },
+	{ .name = "hashes", .type = RECORD_OBJECT, .get = s_hash, .count = n_hashes, .sub = &scan_hash_schema },
+	{ .name = "top", .type = RECORD_OBJECT, .get = s_top, .count = n_top, .sub = &scan_top_schema },
 };
 
 const struct record_schema scan_document_schema = { NULL, RECORD_FIELDS(document_fields), NULL, 0 };
@@ -500,345 +494,5 @@ int scan_report_rows(const struct report_document *doc, struct record_list *rows
 	const struct scan_result *r = doc->scan;
 
 	*rows = (struct record_list){ &scan_csv_schema, r->hashes, r->nhashes, sizeof(r->hashes[0]), { .item = doc } };
-	return 0;
-}
-
-/* The text report: a table per section, fitted to report_columns() (a
- * dump's path cut in its middle, the hash table in two, the long lines
- * wrapped), or every column and path whole with --wide. */
-#define SCAN_PATH_MIN 24u  /* a cut path keeps at least this much */
-#define SCAN_WHERE_MIN 30u /* and the WHERE column of the top table */
-static int print_table(struct table *t, FILE *out)
-{
-	int rc = t ? table_print(t, out) : -1;
-
-	table_free(t);
-	return rc;
-}
-
-/* A row's place counted from 1: a dump's number, a top content's rank. */
-static int ordinal_cell(const struct record_row *w, char *buf, size_t size)
-{
-	snprintf(buf, size, "%zu", w->index + 1);
-	return 1;
-}
-
-/* Fitted: a number first (the top table's WHERE names dumps by it). */
-static const struct record_column dump_columns[] = {
-	{ "#", 'r', NULL, 0, NULL, ordinal_cell },
-	{ "DUMP", 'l', "path", 0, NULL, NULL },
-	{ "FORMAT", 'l', "format", 0, NULL, NULL },
-	{ "pages", 'r', "pages", 0, NULL, NULL },
-	{ "holes", 'r', "holes", 0, NULL, NULL },
-	{ "excluded", 'r', "excluded", 0, NULL, NULL },
-	{ "partial", 'r', "partial_pages", 0, NULL, NULL },
-	{ "overlap", 'r', "overlap", 0, NULL, NULL },
-};
-
-/* One row per dump, and their sum when there are several. */
-static int dumps_table(FILE *out, const struct report_document *doc)
-{
-	const struct scan_result *r = doc->scan;
-	struct record_list dumps = { &dump_schema, &r->dumps[0].stats, r->ndumps, sizeof(r->dumps[0]),
-				     { .item = doc } };
-	unsigned width = report_columns(doc), skip = width ? 0 : 1; /* --wide: no number */
-	const unsigned ncols = sizeof(dump_columns) / sizeof(dump_columns[0]);
-	struct table *t = record_table(dump_columns + skip, ncols - skip, &dumps);
-
-	if (t && r->ndumps > 1) {
-		struct record_row total = { &r->total, &dumps.up, 0 };
-		char cells[5][32];
-		for (unsigned c = 3; c < ncols; c++) /* pages .. overlap */
-			record_cell(&dump_columns[c], &stats_schema, &total, cells[c - 3], sizeof(cells[0]));
-		int rc = skip ? table_add_rowf(t, "(all)", "", cells[0], cells[1], cells[2], cells[3], cells[4])
-			      : table_add_rowf(t, "", "(all)", "", cells[0], cells[1], cells[2], cells[3], cells[4]);
-		t = table_done(t, rc);
-	}
-	if (t && width)
-		table_fit_middle(t, 1, width, SCAN_PATH_MIN);
-	return print_table(t, out);
-}
-
-/* Under the KSM table: the counters the modelled release lacks ("-") and
- * the releases they came in; general_profit before 6.6 (no zero pages). */
-static int counters_note(FILE *out, const struct scan_result *r, unsigned width)
-{
-	char list[256] = "";
-	size_t n = 0;
-
-	for (unsigned i = 0; i < KSM_SYSFS_FIELDS && n < sizeof(list); i++) {
-		const char *since = ksm_counter_missing(&r->rules, ksm_fields[i].name);
-		if (since)
-			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s from %s", n ? ", " : "",
-					      ksm_fields[i].name, since);
-	}
-	if (!n)
-		return 0;
-	return report_wrappedf(out, width, "", "-: kernel %s has no such counter (%s)%s%s", r->rules.release, list,
-			       ksm_counter_missing(&r->rules, "general_profit")
-				       ? ""
-				       : "; its general_profit counts pages_sharing alone, as 6.4 and 6.5 did",
-			       r->rules.use_zero_pages ? "" : "; use_zero_pages came in 4.11: only its =0 column applies");
-}
-
-/* Transposed: a row per KSM counter, a column per use_zero_pages. */
-static int ksm_table(FILE *out, const struct report_document *doc)
-{
-	const struct scan_result *r = doc->scan;
-	struct table *t = table_new(3, "lrr");
-	struct record_row top = { doc, NULL, 0 };
-	struct record_row zp[2] = { { &r->ksm[0], &top, 0 }, { &r->ksm[1], &top, 0 } };
-	int rc = t && table_add_rowf(t, "KSM would leave", "use_zero_pages=0", "use_zero_pages=1") == 0 ? 0 : -1;
-	char a[32], b[32];
-
-	for (unsigned i = 0; rc == 0 && i < KSM_SYSFS_FIELDS; i++) {
-		const struct record_column c = { NULL, 'r', ksm_fields[i].name, 0, NULL, NULL };
-		record_cell(&c, &ksm_schema, &zp[0], a, sizeof(a));
-		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));
-		rc = table_add_rowf(t, ksm_fields[i].name, a, b);
-	}
-	for (unsigned i = 0; rc == 0 && i < 2; i++) {
-		const struct record_column c = { NULL, 'r', i ? "bytes_really_saved" : "bytes_saved", 1.0 / 1048576, "%.1f",
-						 NULL };
-		record_cell(&c, &ksm_schema, &zp[0], a, sizeof(a));
-		record_cell(&c, &ksm_schema, &zp[1], b, sizeof(b));
-		rc = table_add_rowf(t, i ? "really saved (MiB)" : "memory saved (MiB)", a, b);
-	}
-	return print_table(table_done(t, rc), out) || counters_note(out, r, report_columns(doc)) ? -1 : 0;
-}
-
-/* ksmd's share of a CPU, every page (and once merged), in percent. */
-static int cpu_cell(const struct record_row *w, char *buf, size_t size)
-{
-	const struct scan_hash *h = HASH(w);
-
-	if (!h->timed)
-		return 0;
-	snprintf(buf, size, "%.3f (%.3f)", 100 * h->ksmd_checksum_cpu_share, 100 * h->ksmd_steady_checksum_cpu_share);
-	return 1;
-}
-
-/* --wide: one table; fitted: columns 0-5 (collisions), then 0 and 6-10
- * (the cost). */
-static const struct record_column hash_columns[] = {
-	{ "HASH", 'l', "hash", 0, NULL, NULL },
-	{ "zero_checksum", 'l', "zero_checksum", 0, NULL, NULL },
-	{ "contents", 'r', "contents", 0, NULL, NULL },
-	{ "collisions", 'r', "colliding_pairs", 0, NULL, NULL },
-	{ "expected", 'r', "expected_colliding_pairs", 0, "%.3g", NULL },
-	{ "zero_cksum hits", 'r', "zero_checksum_matches", 0, NULL, NULL },
-	{ "ns/page p50", 'r', "ns_per_page_median", 0, "%.1f", NULL },
-	{ "ns/page p90", 'r', "ns_per_page_p90", 0, "%.1f", NULL },
-	{ "cksum ms/scan", 'r', "full_scan_checksum_ms", 0, "%.3f", NULL },
-	{ "steady", 'r', "steady_scan_checksum_ms", 0, "%.3f", NULL },
-	{ "s/full scan", 'r', "full_scan_seconds", 0, "%.2f", NULL },
-	{ "steady", 'r', "steady_full_scan_seconds", 0, "%.2f", NULL },
-	{ "ksmd CPU %", 'r', NULL, 0, NULL, cpu_cell },
-};
-
-#define SCAN_COLLISION_COLUMNS 6u
-/* The cost table in 100 columns leaves out ns/page p90 (--wide shows it):
- * with a hash name of 19 characters it would take 104. */
-#define SCAN_P90_COLUMN (SCAN_COLLISION_COLUMNS + 1u)
-
-static int hash_tables(FILE *out, const struct report_document *doc)
-{
-	const struct scan_result *r = doc->scan;
-	struct record_list hashes = { &hash_schema, r->hashes, r->nhashes, sizeof(r->hashes[0]), { .item = doc } };
-	const unsigned all = sizeof(hash_columns) / sizeof(hash_columns[0]);
-	struct record_column cost[sizeof(hash_columns) / sizeof(hash_columns[0])];
-
-	if (report_columns(doc) == 0)
-		return print_table(record_table(hash_columns, all, &hashes), out);
-	unsigned ncost = 0;
-	cost[ncost++] = hash_columns[0];
-	for (unsigned c = SCAN_COLLISION_COLUMNS; c < all; c++)
-		if (c != SCAN_P90_COLUMN)
-			cost[ncost++] = hash_columns[c];
-	return print_table(record_table(hash_columns, SCAN_COLLISION_COLUMNS, &hashes), out) || fputc('\n', out) == EOF ||
-	       print_table(record_table(cost, ncost, &hashes), out) ? -1 : 0;
-}
-
-static int content_cell(const struct record_row *w, char *buf, size_t size)
-{
-	const struct scan_top *x = TOP(w);
-
-	if (x->is_zero)
-		snprintf(buf, size, "zero page");
-	else if (x->single_byte)
-		snprintf(buf, size, "every byte 0x%02x", x->byte_value);
-	else
-		snprintf(buf, size, "mixed");
-	return 1;
-}
-
-/* The dumps holding it: path@first address xcopies, the first few; the
- * dump's number in the dumps table instead of its path when fitted. */
-static int where_cell(const struct record_row *w, char *buf, size_t size)
-{
-	const struct scan_top *x = TOP(w);
-	const struct scan_result *r = SCAN_UP(w);
-	int numbered = report_columns(DOC(w->up)) != 0;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < x->nwhere && i < 3 && n < size; i++) {
-		char name[32];
-		snprintf(name, sizeof(name), "#%u", (unsigned)x->where[i].dump + 1);
-		n += (size_t)snprintf(buf + n, size - n, "%s%s@%#llx x%u", i ? "; " : "",
-				      numbered ? name : r->dumps[x->where[i].dump].path,
-				      (unsigned long long)x->where[i].first_addr, x->where[i].count);
-	}
-	if (x->dumps_with_copies > 3 && n < size)
-		snprintf(buf + n, size - n, " (+%u more dumps)", x->dumps_with_copies - 3);
-	else if (!x->located && n < size)
-		snprintf(buf + n, size - n, "%s(a pipe or standard input: not read again)", n ? " " : "");
-	return 1;
-}
-
-/* The checksum column is headed by the first hash's name. */
-static int top_table(FILE *out, const struct report_document *doc)
-{
-	const struct scan_result *r = doc->scan;
-	const struct record_column columns[] = {
-		{ "RANK", 'r', NULL, 0, NULL, ordinal_cell },
-		{ "COUNT", 'r', "count", 0, NULL, NULL },
-		{ r->hashes[0].hash->name, 'l', "checksum", 0, NULL, NULL },
-		{ "CONTENT", 'l', NULL, 0, NULL, content_cell },
-		{ report_columns(doc) ? "WHERE (#dump@first address xcopies)" : "WHERE (dump@first address xcopies)", 'l',
-		  NULL, 0, NULL, where_cell },
-	};
-	struct record_list top = { &top_schema, r->top, r->ntop, sizeof(r->top[0]), { .item = doc } };
-	struct table *t = record_table(RECORD_COLUMNS(columns), &top);
-
-	if (t && report_columns(doc))
-		table_fit_last(t, report_columns(doc), SCAN_WHERE_MIN);
-	return print_table(t, out);
-}
-
-static int summary(FILE *out, const struct scan_result *r, unsigned width)
-{
-	const struct census_counts *c = &r->counts;
-
-	return fputc('\n', out) == EOF ||
-	       report_wrappedf(out, width, "", "%llu page%s: %llu zero, %llu distinct non-zero content%s; %llu of them "
-			       "occur%s more than once, in %llu surplus cop%s (duplicates by full content: %llu "
-			       "compare%s, %llu key collision%s)",
-			       (unsigned long long)r->total.pages, kb_s(r->total.pages), (unsigned long long)c->zero_pages,
-			       (unsigned long long)c->distinct, kb_s(c->distinct),
-			       (unsigned long long)r->duplicated_contents, r->duplicated_contents == 1 ? "s" : "",
-			       (unsigned long long)r->duplicate_pages, r->duplicate_pages == 1 ? "y" : "ies",
-			       (unsigned long long)c->compares, kb_s(c->compares), (unsigned long long)c->key_collisions,
-			       kb_s(c->key_collisions)) ||
-	       fputc('\n', out) == EOF;
-}
-
-static int legend(FILE *out, const struct scan_result *r, unsigned width)
-{
-	char smart[160] = "";
-	int n = r->smart_scan ? snprintf(smart, sizeof(smart), ", smart_scan visiting what is not merged one scan in %u",
-					 KSM_SMART_SCAN_VISIT_EVERY)
-			      : 0;
-
-	snprintf(smart + n, sizeof(smart) - (size_t)n, "%s", r->cost_use_zero_pages ? ", use_zero_pages=1 as captured" : "");
-	const char *apart = r->nhashes > 0 && r->hashes[0].timed && r->hashes[0].bench.apart ? ", each apart as ksmd's,"
-											       : "";
-	int rc = r->sample_pages
-			 ? report_wrappedf(out, width, "", "cost: rdtsc per call%s over %zu sampled pages laid out "
-					   "in a %.0f MiB cold set; cksum ms/scan = checksum time of one full scan, "
-					   "s/full scan = how long one takes (ksmd's periods at pages_to_scan/"
-					   "sleep_millisecs), each for every page and once merged (steady); ksmd CPU %% = "
-					   "checksumming share of one CPU at those settings, every page (once merged%s)",
-					   apart, r->sample_pages, (double)r->working_set_bytes / 1048576.0, smart)
-			 : report_wrapped(out, "", "cost: not measured (--sample-pages 0, or no whole page to sample)",
-					  width);
-	return rc || report_wrapped(out, "", "collisions: pairs of different contents with equal 32-bit checksums; "
-				    "expected: n(n-1)/2 / 2^32 pairs for an ideal hash", width) ? -1 : 0;
-}
-
-/* Whether one of the hashes examined is what KSM checksums pages with
- * under the rules modelled (an alias counts as what it names). */
-static int checksum_examined(const struct scan_result *r)
-{
-	for (unsigned i = 0; i < r->nhashes; i++)
-		if (hash_resolve(r->hashes[i].hash) == hash_resolve(r->rules.checksum))
-			return 1;
-	return 0;
-}
-
-/* What was modelled: the kernel whose rules, and KSM's settings. */
-static int header(FILE *out, const struct scan_result *r, unsigned width)
-{
-	char rules[320], sharing[64];
-	const char *smart = !r->rules.smart_scan ? "no smart_scan (before 6.7)"
-			    : r->smart_scan	     ? "smart_scan 1"
-						     : "smart_scan 0";
-
-	if (r->rules.release[0])
-		snprintf(rules, sizeof(rules), "kernel %s's rules (from %s%s), checksum %s", r->rules.release,
-			 strcmp(r->rules.source, "option") == 0 ? "--kernel-release" : "the capture",
-			 kernel_release_checked_note(r->rules.release), r->rules.checksum->name);
-	else
-		snprintf(rules, sizeof(rules), "the newest kernel's rules (assumed), checksum %s",
-			 r->rules.checksum->name);
-	if (r->rules.max_page_sharing)
-		snprintf(sharing, sizeof(sharing), "max_page_sharing %u", r->max_page_sharing);
-	else
-		snprintf(sharing, sizeof(sharing), "no max_page_sharing (before 4.13)");
-	const char *hz_from = strcmp(r->hz_from, "option") == 0	 ? "--hz"
-			      : strcmp(r->hz_from, "capture") == 0 ? "the capture's"
-								   : "the kernel's default";
-	if (report_wrappedf(out, width, "", "# ksmbench scan: %zu dump%s, %u-byte pages; KSM modelled: %s, %s, "
-			    "pages_to_scan %u, sleep_millisecs %u (slept %.0f ms at HZ %u, %s), %s", r->ndumps,
-			    kb_s(r->ndumps), r->page_size, rules, sharing, r->pages_to_scan, r->sleep_ms,
-			    sleep_taken_ms(r), r->hz, hz_from, smart))
-		return -1;
-	if (!checksum_examined(r) &&
-	    report_wrappedf(out, width, "# ", "note: that kernel's KSM checksums pages with %s, which -H left out: "
-			    "the checksum tables below are not KSM's", r->rules.checksum->name))
-		return -1;
-	if (r->capture_pages_to_scan_zero &&
-	    report_wrappedf(out, width, "# ", "note: the capture's pages_to_scan is 0 (ksmd scanned nothing): the "
-			    "cost is modelled at %u", r->pages_to_scan))
-		return -1;
-	/* The model knows only the checksums' time: without a sleep they are
-	 * all of ksmd's time it knows. */
-	if (r->sleep_ms == 0 && r->sample_pages &&
-	    report_wrappedf(out, width, "# ", "note: sleep_millisecs 0: ksmd never sleeps and takes a whole CPU; "
-			    "ksmd CPU %% reads 100 because the model counts no work of ksmd's but the checksums "
-			    "(its compares and tree walks take part of that CPU)"))
-		return -1;
-	for (size_t i = 0; i < r->ndumps; i++) {
-		const struct scan_dump *d = &r->dumps[i];
-		char some[48] = "none";
-		if (d->pages_mergeable)
-			snprintf(some, sizeof(some), "only %llu", (unsigned long long)d->pages_mergeable);
-		if (d->mergeable_known && d->pages_mergeable < d->stats.pages &&
-		    report_wrappedf(out, width, "# ", "note: %s of dump %zu's %llu pages %s in mappings KSM may "
-				    "merge (MADV_MERGEABLE, or prctl PR_SET_MEMORY_MERGE): KSM merges only those; the "
-				    "model takes every page as if offered", some, i + 1, (unsigned long long)d->stats.pages,
-				    d->pages_mergeable == 1 || !d->pages_mergeable ? "is" : "are"))
-			return -1;
-		if (d->words_page_size && d->words_page_size != r->page_size &&
-		    report_wrappedf(out, width, "# ", "note: dump %zu's page words are for %u-byte pages, not %u: its "
-				    "volatile pages, THPs and PFNs are left out of the model", i + 1, d->words_page_size,
-				    r->page_size))
-			return -1;
-	}
-	return 0;
-}
-
-int scan_report_table(FILE *out, const struct report_document *doc)
-{
-	const struct scan_result *r = doc->scan;
-	unsigned width = report_columns(doc);
-
-	if (header(out, r, width))
-		return -1;
-	if (dumps_table(out, doc) || summary(out, r, width) || ksm_table(out, doc) || fputc('\n', out) == EOF ||
-	    hash_tables(out, doc) || legend(out, r, width))
-		return -1;
-	if (r->ntop && (fputc('\n', out) == EOF || top_table(out, doc)))
-		return -1;
 	return 0;
 }
