@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../bench/clock.h"
@@ -29,7 +30,7 @@ static void usage(void)
 	       "volatility (two snapshots of capture).\n\n"
 	       "  -H, --hash LIST        checksums to examine (default KSM's: xxhash, or jhash2 with\n"
 	       "                         --kernel-release before 5.0, jhash2-lookup2 before\n"
-	       "                         2.6.38); 'xxh*' is a glob\n"
+	       "                         2.6.38; xxh32 with --kernel-bits 32); 'xxh*' is a glob\n"
 	       "  --pages-to-scan N      ksmd's pages per batch (default: the capture's, else 100)\n"
 	       "  --sleep-ms N           ksmd's sleep between batches in ms (default: the capture's, else 20)\n"
 	       "  --hz N                 the kernel's CONFIG_HZ, which ksmd's sleep is rounded to (default:\n"
@@ -40,6 +41,9 @@ static void usage(void)
 	       "                         capture's, else on from 6.7, when it came)\n"
 	       "  --kernel-release R     follow the rules of kernel R (default: the capture's, else\n"
 	       "                         the newest; e.g. 6.6 merges THP zero subpages, 6.12+ not)\n"
+	       "  --kernel-bits 32|64    the word size of the kernel KSM runs in: xxhash() is xxh32\n"
+	       "                         on 32-bit, and its rmap items are smaller (default: the\n"
+	       "                         capture's machine, else this machine's kernel)\n"
 	       "  --top N                list the N most duplicated contents (at most 1000)\n"
 	       "  --page-size N          page size (default 4K)\n"
 	       "  --input-format F       %s (default auto)\n"
@@ -90,7 +94,7 @@ struct scan_cli {
 	int cpu, wide;
 };
 
-enum { O_PTS = 256, O_SLEEP, O_HZ, O_MPS, O_SMART, O_KREL, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP,
+enum { O_PTS = 256, O_SLEEP, O_HZ, O_MPS, O_SMART, O_KREL, O_KBITS, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP,
        O_WIN, O_SEED, O_CPU, O_FMT, O_WIDE };
 
 static const struct option options[] = {
@@ -101,6 +105,7 @@ static const struct option options[] = {
 	{ "max-page-sharing", required_argument, NULL, O_MPS },
 	{ "smart-scan", required_argument, NULL, O_SMART },
 	{ "kernel-release", required_argument, NULL, O_KREL },
+	{ "kernel-bits", required_argument, NULL, O_KBITS },
 	{ "top", required_argument, NULL, O_TOP },
 	{ "page-size", required_argument, NULL, O_PAGE },
 	{ "input-format", required_argument, NULL, O_IFMT },
@@ -170,6 +175,12 @@ static int parse_model(int c, const char *arg, struct scan_options *o)
 		o->smart_scan = (int)on;
 		return 0;
 	}
+	case O_KBITS:
+		o->given |= SCAN_GIVEN_KERNEL_BITS;
+		if (strcmp(arg, "32") != 0 && strcmp(arg, "64") != 0)
+			return cli_error("scan", "--kernel-bits: '%s' is not 32 or 64", arg);
+		o->kernel_bits = arg[0] == '3' ? 32 : 64;
+		return 0;
 	case O_TOP: return number_u("--top", arg, 0, SCAN_TOP_MAX, &o->top);
 	default: return -1;
 	}
@@ -246,6 +257,8 @@ static int select_hashes(struct scan_cli *s)
 
 	if (ksm_rules_for(s->o.kernel_release, "option", &rules, &err))
 		return cli_fail("scan", &err);
+	if (s->o.given & SCAN_GIVEN_KERNEL_BITS)
+		ksm_rules_set_bits(&rules, s->o.kernel_bits, "option");
 	s->o.hashes[0] = rules.checksum;
 	n = s->hashes ? hash_select_list(s->hashes, s->o.hashes, CENSUS_SUMS_MAX, &err) : 1;
 	if (n < 0)

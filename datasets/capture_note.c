@@ -26,6 +26,10 @@ static void system_value(struct capture_note *n, const char *key, const char *va
 		snprintf(n->kernel_release, sizeof(n->kernel_release), "%s", value);
 		return;
 	}
+	if (strcmp(key, "machine") == 0) {
+		snprintf(n->machine, sizeof(n->machine), "%s", value);
+		return;
+	}
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		if (strcmp(key, nums[i].key) == 0) {
 			long long v = strtoll(value, &end, 10);

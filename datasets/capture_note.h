@@ -41,6 +41,7 @@
 struct capture_note {
 	int has_system, has_pages;
 	char kernel_release[128];
+	char machine[64]; /* uname's machine when captured: the kernel's word size (captures of 2026-12-06 on) */
 	long long max_page_sharing, use_zero_pages, pages_to_scan, sleep_millisecs, smart_scan; /* -1: unknown */
 	long long hz; /* the kernel's HZ, -1: unknown (captures before 2026-12-06) */
 	uint32_t flags, page_size;

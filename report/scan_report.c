@@ -286,7 +286,9 @@ RECORD_GETTER(s_smart, record_bool(v, SCAN(w)->smart_scan))
 RECORD_GETTER(s_smart_rule, record_bool(v, SCAN(w)->rules.smart_scan))
 RECORD_GETTER(s_cost_zp, record_uint(v, (uint64_t)SCAN(w)->cost_use_zero_pages))
 RECORD_GETTER(s_checksum_rule, record_str(v, SCAN(w)->rules.checksum->name))
-RECORD_GETTER(s_rmap, record_uint(v, KSM_RMAP_ITEM_BYTES))
+RECORD_GETTER(s_rmap, record_uint(v, ksm_rmap_item_bytes(&SCAN(w)->rules)))
+RECORD_GETTER(s_bits, record_uint(v, SCAN(w)->rules.kernel_bits))
+RECORD_GETTER(s_bits_from, record_str(v, SCAN(w)->rules.bits_from))
 RECORD_GETTER(s_dump, record_item(v, &SCAN(w)->dumps[w->index].stats))
 RECORD_GETTER(s_totals, record_item(v, &SCAN(w)->total))
 RECORD_GETTER(s_hash, record_item(v, &SCAN(w)->hashes[w->index]))
@@ -336,6 +338,8 @@ static const struct record_field settings_fields[] = {
 	{ .name = "cost_use_zero_pages", .type = RECORD_UINT, .get = s_cost_zp },
 	{ .name = "ksm_checksum", .type = RECORD_STR, .get = s_checksum_rule },
 	{ .name = "rmap_item_bytes", .type = RECORD_UINT, .get = s_rmap },
+	{ .name = "kernel_bits", .type = RECORD_UINT, .get = s_bits },
+	{ .name = "kernel_bits_from", .type = RECORD_STR, .get = s_bits_from },
 };
 
 /* Settings are fields of the document itself (their row: the document). */
@@ -379,6 +383,7 @@ RECORD_GETTER(v_mps, record_uint(v, SCAN_UP(w)->max_page_sharing))
 RECORD_GETTER(v_pts, record_uint(v, SCAN_UP(w)->pages_to_scan))
 RECORD_GETTER(v_sleep, record_uint(v, SCAN_UP(w)->sleep_ms))
 RECORD_GETTER(v_hz, record_uint(v, SCAN_UP(w)->hz))
+RECORD_GETTER(v_bits, record_uint(v, SCAN_UP(w)->rules.kernel_bits))
 RECORD_GETTER(v_smart, record_bool(v, SCAN_UP(w)->smart_scan))
 RECORD_GETTER(v_cost_zp, record_uint(v, (uint64_t)SCAN_UP(w)->cost_use_zero_pages))
 
@@ -485,6 +490,8 @@ static const struct record_field csv_fields[] = {
 	{ .name = "full_scan_seconds", .type = RECORD_REAL, .flags = CSV, .format = "%.6f", .get = h_full_s },
 	{ .name = "steady_full_scan_seconds", .type = RECORD_REAL, .flags = CSV, .format = "%.6f",
 	  .get = h_steady_full_s },
+	/* The kernel's word size general_profit's rmap items follow. */
+	{ .name = "kernel_bits", .type = RECORD_UINT, .flags = CSV, .get = v_bits },
 };
 
 const struct record_schema scan_csv_schema = { NULL, RECORD_FIELDS(csv_fields), NULL, 0 };

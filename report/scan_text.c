@@ -284,18 +284,25 @@ static int checksum_examined(const struct scan_result *r)
 /* What was modelled: the kernel whose rules, and KSM's settings. */
 static int header(FILE *out, const struct scan_result *r, unsigned width)
 {
-	char rules[320], sharing[64];
+	char rules[320], sharing[64], bits[96] = "";
 	const char *smart = !r->rules.smart_scan ? "no smart_scan (before 6.7)"
 			    : r->smart_scan	     ? "smart_scan 1"
 						     : "smart_scan 0";
 
+	/* The usual 64-bit kernel goes without saying. */
+	if (r->rules.kernel_bits != 64)
+		snprintf(bits, sizeof(bits), " (a %u-bit kernel, from %s)", r->rules.kernel_bits,
+			 strcmp(r->rules.bits_from, "option") == 0	     ? "--kernel-bits"
+			 : strcmp(r->rules.bits_from, "capture") == 0	     ? "the capture's machine"
+			 : strcmp(r->rules.bits_from, "this machine") == 0 ? "this machine's kernel"
+									     : "this ksmbench's build");
 	if (r->rules.release[0])
-		snprintf(rules, sizeof(rules), "kernel %s's rules (from %s%s), checksum %s", r->rules.release,
+		snprintf(rules, sizeof(rules), "kernel %s's rules (from %s%s), checksum %s%s", r->rules.release,
 			 strcmp(r->rules.source, "option") == 0 ? "--kernel-release" : "the capture",
-			 kernel_release_checked_note(r->rules.release), r->rules.checksum->name);
+			 kernel_release_checked_note(r->rules.release), r->rules.checksum->name, bits);
 	else
-		snprintf(rules, sizeof(rules), "the newest kernel's rules (assumed), checksum %s",
-			 r->rules.checksum->name);
+		snprintf(rules, sizeof(rules), "the newest kernel's rules (assumed), checksum %s%s",
+			 r->rules.checksum->name, bits);
 	if (r->rules.max_page_sharing)
 		snprintf(sharing, sizeof(sharing), "max_page_sharing %u", r->max_page_sharing);
 	else

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "../common/kernel_release.h"
 #include "../common/kernel_timer.h"
@@ -30,6 +31,16 @@ const char *ksm_counter_missing(const struct ksm_rules *r, const char *name)
 	return NULL;
 }
 
+/* The running kernel's word size: uname's machine (a 32-bit ksmbench on a
+ * 64-bit kernel reads the kernel's), else this build's. */
+static void bits_running(struct ksm_rules *r)
+{
+	struct utsname u;
+	unsigned bits = uname(&u) == 0 ? ksm_machine_bits(u.machine) : 0;
+
+	ksm_rules_set_bits(r, bits ? bits : KSM_BUILD_BITS, bits ? "this machine" : "this ksmbench");
+}
+
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err)
 {
 	struct kernel_release v;
@@ -40,6 +51,7 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 		r->thp_split_zero_remap = r->max_page_sharing = r->use_zero_pages = r->smart_scan = 1;
 		r->timer_wheel_rounds_up = 1;
 		r->checksum = &hash_xxhash;
+		bits_running(r);
 		return 0;
 	}
 	if (kernel_release_parse(release, &v))
@@ -65,7 +77,34 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 		r->checksum = &hash_jhash2_lookup2;
 	else
 		r->checksum = &hash_jhash2;
+	bits_running(r);
 	return 0;
+}
+
+void ksm_rules_set_bits(struct ksm_rules *r, unsigned bits, const char *from)
+{
+	r->kernel_bits = bits;
+	r->bits_from = from;
+	if (hash_resolve(r->checksum) == &hash_xxh64 || hash_resolve(r->checksum) == &hash_xxh32)
+		r->checksum = bits == KSM_BUILD_BITS ? &hash_xxhash : bits == 32 ? &hash_xxh32 : &hash_xxh64;
+}
+
+unsigned ksm_machine_bits(const char *machine)
+{
+	if (!machine || !*machine)
+		return 0;
+	/* 64-bit machines say so in their name, but for two old ones. */
+	return strstr(machine, "64") || strcmp(machine, "s390x") == 0 || strcmp(machine, "alpha") == 0 ? 64 : 32;
+}
+
+unsigned ksm_rmap_item_bytes(const struct ksm_rules *r)
+{
+	/* Five words (rmap_list, anon_vma/nid, mm, address, oldchecksum's
+	 * unsigned int and, since 6.7, age and remaining_skips padded to a
+	 * word) and an rb_node of three: 64 bytes either way on 64-bit. */
+	if (r->kernel_bits == 64)
+		return 64;
+	return r->smart_scan ? 36 : 32;
 }
 
 const struct hash_impl *ksm_checksum_in(const char *release)
@@ -244,7 +283,7 @@ void ksm_model_apply(struct ksm_model *m, const struct census *c, const struct k
 	out->general_profit_bytes =
 		(int64_t)((out->pages_sharing + (ksm_counter_missing(rules, "ksm_zero_pages") ? 0 : out->ksm_zero_pages)) *
 			  page_size) -
-		(int64_t)(out->rmap_items * KSM_RMAP_ITEM_BYTES);
+		(int64_t)(out->rmap_items * ksm_rmap_item_bytes(rules));
 	out->pages_already_shared = shared < out->pages_saved ? shared : out->pages_saved;
 	out->pages_really_saved = out->pages_saved - out->pages_already_shared;
 }

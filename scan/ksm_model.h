@@ -15,8 +15,9 @@
  *     jhash2 of the time, which was lookup2 (jhash2-lookup2);
  *   - mappings that already shared a PFN (fork, earlier merging) are
  *     counted by KSM but save nothing when merged;
+ *   - xxhash() is xxh64 on 64-bit kernels and xxh32 on 32-bit ones;
  *   - general_profit: (pages_sharing + ksm_zero_pages) * page size -
- *     rmap_items * sizeof(struct ksm_rmap_item) (64 bytes on 64-bit);
+ *     rmap_items * sizeof(struct ksm_rmap_item) (ksm_rmap_item_bytes);
  *     in 6.4 and 6.5 pages_sharing alone (ksm_zero_pages came in 6.6);
  *   - smart_scan (6.7+, on by default) skips a page that is neither merged
  *     nor new for more and more scans, at most 8 between two visits (see
@@ -32,7 +33,8 @@
 #include "../hashes/hash.h"
 #include "census.h"
 
-#define KSM_RMAP_ITEM_BYTES 64u /* struct ksm_rmap_item, 64-bit kernels (6.x) */
+/* The word size of the kernel ksmbench itself was built for. */
+#define KSM_BUILD_BITS (UINTPTR_MAX > 0xffffffffu ? 64u : 32u)
 /* smart_scan: should_skip_rmap_item() leaves a page that is not a KSM page
  * alone for skip_age(age) scans after a visit, 8 from its seventh visit on
  * (the 14th full scan; its age never goes back while its rmap item lives,
@@ -49,6 +51,10 @@ struct ksm_rules {
 	int smart_scan;           /* 6.7+: the setting exists, on unless switched off */
 	int timer_wheel_rounds_up; /* 4.8+: ksmd's sleep ends a jiffy late (common/kernel_timer.h) */
 	const struct hash_impl *checksum; /* KSM's page checksum: xxhash (5.0+), jhash2 before */
+	unsigned kernel_bits;     /* 64 or 32: xxhash()'s width, the rmap item's size */
+	/* "option", "capture" (its machine), "this machine" (uname's: the
+	 * default) or "this ksmbench" (its build, when uname says nothing) */
+	const char *bits_from;
 	unsigned missing;         /* the later counters the release lacks (ksm_counter_missing) */
 };
 
@@ -56,6 +62,19 @@ struct ksm_rules {
  * text that does not start with MAJOR.MINOR, and on a release before KSM
  * (2.6.32). */
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err);
+
+/* Models a kernel of `bits` (32 or 64) instead of this build's word size:
+ * from then on xxhash names xxh32 or xxh64 where the two differ. */
+void ksm_rules_set_bits(struct ksm_rules *r, unsigned bits, const char *from);
+
+/* 64 or 32 for uname's machine name (x86_64, aarch64, ppc64le, s390x,
+ * riscv64... against i686, armv7l, mips, ppc...); 0 for "" (not recorded). */
+unsigned ksm_machine_bits(const char *machine);
+
+/* sizeof(struct ksm_rmap_item) in the kernel modelled: 64 bytes on 64-bit
+ * kernels; on 32-bit ones 32, and 36 since smart_scan's two age bytes
+ * (6.7; padded to a word). */
+unsigned ksm_rmap_item_bytes(const struct ksm_rules *r);
 
 /* The release that added KSM's sysfs counter name when the rules'
  * release predates it; NULL when the release has it (or name is none of

@@ -101,6 +101,7 @@ static void note_dump(struct scan_dump *d, const struct page_source *src)
 	d->zero_page_mapped = n->zero_page_mapped;
 	d->interval_ns = n->interval_ns;
 	snprintf(d->kernel_release, sizeof(d->kernel_release), "%s", n->kernel_release);
+	snprintf(d->machine, sizeof(d->machine), "%s", n->machine);
 	d->ksm_max_page_sharing = n->max_page_sharing;
 	d->ksm_pages_to_scan = n->pages_to_scan;
 	d->ksm_sleep_ms = n->sleep_millisecs;
@@ -324,6 +325,11 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 	if (!o->kernel_release && (ksm_rules_for(d ? d->kernel_release : NULL, "capture", &r->rules, err) ||
 				   option_conflicts(o, &r->rules, err)))
 		return -1;
+	/* The kernel's word size: given, else the capture's machine, else this build's. */
+	if (o->given & SCAN_GIVEN_KERNEL_BITS)
+		ksm_rules_set_bits(&r->rules, o->kernel_bits, "option");
+	else if (d && ksm_machine_bits(d->machine))
+		ksm_rules_set_bits(&r->rules, ksm_machine_bits(d->machine), "capture");
 	if (!r->rules.max_page_sharing)
 		r->max_page_sharing = 0; /* no limit */
 	/* Zero pages merged with the zero page are not visited again. */

@@ -28,6 +28,7 @@
 #define SCAN_GIVEN_MAX_PAGE_SHARING 4u
 #define SCAN_GIVEN_SMART_SCAN 8u
 #define SCAN_GIVEN_HZ 16u
+#define SCAN_GIVEN_KERNEL_BITS 32u
 
 /* Called every few thousand pages: bytes of pages read so far, and the
  * total size of the files (0 if unknown, e.g. a pipe). */
@@ -43,6 +44,7 @@ struct scan_options {
 	unsigned pages_to_scan, sleep_ms, max_page_sharing;
 	unsigned hz;    /* the kernel's HZ (SCAN_GIVEN_HZ): how long ksmd's sleep takes */
 	int smart_scan; /* 0 or 1 (SCAN_GIVEN_SMART_SCAN) */
+	unsigned kernel_bits; /* 32 or 64 (SCAN_GIVEN_KERNEL_BITS): the kernel KSM runs in */
 	/* SCAN_GIVEN_*: settings given; the others come from a capture's note
 	 * (the first dump that has one), else the defaults above. */
 	unsigned given;
@@ -78,6 +80,7 @@ struct scan_dump {
 	uint64_t pages_mergeable;
 	uint64_t pages_volatile, zero_page_mapped, interval_ns;
 	char kernel_release[128];
+	char machine[64]; /* uname's machine when captured ("" when not recorded) */
 	long long ksm_max_page_sharing, ksm_pages_to_scan, ksm_sleep_ms, ksm_smart_scan, ksm_use_zero_pages; /* -1: not recorded */
 	long long hz; /* -1: not recorded */
 };

@@ -90,12 +90,15 @@ def elf_note(name, ntype, desc, big=False):
 
 
 def ksm_notes(words, release="6.18.0", settings=None, flags=7, page_size=4096, zero_page_mapped=0,
-              interval_ns=0, big=False, version=1, hz=None):
+              interval_ns=0, big=False, version=1, hz=None, machine="x86_64"):
     """The KSMBENCH notes of a ksmbench capture (docs/dump-formats.md): the
     system text (with hz: the kernel's HZ, as captures since 2026-12-06
-    record it) and a page word per page written (PFN | KB_* flags)."""
+    record it; machine: uname's, None leaves it out) and a page word per
+    page written (PFN | KB_* flags)."""
     e = ">" if big else "<"
     text = "ksmbench-system/1\nkernel_release=%s\n" % release
+    if machine is not None:
+        text += "machine=%s\n" % machine
     if hz is not None:
         text += "hz=%s\n" % hz
     for k, v in (settings or {}).items():

@@ -410,6 +410,57 @@ with open(t1, "rb") as f:
 top = json.loads(out)["top"] if rc == 0 else []
 check(rc == 0 and top and not top[0]["located"] and top[0]["where"] == [], f"--top of standard input: {err!r} {top}")
 
+# The kernel's word size: xxhash() is xxh32 on 32-bit kernels and the rmap
+# item 36 bytes (32 before smart_scan's age bytes, 6.7); 64 on 64-bit.
+# Given, from the capture's machine, else this machine's (uname: the
+# emulated i686 under qemu-i386).
+rc, out, err = run("list", "--format", "json")
+build = {32: "xxh32", 64: "xxh64"}
+build_bits = next((h["bits"] for h in json.loads(out)["hashes"] if h["name"] == "xxhash"), 64) if rc == 0 else 64
+
+
+def xxhash_named(bits):
+    """KSM's xxhash() in a kernel of bits: this build's alias where the two agree."""
+    return "xxhash" if bits == build_bits else build[bits]
+
+
+for machine, bits in (("i686", 32), ("armv7l", 32), ("x86_64", 64), ("aarch64", 64), ("s390x", 64)):
+    d = scan_json(temp_file(capture(B_PAGES, B_WORDS, machine=machine)))
+    s, k = d["settings"], d["ksm"]["use_zero_pages_0"]
+    check(s["kernel_bits"] == bits and s["kernel_bits_from"] == "capture"
+          and s["rmap_item_bytes"] == (64 if bits == 64 else 36)
+          and s["ksm_checksum"] == xxhash_named(bits)
+          and k["general_profit"] == k["pages_sharing"] * PS - k["rmap_items"] * s["rmap_item_bytes"],
+          f"a capture on {machine}: a {bits}-bit kernel: {s} {k}")
+d = scan_json(temp_file(capture(B_PAGES, B_WORDS, machine=None)))
+s = d["settings"]
+check(s["kernel_bits_from"] == "this machine" and s["kernel_bits"] in (32, 64)
+      and s["rmap_item_bytes"] == (64 if s["kernel_bits"] == 64 else 36), f"no machine recorded: this machine's: {s}")
+for release, rmap in (("6.7", 36), ("6.6", 32)):
+    d = scan_json("--kernel-bits", "32", "--kernel-release", release, a)
+    s = d["settings"]
+    check(s["kernel_bits"] == 32 and s["kernel_bits_from"] == "option" and s["rmap_item_bytes"] == rmap
+          and s["ksm_checksum"] == xxhash_named(32) and [h["hash"] for h in d["hashes"]] == [xxhash_named(32)],
+          f"--kernel-bits 32 on {release}: xxh32 examined by default, {rmap}-byte rmap items: {s}")
+d = scan_json("--kernel-bits", "32", "--kernel-release", "4.19", a)
+check(d["settings"]["ksm_checksum"] == "jhash2" and [h["hash"] for h in d["hashes"]] == ["jhash2"],
+      f"--kernel-bits 32 before 5.0: jhash2 still: {d['settings']}")
+d = scan_json("--kernel-bits", "64", temp_file(capture(B_PAGES, B_WORDS, machine="i686")))
+check(d["settings"]["kernel_bits"] == 64 and d["settings"]["kernel_bits_from"] == "option"
+      and d["settings"]["rmap_item_bytes"] == 64, f"--kernel-bits over the capture's machine: {d['settings']}")
+# A 32-bit capture scanned with the 64-bit default: the header says the
+# checksum examined is not that kernel's.
+rc, out, err = run("scan", "--sample-pages", "0", "-H", "xxh64", "--wide", temp_file(capture(B_PAGES, B_WORDS, machine="i686")))
+check(rc == 0 and f"checksum {xxhash_named(32)} (a 32-bit kernel, from the capture's machine)" in out
+      and (build_bits == 32 or "checksums pages with xxh32, which -H left out" in out),
+      f"header of a 32-bit capture: {out[:600]!r} {err!r}")
+rc, out, err = run("scan", "--sample-pages", "0", "--format", "csv", "--kernel-bits", "32", a)
+rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+check(rows and rows[0].get("hash") == xxhash_named(32) and rows[0].get("kernel_bits") == "32"
+      and list(rows[0])[-1] == "kernel_bits", f"csv with --kernel-bits 32: {rows[:1]} {err!r}")
+for bad_bits in ("16", "", "64x"):
+    check_usage_error(["scan", "--kernel-bits", bad_bits, a], "--kernel-bits", f"--kernel-bits {bad_bits!r}")
+
 rc, out, err = run("scan", "--kernel-release", "linux", a)
 check(rc == 2 and "MAJOR.MINOR" in err and len(err.splitlines()) == 1, f"bad --kernel-release: {err!r}")
 check_usage_error(["scan", "--kernel-release", "", a], "--kernel-release: empty", "an empty --kernel-release")
