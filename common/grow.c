@@ -6,6 +6,8 @@
 
 void *kb_grow(void *p, size_t *cap, size_t need, size_t elem, size_t first)
 {
+	if (need == 0)
+		need = 1; /* so that success is never NULL */
 	if (need <= *cap)
 		return p;
 	size_t ncap = *cap ? *cap : first ? first : 1;

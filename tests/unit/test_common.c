@@ -297,6 +297,11 @@ void test_common_grow(void)
 	CHECK(kb_grow(v, &cap, SIZE_MAX, 1, 16) == NULL && cap == was);
 	CHECK(v[15] == 15);
 	free(v);
+	/* Nothing needed of nothing: one element, not a NULL read as failure. */
+	cap = 0;
+	char *one = kb_grow(NULL, &cap, 0, 8, 16);
+	CHECK(one != NULL && cap == 16);
+	free(one);
 	/* No first size given: it starts at one element. */
 	cap = 0;
 	char *c = kb_grow(NULL, &cap, 3, 1, 0);
