@@ -11,6 +11,7 @@
  * ahead or more, in buckets of 8^n jiffies. */
 #define WHEEL_LEVEL_SHIFT 3u
 #define WHEEL_LEVEL_FIRST 63u
+#define WHEEL_DEPTH(hz) ((hz) > 100 ? 9u : 8u) /* LVL_DEPTH */
 
 unsigned kernel_hz_running(void)
 {
@@ -24,16 +25,21 @@ unsigned kernel_hz_running(void)
 	return (unsigned)lround(hz);
 }
 
+void ksmd_schedule_rules(struct ksmd_schedule *k, const struct kernel_release *r)
+{
+	k->wheel_rounds_up = !r || kernel_release_at_least(r, KERNEL_TIMER_WHEEL_ROUNDS_UP_SINCE);
+	k->zero_sleep_skips = !r || kernel_release_at_least(r, KERNEL_KSMD_ZERO_SLEEP_SKIPS_SINCE);
+}
+
 struct ksmd_schedule ksmd_schedule_running(uint64_t pages_to_scan, unsigned sleep_ms)
 {
 	char buf[128];
 	struct kernel_release r;
 	unsigned hz = kernel_hz_running();
+	struct ksmd_schedule k = { pages_to_scan, sleep_ms, hz ? hz : KERNEL_HZ_DEFAULT, 1, 1 };
 
-	return (struct ksmd_schedule){ pages_to_scan, sleep_ms, hz ? hz : KERNEL_HZ_DEFAULT,
-				       kernel_release_at_least(kernel_release_or_newest(
-								       kernel_release_running(buf, sizeof(buf)), &r),
-							       KERNEL_TIMER_WHEEL_ROUNDS_UP_SINCE) };
+	ksmd_schedule_rules(&k, kernel_release_or_newest(kernel_release_running(buf, sizeof(buf)), &r));
+	return k;
 }
 
 uint64_t kernel_msecs_to_jiffies(uint64_t ms, unsigned hz)
@@ -41,12 +47,11 @@ uint64_t kernel_msecs_to_jiffies(uint64_t ms, unsigned hz)
 	return (ms * hz + 999) / 1000;
 }
 
-static uint64_t wheel_granularity(uint64_t delta)
+static uint64_t wheel_granularity(uint64_t delta, unsigned hz)
 {
-	uint64_t g = 1;
+	uint64_t g = 1, start = WHEEL_LEVEL_FIRST;
 
-	for (uint64_t start = WHEEL_LEVEL_FIRST; delta >= start && start < (UINT64_C(1) << 40);
-	     start <<= WHEEL_LEVEL_SHIFT)
+	for (unsigned level = 1; level < WHEEL_DEPTH(hz) && delta >= start; level++, start <<= WHEEL_LEVEL_SHIFT)
 		g <<= WHEEL_LEVEL_SHIFT;
 	return g;
 }
@@ -57,12 +62,13 @@ double ksmd_batch_period_ns(const struct ksmd_schedule *k, double work_ns)
 		work_ns = 0;
 	if (k->hz == 0)
 		return work_ns + k->sleep_ms * 1e6;
-	if (k->sleep_ms == 0)
+	if (k->sleep_ms == 0 && k->zero_sleep_skips)
 		return work_ns;
 	double jiffy_ns = 1e9 / k->hz;
 	uint64_t due = kernel_msecs_to_jiffies(k->sleep_ms, k->hz), worked = (uint64_t)(work_ns / jiffy_ns);
-	uint64_t g = wheel_granularity(due);
-	uint64_t period = k->wheel_rounds_up ? ((worked + due) / g + 1) * g : worked + due;
+	uint64_t g = wheel_granularity(due, k->hz);
+	/* A timer due in the jiffy it is armed in fires on the next tick. */
+	uint64_t period = k->wheel_rounds_up ? ((worked + due) / g + 1) * g : worked + (due ? due : 1);
 	return (double)period * jiffy_ns;
 }
 

@@ -325,7 +325,7 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 		return -1;
 	/* The model knows only the checksums' time: without a sleep they are
 	 * all of ksmd's time it knows. */
-	if (r->sleep_ms == 0 && r->sample_pages &&
+	if (r->sleep_ms == 0 && r->rules.zero_sleep_skips && r->sample_pages &&
 	    report_wrappedf(out, width, "# ", "note: sleep_millisecs 0: ksmd never sleeps and takes a whole CPU; "
 			    "ksmd CPU %% reads 100 because the model counts no work of ksmd's but the checksums "
 			    "(its compares and tree walks take part of that CPU)"))

@@ -49,7 +49,7 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	if (!release || !*release) {
 		r->source = "assumed (the newest rules)";
 		r->thp_split_zero_remap = r->max_page_sharing = r->use_zero_pages = r->smart_scan = 1;
-		r->timer_wheel_rounds_up = 1;
+		r->timer_wheel_rounds_up = r->zero_sleep_skips = 1;
 		r->checksum = &hash_xxhash;
 		bits_running(r);
 		return 0;
@@ -66,6 +66,7 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	r->use_zero_pages = kernel_release_at_least(&v, "4.11");
 	r->smart_scan = kernel_release_at_least(&v, "6.7");
 	r->timer_wheel_rounds_up = kernel_release_at_least(&v, KERNEL_TIMER_WHEEL_ROUNDS_UP_SINCE);
+	r->zero_sleep_skips = kernel_release_at_least(&v, KERNEL_KSMD_ZERO_SLEEP_SKIPS_SINCE);
 	for (unsigned i = 0; i < sizeof(later_counters) / sizeof(later_counters[0]); i++)
 		if (!kernel_release_at_least(&v, later_counters[i].since))
 			r->missing |= 1u << i;

@@ -50,6 +50,7 @@ struct ksm_rules {
 	int use_zero_pages;       /* 4.11+: the setting exists */
 	int smart_scan;           /* 6.7+: the setting exists, on unless switched off */
 	int timer_wheel_rounds_up; /* 4.8+: ksmd's sleep ends a jiffy late (common/kernel_timer.h) */
+	int zero_sleep_skips;      /* 5.0+: sleep_millisecs 0 does not sleep (before: to the next tick) */
 	const struct hash_impl *checksum; /* KSM's page checksum: xxhash (5.0+), jhash2 before */
 	unsigned kernel_bits;     /* 64 or 32: xxhash()'s width, the rmap item's size */
 	/* "option", "capture" (its machine), "this machine" (uname's: the

@@ -43,7 +43,8 @@ static int scan_fetch(void *ctx, uint64_t locator, void *buf, struct kb_err *err
 
 struct ksmd_schedule scan_schedule(const struct scan_result *r)
 {
-	return (struct ksmd_schedule){ r->pages_to_scan, r->sleep_ms, r->hz, r->rules.timer_wheel_rounds_up };
+	return (struct ksmd_schedule){ r->pages_to_scan, r->sleep_ms, r->hz, r->rules.timer_wheel_rounds_up,
+				       r->rules.zero_sleep_skips };
 }
 
 /* A full scan of visited pages, work_ns of checksums spread evenly over

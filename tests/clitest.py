@@ -36,19 +36,21 @@ atexit.register(shutil.rmtree, TEST_TMP, True)
 MEASURING = ("bench", "thread", "select")
 
 
-def ksmd_period_ns(sleep_ms, hz, work_ns=0.0):
+def ksmd_period_ns(sleep_ms, hz, work_ns=0.0, zero_sleep_skips=True):
     """ksmd's batch period as the kernel takes it (written apart from
     common/kernel_timer.c, from the kernel's rules): msecs_to_jiffies rounds
     up; the work delays the sleep by the jiffies it spans; the timer wheel
     (4.8+) fires at the first tick of its level's granularity after the
-    jiffy due (1 jiffy below 63 due, 8 below 504, 64 ...)."""
-    if sleep_ms == 0:
+    jiffy due (1 jiffy below 63 due, 8 below 504, 64 ..., up to the last of
+    its 9 levels, 8 at HZ 100 or less). A sleep of 0 does not sleep from
+    5.0 (zero_sleep_skips); before, it lasted to the next tick."""
+    if sleep_ms == 0 and zero_sleep_skips:
         return work_ns
     jiffy = 1e9 / hz
     due, worked = -(-sleep_ms * hz // 1000), int(work_ns // jiffy)
-    gran, start = 1, 63
-    while due >= start:
-        gran, start = gran * 8, start * 8
+    gran, start, level = 1, 63, 1
+    while due >= start and level < (9 if hz > 100 else 8):
+        gran, start, level = gran * 8, start * 8, level + 1
     return ((worked + due) // gran + 1) * gran * jiffy
 
 

@@ -221,8 +221,9 @@ void test_common_div_up(void)
  * ksmd's full scans timed one by one, one batch a scan, docs/scan-model.md):
  * 1, 2 and 4 ms slept 8 ms; 5, 8: 12; 10, 12: 16; 20: 24; 21: 28; 50: 56;
  * 72: 76; 90: 96; 100: 104; 101: 108; 150: 156; 200: 204; 250: 256 (63
- * jiffies due, still level 0); 260: 288 and 300: 320 (level 1, a multiple of
- * 8 jiffies). */
+ * jiffies due: level 1 already, whose multiple of 8 is the 64 that level 0
+ * would give too); 260: 288 and 300: 320 (level 1, a multiple of 8
+ * jiffies). */
 void test_common_kernel_timer(void)
 {
 	static const unsigned measured[][2] = { { 1, 8 },     { 2, 8 },     { 4, 8 },     { 5, 12 },    { 8, 12 },
@@ -230,7 +231,7 @@ void test_common_kernel_timer(void)
 						{ 72, 76 },   { 90, 96 },   { 100, 104 }, { 101, 108 }, { 150, 156 },
 						{ 200, 204 }, { 250, 256 }, { 260, 288 }, { 300, 320 } };
 	for (size_t i = 0; i < sizeof(measured) / sizeof(measured[0]); i++) {
-		struct ksmd_schedule k = { 100, measured[i][0], 250, 1 };
+		struct ksmd_schedule k = { 100, measured[i][0], 250, 1, 1 };
 		CHECK(ksmd_batch_period_ns(&k, 0) == measured[i][1] * 1e6);
 		CHECK(ksmd_batch_period_ns(&k, 3.9e6) == measured[i][1] * 1e6); /* the work within a jiffy */
 	}
@@ -238,28 +239,55 @@ void test_common_kernel_timer(void)
 	CHECK(kernel_msecs_to_jiffies(20, 100) == 2 && kernel_msecs_to_jiffies(21, 100) == 3);
 	CHECK(kernel_msecs_to_jiffies(20, 300) == 6 && kernel_msecs_to_jiffies(1, 300) == 1);
 	CHECK(kernel_msecs_to_jiffies(20, 1000) == 20 && kernel_msecs_to_jiffies(0, 1000) == 0);
-	struct ksmd_schedule k = { 100, 20, 1000, 1 };
+	struct ksmd_schedule k = { 100, 20, 1000, 1, 1 };
 	CHECK(ksmd_batch_period_ns(&k, 0) == 21e6);
 	k.hz = 100;
 	CHECK(ksmd_batch_period_ns(&k, 0) == 30e6);
 	/* Work past a jiffy delays the sleep's start: 5 ms of work at HZ 250
 	 * arms it in the second jiffy, 20 ms (5 jiffies) later, a tick late. */
-	k = (struct ksmd_schedule){ 100, 20, 250, 1 };
+	k = (struct ksmd_schedule){ 100, 20, 250, 1, 1 };
 	CHECK(ksmd_batch_period_ns(&k, 5e6) == 28e6);
 	/* Level 1 from a multiple of 8 jiffies: 65 due, 2 worked: 72. */
 	k.sleep_ms = 260;
 	CHECK(ksmd_batch_period_ns(&k, 8.5e6) == 72 * 4e6);
 	CHECK(ksmd_batch_period_ns(&k, 28.5e6) == 80 * 4e6); /* 7 worked: 72 jiffies due */
 	/* Before 4.8 the cascading wheel fired at the jiffy due. */
-	k = (struct ksmd_schedule){ 100, 20, 250, 0 };
+	k = (struct ksmd_schedule){ 100, 20, 250, 0, 0 };
 	CHECK(ksmd_batch_period_ns(&k, 0) == 20e6 && ksmd_batch_period_ns(&k, 5e6) == 24e6);
 	/* No sleep: the work alone; unknown HZ: the sleep as it is. */
-	k = (struct ksmd_schedule){ 100, 0, 250, 1 };
+	k = (struct ksmd_schedule){ 100, 0, 250, 1, 1 };
 	CHECK(ksmd_batch_period_ns(&k, 1e5) == 1e5 && ksmd_cpu_share(&k, 1000, 1.0) == 1.0);
-	k = (struct ksmd_schedule){ 100, 20, 0, 1 };
+	/* Before 5.0 a sleep of 0 still waited for the next tick, on either wheel. */
+	k.zero_sleep_skips = 0;
+	CHECK(ksmd_batch_period_ns(&k, 1e5) == 4e6 && ksmd_batch_period_ns(&k, 5e6) == 8e6);
+	k.wheel_rounds_up = 0;
+	CHECK(ksmd_batch_period_ns(&k, 1e5) == 4e6 && ksmd_batch_period_ns(&k, 5e6) == 8e6);
+	/* The release's rules: 4.4 neither, 4.19 the new wheel only, 5.0 both. */
+	const char *rel[] = { "4.4", "4.19", "5.0" };
+	for (int i = 0; i < 3; i++) {
+		struct kernel_release r;
+		CHECK(kernel_release_parse(rel[i], &r) == 0);
+		ksmd_schedule_rules(&k, &r);
+		CHECK(k.wheel_rounds_up == (i > 0) && k.zero_sleep_skips == (i > 1));
+	}
+	ksmd_schedule_rules(&k, NULL);
+	CHECK(k.wheel_rounds_up && k.zero_sleep_skips);
+	/* Level 1 from 63 jiffies due (LVL_START(1)): 248 ms at HZ 250 is 62
+	 * (level 0: 63), 252 ms 63 (level 1: 64). */
+	k = (struct ksmd_schedule){ 100, 248, 250, 1, 1 };
+	CHECK(ksmd_batch_period_ns(&k, 0) == 63 * 4e6);
+	k.sleep_ms = 252;
+	CHECK(ksmd_batch_period_ns(&k, 0) == 64 * 4e6);
+	/* The wheel's last level bounds the granularity: 8^8 jiffies at HZ
+	 * 1000 (nine levels), 8^7 at HZ 100 (eight). */
+	k = (struct ksmd_schedule){ 100, 4000000000u, 1000, 1, 1 };
+	CHECK(ksmd_batch_period_ns(&k, 0) == (double)((4000000000ull / 16777216 + 1) * 16777216) * 1e6);
+	k.hz = 100;
+	CHECK(ksmd_batch_period_ns(&k, 0) == (double)((400000000ull / 2097152 + 1) * 2097152) * 10e6);
+	k = (struct ksmd_schedule){ 100, 20, 0, 1, 1 };
 	CHECK(ksmd_batch_period_ns(&k, 1e5) == 20.1e6);
 	/* The share: 100 pages of 1 us a batch every 24 ms; half of them. */
-	k = (struct ksmd_schedule){ 100, 20, 250, 1 };
+	k = (struct ksmd_schedule){ 100, 20, 250, 1, 1 };
 	CHECK(fabs(ksmd_cpu_share(&k, 1000, 1.0) - 0.1 / 24) < 1e-12);
 	CHECK(fabs(ksmd_cpu_share(&k, 1000, 0.5) - 0.05 / 24) < 1e-12);
 	CHECK(ksmd_cpu_share(&k, 0, 1.0) == 0);
