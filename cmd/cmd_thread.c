@@ -2,6 +2,7 @@
  * this machine, in the two styles the thread measured: the v2 patch's
  * in-kernel self-test, and ns per page as ksmd paid it. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,19 +94,19 @@ struct thread_opts {
 	struct bench_step steps[2];
 };
 
-/* --pages-to-scan (pages) or --sleep-ms into k, within what the ksmd
- * timer runs (bench's limits). */
+/* --pages-to-scan (pages) or --sleep-ms into k: any value the kernel
+ * takes (an unsigned int; the ksmd timer's cycle is clamped to what it
+ * runs, the verdict priced at the value itself), as sysfs's are. */
 static int parse_setting(int pages, const char *arg, struct ksmd_settings *k)
 {
 	struct kb_err err;
 	uint64_t v;
 
-	if (kb_parse_uint(arg, pages ? BENCH_KSMD_PAGES_MAX : BENCH_KSMD_SLEEP_MS_MAX, &v, &err) || (pages && v == 0))
-		return pages ? cli_error("thread", "--pages-to-scan: a count from 1 to %u", BENCH_KSMD_PAGES_MAX)
+	if (kb_parse_uint(arg, UINT_MAX, &v, &err) || (pages && v == 0))
+		return pages ? cli_error("thread", "--pages-to-scan: a count from 1 to %u", UINT_MAX)
 			     : cli_error("thread", "--sleep-ms: %s", err.msg);
 	*(pages ? &k->pages_to_scan : &k->sleep_ms) = (unsigned)v;
-	k->from = "options";
-	k->dir = NULL;
+	k->given |= pages ? KSMD_GIVEN_PAGES : KSMD_GIVEN_SLEEP;
 	return 0;
 }
 
@@ -235,10 +236,9 @@ static int report(const struct thread_opts *o, struct bench_context *ctx, struct
 	struct thread_verdict verdict;
 	struct kernel_release release;
 	struct thread_ksmd ksmd = { ksmd_schedule_running(o->ksmd.pages_to_scan, o->ksmd.sleep_ms), o->ksmd.from,
-				    o->ksmd.dir, o->ksmd.off };
-	/* The timer wheel of the release the verdict is of. */
-	ksmd.s.wheel_rounds_up = kernel_release_at_least(kernel_release_or_newest(o->kernel_release, &release),
-							 KERNEL_TIMER_WHEEL_ROUNDS_UP_SINCE);
+				    o->ksmd.dir, o->ksmd.off, o->ksmd.given };
+	/* The timers of the release the verdict is of. */
+	ksmd_schedule_rules(&ksmd.s, kernel_release_or_newest(o->kernel_release, &release));
 
 	/* After an interruption the rows not measured have no figures. */
 	thread_rows_build(c, n, r->items, r->n, rows);

@@ -21,9 +21,11 @@ void ksmd_settings_read(struct ksmd_settings *k)
 		got += v[i] >= (i ? 0 : 1) && v[i] <= UINT_MAX;
 	}
 	if (got == 2)
-		*k = (struct ksmd_settings){ (unsigned)v[0], (unsigned)v[1], "sysfs", dir, 0 };
+		*k = (struct ksmd_settings){ .pages_to_scan = (unsigned)v[0], .sleep_ms = (unsigned)v[1], .from = "sysfs",
+					     .dir = dir };
 	else
-		*k = (struct ksmd_settings){ BENCH_KSMD_PAGES_DEFAULT, BENCH_KSMD_SLEEP_MS_DEFAULT, "defaults", NULL, 0 };
+		*k = (struct ksmd_settings){ .pages_to_scan = BENCH_KSMD_PAGES_DEFAULT,
+					     .sleep_ms = BENCH_KSMD_SLEEP_MS_DEFAULT, .from = "defaults" };
 	k->off = ksm_sysfs_number(dir, "run") == 0;
 }
 

@@ -7,9 +7,10 @@
 
 struct ksmd_settings {
 	unsigned pages_to_scan, sleep_ms;
-	const char *from; /* "sysfs", "defaults", or "options" (a command's own) */
-	const char *dir;  /* with "sysfs": the directory both were read from */
+	const char *from; /* "sysfs" or "defaults": where those not given come from */
+	const char *dir;  /* with "sysfs": the directory they were read from */
 	int off;          /* KSM's run reads 0: ksmd scans nothing at these settings now */
+	unsigned given;   /* KSMD_GIVEN_* (report/thread.h): the settings a command's options set */
 };
 
 void ksmd_settings_read(struct ksmd_settings *k);

@@ -21,28 +21,32 @@ static const struct ksm_value *find(const struct ksm_value *v, size_t n, const c
 }
 
 /* ksmd's schedule at the settings read into *k, with the running kernel's
- * HZ and timer wheel (doc->ksm_schedule), and its sleep as the kernel takes
- * it, a batch's period without its work, in ms; -1 when a setting is
- * unknown or the sleep is 0 (no limit then but ksmd's own work). */
-static double sleep_taken_ms(const struct report_document *doc, struct ksmd_schedule *k)
+ * HZ and timer rules (doc->ksm_schedule); pages_to_scan 0 where it cannot
+ * be read. -1 when sleep_millisecs cannot be. */
+static int schedule_read(const struct report_document *doc, struct ksmd_schedule *k)
 {
 	const struct ksm_value *pts = find(doc->sysfs, doc->nsysfs, "pages_to_scan");
 	const struct ksm_value *sl = find(doc->sysfs, doc->nsysfs, "sleep_millisecs");
 
-	if (!pts || !sl || !pts->is_number || !sl->is_number || sl->number <= 0 || sl->number > UINT_MAX ||
-	    pts->number < 0)
+	if (!sl || !sl->is_number || sl->number < 0 || sl->number > UINT_MAX)
 		return -1;
 	*k = doc->ksm_schedule;
-	k->pages_to_scan = (uint64_t)pts->number;
+	k->pages_to_scan = pts && pts->is_number && pts->number > 0 ? (uint64_t)pts->number : 0;
 	k->sleep_ms = (unsigned)sl->number;
-	return ksmd_batch_period_ns(k, 0) / 1e6;
+	return 0;
 }
 
-/* ksmd scans at most pages_to_scan pages a batch, a batch every sleep as
- * taken (ms, from sleep_taken_ms); -1 if unknown. */
+/* The sleep as the kernel takes it (a batch's period without its work,
+ * ms: 0 for no sleep), and so at most pages_to_scan pages a period; -1
+ * where unknown, and for no sleep (no limit then but ksmd's own work). */
+static double sleep_taken_ms(const struct report_document *doc, struct ksmd_schedule *k)
+{
+	return schedule_read(doc, k) ? -1 : ksmd_batch_period_ns(k, 0) / 1e6;
+}
+
 static double pages_per_second(const struct ksmd_schedule *k, double ms)
 {
-	return ms > 0 ? (double)k->pages_to_scan * 1e3 / ms : -1;
+	return ms > 0 && k->pages_to_scan ? (double)k->pages_to_scan * 1e3 / ms : -1;
 }
 
 static int rate_field(const struct report_document *doc, struct record_value *v)
@@ -190,7 +194,7 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 	const struct ksm_value *run = find(doc->sysfs, doc->nsysfs, "run");
 	int off = run && run->is_number && run->number == 0;
 	double ms = sleep_taken_ms(doc, &k), pps = pages_per_second(&k, ms);
-	if (ms > 0 &&
+	if (pps > 0 &&
 	    report_wrappedf(out, width, "\n", "ksmd %s at most %.0f pages/s (pages_to_scan pages a batch, a batch "
 			    "every %.0f ms: sleep_millisecs as the kernel sleeps it at HZ %u), %.1f MiB/s of %u KiB "
 			    "pages%s", off ? "would scan" : "scans", pps, ms, k.hz, pps * doc->ksm_page_size / 1048576.0,

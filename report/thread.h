@@ -64,11 +64,20 @@ struct thread_row {
  * /sys/kernel/mm/ksm (or KSMBENCH_KSM_DIR: from "sysfs", read in dir), the
  * options ("options") or the kernel's defaults ("defaults"), and the running
  * kernel's HZ and timer wheel (common/kernel_timer.h). */
+#define KSMD_GIVEN_PAGES 1u /* pages_to_scan given as an option */
+#define KSMD_GIVEN_SLEEP 2u /* sleep_millisecs given as an option */
+
 struct thread_ksmd {
 	struct ksmd_schedule s;
-	const char *from, *dir;
+	const char *from, *dir; /* "sysfs" (dir) or "defaults": the settings not given */
 	int ksm_off; /* KSM's run is 0 here: the shares are what ksmd would spend */
+	unsigned given; /* KSMD_GIVEN_* */
 };
+
+/* Where ksmd's settings came from, as JSON's settings_source says it:
+ * "options" (both given), "sysfs" or "defaults" (neither), else
+ * "options+sysfs" or "options+defaults". */
+const char *thread_settings_source(const struct thread_ksmd *k);
 
 /* The verdict (thread_verdict.c), from the rows: KSM's hash today (the
  * running kernel's: xxhash(), or jhash2 before 5.0), the fastest in-kernel row other than it and

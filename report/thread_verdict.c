@@ -12,6 +12,15 @@
 #include "kinds.h"
 #include "thread.h"
 
+const char *thread_settings_source(const struct thread_ksmd *k)
+{
+	if (k->given == (KSMD_GIVEN_PAGES | KSMD_GIVEN_SLEEP))
+		return "options";
+	if (!k->given)
+		return k->from;
+	return strcmp(k->from, "sysfs") == 0 ? "options+sysfs" : "options+defaults";
+}
+
 double thread_cpu_share(double ns_per_page, const struct thread_ksmd *k)
 {
 	return ns_per_page > 0 && k ? ksmd_cpu_share(&k->s, ns_per_page, 1.0) : 0;
@@ -216,14 +225,31 @@ int thread_verdict_text(FILE *out, const struct report_document *doc, enum repor
 	if (today_line(out, v, width, pre) || best_line(out, v, 1, width, pre) || best_line(out, v, 0, width, pre))
 		return -1;
 	const struct thread_ksmd *k = &v->ksmd;
-	const char *from = strcmp(k->from, "sysfs") == 0     ? "read from "
-			   : strcmp(k->from, "options") == 0 ? "given"
-							     : "the kernel's defaults";
-	if (report_wrappedf(out, width, pre, "Settings: pages_to_scan %u, sleep_millisecs %u (%s%s), a batch every "
-			    "%.0f ms at HZ %u%s; speed-ups from rounds side by side, ± half the interval over processes.",
-			    (unsigned)k->s.pages_to_scan, k->s.sleep_ms, from, strcmp(k->from, "sysfs") == 0 ? k->dir : "",
-			    today_period_ms(v), k->s.hz,
-			    k->ksm_off ? " (KSM is off, run=0: the shares are what ksmd would spend)" : ""))
+	char from[320], settings[720], period[32];
+	double ms = today_period_ms(v);
+
+	if (strcmp(k->from, "sysfs") == 0)
+		snprintf(from, sizeof(from), "read from %s", k->dir ? k->dir : "sysfs");
+	else
+		snprintf(from, sizeof(from), "the kernel's defaults");
+	/* Each setting with where it came from, once for both when they agree. */
+	if (k->given == 0 || k->given == (KSMD_GIVEN_PAGES | KSMD_GIVEN_SLEEP))
+		snprintf(settings, sizeof(settings), "pages_to_scan %u, sleep_millisecs %u (%s)",
+			 (unsigned)k->s.pages_to_scan, k->s.sleep_ms, k->given ? "given" : from);
+	else
+		snprintf(settings, sizeof(settings), "pages_to_scan %u (%s), sleep_millisecs %u (%s)",
+			 (unsigned)k->s.pages_to_scan, k->given & KSMD_GIVEN_PAGES ? "given" : from, k->s.sleep_ms,
+			 k->given & KSMD_GIVEN_SLEEP ? "given" : from);
+	/* Whole ms for a sleep; a period of work alone may be a fraction of one. */
+	snprintf(period, sizeof(period), ms >= 10 ? "%.0f" : "%.3g", ms);
+	if (report_wrappedf(out, width, pre, "Settings: %s, a batch every %s ms at HZ %u%s%s; speed-ups from rounds side "
+			    "by side, ± half the interval over processes.", settings, period, k->s.hz,
+			    k->ksm_off ? " (KSM is off, run=0: the shares are what ksmd would spend)" : "",
+			    k->s.sleep_ms == 0 && k->s.zero_sleep_skips
+				    ? " (sleep_millisecs 0: ksmd never sleeps, so every share reads 100% of a CPU, "
+				      "of which these figures count the checksums only; a faster one scans more pages "
+				      "a second instead)"
+				    : ""))
 		return -1;
 	if (v->unstable) {
 		untrusted_why(v, doc->results, doc->nresults, why, sizeof(why));
@@ -273,10 +299,11 @@ RECORD_GETTER(v_outside_hi, bound(v, &VERDICT(w)->outside_x_interval, 1))
 RECORD_GETTER(v_outside_cpu, share(v, VERDICT(w)->outside_best, VERDICT(w)->outside_cpu_share))
 RECORD_GETTER(v_pages, record_uint(v, VERDICT(w)->ksmd.s.pages_to_scan))
 RECORD_GETTER(v_sleep, record_uint(v, VERDICT(w)->ksmd.s.sleep_ms))
-RECORD_GETTER(v_source, record_str(v, VERDICT(w)->ksmd.from))
+RECORD_GETTER(v_source, record_str(v, thread_settings_source(&VERDICT(w)->ksmd)))
 RECORD_GETTER(v_hz, record_uint(v, VERDICT(w)->ksmd.s.hz))
 RECORD_GETTER(v_ksm_off, record_bool(v, VERDICT(w)->ksmd.ksm_off))
 RECORD_GETTER(v_sleep_taken, record_real(v, ksmd_batch_period_ns(&VERDICT(w)->ksmd.s, 0) / 1e6))
+RECORD_GETTER(v_period, VERDICT(w)->today && record_real(v, today_period_ms(VERDICT(w))))
 RECORD_GETTER(v_unstable, record_int(v, (int64_t)VERDICT(w)->unstable))
 RECORD_GETTER(v_trusted, record_bool(v, VERDICT(w)->unstable == 0))
 
@@ -302,6 +329,7 @@ static const struct record_field verdict_fields[] = {
 	{ .name = "hz", .type = RECORD_UINT, .get = v_hz },
 	{ .name = "ksm_off", .type = RECORD_BOOL, .get = v_ksm_off },
 	{ .name = "sleep_taken_ms", .type = RECORD_REAL, .format = "%.3f", .get = v_sleep_taken },
+	{ .name = "batch_period_ms", .type = RECORD_REAL, .format = "%.3f", .get = v_period },
 	{ .name = "unstable_results", .type = RECORD_INT, .get = v_unstable },
 	{ .name = "trusted", .type = RECORD_BOOL, .get = v_trusted },
 };

@@ -418,6 +418,7 @@ if today.get("ns_per_page_here") and v.get("ksm_today_cpu_percent"):
     # ksmd's period: the sleep in whole jiffies of this kernel's HZ, a tick late
     hz = round(1 / time.clock_getres(6))  # CLOCK_MONOTONIC_COARSE's resolution: a jiffy
     check(v["hz"] == hz and abs(v["sleep_taken_ms"] - ksmd_period_ns(ms, hz) / 1e6) < 1e-9
+          and abs(v["batch_period_ms"] - ksmd_period_ns(ms, hz, ns * n) / 1e6) < 1e-3
           and abs(v["ksm_today_cpu_percent"] - 100 * ns * n / ksmd_period_ns(ms, hz, ns * n)) < 1e-3,
           f"verdict: share of a CPU at HZ {hz}: {v}")
 # --pages-to-scan and --sleep-ms price the verdict and set the ksmd style's
@@ -429,10 +430,21 @@ ksmd_rows = [r for r in json.loads(out).get("results", []) if r["timer"] == "ksm
 check(vo.get("pages_to_scan") == 1000 and vo.get("sleep_millisecs") == 10 and vo.get("settings_source") == "options"
       and ksmd_rows and all(r["ksmd_pages_to_scan"] == 1000 and r["ksmd_sleep_millisecs"] == 10 for r in ksmd_rows),
       f"thread --pages-to-scan 1000 --sleep-ms 10: {err!r} {vo}")
-rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--sleep-ms", "10")
-check(rc == 0 and "sleep_millisecs 10 (given)" in " ".join(out.split()), f"thread --sleep-ms: said as given: {out[:600]!r}")
+rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--sleep-ms", "10", env={"KSMBENCH_KSM_DIR": kdir})
+check(rc == 0 and f"pages_to_scan 150000 (read from {kdir}), sleep_millisecs 10 (given)" in " ".join(out.split()),
+      f"thread --sleep-ms: said as given, pages_to_scan as read: {out[:600]!r}")
+# Past the ksmd timer's 100000 pages: the verdict priced at the value, the
+# style's cycle clamped.
+rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--pages-to-scan", "200000", "--format", "json",
+                   env={"KSMBENCH_KSM_DIR": kdir})
+vo = json.loads(out).get("thread", {}).get("verdict", {}) if rc == 0 else {}
+ksmd_rows = [r for r in json.loads(out).get("results", []) if r["timer"] == "ksmd"] if rc == 0 else []
+check(vo.get("pages_to_scan") == 200000 and vo.get("settings_source") == "options+sysfs"
+      and ksmd_rows and all(r["ksmd_pages_to_scan"] == 100000 for r in ksmd_rows),
+      f"thread --pages-to-scan 200000: priced so, cycle clamped: {err!r} {vo}")
 check_usage_error(["thread", "--pages-to-scan", "0"], "--pages-to-scan", "thread --pages-to-scan 0")
-check_usage_error(["thread", "--sleep-ms", "10001"], "--sleep-ms", "thread --sleep-ms 10001")
+check_usage_error(["thread", "--sleep-ms", "4294967296"], "--sleep-ms", "thread --sleep-ms 4294967296")
+check_usage_error(["thread", "--pages-to-scan", "4294967296"], "--pages-to-scan", "thread --pages-to-scan 4294967296")
 # Posing as a kernel before 5.0, whose KSM checksums with jhash2: today's
 # is jhash2, and the fastest the kernel has is another row.
 rc, out, err = run(*THREAD, "--format", "json", env={"KSMBENCH_KERNEL_RELEASE": "4.18.0-553.el8_10.x86_64"})

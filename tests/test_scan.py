@@ -233,6 +233,19 @@ for d in (fake, long_fake):
           and f"a batch every {ksmd_period_ns(20, HZ) / 1e6:.0f} ms" in " ".join(out.split())
           and "%.1f MiB/s of %d KiB pages" % (RATE * PAGE / 1048576, PAGE // 1024) in " ".join(out.split())
           and max(len(l) for l in out.splitlines()) <= 100, f"ksm table: {err!r} {out!r}")
+# sleep_taken_ms from sleep_millisecs alone: 0 for no sleep (and no rate
+# then), a number with pages_to_scan unreadable (and no rate then).
+for pts, sleep, taken, rate in (("100", "0", 0.0, None), ("18446744073709551615x", "20", ksmd_period_ns(20, HZ) / 1e6, None),
+                                ("100", "20", ksmd_period_ns(20, HZ) / 1e6, RATE)):
+    for name, value in (("pages_to_scan", pts), ("sleep_millisecs", sleep)):
+        with open(os.path.join(fake, name), "w") as f:
+            f.write(value + "\n")
+    rc, out, err = run("ksm", "--format", "json", env={"KSMBENCH_KSM_DIR": fake})
+    d = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and d.get("sleep_taken_ms") is not None and abs(d["sleep_taken_ms"] - taken) < 1e-9
+          and (d.get("max_pages_per_second") is None if rate is None else abs(d["max_pages_per_second"] - rate) < 1e-6),
+          f"ksm json at pages_to_scan {pts}, sleep {sleep}: sleep_taken_ms {taken}, rate {rate}: {err!r} "
+          f"{d.get('sleep_taken_ms')} {d.get('max_pages_per_second')}")
 with open(os.path.join(fake, "run"), "w") as f:
     f.write("0\n")
 rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": fake})

@@ -34,6 +34,16 @@ B_PAGES = [page("t0"), page("t1"), page("c"), page("a")]
 B_WORDS = [4000, 4001, 500, 3002]
 
 
+rc, out, err = run("list", "--format", "json")
+build = {32: "xxh32", 64: "xxh64"}
+build_bits = next((h["bits"] for h in json.loads(out)["hashes"] if h["name"] == "xxhash"), 64) if rc == 0 else 64
+
+
+def xxhash_named(bits):
+    """KSM's xxhash() in a kernel of bits: this build's alias where the two agree."""
+    return "xxhash" if bits == build_bits else build[bits]
+
+
 def scan_json(*args):
     rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", *args)
     check(rc == 0, f"scan {args[:-2]}: {err!r}")
@@ -270,6 +280,22 @@ for hz, extra, want, frm in ((1000, [], 21, "capture"), (100, [], 30, "capture")
     check(rc == 0 and f"(slept {want:.0f} ms at HZ {st.get('hz')}, {said})" in " ".join(out.split()),
           f"the header says HZ {st.get('hz')} {said}: {out[:400]!r}")
     os.unlink(cap)
+# sleep_millisecs 0: ksmd does not sleep from 5.0 (wait_event_*_timeout
+# with 0); before, schedule_timeout(0) slept to the next tick.
+cap = temp_file(capture(uniq[:20], list(range(20))))
+for release, skips in (("5.0", True), ("4.19", False), ("4.4", False)):
+    rc, out, err = run("scan", "--format", "json", *FAST, "--sleep-ms", "0", "--kernel-release", release, cap)
+    d = json.loads(out) if rc == 0 else {}
+    h, st = (d["hashes"][0], d["settings"]) if rc == 0 else ({}, {})
+    ns = h.get("ns_per_page_median", 0)  # a full scan is one batch of the 20 pages; a batch has 100
+    check(rc == 0 and abs(st["sleep_taken_ms"] - ksmd_period_ns(0, 250, 0, skips) / 1e6) < 1e-9
+          and abs(h["full_scan_seconds"] - ksmd_period_ns(0, 250, 20 * ns, skips) / 1e9) < 1e-12
+          and abs(h["ksmd_checksum_cpu_share"] - 100 * ns / ksmd_period_ns(0, 250, 100 * ns, skips)) < 1e-12
+          and (h["ksmd_checksum_cpu_share"] == 1) == skips,
+          f"sleep_millisecs 0 on {release}: {'no sleep' if skips else 'to the next tick'}: {err!r} {st} {h}")
+    rc, out, err = run("scan", *FAST, "--sleep-ms", "0", "--kernel-release", release, cap)
+    check(rc == 0 and ("never sleeps" in out) == skips, f"the no-sleep note on {release} only from 5.0: {out[:500]!r}")
+os.unlink(cap)
 check_usage_error(["scan", "--hz", "10", zeros], "--hz", "--hz 10")
 check_usage_error(["scan", "--hz", "20000", zeros], "--hz", "--hz 20000")
 
@@ -320,8 +346,9 @@ check(rc == 0 and json.loads(out)["settings"]["cost_use_zero_pages"] == 0, "4.9 
 check(doc["settings"]["ksm_checksum"] == "jhash2" and [h["hash"] for h in doc["hashes"]] == ["jhash2"],
       f"4.9: KSM's checksum is jhash2, examined by default: {doc['settings']} {doc['hashes']}")
 doc = scan_json("--kernel-release", "5.0", a)
-check(doc["settings"]["ksm_checksum"] == "xxhash" and [h["hash"] for h in doc["hashes"]] == ["xxhash"],
-      "5.0: xxhash")
+# (the capture a was taken on x86_64: xxh64, named xxhash where this build is 64-bit)
+check(doc["settings"]["ksm_checksum"] == xxhash_named(64) and [h["hash"] for h in doc["hashes"]] == ["xxhash"],
+      f"5.0: xxhash {doc['settings']['ksm_checksum']}")
 rc, out, err = run("scan", "--sample-pages", "0", "--kernel-release", "4.19", "-H", "xxhash", a)
 text = " ".join(out.split())
 check(rc == 0 and "KSM modelled: kernel 4.19's rules (from --kernel-release), checksum jhash2, max_page_sharing" in text
@@ -414,16 +441,6 @@ check(rc == 0 and top and not top[0]["located"] and top[0]["where"] == [], f"--t
 # item 36 bytes (32 before smart_scan's age bytes, 6.7); 64 on 64-bit.
 # Given, from the capture's machine, else this machine's (uname: the
 # emulated i686 under qemu-i386).
-rc, out, err = run("list", "--format", "json")
-build = {32: "xxh32", 64: "xxh64"}
-build_bits = next((h["bits"] for h in json.loads(out)["hashes"] if h["name"] == "xxhash"), 64) if rc == 0 else 64
-
-
-def xxhash_named(bits):
-    """KSM's xxhash() in a kernel of bits: this build's alias where the two agree."""
-    return "xxhash" if bits == build_bits else build[bits]
-
-
 for machine, bits in (("i686", 32), ("armv7l", 32), ("x86_64", 64), ("aarch64", 64), ("s390x", 64)):
     d = scan_json(temp_file(capture(B_PAGES, B_WORDS, machine=machine)))
     s, k = d["settings"], d["ksm"]["use_zero_pages_0"]

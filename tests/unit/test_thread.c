@@ -103,7 +103,7 @@ void test_thread_verdict(void)
 	struct bench_round rounds[4];
 	struct thread_row rows[4];
 	struct thread_verdict v;
-	const struct thread_ksmd k = { { 100, 20, 250, 1 }, "sysfs", "/sys/kernel/mm/ksm", 0 };
+	const struct thread_ksmd k = { { 100, 20, 250, 1, 1 }, "sysfs", "/sys/kernel/mm/ksm", 0, 0 };
 	const struct thread_contender c[4] = {
 		{ "crc32c-3way", &thread_published[0], 1, 0 },
 		{ "xxh64", &thread_published[1], 1, 0 },
@@ -124,7 +124,7 @@ void test_thread_verdict(void)
 	CHECK(v.kernel_x == 2 && v.outside_x == 4);
 	/* 100 pages of 1 us, then 20 ms asleep: a batch every 24 ms at HZ 250. */
 	CHECK(fabs(v.today_cpu_share - 0.1 / 24) < 1e-12);
-	CHECK(thread_cpu_share(1000, &(struct thread_ksmd){ { 100, 0, 250, 1 }, "defaults", NULL, 0 }) == 1);
+	CHECK(thread_cpu_share(1000, &(struct thread_ksmd){ { 100, 0, 250, 1, 1 }, "defaults", NULL, 0, 0 }) == 1);
 	CHECK(thread_cpu_share(0, &k) == 0);
 	CHECK(v.unstable == 1 && v.results == 4 && v.unstable_kinds == STABILITY_SPREAD);
 
@@ -151,12 +151,45 @@ void test_thread_verdict(void)
 	v.ksmd.dir = k.dir;
 	/* Given as options: said so; 1000 pages of 1 us, a batch every 16 ms
 	 * at sleep 10 (3 jiffies, fired a tick late). */
-	v.ksmd.from = "options";
+	v.ksmd.given = KSMD_GIVEN_PAGES | KSMD_GIVEN_SLEEP;
 	v.ksmd.s.pages_to_scan = 1000;
 	v.ksmd.s.sleep_ms = 10;
 	buf = verdict_text(&doc);
 	CHECK(buf && strstr(buf, "pages_to_scan 1000, sleep_millisecs 10 (given), a batch every 16 ms at HZ 250;"));
+	CHECK(strcmp(thread_settings_source(&v.ksmd), "options") == 0);
 	free(buf);
+	/* One given, the other read: each said where it came from. */
+	v.ksmd.given = KSMD_GIVEN_PAGES;
+	buf = verdict_text(&doc);
+	CHECK(buf && strstr(unwrap(buf), "pages_to_scan 1000 (given), sleep_millisecs 10 (read from /sys/kernel/mm/ksm),"));
+	CHECK(strcmp(thread_settings_source(&v.ksmd), "options+sysfs") == 0);
+	free(buf);
+	v.ksmd.given = KSMD_GIVEN_SLEEP;
+	v.ksmd.from = "defaults";
+	buf = verdict_text(&doc);
+	CHECK(buf && strstr(unwrap(buf), "pages_to_scan 1000 (the kernel's defaults), sleep_millisecs 10 (given),"));
+	CHECK(strcmp(thread_settings_source(&v.ksmd), "options+defaults") == 0);
+	free(buf);
+	v.ksmd.from = k.from;
+	/* No sleep (5.0+): the period is the work alone, said in fractions of
+	 * a ms, and every share is a whole CPU: said why. */
+	v.ksmd.s.sleep_ms = 0;
+	buf = verdict_text(&doc);
+	CHECK(buf && strstr(unwrap(buf), "a batch every 1 ms at HZ 250 (sleep_millisecs 0: ksmd never sleeps, so every share "
+					 "reads 100% of a CPU"));
+	free(buf);
+	v.ksmd.s.pages_to_scan = 100;
+	buf = verdict_text(&doc);
+	CHECK(buf && strstr(unwrap(buf), "a batch every 0.1 ms at HZ 250"));
+	free(buf);
+	v.ksmd.s.zero_sleep_skips = 0; /* before 5.0: to the next tick */
+	buf = verdict_text(&doc);
+	CHECK(buf && strstr(unwrap(buf), "a batch every 4 ms at HZ 250;") && !strstr(buf, "never sleeps"));
+	free(buf);
+	v.ksmd.s = k.s;
+	v.ksmd.given = 0;
+	v.ksmd.s.pages_to_scan = 1000;
+	v.ksmd.s.sleep_ms = 10;
 	/* KSM off: the shares are said to be what ksmd would spend. */
 	v.ksmd.ksm_off = 1;
 	buf = verdict_text(&doc);
@@ -215,7 +248,7 @@ static void result3(struct bench_result *r, struct bench_round round[3], const c
  * running xxh64; rows and v are filled in. */
 static char *verdict_over(struct bench_result r[5], struct thread_row rows[5], struct thread_verdict *v)
 {
-	static const struct thread_ksmd k = { { 100, 20, 250, 1 }, "defaults", NULL, 0 };
+	static const struct thread_ksmd k = { { 100, 20, 250, 1, 1 }, "defaults", NULL, 0, 0 };
 	static const struct thread_contender c[5] = {
 		{ "crc32c-3way", &thread_published[0], 1, 0 },
 		{ "xxh64", &thread_published[1], 1, 0 },
