@@ -125,8 +125,8 @@ def smart_scan_rates(label, want, watch):
             rc, out, err = run("ksm", "--watch", "2s", "--count", "1", "--format", "json")
             w = json.loads(out) if rc == 0 else {}
             rate = (w.get("full_scans") or 0) / (w.get("seconds") or 1) * want["steady_scan_checksummed_pages"]
-            got = w.get("pages_checksummed_per_second")  # null when the window saw no full scan
-            if rc == 0 and got is not None and abs(got - rate) <= 0.1 * rate:
+            watched = w.get("pages_checksummed_per_second")  # null when the window saw no full scan
+            if rc == 0 and watched is not None and abs(watched - rate) <= 0.1 * rate:
                 break
     finally:
         ksm_guard.write("smart_scan", 0)
@@ -149,10 +149,10 @@ def smart_scan_rates(label, want, watch):
     # --watch's pages checksummed a second, from the kernel's counters alone
     # (the merged mappings visited, the rest checksummed or skipped), against
     # the model's pages checksummed a scan times the scans it saw (rate).
-    print(f"{label} smart_scan: ksm --watch {got or 0:.0f} pages checksummed a "
+    print(f"{label} smart_scan: ksm --watch {watched or 0:.0f} pages checksummed a "
           f"second, the model {rate:.0f} over {w.get('full_scans')} full scans")
-    check(rc == 0 and (w.get("full_scans") or 0) >= 50 and got is not None and abs(got - rate) <= 0.1 * rate,
-          f"{label}: --watch's pages checksummed a second {got} ~ {rate:.0f}")
+    check(rc == 0 and (w.get("full_scans") or 0) >= 50 and watched is not None and abs(watched - rate) <= 0.1 * rate,
+          f"{label}: --watch's pages checksummed a second {watched} ~ {rate:.0f}")
 
 
 def steady_visits():
