@@ -30,6 +30,10 @@ static void system_value(struct capture_note *n, const char *key, const char *va
 		snprintf(n->machine, sizeof(n->machine), "%s", value);
 		return;
 	}
+	if (strcmp(key, "ksm.advisor_mode") == 0) {
+		n->advisor_scan_time = strcmp(value, "scan-time") == 0;
+		return;
+	}
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		if (strcmp(key, nums[i].key) == 0) {
 			long long v = strtoll(value, &end, 10);

@@ -44,6 +44,7 @@ struct capture_note {
 	char machine[64]; /* uname's machine when captured: the kernel's word size (captures of 2026-12-06 on) */
 	long long max_page_sharing, use_zero_pages, pages_to_scan, sleep_millisecs, smart_scan; /* -1: unknown */
 	long long hz; /* the kernel's HZ, -1: unknown (captures before 2026-12-06) */
+	int advisor_scan_time; /* ksm.advisor_mode was scan-time: pages_to_scan was the advisor's */
 	uint32_t flags, page_size;
 	uint64_t pages, zero_page_mapped, interval_ns;
 	uint64_t *entries; /* pages of them, or NULL */

@@ -192,13 +192,20 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 	if (dir_line(out, doc->ksm_dir, width) || values_table(out, "file", doc->sysfs, doc->nsysfs, width))
 		return -1;
 	const struct ksm_value *run = find(doc->sysfs, doc->nsysfs, "run");
+	const struct ksm_value *advisor = find(doc->sysfs, doc->nsysfs, "advisor_mode");
 	int off = run && run->is_number && run->number == 0;
+	/* The scan-time advisor (6.8+) rewrites pages_to_scan after each full scan. */
+	int advised = advisor && !advisor->is_number && strcmp(advisor->text, "scan-time") == 0;
 	double ms = sleep_taken_ms(doc, &k), pps = pages_per_second(&k, ms);
 	if (pps > 0 &&
 	    report_wrappedf(out, width, "\n", "ksmd %s at most %.0f pages/s (pages_to_scan pages a batch, a batch "
 			    "every %.0f ms: sleep_millisecs as the kernel sleeps it at HZ %u), %.1f MiB/s of %u KiB "
-			    "pages%s", off ? "would scan" : "scans", pps, ms, k.hz, pps * doc->ksm_page_size / 1048576.0,
-			    doc->ksm_page_size / 1024, off ? " (KSM is off: run=0)" : ""))
+			    "pages%s%s", off ? "would scan" : "scans", pps, ms, k.hz, pps * doc->ksm_page_size / 1048576.0,
+			    doc->ksm_page_size / 1024, off ? " (KSM is off: run=0)" : "",
+			    advised ? "; advisor_mode scan-time: pages_to_scan is the advisor's choice now, which it "
+				      "changes after every full scan toward one full scan in advisor_target_scan_time "
+				      "seconds"
+				    : ""))
 		return -1;
 	if (!doc->pid)
 		return 0;

@@ -319,6 +319,12 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 	    report_wrappedf(out, width, "# ", "note: that kernel's KSM checksums pages with %s, which -H left out: "
 			    "the checksum tables below are not KSM's", r->rules.checksum->name))
 		return -1;
+	if (r->capture_pages_to_scan_advised &&
+	    report_wrappedf(out, width, "# ", "note: the capture's pages_to_scan %u was the scan-time advisor's choice "
+			    "then (advisor_mode scan-time), which it changes after every full scan toward one full scan "
+			    "in advisor_target_scan_time seconds: the figures in time are at that value (--pages-to-scan "
+			    "models another)", r->pages_to_scan))
+		return -1;
 	if (r->capture_pages_to_scan_zero &&
 	    report_wrappedf(out, width, "# ", "note: the capture's pages_to_scan is 0 (ksmd scanned nothing): the "
 			    "cost is modelled at %u", r->pages_to_scan))

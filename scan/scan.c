@@ -107,6 +107,7 @@ static void note_dump(struct scan_dump *d, const struct page_source *src)
 	d->ksm_pages_to_scan = n->pages_to_scan;
 	d->ksm_sleep_ms = n->sleep_millisecs;
 	d->hz = n->hz;
+	d->ksm_advisor_scan_time = n->advisor_scan_time;
 	d->ksm_smart_scan = n->smart_scan;
 	d->ksm_use_zero_pages = n->use_zero_pages;
 }
@@ -316,6 +317,8 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 	if (d && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && d->ksm_pages_to_scan > 0 && d->ksm_pages_to_scan <= UINT32_MAX)
 		r->pages_to_scan = (unsigned)d->ksm_pages_to_scan;
 	r->capture_pages_to_scan_zero = d && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && d->ksm_pages_to_scan == 0;
+	r->capture_pages_to_scan_advised = d && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && d->ksm_pages_to_scan > 0 &&
+					   d->ksm_advisor_scan_time;
 	if (d && !(o->given & SCAN_GIVEN_SLEEP_MS) && d->ksm_sleep_ms >= 0 && d->ksm_sleep_ms <= UINT32_MAX)
 		r->sleep_ms = (unsigned)d->ksm_sleep_ms;
 	if (!(o->given & SCAN_GIVEN_HZ) && d && d->hz >= KERNEL_HZ_MIN && d->hz <= KERNEL_HZ_MAX) {

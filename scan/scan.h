@@ -83,6 +83,7 @@ struct scan_dump {
 	char machine[64]; /* uname's machine when captured ("" when not recorded) */
 	long long ksm_max_page_sharing, ksm_pages_to_scan, ksm_sleep_ms, ksm_smart_scan, ksm_use_zero_pages; /* -1: not recorded */
 	long long hz; /* -1: not recorded */
+	int ksm_advisor_scan_time; /* the scan-time advisor chose ksm_pages_to_scan */
 };
 
 struct scan_hash {
@@ -160,6 +161,7 @@ struct scan_result {
 	unsigned hz;         /* the kernel's HZ modelled */
 	const char *hz_from; /* "option", "capture" or "default" */
 	int capture_pages_to_scan_zero; /* the capture's was 0 (ksmd idle): pages_to_scan is the default */
+	int capture_pages_to_scan_advised; /* pages_to_scan is the capture's, the scan-time advisor's then */
 	uint32_t page_size;
 };
 

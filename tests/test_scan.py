@@ -246,6 +246,15 @@ for pts, sleep, taken, rate in (("100", "0", 0.0, None), ("18446744073709551615x
           and (d.get("max_pages_per_second") is None if rate is None else abs(d["max_pages_per_second"] - rate) < 1e-6),
           f"ksm json at pages_to_scan {pts}, sleep {sleep}: sleep_taken_ms {taken}, rate {rate}: {err!r} "
           f"{d.get('sleep_taken_ms')} {d.get('max_pages_per_second')}")
+# With the scan-time advisor on, the rate is of the advisor's pages_to_scan
+# now, which it moves after every full scan: said so (not with it off).
+for mode, said in (("none [scan-time]", True), ("[none] scan-time", False)):
+    with open(os.path.join(fake, "advisor_mode"), "w") as f:
+        f.write(mode + "\n")
+    rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": fake})
+    check(rc == 0 and ("advisor_mode scan-time: pages_to_scan is the advisor's choice now" in " ".join(out.split())) == said,
+          f"ksm with advisor_mode {mode!r}: the rate's pages_to_scan {'said to be' if said else 'not'} the advisor's: "
+          f"{out[-400:]!r}")
 with open(os.path.join(fake, "run"), "w") as f:
     f.write("0\n")
 rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": fake})

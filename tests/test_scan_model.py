@@ -280,6 +280,14 @@ for hz, extra, want, frm in ((1000, [], 21, "capture"), (100, [], 30, "capture")
     check(rc == 0 and f"(slept {want:.0f} ms at HZ {st.get('hz')}, {said})" in " ".join(out.split()),
           f"the header says HZ {st.get('hz')} {said}: {out[:400]!r}")
     os.unlink(cap)
+# A capture taken while the scan-time advisor ran: its pages_to_scan was
+# the advisor's then, said so (not when --pages-to-scan replaces it).
+cap = temp_file(capture(uniq[:20], list(range(20)), settings={"pages_to_scan": 3000, "advisor_mode": "scan-time"}))
+for extra, said in (([], True), (["--pages-to-scan", "100"], False)):
+    rc, out, err = run("scan", "--sample-pages", "0", *extra, cap)
+    check(rc == 0 and ("the capture's pages_to_scan 3000 was the scan-time advisor's choice" in " ".join(out.split()))
+          == said, f"advisor's pages_to_scan {extra}: {out[:700]!r} {err!r}")
+os.unlink(cap)
 # sleep_millisecs 0: ksmd does not sleep from 5.0 (wait_event_*_timeout
 # with 0); before, schedule_timeout(0) slept to the next tick.
 cap = temp_file(capture(uniq[:20], list(range(20))))
