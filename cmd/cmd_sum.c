@@ -1,7 +1,6 @@
 /* ksmbench sum: checksums of files, whole or per page, in xxhsum's manner:
  * GNU lines "HEX  FILE" or BSD ones with --tag, per-page lines, KSM's
  * 32-bit digest with --ksm, and --check to verify a list. */
-#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,13 +8,10 @@
 #include <unistd.h>
 
 #include "../common/size_parse.h"
-#include "../datasets/file_input.h"
 #include "../hashes/hash_stream.h"
 #include "cli.h"
 #include "sum.h"
 #include "../common/plural.h"
-
-#define SUM_CHUNK_BYTES (1u << 20)
 
 static void usage(void)
 {
@@ -47,80 +43,6 @@ static void usage(void)
 	       "  --status              --check: print nothing; the exit status says it\n"
 	       "A hash without a streaming form (jhash2, jhash2-lookup2) sums at most %u MiB.\n",
 	       dump_format_names(), HASH_STREAM_BUFFER_MAX >> 20);
-}
-
-static const struct {
-	const char *family, *tag, *hash;
-} sum_tags[] = {
-	{ "xxh32", "XXH32", "xxh32" },     { "xxh64", "XXH64", "xxh64" },    { "xxh3", "XXH3", "xxh3" },
-	{ "xxh128", "XXH128", "xxh128" },  { "crc32c", "CRC32C", "crc32c" }, { "crc32", "CRC32", "crc32-zlib" },
-	{ "jhash2", "JHASH2", "jhash2" },
-};
-
-/* The tag of --tag lines for h ("XXH64" as xxhsum writes it), into buf. */
-static const char *sum_tag_of(const struct hash_impl *h, char *buf, size_t size)
-{
-	const struct hash_impl *r = hash_resolve(h);
-	size_t i;
-
-	for (i = 0; r->family && i < sizeof(sum_tags) / sizeof(sum_tags[0]); i++)
-		if (strcmp(r->family, sum_tags[i].family) == 0)
-			return sum_tags[i].tag;
-	/* A hash added later: its name, upper case. */
-	for (i = 0; r->name[i] && i + 1 < size; i++)
-		buf[i] = (char)toupper((unsigned char)r->name[i]);
-	buf[i] = '\0';
-	return buf;
-}
-
-const struct hash_impl *sum_hash_of_tag(const char *tag, size_t len)
-{
-	for (size_t i = 0; i < sizeof(sum_tags) / sizeof(sum_tags[0]); i++)
-		if (strlen(sum_tags[i].tag) == len && memcmp(sum_tags[i].tag, tag, len) == 0)
-			return hash_find(sum_tags[i].hash);
-	for (unsigned i = 0; i < hash_registry_count; i++)
-		if (strlen(hash_registry[i]->name) == len && strncasecmp(hash_registry[i]->name, tag, len) == 0)
-			return hash_registry[i];
-	return NULL;
-}
-
-/* err's message with the file's name in front. */
-static int fail_in(struct kb_err *err, const char *path)
-{
-	struct kb_err inner = *err;
-
-	return kb_fail(err, "'%s': %.400s", path, inner.msg);
-}
-
-int sum_file_digest(const struct hash_impl *h, const char *path, char hex[HASH_HEX_MAX], struct kb_err *err)
-{
-	struct hash_stream hs;
-	unsigned char *buf = file_input_buffer(SUM_CHUNK_BYTES);
-	int fd = buf ? file_input_open(path, err) : kb_fail(err, "out of memory");
-	ssize_t n = SUM_CHUNK_BYTES;
-	int rc = -1;
-
-	if (fd >= 0 && hash_stream_init(&hs, h, err) == 0) {
-		while (n == SUM_CHUNK_BYTES && (n = file_input_read_full(fd, buf, SUM_CHUNK_BYTES, path, err)) >= 0)
-			if (hash_stream_update(&hs, buf, (size_t)n, err))
-				n = fail_in(err, path);
-		if (n < 0)
-			hash_stream_free(&hs);
-		else
-			rc = hash_stream_final(&hs, hex, err) ? fail_in(err, path) : 0;
-	}
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return rc;
-}
-
-void sum_page_hex(const struct sum_options *o, const unsigned char *page, char hex[HASH_HEX_MAX])
-{
-	if (o->ksm)
-		snprintf(hex, HASH_HEX_MAX, "%08x", (unsigned)(uint32_t)hash_resolve(o->h)->fn(page, o->page_size));
-	else
-		hash_hex(o->h, page, o->page_size, hex);
 }
 
 static int sum_whole(const struct sum_options *o, const char *path, int tag)

@@ -1,6 +1,6 @@
 /* Pieces of `ksmbench sum` shared by its files: the options, the digests
- * of a whole file (streamed) and of a page, the --tag names, and --check
- * (sum_check.c). */
+ * of a whole file (streamed) and of a page and the --tag names
+ * (sum_digest.c), and --check (sum_check.c). */
 #ifndef KB_SUM_H
 #define KB_SUM_H
 
@@ -24,6 +24,10 @@ int sum_file_digest(const struct hash_impl *h, const char *path, char hex[HASH_H
 /* A page's digest as --per-page prints it: the hash, or with --ksm the 32
  * bits KSM keeps (calc_checksum() stores the hash as a u32: its low bits). */
 void sum_page_hex(const struct sum_options *o, const unsigned char *page, char hex[HASH_HEX_MAX]);
+
+/* The tag of --tag lines for h ("XXH64" as xxhsum writes it; a hash
+ * without one: its name in upper case, into buf). */
+const char *sum_tag_of(const struct hash_impl *h, char *buf, size_t size);
 
 /* The hash a tag names, or NULL. */
 const struct hash_impl *sum_hash_of_tag(const char *tag, size_t len);
