@@ -112,7 +112,7 @@ int report_write_rows(FILE *out, const struct report_document *doc, char sep);
 
 /* A dataset name that stays the same across CI runs: a file's base name
  * ("file:/tmp/x/guest.core" -> "guest.core"), else the name itself
- * (result_fields.c). */
+ * (stability_text.c, which names results by it). */
 const char *report_stable_data(const char *data);
 
 #endif

@@ -16,15 +16,6 @@
 #include "round_fields.h"
 #include "stability_text.h"
 
-const char *report_stable_data(const char *data)
-{
-	if (strncmp(data, "file:", 5) == 0) {
-		const char *slash = strrchr(data, '/');
-		return slash ? slash + 1 : data + 5;
-	}
-	return data;
-}
-
 #define RES(row) ((const struct bench_result *)(row)->item)
 #define CTX(row) ((const struct bench_context *)(row)->item)
 #define CPU(row) ((const struct cpu_description *)(row)->item)

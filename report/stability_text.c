@@ -1,4 +1,5 @@
-/* Stability in words (see stability_text.h). */
+/* Stability in words (see stability_text.h), and the names results are
+ * known by across runs (report_stable_data). */
 #include "stability_text.h"
 
 #include <string.h>
@@ -10,6 +11,15 @@
 #include "escape.h"
 #include "report.h"
 #include "text_wrap.h"
+
+const char *report_stable_data(const char *data)
+{
+	if (strncmp(data, "file:", 5) == 0) {
+		const char *slash = strrchr(data, '/');
+		return slash ? slash + 1 : data + 5;
+	}
+	return data;
+}
 
 static const char *const codes[STABILITY_KINDS] = { "few-processes", "spread", "disturbed", "timer" };
 
