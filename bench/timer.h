@@ -60,6 +60,9 @@ static inline struct batch_log *bench_session_log(struct bench_session *s)
 
 extern const struct bench_timer_ops bench_timer_window, bench_timer_jiffies, bench_timer_rdtsc, bench_timer_ksmd;
 
+/* The ops of timer t (< BENCH_TIMERS), from the table in timers.c. */
+const struct bench_timer_ops *bench_timer_ops_of(enum bench_timer t);
+
 /* A fenced call's time less the fence's (both in the same unit), never
  * below a hundredth of it: what a call took apart. */
 double bench_less_fence(double fenced, double fence);
