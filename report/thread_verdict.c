@@ -242,14 +242,16 @@ int thread_verdict_text(FILE *out, const struct report_document *doc, enum repor
 			 k->given & KSMD_GIVEN_SLEEP ? "given" : from);
 	/* Whole ms for a sleep; a period of work alone may be a fraction of one. */
 	snprintf(period, sizeof(period), ms >= 10 ? "%.0f" : "%.3g", ms);
-	if (report_wrappedf(out, width, pre, "Settings: %s, a batch every %s ms at HZ %u%s%s; speed-ups from rounds side "
-			    "by side, ± half the interval over processes.", settings, period, k->s.hz,
-			    k->ksm_off ? " (KSM is off, run=0: the shares are what ksmd would spend)" : "",
-			    k->s.sleep_ms == 0 && k->s.zero_sleep_skips
-				    ? " (sleep_millisecs 0: ksmd never sleeps, so every share reads 100% of a CPU, "
-				      "of which these figures count the checksums only; a faster one scans more pages "
-				      "a second instead)"
-				    : ""))
+	int off = k->ksm_off, nosleep = k->s.sleep_ms == 0 && k->s.zero_sleep_skips;
+	if (report_wrappedf(out, width, pre, "Settings: %s, a batch every %s ms at HZ %u%s%s%s%s%s; speed-ups from "
+			    "rounds side by side, ± half the interval over processes.", settings, period, k->s.hz,
+			    off || nosleep ? " (" : "", off ? "KSM is off, run=0: the shares are what ksmd would spend" : "",
+			    off && nosleep ? "; " : "",
+			    nosleep ? "sleep_millisecs 0: ksmd never sleeps, so every share reads 100% of a CPU, of which "
+				      "these figures count the checksums only; a faster one scans more pages a second "
+				      "instead"
+				    : "",
+			    off || nosleep ? ")" : ""))
 		return -1;
 	if (v->unstable) {
 		untrusted_why(v, doc->results, doc->nresults, why, sizeof(why));
