@@ -368,5 +368,9 @@ int scan_report_table(FILE *out, const struct report_document *doc)
 		return -1;
 	if (r->ntop && (fputc('\n', out) == EOF || top_table(out, doc)))
 		return -1;
+	if (r->top_requested && !r->ntop &&
+	    report_wrappedf(out, width, "\n", "--top %u: no content has two copies or more (every page unique, "
+			    "and none zero)", r->top_requested))
+		return -1;
 	return 0;
 }

@@ -217,6 +217,7 @@ static int top_contents(const struct scan_options *o, struct census *c, struct s
 	struct census_entry *best = calloc(n + 1, sizeof(*best));
 	unsigned char *buf;
 
+	r->top_requested = o->top;
 	r->top = calloc(n + 1, sizeof(*r->top));
 	*pages = calloc(n + 1, o->page_size);
 	if (!best || !r->top || !*pages) {

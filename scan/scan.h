@@ -155,6 +155,7 @@ struct scan_result {
 	unsigned nhashes;
 	struct scan_top *top;
 	size_t ntop;
+	unsigned top_requested;        /* --top N: N (ntop may be 0: no content has two copies) */
 	size_t sample_pages;           /* pages actually sampled and timed */
 	uint64_t working_set_bytes;
 	unsigned pages_to_scan, sleep_ms, max_page_sharing;

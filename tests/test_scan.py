@@ -168,6 +168,14 @@ check(len(rows) == 2 and rows[0]["pages"] == "14" and rows[0]["zero_pages"] == "
 rc, out, err = run("scan", *FAST, "--top", "2", raw_path)
 check(rc == 0 and "pages_shared" in out and "ksmd CPU %" in out and "zero page" in out, f"table: {err!r}")
 check("each apart as ksmd's" in " ".join(out.split()), "the table's cost legend: each call apart")
+# --top over pages that are all unique and none zero: no list, a line that says why.
+unique = temp_file(b"".join(os.urandom(4096) for _ in range(8)))
+rc, out, err = run("scan", "--sample-pages", "0", "--top", "3", unique)
+check(rc == 0 and "--top 3: no content has two copies or more" in " ".join(out.split()) and "RANK" not in out,
+      f"--top over unique pages: {out[-300:]!r} {err!r}")
+rc, out, err = run("scan", "--sample-pages", "0", unique)
+check(rc == 0 and "--top" not in out, "no such line without --top")
+os.unlink(unique)
 
 # --top reads the dumps a second time: a FIFO is not opened again (its
 # writer has gone, and the open would wait for ever), as standard input is not.
