@@ -45,6 +45,8 @@ static void usage(void)
 	       "                         on 32-bit, and its rmap items are smaller (default: the\n"
 	       "                         capture's machine, else this machine's kernel)\n"
 	       "  --top N                list the N most duplicated contents (at most 1000)\n"
+	       "  --mergeable            leave out a capture's pages outside mappings KSM may merge\n"
+	       "                         (MADV_MERGEABLE or prctl; default: every page as if offered)\n"
 	       "  --page-size N          page size (default 4K)\n"
 	       "  --input-format F       %s (default auto)\n"
 	       "  --lime-ranges R        ranges of a lime-raw or lime-padded dump\n"
@@ -94,7 +96,7 @@ struct scan_cli {
 	int cpu, wide;
 };
 
-enum { O_PTS = 256, O_SLEEP, O_HZ, O_MPS, O_SMART, O_KREL, O_KBITS, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP,
+enum { O_PTS = 256, O_SLEEP, O_HZ, O_MPS, O_SMART, O_KREL, O_KBITS, O_MERGEABLE, O_TOP, O_PAGE, O_IFMT, O_LIME, O_SAMPLE, O_WS, O_REP,
        O_WIN, O_SEED, O_CPU, O_FMT, O_WIDE };
 
 static const struct option options[] = {
@@ -106,6 +108,7 @@ static const struct option options[] = {
 	{ "smart-scan", required_argument, NULL, O_SMART },
 	{ "kernel-release", required_argument, NULL, O_KREL },
 	{ "kernel-bits", required_argument, NULL, O_KBITS },
+	{ "mergeable", no_argument, NULL, O_MERGEABLE },
 	{ "top", required_argument, NULL, O_TOP },
 	{ "page-size", required_argument, NULL, O_PAGE },
 	{ "input-format", required_argument, NULL, O_IFMT },
@@ -180,6 +183,9 @@ static int parse_model(int c, const char *arg, struct scan_options *o)
 		if (strcmp(arg, "32") != 0 && strcmp(arg, "64") != 0)
 			return cli_error("scan", "--kernel-bits: '%s' is not 32 or 64", arg);
 		o->kernel_bits = arg[0] == '3' ? 32 : 64;
+		return 0;
+	case O_MERGEABLE:
+		o->mergeable_only = 1;
 		return 0;
 	case O_TOP: return number_u("--top", arg, 0, SCAN_TOP_MAX, &o->top);
 	default: return -1;

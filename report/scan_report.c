@@ -52,6 +52,7 @@ RECORD_GETTER(d_interval, DUMP(w)->two_snapshots && record_uint(v, DUMP(w)->inte
 RECORD_GETTER(d_volatile, DUMP(w)->captured && record_uint(v, DUMP(w)->pages_volatile))
 RECORD_GETTER(d_zpm, DUMP(w)->captured && record_uint(v, DUMP(w)->zero_page_mapped))
 RECORD_GETTER(d_mergeable, DUMP(w)->mergeable_known && record_uint(v, DUMP(w)->pages_mergeable))
+RECORD_GETTER(d_left_out, record_uint(v, DUMP(w)->pages_left_out))
 RECORD_GETTER(d_release, DUMP(w)->kernel_release[0] && record_str(v, DUMP(w)->kernel_release))
 
 static const struct record_field dump_fields[] = {
@@ -69,6 +70,7 @@ static const struct record_field dump_fields[] = {
 	{ .name = "pages_volatile", .type = RECORD_UINT, .get = d_volatile },
 	{ .name = "zero_page_mapped", .type = RECORD_UINT, .get = d_zpm },
 	{ .name = "pages_mergeable", .type = RECORD_UINT, .get = d_mergeable },
+	{ .name = "pages_left_out", .type = RECORD_UINT, .get = d_left_out },
 	{ .name = "kernel_release", .type = RECORD_STR, .get = d_release },
 };
 
@@ -84,6 +86,7 @@ RECORD_GETTER(t_within, record_uint(v, SCAN_UP(w)->within_dump_duplicates))
 RECORD_GETTER(t_across, record_uint(v, SCAN_UP(w)->across_dump_duplicates))
 RECORD_GETTER(t_volatile, record_uint(v, SCAN_UP(w)->pages_volatile))
 RECORD_GETTER(t_zpm, record_uint(v, SCAN_UP(w)->zero_page_mapped))
+RECORD_GETTER(t_left_out, record_uint(v, SCAN_UP(w)->pages_left_out))
 
 static const struct record_field totals_fields[] = {
 	{ .name = "zero_pages", .type = RECORD_UINT, .get = t_zero },
@@ -95,6 +98,7 @@ static const struct record_field totals_fields[] = {
 	{ .name = "across_dump_duplicates", .type = RECORD_UINT, .get = t_across },
 	{ .name = "pages_volatile", .type = RECORD_UINT, .get = t_volatile },
 	{ .name = "zero_page_mapped", .type = RECORD_UINT, .get = t_zpm },
+	{ .name = "pages_left_out", .type = RECORD_UINT, .get = t_left_out },
 };
 
 static const struct record_schema totals_schema = { &scan_stats_schema, RECORD_FIELDS(totals_fields), NULL, 0 };
@@ -283,6 +287,7 @@ RECORD_GETTER(s_thp_rule, record_bool(v, SCAN(w)->rules.thp_split_zero_remap))
 RECORD_GETTER(s_mps_rule, record_bool(v, SCAN(w)->rules.max_page_sharing))
 RECORD_GETTER(s_uzp_rule, record_bool(v, SCAN(w)->rules.use_zero_pages))
 RECORD_GETTER(s_smart, record_bool(v, SCAN(w)->smart_scan))
+RECORD_GETTER(s_mergeable, record_bool(v, SCAN(w)->mergeable_only))
 RECORD_GETTER(s_smart_rule, record_bool(v, SCAN(w)->rules.smart_scan))
 RECORD_GETTER(s_cost_zp, record_uint(v, (uint64_t)SCAN(w)->cost_use_zero_pages))
 RECORD_GETTER(s_checksum_rule, record_str(v, SCAN(w)->rules.checksum->name))
@@ -340,6 +345,7 @@ static const struct record_field settings_fields[] = {
 	{ .name = "rmap_item_bytes", .type = RECORD_UINT, .get = s_rmap },
 	{ .name = "kernel_bits", .type = RECORD_UINT, .get = s_bits },
 	{ .name = "kernel_bits_from", .type = RECORD_STR, .get = s_bits_from },
+	{ .name = "mergeable_only", .type = RECORD_BOOL, .get = s_mergeable },
 };
 
 /* Settings are fields of the document itself (their row: the document). */

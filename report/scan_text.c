@@ -234,12 +234,16 @@ static int top_table(FILE *out, const struct report_document *doc)
 static int summary(FILE *out, const struct scan_result *r, unsigned width)
 {
 	const struct census_counts *c = &r->counts;
+	char left[96] = "";
 
+	if (r->mergeable_only)
+		snprintf(left, sizeof(left), " (%llu more left out: --mergeable)", (unsigned long long)r->pages_left_out);
+	uint64_t pages = r->total.pages - r->pages_left_out;
 	return fputc('\n', out) == EOF ||
-	       report_wrappedf(out, width, "", "%llu page%s: %llu zero, %llu distinct non-zero content%s; %llu of them "
-			       "occur%s more than once, in %llu surplus cop%s (duplicates by full content: %llu "
+	       report_wrappedf(out, width, "", "%llu page%s%s: %llu zero, %llu distinct non-zero content%s; %llu of "
+			       "them occur%s more than once, in %llu surplus cop%s (duplicates by full content: %llu "
 			       "compare%s, %llu key collision%s)",
-			       (unsigned long long)r->total.pages, kb_s(r->total.pages), (unsigned long long)c->zero_pages,
+			       (unsigned long long)pages, kb_s(pages), left, (unsigned long long)c->zero_pages,
 			       (unsigned long long)c->distinct, kb_s(c->distinct),
 			       (unsigned long long)r->duplicated_contents, r->duplicated_contents == 1 ? "s" : "",
 			       (unsigned long long)r->duplicate_pages, r->duplicate_pages == 1 ? "y" : "ies",
@@ -343,9 +347,16 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 			snprintf(some, sizeof(some), "only %llu", (unsigned long long)d->pages_mergeable);
 		if (d->mergeable_known && d->pages_mergeable < d->stats.pages &&
 		    report_wrappedf(out, width, "# ", "note: %s of dump %zu's %llu pages %s in mappings KSM may "
-				    "merge (MADV_MERGEABLE, or prctl PR_SET_MEMORY_MERGE): KSM merges only those; the "
-				    "model takes every page as if offered", some, i + 1, (unsigned long long)d->stats.pages,
-				    d->pages_mergeable == 1 || !d->pages_mergeable ? "is" : "are"))
+				    "merge (MADV_MERGEABLE, or prctl PR_SET_MEMORY_MERGE): KSM merges only those; %s",
+				    some, i + 1, (unsigned long long)d->stats.pages,
+				    d->pages_mergeable == 1 || !d->pages_mergeable ? "is" : "are",
+				    r->mergeable_only ? "--mergeable left the others out"
+						      : "the model takes every page as if offered (--mergeable leaves "
+							"the others out)"))
+			return -1;
+		if (r->mergeable_only && !d->mergeable_known &&
+		    report_wrappedf(out, width, "# ", "note: dump %zu does not say which of its pages KSM may merge "
+				    "(no ksmbench capture that records it): --mergeable takes it whole", i + 1))
 			return -1;
 		if (d->words_page_size && d->words_page_size != r->page_size &&
 		    report_wrappedf(out, width, "# ", "note: dump %zu's page words are for %u-byte pages, not %u: its "

@@ -29,6 +29,7 @@ struct scan_state {
 	uint64_t sample_seen, prng;
 	struct ksm_model model;
 	int zeros_seen; /* an earlier dump had zero pages */
+	int mergeable_only; /* --mergeable */
 };
 
 static int scan_fetch(void *ctx, uint64_t locator, void *buf, struct kb_err *err)
@@ -112,14 +113,21 @@ static void note_dump(struct scan_dump *d, const struct page_source *src)
 	d->ksm_use_zero_pages = n->use_zero_pages;
 }
 
-/* One page: volatile ones are only counted; the others go to the census,
- * and with page words to the kernel model too. */
+/* One page: with --mergeable one outside the mappings KSM may merge is
+ * left out (1); volatile ones are only counted; the others go to the
+ * census, and with page words to the kernel model too. */
 static int add_page(struct scan_state *st, struct census *c, struct scan_dump *d, unsigned dump,
 		    const struct page *pg, uint64_t loc, struct kb_err *err)
 {
 	uint64_t content;
 
-	d->pages_mergeable += d->mergeable_known && (pg->info & KB_PAGE_MERGEABLE);
+	int mergeable = d->mergeable_known && (pg->info & KB_PAGE_MERGEABLE);
+
+	d->pages_mergeable += mergeable;
+	if (st->mergeable_only && d->mergeable_known && !mergeable) {
+		d->pages_left_out++;
+		return 1;
+	}
 	if (d->two_snapshots && (pg->info & KB_PAGE_VOLATILE)) {
 		d->pages_volatile++;
 		ksm_model_add_volatile(&st->model, d->page_words ? pg->info : 0);
@@ -178,9 +186,11 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 			uint64_t loc = pg.locator == PAGE_LOCATOR_NONE || pg.locator > LOC_OFFSET_MASK
 					       ? PAGE_LOCATOR_NONE
 					       : (uint64_t)i << LOC_SHIFT | pg.locator;
-			if (add_page(st, c, d, (unsigned)i, &pg, loc, err))
+			int added = add_page(st, c, d, (unsigned)i, &pg, loc, err);
+			if (added < 0)
 				return -1;
-			sample_page(st, pg.data, o->page_size);
+			if (added == 0)
+				sample_page(st, pg.data, o->page_size);
 			if (o->on_progress && ++since_progress == PROGRESS_PAGES) {
 				since_progress = 0;
 				o->on_progress(o->progress_ctx, census_counts(c)->pages * o->page_size, total_bytes);
@@ -195,6 +205,7 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 		r->across_dump_duplicates += d->across_dump_duplicates;
 		r->pages_volatile += d->pages_volatile;
 		r->zero_page_mapped += d->zero_page_mapped;
+		r->pages_left_out += d->pages_left_out;
 	}
 	r->census_ns = clock_now_ns() - t0;
 	return 0;
@@ -281,7 +292,7 @@ static int time_sample(const struct scan_options *o, struct scan_state *st, stru
 		h->ns_per_page_median = bench_ticks_ns(&h->bench.counter, h->bench.rdtsc.ticks_per_call_median);
 		h->ns_per_page_p90 = bench_ticks_ns(&h->bench.counter, h->bench.rdtsc.ticks_per_call_p90);
 		double c = h->ns_per_page_median;
-		uint64_t pages = r->total.pages;
+		uint64_t pages = r->total.pages - r->pages_left_out; /* every page ksmd visits */
 		h->full_scan_checksum_ms = (double)pages * c / 1e6;
 		h->steady_scan_checksum_ms = once_merged.checksummed * c / 1e6;
 		h->ksmd_checksum_cpu_share = ksmd_cpu_share(&k, c, 1.0);
@@ -395,6 +406,7 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 	st.srcs = calloc(o->npaths, sizeof(*st.srcs));
 	r->dumps = calloc(o->npaths, sizeof(*r->dumps));
 	st.sample_cap = o->sample_pages;
+	st.mergeable_only = r->mergeable_only = o->mergeable_only;
 	if (st.sample_cap > SCAN_SAMPLE_BYTES_MAX / o->page_size)
 		st.sample_cap = SCAN_SAMPLE_BYTES_MAX / o->page_size ? SCAN_SAMPLE_BYTES_MAX / o->page_size : 1;
 	if (st.sample_cap)

@@ -50,6 +50,9 @@ struct scan_options {
 	unsigned given;
 	const char *kernel_release; /* the rules' release; NULL: the capture's, else the newest */
 	unsigned top;
+	/* --mergeable: the pages of a capture that lie outside mappings KSM
+	 * may merge are left out (captures that record which; others whole). */
+	int mergeable_only;
 	size_t sample_pages;        /* 0: no cost measurement */
 	uint64_t working_set_bytes; /* the cold set the sample is laid out in (0: default from the LLC) */
 	uint64_t llc_bytes;
@@ -78,6 +81,7 @@ struct scan_dump {
 	int pfn_known, two_snapshots;
 	int mergeable_known;     /* the words say which pages lie in mappings KSM may merge */
 	uint64_t pages_mergeable;
+	uint64_t pages_left_out; /* --mergeable: the others, left out of everything below */
 	uint64_t pages_volatile, zero_page_mapped, interval_ns;
 	char kernel_release[128];
 	char machine[64]; /* uname's machine when captured ("" when not recorded) */
@@ -156,6 +160,8 @@ struct scan_result {
 	struct scan_top *top;
 	size_t ntop;
 	unsigned top_requested;        /* --top N: N (ntop may be 0: no content has two copies) */
+	int mergeable_only;            /* --mergeable */
+	uint64_t pages_left_out;       /* of every dump: outside mappings KSM may merge, with --mergeable */
 	size_t sample_pages;           /* pages actually sampled and timed */
 	uint64_t working_set_bytes;
 	unsigned pages_to_scan, sleep_ms, max_page_sharing;

@@ -323,6 +323,26 @@ for flags, words, want in ((7 | KB_PAGES_MERGEABLE_KNOWN, [i | (KB_MERGEABLE if 
           and rc == 0 and (note in " ".join(out.split())) == (want is not None and want < 10)
           and ("mappings KSM may merge" in out) == (want is not None and want < 10),
           f"pages in mergeable mappings: {want}: {d and d['dumps'][0]} {out[:500]!r}")
+    # --mergeable: the others left out of the census, the model, the sample
+    # and the full scan; a dump that does not say is taken whole, said so.
+    rc, out, err = run("scan", "--format", "json", *FAST, "--mergeable", cap)
+    m = json.loads(out) if rc == 0 else {}
+    kept = 10 if want is None else want
+    k0 = m["ksm"]["use_zero_pages_0"] if rc == 0 else {}
+    h = m["hashes"][0] if rc == 0 else {}
+    check(rc == 0 and m["settings"]["mergeable_only"] and m["dumps"][0]["pages_left_out"] == 10 - kept
+          and m["totals"]["pages_left_out"] == 10 - kept and k0["pages_unshared"] == kept
+          and m["totals"]["distinct_contents"] == kept and m["settings"]["sample_pages"] == min(kept, 16)
+          and h["contents"] == kept
+          and (kept == 0 and h["ns_per_page_median"] is None
+               or abs(h["full_scan_seconds"] - ksmd_period_ns(20, 250, kept * h["ns_per_page_median"]) / 1e9) < 1e-9),
+          f"--mergeable keeps {kept} of 10: {err!r} {m.get('totals')} {k0}")
+    rc, out, err = run("scan", "--sample-pages", "0", "--mergeable", cap)
+    text = " ".join(out.split())
+    check(rc == 0 and f"{kept} page{'s' if kept != 1 else ''} ({10 - kept} more left out: --mergeable)" in text
+          and (("--mergeable left the others out" in text) == (want is not None and want < 10))
+          and (("--mergeable takes it whole" in text) == (want is None)),
+          f"--mergeable's lines, {kept} kept: {out[:800]!r}")
     os.unlink(cap)
 
 # A capture taken with use_zero_pages=1: the cost follows that model (its
