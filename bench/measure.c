@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "../hashes/cpu_features.h"
 #include "estimate.h"
 #include "fence.h"
 #include "interference.h"
 #include "timed_loop.h"
 #include "timer.h"
-#include "../common/grow.h"
 
 volatile uint64_t bench_sink;
 

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "capture_note.h"
 #include "dump.h"
 #include "segment_pager.h"
-#include "../common/grow.h"
 
 #define ELF_PN_XNUM 0xffffu
 #define ELF_PT_LOAD 1u

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "file_input.h"
 #include "../common/grow.h"
+#include "file_input.h"
 
 struct range_list {
 	struct lime_range *v;

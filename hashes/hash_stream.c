@@ -7,8 +7,8 @@
 #include <xxhash.h>
 #include <zlib.h>
 
-#include "crc32c_consts.h"
 #include "../common/grow.h"
+#include "crc32c_consts.h"
 
 /* XXH3 and XXH128 stream through libxxhash's own run-time dispatch where
  * the library has one (x86-64): its plain update is the SSE2 build, which

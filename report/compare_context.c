@@ -11,8 +11,8 @@
 
 #include "../bench/disturb.h"
 #include "../bench/timer.h"
-#include "compare.h"
 #include "../common/grow.h"
+#include "compare.h"
 
 static const char *const fields[] = {
 	"cpu.vendor", "cpu.brand", "cpu.family", "cpu.model", "cpu.ext_family", "cpu.ext_model",

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "escape.h"
 #include "text_wrap.h"
-#include "../common/grow.h"
 
 struct table {
 	unsigned ncols, nrows;

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "../common/grow.h"
 #include "../common/kernel_release.h"
 #include "../common/kernel_timer.h"
 #include "../datasets/capture_note.h"
 #include "../hashes/impls.h"
-#include "../common/grow.h"
 
 /* KSM's sysfs counters that came after KSM itself (2.6.32). */
 static const struct {

@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
 #include "../common/monotonic.h"
 #include "kallsyms.h"
 #include "ksm_watch.h"
-#include "../common/grow.h"
 
 #define RING_PAGES 64u
 #define SAMPLE_HZ 4000u
