@@ -70,10 +70,11 @@ def fast_args(args, ceiling=False, processes=False):
     return args
 
 
-def run(*args, stdin=None, env=None, timeout=600, user=None, ceiling=False, processes=False):
+def run(*args, stdin=None, env=None, timeout=600, user=None, ceiling=False, processes=False, prefix=()):
     """Runs ksmbench with args; returns (exit code, stdout, stderr) as text.
     bench, thread and select run with --no-ceiling unless ceiling=True, and
-    with --processes 1 unless processes=True or the args give it."""
+    with --processes 1 unless processes=True or the args give it. prefix: a
+    command ksmbench runs under (["linux32"]: a 32-bit personality)."""
     args = fast_args(args, ceiling, processes)
     full_env = dict(os.environ)
     full_env.pop("KSMBENCH_DISABLE", None)
@@ -81,7 +82,7 @@ def run(*args, stdin=None, env=None, timeout=600, user=None, ceiling=False, proc
     full_env.pop("KSMBENCH_KERNEL_RELEASE", None)
     if env:
         full_env.update(env)
-    cmd = [BIN, *args]
+    cmd = [*prefix, BIN, *args]
     if user is not None:
         cmd = ["setpriv", "--reuid", str(user), "--regid", str(user), "--clear-groups", *cmd]
     # stdin: bytes through a pipe, or an open file standard input reads itself.

@@ -442,6 +442,14 @@ ksmd_rows = [r for r in json.loads(out).get("results", []) if r["timer"] == "ksm
 check(vo.get("pages_to_scan") == 200000 and vo.get("settings_source") == "options+sysfs"
       and ksmd_rows and all(r["ksmd_pages_to_scan"] == 100000 for r in ksmd_rows),
       f"thread --pages-to-scan 200000: priced so, cycle clamped: {err!r} {vo}")
+# The verdict follows the timers of the release it is of: before 5.0 a sleep
+# of 0 lasted to the next tick (one jiffy of this kernel's HZ).
+rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--kernel-release", "4.19", "--sleep-ms", "0",
+                   "--format", "json")
+v4 = json.loads(out).get("thread", {}).get("verdict", {}) if rc == 0 else {}
+hz = round(1 / time.clock_getres(6))
+check(rc == 0 and abs(v4.get("sleep_taken_ms", -1) - 1000 / hz) < 1e-3 and v4.get("ksm_today_cpu_percent", 100) < 100,
+      f"thread --kernel-release 4.19 --sleep-ms 0: to the next tick ({1000 / hz} ms): {err!r} {v4}")
 check_usage_error(["thread", "--pages-to-scan", "0"], "--pages-to-scan", "thread --pages-to-scan 0")
 check_usage_error(["thread", "--sleep-ms", "4294967296"], "--sleep-ms", "thread --sleep-ms 4294967296")
 check_usage_error(["thread", "--pages-to-scan", "4294967296"], "--pages-to-scan", "thread --pages-to-scan 4294967296")

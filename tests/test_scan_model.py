@@ -9,6 +9,7 @@ import io
 import json
 import math
 import os
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -285,9 +286,20 @@ for hz, extra, want, frm in ((1000, [], 21, "capture"), (100, [], 30, "capture")
 cap = temp_file(capture(uniq[:20], list(range(20)), settings={"pages_to_scan": 3000, "advisor_mode": "scan-time"}))
 for extra, said in (([], True), (["--pages-to-scan", "100"], False)):
     rc, out, err = run("scan", "--sample-pages", "0", *extra, cap)
-    check(rc == 0 and ("the capture's pages_to_scan 3000 was the scan-time advisor's choice" in " ".join(out.split()))
-          == said, f"advisor's pages_to_scan {extra}: {out[:700]!r} {err!r}")
+    text = " ".join(out.split())
+    check(rc == 0 and ("the capture's pages_to_scan 3000 was the scan-time advisor's choice" in text) == said
+          and ("scan-time advisor" in text) == said, f"advisor's pages_to_scan {extra}: {out[:700]!r} {err!r}")
 os.unlink(cap)
+# The advisor off (what captures record by default), or pages_to_scan 0
+# (ksmd idle: the default modelled, said so): no advisor note.
+for settings, idle in (({"pages_to_scan": 3000, "advisor_mode": "none"}, False),
+                       ({"pages_to_scan": 0, "advisor_mode": "scan-time"}, True)):
+    cap = temp_file(capture(uniq[:20], list(range(20)), settings=settings))
+    rc, out, err = run("scan", "--sample-pages", "0", cap)
+    text = " ".join(out.split())
+    check(rc == 0 and "scan-time advisor" not in text and ("pages_to_scan is 0" in text) == idle,
+          f"no advisor note with {settings}: {out[:700]!r} {err!r}")
+    os.unlink(cap)
 # sleep_millisecs 0: ksmd does not sleep from 5.0 (wait_event_*_timeout
 # with 0); before, schedule_timeout(0) slept to the next tick.
 cap = temp_file(capture(uniq[:20], list(range(20))))
@@ -469,7 +481,7 @@ check(rc == 0 and top and not top[0]["located"] and top[0]["where"] == [], f"--t
 # item 36 bytes (32 before smart_scan's age bytes, 6.7); 64 on 64-bit.
 # Given, from the capture's machine, else this machine's (uname: the
 # emulated i686 under qemu-i386).
-for machine, bits in (("i686", 32), ("armv7l", 32), ("x86_64", 64), ("aarch64", 64), ("s390x", 64)):
+for machine, bits in (("i686", 32), ("armv7l", 32), ("x86_64", 64), ("aarch64", 64), ("s390x", 64), ("alpha", 64)):
     d = scan_json(temp_file(capture(B_PAGES, B_WORDS, machine=machine)))
     s, k = d["settings"], d["ksm"]["use_zero_pages_0"]
     check(s["kernel_bits"] == bits and s["kernel_bits_from"] == "capture"
@@ -503,6 +515,25 @@ rc, out, err = run("scan", "--sample-pages", "0", "--format", "csv", "--kernel-b
 rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
 check(rows and rows[0].get("hash") == xxhash_named(32) and rows[0].get("kernel_bits") == "32"
       and list(rows[0])[-1] == "kernel_bits", f"csv with --kernel-bits 32: {rows[:1]} {err!r}")
+# Under a 32-bit personality uname says i686 (as a 32-bit kernel's would):
+# this machine's kernel is then taken as 32-bit, said so in the header; a
+# capture from x86_64 still gives xxh64 (named xxhash where this build is
+# 64-bit).
+if shutil.which("linux32") and os.uname().machine == "x86_64" and not os.environ.get("KSMBENCH_TEST_EMULATED"):
+    rc, out, err = run("scan", "--sample-pages", "0", "--format", "json", temp_file(capture(B_PAGES, B_WORDS, machine=None)),
+                       prefix=["linux32"])
+    s = json.loads(out)["settings"] if rc == 0 else {}
+    check(s.get("kernel_bits") == 32 and s.get("kernel_bits_from") == "this machine" and s.get("ksm_checksum") == xxhash_named(32)
+          and s.get("rmap_item_bytes") == 36, f"linux32, no machine recorded: a 32-bit kernel, this machine's: {err!r} {s}")
+    rc, out, err = run("scan", "--sample-pages", "0", temp_file(capture(B_PAGES, B_WORDS, machine=None)), prefix=["linux32"])
+    check(rc == 0 and "(a 32-bit kernel, from this machine's kernel)" in " ".join(out.split()),
+          f"linux32: the header says where the 32 bits came from: {out[:500]!r} {err!r}")
+    rc, out, err = run("scan", "--sample-pages", "0", "--format", "json", temp_file(capture(B_PAGES, B_WORDS)),
+                       prefix=["linux32"])
+    d = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and d["settings"]["kernel_bits"] == 64 and d["settings"]["ksm_checksum"] == xxhash_named(64)
+          and [h["hash"] for h in d["hashes"]] == [xxhash_named(32)],
+          f"linux32, a capture from x86_64: xxh64 is KSM's, xxh32 examined by default: {err!r} {d.get('settings')}")
 for bad_bits in ("16", "", "64x"):
     check_usage_error(["scan", "--kernel-bits", bad_bits, a], "--kernel-bits", f"--kernel-bits {bad_bits!r}")
 

@@ -332,6 +332,10 @@ void test_common_grow(void)
 	free(one);
 	/* No first size given: it starts at one element. */
 	cap = 0;
+	char *first = kb_grow(NULL, &cap, 1, 1, 0);
+	CHECK(first != NULL && cap == 1);
+	free(first);
+	cap = 0;
 	char *c = kb_grow(NULL, &cap, 3, 1, 0);
 	CHECK(c != NULL && cap == 4);
 	free(c);

@@ -141,6 +141,9 @@ void test_thread_verdict(void)
 	CHECK(buf && strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), 2.00x faster, 0.21% of a CPU.\n"));
 	CHECK(buf && strstr(buf, "\nFastest outside the kernel: xxh3-avx2, 4.00x faster, 0.10% of a CPU.\n"));
 	CHECK(buf && strstr(unwrap(buf), "read from /sys/kernel/mm/ksm), a batch every 24 ms at HZ 250;"));
+	/* Neither given: both settings, then their one source. */
+	CHECK(buf && strstr(unwrap(buf), "Settings: pages_to_scan 100, sleep_millisecs 20 (read from /sys/kernel/mm/ksm), "
+					 "a batch"));
 	CHECK(buf && strstr(buf, "Cannot be trusted: 1 of 4 results unstable: spread over processes."));
 	free(buf);
 	/* Settings read from KSMBENCH_KSM_DIR are said to come from there. */
@@ -182,9 +185,28 @@ void test_thread_verdict(void)
 	buf = verdict_text(&doc);
 	CHECK(buf && strstr(unwrap(buf), "a batch every 0.1 ms at HZ 250"));
 	free(buf);
+	/* KSM off as well: both said, in one parenthesis. */
+	v.ksmd.ksm_off = 1;
+	buf = verdict_text(&doc);
+	CHECK(buf && strstr(unwrap(buf), "(KSM is off, run=0: the shares are what ksmd would spend; sleep_millisecs 0: "
+					 "ksmd never sleeps"));
+	free(buf);
+	v.ksmd.ksm_off = 0;
+	/* JSON's batch_period_ms is the period with the batch's work: 100
+	 * pages of today's 1 us, no sleep: 0.1 ms. */
+	struct record_value period;
+	struct record_row vrow = { &v, NULL, 0 };
+	CHECK(record_get(&thread_verdict_schema, record_find(&thread_verdict_schema, "batch_period_ms"), &vrow,
+			 &period) == 1 && fabs(period.real - 0.1) < 1e-12);
 	v.ksmd.s.zero_sleep_skips = 0; /* before 5.0: to the next tick */
 	buf = verdict_text(&doc);
 	CHECK(buf && strstr(unwrap(buf), "a batch every 4 ms at HZ 250;") && !strstr(buf, "never sleeps"));
+	free(buf);
+	/* A period of 10 ms or more in whole ms: HZ 300, 20 ms is 7 jiffies of
+	 * 3.33 ms (23.3 ms). */
+	v.ksmd.s = (struct ksmd_schedule){ 100, 20, 300, 1, 1 };
+	buf = verdict_text(&doc);
+	CHECK(buf && strstr(unwrap(buf), "a batch every 23 ms at HZ 300;"));
 	free(buf);
 	v.ksmd.s = k.s;
 	v.ksmd.given = 0;
