@@ -68,12 +68,7 @@ static void usage(void)
 	       "  --format FMT          %s (default table;\n"
 	       "                        gha: github-action-benchmark's array)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
-	       "  --export-json FILE    also write the results as JSON to FILE (- is stdout)\n"
-	       "  --export-csv FILE     ... as CSV\n"
-	       "  --export-markdown FILE ... as Markdown\n"
-	       "  -q, --quiet           no progress line and no warnings on stderr\n"
-	       "  --wide                every column and every unstable result's reasons (the\n"
-	       "                        default table fits 100 columns, or COLUMNS on a terminal)\n"
+	       CMD_EXPORT_HELP
 	       "  --no-ceiling          do not measure this CPU's limits first (about 1.2 s): no\n"
 	       "                        ceiling and %% of ceiling in the results\n"
 	       "  --selfcheck           compare the harness with a minimal loop, and rdtsc with\n"

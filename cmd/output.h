@@ -43,6 +43,15 @@ enum { CMD_O_EXPORT_JSON = 900, CMD_O_EXPORT_CSV, CMD_O_EXPORT_MARKDOWN };
 	{ "export-json", required_argument, NULL, CMD_O_EXPORT_JSON },         \
 	{ "export-csv", required_argument, NULL, CMD_O_EXPORT_CSV },           \
 	{ "export-markdown", required_argument, NULL, CMD_O_EXPORT_MARKDOWN }
+/* Their --help lines, and those of -q and --wide, which the same commands
+ * take (bench and thread). */
+#define CMD_EXPORT_HELP                                                                  \
+	"  --export-json FILE    also write the results as JSON to FILE (- is stdout)\n"   \
+	"  --export-csv FILE     ... as CSV\n"                                              \
+	"  --export-markdown FILE ... as Markdown\n"                                        \
+	"  -q, --quiet           no progress line and no warnings on stderr\n"             \
+	"  --wide                every column and every unstable result's reasons (the\n"  \
+	"                        default table fits 100 columns, or COLUMNS on a terminal)\n"
 struct cmd_exports {
 	const char *path[CMD_EXPORTS_MAX]; /* json, csv, markdown; NULL: not asked */
 };
