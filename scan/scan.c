@@ -162,7 +162,7 @@ static void add_stats(struct page_stats *t, const struct page_stats *s)
 static int census_pass(const struct scan_options *o, struct scan_state *st, struct census *c,
 		       struct scan_result *r, struct kb_err *err)
 {
-	uint64_t total_bytes, since_progress = 0;
+	uint64_t total_bytes, since_progress = 0, pages_read = 0;
 	uint64_t t0 = clock_now_ns();
 	struct page pg;
 
@@ -191,9 +191,10 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 				return -1;
 			if (added == 0)
 				sample_page(st, pg.data, o->page_size);
+			pages_read++; /* volatile and left-out pages too, which the census does not count */
 			if (o->on_progress && ++since_progress == PROGRESS_PAGES) {
 				since_progress = 0;
-				o->on_progress(o->progress_ctx, census_counts(c)->pages * o->page_size, total_bytes);
+				o->on_progress(o->progress_ctx, pages_read * o->page_size, total_bytes);
 			}
 		}
 		if (rc < 0)
@@ -341,7 +342,8 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 	if (!o->kernel_release && (ksm_rules_for(d ? d->kernel_release : NULL, "capture", &r->rules, err) ||
 				   option_conflicts(o, &r->rules, err)))
 		return -1;
-	/* The kernel's word size: given, else the capture's machine, else this build's. */
+	/* The kernel's word size: given, else the capture's machine, else this
+	 * machine's kernel's (ksm_rules_for's). */
 	if (o->given & SCAN_GIVEN_KERNEL_BITS)
 		ksm_rules_set_bits(&r->rules, o->kernel_bits, "option");
 	else if (d && ksm_machine_bits(d->machine))
