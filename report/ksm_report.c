@@ -37,13 +37,14 @@ static int schedule_read(const struct report_document *doc, struct ksmd_schedule
 }
 
 /* The sleep as the kernel takes it (a batch's period without its work,
- * ms: 0 for no sleep), and so at most pages_to_scan pages a period; -1
- * where unknown, and for no sleep (no limit then but ksmd's own work). */
+ * ms; 0 for no sleep), -1 where unknown. */
 static double sleep_taken_ms(const struct report_document *doc, struct ksmd_schedule *k)
 {
 	return schedule_read(doc, k) ? -1 : ksmd_batch_period_ns(k, 0) / 1e6;
 }
 
+/* At most pages_to_scan pages a sleep of ms; -1 where either is unknown,
+ * and with no sleep (no limit then but ksmd's own work). */
 static double pages_per_second(const struct ksmd_schedule *k, double ms)
 {
 	return ms > 0 && k->pages_to_scan ? (double)k->pages_to_scan * 1e3 / ms : -1;
