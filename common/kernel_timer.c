@@ -36,7 +36,8 @@ struct ksmd_schedule ksmd_schedule_running(uint64_t pages_to_scan, unsigned slee
 	char buf[128];
 	struct kernel_release r;
 	unsigned hz = kernel_hz_running();
-	struct ksmd_schedule k = { pages_to_scan, sleep_ms, hz ? hz : KERNEL_HZ_DEFAULT, 1, 1 };
+	struct ksmd_schedule k = { .pages_to_scan = pages_to_scan, .sleep_ms = sleep_ms,
+				   .hz = hz ? hz : KERNEL_HZ_DEFAULT }; /* the rules below */
 
 	ksmd_schedule_rules(&k, kernel_release_or_newest(kernel_release_running(buf, sizeof(buf)), &r));
 	return k;

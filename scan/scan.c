@@ -29,7 +29,6 @@ struct scan_state {
 	uint64_t sample_seen, prng;
 	struct ksm_model model;
 	int zeros_seen; /* an earlier dump had zero pages */
-	int mergeable_only; /* --mergeable */
 };
 
 static int scan_fetch(void *ctx, uint64_t locator, void *buf, struct kb_err *err)
@@ -113,21 +112,13 @@ static void note_dump(struct scan_dump *d, const struct page_source *src)
 	d->ksm_use_zero_pages = n->use_zero_pages;
 }
 
-/* One page: with --mergeable one outside the mappings KSM may merge is
- * left out (1); volatile ones are only counted; the others go to the
- * census, and with page words to the kernel model too. */
+/* One page: volatile ones are only counted; the others go to the census,
+ * and with page words to the kernel model too. */
 static int add_page(struct scan_state *st, struct census *c, struct scan_dump *d, unsigned dump,
 		    const struct page *pg, uint64_t loc, struct kb_err *err)
 {
 	uint64_t content;
 
-	int mergeable = d->mergeable_known && (pg->info & KB_PAGE_MERGEABLE);
-
-	d->pages_mergeable += mergeable;
-	if (st->mergeable_only && d->mergeable_known && !mergeable) {
-		d->pages_left_out++;
-		return 1;
-	}
 	if (d->two_snapshots && (pg->info & KB_PAGE_VOLATILE)) {
 		d->pages_volatile++;
 		ksm_model_add_volatile(&st->model, d->page_words ? pg->info : 0);
@@ -186,11 +177,16 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 			uint64_t loc = pg.locator == PAGE_LOCATOR_NONE || pg.locator > LOC_OFFSET_MASK
 					       ? PAGE_LOCATOR_NONE
 					       : (uint64_t)i << LOC_SHIFT | pg.locator;
-			int added = add_page(st, c, d, (unsigned)i, &pg, loc, err);
-			if (added < 0)
-				return -1;
-			if (added == 0)
+			int mergeable = d->mergeable_known && (pg.info & KB_PAGE_MERGEABLE);
+			d->pages_mergeable += mergeable;
+			/* --mergeable: what KSM is not offered is left out of everything. */
+			if (r->mergeable_only && d->mergeable_known && !mergeable) {
+				d->pages_left_out++;
+			} else {
+				if (add_page(st, c, d, (unsigned)i, &pg, loc, err))
+					return -1;
 				sample_page(st, pg.data, o->page_size);
+			}
 			pages_read++; /* volatile and left-out pages too, which the census does not count */
 			if (o->on_progress && ++since_progress == PROGRESS_PAGES) {
 				since_progress = 0;
@@ -408,7 +404,7 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 	st.srcs = calloc(o->npaths, sizeof(*st.srcs));
 	r->dumps = calloc(o->npaths, sizeof(*r->dumps));
 	st.sample_cap = o->sample_pages;
-	st.mergeable_only = r->mergeable_only = o->mergeable_only;
+	r->mergeable_only = o->mergeable_only;
 	if (st.sample_cap > SCAN_SAMPLE_BYTES_MAX / o->page_size)
 		st.sample_cap = SCAN_SAMPLE_BYTES_MAX / o->page_size ? SCAN_SAMPLE_BYTES_MAX / o->page_size : 1;
 	if (st.sample_cap)
