@@ -159,6 +159,7 @@ enum {
 	STABILITY_SPREAD = 2u,        /* their values spread too far */
 	STABILITY_DISTURBED = 4u,     /* too many rounds disturbed */
 	STABILITY_TIMER = 8u,         /* the timer cannot resolve a call */
+	STABILITY_RUN_DISTURBED = 16u, /* too many of the whole run's rounds disturbed */
 };
 
 #define BENCH_ALIASES_MAX 6
@@ -202,6 +203,7 @@ struct bench_result {
 	unsigned nprocesses;
 	unsigned processes_used;          /* processes with an undisturbed round */
 	unsigned rounds_disturbed;
+	unsigned run_rounds, run_rounds_disturbed; /* the whole run's (every result's), for the reason */
 	struct stats_interval over_processes; /* the per-process values (pages a second) and their median's interval */
 	unsigned unstable;                /* STABILITY_* reasons; 0: stable */
 	double core_cycles_per_page, ipc; /* medians over rounds with hardware counters; 0: none */

@@ -16,6 +16,7 @@ struct estimate_rules {
 	unsigned processes_min;      /* fewer processes with an undisturbed value: too few */
 	double spread_percent_max;   /* CV of the per-process values above this: spread */
 	double disturbed_share_max;  /* a larger share of the rounds disturbed: disturbed */
+	double run_disturbed_share_max; /* a larger share of the run's rounds disturbed: run-disturbed */
 	double timer_share_max;      /* rdtsc: the counter's resolution above this share of a call */
 };
 
@@ -23,7 +24,9 @@ extern const struct estimate_rules estimate_default;
 
 /* Classifies every round of results[0..n) against ref, each result's
  * throughput against its own (disturb_reference_for), and estimates each
- * result; -1 if memory runs out. */
+ * result; where more than rules->run_disturbed_share_max of all their
+ * rounds were disturbed, every result is unstable (run-disturbed). -1 if
+ * memory runs out. */
 int estimate_results_against(struct bench_result *results, size_t n, const struct disturb_reference *ref,
 			     const struct disturb_thresholds *t, const struct estimate_rules *rules);
 

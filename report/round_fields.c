@@ -172,12 +172,14 @@ RECORD_GETTER(s_min, record_uint(v, ER(w)->processes_min))
 RECORD_GETTER(s_spread, record_real(v, ER(w)->spread_percent_max))
 RECORD_GETTER(s_disturbed, record_real(v, ER(w)->disturbed_share_max))
 RECORD_GETTER(s_timer, record_real(v, ER(w)->timer_share_max))
+RECORD_GETTER(s_run, record_real(v, ER(w)->run_disturbed_share_max))
 
 static const struct record_field rule_fields[] = {
 	{ .name = "processes_min", .type = RECORD_UINT, .get = s_min },
 	{ .name = "spread_percent_max", .type = RECORD_REAL, .get = s_spread },
 	{ .name = "disturbed_share_max", .type = RECORD_REAL, .get = s_disturbed },
 	{ .name = "timer_share_max", .type = RECORD_REAL, .get = s_timer },
+	{ .name = "run_disturbed_share_max", .type = RECORD_REAL, .get = s_run },
 };
 
 const struct record_schema report_rules_schema = { NULL, RECORD_FIELDS(rule_fields), NULL, 0 };

@@ -21,7 +21,7 @@ const char *report_stable_data(const char *data)
 	return data;
 }
 
-static const char *const codes[STABILITY_KINDS] = { "few-processes", "spread", "disturbed", "timer" };
+static const char *const codes[STABILITY_KINDS] = { "few-processes", "spread", "disturbed", "timer", "run-disturbed" };
 
 const char *report_stability_code(unsigned i)
 {
@@ -80,6 +80,10 @@ void report_stability_reasons(const struct bench_result *r, char *buf, size_t si
 		disturbance_kinds(r, kinds, sizeof(kinds));
 		ADD("%s%u of %u rounds disturbed (%s)", used ? "; " : "", r->rounds_disturbed, r->repeats, kinds);
 	}
+	if (r->unstable & STABILITY_RUN_DISTURBED)
+		ADD("%s%u of the run's %u rounds disturbed (more than %.0f%%: sharing that comes and goes, which a round's "
+		    "edges do not all see)",
+		    used ? "; " : "", r->run_rounds_disturbed, r->run_rounds, 100 * rules->run_disturbed_share_max);
 	if (r->unstable & STABILITY_TIMER)
 		ADD("%stimer too coarse: its step is %.1f%% of a %s", used ? "; " : "", 100 * estimate_timer_share(r),
 		    r->timer == BENCH_TIMER_KSMD ? "timed span" : "call");

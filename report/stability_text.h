@@ -9,10 +9,10 @@
 #include "../bench/bench.h"
 #include "escape.h"
 
-#define STABILITY_KINDS 4
+#define STABILITY_KINDS 5
 
 /* The code of reason bit i (0..STABILITY_KINDS-1): "few-processes",
- * "spread", "disturbed", "timer". */
+ * "spread", "disturbed", "timer", "run-disturbed". */
 const char *report_stability_code(unsigned i);
 
 /* The reasons r is unstable, "; "-separated, into buf ("" when stable). */

@@ -149,8 +149,9 @@ static void row_label(char *buf, size_t size, const struct thread_row *r)
 static void untrusted_why(const struct thread_verdict *v, const struct bench_result *results, size_t n, char *buf,
 			  size_t size)
 {
-	static const char *const kinds[] = { "too few undisturbed processes", "spread over processes",
-					     "disturbed rounds", "timer too coarse" };
+	static const char *const kinds[STABILITY_KINDS] = { "too few undisturbed processes", "spread over processes",
+							    "disturbed rounds", "timer too coarse",
+							    "too many of the run's rounds disturbed" };
 	unsigned seen = 0, outside = 0;
 	size_t used = 0;
 

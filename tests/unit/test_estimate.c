@@ -223,12 +223,15 @@ void test_estimate_verdicts(void)
 	CHECK(estimate_result(&r, &estimate_default) == 0 && r.unstable == STABILITY_FEW_PROCESSES);
 	bench_result_release(&r);
 
-	/* Disturbed rounds are kept but left out: 4 of 15 (27%) leave enough. */
+	/* Disturbed rounds are kept but left out: 4 of 15 (27%) leave enough
+	 * for the result's own rule (the run's is checked below). */
+	struct estimate_rules own_rule = estimate_default;
+	own_rule.run_disturbed_share_max = 1;
 	make_result(&r, 5, 3, ok);
 	for (unsigned i = 0; i < 12; i += 3)
 		r.rounds[i].other_busy_share = 0.9;
 	r.rounds[0].ns_per_page = 1000; /* a disturbed round's figure does not count */
-	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
+	CHECK(estimate_results(&r, 1, &disturb_default, &own_rule) == 0);
 	CHECK(r.rounds_disturbed == 4 && r.rounds[0].disturbed == DISTURB_BUSY && r.repeats == 15);
 	CHECK(r.unstable == 0 && r.ns_per_page.max < 1000 && r.ns_per_page.n == 11);
 	CHECK(r.per_process[0].rounds == 3 && r.per_process[0].disturbed == 1 && r.per_process[0].ns_per_page == 101.5);
@@ -242,7 +245,7 @@ void test_estimate_verdicts(void)
 	for (unsigned i = 0; i < 25; i++)
 		if (i % 5)
 			r.rounds[i].other_busy_share = 0.9;
-	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
+	CHECK(estimate_results(&r, 1, &disturb_default, &own_rule) == 0);
 	CHECK(r.rounds_disturbed == 20 && r.processes_used == 5 && r.unstable == STABILITY_DISTURBED);
 	bench_result_release(&r);
 	/* 15 of 20, three quarters exactly: not more than the rule allows. */
@@ -250,9 +253,29 @@ void test_estimate_verdicts(void)
 	for (unsigned i = 0; i < 20; i++)
 		if (i % 4)
 			r.rounds[i].other_busy_share = 0.9;
-	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
+	CHECK(estimate_results(&r, 1, &disturb_default, &own_rule) == 0);
 	CHECK(r.rounds_disturbed == 15 && r.processes_used == 5 && r.unstable == 0);
 	bench_result_release(&r);
+	/* The run's share: rounds go in turns, so what disturbed a quarter of
+	 * the run's rounds came and went over every result, the clean ones
+	 * too. Three results of 20 rounds, 16 disturbed in one (80%, its own
+	 * rule) and none in the others: 16 of 60 (27%) makes all three
+	 * run-disturbed; with 15 (25% exactly) none is. */
+	struct bench_result run[3];
+	for (unsigned disturbed = 15; disturbed <= 16; disturbed++) {
+		for (unsigned k = 0; k < 3; k++)
+			make_result(&run[k], 5, 4, ok25);
+		for (unsigned i = 0; i < disturbed; i++)
+			run[0].rounds[i].other_busy_share = 0.9;
+		CHECK(estimate_results(run, 3, &disturb_default, &estimate_default) == 0);
+		unsigned run_bit = disturbed == 16 ? STABILITY_RUN_DISTURBED : 0;
+		CHECK(run[0].rounds_disturbed == disturbed &&
+		      run[0].unstable == ((disturbed == 16 ? STABILITY_DISTURBED : 0) | STABILITY_FEW_PROCESSES | run_bit));
+		CHECK(run[1].rounds_disturbed == 0 && run[1].unstable == run_bit && run[2].unstable == run_bit);
+		CHECK(run[1].run_rounds == 60 && run[1].run_rounds_disturbed == disturbed);
+		for (unsigned k = 0; k < 3; k++)
+			bench_result_release(&run[k]);
+	}
 	/* A whole process disturbed: it has no value, and 4 are too few. */
 	make_result(&r, 5, 3, ok);
 	for (unsigned i = 0; i < 3; i++)

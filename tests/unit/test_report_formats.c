@@ -254,6 +254,15 @@ void test_report_formats_shared_core(void)
 	report_stability_reasons(&r, text, sizeof(text));
 	CHECK(strcmp(text, "3 of 4 rounds disturbed (busy 1, shared-core 3; shared-core with this machine's other CPUs "
 			   "idle in 2: shared from outside it (a VM's host))") == 0);
+	/* The run's share as well: its reason follows, with the run's counts. */
+	r.unstable = STABILITY_DISTURBED | STABILITY_RUN_DISTURBED;
+	r.run_rounds = 40;
+	r.run_rounds_disturbed = 11;
+	report_stability_reasons(&r, text, sizeof(text));
+	CHECK(strstr(text, "(a VM's host)); 11 of the run's 40 rounds disturbed (more than 25%: sharing that comes and "
+			   "goes, which a round's edges do not all see)") != NULL);
+	CHECK(strcmp(report_stability_code(4), "run-disturbed") == 0);
+	r.unstable = STABILITY_DISTURBED;
 	/* Off this CPU as well: something here took it, not the host. */
 	rounds[1].disturbed |= DISTURB_OFF_CPU;
 	CHECK(report_shared_from_outside(&r) == 1);
