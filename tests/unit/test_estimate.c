@@ -256,22 +256,26 @@ void test_estimate_verdicts(void)
 	CHECK(estimate_results(&r, 1, &disturb_default, &own_rule) == 0);
 	CHECK(r.rounds_disturbed == 15 && r.processes_used == 5 && r.unstable == 0);
 	bench_result_release(&r);
-	/* The run's share: rounds go in turns, so what disturbed a quarter of
-	 * the run's rounds came and went over every result, the clean ones
-	 * too. Three results of 20 rounds, 16 disturbed in one (80%, its own
-	 * rule) and none in the others: 16 of 60 (27%) makes all three
-	 * run-disturbed; with 15 (25% exactly) none is. */
+	/* The run's share: rounds go in turns, so what disturbed half the
+	 * run's rounds came and went over every result, the clean ones too.
+	 * Three results of 20 rounds, 16 disturbed in the first (80%, its own
+	 * rule), 14 or 15 in the second (70-75%) and none in the third: 31 of
+	 * 60 makes all three run-disturbed; with 30 (half exactly) none is. */
 	struct bench_result run[3];
-	for (unsigned disturbed = 15; disturbed <= 16; disturbed++) {
+	for (unsigned second = 14; second <= 15; second++) {
+		unsigned disturbed = 16 + second;
 		for (unsigned k = 0; k < 3; k++)
 			make_result(&run[k], 5, 4, ok25);
-		for (unsigned i = 0; i < disturbed; i++)
+		for (unsigned i = 0; i < 16; i++)
 			run[0].rounds[i].other_busy_share = 0.9;
+		for (unsigned i = 0; i < second; i++)
+			run[1].rounds[i].other_busy_share = 0.9;
 		CHECK(estimate_results(run, 3, &disturb_default, &estimate_default) == 0);
-		unsigned run_bit = disturbed == 16 ? STABILITY_RUN_DISTURBED : 0;
-		CHECK(run[0].rounds_disturbed == disturbed &&
-		      run[0].unstable == ((disturbed == 16 ? STABILITY_DISTURBED : 0) | STABILITY_FEW_PROCESSES | run_bit));
-		CHECK(run[1].rounds_disturbed == 0 && run[1].unstable == run_bit && run[2].unstable == run_bit);
+		unsigned run_bit = disturbed == 31 ? STABILITY_RUN_DISTURBED : 0;
+		CHECK(run[0].rounds_disturbed == 16 &&
+		      run[0].unstable == (STABILITY_DISTURBED | STABILITY_FEW_PROCESSES | run_bit));
+		CHECK(run[1].rounds_disturbed == second && run[1].unstable == (STABILITY_FEW_PROCESSES | run_bit));
+		CHECK(run[2].rounds_disturbed == 0 && run[2].unstable == run_bit);
 		CHECK(run[1].run_rounds == 60 && run[1].run_rounds_disturbed == disturbed);
 		for (unsigned k = 0; k < 3; k++)
 			bench_result_release(&run[k]);

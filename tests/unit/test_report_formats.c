@@ -257,9 +257,9 @@ void test_report_formats_shared_core(void)
 	/* The run's share as well: its reason follows, with the run's counts. */
 	r.unstable = STABILITY_DISTURBED | STABILITY_RUN_DISTURBED;
 	r.run_rounds = 40;
-	r.run_rounds_disturbed = 11;
+	r.run_rounds_disturbed = 21;
 	report_stability_reasons(&r, text, sizeof(text));
-	CHECK(strstr(text, "(a VM's host)); 11 of the run's 40 rounds disturbed (more than 25%: sharing that comes and "
+	CHECK(strstr(text, "(a VM's host)); 21 of the run's 40 rounds disturbed (more than 50%: sharing that comes and "
 			   "goes, which a round's edges do not all see)") != NULL);
 	CHECK(strcmp(report_stability_code(4), "run-disturbed") == 0);
 	r.unstable = STABILITY_DISTURBED;
