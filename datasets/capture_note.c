@@ -9,29 +9,31 @@
 
 void capture_note_init(struct capture_note *n)
 {
+	struct capture_system *s = &n->system;
+
 	memset(n, 0, sizeof(*n));
-	n->max_page_sharing = n->use_zero_pages = n->pages_to_scan = n->sleep_millisecs = n->smart_scan = n->hz = -1;
+	s->max_page_sharing = s->use_zero_pages = s->pages_to_scan = s->sleep_millisecs = s->smart_scan = s->hz = -1;
 }
 
-static void system_value(struct capture_note *n, const char *key, const char *value)
+static void system_value(struct capture_system *s, const char *key, const char *value)
 {
 	struct { const char *key; long long *to; } nums[] = {
-		{ "ksm.max_page_sharing", &n->max_page_sharing }, { "ksm.use_zero_pages", &n->use_zero_pages },
-		{ "ksm.pages_to_scan", &n->pages_to_scan }, { "ksm.sleep_millisecs", &n->sleep_millisecs },
-		{ "ksm.smart_scan", &n->smart_scan }, { "hz", &n->hz },
+		{ "ksm.max_page_sharing", &s->max_page_sharing }, { "ksm.use_zero_pages", &s->use_zero_pages },
+		{ "ksm.pages_to_scan", &s->pages_to_scan }, { "ksm.sleep_millisecs", &s->sleep_millisecs },
+		{ "ksm.smart_scan", &s->smart_scan }, { "hz", &s->hz },
 	};
 	char *end;
 
 	if (strcmp(key, "kernel_release") == 0) {
-		snprintf(n->kernel_release, sizeof(n->kernel_release), "%s", value);
+		snprintf(s->kernel_release, sizeof(s->kernel_release), "%s", value);
 		return;
 	}
 	if (strcmp(key, "machine") == 0) {
-		snprintf(n->machine, sizeof(n->machine), "%s", value);
+		snprintf(s->machine, sizeof(s->machine), "%s", value);
 		return;
 	}
 	if (strcmp(key, "ksm.advisor_mode") == 0) {
-		n->advisor_scan_time = strcmp(value, "scan-time") == 0;
+		s->advisor_scan_time = strcmp(value, "scan-time") == 0;
 		return;
 	}
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
@@ -59,7 +61,7 @@ int capture_note_system(struct capture_note *n, const unsigned char *desc, size_
 		if (!eq)
 			continue;
 		*eq = '\0';
-		system_value(n, line, eq + 1);
+		system_value(&n->system, line, eq + 1);
 	}
 	return 0;
 }

@@ -37,14 +37,20 @@
 #define KB_PAGE_EXCLUSIVE (1ull << 60) /* mapped by this process only (pagemap bit 56) */
 #define KB_PAGE_MERGEABLE (1ull << 61) /* in a mapping KSM may merge (VmFlags mg) */
 
-/* What a core's notes say; the strings are "" when not recorded. */
-struct capture_note {
-	int has_system, has_pages;
+/* What the system note says; the strings are "" when not recorded. Plain
+ * data (no pointers): scan copies it whole into its dumps. */
+struct capture_system {
 	char kernel_release[128];
 	char machine[64]; /* uname's machine when captured: the kernel's word size (captures of 2026-12-06 on) */
 	long long max_page_sharing, use_zero_pages, pages_to_scan, sleep_millisecs, smart_scan; /* -1: unknown */
 	long long hz; /* the kernel's HZ, -1: unknown (captures before 2026-12-06) */
 	int advisor_scan_time; /* ksm.advisor_mode was scan-time: pages_to_scan was the advisor's */
+};
+
+/* What a core's notes say. */
+struct capture_note {
+	int has_system, has_pages;
+	struct capture_system system;
 	uint32_t flags, page_size;
 	uint64_t pages, zero_page_mapped, interval_ns;
 	uint64_t *entries; /* pages of them, or NULL */

@@ -53,7 +53,7 @@ RECORD_GETTER(d_volatile, DUMP(w)->captured && record_uint(v, DUMP(w)->pages_vol
 RECORD_GETTER(d_zpm, DUMP(w)->captured && record_uint(v, DUMP(w)->zero_page_mapped))
 RECORD_GETTER(d_mergeable, DUMP(w)->mergeable_known && record_uint(v, DUMP(w)->pages_mergeable))
 RECORD_GETTER(d_left_out, record_uint(v, DUMP(w)->pages_left_out))
-RECORD_GETTER(d_release, DUMP(w)->kernel_release[0] && record_str(v, DUMP(w)->kernel_release))
+RECORD_GETTER(d_release, DUMP(w)->system.kernel_release[0] && record_str(v, DUMP(w)->system.kernel_release))
 
 static const struct record_field dump_fields[] = {
 	{ .name = "path", .type = RECORD_STR, .get = d_path },

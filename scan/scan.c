@@ -101,15 +101,7 @@ static void note_dump(struct scan_dump *d, const struct page_source *src)
 	d->mergeable_known = d->page_words && (n->flags & KB_PAGES_MERGEABLE_KNOWN);
 	d->zero_page_mapped = n->zero_page_mapped;
 	d->interval_ns = n->interval_ns;
-	snprintf(d->kernel_release, sizeof(d->kernel_release), "%s", n->kernel_release);
-	snprintf(d->machine, sizeof(d->machine), "%s", n->machine);
-	d->ksm_max_page_sharing = n->max_page_sharing;
-	d->ksm_pages_to_scan = n->pages_to_scan;
-	d->ksm_sleep_ms = n->sleep_millisecs;
-	d->hz = n->hz;
-	d->ksm_advisor_scan_time = n->advisor_scan_time;
-	d->ksm_smart_scan = n->smart_scan;
-	d->ksm_use_zero_pages = n->use_zero_pages;
+	d->system = n->system;
 }
 
 /* One page: volatile ones are only counted; the others go to the census,
@@ -315,42 +307,42 @@ static int option_conflicts(const struct scan_options *o, const struct ksm_rules
 /* The settings and rules modelled: given, else the first capture's. */
 static int model_settings(const struct scan_options *o, struct scan_result *r, struct kb_err *err)
 {
-	const struct scan_dump *d = NULL;
+	const struct capture_system *c = NULL;
 
-	for (size_t i = 0; i < r->ndumps && !d; i++)
-		if (r->dumps[i].captured && r->dumps[i].kernel_release[0])
-			d = &r->dumps[i];
-	if (d && !(o->given & SCAN_GIVEN_MAX_PAGE_SHARING) && d->ksm_max_page_sharing >= 0 &&
-	    d->ksm_max_page_sharing <= UINT32_MAX)
-		r->max_page_sharing = (unsigned)d->ksm_max_page_sharing;
-	if (d && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && d->ksm_pages_to_scan > 0 && d->ksm_pages_to_scan <= UINT32_MAX)
-		r->pages_to_scan = (unsigned)d->ksm_pages_to_scan;
-	r->capture_pages_to_scan_zero = d && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && d->ksm_pages_to_scan == 0;
-	r->capture_pages_to_scan_advised = d && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && d->ksm_pages_to_scan > 0 &&
-					   d->ksm_advisor_scan_time;
-	if (d && !(o->given & SCAN_GIVEN_SLEEP_MS) && d->ksm_sleep_ms >= 0 && d->ksm_sleep_ms <= UINT32_MAX)
-		r->sleep_ms = (unsigned)d->ksm_sleep_ms;
-	if (!(o->given & SCAN_GIVEN_HZ) && d && d->hz >= KERNEL_HZ_MIN && d->hz <= KERNEL_HZ_MAX) {
-		r->hz = (unsigned)d->hz;
+	for (size_t i = 0; i < r->ndumps && !c; i++)
+		if (r->dumps[i].captured && r->dumps[i].system.kernel_release[0])
+			c = &r->dumps[i].system;
+	if (c && !(o->given & SCAN_GIVEN_MAX_PAGE_SHARING) && c->max_page_sharing >= 0 &&
+	    c->max_page_sharing <= UINT32_MAX)
+		r->max_page_sharing = (unsigned)c->max_page_sharing;
+	if (c && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && c->pages_to_scan > 0 && c->pages_to_scan <= UINT32_MAX)
+		r->pages_to_scan = (unsigned)c->pages_to_scan;
+	r->capture_pages_to_scan_zero = c && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && c->pages_to_scan == 0;
+	r->capture_pages_to_scan_advised = c && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && c->pages_to_scan > 0 &&
+					   c->advisor_scan_time;
+	if (c && !(o->given & SCAN_GIVEN_SLEEP_MS) && c->sleep_millisecs >= 0 && c->sleep_millisecs <= UINT32_MAX)
+		r->sleep_ms = (unsigned)c->sleep_millisecs;
+	if (!(o->given & SCAN_GIVEN_HZ) && c && c->hz >= KERNEL_HZ_MIN && c->hz <= KERNEL_HZ_MAX) {
+		r->hz = (unsigned)c->hz;
 		r->hz_from = "capture";
 	}
 	/* A given release's rules were set (and its conflicts said) before the pass. */
-	if (!o->kernel_release && (ksm_rules_for(d ? d->kernel_release : NULL, "capture", &r->rules, err) ||
+	if (!o->kernel_release && (ksm_rules_for(c ? c->kernel_release : NULL, "capture", &r->rules, err) ||
 				   option_conflicts(o, &r->rules, err)))
 		return -1;
 	/* The kernel's word size: given, else the capture's machine, else this
 	 * machine's kernel's (ksm_rules_for's). */
 	if (o->given & SCAN_GIVEN_KERNEL_BITS)
 		ksm_rules_set_bits(&r->rules, o->kernel_bits, "option");
-	else if (d && ksm_machine_bits(d->machine))
-		ksm_rules_set_bits(&r->rules, ksm_machine_bits(d->machine), "capture");
+	else if (c && ksm_machine_bits(c->machine))
+		ksm_rules_set_bits(&r->rules, ksm_machine_bits(c->machine), "capture");
 	if (!r->rules.max_page_sharing)
 		r->max_page_sharing = 0; /* no limit */
 	/* Zero pages merged with the zero page are not visited again. */
-	r->cost_use_zero_pages = r->rules.use_zero_pages && d && d->ksm_use_zero_pages == 1;
+	r->cost_use_zero_pages = r->rules.use_zero_pages && c && c->use_zero_pages == 1;
 	r->smart_scan = !r->rules.smart_scan				? 0
 			: (o->given & SCAN_GIVEN_SMART_SCAN)		? o->smart_scan
-			: d && d->ksm_smart_scan >= 0			? d->ksm_smart_scan != 0
+			: c && c->smart_scan >= 0			? c->smart_scan != 0
 									: 1;
 	return 0;
 }

@@ -11,6 +11,7 @@
 
 #include "../bench/bench.h"
 #include "../common/kernel_timer.h"
+#include "../datasets/capture_note.h"
 #include "../datasets/dump.h"
 #include "census.h"
 #include "ksm_model.h"
@@ -83,11 +84,7 @@ struct scan_dump {
 	uint64_t pages_mergeable;
 	uint64_t pages_left_out; /* --mergeable: the others, left out of everything below */
 	uint64_t pages_volatile, zero_page_mapped, interval_ns;
-	char kernel_release[128];
-	char machine[64]; /* uname's machine when captured ("" when not recorded) */
-	long long ksm_max_page_sharing, ksm_pages_to_scan, ksm_sleep_ms, ksm_smart_scan, ksm_use_zero_pages; /* -1: not recorded */
-	long long hz; /* -1: not recorded */
-	int ksm_advisor_scan_time; /* the scan-time advisor chose ksm_pages_to_scan */
+	struct capture_system system; /* its system note's values: "" and -1 where not recorded */
 };
 
 struct scan_hash {
