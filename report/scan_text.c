@@ -379,9 +379,14 @@ int scan_report_table(FILE *out, const struct report_document *doc)
 		return -1;
 	if (r->ntop && (fputc('\n', out) == EOF || top_table(out, doc)))
 		return -1;
-	if (r->top_requested && !r->ntop &&
+	if (r->top_requested && !r->ntop && !r->pages_left_out &&
 	    report_wrappedf(out, width, "\n", "--top %u: no content has two copies or more (every page unique, "
 			    "and none zero)", r->top_requested))
+		return -1;
+	if (r->top_requested && !r->ntop && r->pages_left_out &&
+	    report_wrappedf(out, width, "\n", "--top %u: no content has two copies or more among the pages "
+			    "counted (each unique, none zero; --mergeable left out %llu)", r->top_requested,
+			    (unsigned long long)r->pages_left_out))
 		return -1;
 	return 0;
 }

@@ -169,10 +169,9 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 			uint64_t loc = pg.locator == PAGE_LOCATOR_NONE || pg.locator > LOC_OFFSET_MASK
 					       ? PAGE_LOCATOR_NONE
 					       : (uint64_t)i << LOC_SHIFT | pg.locator;
-			int mergeable = d->mergeable_known && (pg.info & KB_PAGE_MERGEABLE);
-			d->pages_mergeable += mergeable;
+			d->pages_mergeable += d->mergeable_known && (pg.info & KB_PAGE_MERGEABLE);
 			/* --mergeable: what KSM is not offered is left out of everything. */
-			if (r->mergeable_only && d->mergeable_known && !mergeable) {
+			if (scan_left_out(r->mergeable_only, d, pg.info)) {
 				d->pages_left_out++;
 			} else {
 				if (add_page(st, c, d, (unsigned)i, &pg, loc, err))
@@ -427,7 +426,7 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 	r->counts = *census_counts(c); /* the top's reads counted too */
 	census_free(c);
 	c = NULL;
-	if (o->top && scan_top_locate(o, r->top, r->ntop, top_pages, err))
+	if (o->top && scan_top_locate(o, r->dumps, r->top, r->ntop, top_pages, err))
 		goto out;
 	if (st.sample_len && time_sample(o, &st, r, err))
 		goto out;

@@ -131,11 +131,20 @@ struct scan_top {
 	int located;                /* the second pass covered every dump */
 };
 
+/* Whether a page of dump d is left out of everything: --mergeable
+ * (mergeable_only) and d's words say it lies outside mappings KSM may
+ * merge. The census pass and --top's second pass both ask. */
+static inline int scan_left_out(int mergeable_only, const struct scan_dump *d, uint64_t info)
+{
+	return mergeable_only && d->mergeable_known && !(info & KB_PAGE_MERGEABLE);
+}
+
 /* The second pass of --top (scan_top.c): fills where, nwhere,
  * dumps_with_copies and located of the ntop contents, whose bytes are at
- * pages (ntop * page_size). */
-int scan_top_locate(const struct scan_options *o, struct scan_top *top, size_t ntop, const unsigned char *pages,
-		    struct kb_err *err);
+ * pages (ntop * page_size); dumps[] are the first pass's (which pages it
+ * left out, which it took as volatile). */
+int scan_top_locate(const struct scan_options *o, const struct scan_dump *dumps, struct scan_top *top, size_t ntop,
+		    const unsigned char *pages, struct kb_err *err);
 
 struct scan_result {
 	struct scan_dump *dumps;

@@ -70,7 +70,9 @@ static void match_page(const struct locate *l, uint32_t dump, const struct page 
 		}
 }
 
-static int locate_dump(const struct scan_options *o, const struct locate *l, uint32_t dump, struct kb_err *err)
+/* The pages the census counted: not volatile, not left out. */
+static int locate_dump(const struct scan_options *o, const struct scan_dump *d, const struct locate *l, uint32_t dump,
+		       struct kb_err *err)
 {
 	struct page_source *src = dump_source_open(o->paths[dump], o->page_size, &o->dump, err);
 	struct page pg;
@@ -78,16 +80,15 @@ static int locate_dump(const struct scan_options *o, const struct locate *l, uin
 
 	if (!src)
 		return -1;
-	int two = src->note && src->note->has_pages && (src->note->flags & KB_PAGES_INTERVAL);
 	while ((rc = page_source_next(src, &pg, err)) == 1)
-		if (!(two && (pg.info & KB_PAGE_VOLATILE)))
+		if (!(d->two_snapshots && (pg.info & KB_PAGE_VOLATILE)) && !scan_left_out(o->mergeable_only, d, pg.info))
 			match_page(l, dump, &pg);
 	page_source_close(src);
 	return rc;
 }
 
-int scan_top_locate(const struct scan_options *o, struct scan_top *top, size_t ntop, const unsigned char *pages,
-		    struct kb_err *err)
+int scan_top_locate(const struct scan_options *o, const struct scan_dump *dumps, struct scan_top *top, size_t ntop,
+		    const unsigned char *pages, struct kb_err *err)
 {
 	struct locate l = { .top = top, .pages = pages, .ps = o->page_size, .zero_top = -1 };
 	const struct hash_impl *key = hash_select("xxh3", err);
@@ -113,7 +114,7 @@ int scan_top_locate(const struct scan_options *o, struct scan_top *top, size_t n
 			located = 0;
 			continue;
 		}
-		rc = locate_dump(o, &l, (uint32_t)d, err);
+		rc = locate_dump(o, &dumps[d], &l, (uint32_t)d, err);
 	}
 	for (size_t i = 0; i < ntop; i++)
 		top[i].located = located;

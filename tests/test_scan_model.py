@@ -356,6 +356,26 @@ for flags, words, want in ((7 | KB_PAGES_MERGEABLE_KNOWN, [i | (KB_MERGEABLE if 
           and (("--mergeable takes it whole" in text) == (want is None)),
           f"--mergeable's lines, {kept} kept: {out[:800]!r}")
     os.unlink(cap)
+# --top's second pass leaves out what the census left out: content A on
+# three pages outside mergeable mappings, then two inside; B on two inside.
+# Its first copy counted is the fourth page, and it has two.
+top_a, top_b, top_flags = uniq[0], uniq[1], 7 | KB_PAGES_MERGEABLE_KNOWN
+cap = temp_file(capture([top_a] * 5 + [top_b] * 2, [0, 1, 2] + [i | KB_MERGEABLE for i in range(3, 7)], flags=top_flags))
+tops = []
+for extra in ([], ["--mergeable"]):
+    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", "--top", "5", *extra, cap)
+    tops.append({t["checksum"]: t for t in json.loads(out)["top"]} if rc == 0 else {})
+whole, kept = tops
+sum_a = next((k for k, t in whole.items() if t["count"] == 5), None)
+check(sum_a and len(kept) == 2 and kept[sum_a]["count"] == 2 and kept[sum_a]["where"][0]["count"] == 2
+      and kept[sum_a]["where"][0]["first_address"] == whole[sum_a]["where"][0]["first_address"] + 3 * 4096,
+      f"--mergeable --top: the copies counted and the first address are of the pages kept: {tops}")
+os.unlink(cap)
+cap = temp_file(capture([top_a] * 3, [0, 1, 2], flags=top_flags))
+rc, out, err = run("scan", "--sample-pages", "0", "--top", "5", "--mergeable", cap)
+check(rc == 0 and "among the pages counted (each unique, none zero; --mergeable left out 3)" in " ".join(out.split()),
+      f"--top where --mergeable left every page out: {out!r}")
+os.unlink(cap)
 
 # A capture taken with use_zero_pages=1: the cost follows that model (its
 # zero pages are not visited once merged), and the legend says so; a
