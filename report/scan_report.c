@@ -391,6 +391,7 @@ RECORD_GETTER(v_sleep, record_uint(v, SCAN_UP(w)->sleep_ms))
 RECORD_GETTER(v_hz, record_uint(v, SCAN_UP(w)->hz))
 RECORD_GETTER(v_bits, record_uint(v, SCAN_UP(w)->rules.kernel_bits))
 RECORD_GETTER(v_smart, record_bool(v, SCAN_UP(w)->smart_scan))
+RECORD_GETTER(v_mergeable, record_bool(v, SCAN_UP(w)->mergeable_only))
 RECORD_GETTER(v_cost_zp, record_uint(v, (uint64_t)SCAN_UP(w)->cost_use_zero_pages))
 
 /* A CSV column of the KSM model: the ksm object's own getter, on the
@@ -498,6 +499,10 @@ static const struct record_field csv_fields[] = {
 	  .get = h_steady_full_s },
 	/* The kernel's word size general_profit's rmap items follow. */
 	{ .name = "kernel_bits", .type = RECORD_UINT, .flags = CSV, .get = v_bits },
+	/* --mergeable, and the pages it left out of every count above (pages
+	 * counts them). */
+	{ .name = "mergeable_only", .type = RECORD_BOOL, .flags = CSV, .get = v_mergeable },
+	{ .name = "pages_left_out", .type = RECORD_UINT, .flags = CSV, .get = t_left_out },
 };
 
 const struct record_schema scan_csv_schema = { NULL, RECORD_FIELDS(csv_fields), NULL, 0 };

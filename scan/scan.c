@@ -311,7 +311,8 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 	for (size_t i = 0; i < r->ndumps && !c; i++)
 		if (r->dumps[i].captured && r->dumps[i].system.kernel_release[0])
 			c = &r->dumps[i].system;
-	if (c && !(o->given & SCAN_GIVEN_MAX_PAGE_SHARING) && c->max_page_sharing >= 0 &&
+	/* The kernel refuses a max_page_sharing below 2, and so does the option. */
+	if (c && !(o->given & SCAN_GIVEN_MAX_PAGE_SHARING) && c->max_page_sharing >= 2 &&
 	    c->max_page_sharing <= UINT32_MAX)
 		r->max_page_sharing = (unsigned)c->max_page_sharing;
 	if (c && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && c->pages_to_scan > 0 && c->pages_to_scan <= UINT32_MAX)

@@ -60,6 +60,12 @@ check(s["kernel_release"] == "6.18.0" and s["kernel_rules_from"] == "capture" an
       and s["rmap_item_bytes"] == 64, f"rules of the capture's kernel: {s}")
 check(s["pages_to_scan"] == 1000 and s["sleep_millisecs"] == 5 and s["max_page_sharing"] == 256,
       f"settings from the capture's note: {s}")
+# A max_page_sharing the kernel refuses (below 2) is not taken from a note.
+for bad in (0, 1):
+    odd = temp_file(capture(A_PAGES, A_WORDS, settings={"max_page_sharing": bad}))
+    got = scan_json(odd)
+    check(got and got["settings"]["max_page_sharing"] == 256, f"max_page_sharing {bad} in a note: the default: {got and got['settings']}")
+    os.unlink(odd)
 check(t["pages_volatile"] == 3 and t["pages"] == len(A_PAGES) + len(B_PAGES), f"totals: {t}")
 check(t["within_dump_duplicates"] == 10 and t["across_dump_duplicates"] == 4
       and [d["across_dump_duplicates"] for d in doc["dumps"]] == [0, 4], f"within and across dumps: {t}")
@@ -355,6 +361,10 @@ for flags, words, want in ((7 | KB_PAGES_MERGEABLE_KNOWN, [i | (KB_MERGEABLE if 
           and (("--mergeable left the others out" in text) == (want is not None and want < 10))
           and (("--mergeable takes it whole" in text) == (want is None)),
           f"--mergeable's lines, {kept} kept: {out[:800]!r}")
+    rc, out, err = run("scan", "--format", "csv", "--sample-pages", "0", "--mergeable", cap)
+    row = list(csv.DictReader(io.StringIO(out)))[0] if rc == 0 else {}
+    check(row.get("mergeable_only") == "true" and row.get("pages_left_out") == str(10 - kept) and row.get("pages") == "10",
+          f"--mergeable in csv, {kept} kept: {row}")
     os.unlink(cap)
 # --top's second pass leaves out what the census left out: content A on
 # three pages outside mergeable mappings, then two inside; B on two inside.
@@ -534,7 +544,8 @@ check(rc == 0 and f"checksum {xxhash_named(32)} (a 32-bit kernel, from the captu
 rc, out, err = run("scan", "--sample-pages", "0", "--format", "csv", "--kernel-bits", "32", a)
 rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
 check(rows and rows[0].get("hash") == xxhash_named(32) and rows[0].get("kernel_bits") == "32"
-      and list(rows[0])[-1] == "kernel_bits", f"csv with --kernel-bits 32: {rows[:1]} {err!r}")
+      and list(rows[0])[-3:] == ["kernel_bits", "mergeable_only", "pages_left_out"],
+      f"csv with --kernel-bits 32: {rows[:1]} {err!r}")
 # Under a 32-bit personality uname says i686 (as a 32-bit kernel's would):
 # this machine's kernel is then taken as 32-bit, said so in the header; a
 # capture from x86_64 still gives xxh64 (named xxhash where this build is
