@@ -252,9 +252,10 @@ static int parse(int argc, char **argv, struct scan_cli *s)
 }
 
 /* The hashes to examine, each able to take a page: by default KSM's
- * checksum in the release --kernel-release names, else today's (a
- * capture's release is only known once the scan reads it). A bad release
- * is said now, not after the scan. */
+ * checksum in the release --kernel-release names, else today's, which
+ * scan_run replaces with the first capture's kernel's when it can read
+ * that first (default_checksum). A bad release is said now, not after the
+ * scan. */
 static int select_hashes(struct scan_cli *s)
 {
 	struct ksm_rules rules;
@@ -266,6 +267,7 @@ static int select_hashes(struct scan_cli *s)
 	if (s->o.given & SCAN_GIVEN_KERNEL_BITS)
 		ksm_rules_set_bits(&rules, s->o.kernel_bits, "option");
 	s->o.hashes[0] = rules.checksum;
+	s->o.default_checksum = !s->hashes && !s->o.kernel_release;
 	n = s->hashes ? hash_select_list(s->hashes, s->o.hashes, CENSUS_SUMS_MAX, &err) : 1;
 	if (n < 0)
 		return cli_fail("scan", &err);

@@ -319,9 +319,16 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 			    kb_s(r->ndumps), r->page_size, rules, sharing, r->pages_to_scan, r->sleep_ms,
 			    scan_sleep_taken_ms(r), r->hz, hz_from, smart))
 		return -1;
-	if (!checksum_examined(r) &&
+	if (!checksum_examined(r) && !r->default_checksum &&
 	    report_wrappedf(out, width, "# ", "note: that kernel's KSM checksums pages with %s, which -H left out: "
 			    "the checksum tables below are not KSM's", r->rules.checksum->name))
+		return -1;
+	/* The capture's note came through a pipe, after the default was set. */
+	if (!checksum_examined(r) && r->default_checksum &&
+	    report_wrappedf(out, width, "# ", "note: that kernel's KSM checksums pages with %s, which the default "
+			    "(today's %s) is not: a capture read through a pipe names its kernel only as it is read; "
+			    "the checksum tables below are not KSM's (-H %s examines it)", r->rules.checksum->name,
+			    r->hashes[0].hash->name, r->rules.checksum->name))
 		return -1;
 	if (r->capture_pages_to_scan_advised &&
 	    report_wrappedf(out, width, "# ", "note: the capture's pages_to_scan %u was the scan-time advisor's choice "

@@ -14,6 +14,7 @@
 #include "../common/kernel_timer.h"
 #include "../common/prng.h"
 #include "../datasets/capture_note.h"
+#include "../datasets/file_input.h"
 #include "../datasets/page_set.h"
 
 /* Caller locators: the dump's index above the page's file offset. */
@@ -303,6 +304,50 @@ static int option_conflicts(const struct scan_options *o, const struct ksm_rules
 	return 0;
 }
 
+/* The rules of the kernel of capture c (NULL: none; a release given: those,
+ * already in *rules) with its word size: given, else the capture's machine,
+ * else this machine's kernel's (ksm_rules_for's). */
+static int capture_rules(const struct scan_options *o, const struct capture_system *c, struct ksm_rules *rules,
+			 struct kb_err *err)
+{
+	if (!o->kernel_release && ksm_rules_for(c ? c->kernel_release : NULL, "capture", rules, err))
+		return -1;
+	if (o->given & SCAN_GIVEN_KERNEL_BITS)
+		ksm_rules_set_bits(rules, o->kernel_bits, "option");
+	else if (c && ksm_machine_bits(c->machine))
+		ksm_rules_set_bits(rules, ksm_machine_bits(c->machine), "capture");
+	return 0;
+}
+
+/* Before the pass, the default checksum: that of the first capture whose
+ * note names its kernel, as model_settings will find it, looking only as
+ * far as the dumps can be read twice. */
+static int default_checksum(const struct scan_options *o, const struct hash_impl **h, struct kb_err *err)
+{
+	struct ksm_rules rules;
+
+	for (size_t i = 0; i < o->npaths; i++) {
+		struct stat st;
+		if (strcmp(o->paths[i], "-") == 0 || !file_input_rereadable(o->paths[i], &st))
+			return 0;
+		struct page_source *src = dump_source_open(o->paths[i], o->page_size, &o->dump, err);
+		if (!src)
+			return -1;
+		struct capture_system c;
+		int named = src->note && src->note->system.kernel_release[0];
+		if (named)
+			c = src->note->system;
+		page_source_close(src);
+		if (named) {
+			if (capture_rules(o, &c, &rules, err))
+				return -1;
+			*h = rules.checksum;
+			return 0;
+		}
+	}
+	return 0;
+}
+
 /* The settings and rules modelled: given, else the first capture's. */
 static int model_settings(const struct scan_options *o, struct scan_result *r, struct kb_err *err)
 {
@@ -327,15 +372,8 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 		r->hz_from = "capture";
 	}
 	/* A given release's rules were set (and its conflicts said) before the pass. */
-	if (!o->kernel_release && (ksm_rules_for(c ? c->kernel_release : NULL, "capture", &r->rules, err) ||
-				   option_conflicts(o, &r->rules, err)))
+	if (capture_rules(o, c, &r->rules, err) || (!o->kernel_release && option_conflicts(o, &r->rules, err)))
 		return -1;
-	/* The kernel's word size: given, else the capture's machine, else this
-	 * machine's kernel's (ksm_rules_for's). */
-	if (o->given & SCAN_GIVEN_KERNEL_BITS)
-		ksm_rules_set_bits(&r->rules, o->kernel_bits, "option");
-	else if (c && ksm_machine_bits(c->machine))
-		ksm_rules_set_bits(&r->rules, ksm_machine_bits(c->machine), "capture");
 	if (!r->rules.max_page_sharing)
 		r->max_page_sharing = 0; /* no limit */
 	/* Zero pages merged with the zero page are not visited again. */
@@ -382,13 +420,18 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 	if (!r->hashes)
 		return kb_fail(err, "out of memory");
 	r->nhashes = o->nhashes;
+	for (unsigned i = 0; i < o->nhashes; i++)
+		r->hashes[i].hash = o->hashes[i];
+	if (o->default_checksum && default_checksum(o, &r->hashes[0].hash, err)) {
+		scan_result_free(r);
+		return -1;
+	}
 	for (unsigned i = 0; i < o->nhashes; i++) {
-		if (hash_check_len(o->hashes[i], o->page_size, err)) {
+		if (hash_check_len(r->hashes[i].hash, o->page_size, err)) {
 			scan_result_free(r);
 			return -1;
 		}
-		r->hashes[i].hash = o->hashes[i];
-		cfg.sum_fns[i] = hash_resolve(o->hashes[i])->fn;
+		cfg.sum_fns[i] = hash_resolve(r->hashes[i].hash)->fn;
 	}
 	cfg.nsums = o->nhashes;
 	cfg.expected_pages = expected_pages(o, &total_bytes);
@@ -397,6 +440,7 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 	r->dumps = calloc(o->npaths, sizeof(*r->dumps));
 	st.sample_cap = o->sample_pages;
 	r->mergeable_only = o->mergeable_only;
+	r->default_checksum = o->default_checksum;
 	if (st.sample_cap > SCAN_SAMPLE_BYTES_MAX / o->page_size)
 		st.sample_cap = SCAN_SAMPLE_BYTES_MAX / o->page_size ? SCAN_SAMPLE_BYTES_MAX / o->page_size : 1;
 	if (st.sample_cap)

@@ -42,6 +42,10 @@ struct scan_options {
 	struct dump_options dump;
 	const struct hash_impl *hashes[CENSUS_SUMS_MAX];
 	unsigned nhashes;
+	/* hashes[0] is KSM's checksum by default (no -H, no release given):
+	 * that of the first capture's kernel where its note can be read
+	 * before the pass (not through a pipe), else today's as given. */
+	int default_checksum;
 	unsigned pages_to_scan, sleep_ms, max_page_sharing;
 	unsigned hz;    /* the kernel's HZ (SCAN_GIVEN_HZ): how long ksmd's sleep takes */
 	int smart_scan; /* 0 or 1 (SCAN_GIVEN_SMART_SCAN) */
@@ -167,6 +171,7 @@ struct scan_result {
 	size_t ntop;
 	unsigned top_requested;        /* --top N: N (ntop may be 0: no content has two copies) */
 	int mergeable_only;            /* --mergeable */
+	int default_checksum;          /* no -H: hashes[0] stood for KSM's checksum */
 	uint64_t pages_left_out;       /* of every dump: outside mappings KSM may merge, with --mergeable */
 	size_t sample_pages;           /* pages actually sampled and timed */
 	uint64_t working_set_bytes;
