@@ -161,6 +161,10 @@ static int census_pass(const struct scan_options *o, struct scan_state *st, stru
 		d->path = o->paths[i];
 		d->format = src->format;
 		d->fetchable = page_source_can_fetch(src);
+		/* Pages not at file offsets (gzip, kdump's compressed pages, a
+		 * pipe): the files' sizes no longer bound the bytes read. */
+		if (!d->fetchable)
+			total_bytes = 0;
 		note_dump(d, src);
 		ksm_model_next_dump(&st->model);
 		r->ndumps = i + 1;

@@ -32,7 +32,8 @@
 #define SCAN_GIVEN_KERNEL_BITS 32u
 
 /* Called every few thousand pages: bytes of pages read so far, and the
- * total size of the files (0 if unknown, e.g. a pipe). */
+ * total size of the files (0 if unknown: a pipe, or a dump whose pages are
+ * not at file offsets, as through gzip, which the sizes do not bound). */
 typedef void (*scan_progress_fn)(void *ctx, uint64_t bytes_done, uint64_t bytes_total);
 
 struct scan_options {
