@@ -10,6 +10,7 @@
 #include "../common/size_parse.h"
 #include "../datasets/capture.h"
 #include "../common/plural.h"
+#include "../scan/ksm_sysfs.h"
 #include "cli.h"
 #include "output.h"
 
@@ -199,6 +200,7 @@ static int parse(int argc, char **argv, struct capture_cli *s)
 
 	opterr = 0;
 	optind = 1;
+	s->o.ksm_dir = ksm_sysfs_dir();
 	while ((c = cli_getopt_long(argc, argv, "p:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':

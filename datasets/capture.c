@@ -26,11 +26,11 @@ static void state_free(struct cap_state *c)
 	free(c);
 }
 
-static long ksm_setting(const char *name)
+static long ksm_setting(const char *dir, const char *name)
 {
-	char path[96];
+	char path[4096];
 
-	snprintf(path, sizeof(path), "/sys/kernel/mm/ksm/%s", name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return capture_read_number(path, NULL);
 }
 
@@ -47,8 +47,8 @@ static void choose_interval(struct capture_job *jobs, size_t n, const struct cap
 	if (o->interval_ns)
 		return;
 	iv->automatic = 1;
-	iv->pages_to_scan = ksm_setting("pages_to_scan");
-	iv->sleep_ms = ksm_setting("sleep_millisecs");
+	iv->pages_to_scan = ksm_setting(o->ksm_dir, "pages_to_scan");
+	iv->sleep_ms = ksm_setting(o->ksm_dir, "sleep_millisecs");
 	if (iv->pages_to_scan < 1)
 		iv->pages_to_scan = 100;
 	if (iv->sleep_ms < 0)
@@ -122,6 +122,7 @@ int capture_processes(struct capture_job *jobs, size_t n, const struct capture_o
 		jobs[i].state = c;
 		if (capture_layout_process(c, o->flags, err))
 			goto out;
+		c->system_len = capture_system_text(c->system, sizeof(c->system), o->ksm_dir);
 	}
 	if (o->snapshots == 2 && two_snapshots(jobs, n, o, iv, err))
 		goto out;

@@ -54,6 +54,7 @@ struct capture_options {
 	int flags;           /* CAPTURE_* */
 	int snapshots;       /* 1, or 2: read twice, interval apart, and mark what changed */
 	uint64_t interval_ns; /* 0 with two snapshots: one full KSM scan's time (capture_interval) */
+	const char *ksm_dir;  /* KSM's sysfs directory: the settings recorded and the interval's */
 };
 
 /* The interval used: given, or one full KSM scan of the captured pages at
@@ -93,7 +94,8 @@ void capture_pagemap_close(struct capture_pagemap *pm);
  * or CAPTURE_PRESENT | KB_PAGE_* | PFN; -1 with errno. */
 int capture_pagemap_read(const struct capture_pagemap *pm, uint64_t va, size_t n, uint64_t page_size,
 			 uint64_t *info);
-/* The system note's text (capture_note.h): its length, at most cap - 1. */
-size_t capture_system_text(char *buf, size_t cap);
+/* The system note's text (capture_note.h), KSM's settings read from
+ * ksm_dir: its length, at most cap - 1. */
+size_t capture_system_text(char *buf, size_t cap, const char *ksm_dir);
 
 #endif

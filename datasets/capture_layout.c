@@ -221,7 +221,6 @@ int capture_layout_process(struct cap_state *c, int all, struct kb_err *err)
 	c->stats->segments--;
 	if (layout_maps(c, maps, all, merge_starts, nmerge, err))
 		goto out;
-	c->system_len = capture_system_text(c->system, sizeof(c->system));
 	rc = 0;
 out:
 	fclose(maps);

@@ -41,10 +41,10 @@ static int sysfs_value(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-size_t capture_system_text(char *buf, size_t cap)
+size_t capture_system_text(char *buf, size_t cap, const char *ksm_dir)
 {
 	struct utsname u;
-	char path[128], value[256];
+	char path[4096], value[256];
 	size_t n = 0;
 
 	n += (size_t)snprintf(buf + n, cap - n, "%s\n", KB_NOTE_SYSTEM_TAG);
@@ -58,7 +58,7 @@ size_t capture_system_text(char *buf, size_t cap)
 	if (n < cap && sysfs_value("/sys/kernel/mm/transparent_hugepage/enabled", value, sizeof(value)) == 0)
 		n += (size_t)snprintf(buf + n, cap - n, "thp.enabled=%s\n", value);
 	for (size_t i = 0; i < sizeof(ksm_settings) / sizeof(ksm_settings[0]) && n < cap; i++) {
-		snprintf(path, sizeof(path), "/sys/kernel/mm/ksm/%s", ksm_settings[i]);
+		snprintf(path, sizeof(path), "%s/%s", ksm_dir, ksm_settings[i]);
 		if (sysfs_value(path, value, sizeof(value)) == 0)
 			n += (size_t)snprintf(buf + n, cap - n, "ksm.%s=%s\n", ksm_settings[i], value);
 	}

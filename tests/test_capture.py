@@ -177,6 +177,22 @@ try:
     for f in files:
         if os.path.exists(f):
             os.unlink(f)
+    # KSM's settings come from KSMBENCH_KSM_DIR where set, as for ksm and
+    # thread: recorded in the note, and the automatic interval's.
+    fake = tempfile.mkdtemp(prefix="ksmbench-ksm-fake-")
+    for name, value in (("pages_to_scan", "777"), ("sleep_millisecs", "35"), ("max_page_sharing", "300")):
+        with open(os.path.join(fake, name), "w") as f:
+            f.write(value + "\n")
+    core3 = os.path.join(tmp, "fake.core")
+    rc, out, err = run("capture", "--pid", str(child.pid), "--interval", "auto", "-o", core3,
+                       env={"KSMBENCH_KSM_DIR": fake})
+    check(rc == 0 and "at pages_to_scan 777, sleep_millisecs 35" in " ".join(err.split()), f"the interval from KSMBENCH_KSM_DIR: {err!r}")
+    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", core3)
+    s = json.loads(out)["settings"] if rc == 0 else {}
+    check(s.get("pages_to_scan") == 777 and s.get("sleep_millisecs") == 35 and s.get("max_page_sharing") == 300,
+          f"the settings recorded from KSMBENCH_KSM_DIR: {s}")
+    shutil.rmtree(fake)
+    os.unlink(core3)
     for args, needle in ((["--pid", f"{child.pid},{child.pid}", "-o", pattern], "given twice"),
                          (["--pid", f"{child.pid},1", "-o", core], "%p"),
                          # "%%p" is a literal "%p": both cores would go to one file.
