@@ -111,8 +111,9 @@ static int mapping_wanted(const char *perms, unsigned long inode, const char *na
 }
 
 /* The start addresses of the mappings KSM may merge: VmFlags "mg" in
- * /proc/PID/smaps (madvise(MADV_MERGEABLE), or prctl(PR_SET_MEMORY_MERGE)). */
-static int mergeable_starts(pid_t pid, uint64_t **starts, size_t *n, struct kb_err *err)
+ * /proc/PID/smaps (madvise(MADV_MERGEABLE), or prctl(PR_SET_MEMORY_MERGE)).
+ * *known: smaps had VmFlags lines (3.8 on), so that no "mg" means none. */
+static int mergeable_starts(pid_t pid, uint64_t **starts, size_t *n, int *known, struct kb_err *err)
 {
 	char path[64], line[4096];
 	size_t cap = 0;
@@ -120,6 +121,7 @@ static int mergeable_starts(pid_t pid, uint64_t **starts, size_t *n, struct kb_e
 
 	*starts = NULL;
 	*n = 0;
+	*known = 0;
 	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -130,7 +132,10 @@ static int mergeable_starts(pid_t pid, uint64_t **starts, size_t *n, struct kb_e
 			cur = start;
 			continue;
 		}
-		if (strncmp(line, "VmFlags:", 8) != 0 || !strstr(line, " mg"))
+		if (strncmp(line, "VmFlags:", 8) != 0)
+			continue;
+		*known = 1;
+		if (!strstr(line, " mg"))
 			continue;
 		uint64_t *v = kb_grow(*starts, &cap, *n + 1, sizeof(*v), 16);
 		if (!v) {
@@ -200,10 +205,16 @@ int capture_layout_process(struct cap_state *c, int all, struct kb_err *err)
 		return capture_fail_access(c->pid, errno, "the mappings", err);
 	/* Which mappings KSM may merge, for every capture (the page words say it
 	 * of each page); needed with --mergeable, else known where smaps reads. */
-	if (mergeable_starts(c->pid, &merge_starts, &nmerge, err) == 0)
-		c->stats->mergeable_known = 1;
+	int known = 0;
+	if (mergeable_starts(c->pid, &merge_starts, &nmerge, &known, err) == 0)
+		c->stats->mergeable_known = known;
 	else if (all & CAPTURE_MERGEABLE)
 		goto out;
+	if (!known && (all & CAPTURE_MERGEABLE)) {
+		kb_fail(err, "process %d: /proc/%d/smaps says nothing of which mappings KSM may merge (no VmFlags: "
+			     "a kernel before 3.8), so --mergeable cannot choose them", (int)c->pid, (int)c->pid);
+		goto out;
+	}
 	if (capture_pagemap_open(c->pid, &c->pm)) {
 		capture_fail_access(c->pid, errno, "the page map", err);
 		goto out;
