@@ -267,7 +267,7 @@ static int select_hashes(struct scan_cli *s)
 	if (s->o.given & SCAN_GIVEN_KERNEL_BITS)
 		ksm_rules_set_bits(&rules, s->o.kernel_bits, "option");
 	s->o.hashes[0] = rules.checksum;
-	s->o.default_checksum = !s->hashes && !s->o.kernel_release;
+	s->o.default_checksum = !s->hashes;
 	n = s->hashes ? hash_select_list(s->hashes, s->o.hashes, CENSUS_SUMS_MAX, &err) : 1;
 	if (n < 0)
 		return cli_fail("scan", &err);

@@ -326,8 +326,8 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 	/* The capture's note came through a pipe, after the default was set. */
 	if (!checksum_examined(r) && r->default_checksum &&
 	    report_wrappedf(out, width, "# ", "note: that kernel's KSM checksums pages with %s, which the default "
-			    "(today's %s) is not: a capture read through a pipe names its kernel only as it is read; "
-			    "the checksum tables below are not KSM's (-H %s examines it)", r->rules.checksum->name,
+			    "(%s) is not: a capture read through a pipe names its kernel only as it is read, after "
+			    "the default was chosen; the checksum tables below are not KSM's (-H %s examines it)", r->rules.checksum->name,
 			    r->hashes[0].hash->name, r->rules.checksum->name))
 		return -1;
 	if (r->capture_pages_to_scan_advised &&

@@ -323,9 +323,10 @@ static int capture_rules(const struct scan_options *o, const struct capture_syst
 	return 0;
 }
 
-/* Before the pass, the default checksum: that of the first capture whose
- * note names its kernel, as model_settings will find it, looking only as
- * far as the dumps can be read twice. */
+/* Before the pass, the default checksum: that of the kernel of the first
+ * capture whose note names it (its release unless one is given, its word
+ * size unless given), as model_settings will find it, looking only as far
+ * as the dumps can be read twice. */
 static int default_checksum(const struct scan_options *o, const struct hash_impl **h, struct kb_err *err)
 {
 	struct ksm_rules rules;
@@ -343,7 +344,8 @@ static int default_checksum(const struct scan_options *o, const struct hash_impl
 			c = src->note->system;
 		page_source_close(src);
 		if (named) {
-			if (capture_rules(o, &c, &rules, err))
+			if ((o->kernel_release && ksm_rules_for(o->kernel_release, "option", &rules, err)) ||
+			    capture_rules(o, &c, &rules, err))
 				return -1;
 			*h = rules.checksum;
 			return 0;

@@ -43,9 +43,10 @@ struct scan_options {
 	struct dump_options dump;
 	const struct hash_impl *hashes[CENSUS_SUMS_MAX];
 	unsigned nhashes;
-	/* hashes[0] is KSM's checksum by default (no -H, no release given):
-	 * that of the first capture's kernel where its note can be read
-	 * before the pass (not through a pipe), else today's as given. */
+	/* hashes[0] is KSM's checksum by default (no -H): that of the first
+	 * capture's kernel (its release unless given, its word size unless
+	 * given) where its note can be read before the pass (not through a
+	 * pipe), else the one cmd chose from the options and this machine. */
 	int default_checksum;
 	unsigned pages_to_scan, sleep_ms, max_page_sharing;
 	unsigned hz;    /* the kernel's HZ (SCAN_GIVEN_HZ): how long ksmd's sleep takes */
