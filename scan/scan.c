@@ -326,10 +326,12 @@ static int capture_rules(const struct scan_options *o, const struct capture_syst
 /* Before the pass, the default checksum: that of the kernel of the first
  * capture whose note names it (its release unless one is given, its word
  * size unless given), as model_settings will find it, looking only as far
- * as the dumps can be read twice. */
-static int default_checksum(const struct scan_options *o, const struct hash_impl **h, struct kb_err *err)
+ * as the dumps can be read twice. given: the rules of a given release
+ * (scan_run set them before the pass). */
+static int default_checksum(const struct scan_options *o, const struct ksm_rules *given, const struct hash_impl **h,
+			    struct kb_err *err)
 {
-	struct ksm_rules rules;
+	struct ksm_rules rules = *given;
 
 	for (size_t i = 0; i < o->npaths; i++) {
 		struct stat st;
@@ -344,8 +346,7 @@ static int default_checksum(const struct scan_options *o, const struct hash_impl
 			c = src->note->system;
 		page_source_close(src);
 		if (named) {
-			if ((o->kernel_release && ksm_rules_for(o->kernel_release, "option", &rules, err)) ||
-			    capture_rules(o, &c, &rules, err))
+			if (capture_rules(o, &c, &rules, err))
 				return -1;
 			*h = rules.checksum;
 			return 0;
@@ -428,7 +429,7 @@ int scan_run(const struct scan_options *o, struct scan_result *r, struct kb_err 
 	r->nhashes = o->nhashes;
 	for (unsigned i = 0; i < o->nhashes; i++)
 		r->hashes[i].hash = o->hashes[i];
-	if (o->default_checksum && default_checksum(o, &r->hashes[0].hash, err)) {
+	if (o->default_checksum && default_checksum(o, &r->rules, &r->hashes[0].hash, err)) {
 		scan_result_free(r);
 		return -1;
 	}
