@@ -135,7 +135,7 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 UNIT := $(BUILD)/unit-tests
 
-.PHONY: all deps bench bench-ceiling repro-check run test check san-test tsan-test fuzz fuzz-build cross-test bench-scan clean install uninstall
+.PHONY: all deps bench bench-ceiling repro-check run test check san-build san-test tsan-test fuzz fuzz-build cross-test bench-scan clean install uninstall
 
 all: $(OUT)
 
@@ -174,26 +174,34 @@ bench-ceiling: $(OUT)
 repro-check: $(OUT)
 	scripts/repro-check ./$(OUT)
 
+# make run and make test build on every CPU unless the command line gave -j
+# (a -j given to a sub-make would end the jobserver's sharing).
+PARALLEL = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(PARALLEL) all
 	./$(OUT)
 
-# The whole suite: unit tests, then the CLI tests against the built binary.
+# The whole suite: the unit tests and the CLI tests against the built binary,
+# one per CPU at a time (tests/run.py).
 check: $(OUT) $(UNIT)
-	tests/run.sh $(UNIT) ./$(OUT)
+	tests/run.py $(UNIT) ./$(OUT)
 
 test: deps
 	@scripts/install-deps.sh --test
-	@$(MAKE) --no-print-directory WERROR=-Werror check
+	@$(MAKE) --no-print-directory $(PARALLEL) WERROR=-Werror check
 
 # The suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 # GCC's and clang's "undefined" leaves out float-cast-overflow: named here.
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
-san-test:
-	@$(MAKE) --no-print-directory BUILD=build/san OUT=build/san/ksmbench CFLAGS="$(SAN_FLAGS)" WERROR=-Werror \
-		build/san/ksmbench build/san/unit-tests
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		tests/run.sh build/san/unit-tests build/san/ksmbench
+# The options a sanitized run takes (CI runs parts of the suite with them).
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+san-build:
+	@$(MAKE) --no-print-directory $(PARALLEL) BUILD=build/san OUT=build/san/ksmbench CFLAGS="$(SAN_FLAGS)" \
+		WERROR=-Werror build/san/ksmbench build/san/unit-tests
+
+san-test: san-build
+	$(SAN_ENV) tests/run.py build/san/unit-tests build/san/ksmbench
 
 # The threads under ThreadSanitizer (clang): the unit tests (the read-ahead
 # and segment pager threads) and the CLI tests of the dump readers and scan
@@ -203,7 +211,7 @@ san-test:
 tsan-test:
 	@$(MAKE) --no-print-directory CC=clang BUILD=build/tsan OUT=build/tsan/ksmbench CFLAGS="-O1 -g -fsanitize=thread" \
 		WERROR=-Werror build/tsan/ksmbench build/tsan/unit-tests
-	TSAN_OPTIONS=halt_on_error=1 KSMBENCH_TESTS="dumps scan" tests/run.sh build/tsan/unit-tests build/tsan/ksmbench
+	TSAN_OPTIONS=halt_on_error=1 KSMBENCH_TESTS="unit dumps scan" tests/run.py build/tsan/unit-tests build/tsan/ksmbench
 
 # libFuzzer targets of the dump readers, the LiME range parser and the results reader
 # (tests/fuzz/), built with clang, ASan and UBSan, seeded by tests/dumpgen.py and by

@@ -76,6 +76,6 @@ echo "== $arch: $("$dir/run-ksmbench" --version | head -n 1)"
 # Debian 12's qemu-i386 hangs in fork() (and pthread_create): no measuring processes there.
 nofork=0
 [ "$arch" = i386 ] && nofork=1
-KSMBENCH_TESTS=${KSMBENCH_TESTS-"cli_basics sum dumps dumps_hostile hostile_docs compare scan_model bench fast_hashes ceiling filters"} \
+KSMBENCH_TESTS=${KSMBENCH_TESTS-"unit cli_basics sum dumps dumps_hostile hostile_docs compare scan_model bench fast_hashes ceiling filters"} \
 KSMBENCH_TEST_QUICK=1 KSMBENCH_TEST_EMULATED=1 KSMBENCH_TEST_NO_FORK=$nofork \
-	tests/run.sh "$dir/run-unit-tests" "$dir/run-ksmbench"
+	tests/run.py "$dir/run-unit-tests" "$dir/run-ksmbench"
