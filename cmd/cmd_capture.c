@@ -108,11 +108,10 @@ static void summarize(const struct capture_job *j, const char *path, int only_me
 		(unsigned long long)st->pages_volatile, (unsigned long long)st->bytes, kb_s(st->bytes),
 		strcmp(path, "-") == 0 ? "standard output" : path);
 	if (st->mergeable_known && st->pages_present && st->pages_mergeable < st->pages_present)
-		fprintf(stderr, "capture: %llu of process %d's %llu present page%s %s in mappings KSM may merge "
-			"(MADV_MERGEABLE, or prctl PR_SET_MEMORY_MERGE): KSM merges only those; scan models every "
+		fprintf(stderr, "capture: KSM may merge %llu of process %d's %llu present page%s (anonymous "
+			"pages in mappings with MADV_MERGEABLE or prctl PR_SET_MEMORY_MERGE); scan models every "
 			"page captured as if offered\n", (unsigned long long)st->pages_mergeable, (int)j->pid,
-			(unsigned long long)st->pages_present, kb_s(st->pages_present),
-			st->pages_mergeable == 1 ? "is" : "are");
+			(unsigned long long)st->pages_present, kb_s(st->pages_present));
 	else if (st->mergeable_known && !st->pages_present && st->mappings == 0)
 		fprintf(stderr, "capture: process %d has no mapping to capture%s\n", (int)j->pid,
 			only_mergeable ? " that KSM may merge (none has VmFlags mg: no MADV_MERGEABLE, no prctl "

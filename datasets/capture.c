@@ -37,12 +37,17 @@ static long ksm_setting(const char *dir, const char *name)
 /* One full KSM scan of every captured page: pages / pages_to_scan + 1
  * batches (the call that finds the scan's end ends a batch of its own, as
  * ksm_scan_batches() in scan/ksm_model.h says), each ksmd's period at
- * sleep_millisecs and this kernel's HZ (the checksumming time is left out). */
+ * sleep_millisecs and this kernel's HZ (the checksumming time is left out).
+ * With --mergeable only the pages KSM may merge count, as scan --mergeable
+ * models them; otherwise every page, as scan takes them by default. */
 static void choose_interval(struct capture_job *jobs, size_t n, const struct capture_options *o,
 			    struct capture_interval *iv)
 {
-	for (size_t i = 0; i < n; i++)
-		iv->pages += jobs[i].state->ninfo;
+	for (size_t i = 0; i < n; i++) {
+		const struct capture_stats *st = jobs[i].state->stats;
+		iv->pages += (o->flags & CAPTURE_MERGEABLE) && st->mergeable_known ? st->pages_mergeable
+										 : jobs[i].state->ninfo;
+	}
 	iv->ns = o->interval_ns;
 	if (o->interval_ns)
 		return;

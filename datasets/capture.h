@@ -80,6 +80,7 @@ int capture_processes(struct capture_job *jobs, size_t n, const struct capture_o
 /* Internals shared by the capture's files. */
 #define CAPTURE_PRESENT (1ull << 63)     /* in the page words while laying out */
 #define CAPTURE_ZERO_MAPPED (1ull << 62)
+#define CAPTURE_FILE_PAGE (1ull << 55)   /* page cache (or shared anonymous), never merged */
 
 struct capture_pagemap {
 	int pagemap_fd, kpageflags_fd;

@@ -36,7 +36,7 @@ static int keep_info(struct cap_state *c, uint64_t word, struct kb_err *err)
 	if (!info)
 		return kb_fail(err, "out of memory for the page note of %zu pages", c->ninfo + 1);
 	c->info = info;
-	c->info[c->ninfo++] = word & ~(CAPTURE_PRESENT | CAPTURE_ZERO_MAPPED);
+	c->info[c->ninfo++] = word & ~(CAPTURE_PRESENT | CAPTURE_ZERO_MAPPED | CAPTURE_FILE_PAGE);
 	c->stats->pages_thp += (word & KB_PAGE_THP) != 0;
 	c->stats->pages_ksm += (word & KB_PAGE_KSM) != 0;
 	c->stats->pages_mergeable += (word & KB_PAGE_MERGEABLE) != 0;
@@ -83,10 +83,13 @@ static int layout_mapping(struct cap_state *c, uint64_t start, uint64_t end, uin
 		size_t n = (end - at) / ps < CAPTURE_BATCH_PAGES ? (size_t)((end - at) / ps) : CAPTURE_BATCH_PAGES;
 		if (capture_pagemap_read(&c->pm, at, n, ps, c->words))
 			return capture_fail_access(c->pid, errno, "the page map", err);
-		for (size_t i = 0; i < n; i++)
-			if (add_page(c, at + i * ps, flags,
-				     c->words[i] | (mergeable && (c->words[i] & CAPTURE_PRESENT) ? KB_PAGE_MERGEABLE : 0), err))
+		for (size_t i = 0; i < n; i++) {
+			uint64_t w = c->words[i];
+			if (mergeable && (w & CAPTURE_PRESENT) && !(w & CAPTURE_FILE_PAGE))
+				w |= KB_PAGE_MERGEABLE;
+			if (add_page(c, at + i * ps, flags, w, err))
 				return -1;
+		}
 		at += n * ps;
 	}
 	c->stats->mappings++;

@@ -35,7 +35,7 @@
 #define KB_PAGE_KSM (1ull << 58)       /* already a KSM page */
 #define KB_PAGE_VOLATILE (1ull << 59)  /* content changed between the two snapshots */
 #define KB_PAGE_EXCLUSIVE (1ull << 60) /* mapped by this process only (pagemap bit 56) */
-#define KB_PAGE_MERGEABLE (1ull << 61) /* in a mapping KSM may merge (VmFlags mg) */
+#define KB_PAGE_MERGEABLE (1ull << 61) /* anonymous, in a mapping KSM may merge (VmFlags mg) */
 
 /* What the system note says; the strings are "" when not recorded. Plain
  * data (no pointers): scan copies it whole into its dumps. */

@@ -16,6 +16,7 @@
 
 /* /proc/PID/pagemap bits (Documentation/admin-guide/mm/pagemap.rst). */
 #define PM_PRESENT (1ull << 63)
+#define PM_FILE (1ull << 61) /* file page or shared anonymous (3.5+) */
 #define PM_EXCLUSIVE (1ull << 56)
 #define PM_PFN_MASK ((1ull << 55) - 1)
 /* /proc/kpageflags bits (include/uapi/linux/kernel-page-flags.h). */
@@ -87,7 +88,9 @@ static void read_kflags(const struct capture_pagemap *pm, uint64_t pfn, size_t n
 }
 
 /* The entries' KB_PAGE_* words, CAPTURE_ZERO_MAPPED for a page that maps
- * the zero page, 0 for an absent page. */
+ * the zero page, 0 for an absent page; CAPTURE_FILE_PAGE for a page of the
+ * page cache, which KSM leaves alone even in a mapping it may merge (it
+ * merges anonymous pages: in a private file mapping, those written to). */
 static void classify(const struct capture_pagemap *pm, const uint64_t *raw, const uint64_t *kf, size_t n,
 		     uint64_t *info)
 {
@@ -99,6 +102,8 @@ static void classify(const struct capture_pagemap *pm, const uint64_t *raw, cons
 		uint64_t pfn = pm->pfn_known ? raw[i] & PM_PFN_MASK : 0, w = CAPTURE_PRESENT | pfn;
 		if (raw[i] & PM_EXCLUSIVE)
 			w |= KB_PAGE_EXCLUSIVE;
+		if (raw[i] & PM_FILE)
+			w |= CAPTURE_FILE_PAGE;
 		if (kf) {
 			if (kf[i] >> KPF_ZERO_PAGE & 1) {
 				info[i] = CAPTURE_ZERO_MAPPED;

@@ -353,10 +353,9 @@ static int header(FILE *out, const struct scan_result *r, unsigned width)
 		if (d->pages_mergeable)
 			snprintf(some, sizeof(some), "only %llu", (unsigned long long)d->pages_mergeable);
 		if (d->mergeable_known && d->pages_mergeable < d->stats.pages &&
-		    report_wrappedf(out, width, "# ", "note: %s of dump %zu's %llu pages %s in mappings KSM may "
-				    "merge (MADV_MERGEABLE, or prctl PR_SET_MEMORY_MERGE): KSM merges only those; %s",
+		    report_wrappedf(out, width, "# ", "note: KSM may merge %s of dump %zu's %llu pages (anonymous "
+				    "pages in mappings with MADV_MERGEABLE or prctl PR_SET_MEMORY_MERGE); %s",
 				    some, i + 1, (unsigned long long)d->stats.pages,
-				    d->pages_mergeable == 1 || !d->pages_mergeable ? "is" : "are",
 				    r->mergeable_only ? "--mergeable left the others out"
 						      : "the model takes every page as if offered (--mergeable leaves "
 							"the others out)"))

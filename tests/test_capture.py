@@ -10,6 +10,7 @@ keeps rewriting, marked volatile; several PIDs share one interval. A mapping
 of 700 one-page segments comes back page by page at its addresses."""
 import json
 import os
+import re
 import shutil
 import stat
 import struct
@@ -142,9 +143,9 @@ try:
     # words say so, scan notes it, capture says it, --mergeable captures nothing.
     check(d.get("pages_mergeable") == 0, f"no page in a mergeable mapping: {d.get('pages_mergeable')}")
     rc, out, err = run("scan", "--sample-pages", "0", core)
-    check(rc == 0 and f"note: none of dump 1's {d.get('pages')} pages is in mappings KSM may merge"
+    check(rc == 0 and f"note: KSM may merge none of dump 1's {d.get('pages')} pages (anonymous pages in mappings"
           in " ".join(out.split()), f"scan notes it: {out[:600]!r}")
-    check("pages are in mappings KSM may merge" in err_capture(child.pid, tmp).replace("\n", " "),
+    check("capture: KSM may merge 0 of process" in err_capture(child.pid, tmp).replace("\n", " "),
           "capture says how many pages KSM may merge")
     only = os.path.join(tmp, "only.core")
     rc, out, err = run("capture", "--pid", str(child.pid), "--mergeable", "-o", only)
@@ -270,6 +271,61 @@ if os.path.exists("/proc/2/stat") and open("/proc/2/stat").read().split()[1] == 
     rc, out, err = run("capture", "--pid", "2", "-o", os.path.join(tmp, "kthread.core"))
     check(rc == 2 and "PID 2 has no user memory to read (a kernel thread" in err and len(err.splitlines()) == 1
           and not os.path.exists(os.path.join(tmp, "kthread.core")), f"a kernel thread: {err!r}")
+# KSM merges anonymous pages only: in a private file mapping offered to it
+# (captured with --all), the pages only read are the file's page cache and
+# not mergeable, the pages written are anonymous copies and are.
+FILE_CHILD = r"""
+import mmap, sys
+ps = mmap.PAGESIZE
+f = open(sys.argv[1], "rb")
+m = mmap.mmap(f.fileno(), 4 * ps, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+anon = mmap.mmap(-1, 2 * ps, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+try:
+    m.madvise(mmap.MADV_MERGEABLE)
+    anon.madvise(mmap.MADV_MERGEABLE)
+except OSError:  # a kernel without KSM
+    print("no-ksm", flush=True)
+    sys.exit(0)
+sink = m[0] + m[ps]
+m[2 * ps] = 1
+m[3 * ps] = 2
+anon[0] = 3
+anon[ps] = 4
+print("ready", flush=True)
+sys.stdin.read()
+"""
+backing = os.path.join(tmp, "backing")
+with open(backing, "wb") as f:
+    f.write(os.urandom(4 * PS))
+child = subprocess.Popen([sys.executable, "-c", FILE_CHILD, backing], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+try:
+    if child.stdout.readline().strip() == b"ready":
+        core = os.path.join(tmp, "file.core")
+        rc, out, err = run("capture", "--pid", str(child.pid), "--all", "--mergeable", "-o", core)
+        rc2, out2, _ = run("scan", "--format", "json", "--sample-pages", "0", core)
+        d = json.loads(out2)["dumps"][0] if rc2 == 0 else {}
+        check(rc == 0 and d.get("pages") == 6 and d.get("pages_mergeable") == 4
+              and "KSM may merge 4 of process" in err,
+              f"a private file mapping's page cache is not mergeable, its written pages are: {d} {err!r}")
+        # The automatic interval: a full scan of the pages KSM may merge with
+        # --mergeable, of every page without it (as scan takes them).
+        fake = tempfile.mkdtemp(prefix="ksmbench-ksm-fake-")
+        for name, value in (("pages_to_scan", "1"), ("sleep_millisecs", "20")):
+            with open(os.path.join(fake, name), "w") as f:
+                f.write(value + "\n")
+        for extra in (["--mergeable"], []):
+            rc, out, err = run("capture", "--pid", str(child.pid), "--all", *extra, "--interval", "auto", "-o", core,
+                               env={"KSMBENCH_KSM_DIR": fake})
+            m = re.search(r"one full KSM scan of (\d+) pages at pages_to_scan 1", " ".join(err.split()))
+            check(rc == 0 and m and (int(m.group(1)) == 4) == bool(extra),
+                  f"--interval auto {extra}: a scan of {'the 4 pages KSM may merge' if extra else 'every page'}: {err!r}")
+        shutil.rmtree(fake)
+        os.unlink(core)
+finally:
+    child.stdin.close()
+    child.wait(timeout=30)
+os.unlink(backing)
+
 rc, out, err = run("capture", "--pid", "abc", "-o", "x")
 check(rc == 2 and "bad PID" in err, f"bad PID: {err!r}")
 rc, out, err = run("capture", "--pid", "1")
