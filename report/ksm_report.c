@@ -198,15 +198,23 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 	/* The scan-time advisor (6.8+) rewrites pages_to_scan after each full scan. */
 	int advised = advisor && !advisor->is_number && strcmp(advisor->text, "scan-time") == 0;
 	double ms = sleep_taken_ms(doc, &k), pps = pages_per_second(&k, ms);
+	const char *off_note = off ? " (KSM is off: run=0)" : "";
+	const char *advisor_note = advised ? "; advisor_mode scan-time: pages_to_scan is the advisor's choice now, "
+					     "which it changes after every full scan toward one full scan in "
+					     "advisor_target_scan_time seconds"
+					   : "";
 	if (pps > 0 &&
 	    report_wrappedf(out, width, "\n", "ksmd %s at most %.0f pages/s (pages_to_scan pages a batch, a batch "
 			    "every %.0f ms: sleep_millisecs as the kernel sleeps it at HZ %u), %.1f MiB/s of %u KiB "
 			    "pages%s%s", off ? "would scan" : "scans", pps, ms, k.hz, pps * doc->ksm_page_size / 1048576.0,
-			    doc->ksm_page_size / 1024, off ? " (KSM is off: run=0)" : "",
-			    advised ? "; advisor_mode scan-time: pages_to_scan is the advisor's choice now, which it "
-				      "changes after every full scan toward one full scan in advisor_target_scan_time "
-				      "seconds"
-				    : ""))
+			    doc->ksm_page_size / 1024, off_note, advisor_note))
+		return -1;
+	/* No sleep: the rate is whatever ksmd's own work allows, which this
+	 * command does not measure (scan and thread model it). */
+	if (ms == 0 && k.pages_to_scan &&
+	    report_wrappedf(out, width, "\n", "ksmd %s pages_to_scan pages a batch with no sleep between batches "
+			    "(sleep_millisecs 0): as many pages a second as its own work allows, a whole CPU%s%s",
+			    off ? "would scan" : "scans", off_note, advisor_note))
 		return -1;
 	if (!doc->pid)
 		return 0;

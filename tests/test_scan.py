@@ -7,6 +7,7 @@ import io
 import json
 import subprocess
 import os
+import re
 import sys
 import shutil
 import tempfile
@@ -263,6 +264,20 @@ for mode, said in (("none [scan-time]", True), ("[none] scan-time", False)):
     check(rc == 0 and ("advisor_mode scan-time: pages_to_scan is the advisor's choice now" in " ".join(out.split())) == said,
           f"ksm with advisor_mode {mode!r}: the rate's pages_to_scan {'said to be' if said else 'not'} the advisor's: "
           f"{out[-400:]!r}")
+# With no sleep (5.0+: a sleep of 0 does not sleep) no rate, but a line
+# saying so, the advisor's note with it.
+if tuple(int(x) for x in re.findall(r"\d+", os.uname().release)[:2]) >= (5, 0):
+    for name, value in (("sleep_millisecs", "0"), ("advisor_mode", "none [scan-time]")):
+        with open(os.path.join(fake, name), "w") as f:
+            f.write(value + "\n")
+    rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": fake})
+    text = " ".join(out.split())
+    check(rc == 0 and "ksmd scans pages_to_scan pages a batch with no sleep between batches (sleep_millisecs 0)" in text
+          and "advisor_mode scan-time: pages_to_scan is the advisor's choice now" in text and "pages/s" not in text,
+          f"ksm at sleep 0: no rate, the line and the advisor's note: {out[-500:]!r}")
+    for name, value in (("sleep_millisecs", "20"), ("advisor_mode", "[none] scan-time")):
+        with open(os.path.join(fake, name), "w") as f:
+            f.write(value + "\n")
 with open(os.path.join(fake, "run"), "w") as f:
     f.write("0\n")
 rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": fake})
