@@ -36,7 +36,10 @@ def selected(here):
 
 def run_one(cmd):
     start = time.monotonic()
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except OSError as e:  # a unit-test binary not built: its failure, not the runner's
+        return 127, f"{cmd[0]}: {e.strerror}\n", time.monotonic() - start
     return p.returncode, p.stdout.decode(errors="replace"), time.monotonic() - start
 
 
@@ -51,8 +54,9 @@ def main():
     width = int(os.environ.get("KSMBENCH_TEST_JOBS") or len(os.sched_getaffinity(0)))
     passed = failed = 0
     ok = True
-    with concurrent.futures.ThreadPoolExecutor(max(1, width)) as pool:
-        futures = [pool.submit(run_one, cmd) for _, cmd, _ in jobs]
+    pool = concurrent.futures.ThreadPoolExecutor(max(1, width))
+    futures = [pool.submit(run_one, cmd) for _, cmd, _ in jobs]
+    try:
         for (label, cmd, timed), fut in zip(jobs, futures):
             rc, out, seconds = fut.result()
             print(f"== {label}")
@@ -68,6 +72,13 @@ def main():
             if timed:
                 print(f"({seconds:.0f} s)")
             sys.stdout.flush()
+    except KeyboardInterrupt:
+        # The tests running had the signal too (one process group): start
+        # no more, wait for those to clean up after themselves.
+        pool.shutdown(wait=True, cancel_futures=True)
+        print("interrupted", file=sys.stderr)
+        return 130
+    pool.shutdown()
     print(f"{passed} passed, {failed} failed")
     return 0 if ok and failed == 0 else 1
 
