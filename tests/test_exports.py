@@ -106,7 +106,8 @@ if os.path.exists("/dev/full"):
               f"{args[0]} > /dev/full: rc={q.returncode} {lines}")
 
 # --- select and thread
-rc, out, err = run("select", "--repeat", "1", "--export-json", p("s.json"), "--export-markdown", p("s.md"))
+rc, out, err = run("select", "-H", "jhash2,xxh64,crc32c", "--repeat", "1", "--export-json", p("s.json"),
+                   "--export-markdown", p("s.md"))
 try:
     d = json.load(open(p("s.json")))
     check(rc == 0 and "ksm: choise" in out and len(d["results"]) >= 2, f"select exports: rc={rc}")
