@@ -2,8 +2,11 @@
 is saved first and restored (after run=2 unmerged what the test merged, and
 with KSM left as it was, off) on every way out: the with block's end, an
 exception, interpreter exit (atexit) and SIGINT/SIGTERM/SIGHUP. A lock file
-serialises the tests that drive KSM, as their counters would mix."""
+serialises the tests that drive KSM, as their counters would mix, and keeps
+them apart from the tests that make memory KSM may merge (mergeable_memory):
+the suite runs its scripts side by side (tests/run.py)."""
 import atexit
+import contextlib
 import fcntl
 import os
 import signal
@@ -55,6 +58,27 @@ def mergeable_processes(ours=()):
     return found
 
 
+def open_lock():
+    """The lock file, read-only where it exists (flock needs no more; another
+    user's file in /tmp cannot be opened to write, nor with O_CREAT where
+    fs.protected_regular is set)."""
+    try:
+        return open(LOCK)
+    except FileNotFoundError:
+        return open(LOCK, "a")
+
+
+@contextlib.contextmanager
+def mergeable_memory():
+    """Held (shared) by a test while memory it made KSM may merge lives: a
+    test driving KSM (Guard, exclusive) neither starts beside it, where it
+    would see another process's mergeable memory and skip, nor has such
+    memory appear in its counters while it runs."""
+    with open_lock() as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)
+        yield
+
+
 class Guard:
     def __init__(self):
         self.saved = None
@@ -62,7 +86,7 @@ class Guard:
         self.old_handlers = {}
 
     def __enter__(self):
-        self.lock = open(LOCK, "w")
+        self.lock = open_lock()
         fcntl.flock(self.lock, fcntl.LOCK_EX)
         self.saved = {n: read(n) for n in SETTINGS if os.path.exists(os.path.join(KSM, n))}
         atexit.register(self.restore)

@@ -21,6 +21,7 @@ import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ksm_guard  # noqa: E402
 from clitest import BIN, check, finish, read_fault_maps_zero_page, run  # noqa: E402
 
 PS = os.sysconf("SC_PAGE_SIZE")
@@ -297,33 +298,36 @@ sys.stdin.read()
 backing = os.path.join(tmp, "backing")
 with open(backing, "wb") as f:
     f.write(os.urandom(4 * PS))
-child = subprocess.Popen([sys.executable, "-c", FILE_CHILD, backing], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-try:
-    if child.stdout.readline().strip() == b"ready":
-        core = os.path.join(tmp, "file.core")
-        rc, out, err = run("capture", "--pid", str(child.pid), "--all", "--mergeable", "-o", core)
-        rc2, out2, _ = run("scan", "--format", "json", "--sample-pages", "0", core)
-        d = json.loads(out2)["dumps"][0] if rc2 == 0 else {}
-        check(rc == 0 and d.get("pages") == 6 and d.get("pages_mergeable") == 4
-              and "KSM may merge 4 of process" in err,
-              f"a private file mapping's page cache is not mergeable, its written pages are: {d} {err!r}")
-        # The automatic interval: a full scan of the pages KSM may merge with
-        # --mergeable, of every page without it (as scan takes them).
-        fake = tempfile.mkdtemp(prefix="ksmbench-ksm-fake-")
-        for name, value in (("pages_to_scan", "1"), ("sleep_millisecs", "20")):
-            with open(os.path.join(fake, name), "w") as f:
-                f.write(value + "\n")
-        for extra in (["--mergeable"], []):
-            rc, out, err = run("capture", "--pid", str(child.pid), "--all", *extra, "--interval", "auto", "-o", core,
-                               env={"KSMBENCH_KSM_DIR": fake})
-            m = re.search(r"one full KSM scan of (\d+) pages at pages_to_scan 1", " ".join(err.split()))
-            check(rc == 0 and m and (int(m.group(1)) == 4) == bool(extra),
-                  f"--interval auto {extra}: a scan of {'the 4 pages KSM may merge' if extra else 'every page'}: {err!r}")
-        shutil.rmtree(fake)
-        os.unlink(core)
-finally:
-    child.stdin.close()
-    child.wait(timeout=30)
+# (KSM-driving tests wait while this mergeable memory lives: ksm_guard)
+with ksm_guard.mergeable_memory():
+    child = subprocess.Popen([sys.executable, "-c", FILE_CHILD, backing], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        if child.stdout.readline().strip() == b"ready":
+            core = os.path.join(tmp, "file.core")
+            rc, out, err = run("capture", "--pid", str(child.pid), "--all", "--mergeable", "-o", core)
+            rc2, out2, _ = run("scan", "--format", "json", "--sample-pages", "0", core)
+            d = json.loads(out2)["dumps"][0] if rc2 == 0 else {}
+            check(rc == 0 and d.get("pages") == 6 and d.get("pages_mergeable") == 4
+                  and "KSM may merge 4 of process" in err,
+                  f"a private file mapping's page cache is not mergeable, its written pages are: {d} {err!r}")
+            # The automatic interval: a full scan of the pages KSM may merge with
+            # --mergeable, of every page without it (as scan takes them).
+            fake = tempfile.mkdtemp(prefix="ksmbench-ksm-fake-")
+            for name, value in (("pages_to_scan", "1"), ("sleep_millisecs", "20")):
+                with open(os.path.join(fake, name), "w") as f:
+                    f.write(value + "\n")
+            for extra in (["--mergeable"], []):
+                rc, out, err = run("capture", "--pid", str(child.pid), "--all", *extra, "--interval", "auto",
+                                   "-o", core, env={"KSMBENCH_KSM_DIR": fake})
+                m = re.search(r"one full KSM scan of (\d+) pages at pages_to_scan 1", " ".join(err.split()))
+                check(rc == 0 and m and (int(m.group(1)) == 4) == bool(extra),
+                      f"--interval auto {extra}: a scan of "
+                      f"{'the 4 pages KSM may merge' if extra else 'every page'}: {err!r}")
+            shutil.rmtree(fake)
+            os.unlink(core)
+    finally:
+        child.stdin.close()
+        child.wait(timeout=30)
 os.unlink(backing)
 
 rc, out, err = run("capture", "--pid", "abc", "-o", "x")

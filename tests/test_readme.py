@@ -37,6 +37,7 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+import ksm_guard
 from clitest import BIN, FORKS, MEASURING, check, finish, markdown_anchors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -196,38 +197,40 @@ cases = cases.replace('bench) shift;', 'bench) shift; case " $* " in *cold*|*--k
 with open(os.path.join(bindir, "ksmbench"), "w") as f:
     f.write(WRAPPER % (shlex.quote(BIN), cases, FAST["thread"]))
 os.chmod(os.path.join(bindir, "ksmbench"), 0o755)
-child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True)
-try:
-    check(child.stdout.readline().strip() == "ready", "the $PID child started")
-    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), PID=str(child.pid))
-    env.pop("KSMBENCH_DISABLE", None)
-    env.pop("KSMBENCH_CPU", None)
-    blocks = example_blocks()
-    check(len(blocks) >= 6, f"the README has example blocks: {len(blocks)}")
-    ran = 0
-    for needs, cmds in blocks:
-        reason = skip_reason(needs)
-        if reason:
-            print(f"skipped ({reason}): {cmds}")
-            continue
-        for line in cmds:
-            try:
-                p = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=work, env=env,
-                                   capture_output=True, text=True, timeout=300)
-            except subprocess.TimeoutExpired:
-                check(False, f"{line!r}: still running after 300 s")
+# (KSM-driving tests wait while the child's mergeable memory lives: ksm_guard)
+with ksm_guard.mergeable_memory():
+    child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True)
+    try:
+        check(child.stdout.readline().strip() == "ready", "the $PID child started")
+        env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), PID=str(child.pid))
+        env.pop("KSMBENCH_DISABLE", None)
+        env.pop("KSMBENCH_CPU", None)
+        blocks = example_blocks()
+        check(len(blocks) >= 6, f"the README has example blocks: {len(blocks)}")
+        ran = 0
+        for needs, cmds in blocks:
+            reason = skip_reason(needs)
+            if reason:
+                print(f"skipped ({reason}): {cmds}")
                 continue
-            want = expected_status(line)
-            # `| head` may end the writer early: SIGPIPE (141) there is head's doing
-            ok = p.returncode in want or (p.returncode == 141 and "| head" in line)
-            check(ok, f"{line!r}: exit {p.returncode}, expected {sorted(want)}: {p.stderr[-400:]!r}")
-            if ok:
-                check_output(line, p.stdout, work)
-            ran += 1
-    check(ran > 0, "some examples ran")
-    print(f"{ran} example lines run")
-finally:
-    child.kill()
-    child.wait()
+            for line in cmds:
+                try:
+                    p = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=work, env=env,
+                                       capture_output=True, text=True, timeout=300)
+                except subprocess.TimeoutExpired:
+                    check(False, f"{line!r}: still running after 300 s")
+                    continue
+                want = expected_status(line)
+                # `| head` may end the writer early: SIGPIPE (141) there is head's doing
+                ok = p.returncode in want or (p.returncode == 141 and "| head" in line)
+                check(ok, f"{line!r}: exit {p.returncode}, expected {sorted(want)}: {p.stderr[-400:]!r}")
+                if ok:
+                    check_output(line, p.stdout, work)
+                ran += 1
+        check(ran > 0, "some examples ran")
+        print(f"{ran} example lines run")
+    finally:
+        child.kill()
+        child.wait()
     shutil.rmtree(work)
 finish("readme")
