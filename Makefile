@@ -194,14 +194,13 @@ test: deps
 # The suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 # GCC's and clang's "undefined" leaves out float-cast-overflow: named here.
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
-# The options a sanitized run takes (CI runs parts of the suite with them).
-SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 san-build:
 	@$(MAKE) --no-print-directory $(PARALLEL) BUILD=build/san OUT=build/san/ksmbench CFLAGS="$(SAN_FLAGS)" \
 		WERROR=-Werror build/san/ksmbench build/san/unit-tests
 
 san-test: san-build
-	$(SAN_ENV) tests/run.py build/san/unit-tests build/san/ksmbench
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/run.py build/san/unit-tests build/san/ksmbench
 
 # The threads under ThreadSanitizer (clang): the unit tests (the read-ahead
 # and segment pager threads) and the CLI tests of the dump readers and scan

@@ -48,16 +48,16 @@ def main():
         sys.exit("usage: tests/run.py UNIT_TEST_BINARY KSMBENCH_BINARY")
     unit, binary = sys.argv[1], sys.argv[2]
     here = os.path.dirname(os.path.abspath(__file__))
-    jobs = [("unit tests", [unit], False) if n == "unit" else
-            (f"test_{n}.py", [sys.executable, os.path.join(here, f"test_{n}.py"), binary], True)
+    jobs = [("unit tests", [unit]) if n == "unit" else
+            (f"test_{n}.py", [sys.executable, os.path.join(here, f"test_{n}.py"), binary])
             for n in selected(here)]
     width = int(os.environ.get("KSMBENCH_TEST_JOBS") or len(os.sched_getaffinity(0)))
     passed = failed = 0
     ok = True
     pool = concurrent.futures.ThreadPoolExecutor(max(1, width))
-    futures = [pool.submit(run_one, cmd) for _, cmd, _ in jobs]
+    futures = [pool.submit(run_one, cmd) for _, cmd in jobs]
     try:
-        for (label, cmd, timed), fut in zip(jobs, futures):
+        for (label, _), fut in zip(jobs, futures):
             rc, out, seconds = fut.result()
             print(f"== {label}")
             print(out, end="" if out.endswith("\n") or not out else "\n")
@@ -66,11 +66,10 @@ def main():
                 passed += int(found[-1][0])
                 failed += int(found[-1][1])
             else:
-                print(f"no summary from {cmd[-2] if timed else cmd[0]}: counted as one failure")
+                print(f"no summary from the {label}: counted as one failure")
                 failed += 1
             ok = ok and rc == 0
-            if timed:
-                print(f"({seconds:.0f} s)")
+            print(f"({seconds:.0f} s)")
             sys.stdout.flush()
     except KeyboardInterrupt:
         # The tests running had the signal too (one process group): start
