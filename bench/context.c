@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "disturb.h"
 #include "interference.h"
+#include "pin.h"
 #include "run.h"
 #include "stop.h"
 
@@ -137,6 +138,26 @@ void bench_context_note_stop(struct bench_context *ctx, unsigned planned, unsign
 	ctx->interrupted_by = bench_stop_requested();
 }
 
+/* Says when the allowed CPUs were not alike at the choice: the run then
+ * measured on a fast one, and figures from another run may come from a
+ * slower one. */
+static void warn_cpu_choice(struct bench_context *ctx)
+{
+	const struct pin_probe *slowest = NULL, *pinned = NULL;
+
+	for (unsigned i = 0; i < ctx->ncpu_probes; i++) {
+		const struct pin_probe *p = &ctx->cpu_probes[i];
+		if (!slowest || p->adds_per_ns < slowest->adds_per_ns)
+			slowest = p;
+		if (p->cpu == ctx->pinned_cpu)
+			pinned = p;
+	}
+	if (slowest && pinned && slowest->adds_per_ns < (1 - PIN_EQUAL_SHARE) * pinned->adds_per_ns)
+		bench_context_warn(ctx, "CPU %d ran %.0f%% slower than CPU %d when the run started (a busy SMT sibling, "
+				   "or a slower kind of core): CPU %d is measured", slowest->cpu,
+				   100 * (1 - slowest->adds_per_ns / pinned->adds_per_ns), pinned->cpu, pinned->cpu);
+}
+
 void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char *pin_rule,
 			  const struct hash_impl *const *hashes, unsigned n, enum context_counter counter)
 {
@@ -156,6 +177,7 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 		snprintf(ctx->kernel_release, sizeof(ctx->kernel_release), "%s", u.release);
 	ctx->pinned_cpu = pinned_cpu;
 	ctx->pin_rule = pin_rule;
+	ctx->cpu_probes = pin_probes(&ctx->ncpu_probes);
 	read_governor(pinned_cpu, ctx->governor, sizeof(ctx->governor));
 	cpu_quota_find("/proc/self/cgroup", "/sys/fs/cgroup", &ctx->quota);
 	cpu_describe(&ctx->cpu);
@@ -187,6 +209,7 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 				   "stopped for part of every %.0f ms, and rounds it falls in are marked disturbed (off CPU)",
 				   ctx->quota.cpus, ctx->quota.file, ctx->quota.quota_us, ctx->quota.period_us,
 				   (double)ctx->quota.period_us / 1000);
+	warn_cpu_choice(ctx);
 	if (!ctx->optimized)
 		bench_context_warn(ctx, "ksmbench was built without optimization: figures are not representative");
 	if (ctx->sanitized)

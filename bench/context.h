@@ -30,6 +30,8 @@ struct bench_context {
 	char governor[64];         /* "" when the kernel exposes no cpufreq */
 	int pinned_cpu;
 	const char *pin_rule;      /* how it was chosen (bench/pin.h) */
+	const struct pin_probe *cpu_probes; /* what the default choice read (pin_probes()), none if asked */
+	unsigned ncpu_probes;
 	struct cpu_quota quota;    /* the cgroup's CPU limit, cpus 0 when none */
 	struct cpu_description cpu;
 	char features_used[CONTEXT_FEATURES_MAX][24]; /* CPU features the measured implementations need */

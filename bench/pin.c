@@ -4,9 +4,78 @@
 #include <errno.h>
 #include <sched.h>
 
+#include "clock_chain.h"
+#include "stats.h"
+#include "../common/monotonic.h"
+
 /* The mask pin_choose last saw (before pinning: it is called first). */
 static cpu_set_t allowed;
 static int allowed_known;
+
+static struct pin_probe probes[CPU_SETSIZE];
+static unsigned nprobes;
+
+/* A core that was idle may still be raising its clock, while the one this
+ * process ran on is up already: each is kept busy for PIN_WARM_NS before
+ * it is read, PIN_READINGS times (~2 us each), the median kept. */
+#define PIN_WARM_NS 1000000u
+#define PIN_READINGS 15
+
+static double probe_here(void)
+{
+	double r[PIN_READINGS];
+	uint64_t end = clock_now_ns() + PIN_WARM_NS;
+
+	while (clock_now_ns() < end)
+		(void)clock_chain_throughput();
+	for (unsigned i = 0; i < PIN_READINGS; i++)
+		r[i] = clock_chain_throughput();
+	stats_sort(r, PIN_READINGS);
+	return r[PIN_READINGS / 2];
+}
+
+unsigned pin_pick(const struct pin_probe *p, unsigned n)
+{
+	double best = 0;
+	unsigned pick = n ? n - 1 : 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (p[i].adds_per_ns > best)
+			best = p[i].adds_per_ns;
+	if (best > 0)
+		while (p[pick].adds_per_ns < (1 - PIN_EQUAL_SHARE) * best)
+			pick--;
+	return pick;
+}
+
+const struct pin_probe *pin_probes(unsigned *n)
+{
+	*n = nprobes;
+	return probes;
+}
+
+/* Times every allowed CPU in turn, then gives the process its mask back. */
+static int choose_fastest(void)
+{
+	nprobes = 0;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &allowed))
+			probes[nprobes++] = (struct pin_probe){ .cpu = cpu };
+	if (nprobes == 1) {
+		nprobes = 0;
+		return probes[0].cpu;
+	}
+	for (unsigned i = 0; i < nprobes; i++) {
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(probes[i].cpu, &one);
+		/* A CPU taken away meanwhile (a cpuset changed) keeps 0. */
+		if (sched_setaffinity(0, sizeof(one), &one) == 0)
+			probes[i].adds_per_ns = probe_here();
+	}
+	sched_setaffinity(0, sizeof(allowed), &allowed);
+	return probes[pin_pick(probes, nprobes)].cpu;
+}
 
 int pin_choose(int requested, const char **rule, struct kb_err *err)
 {
@@ -15,18 +84,17 @@ int pin_choose(int requested, const char **rule, struct kb_err *err)
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
 		return kb_fail_errno(err, errno, "cannot read this process's CPU affinity");
 	allowed_known = 1;
+	nprobes = 0;
 	if (requested >= 0) {
 		if (!CPU_ISSET(requested, &allowed))
 			return kb_fail(err, "CPU %d is not available to this process", requested);
 		*rule = PIN_RULE_ASKED;
 		return requested;
 	}
-	for (int cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
-		if (CPU_ISSET(cpu, &allowed)) {
-			*rule = PIN_RULE_DEFAULT;
-			return cpu;
-		}
-	return kb_fail(err, "this process may run on no CPU");
+	if (CPU_COUNT(&allowed) == 0)
+		return kb_fail(err, "this process may run on no CPU");
+	*rule = PIN_RULE_DEFAULT;
+	return choose_fastest();
 }
 
 int pin_to_cpu(int cpu, struct kb_err *err)

@@ -5,17 +5,42 @@
 #include "../common/err.h"
 
 /* How the CPU was chosen, for the report: asked for, or the default rule
- * (the highest-numbered CPU in the affinity mask). */
+ * (the fastest CPU of the affinity mask, by pin_pick). */
 #define PIN_RULE_ASKED "--cpu"
-#define PIN_RULE_DEFAULT "highest allowed"
+#define PIN_RULE_DEFAULT "fastest allowed"
+
+/* CPUs whose core throughput is within this share of the fastest count as
+ * equal: the two free vCPUs of the Zen 5 VM read 2-4% apart, one whose
+ * host SMT sibling was busy 15-35% lower, and an efficiency core runs at
+ * about half a performance core's rate. */
+#define PIN_EQUAL_SHARE 0.10
+
+/* One allowed CPU's core throughput (clock_chain_throughput(), additions
+ * per ns; 0 if it could not be read) when the default choice was made. */
+struct pin_probe {
+	int cpu;
+	double adds_per_ns;
+};
 
 /* The CPU to pin to: requested (>= 0) if this process may run there, else
- * (-1) the highest-numbered CPU in its affinity mask. That choice is the
- * same on every run with the same mask (the CPU a process happens to start
- * on is not), and it keeps away from CPU 0, where Linux delivers most device
- * interrupts and housekeeping work by default. Returns the CPU, or -1 with
- * err. *rule says which rule chose it. */
+ * (-1) the one pin_pick finds fastest among those in its affinity mask,
+ * each timed in turn (about 1 ms a CPU; one allowed CPU is not timed).
+ * The affinity is as before on return. Returns the CPU, or -1 with err.
+ * *rule says which rule chose it. */
 int pin_choose(int requested, const char **rule, struct kb_err *err);
+
+/* Of n probes in increasing CPU order, the index of the highest-numbered
+ * CPU within PIN_EQUAL_SHARE of the fastest: where the cores are alike,
+ * the same CPU on every run (the CPU a process happens to start on is
+ * not), and away from CPU 0, where Linux delivers most device interrupts
+ * and housekeeping work by default; where they are not (a hybrid CPU's
+ * efficiency cores, big.LITTLE, a busy SMT sibling, in a VM another
+ * tenant's), a fast one. With no reading at all, the highest. */
+unsigned pin_pick(const struct pin_probe *p, unsigned n);
+
+/* The probes of the last default choice (none after an asked one or with
+ * one CPU allowed), for the report. */
+const struct pin_probe *pin_probes(unsigned *n);
 
 /* Restricts the process to cpu; an error if it does not exist or is not allowed. */
 int pin_to_cpu(int cpu, struct kb_err *err);

@@ -64,7 +64,7 @@ static void usage(void)
 	       "  --warmup TIME         untimed calls before each round (default a quarter of the window)\n"
 	       "  --hz N                jiffies: the emulated CONFIG_HZ (default 250)\n"
 	       "  --align-tick          jiffies: start on a tick edge (the patch did not)\n"
-	       "  --cpu N               pin to CPU N (default: the highest-numbered CPU allowed)\n"
+	       "  --cpu N               pin to CPU N (default: the fastest allowed)\n"
 	       "  --format FMT          %s (default table;\n"
 	       "                        gha: github-action-benchmark's array)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"

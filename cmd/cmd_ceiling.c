@@ -30,7 +30,7 @@ static void usage(void)
 	       "  -o, --output FILE   write the report to FILE (atomically)\n"
 	       "  --page-size N       bytes per call for the ceilings (default 4K)\n"
 	       "  --repeat N          rounds on an unshared core at least (default 7, 1..31)\n"
-	       "  --cpu N             pin to CPU N (default: the highest-numbered CPU allowed)\n",
+	       "  --cpu N             pin to CPU N (default: the fastest allowed)\n",
 	       run_cli_formats(REPORT_CEILING), run_cli_format_list(REPORT_CEILING));
 }
 

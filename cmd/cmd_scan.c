@@ -56,7 +56,7 @@ static void usage(void)
 	       "  --repeat N             timing rounds per hash (default 3)\n"
 	       "  --window TIME          length of a timing round (default 50ms)\n"
 	       "  --seed N               sample and visiting order seed (default 1)\n"
-	       "  --cpu N                pin the timing to CPU N (default: the highest-numbered allowed)\n"
+	       "  --cpu N                pin the timing to CPU N (default: the fastest allowed)\n"
 	       "  --format FMT           %s (default table)\n"
 	       "  -o, --output FILE      write the report to FILE (atomically)\n"
 	       "  --wide                 the table unabridged: whole paths, one hash table, long\n"

@@ -31,7 +31,7 @@ static void usage(void)
 	       "  --seed N          seed of the rounds' order (default 1)\n"
 	       "  --hz N            emulated CONFIG_HZ (default 250)\n"
 	       "  --align-tick      start each window on a tick edge (the patch did not)\n"
-	       "  --cpu N           pin to CPU N (default: the highest-numbered CPU allowed)\n"
+	       "  --cpu N           pin to CPU N (default: the fastest allowed)\n"
 	       "  --format FMT      %s (default kernel)\n"
 	       "  -o, --output FILE write the report to FILE (atomically)\n"
 	       "  --export-json FILE, --export-markdown FILE\n"

@@ -65,7 +65,7 @@ static void usage(void)
 	       "  --kernel-release R    the kernel rows and verdict of release R: KSM's checksum\n"
 	       "                        then, the kernel's crc32c then on this CPU, the rows it\n"
 	       "                        lacks marked (default: the running kernel's)\n"
-	       "  --cpu N               pin to CPU N (default: the highest-numbered CPU allowed)\n"
+	       "  --cpu N               pin to CPU N (default: the fastest allowed)\n"
 	       "  --format FMT          %s (default table)\n"
 	       "  -o, --output FILE     write the report to FILE (atomically)\n"
 	       CMD_EXPORT_HELP

@@ -9,6 +9,7 @@
 
 #include "../bench/disturb.h"
 #include "../bench/estimate.h"
+#include "../bench/pin.h"
 #include "../common/versions.h"
 #include "kinds.h"
 #include "report.h"
@@ -359,6 +360,19 @@ RECORD_GETTER(c_granularity, record_uint(v, CTX(w)->clock_granularity_ns))
 RECORD_GETTER(c_kernel, record_str(v, CTX(w)->kernel_release))
 RECORD_GETTER(c_governor, record_str(v, CTX(w)->governor))
 RECORD_GETTER(c_pinned, record_int(v, CTX(w)->pinned_cpu))
+static size_t n_cpu_probes(const struct record_row *w)
+{
+	return CTX(w)->ncpu_probes;
+}
+static int c_cpu_probe(const struct record_row *w, struct record_value *v)
+{
+	const struct pin_probe *p = &CTX(w)->cpu_probes[w->index];
+
+	snprintf(v->buf, sizeof(v->buf), "%d", p->cpu);
+	v->key = v->buf;
+	v->type = RECORD_REAL;
+	return record_real(v, p->adds_per_ns);
+}
 RECORD_GETTER(c_quota, CTX(w)->quota.cpus > 0 && record_real(v, CTX(w)->quota.cpus))
 RECORD_GETTER(c_pin_rule, record_str(v, CTX(w)->pin_rule))
 RECORD_GETTER(c_ceiling, record_item(v, CTX(w)->ceiling))
@@ -438,6 +452,8 @@ static const struct record_field context_fields[] = {
 	{ .name = "governor", .type = RECORD_STR, .get = c_governor },
 	{ .name = "pinned_cpu", .type = RECORD_INT, .get = c_pinned },
 	{ .name = "pinned_cpu_rule", .type = RECORD_STR, .get = c_pin_rule },
+	{ .name = "cpu_choice_adds_per_ns", .type = RECORD_MAP, .format = "%.2f", .get = c_cpu_probe,
+	  .count = n_cpu_probes },
 	{ .name = "cpu_quota_cpus", .type = RECORD_REAL, .format = "%.4g", .get = c_quota },
 	{ .name = "ceiling", .type = RECORD_OBJECT, .get = c_ceiling, .sub = &ceiling_figures_schema },
 	{ .name = "processes", .type = RECORD_UINT, .get = c_processes },

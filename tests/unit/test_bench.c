@@ -361,31 +361,67 @@ void test_bench_cache_flush(void)
 	CHECK(bench_timer_flushes(&cfg) == 0);
 }
 
-/* The default CPU is the same on every call: the highest one allowed. */
+/* The default CPU: the highest-numbered of the fastest allowed, each
+ * allowed CPU timed, and the process's affinity as before. */
 void test_bench_pin(void)
 {
 	const char *rule = NULL;
 	struct kb_err err;
-	cpu_set_t allowed;
-	int highest = -1;
+	cpu_set_t allowed, after;
+	int highest = -1, nallowed = 0;
+	unsigned n;
 
 	CHECK(sched_getaffinity(0, sizeof(allowed), &allowed) == 0);
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, &allowed))
-			highest = cpu;
-	CHECK(pin_choose(-1, &rule, &err) == highest && strcmp(rule, PIN_RULE_DEFAULT) == 0);
-	CHECK(pin_choose(-1, &rule, &err) == highest);
+			highest = cpu, nallowed++;
+	int chosen = pin_choose(-1, &rule, &err);
+	CHECK(chosen >= 0 && CPU_ISSET(chosen, &allowed) && strcmp(rule, PIN_RULE_DEFAULT) == 0);
+	CHECK(sched_getaffinity(0, sizeof(after), &after) == 0 && CPU_EQUAL(&after, &allowed));
+	const struct pin_probe *p = pin_probes(&n);
+	CHECK(n == (nallowed > 1 ? (unsigned)nallowed : 0));
+	for (unsigned i = 0; i < n; i++)
+		CHECK(CPU_ISSET(p[i].cpu, &allowed) && p[i].adds_per_ns > 0 && (i == 0 || p[i].cpu > p[i - 1].cpu));
+	CHECK(n == 0 || p[pin_pick(p, n)].cpu == chosen);
 	CHECK(pin_choose(highest, &rule, &err) == highest && strcmp(rule, PIN_RULE_ASKED) == 0);
+	CHECK(pin_probes(&n) && n == 0);
 	CHECK(pin_choose(CPU_SETSIZE + 5, &rule, &err) == -1 && strstr(err.msg, "does not exist"));
-	/* Under a narrower mask the rule follows it. */
+	/* Under a narrower mask the rule follows it, and one CPU is not timed. */
 	if (highest > 0) {
 		cpu_set_t one;
 		CPU_ZERO(&one);
 		CPU_SET(0, &one);
 		CHECK(sched_setaffinity(0, sizeof(one), &one) == 0);
-		CHECK(pin_choose(-1, &rule, &err) == 0);
+		CHECK(pin_choose(-1, &rule, &err) == 0 && pin_probes(&n) && n == 0);
 		CHECK(pin_choose(highest, &rule, &err) == -1 && strstr(err.msg, "not available"));
 		CHECK(sched_setaffinity(0, sizeof(allowed), &allowed) == 0);
+	}
+}
+
+/* pin_pick on readings: alike cores give the highest-numbered, a slower
+ * one (beyond PIN_EQUAL_SHARE) is passed over, unread ones never win. */
+void test_bench_pin_pick(void)
+{
+	static const struct {
+		double tp[3];
+		unsigned n, want;
+	} cases[] = {
+		{ { 50, 50 }, 2, 1 },         /* alike: the highest */
+		{ { 52, 49 }, 2, 1 },         /* 6% apart: still alike */
+		{ { 52.7, 43.0 }, 2, 0 },     /* a busy sibling on CPU 1 (the Zen 5 VM) */
+		{ { 40, 52, 50 }, 3, 2 },     /* the fast ones alike, the slow one passed */
+		{ { 52, 30, 30 }, 3, 0 },     /* two efficiency cores */
+		{ { 0, 50 }, 2, 1 },
+		{ { 50, 0 }, 2, 0 },          /* not read: never chosen */
+		{ { 0, 0, 0 }, 3, 2 },        /* nothing read: the highest */
+		{ { 50 }, 1, 0 },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct pin_probe p[3];
+		for (unsigned i = 0; i < cases[c].n; i++)
+			p[i] = (struct pin_probe){ .cpu = (int)i * 2, .adds_per_ns = cases[c].tp[i] };
+		CHECK(pin_pick(p, cases[c].n) == cases[c].want);
 	}
 }
 
