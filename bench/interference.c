@@ -64,6 +64,30 @@ int interference_parse_stat(const char *text, int cpu, struct interference_mark 
 	return found ? 0 : -1;
 }
 
+void interference_parse_cpu_ticks(const char *text, const int *cpus, unsigned n, uint64_t *busy, uint64_t *total)
+{
+	unsigned at = 0;
+
+	memset(busy, 0, n * sizeof(*busy));
+	memset(total, 0, n * sizeof(*total));
+	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		uint64_t v[8];
+		int cpu;
+		if (parse_cpu_line(line, &cpu, v))
+			continue;
+		/* /proc/stat lists CPUs in increasing order: one pass. */
+		while (at < n && cpus[at] < cpu)
+			at++;
+		if (at == n)
+			break;
+		if (cpus[at] != cpu)
+			continue;
+		for (int i = 0; i < 8; i++)
+			total[at] += v[i];
+		busy[at] = total[at] - v[3] - v[4];
+	}
+}
+
 int interference_parse_sched(const char *text, uint64_t *migrations)
 {
 	const char *p = strstr(text, "se.nr_migrations");
@@ -84,6 +108,21 @@ static int read_proc(struct interference_probe *p, int fd)
 		got += (size_t)n;
 	p->buf[got] = '\0';
 	return got ? 0 : -1;
+}
+
+int interference_cpu_ticks(const int *cpus, unsigned n, uint64_t *busy, uint64_t *total)
+{
+	struct interference_probe p = { .buf_size = STAT_BUF_BYTES };
+	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC), rc = -1;
+
+	if (fd >= 0 && (p.buf = malloc(p.buf_size)) != NULL && read_proc(&p, fd) == 0) {
+		interference_parse_cpu_ticks(p.buf, cpus, n, busy, total);
+		rc = 0;
+	}
+	free(p.buf);
+	if (fd >= 0)
+		close(fd);
+	return rc;
 }
 
 #if defined(__linux__)

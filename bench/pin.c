@@ -3,8 +3,10 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <time.h>
 
 #include "clock_chain.h"
+#include "interference.h"
 #include "stats.h"
 #include "../common/monotonic.h"
 
@@ -34,17 +36,25 @@ static double probe_here(void)
 	return r[PIN_READINGS / 2];
 }
 
+static int busy(const struct pin_probe *p)
+{
+	return p->busy_share >= PIN_BUSY_SHARE;
+}
+
 unsigned pin_pick(const struct pin_probe *p, unsigned n)
 {
 	double best = 0;
-	unsigned pick = n ? n - 1 : 0;
+	int all_busy = 1;
+	unsigned pick = 0;
 
 	for (unsigned i = 0; i < n; i++)
-		if (p[i].adds_per_ns > best)
+		all_busy &= busy(&p[i]);
+	for (unsigned i = 0; i < n; i++)
+		if ((all_busy || !busy(&p[i])) && p[i].adds_per_ns > best)
 			best = p[i].adds_per_ns;
-	if (best > 0)
-		while (p[pick].adds_per_ns < (1 - PIN_EQUAL_SHARE) * best)
-			pick--;
+	for (unsigned i = 0; i < n; i++)
+		if ((all_busy || !busy(&p[i])) && p[i].adds_per_ns >= (1 - PIN_EQUAL_SHARE) * best)
+			pick = i;
 	return pick;
 }
 
@@ -54,17 +64,37 @@ const struct pin_probe *pin_probes(unsigned *n)
 	return probes;
 }
 
-/* Times every allowed CPU in turn, then gives the process its mask back. */
+/* Each CPU's busy share between two readings of /proc/stat. */
+static void busy_shares(const uint64_t *busy0, const uint64_t *total0, const uint64_t *busy1,
+			const uint64_t *total1)
+{
+	for (unsigned i = 0; i < nprobes; i++) {
+		uint64_t total = total1[i] > total0[i] ? total1[i] - total0[i] : 0;
+		uint64_t busy = busy1[i] > busy0[i] ? busy1[i] - busy0[i] : 0;
+		/* Fewer than three ticks tell too little. */
+		probes[i].busy_share = total >= 3 ? (double)(busy < total ? busy : total) / (double)total : -1;
+	}
+}
+
+/* Times every allowed CPU in turn and reads how busy each was meanwhile,
+ * then gives the process its mask back. */
 static int choose_fastest(void)
 {
+	static int cpus[CPU_SETSIZE];
+	static uint64_t ticks[4][CPU_SETSIZE];
+	uint64_t start = clock_now_ns();
+
 	nprobes = 0;
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &allowed))
-			probes[nprobes++] = (struct pin_probe){ .cpu = cpu };
+		if (CPU_ISSET(cpu, &allowed)) {
+			cpus[nprobes] = cpu;
+			probes[nprobes++] = (struct pin_probe){ .cpu = cpu, .busy_share = -1 };
+		}
 	if (nprobes == 1) {
 		nprobes = 0;
 		return probes[0].cpu;
 	}
+	int stat_ok = interference_cpu_ticks(cpus, nprobes, ticks[0], ticks[1]) == 0;
 	for (unsigned i = 0; i < nprobes; i++) {
 		cpu_set_t one;
 		CPU_ZERO(&one);
@@ -74,6 +104,16 @@ static int choose_fastest(void)
 			probes[i].adds_per_ns = probe_here();
 	}
 	sched_setaffinity(0, sizeof(allowed), &allowed);
+	if (stat_ok) {
+		uint64_t spent = clock_now_ns() - start;
+		if (spent < PIN_BUSY_WINDOW_NS) {
+			uint64_t rest = PIN_BUSY_WINDOW_NS - spent;
+			nanosleep(&(struct timespec){ .tv_sec = (time_t)(rest / 1000000000u),
+						      .tv_nsec = (long)(rest % 1000000000u) }, NULL);
+		}
+		if (interference_cpu_ticks(cpus, nprobes, ticks[2], ticks[3]) == 0)
+			busy_shares(ticks[0], ticks[1], ticks[2], ticks[3]);
+	}
 	return probes[pin_pick(probes, nprobes)].cpu;
 }
 

@@ -15,22 +15,33 @@
  * about half a performance core's rate. */
 #define PIN_EQUAL_SHARE 0.10
 
-/* One allowed CPU's core throughput (clock_chain_throughput(), additions
- * per ns; 0 if it could not be read) when the default choice was made. */
+/* A CPU busier than this share over the choice's window (/proc/stat,
+ * PIN_BUSY_WINDOW_NS) runs other work that the measurement would share it
+ * with: passed over while a CPU that is not remains. */
+#define PIN_BUSY_SHARE 0.5
+/* /proc/stat counts 10 ms ticks: 50 ms gives each CPU about five. */
+#define PIN_BUSY_WINDOW_NS 50000000u
+
+/* One allowed CPU when the default choice was made: its core throughput
+ * (clock_chain_throughput(), additions per ns; 0 if it could not be read)
+ * and its busy share over the window (-1 if not known). */
 struct pin_probe {
 	int cpu;
 	double adds_per_ns;
+	double busy_share;
 };
 
 /* The CPU to pin to: requested (>= 0) if this process may run there, else
- * (-1) the one pin_pick finds fastest among those in its affinity mask,
- * each timed in turn (about 1 ms a CPU; one allowed CPU is not timed).
+ * (-1) the one pin_pick finds among those in its affinity mask, each timed
+ * in turn (about 1 ms a CPU, within a window of PIN_BUSY_WINDOW_NS at
+ * least; one allowed CPU is not timed).
  * The affinity is as before on return. Returns the CPU, or -1 with err.
  * *rule says which rule chose it. */
 int pin_choose(int requested, const char **rule, struct kb_err *err);
 
 /* Of n probes in increasing CPU order, the index of the highest-numbered
- * CPU within PIN_EQUAL_SHARE of the fastest: where the cores are alike,
+ * CPU within PIN_EQUAL_SHARE of the fastest, of those no busier than
+ * PIN_BUSY_SHARE (of all when every one is): where the cores are alike,
  * the same CPU on every run (the CPU a process happens to start on is
  * not), and away from CPU 0, where Linux delivers most device interrupts
  * and housekeeping work by default; where they are not (a hybrid CPU's

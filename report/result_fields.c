@@ -370,9 +370,17 @@ static int c_cpu_probe(const struct record_row *w, struct record_value *v)
 
 	snprintf(v->buf, sizeof(v->buf), "%d", p->cpu);
 	v->key = v->buf;
-	v->type = RECORD_REAL;
-	return record_real(v, p->adds_per_ns);
+	v->type = RECORD_OBJECT;
+	return record_item(v, p);
 }
+#define PROBE(row) ((const struct pin_probe *)(row)->item)
+RECORD_GETTER(p_adds, record_real(v, PROBE(w)->adds_per_ns))
+RECORD_GETTER(p_busy, PROBE(w)->busy_share >= 0 && record_real(v, PROBE(w)->busy_share))
+static const struct record_field cpu_probe_fields[] = {
+	{ .name = "adds_per_ns", .type = RECORD_REAL, .format = "%.2f", .get = p_adds },
+	{ .name = "busy_share", .type = RECORD_REAL, .format = "%.2f", .get = p_busy },
+};
+static const struct record_schema cpu_probe_schema = { NULL, RECORD_FIELDS(cpu_probe_fields), NULL, 0 };
 RECORD_GETTER(c_quota, CTX(w)->quota.cpus > 0 && record_real(v, CTX(w)->quota.cpus))
 RECORD_GETTER(c_pin_rule, record_str(v, CTX(w)->pin_rule))
 RECORD_GETTER(c_ceiling, record_item(v, CTX(w)->ceiling))
@@ -452,8 +460,8 @@ static const struct record_field context_fields[] = {
 	{ .name = "governor", .type = RECORD_STR, .get = c_governor },
 	{ .name = "pinned_cpu", .type = RECORD_INT, .get = c_pinned },
 	{ .name = "pinned_cpu_rule", .type = RECORD_STR, .get = c_pin_rule },
-	{ .name = "cpu_choice_adds_per_ns", .type = RECORD_MAP, .format = "%.2f", .get = c_cpu_probe,
-	  .count = n_cpu_probes },
+	{ .name = "cpu_choice", .type = RECORD_MAP, .get = c_cpu_probe, .count = n_cpu_probes,
+	  .sub = &cpu_probe_schema },
 	{ .name = "cpu_quota_cpus", .type = RECORD_REAL, .format = "%.4g", .get = c_quota },
 	{ .name = "ceiling", .type = RECORD_OBJECT, .get = c_ceiling, .sub = &ceiling_figures_schema },
 	{ .name = "processes", .type = RECORD_UINT, .get = c_processes },

@@ -646,10 +646,11 @@ rows = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith((
 check(rc == 0 and rows and all("±" not in l and l.split("|")[10].strip() in ("1", "0/1") for l in rows),
       f"select markdown, one process: {rows[:1]}")
 
-# The default CPU: every allowed CPU timed, the highest-numbered of those
-# within 10% of the fastest chosen (the rule checked on the readings the
-# JSON keeps), and said so. The child starts on CPU 0 with every CPU
-# allowed (where the old rule, "the CPU it starts on", picked 0).
+# The default CPU: every allowed CPU timed and its busy share read, the
+# highest-numbered of those within 10% of the fastest chosen, busy ones
+# (half their time or more) passed over unless all are (the rule checked on
+# the readings the JSON keeps), and said so. The child starts on CPU 0 with
+# every CPU allowed (where the old rule, "the CPU it starts on", picked 0).
 allowed = sorted(os.sched_getaffinity(0))
 
 
@@ -661,18 +662,38 @@ def on_cpu0_then_all():
 p = subprocess.run([BIN, *fast_args(["bench", *FAST, "-H", "xxh64", "--format", "json"])], capture_output=True,
                    preexec_fn=on_cpu0_then_all)
 c = json.loads(p.stdout)["context"] if p.returncode == 0 else {}
-probes = {int(k): v for k, v in c.get("cpu_choice_adds_per_ns", {}).items()}
-fast = max(probes.values(), default=0)
-want = max((cpu for cpu, v in probes.items() if v >= 0.9 * fast), default=allowed[-1])
+probes = {int(k): v for k, v in c.get("cpu_choice", {}).items()}
+free = {cpu: v["adds_per_ns"] for cpu, v in probes.items() if v["busy_share"] is None or v["busy_share"] < 0.5}
+free = free or {cpu: v["adds_per_ns"] for cpu, v in probes.items()}
+fast = max(free.values(), default=0)
+want = max((cpu for cpu, v in free.items() if v >= 0.9 * fast), default=allowed[-1])
 check(c.get("pinned_cpu_rule") == "fastest allowed" and c.get("pinned_cpu") == want
-      and sorted(probes) == (allowed if len(allowed) > 1 else []) and all(v > 0 for v in probes.values()),
-      f"default CPU, the highest of the fastest ({want}): {c.get('pinned_cpu')} {c.get('pinned_cpu_rule')} {probes}")
+      and sorted(probes) == (allowed if len(allowed) > 1 else [])
+      and all(v["adds_per_ns"] > 0 and (v["busy_share"] is None or 0 <= v["busy_share"] <= 1) for v in probes.values()),
+      f"default CPU, the highest of the fastest not busy ({want}): {c.get('pinned_cpu')} {c.get('pinned_cpu_rule')} "
+      f"{probes}")
+rates = [v["adds_per_ns"] for v in probes.values()]
 slow = [w for w in c.get("warnings", []) if "slower than CPU" in w]
-check(bool(slow) == (min(probes.values(), default=fast) < 0.9 * probes.get(want, 0)), f"slower CPU said: {slow} {probes}")
+check(bool(slow) == (bool(rates) and min(rates) < 0.9 * probes[want]["adds_per_ns"]), f"slower CPU said: {slow} {probes}")
+if len(allowed) > 1:
+    # A CPU running other work reads busy and is passed over (while another
+    # is free: a parallel test suite may keep the rest busy).
+    hog = subprocess.Popen(["taskset", "-c", str(allowed[-1]), "sh", "-c", "while :; do :; done"])
+    try:
+        time.sleep(0.1)
+        p = subprocess.run([BIN, *fast_args(["bench", *FAST, "-H", "xxh64", "--format", "json"])], capture_output=True)
+    finally:
+        hog.kill()
+        hog.wait()
+    c = json.loads(p.stdout)["context"] if p.returncode == 0 else {}
+    shares = {int(k): v["busy_share"] for k, v in c.get("cpu_choice", {}).items()}
+    check((shares.get(allowed[-1]) or 0) >= 0.5
+          and (c.get("pinned_cpu") != allowed[-1] or all((v or 0) >= 0.5 for v in shares.values())),
+          f"a busy CPU passed over: CPU {c.get('pinned_cpu')} of {shares}")
 p = subprocess.run([BIN, *fast_args(["bench", *FAST, "-H", "xxh64", "--format", "json"])], capture_output=True,
                    preexec_fn=lambda: os.sched_setaffinity(0, {allowed[0]}))
 c = json.loads(p.stdout)["context"] if p.returncode == 0 else {}
-check(c.get("pinned_cpu") == allowed[0] and c.get("cpu_choice_adds_per_ns") == {}, f"one CPU allowed, not timed: {c}")
+check(c.get("pinned_cpu") == allowed[0] and c.get("cpu_choice") == {}, f"one CPU allowed, not timed: {c}")
 rc, out, err = run("bench", *FAST, "-H", "xxh64")
 # The context paragraph wraps (a long CPU name moves the rule to its next line).
 context = " ".join(out.split("\nHASH")[0].split())

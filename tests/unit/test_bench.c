@@ -381,7 +381,8 @@ void test_bench_pin(void)
 	const struct pin_probe *p = pin_probes(&n);
 	CHECK(n == (nallowed > 1 ? (unsigned)nallowed : 0));
 	for (unsigned i = 0; i < n; i++)
-		CHECK(CPU_ISSET(p[i].cpu, &allowed) && p[i].adds_per_ns > 0 && (i == 0 || p[i].cpu > p[i - 1].cpu));
+		CHECK(CPU_ISSET(p[i].cpu, &allowed) && p[i].adds_per_ns > 0 && (i == 0 || p[i].cpu > p[i - 1].cpu) &&
+		      p[i].busy_share >= -1 && p[i].busy_share <= 1);
 	CHECK(n == 0 || p[pin_pick(p, n)].cpu == chosen);
 	CHECK(pin_choose(highest, &rule, &err) == highest && strcmp(rule, PIN_RULE_ASKED) == 0);
 	CHECK(pin_probes(&n) && n == 0);
@@ -399,28 +400,36 @@ void test_bench_pin(void)
 }
 
 /* pin_pick on readings: alike cores give the highest-numbered, a slower
- * one (beyond PIN_EQUAL_SHARE) is passed over, unread ones never win. */
+ * one (beyond PIN_EQUAL_SHARE) is passed over, unread ones never win, and
+ * a busy CPU only when every one is busy. */
 void test_bench_pin_pick(void)
 {
 	static const struct {
-		double tp[3];
+		double tp[3], busy[3];
 		unsigned n, want;
 	} cases[] = {
-		{ { 50, 50 }, 2, 1 },         /* alike: the highest */
-		{ { 52, 49 }, 2, 1 },         /* 6% apart: still alike */
-		{ { 52.7, 43.0 }, 2, 0 },     /* a busy sibling on CPU 1 (the Zen 5 VM) */
-		{ { 40, 52, 50 }, 3, 2 },     /* the fast ones alike, the slow one passed */
-		{ { 52, 30, 30 }, 3, 0 },     /* two efficiency cores */
-		{ { 0, 50 }, 2, 1 },
-		{ { 50, 0 }, 2, 0 },          /* not read: never chosen */
-		{ { 0, 0, 0 }, 3, 2 },        /* nothing read: the highest */
-		{ { 50 }, 1, 0 },
+		{ { 50, 50 }, { 0, 0 }, 2, 1 },         /* alike: the highest */
+		{ { 52, 49 }, { 0, 0 }, 2, 1 },         /* 6% apart: still alike */
+		{ { 52.7, 43.0 }, { 0, 0 }, 2, 0 },     /* a busy sibling on CPU 1 (the Zen 5 VM) */
+		{ { 40, 52, 50 }, { 0, 0, 0 }, 3, 2 },  /* the fast ones alike, the slow one passed */
+		{ { 52, 30, 30 }, { 0, 0, 0 }, 3, 0 },  /* two efficiency cores */
+		{ { 0, 50 }, { 0, 0 }, 2, 1 },
+		{ { 50, 0 }, { 0, 0 }, 2, 0 },          /* not read: never chosen */
+		{ { 0, 0, 0 }, { 0, 0, 0 }, 3, 2 },     /* nothing read: the highest */
+		{ { 50 }, { 0 }, 1, 0 },
+		{ { 52, 40 }, { 1, 0 }, 2, 1 },         /* the faster one runs other work */
+		{ { 50, 50 }, { 0, 0.5 }, 2, 0 },       /* PIN_BUSY_SHARE is busy */
+		{ { 50, 50 }, { 0, 0.49 }, 2, 1 },
+		{ { 50, 50 }, { -1, -1 }, 2, 1 },       /* not known: not busy */
+		{ { 52, 40, 50 }, { 1, 1, 1 }, 3, 2 },  /* all busy: as if none were */
+		{ { 40, 52, 52 }, { 0, 1, 1 }, 3, 0 },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct pin_probe p[3];
 		for (unsigned i = 0; i < cases[c].n; i++)
-			p[i] = (struct pin_probe){ .cpu = (int)i * 2, .adds_per_ns = cases[c].tp[i] };
+			p[i] = (struct pin_probe){ .cpu = (int)i * 2, .adds_per_ns = cases[c].tp[i],
+						   .busy_share = cases[c].busy[i] };
 		CHECK(pin_pick(p, cases[c].n) == cases[c].want);
 	}
 }
