@@ -64,30 +64,6 @@ int interference_parse_stat(const char *text, int cpu, struct interference_mark 
 	return found ? 0 : -1;
 }
 
-void interference_parse_cpu_ticks(const char *text, const int *cpus, unsigned n, uint64_t *busy, uint64_t *total)
-{
-	unsigned at = 0;
-
-	memset(busy, 0, n * sizeof(*busy));
-	memset(total, 0, n * sizeof(*total));
-	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-		uint64_t v[8];
-		int cpu;
-		if (parse_cpu_line(line, &cpu, v))
-			continue;
-		/* /proc/stat lists CPUs in increasing order: one pass. */
-		while (at < n && cpus[at] < cpu)
-			at++;
-		if (at == n)
-			break;
-		if (cpus[at] != cpu)
-			continue;
-		for (int i = 0; i < 8; i++)
-			total[at] += v[i];
-		busy[at] = total[at] - v[3] - v[4];
-	}
-}
-
 int interference_parse_sched(const char *text, uint64_t *migrations)
 {
 	const char *p = strstr(text, "se.nr_migrations");
@@ -108,21 +84,6 @@ static int read_proc(struct interference_probe *p, int fd)
 		got += (size_t)n;
 	p->buf[got] = '\0';
 	return got ? 0 : -1;
-}
-
-int interference_cpu_ticks(const int *cpus, unsigned n, uint64_t *busy, uint64_t *total)
-{
-	struct interference_probe p = { .buf_size = STAT_BUF_BYTES };
-	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC), rc = -1;
-
-	if (fd >= 0 && (p.buf = malloc(p.buf_size)) != NULL && read_proc(&p, fd) == 0) {
-		interference_parse_cpu_ticks(p.buf, cpus, n, busy, total);
-		rc = 0;
-	}
-	free(p.buf);
-	if (fd >= 0)
-		close(fd);
-	return rc;
 }
 
 #if defined(__linux__)
@@ -217,15 +178,6 @@ void interference_close(struct interference_probe *p)
 	p->stat_fd = p->sched_fd = p->fd_cycles = p->fd_instructions = p->fd_migrations = -1;
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void read_counters(struct interference_probe *p, struct interference_mark *m)
 {
 	struct rusage ru;
@@ -240,7 +192,7 @@ static void read_counters(struct interference_probe *p, struct interference_mark
 		m->migrations = 0;
 	m->cycles = perf_value(p->fd_cycles);
 	m->instructions = perf_value(p->fd_instructions);
-	m->thread_ns = thread_cpu_ns();
+	m->thread_ns = clock_thread_ns();
 	m->wall_ns = clock_now_ns();
 }
 

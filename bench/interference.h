@@ -74,14 +74,6 @@ void interference_measure(const struct interference_probe *p, const struct inter
  * 0, or -1 when the text has no line for cpu. Pure: unit-tested. */
 int interference_parse_stat(const char *text, int cpu, struct interference_mark *m);
 
-/* Busy and total ticks of each of the n CPUs of cpus[] (increasing) from
- * /proc/stat's text, idle and iowait counted as idle (both 0 for a CPU
- * without a line). Pure: unit-tested. */
-void interference_parse_cpu_ticks(const char *text, const int *cpus, unsigned n, uint64_t *busy, uint64_t *total);
-
-/* The same, read from /proc/stat now; -1 when it cannot be read. */
-int interference_cpu_ticks(const int *cpus, unsigned n, uint64_t *busy, uint64_t *total);
-
 /* se.nr_migrations from /proc/PID/sched's text; -1 if absent. */
 int interference_parse_sched(const char *text, uint64_t *migrations);
 

@@ -3,10 +3,8 @@
 
 #include <errno.h>
 #include <sched.h>
-#include <time.h>
 
 #include "clock_chain.h"
-#include "interference.h"
 #include "stats.h"
 #include "../common/monotonic.h"
 
@@ -19,21 +17,30 @@ static unsigned nprobes;
 
 /* A core that was idle may still be raising its clock, while the one this
  * process ran on is up already: each is kept busy for PIN_WARM_NS before
- * it is read, PIN_READINGS times (~2 us each), the median kept. */
+ * it is read, PIN_READINGS times (~2 us each), the median kept. First the
+ * thread yields PIN_YIELDS times: another task runnable on the CPU then
+ * runs (for milliseconds), one that is not leaves it at once, and the
+ * share of the whole timing the thread was off the CPU tells which. */
 #define PIN_WARM_NS 1000000u
 #define PIN_READINGS 15
+#define PIN_YIELDS 3
 
-static double probe_here(void)
+static void probe_here(struct pin_probe *p)
 {
 	double r[PIN_READINGS];
-	uint64_t end = clock_now_ns() + PIN_WARM_NS;
+	uint64_t wall0 = clock_now_ns(), cpu0 = clock_thread_ns();
 
+	for (unsigned i = 0; i < PIN_YIELDS; i++)
+		sched_yield();
+	uint64_t end = clock_now_ns() + PIN_WARM_NS;
 	while (clock_now_ns() < end)
 		(void)clock_chain_throughput();
 	for (unsigned i = 0; i < PIN_READINGS; i++)
 		r[i] = clock_chain_throughput();
 	stats_sort(r, PIN_READINGS);
-	return r[PIN_READINGS / 2];
+	p->adds_per_ns = r[PIN_READINGS / 2];
+	uint64_t wall = clock_now_ns() - wall0, cpu = clock_thread_ns() - cpu0;
+	p->busy_share = cpu0 && wall ? (cpu < wall ? 1 - (double)cpu / (double)wall : 0) : -1;
 }
 
 static int busy(const struct pin_probe *p)
@@ -64,56 +71,26 @@ const struct pin_probe *pin_probes(unsigned *n)
 	return probes;
 }
 
-/* Each CPU's busy share between two readings of /proc/stat. */
-static void busy_shares(const uint64_t *busy0, const uint64_t *total0, const uint64_t *busy1,
-			const uint64_t *total1)
-{
-	for (unsigned i = 0; i < nprobes; i++) {
-		uint64_t total = total1[i] > total0[i] ? total1[i] - total0[i] : 0;
-		uint64_t busy = busy1[i] > busy0[i] ? busy1[i] - busy0[i] : 0;
-		/* Fewer than three ticks tell too little. */
-		probes[i].busy_share = total >= 3 ? (double)(busy < total ? busy : total) / (double)total : -1;
-	}
-}
-
-/* Times every allowed CPU in turn and reads how busy each was meanwhile,
- * then gives the process its mask back. */
+/* Times every allowed CPU in turn, then gives the process its mask back. */
 static int choose_fastest(void)
 {
-	static int cpus[CPU_SETSIZE];
-	static uint64_t ticks[4][CPU_SETSIZE];
-	uint64_t start = clock_now_ns();
-
 	nprobes = 0;
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &allowed)) {
-			cpus[nprobes] = cpu;
+		if (CPU_ISSET(cpu, &allowed))
 			probes[nprobes++] = (struct pin_probe){ .cpu = cpu, .busy_share = -1 };
-		}
 	if (nprobes == 1) {
 		nprobes = 0;
 		return probes[0].cpu;
 	}
-	int stat_ok = interference_cpu_ticks(cpus, nprobes, ticks[0], ticks[1]) == 0;
 	for (unsigned i = 0; i < nprobes; i++) {
 		cpu_set_t one;
 		CPU_ZERO(&one);
 		CPU_SET(probes[i].cpu, &one);
 		/* A CPU taken away meanwhile (a cpuset changed) keeps 0. */
 		if (sched_setaffinity(0, sizeof(one), &one) == 0)
-			probes[i].adds_per_ns = probe_here();
+			probe_here(&probes[i]);
 	}
 	sched_setaffinity(0, sizeof(allowed), &allowed);
-	if (stat_ok) {
-		uint64_t spent = clock_now_ns() - start;
-		if (spent < PIN_BUSY_WINDOW_NS) {
-			uint64_t rest = PIN_BUSY_WINDOW_NS - spent;
-			nanosleep(&(struct timespec){ .tv_sec = (time_t)(rest / 1000000000u),
-						      .tv_nsec = (long)(rest % 1000000000u) }, NULL);
-		}
-		if (interference_cpu_ticks(cpus, nprobes, ticks[2], ticks[3]) == 0)
-			busy_shares(ticks[0], ticks[1], ticks[2], ticks[3]);
-	}
 	return probes[pin_pick(probes, nprobes)].cpu;
 }
 

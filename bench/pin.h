@@ -15,16 +15,16 @@
  * about half a performance core's rate. */
 #define PIN_EQUAL_SHARE 0.10
 
-/* A CPU busier than this share over the choice's window (/proc/stat,
- * PIN_BUSY_WINDOW_NS) runs other work that the measurement would share it
- * with: passed over while a CPU that is not remains. */
+/* A CPU whose timing found the thread off it for this share or more runs
+ * other work that the measurement would share it with: passed over while
+ * a CPU that does not remains (a shell loop on the CPU: 0.74-0.86; a free
+ * CPU: 0-0.01). */
 #define PIN_BUSY_SHARE 0.5
-/* /proc/stat counts 10 ms ticks: 50 ms gives each CPU about five. */
-#define PIN_BUSY_WINDOW_NS 50000000u
 
 /* One allowed CPU when the default choice was made: its core throughput
  * (clock_chain_throughput(), additions per ns; 0 if it could not be read)
- * and its busy share over the window (-1 if not known). */
+ * and the share of its timing the thread spent off it, the CPU running
+ * other work (-1 if not known). */
 struct pin_probe {
 	int cpu;
 	double adds_per_ns;
@@ -33,8 +33,8 @@ struct pin_probe {
 
 /* The CPU to pin to: requested (>= 0) if this process may run there, else
  * (-1) the one pin_pick finds among those in its affinity mask, each timed
- * in turn (about 1 ms a CPU, within a window of PIN_BUSY_WINDOW_NS at
- * least; one allowed CPU is not timed).
+ * in turn (about 1 ms a free CPU, a few where another task runs; one
+ * allowed CPU is not timed).
  * The affinity is as before on return. Returns the CPU, or -1 with err.
  * *rule says which rule chose it. */
 int pin_choose(int requested, const char **rule, struct kb_err *err);

@@ -1,6 +1,7 @@
 /* CLOCK_MONOTONIC in ns: the one clock every layer reads (the timing
  * engine's windows, capture's interval, ksm --watch's samples, the
- * aliases' start-up measurement), and a sleep of ns. */
+ * aliases' start-up measurement), a sleep of ns, and the thread's CPU
+ * clock. */
 #ifndef KB_MONOTONIC_H
 #define KB_MONOTONIC_H
 
@@ -13,6 +14,17 @@ static inline uint64_t clock_now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The calling thread's CPU time in ns (0 if it cannot be read): against
+ * the monotonic clock, how long the thread was off the CPU. */
+static inline uint64_t clock_thread_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

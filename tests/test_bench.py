@@ -646,10 +646,10 @@ rows = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith((
 check(rc == 0 and rows and all("±" not in l and l.split("|")[10].strip() in ("1", "0/1") for l in rows),
       f"select markdown, one process: {rows[:1]}")
 
-# The default CPU: every allowed CPU timed and its busy share read, the
-# highest-numbered of those within 10% of the fastest chosen, busy ones
-# (half their time or more) passed over unless all are (the rule checked on
-# the readings the JSON keeps), and said so. The child starts on CPU 0 with
+# The default CPU: every allowed CPU timed, the highest-numbered of those
+# within 10% of the fastest chosen, busy ones (another task took half the
+# timing or more) passed over unless all are (the rule checked on the
+# readings the JSON keeps), and said so. The child starts on CPU 0 with
 # every CPU allowed (where the old rule, "the CPU it starts on", picked 0).
 allowed = sorted(os.sched_getaffinity(0))
 

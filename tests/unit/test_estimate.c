@@ -763,15 +763,6 @@ void test_estimate_probes(void)
 	CHECK(m.own_total == 130 && m.own_steal == 30 && m.others == 2);
 	CHECK(m.others_total == 1000 + 10 && m.others_idle == 850 + 4);
 	CHECK(interference_parse_stat(stat, 7, &m) == -1);
-	/* Per CPU, busy = all but idle and iowait; a CPU without a line, 0. */
-	const int cpus[] = { 0, 2, 5 };
-	uint64_t busy[3], total[3], allbusy[1], alltotal[1];
-	interference_parse_cpu_ticks(stat, cpus, 3, busy, total);
-	CHECK(busy[0] == 150 && total[0] == 1000 && busy[1] == 6 && total[1] == 10 && busy[2] == 0 && total[2] == 0);
-	interference_parse_cpu_ticks(stat, (const int[]){ 1 }, 1, allbusy, alltotal);
-	CHECK(allbusy[0] == 60 && alltotal[0] == 130);
-	int here = 0;
-	CHECK(interference_cpu_ticks(&here, 1, allbusy, alltotal) == 0 && alltotal[0] >= allbusy[0] && alltotal[0] > 0);
 	CHECK(interference_parse_sched("x\nse.nr_migrations   :   12\nnr_switches : 3\n", &migrations) == 0 &&
 	      migrations == 12);
 	CHECK(interference_parse_sched("nr_switches : 3\n", &migrations) == -1);
