@@ -34,7 +34,7 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-double batch_log_uninterrupted_ns(struct batch_log *l)
+double batch_log_uninterrupted_ns(struct batch_log *l, uint64_t unlogged, double unlogged_ns)
 {
 	if (l->n == 0)
 		return 0;
@@ -46,5 +46,5 @@ double batch_log_uninterrupted_ns(struct batch_log *l)
 	/* Sorted: the batches kept are a prefix, the median's half among them. */
 	while (kept < l->n && l->ns[kept] <= limit)
 		sum += l->ns[kept++];
-	return sum / (double)kept;
+	return (sum + unlogged_ns) / ((double)kept + (double)unlogged);
 }

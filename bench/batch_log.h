@@ -36,7 +36,9 @@ static inline void batch_log_add(struct batch_log *l, uint64_t ns)
 }
 
 /* The mean time of the logged batches not over BATCH_INTERRUPTED_FACTOR
- * times the median one (sorts the log); 0 when none was logged. */
-double batch_log_uninterrupted_ns(struct batch_log *l);
+ * times the median one (sorts the log); 0 when none was logged. unlogged
+ * batches that took unlogged_ns in all (those of a round that outran its
+ * log) count as they ran, not judged: the figure stays of the whole round. */
+double batch_log_uninterrupted_ns(struct batch_log *l, uint64_t unlogged, double unlogged_ns);
 
 #endif

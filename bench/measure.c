@@ -117,7 +117,7 @@ void bench_session_warm(struct bench_session *s)
 	 * A clock coarser than a call, or a cold set whose misses are not
 	 * interruptions, reads that pace somewhat low: the batches then run
 	 * somewhat longer than their target, which costs nothing. */
-	s->call_ns = batch_log_uninterrupted_ns(&calls);
+	s->call_ns = batch_log_uninterrupted_ns(&calls, 0, 0);
 	if (s->call_ns <= 0)
 		s->call_ns = (double)(warm.end_ns - warm.start_ns) / (double)warm.calls;
 	batch_log_close(&calls);
@@ -138,8 +138,16 @@ void bench_round_counted(struct bench_session *s, const struct loop_count *lc, s
 	r->calls = lc->calls;
 	r->elapsed_ns = (double)(lc->end_ns - lc->start_ns);
 	r->ns_per_page = r->elapsed_ns / (double)lc->calls;
-	if (log)
-		r->uninterrupted_ns_per_page = batch_log_uninterrupted_ns(log) / (double)s->batch;
+	if (log) {
+		/* A round faster than the warm-up that sized its log outruns it. */
+		uint64_t batches = lc->calls / s->batch, unlogged = batches > log->n ? batches - log->n : 0;
+		double unlogged_ns = r->elapsed_ns;
+		for (size_t i = 0; unlogged && i < log->n; i++)
+			unlogged_ns -= log->ns[i];
+		r->uninterrupted_ns_per_page =
+			batch_log_uninterrupted_ns(log, unlogged, unlogged && unlogged_ns > 0 ? unlogged_ns : 0) /
+			(double)s->batch;
+	}
 	if (s->cfg->apart) {
 		r->fence_ns = s->fence_ns;
 		r->ns_per_page = bench_less_fence(r->ns_per_page, s->fence_ns);

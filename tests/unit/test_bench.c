@@ -299,28 +299,34 @@ void test_bench_batch_log(void)
 	struct batch_log l;
 
 	CHECK(batch_log_open(&l, 1000, 100) == 0 && l.cap == 2 * 10 + 256 && l.n == 0);
-	CHECK(batch_log_uninterrupted_ns(&l) == 0); /* nothing logged */
+	CHECK(batch_log_uninterrupted_ns(&l, 0, 0) == 0); /* nothing logged */
 	const uint64_t four[] = { 100, 5000, 102, 98 }; /* one interrupted */
 	for (size_t i = 0; i < 4; i++)
 		batch_log_add(&l, four[i]);
-	CHECK(NEAR(batch_log_uninterrupted_ns(&l), 100, 1e-9)); /* median 101: 98, 100, 102 kept */
+	CHECK(NEAR(batch_log_uninterrupted_ns(&l, 0, 0), 100, 1e-9)); /* median 101: 98, 100, 102 kept */
 	l.n = 0;
 	const uint64_t edge[] = { 100, 150, 151, 100, 100 };
 	for (size_t i = 0; i < 5; i++)
 		batch_log_add(&l, edge[i]);
-	CHECK(NEAR(batch_log_uninterrupted_ns(&l), 450.0 / 4, 1e-9)); /* 150 kept, 151 not */
+	CHECK(NEAR(batch_log_uninterrupted_ns(&l, 0, 0), 450.0 / 4, 1e-9)); /* 150 kept, 151 not */
 	l.n = 0;
 	/* An even count's median is the mean of the middle two (120, limit
 	 * 180: 200 left out), not the upper one (140, limit 210: all kept, 135). */
 	const uint64_t even[] = { 100, 200, 140, 100 };
 	for (size_t i = 0; i < 4; i++)
 		batch_log_add(&l, even[i]);
-	CHECK(NEAR(batch_log_uninterrupted_ns(&l), 340.0 / 3, 1e-9));
+	CHECK(NEAR(batch_log_uninterrupted_ns(&l, 0, 0), 340.0 / 3, 1e-9));
 	l.n = 0;
 	for (size_t i = 0; i < 1000; i++)
 		batch_log_add(&l, i < 300 ? 1ull << 40 : 7); /* clamped; the first 276 logged */
 	CHECK(l.n == l.cap && l.ns[0] == UINT32_MAX);
-	CHECK(batch_log_uninterrupted_ns(&l) == UINT32_MAX); /* every logged batch alike: all kept */
+	CHECK(batch_log_uninterrupted_ns(&l, 0, 0) == UINT32_MAX); /* every logged batch alike: all kept */
+	/* A round that outran its log: the batches past it count, unjudged
+	 * (the log of four above, one interrupted, and six more of 50 each). */
+	l.n = 0;
+	for (size_t i = 0; i < 4; i++)
+		batch_log_add(&l, four[i]);
+	CHECK(NEAR(batch_log_uninterrupted_ns(&l, 6, 300), (300.0 + 300) / 9, 1e-9));
 	batch_log_close(&l);
 	CHECK(l.ns == NULL && l.cap == 0);
 	CHECK(batch_log_open(&l, 1e12, 1) == 0 && l.cap == BATCH_LOG_MAX);
