@@ -11,8 +11,8 @@
 
 /* CPUs whose core throughput is within this share of the fastest count as
  * equal: the two free vCPUs of the Zen 5 VM read 2-4% apart, one whose
- * host SMT sibling was busy 15-35% lower, and an efficiency core runs at
- * about half a performance core's rate. */
+ * host SMT sibling was busy 15-35% lower; an efficiency core, narrower and
+ * at a lower clock, lower still (not measured here: no hybrid CPU). */
 #define PIN_EQUAL_SHARE 0.10
 
 /* A CPU whose timing found the thread off it for this share or more runs
@@ -40,8 +40,8 @@ struct pin_probe {
 int pin_choose(int requested, const char **rule, struct kb_err *err);
 
 /* Of n probes in increasing CPU order, the index of the highest-numbered
- * CPU within PIN_EQUAL_SHARE of the fastest, of those no busier than
- * PIN_BUSY_SHARE (of all when every one is): where the cores are alike,
+ * CPU within PIN_EQUAL_SHARE of the fastest, of those whose busy_share is
+ * below PIN_BUSY_SHARE (of all when none is): where the cores are alike,
  * the same CPU on every run (the CPU a process happens to start on is
  * not), and away from CPU 0, where Linux delivers most device interrupts
  * and housekeeping work by default; where they are not (a hybrid CPU's
