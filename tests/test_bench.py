@@ -524,8 +524,8 @@ check(apart_kinds == [("jiffies", False), ("ksmd", True)], f"thread: the ksmd st
 RUNNING_4_14 = tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", platform.release()).groups()) >= (4, 14)
 wide_out = {}
 for extra, said in ((), "each call apart"), (("--back-to-back",), "calls back to back"):
-    b2b_json = temp_file(b"")
-    rc, out, err = run(*THREAD, *extra, "--wide", "--export-json", b2b_json)
+    b2b_json = temp_file(b"") if extra else None
+    rc, out, err = run(*THREAD, *extra, "--wide", *(("--export-json", b2b_json) if extra else ()))
     wide_out[extra] = out if rc == 0 else ""
     if extra:
         b2b_kinds = sorted({(r["timer"], r["calls_apart"]) for r in json.load(open(b2b_json)).get("results", [])}) \
