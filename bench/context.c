@@ -110,6 +110,14 @@ void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan 
 	}
 }
 
+void bench_context_note_cpus(struct bench_context *ctx, const int *cpus, unsigned n)
+{
+	ctx->nprocess_cpus = 0;
+	for (unsigned i = 0; i < n && i < BENCH_PROCESSES_MAX; i++)
+		if (cpus[i] >= 0)
+			ctx->process_cpus[ctx->nprocess_cpus++] = cpus[i];
+}
+
 void bench_context_note_reference(struct bench_context *ctx, const struct disturb_reference *ref)
 {
 	ctx->reference_clock_hz = ref->clock_hz;

@@ -11,6 +11,7 @@
 #include "cpu_describe.h"
 #include "cpu_quota.h"
 #include "disturb.h"
+#include "run.h"
 
 struct ceiling_figures;
 struct bench_plan;
@@ -32,6 +33,10 @@ struct bench_context {
 	const char *pin_rule;      /* how it was chosen (bench/pin.h) */
 	const struct pin_probe *cpu_probes; /* what the default choice read (pin_probes()), none if asked */
 	unsigned ncpu_probes;
+	/* The CPU each measuring process ran on (bench_context_note_cpus), in
+	 * process order: pinned_cpu, or chosen again for each (bench/pin.h). */
+	int process_cpus[BENCH_PROCESSES_MAX];
+	unsigned nprocess_cpus;
 	struct cpu_quota quota;    /* the cgroup's CPU limit, cpus 0 when none */
 	struct cpu_description cpu;
 	char features_used[CONTEXT_FEATURES_MAX][24]; /* CPU features the measured implementations need */
@@ -84,6 +89,10 @@ void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan 
 /* Records what the rounds were judged against (the reference clock and
  * throughput: bench_results_finish's). */
 void bench_context_note_reference(struct bench_context *ctx, const struct disturb_reference *ref);
+
+/* Records the CPU each measuring process ran on (those of cpus[] that ran:
+ * >= 0). */
+void bench_context_note_cpus(struct bench_context *ctx, const int *cpus, unsigned n);
 
 /* Records whether a stop request (bench/stop.h) cut the run short, with the
  * measurements planned and reported, and the rounds taken and planned. */

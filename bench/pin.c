@@ -71,27 +71,32 @@ const struct pin_probe *pin_probes(unsigned *n)
 	return probes;
 }
 
-/* Times every allowed CPU in turn, then gives the process its mask back. */
-static int choose_fastest(void)
+/* Times every allowed CPU in turn into p (n of them), then gives the
+ * process its mask back; returns the CPU pin_pick chose. */
+static int choose_fastest(struct pin_probe *p, unsigned *n)
 {
-	nprobes = 0;
+	*n = 0;
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, &allowed))
-			probes[nprobes++] = (struct pin_probe){ .cpu = cpu, .busy_share = -1 };
-	if (nprobes == 1) {
-		nprobes = 0;
-		return probes[0].cpu;
-	}
-	for (unsigned i = 0; i < nprobes; i++) {
+			p[(*n)++] = (struct pin_probe){ .cpu = cpu, .busy_share = -1 };
+	for (unsigned i = 0; i < *n; i++) {
 		cpu_set_t one;
 		CPU_ZERO(&one);
-		CPU_SET(probes[i].cpu, &one);
+		CPU_SET(p[i].cpu, &one);
 		/* A CPU taken away meanwhile (a cpuset changed) keeps 0. */
 		if (sched_setaffinity(0, sizeof(one), &one) == 0)
-			probe_here(&probes[i]);
+			probe_here(&p[i]);
 	}
 	sched_setaffinity(0, sizeof(allowed), &allowed);
-	return probes[pin_pick(probes, nprobes)].cpu;
+	return p[pin_pick(p, *n)].cpu;
+}
+
+int pin_choose_again(void)
+{
+	static struct pin_probe again[CPU_SETSIZE];
+	unsigned n;
+
+	return nprobes ? choose_fastest(again, &n) : -1;
 }
 
 int pin_choose(int requested, const char **rule, struct kb_err *err)
@@ -111,7 +116,11 @@ int pin_choose(int requested, const char **rule, struct kb_err *err)
 	if (CPU_COUNT(&allowed) == 0)
 		return kb_fail(err, "this process may run on no CPU");
 	*rule = PIN_RULE_DEFAULT;
-	return choose_fastest();
+	if (CPU_COUNT(&allowed) == 1)
+		for (int cpu = 0;; cpu++)
+			if (CPU_ISSET(cpu, &allowed))
+				return cpu;
+	return choose_fastest(probes, &nprobes);
 }
 
 int pin_to_cpu(int cpu, struct kb_err *err)

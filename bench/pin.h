@@ -53,6 +53,12 @@ unsigned pin_pick(const struct pin_probe *p, unsigned n);
  * one CPU allowed), for the report. */
 const struct pin_probe *pin_probes(unsigned *n);
 
+/* After a default choice among several CPUs, the same choice made again
+ * now (for the next measuring process: a CPU that another program or a
+ * host's SMT neighbour took meanwhile is left); pin_probes keeps the first
+ * choice's readings. -1 when the CPU was asked for or the only one. */
+int pin_choose_again(void);
+
 /* Restricts the process to cpu; an error if it does not exist or is not allowed. */
 int pin_to_cpu(int cpu, struct kb_err *err);
 

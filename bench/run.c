@@ -219,6 +219,8 @@ int bench_results_plan(struct bench_results *l, const struct bench_plan *plan, s
 		return kb_fail(err, "out of memory");
 	l->n = l->planned = n;
 	l->processes_planned = plan->processes;
+	for (unsigned p = 0; p < BENCH_PROCESSES_MAX; p++)
+		l->process_cpu[p] = -1;
 	for (unsigned m = 0; m < n; m++) {
 		const struct bench_step *step = &plan->steps[m / plan->nhashes];
 		const struct bench_names *names = plan->names ? &plan->names[m % plan->nhashes] : NULL;

@@ -89,6 +89,7 @@ struct bench_results {
 	size_t n;
 	unsigned planned;        /* measurements the plan had */
 	unsigned processes_planned;
+	int process_cpu[BENCH_PROCESSES_MAX]; /* the CPU each measuring process ran on, -1 before it ran */
 	unsigned rounds_done, rounds_planned; /* set by bench_results_finish */
 	struct disturb_reference reference; /* what the rounds were judged against (bench_results_finish) */
 };

@@ -183,6 +183,7 @@ int run_cli_measure(const struct run_cli_run *run, struct bench_results *out)
 		rc = cli_fail(run->cmd, &err);
 	} else if (plan.pages = &pages, plan.processes == 1) {
 		rc = bench_run(&plan, progress_show, &progress, out, &err) ? cli_fail(run->cmd, &err) : 0;
+		out->process_cpu[0] = run->cpu;
 	} else {
 		rc = workers_run(run->cmd, &plan, run->argc, run->argv, run->cpu, progress.on ? progress_show : NULL,
 				 &progress, out);
@@ -215,6 +216,7 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 
 	ceiling_bound_results(ctx->ceiling, r->items, r->n);
 	bench_context_note_stop(ctx, r->planned, (unsigned)r->n, r->rounds_done, r->rounds_planned);
+	bench_context_note_cpus(ctx, r->process_cpu, r->processes_planned);
 	if ((signo = ctx->interrupted_by) != 0)
 		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurement%s reported\n", cmd,
 			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : signo == SIGHUP ? "SIGHUP" : "a signal",

@@ -362,6 +362,12 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 	if (!j)
 		return cli_error(cmd, "out of memory");
 	for (unsigned p = 0; p < plan->processes && rc == 0 && !bench_stop_requested(); p++) {
+		/* A CPU chosen by timing is chosen again for each process (pin.h),
+		 * which gives this one its whole mask back: away again. */
+		int again = p ? pin_choose_again() : -1;
+		if (again >= 0)
+			pin_away_from(cpu = again);
+		out->process_cpu[p] = cpu;
 		*j = (struct job){ .cmd = cmd, .plan = plan, .process = p, .out = out, .progress = progress,
 				   .progress_arg = progress_arg };
 		int len = snprintf(spec, sizeof(spec), "%u,%d,%.17g,%.17g,%.17g,%s,%d,%d", p, progress != NULL, ci->hz,

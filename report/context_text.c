@@ -54,16 +54,48 @@ static void tsc_text(const struct bench_context *ctx, const char *none, char *bu
 		snprintf(buf, size, "%s%s", none, core);
 }
 
+/* "CPU 1 pinned (rule)", or where the processes were placed one by one
+ * on more than one CPU, each CPU with its processes' count. */
+static void pinned_text(const struct bench_context *ctx, char *buf, size_t size)
+{
+	const char *rule = ctx->pin_rule ? ctx->pin_rule : "given";
+	int cpus[4];
+	unsigned counts[4] = { 0 }, distinct = 0, others = 0;
+
+	for (unsigned i = 0; i < ctx->nprocess_cpus; i++) {
+		unsigned k = 0;
+		while (k < distinct && cpus[k] != ctx->process_cpus[i])
+			k++;
+		if (k == distinct && distinct < 4)
+			cpus[distinct++] = ctx->process_cpus[i];
+		if (k < distinct)
+			counts[k]++;
+		else
+			others++;
+	}
+	if (distinct < 2) {
+		snprintf(buf, size, "CPU %d pinned (%s)", ctx->pinned_cpu, rule);
+		return;
+	}
+	size_t at = (size_t)snprintf(buf, size, "CPUs");
+	for (unsigned k = 0; k < distinct && at < size; k++)
+		at += (size_t)snprintf(buf + at, size - at, "%s %d (%u)", k ? "," : "", cpus[k], counts[k]);
+	if (others && at < size)
+		at += (size_t)snprintf(buf + at, size - at, ", others (%u)", others);
+	if (at < size)
+		snprintf(buf + at, size - at, " pinned (%s, for each process)", rule);
+}
+
 int report_context_line(FILE *out, const struct bench_context *ctx, unsigned width)
 {
 	struct context_strings s;
-	char tsc[64];
+	char tsc[64], pinned[128];
 
 	tsc_text(ctx, "no TSC (CLOCK_MONOTONIC counter)", tsc, sizeof(tsc));
+	pinned_text(ctx, pinned, sizeof(pinned));
 	context_strings(ctx, ESCAPE_TERM, "unidentified CPU", &s);
-	return report_wrappedf(out, width, "# ", "ksmbench %s (git %s), %s, CPU %d pinned (%s), %s, kernel %s",
-			       ctx->version, s.git, s.brand, ctx->pinned_cpu, ctx->pin_rule ? ctx->pin_rule : "given",
-			       tsc, s.kernel);
+	return report_wrappedf(out, width, "# ", "ksmbench %s (git %s), %s, %s, %s, kernel %s", ctx->version, s.git,
+			       s.brand, pinned, tsc, s.kernel);
 }
 
 int report_warnings(FILE *out, const struct bench_context *ctx, const char *prefix, unsigned width)
@@ -84,12 +116,13 @@ int report_interruption(FILE *out, const struct bench_context *ctx, const char *
 int report_context_markdown(FILE *out, const struct bench_context *ctx)
 {
 	struct context_strings s;
-	char tsc[64];
+	char tsc[64], pinned[128];
 
 	tsc_text(ctx, "no TSC", tsc, sizeof(tsc));
+	pinned_text(ctx, pinned, sizeof(pinned));
 	context_strings(ctx, ESCAPE_MARKDOWN, "an unidentified CPU", &s);
-	fprintf(out, "ksmbench %s (git %s) on %s, CPU %d pinned (%s), %s, kernel %s, %s\n\n", ctx->version, s.git,
-		s.brand, ctx->pinned_cpu, ctx->pin_rule ? ctx->pin_rule : "given", tsc, s.kernel, s.date);
+	fprintf(out, "ksmbench %s (git %s) on %s, %s, %s, kernel %s, %s\n\n", ctx->version, s.git, s.brand, pinned, tsc,
+		s.kernel, s.date);
 	return ferror(out) ? -1 : 0;
 }
 

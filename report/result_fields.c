@@ -360,6 +360,11 @@ RECORD_GETTER(c_granularity, record_uint(v, CTX(w)->clock_granularity_ns))
 RECORD_GETTER(c_kernel, record_str(v, CTX(w)->kernel_release))
 RECORD_GETTER(c_governor, record_str(v, CTX(w)->governor))
 RECORD_GETTER(c_pinned, record_int(v, CTX(w)->pinned_cpu))
+static size_t n_process_cpus(const struct record_row *w)
+{
+	return CTX(w)->nprocess_cpus;
+}
+RECORD_GETTER(c_process_cpu, record_int(v, CTX(w)->process_cpus[w->index]))
 static size_t n_cpu_probes(const struct record_row *w)
 {
 	return CTX(w)->ncpu_probes;
@@ -460,6 +465,7 @@ static const struct record_field context_fields[] = {
 	{ .name = "governor", .type = RECORD_STR, .get = c_governor },
 	{ .name = "pinned_cpu", .type = RECORD_INT, .get = c_pinned },
 	{ .name = "pinned_cpu_rule", .type = RECORD_STR, .get = c_pin_rule },
+	{ .name = "process_cpus", .type = RECORD_INT, .get = c_process_cpu, .count = n_process_cpus },
 	{ .name = "cpu_choice", .type = RECORD_MAP, .get = c_cpu_probe, .count = n_cpu_probes,
 	  .sub = &cpu_probe_schema },
 	{ .name = "cpu_quota_cpus", .type = RECORD_REAL, .format = "%.4g", .get = c_quota },

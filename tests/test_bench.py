@@ -702,6 +702,16 @@ check(m and int(m.group(1)) in allowed, f"context line: {out[:200]!r}")
 rc, out, err = run("bench", *FAST, "-H", "xxh64", "--cpu", str(allowed[0]), "--format", "json")
 c = json.loads(out)["context"] if rc == 0 else {}
 check(c.get("pinned_cpu") == allowed[0] and c.get("pinned_cpu_rule") == "--cpu", f"--cpu: {c}")
+check(c.get("process_cpus") == [allowed[0]], f"--cpu: the one process on it: {c.get('process_cpus')}")
+# Each measuring process on the CPU chosen again before it starts (the
+# first on the run's): every one recorded, each an allowed CPU; asked for,
+# all on it.
+for extra in ((), ("--cpu", str(allowed[-1]))):
+    rc, out, err = run("bench", *FAST, "-H", "xxh64", "--processes", "3", "--repeat", "1", *extra, "--format", "json")
+    c = json.loads(out)["context"] if rc == 0 else {}
+    cpus = c.get("process_cpus") or []
+    check(len(cpus) == 3 and all(x in allowed for x in cpus) and cpus[0] == c.get("pinned_cpu")
+          and (not extra or cpus == [allowed[-1]] * 3), f"bench --processes 3 {extra}: process_cpus {cpus}")
 
 # --data FILE --input-format F (and the LiME formats' ranges)
 pages = b"".join(bytes([i]) * 4096 for i in (1, 2, 3))

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../bench/context.h"
+#include "../../report/context_text.h"
 #include "../../report/escape.h"
 #include "../../report/record_json.h"
 #include "../../report/record_load.h"
@@ -332,4 +334,49 @@ void test_report_escape(void)
 	fclose(f);
 	CHECK_STR(text, "{\"d\": \"a\\\\xff\xc3\xa9\\n\\\\xe2\\\\x84\"}");
 	free(text);
+}
+
+/* ctx's context line, unwrapped (malloc'd), or NULL. */
+static char *context_line(const struct bench_context *ctx)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	if (!f)
+		return NULL;
+	report_context_line(f, ctx, 0);
+	fclose(f);
+	return text;
+}
+
+/* The CPU the processes ran on: one named alone, several each with its
+ * processes' count (four at most, the rest together). */
+void test_report_context_cpus(void)
+{
+	struct bench_context *ctx = calloc(1, sizeof(*ctx));
+	static const int many[] = { 1, 1, 0, 1, 3, 2, 5, 6 };
+	char *line;
+
+	CHECK(ctx != NULL);
+	if (!ctx)
+		return;
+	ctx->pinned_cpu = 1;
+	ctx->pin_rule = "fastest allowed";
+	ctx->nprocess_cpus = 3;
+	ctx->process_cpus[0] = ctx->process_cpus[1] = ctx->process_cpus[2] = 1;
+	CHECK((line = context_line(ctx)) && strstr(line, ", CPU 1 pinned (fastest allowed), "));
+	free(line);
+	ctx->process_cpus[1] = 0;
+	CHECK((line = context_line(ctx)) && strstr(line, ", CPUs 1 (2), 0 (1) pinned (fastest allowed, for each process), "));
+	free(line);
+	memcpy(ctx->process_cpus, many, sizeof(many));
+	ctx->nprocess_cpus = 8;
+	CHECK((line = context_line(ctx)) &&
+	      strstr(line, ", CPUs 1 (3), 0 (1), 3 (1), 2 (1), others (2) pinned (fastest allowed, for each process), "));
+	free(line);
+	ctx->nprocess_cpus = 0; /* no process recorded (a ceiling, a scan): the pinned CPU */
+	CHECK((line = context_line(ctx)) && strstr(line, ", CPU 1 pinned (fastest allowed), "));
+	free(line);
+	free(ctx);
 }
