@@ -115,7 +115,8 @@ int cmd_ceiling(int argc, char **argv)
 	}
 	memset(&cpu, 0, sizeof(cpu));
 	cpu_describe(&cpu);
-	struct ceiling_report r = { &figures, &cpu, a.page_size, hashes, (unsigned)n };
+	struct ceiling_report r = { .figures = &figures, .cpu = &cpu, .pinned_cpu = pinned, .pin_rule = rule,
+				    .page_size = a.page_size, .hashes = hashes, .nhashes = (unsigned)n };
 	struct report_document doc = { .kind = REPORT_CEILING, .ceiling = &r };
 	return cmd_output_close("ceiling", &out, cmd_output_write(&out, f, &doc));
 }

@@ -168,6 +168,8 @@ static const struct record_schema bound_schema = { NULL, RECORD_FIELDS(bound_fie
 RECORD_GETTER(d_cpu, record_item(v, DOC(w)->ceiling->cpu))
 RECORD_GETTER(d_figures, record_item(v, DOC(w)->ceiling->figures))
 RECORD_GETTER(d_page, record_uint(v, DOC(w)->ceiling->page_size))
+RECORD_GETTER(d_pinned, record_int(v, DOC(w)->ceiling->pinned_cpu))
+RECORD_GETTER(d_pin_rule, record_str(v, DOC(w)->ceiling->pin_rule))
 RECORD_GETTER(d_bound, record_item(v, &DOC(w)->ceiling->hashes[w->index]))
 
 static size_t n_hashes(const struct record_row *w)
@@ -180,6 +182,8 @@ RECORD_GETTER(d_schema, record_str(v, "ksmbench-ceiling/1"))
 static const struct record_field document_fields[] = {
 	{ .name = "schema", .type = RECORD_STR, .get = d_schema },
 	{ .name = "cpu", .type = RECORD_OBJECT, .get = d_cpu, .sub = &cpu_schema },
+	{ .name = "pinned_cpu", .type = RECORD_INT, .get = d_pinned },
+	{ .name = "pinned_cpu_rule", .type = RECORD_STR, .get = d_pin_rule },
 	{ .name = "figures", .type = RECORD_OBJECT, .flags = RECORD_INLINE, .get = d_figures,
 	  .sub = &ceiling_figures_schema },
 	{ .name = "page_size", .type = RECORD_UINT, .get = d_page },
@@ -284,8 +288,10 @@ int ceiling_report_table(FILE *out, const struct report_document *doc)
 
 	if (f->rounds_shared)
 		snprintf(shared, sizeof(shared), " (%u on a shared core, out of the spread)", f->rounds_shared);
-	if (fprintf(out, "ceiling: %s (family %d, model %d), %.2f s, best of %u round%s%s, largest spread %.1f%%\n\n",
-		    r->cpu->known ? r->cpu->brand : "unknown CPU", r->cpu->ext_family, r->cpu->ext_model, f->elapsed_s,
+	if (fprintf(out, "ceiling: %s (family %d, model %d), CPU %d pinned (%s), %.2f s, best of %u round%s%s, largest "
+			 "spread %.1f%%\n\n",
+		    r->cpu->known ? r->cpu->brand : "unknown CPU", r->cpu->ext_family, r->cpu->ext_model, r->pinned_cpu,
+		    r->pin_rule ? r->pin_rule : "given", f->elapsed_s,
 		    rounds, kb_s(rounds), shared, worst_spread(f)) < 0 ||
 	    probes_table(out, f))
 		return -1;

@@ -12,6 +12,8 @@
 struct ceiling_report {
 	const struct ceiling_figures *figures;
 	const struct cpu_description *cpu;
+	int pinned_cpu;        /* the CPU measured on, and how it was chosen (bench/pin.h) */
+	const char *pin_rule;
 	size_t page_size;
 	const struct hash_impl *const *hashes; /* the implementations to bound */
 	unsigned nhashes;

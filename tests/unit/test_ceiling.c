@@ -286,13 +286,17 @@ void test_ceiling_report(void)
 	f.repeats = 3;
 	f.v[CEIL_CRC32_LAT].spread_pct = 4.5;
 	memset(&cpu, 0, sizeof(cpu));
-	struct ceiling_report r = { &f, &cpu, 4096, hashes, 3 };
+	struct ceiling_report r = { .figures = &f, .cpu = &cpu, .pinned_cpu = 1, .pin_rule = "--cpu", .page_size = 4096,
+				    .hashes = hashes, .nhashes = 3 };
 	struct report_document doc = { .kind = REPORT_CEILING, .ceiling = &r };
 	char *text = render("json", &doc);
 	cJSON *o = text ? cJSON_Parse(text) : NULL;
 	CHECK(o != NULL);
 	free(text);
 	const cJSON *lim = cJSON_GetObjectItemCaseSensitive(o, "limits");
+	const char *rule = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "pinned_cpu_rule"));
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "pinned_cpu")) == 1 && rule &&
+	      strcmp(rule, "--cpu") == 0);
 	CHECK(number_at(lim, "crc32q_latency_cycles", "value") == 3 &&
 	      number_at(lim, "crc32q_latency_cycles", "spread_pct") == 4.5);
 	const cJSON *zmm = cJSON_GetObjectItemCaseSensitive(lim, "vpclmulqdq_zmm_cycles");
