@@ -71,15 +71,22 @@ const struct pin_probe *pin_probes(unsigned *n)
 	return probes;
 }
 
-/* Times every allowed CPU in turn into p (n of them), then gives the
- * process its mask back; returns the CPU pin_pick chose. */
-static int choose_fastest(struct pin_probe *p, unsigned *n)
+/* The allowed CPUs into p, in increasing order, each not yet timed. */
+static unsigned list_allowed(struct pin_probe *p)
 {
-	*n = 0;
+	unsigned n = 0;
+
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, &allowed))
-			p[(*n)++] = (struct pin_probe){ .cpu = cpu, .busy_share = -1 };
-	for (unsigned i = 0; i < *n; i++) {
+			p[n++] = (struct pin_probe){ .cpu = cpu, .busy_share = -1 };
+	return n;
+}
+
+/* Times the n CPUs of p in turn, then gives the process its mask back;
+ * returns the CPU pin_pick chose. */
+static int choose_fastest(struct pin_probe *p, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
 		cpu_set_t one;
 		CPU_ZERO(&one);
 		CPU_SET(p[i].cpu, &one);
@@ -88,15 +95,14 @@ static int choose_fastest(struct pin_probe *p, unsigned *n)
 			probe_here(&p[i]);
 	}
 	sched_setaffinity(0, sizeof(allowed), &allowed);
-	return p[pin_pick(p, *n)].cpu;
+	return p[pin_pick(p, n)].cpu;
 }
 
 int pin_choose_again(void)
 {
 	static struct pin_probe again[CPU_SETSIZE];
-	unsigned n;
 
-	return nprobes ? choose_fastest(again, &n) : -1;
+	return nprobes ? choose_fastest(again, list_allowed(again)) : -1;
 }
 
 int pin_choose(int requested, const char **rule, struct kb_err *err)
@@ -113,14 +119,14 @@ int pin_choose(int requested, const char **rule, struct kb_err *err)
 		*rule = PIN_RULE_ASKED;
 		return requested;
 	}
-	if (CPU_COUNT(&allowed) == 0)
+	unsigned n = list_allowed(probes);
+	if (n == 0)
 		return kb_fail(err, "this process may run on no CPU");
 	*rule = PIN_RULE_DEFAULT;
-	if (CPU_COUNT(&allowed) == 1)
-		for (int cpu = 0;; cpu++)
-			if (CPU_ISSET(cpu, &allowed))
-				return cpu;
-	return choose_fastest(probes, &nprobes);
+	if (n == 1)
+		return probes[0].cpu; /* nothing to choose: not timed, no probes */
+	nprobes = n;
+	return choose_fastest(probes, n);
 }
 
 int pin_to_cpu(int cpu, struct kb_err *err)
