@@ -23,7 +23,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define THREAD_PROCESSES_DEFAULT 10u
 #define THREAD_ROUNDS_DEFAULT 1u
-#define THREAD_KSMD_WINDOW_NS 60000000u /* a round: two cycles of 100 pages and 20 ms at the defaults */
+#define THREAD_KSMD_WINDOW_NS 80000000u /* a round: three cycles of 100 pages and 20 ms at the defaults */
 #define THREAD_WARMUP_NS 10000000u
 
 static void usage(void)
@@ -50,7 +50,7 @@ static void usage(void)
 	       "                        2026 (default: each call apart, a fence after it, as ksmd\n"
 	       "                        calls it between its other work; docs/measurement.md)\n"
 	       "  --apart               each call apart (the default; not with --back-to-back)\n"
-	       "  --window TIME         ksmd-style round length (default 60ms: two cycles at ksmd's\n"
+	       "  --window TIME         ksmd-style round length (default 80ms: three cycles at ksmd's\n"
 	       "                        defaults; one cycle at least)\n"
 	       "  --hz N                emulated CONFIG_HZ of the self-test (default 250)\n"
 	       "  --working-set SIZE    the ksmd style's set (default 64M, each cycle's pages flushed\n"
