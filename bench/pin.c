@@ -122,9 +122,11 @@ int pin_choose(int requested, const char **rule, struct kb_err *err)
 	unsigned n = list_allowed(probes);
 	if (n == 0)
 		return kb_fail(err, "this process may run on no CPU");
-	*rule = PIN_RULE_DEFAULT;
-	if (n == 1)
+	if (n == 1) {
+		*rule = PIN_RULE_ONLY;
 		return probes[0].cpu; /* nothing to choose: not timed, no probes */
+	}
+	*rule = PIN_RULE_DEFAULT;
 	nprobes = n;
 	return choose_fastest(probes, n);
 }

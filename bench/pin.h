@@ -4,10 +4,12 @@
 
 #include "../common/err.h"
 
-/* How the CPU was chosen, for the report: asked for, or the default rule
- * (the fastest CPU of the affinity mask, by pin_pick). */
+/* How the CPU was chosen, for the report: asked for, the default rule
+ * (the fastest CPU of the affinity mask, by pin_pick), or the one CPU the
+ * mask allows (taskset -c N: nothing to choose, nothing timed). */
 #define PIN_RULE_ASKED "--cpu"
 #define PIN_RULE_DEFAULT "fastest allowed"
+#define PIN_RULE_ONLY "only allowed"
 
 /* CPUs whose core throughput is within this share of the fastest count as
  * equal: the two free vCPUs of the Zen 5 VM read 2-4% apart, one whose

@@ -667,7 +667,7 @@ free = {cpu: v["adds_per_ns"] for cpu, v in probes.items() if v["busy_share"] is
 free = free or {cpu: v["adds_per_ns"] for cpu, v in probes.items()}
 fast = max(free.values(), default=0)
 want = max((cpu for cpu, v in free.items() if v >= 0.9 * fast), default=allowed[-1])
-check(c.get("pinned_cpu_rule") == "fastest allowed" and c.get("pinned_cpu") == want
+check(c.get("pinned_cpu_rule") == ("fastest allowed" if len(allowed) > 1 else "only allowed") and c.get("pinned_cpu") == want
       and sorted(probes) == (allowed if len(allowed) > 1 else [])
       and all(v["adds_per_ns"] > 0 and (v["busy_share"] is None or 0 <= v["busy_share"] <= 1) for v in probes.values()),
       f"default CPU, the highest of the fastest not busy ({want}): {c.get('pinned_cpu')} {c.get('pinned_cpu_rule')} "
@@ -693,11 +693,12 @@ if len(allowed) > 1:
 p = subprocess.run([BIN, *fast_args(["bench", *FAST, "-H", "xxh64", "--format", "json"])], capture_output=True,
                    preexec_fn=lambda: os.sched_setaffinity(0, {allowed[0]}))
 c = json.loads(p.stdout)["context"] if p.returncode == 0 else {}
-check(c.get("pinned_cpu") == allowed[0] and c.get("cpu_choice") == {}, f"one CPU allowed, not timed: {c}")
+check(c.get("pinned_cpu") == allowed[0] and c.get("pinned_cpu_rule") == "only allowed" and c.get("cpu_choice") == {},
+      f"one CPU allowed, not timed: {c}")
 rc, out, err = run("bench", *FAST, "-H", "xxh64")
 # The context paragraph wraps (a long CPU name moves the rule to its next line).
 context = " ".join(out.split("\nHASH")[0].split())
-m = re.search(r"CPU (\d+) pinned \(fastest allowed\)", context)
+m = re.search(r"CPU (\d+) pinned \((fastest|only) allowed\)", context)
 check(m and int(m.group(1)) in allowed, f"context line: {out[:200]!r}")
 rc, out, err = run("bench", *FAST, "-H", "xxh64", "--cpu", str(allowed[0]), "--format", "json")
 c = json.loads(out)["context"] if rc == 0 else {}

@@ -72,7 +72,7 @@ lines = out.splitlines()
 m = re.search(r", best of (\d+) rounds( \((\d+) on a shared core, out of the spread\))?, largest spread",
               lines[0] if lines else "")
 check(rc == 0 and lines[0].startswith("ceiling: ") and m and int(m.group(1)) >= 2
-      and re.search(r"\), CPU \d+ pinned \((fastest allowed|--cpu)\), ", lines[0])
+      and re.search(r"\), CPU \d+ pinned \((fastest allowed|only allowed|--cpu)\), ", lines[0])
       and int(m.group(3) or 0) < int(m.group(1)), f"table header: {lines[:1]}")
 check(any(line.startswith("core clock") and "GHz" in line for line in lines), "table shows the core clock")
 check("ceilings at 256 B per call" in out and "LIMITED BY" in out, "table shows the ceilings at the page size")
