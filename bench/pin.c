@@ -98,11 +98,46 @@ static int choose_fastest(struct pin_probe *p, unsigned n)
 	return p[pin_pick(p, n)].cpu;
 }
 
+/* Whether a ranks before b among the CPUs to time again. */
+static int ranks_before(const struct pin_probe *a, const struct pin_probe *b)
+{
+	if (busy(a) != busy(b))
+		return !busy(a);
+	if (a->adds_per_ns != b->adds_per_ns)
+		return a->adds_per_ns > b->adds_per_ns;
+	return a->cpu > b->cpu;
+}
+
+unsigned pin_again_list(const struct pin_probe *first, unsigned n, struct pin_probe *out)
+{
+	unsigned k = 0;
+
+	if (n <= PIN_AGAIN_MAX) {
+		for (; k < n; k++)
+			out[k] = first[k];
+	} else {
+		/* The PIN_AGAIN_MAX best, each inserted in CPU order. */
+		for (unsigned i = 0; i < n; i++) {
+			unsigned ahead = 0;
+			for (unsigned j = 0; j < n && ahead < PIN_AGAIN_MAX; j++)
+				ahead += j != i && ranks_before(&first[j], &first[i]);
+			if (ahead >= PIN_AGAIN_MAX)
+				continue;
+			out[k++] = first[i];
+			if (k == PIN_AGAIN_MAX)
+				break;
+		}
+	}
+	for (unsigned i = 0; i < k; i++)
+		out[i] = (struct pin_probe){ .cpu = out[i].cpu, .busy_share = -1 };
+	return k;
+}
+
 int pin_choose_again(void)
 {
-	static struct pin_probe again[CPU_SETSIZE];
+	static struct pin_probe again[PIN_AGAIN_MAX];
 
-	return nprobes ? choose_fastest(again, list_allowed(again)) : -1;
+	return nprobes ? choose_fastest(again, pin_again_list(probes, nprobes, again)) : -1;
 }
 
 int pin_choose(int requested, const char **rule, struct kb_err *err)

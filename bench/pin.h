@@ -55,11 +55,25 @@ unsigned pin_pick(const struct pin_probe *p, unsigned n);
  * one CPU allowed), for the report. */
 const struct pin_probe *pin_probes(unsigned *n);
 
+/* CPUs timed again before each measuring process after the first, at
+ * most: on 2-8 CPUs every one, on a large machine the fastest of the first
+ * choice (at 1 ms a CPU, 20 processes on 256 CPUs would have spent 5 s
+ * choosing). */
+#define PIN_AGAIN_MAX 8
+
 /* After a default choice among several CPUs, the same choice made again
- * now (for the next measuring process: a CPU that another program or a
- * host's SMT neighbour took meanwhile is left); pin_probes keeps the first
- * choice's readings. -1 when the CPU was asked for or the only one. */
+ * now among pin_again_list's CPUs (for the next measuring process: a CPU
+ * that another program or a host's SMT neighbour took meanwhile is left);
+ * pin_probes keeps the first choice's readings. -1 when the CPU was asked
+ * for or the only one. */
 int pin_choose_again(void);
+
+/* Of the first choice's n probes (in increasing CPU order), those to time
+ * again, into out (room for PIN_AGAIN_MAX), in increasing CPU order, their
+ * readings cleared: all of them when n <= PIN_AGAIN_MAX; else the
+ * PIN_AGAIN_MAX that pin_pick would rank first (free before busy, then
+ * the fastest, then the highest-numbered). Returns how many. */
+unsigned pin_again_list(const struct pin_probe *first, unsigned n, struct pin_probe *out);
 
 /* Restricts the process to cpu; an error if it does not exist or is not allowed. */
 int pin_to_cpu(int cpu, struct kb_err *err);

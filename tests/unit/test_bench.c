@@ -382,7 +382,8 @@ void test_bench_pin(void)
 		if (CPU_ISSET(cpu, &allowed))
 			highest = cpu, nallowed++;
 	int chosen = pin_choose(-1, &rule, &err);
-	CHECK(chosen >= 0 && CPU_ISSET(chosen, &allowed) && strcmp(rule, PIN_RULE_DEFAULT) == 0);
+	CHECK(chosen >= 0 && CPU_ISSET(chosen, &allowed) &&
+	      strcmp(rule, nallowed > 1 ? PIN_RULE_DEFAULT : PIN_RULE_ONLY) == 0);
 	CHECK(sched_getaffinity(0, sizeof(after), &after) == 0 && CPU_EQUAL(&after, &allowed));
 	const struct pin_probe *p = pin_probes(&n);
 	CHECK(n == (nallowed > 1 ? (unsigned)nallowed : 0));
@@ -399,7 +400,8 @@ void test_bench_pin(void)
 		CPU_ZERO(&one);
 		CPU_SET(0, &one);
 		CHECK(sched_setaffinity(0, sizeof(one), &one) == 0);
-		CHECK(pin_choose(-1, &rule, &err) == 0 && pin_probes(&n) && n == 0);
+		CHECK(pin_choose(-1, &rule, &err) == 0 && strcmp(rule, PIN_RULE_ONLY) == 0 && pin_probes(&n) && n == 0);
+		CHECK(pin_choose_again() == -1);
 		CHECK(pin_choose(highest, &rule, &err) == -1 && strstr(err.msg, "not available"));
 		CHECK(sched_setaffinity(0, sizeof(allowed), &allowed) == 0);
 	}
@@ -438,6 +440,30 @@ void test_bench_pin_pick(void)
 						   .busy_share = cases[c].busy[i] };
 		CHECK(pin_pick(p, cases[c].n) == cases[c].want);
 	}
+}
+
+/* The CPUs timed again before each process: every one up to
+ * PIN_AGAIN_MAX, else the best ranked (free, fastest, highest), in CPU
+ * order, their readings cleared. */
+void test_bench_pin_again(void)
+{
+	struct pin_probe first[40], out[PIN_AGAIN_MAX];
+	unsigned n;
+
+	for (unsigned i = 0; i < 3; i++)
+		first[i] = (struct pin_probe){ .cpu = (int)i + 4, .adds_per_ns = 50.0 - i, .busy_share = 0.2 };
+	CHECK((n = pin_again_list(first, 3, out)) == 3);
+	for (unsigned i = 0; i < n; i++)
+		CHECK(out[i].cpu == (int)i + 4 && out[i].adds_per_ns == 0 && out[i].busy_share == -1);
+	/* 40 CPUs: 30 alike, CPUs 3, 7, ... 39 slower, CPU 38 and 39 busy. */
+	for (unsigned i = 0; i < 40; i++)
+		first[i] = (struct pin_probe){ .cpu = (int)i, .adds_per_ns = i % 4 == 3 ? 40 : 50,
+					       .busy_share = i >= 38 ? 0.9 : 0 };
+	first[5].adds_per_ns = 51;
+	CHECK((n = pin_again_list(first, 40, out)) == PIN_AGAIN_MAX);
+	static const int want[PIN_AGAIN_MAX] = { 5, 29, 30, 32, 33, 34, 36, 37 };
+	for (unsigned i = 0; i < n; i++)
+		CHECK(out[i].cpu == want[i] && out[i].adds_per_ns == 0);
 }
 
 /* A plan of two page sets, two hashes each: four results in order, with
