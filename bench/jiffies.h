@@ -18,12 +18,6 @@ static inline uint64_t jiffies_start_ns(unsigned long j, unsigned hz)
 	return (uint64_t)(j / hz) * 1000000000u + ((uint64_t)(j % hz) * 1000000000u + hz - 1) / hz;
 }
 
-/* The kernel's time_before(a, b): a is earlier than b, across wrap-around. */
-static inline int jiffies_time_before(unsigned long a, unsigned long b)
-{
-	return (long)(a - b) < 0;
-}
-
 /* HZ >> 3: the length of the patch's window in jiffies (31 at HZ=250). */
 static inline unsigned jiffies_window(unsigned hz)
 {
