@@ -445,6 +445,15 @@ ksmd_rows = [r for r in json.loads(out).get("results", []) if r["timer"] == "ksm
 check(vo.get("pages_to_scan") == 200000 and vo.get("settings_source") == "options+sysfs"
       and ksmd_rows and all(r["ksmd_pages_to_scan"] == 100000 for r in ksmd_rows),
       f"thread --pages-to-scan 200000: priced so, cycle clamped: {err!r} {vo}")
+# The default ksmd-style round: three cycles at ksmd's 20 ms sleep (the
+# round's figure is their median), so 3 x pages_to_scan calls a round. The
+# window is a time: a sleep overshooting by more than 6 ms a cycle on a
+# loaded machine would leave two, so the most, not every round, is checked.
+rc, out, err = run("thread", "--repeat", "1", "--working-set", "1M", "--pages-to-scan", "2", "--sleep-ms", "20",
+                   "--format", "json")
+calls = [x["calls"] for r in json.loads(out).get("results", []) if r["timer"] == "ksmd" for x in r["rounds"]] \
+    if rc == 0 else []
+check(calls and max(calls) == 6 and all(c in (2, 4, 6) for c in calls), f"thread: three cycles a ksmd round: {calls}")
 # The verdict follows the timers of the release it is of: before 5.0 a sleep
 # of 0 lasted to the next tick (one jiffy of this kernel's HZ).
 rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--kernel-release", "4.19", "--sleep-ms", "0",
