@@ -112,24 +112,15 @@ unsigned pin_again_list(const struct pin_probe *first, unsigned n, struct pin_pr
 {
 	unsigned k = 0;
 
-	if (n <= PIN_AGAIN_MAX) {
-		for (; k < n; k++)
-			out[k] = first[k];
-	} else {
-		/* The PIN_AGAIN_MAX best, each inserted in CPU order. */
-		for (unsigned i = 0; i < n; i++) {
-			unsigned ahead = 0;
-			for (unsigned j = 0; j < n && ahead < PIN_AGAIN_MAX; j++)
-				ahead += j != i && ranks_before(&first[j], &first[i]);
-			if (ahead >= PIN_AGAIN_MAX)
-				continue;
-			out[k++] = first[i];
-			if (k == PIN_AGAIN_MAX)
-				break;
-		}
+	/* A CPU with fewer than PIN_AGAIN_MAX ranked before it is one of the
+	 * best (every one when n <= PIN_AGAIN_MAX); taken in CPU order. */
+	for (unsigned i = 0; i < n && k < PIN_AGAIN_MAX; i++) {
+		unsigned ahead = 0;
+		for (unsigned j = 0; j < n && ahead < PIN_AGAIN_MAX; j++)
+			ahead += j != i && ranks_before(&first[j], &first[i]);
+		if (ahead < PIN_AGAIN_MAX)
+			out[k++] = (struct pin_probe){ .cpu = first[i].cpu, .busy_share = -1 };
 	}
-	for (unsigned i = 0; i < k; i++)
-		out[i] = (struct pin_probe){ .cpu = out[i].cpu, .busy_share = -1 };
 	return k;
 }
 
