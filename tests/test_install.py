@@ -1,7 +1,8 @@
 """Tests of what `make install` puts in place: the binary, the man page (it
-renders without warnings and names every command and option the binary
-has), the bash completion (sourced in bash, its function called with
-COMP_WORDS set), and `make uninstall` removing them again."""
+renders without warnings, names every command and option the binary has,
+each command's options in its section both ways, and the csv columns), the
+bash completion (sourced in bash, its function called with COMP_WORDS set),
+and `make uninstall` removing them again."""
 import json
 import os
 import re
@@ -44,6 +45,28 @@ for c in cmds:
     rc, out, _ = run(c, "--help")
     for opt in sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", out))):
         check(opt in page, f"man page documents {c} {opt}")
+
+# --- each command's section of the man page (its .SS, in the source) names
+# every option of the command's --help list, and every option the section
+# lists (a .TP tag) is one the command's --help names: an option renamed or
+# removed on one side only is caught, not just one missing from the page
+source = open(MAN).read().replace("\\-", "-")
+sections = dict(re.findall(r'(?ms)^\.SS "?([a-z]+)\b(.*?)(?=^\.S[SH] )', source))
+OPT = r"(?<![\w-])(--[a-z][a-z0-9-]*|-[a-zA-Z](?![\w-]))"
+for c in cmds:
+    body = sections.get(c)
+    check(body is not None, f"man page has a .SS section for {c}")
+    if body is None:
+        continue
+    rc, out, _ = run(c, "--help")
+    listed = set(re.findall(r"(?m)^  (?:-[a-zA-Z], )?(--[a-z][a-z0-9-]*)", out))
+    for opt in sorted(listed):
+        check(re.search(rf"(?<![\w-]){re.escape(opt)}(?![\w-])", body) is not None,
+              f"man page's {c} section documents {opt}")
+    tags = set(re.findall(OPT, " ".join(re.findall(r"(?m)^\.TP\n(.*)", body))))
+    for opt in sorted(tags):
+        check(re.search(rf"(?<![\w-]){re.escape(opt)}(?![\w-])", out) is not None,
+              f"{c} --help names the man page's {opt}")
 
 # --- every field name the JSON documents carry is documented: in the man
 # page or in docs/ (the ceiling's probe keys are in docs/ceilings.md), and
@@ -90,6 +113,30 @@ for what, args in sources.items():
     if rc == 0:
         for key in sorted(keys_of(json.loads(out), set())):
             check(named(key), f"{what}'s JSON field {key} is documented as a name")
+
+# --- the csv columns are those the man page lists: bench's and thread's in
+# full (REPORT FORMATS), scan's (SCAN DOCUMENT) as its two listed runs, in
+# order, with the hash's fields and the settings between them as said there
+def columns(after):
+    """The comma list of the first .EX block after the text after."""
+    block = source[source.index(after):].split(".EX\n", 1)[1].split("\n.EE", 1)[0]
+    return [c for c in re.sub(r"\s+", "", block).split(",") if c]
+
+
+csv_sources = {"bench": (["bench", *QUICK, "--window", "2ms"], columns(".BR bench 's\ncolumns:")),
+               "thread": (sources["thread"], columns("are its rows' fields")),
+               "scan": (sources["scan"], columns("The csv and tsv forms have one row per hash")
+                        + ["zero_checksum", "contents", "colliding_pairs", "expected_colliding_pairs",
+                           "colliding_contents", "expected_colliding_contents", "zero_checksum_matches",
+                           "ns_per_page_median", "ns_per_page_p90", "full_scan_checksum_ms",
+                           "steady_scan_checksum_ms", "pages_to_scan", "sleep_millisecs",
+                           "ksmd_checksum_cpu_share", "ksmd_steady_checksum_cpu_share"]
+                        + columns("then the model's further counters"))}
+for what, (args, documented_columns) in csv_sources.items():
+    rc, out, err = run(*args, "--format", "csv")
+    header = out.split("\n", 1)[0].split(",")
+    check(rc == 0 and header == documented_columns,
+          f"{what} --format csv: the man page's columns: {sorted(set(header) ^ set(documented_columns))}")
 
 # --- make install into a staging directory; the build is not redone (-o)
 stage = tempfile.mkdtemp(prefix="ksmbench-stage-")
