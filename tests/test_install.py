@@ -96,7 +96,9 @@ sources = {"bench": ["bench", "-H", "xxh64", "--processes", "2", "--repeat", "1"
            "ceiling": ["ceiling", "--repeat", "1"],
            "thread": ["thread", "--processes", "1", "--window", "2ms", "--hz", "1000", "--working-set", "4M",
                       "--no-ceiling"],
-           "scan": ["scan", "--sample-pages", "16", os.path.join(ROOT, "ksmbench.1")]}
+           "scan": ["scan", "--sample-pages", "16", os.path.join(ROOT, "ksmbench.1")],
+           "select": ["select", "-H", "xxh64,jhash2", "--processes", "1", "--no-ceiling"],
+           "list": ["list"]}
 
 
 def named(key):
@@ -107,11 +109,32 @@ def named(key):
 
 
 check(not named("xmm_unmarked") and named("pages_sharing"), "the rule for a documented field name")
+bench_doc = os.path.join(tempfile.mkdtemp(), "bench.json")  # bench's, for compare below
 for what, args in sources.items():
     rc, out, err = run(*args, "--format", "json")
     check(rc == 0, f"{what} --format json: {err!r}")
     if rc == 0:
         for key in sorted(keys_of(json.loads(out), set())):
+            check(named(key), f"{what}'s JSON field {key} is documented as a name")
+        if what == "bench":
+            with open(bench_doc, "w") as f:
+                f.write(out)
+# compare's document, and ksm's over a directory of KSM's files (the only
+# keys of its own: sysfs and meanings take the files' names)
+ksm_dir = tempfile.mkdtemp()
+for name, value in (("run", 1), ("pages_to_scan", 100), ("sleep_millisecs", 20), ("full_scans", 3)):
+    with open(os.path.join(ksm_dir, name), "w") as f:
+        f.write(f"{value}\n")
+others = {"compare": (["compare", bench_doc, bench_doc], {}),
+          "ksm": (["ksm"], {"KSMBENCH_KSM_DIR": ksm_dir})}
+for what, (args, env) in others.items():
+    rc, out, err = run(*args, "--format", "json", env=env)
+    check(rc == 0, f"{what} --format json: {err!r}")
+    if rc == 0:
+        doc = json.loads(out)
+        doc.pop("sysfs", None)
+        doc.pop("meanings", None)
+        for key in sorted(keys_of(doc, set())):
             check(named(key), f"{what}'s JSON field {key} is documented as a name")
 
 # --- the csv columns are those the man page lists: bench's and thread's in
