@@ -24,15 +24,21 @@ static int file_open(const char *path, mode_t mode, struct cmd_output_file *file
 	if (!path)
 		return 0;
 	/* Held back from the temporary's creation until it is watched: a
-	 * signal in between would end the process and leave it behind. */
+	 * signal in between would end the process and leave it behind. Not
+	 * for a target written directly, which has no temporary: its open()
+	 * waits for a FIFO's reader, and held back there Ctrl-C and SIGTERM
+	 * could not end a run that no one reads. */
+	int direct = atomic_file_is_direct(path);
 	interrupt_signals(&stop);
-	pthread_sigmask(SIG_BLOCK, &stop, &saved);
+	if (!direct)
+		pthread_sigmask(SIG_BLOCK, &stop, &saved);
 	if ((rc = atomic_file_open(&file->af, path, mode, err)) == 0) {
 		file->fp = file->af.fp;
 		file->to_file = 1;
 		file->watch = interrupt_watch(file->af.tmp_path);
 	}
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (!direct)
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	return rc;
 }
 
@@ -107,7 +113,7 @@ int cmd_output_open(const char *cmd, const char *path, mode_t mode, struct cmd_o
 	memset(o, 0, sizeof(*o));
 	interrupt_install(INTERRUPT_EXIT);
 	if (file_open(path, mode, &o->main, &err))
-		return cli_fail(cmd, &err);
+		return interrupt_exit_code() ? interrupt_exit_code() : cli_fail(cmd, &err);
 	o->fp = o->main.fp;
 	return 0;
 }
@@ -186,7 +192,7 @@ int cmd_output_exports(const char *cmd, struct cmd_output *o, const struct cmd_e
 		struct cmd_output_file *x = &o->exports[o->nexports];
 		if (file_open(strcmp(path, "-") == 0 ? NULL : path, 0644, x, &err)) {
 			cmd_output_abort(o);
-			return cli_fail(cmd, &err);
+			return interrupt_exit_code() ? interrupt_exit_code() : cli_fail(cmd, &err);
 		}
 		x->f = f;
 		o->nexports++;

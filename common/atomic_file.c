@@ -170,6 +170,22 @@ static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t
 	return 0;
 }
 
+int atomic_file_is_direct(const char *path)
+{
+	struct stat st;
+	struct kb_err err;
+	int via_proc;
+	char *target;
+
+	if (path[0] == '\0' || strcmp(path, "-") == 0)
+		return 0;
+	int exists = stat(path, &st) == 0;
+	if ((exists && S_ISDIR(st.st_mode)) || !(target = follow_links(path, &via_proc, &err)))
+		return 0;
+	free(target);
+	return (exists && !S_ISREG(st.st_mode)) || via_proc;
+}
+
 int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, struct kb_err *err)
 {
 	struct stat st;

@@ -43,6 +43,11 @@ struct atomic_file {
 	int target_fd;  /* ATOMIC_FILE_COPY: the existing file, opened for writing */
 };
 
+/* Whether atomic_file_open would open path as it is (a FIFO, a device, a
+ * /proc link): no temporary is made, and the open may wait (a FIFO that no
+ * one reads yet). */
+int atomic_file_is_direct(const char *path);
+
 /* Opens path for writing; mode is a new file's (0644, 0600 for memory). */
 int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, struct kb_err *err);
 

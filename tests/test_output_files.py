@@ -262,6 +262,24 @@ try:
         rc, err, data = through_fifo(args, fifo)
         check(rc == 0 and looks_right(name, data) and stat.S_ISFIFO(os.stat(fifo).st_mode) and
               sorted(os.listdir(d)) == ["fifo", "link", "real"], f"{name} -o FIFO: rc={rc} {err[-200:]!r}")
+        # A FIFO no one reads: open() waits for a reader, and Ctrl-C or
+        # SIGTERM still end the run (held back there with the temporary's
+        # creation, they did not: only SIGKILL did, until 2026-12-06).
+        lonely = os.path.join(d, "lonely")
+        os.mkfifo(lonely)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            p = subprocess.Popen([BIN, *fast_args(args), "-o", lonely], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+            time.sleep(0.5)
+            p.send_signal(sig)
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+            check(p.returncode in (128 + sig, -sig) and stat.S_ISFIFO(os.stat(lonely).st_mode),
+                  f"{name} -o a FIFO without a reader, {sig.name}: rc={p.returncode}")
+        os.unlink(lonely)
 
     # SIGTERM or SIGHUP as soon as the temporary exists (named, or unnamed:
     # an O_TMPFILE descriptor): no file is left, exit 143 or 129. Many times over: a signal that came
