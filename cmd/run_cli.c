@@ -180,7 +180,9 @@ int run_cli_measure(const struct run_cli_run *run, struct bench_results *out)
 			break;
 		}
 	if (bench_plan_read_pages(&plan, &pages, &err)) {
-		rc = cli_fail(run->cmd, &err);
+		/* Ctrl-C while the data is awaited (a FIFO's open, EINTR) stops
+		 * the run: the exit says so, not an input error. */
+		rc = interrupt_exit_code() ? interrupt_exit_code() : cli_fail(run->cmd, &err);
 	} else if (plan.pages = &pages, plan.processes == 1) {
 		rc = bench_run(&plan, progress_show, &progress, out, &err) ? cli_fail(run->cmd, &err) : 0;
 		out->process_cpu[0] = run->cpu;

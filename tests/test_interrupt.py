@@ -59,6 +59,16 @@ check(json.load(open(target))["interrupted"] is True, "-o file whole and marked"
 check(not [f for f in os.listdir(outdir) if f.startswith(os.path.basename(target) + ".tmp")], "no temporary left")
 os.unlink(target)
 
+# --- Ctrl-C while bench waits for its data (a FIFO no one writes): the run
+# was stopped, exit 130, not an input error ("cannot open: Interrupted
+# system call", exit 2, until 2026-12-06).
+fifo = os.path.join(outdir, f"ksmbench-int-{os.getpid()}.fifo")
+os.mkfifo(fifo)
+p = start("bench", "-H", "xxh64", "--repeat", "1", "--window", "1ms", "-q", "--data", fifo)
+rc, out, err = stop_after(p, 0.5)
+check(rc == 130 and err == "", f"SIGINT while bench waits for a FIFO: rc={rc} err={err!r}")
+os.unlink(fifo)
+
 # --- a stop while measuring processes start: each holds the SIGTERM passed
 # on until its handler is in (one delivered before killed it, and the run
 # ended in an error, no report). Many short processes, stops at varied times.
