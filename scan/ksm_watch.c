@@ -81,7 +81,9 @@ void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, d
 	double s = r->seconds > 0 ? r->seconds : 1e-9;
 	r->pages_scanned_per_s = scanned >= 0 ? (double)scanned / s : -1;
 	r->pages_skipped_per_s = skipped >= 0 ? (double)skipped / s : -1;
-	r->merges_per_s = (double)((b->pages_sharing + zero_b) - (a->pages_sharing + zero_a)) / s;
+	/* In double: the files may hold any long long (KSMBENCH_KSM_DIR), and
+	 * pages_sharing + ksm_zero_pages overflowed; exact below 2^53 pages. */
+	r->merges_per_s = ((double)b->pages_sharing + (double)zero_b - (double)a->pages_sharing - (double)zero_a) / s;
 	r->full_scans = b->full_scans - a->full_scans;
 	r->full_scan_s = r->full_scans > 0 ? r->seconds / (double)r->full_scans : -1;
 	r->pages_checksummed_per_s =

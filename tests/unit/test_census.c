@@ -1,6 +1,7 @@
 /* Unit tests: the scan census (duplicates by full content even when keys
  * collide, zero pages, the KSM model, collision arithmetic) and ksmd's
  * CPU share formula; the kernel symbol file --profile reads. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,6 +378,12 @@ void test_census_watch_checksummed(void)
 	CHECK(ksm_checksummed_per_s(&b, 70, 0) == 0);
 	CHECK(ksm_counter_growth(5, 9) == 4 && ksm_counter_growth(9, 9) == 0);
 	CHECK(ksm_counter_growth(9, 5) == -1 && ksm_counter_growth(KSM_SYSFS_MISSING, 5) == -1);
+	/* Counters near LLONG_MAX (a file that says so): merges summed without
+	 * overflow (pages_sharing + ksm_zero_pages wrapped negative). */
+	struct ksm_sample a = { .t_ns = 0 }, c = { .t_ns = 1000000000, .pages_sharing = LLONG_MAX, .ksm_zero_pages = 5 };
+	struct ksm_rates r;
+	ksm_rates_between(&a, &c, 0, &r);
+	CHECK(r.merges_per_s > 9e18);
 }
 
 /* A process's KSM counters: ksm_stat (6.1+), else ksm_merging_pages alone
