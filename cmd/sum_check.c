@@ -110,7 +110,13 @@ static int parse_page(char *line, struct check_line *out)
 	for (const char *d = colon + 1; d < sp; d++)
 		if (!isdigit((unsigned char)*d))
 			return 0;
+	errno = 0;
 	out->index = strtoull(colon + 1, NULL, 10);
+	if (errno == ERANGE) { /* taken as ULLONG_MAX, it was checked and reported as that page */
+		out->kind = LINE_BAD;
+		out->why = "a page index past 2^64";
+		return 1;
+	}
 	out->hex = sp + 1;
 	out->hex_len = n;
 	*colon = '\0';

@@ -345,6 +345,11 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.
     rc, out, err = check_text(f"{f1}:99 {last}\n")
     check(rc == 1 and out == f"{f1}:99: FAILED (no such page)\n{f1}: FAILED\n",
           f"a page the file does not have: {out!r}")
+    # An index past 2^64 is a malformed line (strtoull took it as
+    # 18446744073709551615 and reported that page as missing).
+    with open(lst, "w") as f:
+        f.write(f"{f1}:99999999999999999999 {last}\n")
+    check_usage_error(["sum", "-c", lst], f"{lst}:1: a page index past 2^64", "a page index past 2^64")
     wrong = "0" * len(last)
     missing = os.path.join(tmp, "missing")
     for text, what in ((f"{f1}:1 {wrong}\n", "a changed page"), (f"{hex1}  {missing}\n", "a missing file"),
