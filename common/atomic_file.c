@@ -170,6 +170,39 @@ static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t
 	return 0;
 }
 
+/* Whether a temporary may be made beside path: its directory is ours to
+ * write (as the effective user). */
+static int dir_writable(const char *path)
+{
+	char dir[PATH_MAX];
+	size_t dir_len = dir_part_len(path);
+
+	if (dir_len >= sizeof(dir))
+		return 1; /* make_temporary says what is wrong */
+	snprintf(dir, sizeof(dir), "%.*s", (int)(dir_len ? dir_len : 1), dir_len ? path : ".");
+	return faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) == 0;
+}
+
+/* An existing file we may write in a directory we may not: as the shell's
+ * '>' would, the output is copied into it at the end, from an unnamed
+ * temporary in $TMPDIR (a rename needs the directory; this refused it). */
+static int make_outside_temporary(struct atomic_file *af, struct kb_err *err)
+{
+	char dir[PATH_MAX];
+	int fd = temp_file_unnamed(dir, sizeof(dir));
+
+	if (fd < 0 || !(af->fp = fdopen(fd, "w+"))) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		kb_fail_errno(err, e, "cannot create a temporary file in '%s' for '%s'", dir, af->path);
+		release(af);
+		return -1;
+	}
+	af->kind = ATOMIC_FILE_COPY;
+	return 0;
+}
+
 int atomic_file_is_direct(const char *path)
 {
 	struct stat st;
@@ -219,8 +252,12 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, stru
 		return make_temporary(af, NULL, mode & ~mask, err);
 	}
 	af->kind = can_replace(&st) ? ATOMIC_FILE_RENAME : ATOMIC_FILE_COPY;
-	if (make_temporary(af, &st, st.st_mode & 0777, err))
+	if (!dir_writable(af->path) && faccessat(AT_FDCWD, af->path, W_OK, AT_EACCESS) == 0) {
+		if (make_outside_temporary(af, err))
+			return -1;
+	} else if (make_temporary(af, &st, st.st_mode & 0777, err)) {
 		return -1;
+	}
 	if (af->kind == ATOMIC_FILE_COPY && (af->target_fd = open(af->path, O_WRONLY | O_CLOEXEC)) < 0) {
 		int e = errno;
 		atomic_file_abort(af);

@@ -17,6 +17,8 @@
  *                          could not get them (not ours, and we are not
  *                          root) or it has other hard links, the finished
  *                          output is copied into it at the end instead;
+ *                          so too when its directory is not ours to write
+ *                          (the temporary then in $TMPDIR);
  *   a directory            refused.
  * A new file gets the mode asked for, less the umask. */
 #ifndef KB_ATOMIC_FILE_H

@@ -140,6 +140,30 @@ try:
               f"another user's writable file: same inode, owner and mode: uid {st.st_uid}")
         check(not leftovers(tmp), "no temporary after a copy into place")
         os.chmod(tmp, 0o700)
+        # A file we may write in a directory we may not (a file of ours, or
+        # another's open to us): written as `>` writes it, copied in from a
+        # temporary in $TMPDIR ("cannot create a temporary file beside" it
+        # until 2026-12-06); a new file there is still refused.
+        closed = os.path.join(tmp, "closed")
+        os.mkdir(closed, 0o755)
+        os.chmod(tmp, 0o755)
+        for owner, mode in ((65534, 0o644), (0, 0o666)):
+            kept = os.path.join(closed, f"kept-{owner}.json")
+            with open(kept, "w") as f:
+                f.write("old")
+            os.chown(kept, owner, owner)
+            os.chmod(kept, mode)
+            ino = os.stat(kept).st_ino
+            rc, out, err = run(*SCAN, "-o", kept, user=65534)
+            st = os.stat(kept)
+            check(rc == 0 and is_report(kept) and st.st_ino == ino and st.st_uid == owner and
+                  stat.S_IMODE(st.st_mode) == mode and os.listdir(closed) == [os.path.basename(kept)],
+                  f"a writable file (owner {owner}) in a directory we may not write: rc={rc} {err!r}")
+            os.unlink(kept)
+        check_usage_error([*SCAN, "-o", os.path.join(closed, "new.json")], "cannot create a temporary file beside",
+                          "a new file in a directory we may not write", user=65534)
+        os.rmdir(closed)
+        os.chmod(tmp, 0o700)
     else:
         scan_to(ro)
         check(stat.S_IMODE(os.stat(ro).st_mode) == 0o400 and is_report(ro), "0400 file keeps its mode")
