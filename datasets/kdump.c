@@ -293,6 +293,13 @@ static int stage_page(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32
 	if (size > k->block_size || (!(flags & KD_ZLIB) && size != k->block_size))
 		return kb_fail(err, "'%s' is corrupt: page at pfn %#" PRIx64 " has %u bytes of data "
 				    "(the page size is %u)", path, pfn, size, k->block_size);
+	/* makedumpfile and QEMU write every page's data after the descriptors:
+	 * data in the headers or bitmaps is a corrupt descriptor, which read
+	 * them as a page. */
+	if (off < k->desc_off)
+		return kb_fail(err, "'%s' is corrupt: the data of the page at pfn %#" PRIx64 " (offset %" PRIu64
+				    ") lies before the page descriptors (offset %" PRIu64 ")",
+			       path, pfn, off, k->desc_off);
 	*b = (struct kdump_batch_page){ .pfn = pfn };
 	*j = (struct inflate_job){ .dst = k->out + i * k->block_size, .size = size };
 	if (k->have_repeat && off == k->repeat_off && size == k->repeat_size && flags == k->repeat_flags) {

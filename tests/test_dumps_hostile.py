@@ -134,6 +134,16 @@ struct.pack_into("<IIII", amb, 416, 4096, 1, 2, 8192)  # 32-bit: block size, sub
 struct.pack_into("<III", amb, 432, 1, 2, 8192)  # 64-bit: sub-header, bitmaps, max_mapnr
 bad_file("kdump header of two layouts", bytes(amb), "more than one layout")
 
+# ---- kdump: a descriptor whose data lies in the headers or bitmaps (offset
+# 0: the file's first block read as the page, hashed without a word until
+# 2026-12-06); data after the descriptors, shared or not, is read.
+kd = bytearray(g.kdump({0: g.page("h0"), 1: g.page("h1")}, 64))
+desc = 4 * PS  # header, sub-header, two bitmap blocks
+struct.pack_into("<Q", kd, desc, 0)
+bad_file("kdump page data at offset 0", bytes(kd), "lies before the page descriptors")
+struct.pack_into("<Q", kd, desc, desc - 1)
+bad_file("kdump page data in the bitmaps", bytes(kd), "lies before the page descriptors")
+
 # ---- a raw file that shrinks while it is read: an error, not fewer pages.
 # The output pipe is left full (64-byte pages: a line per 64 bytes) so that
 # ksmbench waits near the start of the file while it is cut to half. 4 MiB
