@@ -1,4 +1,5 @@
 /* ksmbench verify: known-answer tests and cross-checks for every hash. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,7 @@ int cmd_verify(int argc, char **argv)
 	struct selftest_opts so;
 	struct kb_err err;
 	unsigned ok = 0, failed = 0, skipped = 0;
+	int write_errno = 0; /* the first failed write's */
 	int c, n;
 
 	selftest_default_opts(&so);
@@ -78,15 +80,20 @@ int cmd_verify(int argc, char **argv)
 		cpu_vector_state_clean();
 		printf("%-5s %-19s %u known answer%s, %lu cross-check%s; %s\n", res.failed ? "FAIL" : "ok", h->name,
 		       res.kats, kb_s(res.kats), res.checks, kb_s(res.checks), res.detail);
-		fflush(stdout);
+		if (fflush(stdout) != 0 && !write_errno)
+			write_errno = errno;
 		if (res.failed)
 			failed++;
 		else
 			ok++;
 	}
 	printf("verify: %u ok, %u failed, %u skipped\n", ok, failed, skipped);
-	/* A verdict nobody could read is no pass (> /dev/full, a closed pipe). */
-	if (fflush(stdout) != 0 || ferror(stdout))
-		return cli_error("verify", "cannot write the results");
+	/* A verdict nobody could read is no pass (> /dev/full, a closed pipe);
+	 * the first failed write's errno says why. */
+	if (fflush(stdout) != 0 && !write_errno)
+		write_errno = errno;
+	if (write_errno || ferror(stdout))
+		return cli_error("verify", "cannot write the results to standard output: %s",
+				 strerror(write_errno ? write_errno : EIO));
 	return failed ? KB_EXIT_FAIL : KB_EXIT_OK;
 }

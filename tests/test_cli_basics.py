@@ -141,9 +141,9 @@ check(rc == 2 and out.count(zero_page) == 2 and len(err.splitlines()) == 1, "bad
 
 for p in (zero_page, multi, odd, unreadable):
     os.unlink(p)
-# Help, version and listings that cannot be written are an error, not exit 0.
+# Help, version, listings and verify's verdict that cannot be written are an error (saying why), not exit 0.
 if os.path.exists("/dev/full"):
-    for args in (["--help"], ["--version"], ["bench", "--help"], ["list", "--names"]):
+    for args in (["--help"], ["--version"], ["bench", "--help"], ["list", "--names"], ["verify", "-H", "xxh64"]):
         with open("/dev/full", "w") as full:
             p = subprocess.run([BIN, *args], stdout=full, stderr=subprocess.PIPE, text=True)
         check(p.returncode == 2 and "No space left on device" in p.stderr and len(p.stderr.splitlines()) == 1,
