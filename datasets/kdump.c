@@ -199,7 +199,8 @@ static int kdump_read_header(struct kdump_source *k, struct kb_err *err)
 		}
 	}
 	if (best_score < 0)
-		return kb_fail(err, "'%s' is corrupt: no valid block size in the kdump header", path);
+		return kb_fail(err, "'%s' is corrupt: no valid block size and header version (1 to 63) in the kdump "
+				    "header", path);
 	/* No layout fits: the error of the first one tried (in err) says why. */
 	if (best_score == 0)
 		return -1;

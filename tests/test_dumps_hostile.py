@@ -144,6 +144,16 @@ bad_file("kdump page data at offset 0", bytes(kd), "lies before the page descrip
 struct.pack_into("<Q", kd, desc, desc - 1)
 bad_file("kdump page data in the bitmaps", bytes(kd), "lies before the page descriptors")
 
+# ---- kdump: a header version out of 1..63 or a block size that is not a
+# power of two from 512 to 16M, in every layout: one line naming both
+for off, value, what in ((8, 0, "version 0"), (8, 64, "version 64"), (416, 1000, "block size 1000"),
+                         (428, 1000, "block size 1000")):
+    kd = bytearray(g.kdump({0: g.page("v0")}, 64))
+    struct.pack_into("<I", kd, off, value)
+    if off >= 416:  # the other layout's block size too, so that neither reads
+        struct.pack_into("<I", kd, 844 - off, value)
+    bad_file(f"kdump header {what}", bytes(kd), "no valid block size and header version")
+
 # ---- a raw file that shrinks while it is read: an error, not fewer pages.
 # The output pipe is left full (64-byte pages: a line per 64 bytes) so that
 # ksmbench waits near the start of the file while it is cut to half. 4 MiB
