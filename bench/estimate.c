@@ -7,7 +7,8 @@
 #include "interference.h"
 #include "timed_loop.h"
 
-/* pyperf warns at a standard deviation of 10% of the mean; 5 processes are
+/* pyperf warns at a standard deviation of 10% of the mean; here the
+ * spread is the quartiles' (stats.h), as the headline is a median; 5 processes are
  * the fewest whose values a rank test can separate at the 5% level (2 /
  * C(10, 5) = 0.8%, while 4 give 2.9% only against 4 and 3 give 10%).
  * Disturbed rounds are left out of the estimate, so their share only says
@@ -141,7 +142,7 @@ static unsigned verdict(const struct bench_result *r, const struct estimate_rule
 
 	if (r->processes_used < rules->processes_min)
 		bits |= STABILITY_FEW_PROCESSES;
-	if (r->over_processes.n >= 2 && r->over_processes.cv * 100 > rules->spread_percent_max)
+	if (r->over_processes.n >= 2 && r->over_processes.spread * 100 > rules->spread_percent_max)
 		bits |= STABILITY_SPREAD;
 	if ((double)r->rounds_disturbed > rules->disturbed_share_max * (double)r->repeats)
 		bits |= STABILITY_DISTURBED;

@@ -14,7 +14,7 @@
 /* When a result is unstable (docs/measurement.md). */
 struct estimate_rules {
 	unsigned processes_min;      /* fewer processes with an undisturbed value: too few */
-	double spread_percent_max;   /* CV of the per-process values above this: spread */
+	double spread_percent_max;   /* robust spread of the per-process values above this (stats.h) */
 	double disturbed_share_max;  /* a larger share of the rounds disturbed: disturbed */
 	double run_disturbed_share_max; /* a larger share of the run's rounds disturbed: run-disturbed */
 	double timer_share_max;      /* rdtsc: the counter's resolution above this share of a call */

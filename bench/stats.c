@@ -112,20 +112,19 @@ size_t stats_median_rank(size_t n, double *level)
 
 int stats_median_interval(const double *values, size_t n, struct stats_interval *out)
 {
-	struct stats_summary sum;
-
 	memset(out, 0, sizeof(*out));
-	if (n == 0 || stats_summarize(values, n, &sum))
+	if (n == 0)
 		return -1;
 	double *s = sorted_copy(values, n);
 	if (!s)
 		return -1;
 	size_t k = stats_median_rank(n, &out->level);
 	out->n = n;
-	out->median = sum.median;
+	out->median = stats_percentile_sorted(s, n, 50);
 	out->low = s[k - 1];
 	out->high = s[n - k];
-	out->cv = sum.cv;
+	if (n > 1 && out->median > 0)
+		out->spread = (stats_percentile_sorted(s, n, 75) - stats_percentile_sorted(s, n, 25)) / 1.349 / out->median;
 	free(s);
 	return 0;
 }

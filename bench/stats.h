@@ -16,13 +16,15 @@ struct stats_summary {
  * order statistics [x(k), x(n+1-k)] of the sorted values, k the largest
  * rank whose coverage 1 - 2 P(Binomial(n, 1/2) < k) is at least 95%; below
  * 6 values no rank reaches it, and the interval is [min, max] with the
- * coverage it has (93.8% for 5, 0 for 1). cv: sample standard deviation
- * over the mean (0 below 2 values). */
+ * coverage it has (93.8% for 5, 0 for 1). spread: the interquartile
+ * range / 1.349 over the median (0 below 2 values), the coefficient of
+ * variation a normal sample with those quartiles has, which a quarter of
+ * the values far off does not move, as it does not move the median. */
 struct stats_interval {
 	size_t n;
 	double median, low, high;
 	double level; /* the interval's coverage, 0..1 */
-	double cv;
+	double spread;
 };
 
 /* -1 if n is 0 or memory runs out (the array is not modified). */

@@ -121,7 +121,7 @@ RECORD_GETTER(g_ci_high, RES(w)->over_processes.n > 1 &&
 RECORD_GETTER(g_ci_level, RES(w)->over_processes.n > 1 && record_real(v, RES(w)->over_processes.level))
 RECORD_GETTER(g_ci_pct, RES(w)->over_processes.n > 1 &&
 				record_real(v, estimate_half_width_percent(&RES(w)->over_processes)))
-RECORD_GETTER(g_spread, RES(w)->over_processes.n > 1 && record_real(v, RES(w)->over_processes.cv * 100))
+RECORD_GETTER(g_spread, RES(w)->over_processes.n > 1 && record_real(v, RES(w)->over_processes.spread * 100))
 RECORD_GETTER(g_stability, record_str(v, RES(w)->unstable ? "unstable" : "stable"))
 
 static size_t n_reasons(const struct record_row *w)

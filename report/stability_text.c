@@ -74,7 +74,7 @@ void report_stability_reasons(const struct bench_result *r, char *buf, size_t si
 		ADD("%s%u process%s with undisturbed rounds (at least %u)", used ? "; " : "", r->processes_used,
 		    kb_es(r->processes_used), rules->processes_min);
 	if (r->unstable & STABILITY_SPREAD)
-		ADD("%sspread over processes %.1f%% (more than %.0f%%)", used ? "; " : "", r->over_processes.cv * 100,
+		ADD("%sspread over processes %.1f%% (more than %.0f%%)", used ? "; " : "", r->over_processes.spread * 100,
 		    rules->spread_percent_max);
 	if (r->unstable & STABILITY_DISTURBED) {
 		disturbance_kinds(r, kinds, sizeof(kinds));
