@@ -158,13 +158,13 @@ void test_estimate_verdicts(void)
 	CHECK(NEAR(estimate_half_width_percent(&r.over_processes),
 		   (1e9 / 100 - 1e9 / 250) / 2 / r.over_processes.median * 100, 1e-9));
 	bench_result_release(&r);
-	/* Rates 10, 10, 9, 10 and 8 (x 1e7 a second): the spread is of the
-	 * rates (quartiles 9 and 10: 7.4%), stable, though the times' would be
-	 * 8.2%. */
-	double rates[] = { 100, 100, 1e9 / 9e6, 100, 125 };
+	/* Rates 10, 10, 8.7, 10 and 8 (x 1e7 a second): the spread is of the
+	 * rates (quartiles 8.7 and 10: 9.6%), stable, though the times' would
+	 * be 11.1%. */
+	double rates[] = { 100, 100, 100 / 0.87, 100, 125 };
 	make_result(&r, 5, 1, rates);
 	CHECK(estimate_result(&r, &estimate_default) == 0);
-	CHECK(NEAR(r.over_processes.spread, 1 / 1.349 / 10, 1e-9) && !(r.unstable & STABILITY_SPREAD));
+	CHECK(NEAR(r.over_processes.spread, 0.13 / 1.349, 1e-9) && !(r.unstable & STABILITY_SPREAD));
 	bench_result_release(&r);
 
 	/* One process of five far off (its only rounds at 1.5x) leaves the
