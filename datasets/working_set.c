@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "../common/meminfo.h"
 #include "../common/prng.h"
 #include "page_set.h"
 
@@ -26,6 +27,12 @@ static int layout(struct page_set *s, const struct page_content *c, size_t count
 	if (count > SIZE_MAX / slot)
 		return kb_fail(err, "working set too large");
 	s->mem_bytes = (count * slot + 4095) & ~(size_t)4095;
+	/* Every page of the set is written: one larger than the memory
+	 * available would be built until the OOM killer ended the process. */
+	long long avail = meminfo_available_bytes(MEMINFO_PATH);
+	if (avail >= 0 && s->mem_bytes > (unsigned long long)avail)
+		return kb_fail(err, "a %zu-byte working set is more than the memory available (%lld bytes, "
+				    "MemAvailable in " MEMINFO_PATH ")", s->mem_bytes, avail);
 	/* Anonymous memory with transparent huge pages where the kernel allows
 	 * them: building a 2 GiB set then takes a thousand page faults instead
 	 * of half a million, and guest RAM that ksmd scans is usually backed by

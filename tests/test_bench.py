@@ -328,6 +328,19 @@ for args, needle in [
 # end the run at once were the window taken: not after a window of a minute.
 check_usage_error(["bench", "-H", "xxh64", "--repeat", "1", "--window", "61s", "--data", "/nonexistent/ksmbench"],
                   "--window: duration '61s' must be from 100 us to 60 s", "bench --window 61s")
+# A cold set larger than the memory available is refused before it is built
+# (4194304 pages of 16 KiB: 64 GiB), not written until the OOM killer comes;
+# a 32-bit build cannot even address it.
+with open("/proc/meminfo") as f:
+    AVAILABLE = [int(l.split()[1]) * 1024 for l in f if l.startswith("MemAvailable:")]
+rc, out, _ = run("list", "--format", "json")
+WORD_32 = any(e["name"] == "xxhash" and e["bits"] == 32 for e in json.loads(out)["hashes"])  # xxhash() is xxh32
+if AVAILABLE and AVAILABLE[0] < 64 << 30:
+    rc, out, err = run("bench", "-H", "xxh64", "--repeat", "1", "--processes", "1", "--page-size", "16K",
+                       "--cache", "cold", "--working-set", "64G")
+    check(rc == 2 and out == "" and len(err.splitlines()) == 1 and
+          ("working set is more than the memory available" in err or
+           (WORD_32 and "working set too large" in err)), f"bench a set past MemAvailable: {rc} {err!r}")
 check_usage_error(["thread", "--format", "xml"], "unknown format", "thread bad format")
 check_usage_error(["select", "--format", "csv"], "unknown format", "select bad format")
 

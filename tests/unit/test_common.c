@@ -15,6 +15,7 @@
 #include "../../common/grow.h"
 #include "../../common/kernel_release.h"
 #include "../../common/kernel_timer.h"
+#include "../../common/meminfo.h"
 #include "../../common/prng.h"
 #include "../../common/size_parse.h"
 #include "check.h"
@@ -339,4 +340,35 @@ void test_common_grow(void)
 	char *c = kb_grow(NULL, &cap, 3, 1, 0);
 	CHECK(c != NULL && cap == 4);
 	free(c);
+}
+
+/* MemAvailable in bytes, from a file shaped as /proc/meminfo; -1 without
+ * the line (kernels before 3.14), a figure, or one past what bytes hold. */
+static long long meminfo_of(const char *text)
+{
+	char path[] = "/tmp/ksmbench-meminfo-XXXXXX";
+	int fd = mkstemp(path);
+	long long v;
+
+	if (fd < 0)
+		return -2;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		v = -2;
+	else
+		v = meminfo_available_bytes(path);
+	close(fd);
+	unlink(path);
+	return v;
+}
+
+void test_common_meminfo(void)
+{
+	CHECK(meminfo_of("MemTotal:       24683724 kB\nMemFree:        23000000 kB\n"
+			 "MemAvailable:   24192400 kB\nBuffers:            1000 kB\n") == 24192400LL * 1024);
+	CHECK(meminfo_of("MemTotal:       24683724 kB\nMemFree:        23000000 kB\n") == -1);
+	CHECK(meminfo_of("MemAvailable:   kB\n") == -1);
+	CHECK(meminfo_of("MemAvailable:   99999999999999999999 kB\n") == -1);
+	CHECK(meminfo_of("MemAvailable:   9007199254740992 kB\n") == -1); /* 2^53 KiB: past 2^63 bytes */
+	CHECK(meminfo_available_bytes("/nonexistent/meminfo") == -1);
+	CHECK(meminfo_available_bytes(MEMINFO_PATH) != 0);
 }
