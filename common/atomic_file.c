@@ -203,6 +203,13 @@ static int make_outside_temporary(struct atomic_file *af, struct kb_err *err)
 	return 0;
 }
 
+/* Nothing to replace: a FIFO or a device is written as it is, and so is
+ * a /proc link (/dev/stdout), which names an open file, not a path. */
+static int written_directly(int exists, const struct stat *st, int via_proc)
+{
+	return (exists && !S_ISREG(st->st_mode)) || via_proc;
+}
+
 int atomic_file_is_direct(const char *path)
 {
 	struct stat st;
@@ -216,7 +223,7 @@ int atomic_file_is_direct(const char *path)
 	if ((exists && S_ISDIR(st.st_mode)) || !(target = follow_links(path, &via_proc, &err)))
 		return 0;
 	free(target);
-	return (exists && !S_ISREG(st.st_mode)) || via_proc;
+	return written_directly(exists, &st, via_proc);
 }
 
 int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, struct kb_err *err)
@@ -241,9 +248,7 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, stru
 		release(af);
 		return -1;
 	}
-	/* Nothing to replace: a FIFO or a device is written as it is, and so is
-	 * a /proc link (/dev/stdout), which names an open file, not a path. */
-	if ((exists && !S_ISREG(st.st_mode)) || via_proc)
+	if (written_directly(exists, &st, via_proc))
 		return open_direct(af, path, exists && S_ISREG(st.st_mode) ? O_TRUNC : 0, err);
 	if (!exists) {
 		mode_t mask = umask(0);

@@ -195,10 +195,9 @@ static int availability_short(const struct record_row *w, char *buf, size_t size
 	char *comma;
 	unsigned more = 0;
 
-	if (!hash_unavailable_reason(HASH(w), why, sizeof(why)))
-		return availability(w, buf, size);
-	if (strncmp(why, "needs ", 6) != 0 || !(comma = strchr(why, ',')))
-		return availability(w, buf, size);
+	if (!hash_unavailable_reason(HASH(w), why, sizeof(why)) || strncmp(why, "needs ", 6) != 0 ||
+	    !(comma = strchr(why, ',')))
+		return availability(w, buf, size); /* available, or one reason that fits */
 	for (const char *p = comma; p; p = strchr(p + 1, ','))
 		more++;
 	*comma = '\0';
