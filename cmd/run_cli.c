@@ -229,12 +229,9 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 		return;
 	for (unsigned i = 0; i < ctx->nwarnings; i++)
 		cli_error(cmd, "warning: %s", ctx->warnings[i]);
-	for (size_t i = 0; i < r->n; i++)
-		if (r->items[i].unstable) {
-			char text[2048];
-			report_unstable_line(&r->items[i], 0, ESCAPE_TERM, text, sizeof(text));
-			cli_error(cmd, "warning: %s", text);
-		}
+	char prefix[64];
+	snprintf(prefix, sizeof(prefix), "ksmbench %s: warning: ", cmd);
+	report_unstable_summary(stderr, r->items, r->n, 0, ESCAPE_TERM, prefix, 0);
 }
 
 int run_cli_exit_code(int close_rc)

@@ -62,7 +62,8 @@ static void disturbance_kinds(const struct bench_result *r, char *buf, size_t si
 						  "from outside it (a VM's host)", outside);
 }
 
-void report_stability_reasons(const struct bench_result *r, char *buf, size_t size)
+/* The reasons among bits (a subset of r->unstable) in words. */
+static void reasons_of(const struct bench_result *r, unsigned bits, char *buf, size_t size)
 {
 	const struct estimate_rules *rules = &estimate_default;
 	size_t used = 0;
@@ -70,24 +71,29 @@ void report_stability_reasons(const struct bench_result *r, char *buf, size_t si
 
 	buf[0] = '\0';
 #define ADD(...) (used < size ? used += (size_t)snprintf(buf + used, size - used, __VA_ARGS__) : 0)
-	if (r->unstable & STABILITY_FEW_PROCESSES)
+	if (bits & STABILITY_FEW_PROCESSES)
 		ADD("%s%u process%s with undisturbed rounds (at least %u)", used ? "; " : "", r->processes_used,
 		    kb_es(r->processes_used), rules->processes_min);
-	if (r->unstable & STABILITY_SPREAD)
+	if (bits & STABILITY_SPREAD)
 		ADD("%sspread over processes %.1f%% (more than %.0f%%)", used ? "; " : "", r->over_processes.spread * 100,
 		    rules->spread_percent_max);
-	if (r->unstable & STABILITY_DISTURBED) {
+	if (bits & STABILITY_DISTURBED) {
 		disturbance_kinds(r, kinds, sizeof(kinds));
 		ADD("%s%u of %u rounds disturbed (%s)", used ? "; " : "", r->rounds_disturbed, r->repeats, kinds);
 	}
-	if (r->unstable & STABILITY_RUN_DISTURBED)
+	if (bits & STABILITY_RUN_DISTURBED)
 		ADD("%s%u of the run's %u rounds disturbed (more than %.0f%%: sharing that comes and goes, which a round's "
 		    "edges do not all see)",
 		    used ? "; " : "", r->run_rounds_disturbed, r->run_rounds, 100 * rules->run_disturbed_share_max);
-	if (r->unstable & STABILITY_TIMER)
+	if (bits & STABILITY_TIMER)
 		ADD("%stimer too coarse: its step is %.1f%% of a %s", used ? "; " : "", 100 * estimate_timer_share(r),
 		    r->timer == BENCH_TIMER_KSMD ? "timed span" : "call");
 #undef ADD
+}
+
+void report_stability_reasons(const struct bench_result *r, char *buf, size_t size)
+{
+	reasons_of(r, r->unstable, buf, size);
 }
 
 /* The thread's tables name a result by the implementation that ran ("xxh3-avx512" for
@@ -105,11 +111,15 @@ static const char *data_shown(const struct bench_result *r, enum escape_target e
 	return escape_str(report_stable_data(r->data), esc, buf, size);
 }
 
-void report_unstable_line(const struct bench_result *r, int by_impl, enum escape_target esc, char *buf, size_t size)
+/* "unstable: xxh3 random hot 4096 window: <reasons among bits>"; by_impl
+ * names the result by the implementation that ran, as the thread's tables
+ * do; the dataset's name (a file's, foreign) is escaped for esc. */
+static void unstable_line(const struct bench_result *r, unsigned bits, int by_impl, enum escape_target esc, char *buf,
+			  size_t size)
 {
 	char reasons[600], page[32], data[4 * PAGE_SET_DATA_MAX];
 
-	report_stability_reasons(r, reasons, sizeof(reasons));
+	reasons_of(r, bits, reasons, sizeof(reasons));
 	if (r->misalign)
 		snprintf(page, sizeof(page), "%u+%u", r->page_size, r->misalign);
 	else
@@ -118,15 +128,27 @@ void report_unstable_line(const struct bench_result *r, int by_impl, enum escape
 		 r->cache, page, bench_timer_label(r->timer, r->apart), reasons);
 }
 
-/* One "PREFIXunstable: ..." line per unstable result of r[0..n). */
+/* One "PREFIXunstable: ..." line per unstable result of r[0..n). The
+ * run's share of disturbed rounds marks every result alike (estimate.c),
+ * so it is said once, first, and a result's own line gives its other
+ * reasons, if it has any: on a busy host that is a line or a few, not one
+ * per hash repeating the same words. */
 static int report_unstable_lines(FILE *out, const struct bench_result *r, size_t n, int by_impl, enum escape_target esc,
 				 const char *prefix)
 {
 	char line[800 + 4 * PAGE_SET_DATA_MAX];
+	unsigned own = ~0u;
 
 	for (size_t i = 0; i < n; i++)
-		if (r[i].unstable) {
-			report_unstable_line(&r[i], by_impl, esc, line, sizeof(line));
+		if (r[i].unstable & STABILITY_RUN_DISTURBED) {
+			reasons_of(&r[i], STABILITY_RUN_DISTURBED, line, sizeof(line));
+			fprintf(out, "%sthe whole run is unstable: %s\n", prefix, line);
+			own = ~(unsigned)STABILITY_RUN_DISTURBED;
+			break;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (r[i].unstable & own) {
+			unstable_line(&r[i], r[i].unstable & own, by_impl, esc, line, sizeof(line));
 			fprintf(out, "%s%s\n", prefix, line);
 		}
 	return ferror(out) ? -1 : 0;

@@ -23,14 +23,12 @@ void report_stability_reasons(const struct bench_result *r, char *buf, size_t si
  * host). 0 for a result without its rounds. */
 unsigned report_shared_from_outside(const struct bench_result *r);
 
-/* "unstable: xxh3 random hot 4096 window: <reasons>"; by_impl names the
- * result by the implementation that ran, as the thread's tables do; the
- * dataset's name (a file's, foreign) is escaped for esc. */
-void report_unstable_line(const struct bench_result *r, int by_impl, enum escape_target esc, char *buf, size_t size);
-
-/* With width 0, report_unstable_lines; else one line (wrapped to width)
- * naming the unstable results, "hash/timer" ("xxh64/zero/4096/window" where
- * the results' data, cache or page size differ), and where the reasons are. */
+/* With width 0 a "PREFIXunstable: NAME DATA CACHE PAGE TIMER: reasons"
+ * line per unstable result, after one line for the whole run when too many
+ * of its rounds were disturbed (that reason left out of the others); else
+ * one line (wrapped to width) naming the unstable results, "hash/timer"
+ * ("xxh64/zero/4096/window" where the results' data, cache or page size
+ * differ), and where the reasons are. */
 int report_unstable_summary(FILE *out, const struct bench_result *r, size_t n, int by_impl, enum escape_target esc,
 			    const char *prefix, unsigned width);
 

@@ -336,6 +336,20 @@ void test_report_formats_shared_core(void)
 	CHECK(buf && strstr(buf, "- Warning: unstable: xxh3 \\<b\\>\\[a\\](x)\\*c\\* hot 4096 jiffies: ") &&
 	      !strstr(buf, "<b>"));
 	free(buf);
+	/* The run's share of disturbed rounds marks every result: one line
+	 * says it, first; a result's own line gives only its other reasons,
+	 * and a result with none has no line. */
+	pair[0].unstable = STABILITY_FEW_PROCESSES | STABILITY_RUN_DISTURBED;
+	pair[0].processes_used = 3;
+	pair[1].unstable = STABILITY_RUN_DISTURBED;
+	pair[0].run_rounds = pair[1].run_rounds = 40;
+	pair[0].run_rounds_disturbed = pair[1].run_rounds_disturbed = 21;
+	buf = summary_of(pair, 2, ESCAPE_TERM, "w: ", 0);
+	CHECK(buf && strcmp(buf, "w: the whole run is unstable: 21 of the run's 40 rounds disturbed (more than 50%: "
+				 "sharing that comes and goes, which a round's edges do not all see)\n"
+				 "w: unstable: xxh64 zero hot 4096 ksmd apart: 3 processes with undisturbed rounds "
+				 "(at least 5)\n") == 0);
+	free(buf);
 }
 
 void test_report_formats_registry(void)
