@@ -42,7 +42,7 @@ void xsave_measure(struct xsave_cost *out)
 	if (!area)
 		return;
 	memset(area, 0, size);
-	uint64_t mask = xgetbv0();
+	uint64_t mask = xgetbv0(); /* XCR0: the state components saved */
 	double best = 0;
 	for (unsigned k = 0; k < XSAVE_BATCHES; k++) {
 		uint64_t t0 = clock_now_ns();
@@ -53,7 +53,7 @@ void xsave_measure(struct xsave_cost *out)
 			best = ns;
 	}
 	free(area);
-	*out = (struct xsave_cost){ r[1], mask, best };
+	*out = (struct xsave_cost){ r[1], best };
 }
 #else
 void xsave_measure(struct xsave_cost *out)

@@ -11,7 +11,6 @@
 
 struct xsave_cost {
 	uint32_t state_bytes; /* 0: not measured (not x86-64, or no OSXSAVE) */
-	uint64_t features;    /* XCR0: the state components saved */
 	double save_restore_ns; /* one XSAVE + XRSTOR, the fastest of a few batches */
 };
 
