@@ -156,7 +156,7 @@ static int capture_all(struct capture_cli *s)
 		if ((rc = cmd_output_open("capture", paths[i], 0600, &outs[i])) == 0)
 			opened++;
 		jobs[i].pid = s->pids[i];
-		jobs[i].out = rc == 0 ? outs[i].fp : NULL;
+		jobs[i].out = rc == 0 ? outs[i].main.fp : NULL;
 	}
 	if (rc == 0 && capture_processes(jobs, s->npids, &s->o, &iv, &err))
 		rc = cli_fail("capture", &err);

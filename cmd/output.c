@@ -114,7 +114,6 @@ int cmd_output_open(const char *cmd, const char *path, mode_t mode, struct cmd_o
 	interrupt_install(INTERRUPT_EXIT);
 	if (file_open(path, mode, &o->main, &err))
 		return interrupt_exit_code() ? interrupt_exit_code() : cli_fail(cmd, &err);
-	o->fp = o->main.fp;
 	return 0;
 }
 

@@ -26,8 +26,7 @@ struct cmd_output_file {
 };
 
 struct cmd_output {
-	FILE *fp; /* the report's stream */
-	struct cmd_output_file main, exports[CMD_EXPORTS_MAX];
+	struct cmd_output_file main, exports[CMD_EXPORTS_MAX]; /* main.fp: the report's stream */
 	unsigned nexports;
 };
 
