@@ -127,25 +127,17 @@ static const struct option options[] = {
 };
 
 /* An unsigned option value up to max, at least min. */
-static int number(const char *what, const char *text, uint64_t min, uint64_t max, uint64_t *out)
-{
-	struct kb_err err;
-
-	if (kb_parse_uint(text, max, out, &err))
-		return cli_error("scan", "%s: %s", what, err.msg);
-	if (*out < min)
-		return cli_error("scan", "%s must be at least %llu", what, (unsigned long long)min);
-	return 0;
-}
-
 static int number_u(const char *what, const char *text, uint64_t min, uint64_t max, unsigned *out)
 {
+	struct kb_err err;
 	uint64_t v;
-	int rc = number(what, text, min, max, &v);
 
-	if (rc == 0)
-		*out = (unsigned)v;
-	return rc;
+	if (kb_parse_uint(text, max, &v, &err))
+		return cli_error("scan", "%s: %s", what, err.msg);
+	if (v < min)
+		return cli_error("scan", "%s must be at least %llu", what, (unsigned long long)min);
+	*out = (unsigned)v;
+	return 0;
 }
 
 /* The KSM model's settings: 0, an exit code, or -1 when c is not one. */
@@ -211,7 +203,7 @@ static int parse_input(int c, const char *arg, struct scan_cli *s)
 	case O_WS: return run_cli_parse_working_set("scan", arg, &o->working_set_bytes);
 	case O_REP: return run_cli_parse_repeat("scan", arg, &o->bench.repeat);
 	case O_WIN: return run_cli_parse_window("scan", arg, &o->bench.window_ns);
-	case O_SEED: return number("--seed", arg, 0, UINT64_MAX, &o->seed);
+	case O_SEED: return run_cli_parse_seed("scan", arg, &o->seed);
 	case O_CPU: return run_cli_parse_cpu("scan", arg, &s->cpu);
 	default: return -1;
 	}
