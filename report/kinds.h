@@ -37,7 +37,7 @@ extern const struct record_schema select_document_schema;
 int select_report_markdown(FILE *out, const struct report_document *doc);
 int select_report_kernel(FILE *out, const struct report_document *doc);
 
-extern const struct record_schema scan_document_schema, scan_csv_schema;
+extern const struct record_schema scan_document_schema;
 int scan_report_table(FILE *out, const struct report_document *doc);
 
 extern const struct record_schema compare_document_schema;

@@ -86,8 +86,9 @@ RECORD_GETTER(r_mean, record_real(v, per_call_ns(w, RND(w)->ticks_mean)))
 RECORD_GETTER(r_batch, record_uint(v, RND(w)->batch))
 
 const struct record_range report_rate_range = { 0, 1e15, 0 }, report_positive_rate_range = { 1, 1e15, 0 },
-			  report_clock_range = { 1e6, 1e12, 0 }, report_adds_range = { 0, 1e6, 0 },
-			  report_share_range = { 0, 1, 0 };
+			  report_clock_range = { 1e6, 1e12, 0 }, report_adds_range = { 0, 1e6, 0 };
+/* A share of time (0 to 1), checked as the ranges above are. */
+static const struct record_range share_range = { 0, 1, 0 };
 
 static const struct record_field round_fields[] = {
 	{ .name = "process", .type = RECORD_UINT, .get = r_process },
@@ -102,7 +103,7 @@ static const struct record_field round_fields[] = {
 	  .get = r_interrupted_share },
 	{ .name = "calls", .type = RECORD_UINT, .get = r_calls },
 	{ .name = "elapsed_ns", .type = RECORD_REAL, .get = r_elapsed },
-	{ .name = "other_cpus_busy_share", .type = RECORD_REAL, .get = r_busy, .range = &report_share_range },
+	{ .name = "other_cpus_busy_share", .type = RECORD_REAL, .get = r_busy, .range = &share_range },
 	{ .name = "steal_share", .type = RECORD_REAL, .get = r_steal },
 	{ .name = "off_cpu_share", .type = RECORD_REAL, .get = r_off },
 	{ .name = "involuntary_context_switches", .type = RECORD_UINT, .get = r_switches },

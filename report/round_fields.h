@@ -14,11 +14,10 @@ extern const struct record_schema report_thresholds_schema, report_rules_schema;
 
 /* What a document read back may say of a rate (0 to a petabyte a second; a
  * process's value or a median above 0), a core clock (1 MHz to 1 THz), the
- * core's throughput reference (up to 10^6 additions a ns) and a share of
- * time (0 to 1): compare reads rounds' and the context's from the JSON
- * itself, so they are checked where the document is read
- * (docs/input-limits.md). */
+ * core's throughput reference (up to 10^6 additions a ns): compare reads
+ * rounds' and the context's from the JSON itself, so they are checked
+ * where the document is read (docs/input-limits.md). */
 extern const struct record_range report_rate_range, report_positive_rate_range, report_clock_range,
-	report_adds_range, report_share_range;
+	report_adds_range;
 
 #endif

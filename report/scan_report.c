@@ -505,7 +505,7 @@ static const struct record_field csv_fields[] = {
 	{ .name = "pages_left_out", .type = RECORD_UINT, .flags = CSV, .get = t_left_out },
 };
 
-const struct record_schema scan_csv_schema = { NULL, RECORD_FIELDS(csv_fields), NULL, 0 };
+static const struct record_schema scan_csv_schema = { NULL, RECORD_FIELDS(csv_fields), NULL, 0 };
 
 int scan_report_rows(const struct report_document *doc, struct record_list *rows)
 {
