@@ -65,8 +65,6 @@ static int parse(int argc, char **argv, struct ksm_cli *k)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char **format = &k->format;
-	int *pid = &k->pid;
 	struct kb_err err;
 	uint64_t v;
 	int c;
@@ -78,16 +76,14 @@ static int parse(int argc, char **argv, struct ksm_cli *k)
 		case 'p':
 			if (kb_parse_uint(optarg, 0x7fffffff, &v, &err) || v == 0)
 				return cli_error("ksm", "--pid '%s' is not a process id", optarg);
-			*pid = (int)v;
+			k->pid = (int)v;
 			break;
-		case 'f': *format = optarg; break;
+		case 'f': k->format = optarg; break;
 		case 'w':
-			if (kb_parse_duration_ns(optarg, 10000000u, 3600000000000ull, &k->watch_ns, &err))
-				return cli_error("ksm", "--watch: %s", err.msg);
-			break;
-		case 'P':
-			if (kb_parse_duration_ns(optarg, 10000000u, 3600000000000ull, &k->profile_ns, &err))
-				return cli_error("ksm", "--profile: %s", err.msg);
+		case 'P': /* 10 ms to an hour, each */
+			if (kb_parse_duration_ns(optarg, 10000000u, 3600000000000ull, c == 'w' ? &k->watch_ns : &k->profile_ns,
+						 &err))
+				return cli_error("ksm", "--%s: %s", c == 'w' ? "watch" : "profile", err.msg);
 			break;
 		case 'c':
 			if (kb_parse_uint(optarg, 1000000, &v, &err) || v == 0)
