@@ -3,7 +3,6 @@
  * REPORT_CEILING document (report/ceiling_report.c renders it). */
 #include <getopt.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "../bench/ceiling.h"
 #include "../common/size_parse.h"
@@ -113,7 +112,6 @@ int cmd_ceiling(int argc, char **argv)
 		cmd_output_abort(&out);
 		return cli_fail("ceiling", &err);
 	}
-	memset(&cpu, 0, sizeof(cpu));
 	cpu_describe(&cpu);
 	struct ceiling_report r = { .figures = &figures, .cpu = &cpu, .pinned_cpu = pinned, .pin_rule = rule,
 				    .page_size = a.page_size, .hashes = hashes, .nhashes = (unsigned)n };
