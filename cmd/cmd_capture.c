@@ -12,6 +12,7 @@
 #include "../common/plural.h"
 #include "../scan/ksm_sysfs.h"
 #include "cli.h"
+#include "ksmd_settings.h"
 #include "output.h"
 
 #define CAPTURE_PIDS_MAX 64u
@@ -123,18 +124,22 @@ static void summarize(const struct capture_job *j, const char *path, int only_me
 			st->pages_vanished == 1 ? "was" : "were", st->pages_vanished == 1 ? "is" : "are");
 }
 
-static void tell_interval(const struct capture_interval *iv)
+static void tell_interval(const struct capture_interval *iv, const struct ksmd_settings *k)
 {
 	if (iv->automatic)
 		fprintf(stderr, "capture: interval %.3f s: one full KSM scan of %llu pages at pages_to_scan %ld, "
-			"sleep_millisecs %ld (HZ %u)%s\n", (double)iv->ns / 1e9, (unsigned long long)iv->pages,
-			iv->pages_to_scan, iv->sleep_ms, iv->hz, iv->clamped ? " (clamped to 50 ms .. 10 s)" : "");
+			"sleep_millisecs %ld (HZ %u)%s%s\n", (double)iv->ns / 1e9, (unsigned long long)iv->pages,
+			iv->pages_to_scan, iv->sleep_ms, iv->hz,
+			strcmp(k->from, "defaults") == 0 ? ", the kernel's defaults (no KSM settings, or pages_to_scan 0)"
+							 : "",
+			iv->clamped ? " (clamped to 50 ms .. 10 s)" : "");
 	else
 		fprintf(stderr, "capture: interval %.3f s between the two snapshots\n", (double)iv->ns / 1e9);
 }
 
 static int capture_all(struct capture_cli *s)
 {
+	struct ksmd_settings ks = { .from = "sysfs" };
 	struct cmd_output outs[CAPTURE_PIDS_MAX];
 	struct capture_job jobs[CAPTURE_PIDS_MAX];
 	static char paths[CAPTURE_PIDS_MAX][4096]; /* 256 KiB: not on the stack */
@@ -143,6 +148,14 @@ static int capture_all(struct capture_cli *s)
 	size_t opened = 0;
 	int rc = 0;
 
+	/* Before any output is opened: a setting that cannot be read is an
+	 * error, not a default the interval would silently be built on. */
+	if (s->o.snapshots == 2 && !s->o.interval_ns) {
+		if (ksmd_settings_read_checked(&ks, &err))
+			return cli_error("capture", "--interval auto: %s (give --interval T)", err.msg);
+		s->o.pages_to_scan = ks.pages_to_scan;
+		s->o.sleep_ms = ks.sleep_ms;
+	}
 	for (size_t i = 0; i < s->npids; i++) {
 		if (output_path(s->output, s->pids[i], paths[i], sizeof(paths[i])))
 			return cli_error("capture", "output path too long");
@@ -172,7 +185,7 @@ static int capture_all(struct capture_cli *s)
 	if (rc)
 		return rc;
 	if (s->o.snapshots == 2)
-		tell_interval(&iv);
+		tell_interval(&iv, &ks);
 	for (size_t i = 0; i < s->npids; i++)
 		summarize(&jobs[i], paths[i], (s->o.flags & CAPTURE_MERGEABLE) != 0);
 	if (!jobs[0].stats.pfn_known)

@@ -5,6 +5,8 @@
 #ifndef KB_KSMD_SETTINGS_H
 #define KB_KSMD_SETTINGS_H
 
+#include "../common/err.h"
+
 struct ksmd_settings {
 	unsigned pages_to_scan, sleep_ms;
 	const char *from; /* "sysfs" or "defaults": where those not given come from */
@@ -14,6 +16,12 @@ struct ksmd_settings {
 };
 
 void ksmd_settings_read(struct ksmd_settings *k);
+
+/* The same, but a file that is there and holds no whole number from 0 to
+ * UINT_MAX (junk, a negative or a huge number) is an error naming it, not
+ * taken as absent: for capture --interval auto, whose interval these
+ * settings decide. */
+int ksmd_settings_read_checked(struct ksmd_settings *k, struct kb_err *err);
 
 struct bench_config;
 

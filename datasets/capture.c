@@ -26,14 +26,6 @@ static void state_free(struct cap_state *c)
 	free(c);
 }
 
-static long ksm_setting(const char *dir, const char *name)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return capture_read_number(path, NULL);
-}
-
 /* One full KSM scan of every captured page: pages / pages_to_scan + 1
  * batches (the call that finds the scan's end ends a batch of its own, as
  * ksm_scan_batches() in scan/ksm_model.h says), each ksmd's period at
@@ -52,12 +44,8 @@ static void choose_interval(struct capture_job *jobs, size_t n, const struct cap
 	if (o->interval_ns)
 		return;
 	iv->automatic = 1;
-	iv->pages_to_scan = ksm_setting(o->ksm_dir, "pages_to_scan");
-	iv->sleep_ms = ksm_setting(o->ksm_dir, "sleep_millisecs");
-	if (iv->pages_to_scan < 1)
-		iv->pages_to_scan = 100;
-	if (iv->sleep_ms < 0)
-		iv->sleep_ms = 20;
+	iv->pages_to_scan = o->pages_to_scan ? o->pages_to_scan : 100;
+	iv->sleep_ms = o->sleep_ms;
 	struct ksmd_schedule k = ksmd_schedule_running((unsigned)iv->pages_to_scan, (unsigned)iv->sleep_ms);
 	iv->hz = k.hz;
 	uint64_t batches = iv->pages / (uint64_t)iv->pages_to_scan + 1;

@@ -54,7 +54,10 @@ struct capture_options {
 	int flags;           /* CAPTURE_* */
 	int snapshots;       /* 1, or 2: read twice, interval apart, and mark what changed */
 	uint64_t interval_ns; /* 0 with two snapshots: one full KSM scan's time (capture_interval) */
-	const char *ksm_dir;  /* KSM's sysfs directory: the settings recorded and the interval's */
+	const char *ksm_dir;  /* KSM's sysfs directory: the settings recorded in the note */
+	/* ksmd's settings for the automatic interval, read and checked by the
+	 * caller (cmd/ksmd_settings.c): capture does not parse them twice. */
+	unsigned pages_to_scan, sleep_ms;
 };
 
 /* The interval used: given, or one full KSM scan of the captured pages at
