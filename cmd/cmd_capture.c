@@ -222,6 +222,7 @@ static int parse(int argc, char **argv, struct capture_cli *s)
 		case 'o': s->output = optarg; break;
 		case 'i':
 			s->o.snapshots = 2;
+			s->o.interval_ns = 0; /* the last --interval counts, "auto" too */
 			if (strcmp(optarg, "auto") != 0 &&
 			    kb_parse_duration_ns(optarg, 1000000u, 3600000000000ull, &s->o.interval_ns, &err))
 				return cli_error("capture", "--interval: %s", err.msg);

@@ -196,18 +196,21 @@ try:
     # A setting the automatic interval is built on that is there but no
     # number the kernel writes is an error before any core is written (a
     # bare strtol took "abc" as 0, 4294967296 as 0 once cast, -5 as the
-    # default).
+    # default); the last --interval counts ("2s" then "auto" slept 2 s).
     os.unlink(core3)
     for name, value in (("pages_to_scan", "abc"), ("pages_to_scan", "-5"), ("sleep_millisecs", "4294967296"),
                         ("sleep_millisecs", "99999999999999999999"), ("sleep_millisecs", "")):
         with open(os.path.join(fake, name), "w") as f:
             f.write(value + "\n")
-        rc, out, err = run("capture", "--pid", str(child.pid), "--interval", "auto", "-o", core3,
+        rc, out, err = run("capture", "--pid", str(child.pid), "--interval", "2s", "--interval", "auto", "-o", core3,
                            env={"KSMBENCH_KSM_DIR": fake})
         check(rc == 2 and err.count("\n") == 1 and f"{name} does not hold a whole number" in err
               and "--interval auto" in err and not os.path.exists(core3), f"{name} {value!r} for --interval auto: {rc} {err!r}")
         with open(os.path.join(fake, name), "w") as f:
             f.write("35\n")
+    rc, out, err = run("capture", "--pid", str(child.pid), "--interval", "2s", "--interval", "auto", "-o", core3,
+                       env={"KSMBENCH_KSM_DIR": fake})
+    check(rc == 0 and "one full KSM scan" in err and "sleep_millisecs 35" in err, f"the last --interval counts: {err!r}")
     shutil.rmtree(fake)
     os.unlink(core3)
     for args, needle in ((["--pid", f"{child.pid},{child.pid}", "-o", pattern], "given twice"),
