@@ -1,29 +1,49 @@
 /* The KSMBENCH notes of a capture (see capture_note.h). */
 #include "capture_note.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/kernel_timer.h"
 #include "stream.h"
+
+/* The values the kernel shows for each number: its sysfs store functions
+ * refuse the rest (max_page_sharing below 2, a bool that is not 0 or 1,
+ * more than an unsigned int), and HZ is a CONFIG_HZ. */
+static const struct {
+	const char *key;
+	size_t at;
+	long long min, max;
+} numbers[] = {
+	{ "ksm.max_page_sharing", offsetof(struct capture_system, max_page_sharing), 2, INT_MAX },
+	{ "ksm.use_zero_pages", offsetof(struct capture_system, use_zero_pages), 0, 1 },
+	{ "ksm.pages_to_scan", offsetof(struct capture_system, pages_to_scan), 0, UINT_MAX },
+	{ "ksm.sleep_millisecs", offsetof(struct capture_system, sleep_millisecs), 0, UINT_MAX },
+	{ "ksm.smart_scan", offsetof(struct capture_system, smart_scan), 0, 1 },
+	{ "hz", offsetof(struct capture_system, hz), KERNEL_HZ_MIN, KERNEL_HZ_MAX },
+};
+
+#define NNUMBERS (sizeof(numbers) / sizeof(numbers[0]))
+
+static struct capture_setting *number_at(struct capture_system *s, size_t i)
+{
+	return (struct capture_setting *)((char *)s + numbers[i].at);
+}
 
 void capture_note_init(struct capture_note *n)
 {
-	struct capture_system *s = &n->system;
-
 	memset(n, 0, sizeof(*n));
-	s->max_page_sharing = s->use_zero_pages = s->pages_to_scan = s->sleep_millisecs = s->smart_scan = s->hz = -1;
+	for (size_t i = 0; i < NNUMBERS; i++)
+		*number_at(&n->system, i) = (struct capture_setting){ .value = CAPTURE_SETTING_UNKNOWN,
+								     .min = numbers[i].min, .max = numbers[i].max };
 }
 
 static void system_value(struct capture_system *s, const char *key, const char *value)
 {
-	struct { const char *key; long long *to; } nums[] = {
-		{ "ksm.max_page_sharing", &s->max_page_sharing }, { "ksm.use_zero_pages", &s->use_zero_pages },
-		{ "ksm.pages_to_scan", &s->pages_to_scan }, { "ksm.sleep_millisecs", &s->sleep_millisecs },
-		{ "ksm.smart_scan", &s->smart_scan }, { "hz", &s->hz },
-	};
-	char *end;
-
 	if (strcmp(key, "kernel_release") == 0) {
 		snprintf(s->kernel_release, sizeof(s->kernel_release), "%s", value);
 		return;
@@ -36,11 +56,19 @@ static void system_value(struct capture_system *s, const char *key, const char *
 		s->advisor_scan_time = strcmp(value, "scan-time") == 0;
 		return;
 	}
-	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (strcmp(key, nums[i].key) == 0) {
+	for (size_t i = 0; i < NNUMBERS; i++)
+		if (strcmp(key, numbers[i].key) == 0) {
+			struct capture_setting *to = number_at(s, i);
+			char *end;
+			errno = 0;
 			long long v = strtoll(value, &end, 10);
-			if (end != value && *end == '\0' && v >= 0)
-				*nums[i].to = v;
+			int whole = end != value && *end == '\0' && errno == 0 && (value[0] == '-' || (value[0] >= '0' && value[0] <= '9'));
+			if (whole && v >= to->min && v <= to->max) {
+				to->value = v;
+			} else {
+				to->value = CAPTURE_SETTING_ODD;
+				snprintf(to->text, sizeof(to->text), "%s", value);
+			}
 		}
 }
 

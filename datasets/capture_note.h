@@ -37,13 +37,25 @@
 #define KB_PAGE_EXCLUSIVE (1ull << 60) /* mapped by this process only (pagemap bit 56) */
 #define KB_PAGE_MERGEABLE (1ull << 61) /* anonymous, in a mapping KSM may merge (VmFlags mg) */
 
+/* A number of the system note. A value the kernel never shows (junk, out
+ * of [min, max]) is kept apart as CAPTURE_SETTING_ODD with its text, not
+ * dropped: scan refuses it where it would model it, naming it, rather than
+ * silently modelling a default (capture_note.c has the ranges). */
+#define CAPTURE_SETTING_UNKNOWN (-1LL) /* not recorded */
+#define CAPTURE_SETTING_ODD (-2LL)
+struct capture_setting {
+	long long value; /* min..max, or CAPTURE_SETTING_UNKNOWN or _ODD */
+	long long min, max;
+	char text[24];   /* with _ODD: the value as recorded, cut to fit */
+};
+
 /* What the system note says; the strings are "" when not recorded. Plain
  * data (no pointers): scan copies it whole into its dumps. */
 struct capture_system {
 	char kernel_release[128];
 	char machine[64]; /* uname's machine when captured: the kernel's word size (captures of 2026-12-06 on) */
-	long long max_page_sharing, use_zero_pages, pages_to_scan, sleep_millisecs, smart_scan; /* -1: unknown */
-	long long hz; /* the kernel's HZ, -1: unknown (captures before 2026-12-06) */
+	struct capture_setting max_page_sharing, use_zero_pages, pages_to_scan, sleep_millisecs, smart_scan;
+	struct capture_setting hz; /* the kernel's HZ: unknown in captures before 2026-12-06 */
 	int advisor_scan_time; /* ksm.advisor_mode was scan-time: pages_to_scan was the advisor's */
 };
 

@@ -355,27 +355,55 @@ static int default_checksum(const struct scan_options *o, const struct ksm_rules
 	return 0;
 }
 
+/* The value of setting key of capture c (dump d) to model, -1 where the
+ * note does not record it; one the kernel never shows is an error naming
+ * it, and the option that replaces it where there is one: a corrupt or
+ * forged note is not modelled at a default without a word (as a release
+ * that is none is an error, not the newest rules). */
+static int capture_setting(const struct scan_dump *d, const struct capture_setting *s, const char *key,
+			   const char *option, long long *v, struct kb_err *err)
+{
+	*v = s->value;
+	if (s->value != CAPTURE_SETTING_ODD)
+		return 0;
+	return kb_fail(err, "%s: its capture note gives %s=%s, which no kernel shows (a whole number from %lld to "
+			    "%lld)%s%s%s", d->path, key, s->text, s->min, s->max, option ? ": " : "",
+		       option ? option : "", option ? " N models another" : "");
+}
+
 /* The settings and rules modelled: given, else the first capture's. */
 static int model_settings(const struct scan_options *o, struct scan_result *r, struct kb_err *err)
 {
 	const struct capture_system *c = NULL;
+	const struct scan_dump *d = NULL;
+	long long mps = -1, pts = -1, sleep = -1, hz = -1, uzp = -1, smart = -1;
 
 	for (size_t i = 0; i < r->ndumps && !c; i++)
-		if (r->dumps[i].captured && r->dumps[i].system.kernel_release[0])
-			c = &r->dumps[i].system;
-	/* The kernel refuses a max_page_sharing below 2, and so does the option. */
-	if (c && !(o->given & SCAN_GIVEN_MAX_PAGE_SHARING) && c->max_page_sharing >= 2 &&
-	    c->max_page_sharing <= UINT32_MAX)
-		r->max_page_sharing = (unsigned)c->max_page_sharing;
-	if (c && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && c->pages_to_scan > 0 && c->pages_to_scan <= UINT32_MAX)
-		r->pages_to_scan = (unsigned)c->pages_to_scan;
-	r->capture_pages_to_scan_zero = c && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && c->pages_to_scan == 0;
-	r->capture_pages_to_scan_advised = c && !(o->given & SCAN_GIVEN_PAGES_TO_SCAN) && c->pages_to_scan > 0 &&
-					   c->advisor_scan_time;
-	if (c && !(o->given & SCAN_GIVEN_SLEEP_MS) && c->sleep_millisecs >= 0 && c->sleep_millisecs <= UINT32_MAX)
-		r->sleep_ms = (unsigned)c->sleep_millisecs;
-	if (!(o->given & SCAN_GIVEN_HZ) && c && c->hz >= KERNEL_HZ_MIN && c->hz <= KERNEL_HZ_MAX) {
-		r->hz = (unsigned)c->hz;
+		if (r->dumps[i].captured && r->dumps[i].system.kernel_release[0]) {
+			d = &r->dumps[i];
+			c = &d->system;
+		}
+	if (c && ((!(o->given & SCAN_GIVEN_MAX_PAGE_SHARING) &&
+		   capture_setting(d, &c->max_page_sharing, "ksm.max_page_sharing", "--max-page-sharing", &mps, err)) ||
+		  (!(o->given & SCAN_GIVEN_PAGES_TO_SCAN) &&
+		   capture_setting(d, &c->pages_to_scan, "ksm.pages_to_scan", "--pages-to-scan", &pts, err)) ||
+		  (!(o->given & SCAN_GIVEN_SLEEP_MS) &&
+		   capture_setting(d, &c->sleep_millisecs, "ksm.sleep_millisecs", "--sleep-ms", &sleep, err)) ||
+		  (!(o->given & SCAN_GIVEN_HZ) && capture_setting(d, &c->hz, "hz", "--hz", &hz, err)) ||
+		  capture_setting(d, &c->use_zero_pages, "ksm.use_zero_pages", NULL, &uzp, err)))
+		return -1;
+	/* In range when recorded (capture_note.c): 2 up for max_page_sharing,
+	 * as the kernel refuses less. */
+	if (mps >= 2)
+		r->max_page_sharing = (unsigned)mps;
+	if (pts > 0)
+		r->pages_to_scan = (unsigned)pts;
+	r->capture_pages_to_scan_zero = pts == 0;
+	r->capture_pages_to_scan_advised = pts > 0 && c->advisor_scan_time;
+	if (sleep >= 0)
+		r->sleep_ms = (unsigned)sleep;
+	if (hz > 0) {
+		r->hz = (unsigned)hz;
 		r->hz_from = "capture";
 	}
 	/* A given release's rules were set (and its conflicts said) before the pass. */
@@ -384,11 +412,14 @@ static int model_settings(const struct scan_options *o, struct scan_result *r, s
 	if (!r->rules.max_page_sharing)
 		r->max_page_sharing = 0; /* no limit */
 	/* Zero pages merged with the zero page are not visited again. */
-	r->cost_use_zero_pages = r->rules.use_zero_pages && c && c->use_zero_pages == 1;
-	r->smart_scan = !r->rules.smart_scan				? 0
-			: (o->given & SCAN_GIVEN_SMART_SCAN)		? o->smart_scan
-			: c && c->smart_scan >= 0			? c->smart_scan != 0
-									: 1;
+	r->cost_use_zero_pages = r->rules.use_zero_pages && uzp == 1;
+	if (c && r->rules.smart_scan && !(o->given & SCAN_GIVEN_SMART_SCAN) &&
+	    capture_setting(d, &c->smart_scan, "ksm.smart_scan", "--smart-scan", &smart, err))
+		return -1;
+	r->smart_scan = !r->rules.smart_scan			? 0
+			: (o->given & SCAN_GIVEN_SMART_SCAN)	? o->smart_scan
+			: smart >= 0				? smart != 0
+								: 1;
 	return 0;
 }
 

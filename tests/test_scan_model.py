@@ -60,11 +60,32 @@ check(s["kernel_release"] == "6.18.0" and s["kernel_rules_from"] == "capture" an
       and s["rmap_item_bytes"] == 64, f"rules of the capture's kernel: {s}")
 check(s["pages_to_scan"] == 1000 and s["sleep_millisecs"] == 5 and s["max_page_sharing"] == 256,
       f"settings from the capture's note: {s}")
-# A max_page_sharing the kernel refuses (below 2) is not taken from a note.
-for bad in (0, 1):
-    odd = temp_file(capture(A_PAGES, A_WORDS, settings={"max_page_sharing": bad}))
-    got = scan_json(odd)
-    check(got and got["settings"]["max_page_sharing"] == 256, f"max_page_sharing {bad} in a note: the default: {got and got['settings']}")
+# A value no kernel shows in a capture's note (a max_page_sharing below 2,
+# which the kernel refuses, junk, a negative or huge number, an HZ no
+# CONFIG_HZ has) is one error naming the dump, the key and the option that
+# replaces it, not a default modelled without a word (until 2026-12-07);
+# given that option, the note's value is not read.
+for key, bad, option, value in (("max_page_sharing", 0, "--max-page-sharing", "300"),
+                                ("max_page_sharing", 1, "--max-page-sharing", "300"),
+                                ("pages_to_scan", -5, "--pages-to-scan", "50"),
+                                ("pages_to_scan", "abc", "--pages-to-scan", "50"),
+                                ("pages_to_scan", 4294967296, "--pages-to-scan", "50"),
+                                ("sleep_millisecs", "99999999999999999999", "--sleep-ms", "7"),
+                                ("sleep_millisecs", "", "--sleep-ms", "7"),
+                                ("smart_scan", 2, "--smart-scan", "0"),
+                                ("hz", 5, "--hz", "100"),
+                                ("use_zero_pages", "yes", None, None)):
+    kw = {"hz": bad} if key == "hz" else {"settings": {key: bad}}
+    odd = temp_file(capture(A_PAGES, A_WORDS, **kw))
+    name = key if key == "hz" else "ksm." + key
+    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", odd)
+    check(rc == 2 and err.count("\n") == 1 and f"{odd}: its capture note gives {name}={bad}, which no kernel shows" in err
+          and (option is None or f"{option} N models another" in err), f"{name}={bad!r} in a note: {rc} {err!r}")
+    if option:
+        got = scan_json(option, value, odd)
+        field = {"hz": "hz", "smart_scan": "smart_scan"}.get(key, key)
+        check(got and str(got["settings"].get(field)).lower() in (value, {"0": "false"}.get(value, value)),
+              f"{option} {value} replaces {name}={bad!r}: {got and got['settings']}")
     os.unlink(odd)
 check(t["pages_volatile"] == 3 and t["pages"] == len(A_PAGES) + len(B_PAGES), f"totals: {t}")
 check(t["within_dump_duplicates"] == 10 and t["across_dump_duplicates"] == 4
@@ -270,10 +291,10 @@ for n, sleeps in ((100, 2), (99, 1)):
 
 # The capture's HZ is the kernel's, which ksmd's sleep is rounded to: at
 # HZ 1000 20 ms is a batch every 21 ms, at HZ 100 one every 30; --hz over
-# it (300: 7 jiffies of 3.33 ms); a value that is no HZ (0, or past what any
-# kernel takes) is not used.
+# it (300: 7 jiffies of 3.33 ms); a capture that does not record it (before
+# 2026-12-06): the default. (A value that is no HZ is an error, above.)
 for hz, extra, want, frm in ((1000, [], 21, "capture"), (100, [], 30, "capture"), (1000, ["--hz", "300"], 70 / 3, "option"),
-                             (0, [], 24, "default"), (99999, [], 24, "default")):
+                             (None, [], 24, "default")):
     cap = temp_file(capture(uniq[:20], list(range(20)), hz=hz))
     rc, out, err = run("scan", "--format", "json", *FAST, *extra, cap)
     d = json.loads(out) if rc == 0 else {}
