@@ -102,6 +102,11 @@ static int run_command(int argc, char **argv)
 	}
 	if (argc < 2)
 		return default_job();
+	/* The options in place of a command take nothing after them. */
+	static const char *const alone[] = { "--help", "-h", "--list-commands", "--list-input-formats", "--version" };
+	for (size_t i = 0; i < sizeof(alone) / sizeof(alone[0]); i++)
+		if (argc > 2 && strcmp(argv[1], alone[i]) == 0)
+			return cli_error(NULL, "%s takes no arguments, '%s' given (see ksmbench --help)", argv[1], argv[2]);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(stdout);
 		return KB_EXIT_OK;

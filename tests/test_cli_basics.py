@@ -17,6 +17,11 @@ for args in (["--help"], ["--version"], ["list", "--help"], ["verify", "--help"]
     check(rc == 0 and out.startswith(("usage:", "ksmbench ")) and err == "", f"{args} prints help")
 rc, out, _ = run("--version")
 check(out.startswith("ksmbench 0."), "version line")
+# The options in place of a command take nothing after them: said, not ignored.
+for args in (["--version", "extra"], ["--help", "x"], ["-h", "x"], ["--list-commands", "x"],
+             ["--list-input-formats", "x"]):
+    check_usage_error(args, f"{args[0]} takes no arguments, '{args[1]}' given", f"{args} refused")
+check_usage_error(["--bogus", "x"], "unknown option '--bogus'", "an unknown option before a command")
 
 # list: every name, a header, json with types
 rc, out, err = run("list")
