@@ -19,6 +19,7 @@
 #include "../bench/pin.h"
 #include "../bench/wire.h"
 #include "../hashes/alias.h"
+#include "../report/escape.h"
 #include "cli.h"
 #include "interrupt.h"
 
@@ -281,9 +282,14 @@ static int judge(struct job *j, int status)
 				 (int)j->pid, WTERMSIG(status), strsignal(WTERMSIG(status)));
 	if (WEXITSTATUS(status) != 0) {
 		const char *said = first_line(j);
-		/* Its own error line ("ksmbench bench: ..."), as it would have printed it. */
-		if (strncmp(said, "ksmbench ", 9) == 0)
-			return fprintf(stderr, "%s\n", said), KB_EXIT_USAGE;
+		/* Its own error line ("ksmbench bench: ..."), as it would have
+		 * printed it; escaped, as the program run may be another's
+		 * (KSMBENCH_WORKER_EXE), and ours escaped it already. */
+		if (strncmp(said, "ksmbench ", 9) == 0) {
+			escape_put(stderr, said, ESCAPE_TERM);
+			fputc('\n', stderr);
+			return KB_EXIT_USAGE;
+		}
 		return cli_error(j->cmd, "measuring process %u of %u failed (exit status %d)%s%s", k, n,
 				 WEXITSTATUS(status), *said ? ": " : "", said);
 	}

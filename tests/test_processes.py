@@ -192,7 +192,11 @@ if doc["context"].get("tsc_hz"):
 # --- measuring processes that fail: one error line, exit 2, no -o file
 d = tempfile.mkdtemp(prefix="ksmbench-workers-")
 scripts = {"garbage": "echo garbage", "killed": "kill -KILL $$", "crash": "kill -SEGV $$",
-           "silent": "exit 1", "cut": f'exec "{BIN}" "$@" | head -c 40'}
+           "silent": "exit 1", "cut": f'exec "{BIN}" "$@" | head -c 40',
+           # A process's own error line is passed on as it said it, but
+           # escaped like any text from outside: no terminal control.
+           "loud": "printf 'ksmbench bench: \\033]0;title\\007 said\\n' >&2; exit 2",
+           "loud2": "printf 'oops \\033[2J\\n' >&2; exit 3"}
 for name, body in scripts.items():
     path = os.path.join(d, name)
     with open(path, "w") as f:
@@ -201,7 +205,8 @@ for name, body in scripts.items():
 target = os.path.join(d, "out.json")
 for name, needle in [("garbage", "wrote an unreadable result: 'garbage'"),
                      ("killed", "was killed by signal 9"), ("crash", "was killed by signal 11"),
-                     ("silent", "failed (exit status 1)"), ("cut", "measuring process 1 of 2")]:
+                     ("silent", "failed (exit status 1)"), ("cut", "measuring process 1 of 2"),
+                     ("loud", "ksmbench bench: \\x1b]0;title\\x07 said"), ("loud2", "failed (exit status 3): oops \\x1b[2J")]:
     check_usage_error(["bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "-o", target],
                       needle, f"a measuring process that {name}", env={"KSMBENCH_WORKER_EXE": os.path.join(d, name)})
     check(not os.path.exists(target) and not [f for f in os.listdir(d) if f.startswith("out.json")],
