@@ -102,7 +102,7 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	char path[512], buf[256];
+	char path[4096], buf[256];
 
 	*n = 0;
 	if (!d)
@@ -111,7 +111,10 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 		struct stat sb;
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= sizeof(path)) {
+			closedir(d);
+			return kb_fail(err, "%s: a path in it is too long", dir);
+		}
 		if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
 			continue;
 		/* Every file, or an error: the known ones sort first, and a cut
@@ -149,7 +152,7 @@ int ksm_read_process(pid_t pid, struct ksm_value *out, size_t max, size_t *n, st
 
 int ksm_read_process_dir(const char *dir, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err)
 {
-	char path[512], line[256];
+	char path[4096], line[256];
 	struct stat sb;
 	FILE *f;
 

@@ -2,19 +2,31 @@
 #include "ksm_watch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../common/monotonic.h"
 #include "scan.h"
 
 long long ksm_sysfs_number(const char *dir, const char *name)
 {
-	char path[512];
+	char path[4096];
 	long long v = KSM_SYSFS_MISSING;
+	struct stat sb;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "r");
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return v;
+	/* Non-blocking, and a regular file only: a FIFO in its place (a
+	 * KSMBENCH_KSM_DIR of tests) would otherwise wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return v;
+	FILE *f = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? fdopen(fd, "r") : NULL;
+	if (!f)
+		close(fd);
 	char text[32];
 	if (f) {
 		/* A whole number that fits, as the kernel writes them; anything

@@ -211,6 +211,17 @@ try:
     rc, out, err = run("capture", "--pid", str(child.pid), "--interval", "2s", "--interval", "auto", "-o", core3,
                        env={"KSMBENCH_KSM_DIR": fake})
     check(rc == 0 and "one full KSM scan" in err and "sleep_millisecs 35" in err, f"the last --interval counts: {err!r}")
+    # A FIFO in a setting's place is not waited on: it holds no number.
+    os.unlink(os.path.join(fake, "sleep_millisecs"))
+    os.mkfifo(os.path.join(fake, "sleep_millisecs"))
+    rc, out, err = run("capture", "--pid", str(child.pid), "--interval", "auto", "-o", core3,
+                       env={"KSMBENCH_KSM_DIR": fake}, timeout=20)
+    check(rc == 2 and "sleep_millisecs does not hold a whole number" in err, f"a FIFO as sleep_millisecs: {rc} {err!r}")
+    rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": fake}, timeout=20)
+    check(rc == 0 and "pages_to_scan" in out and "sleep_millisecs" not in out, f"ksm with a FIFO there: {rc} {err!r}")
+    # A directory whose paths do not fit is said, not taken for one without KSM.
+    rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": "/" + "d/" * 2100}, timeout=20)
+    check(rc == 2 and len(err.splitlines()) == 1, f"ksm with a 4 KiB directory name: {rc} {err!r}")
     shutil.rmtree(fake)
     os.unlink(core3)
     for args, needle in ((["--pid", f"{child.pid},{child.pid}", "-o", pattern], "given twice"),
