@@ -105,10 +105,15 @@ int report_warnings(FILE *out, const struct bench_context *ctx, const char *pref
 
 int report_interruption(FILE *out, const struct bench_context *ctx, const char *prefix)
 {
-	if (!ctx->interrupted_by)
+	int signo = ctx->interrupted_by;
+
+	if (!signo)
 		return 0;
+	/* The stop signals (cmd/interrupt.c): SIGHUP is one too, with exit 129. */
 	fprintf(out, "%sinterrupted by %s: %u of %u measurement%s reported, %u of %u round%s (a round cut short "
-		     "is dropped)\n", prefix, ctx->interrupted_by == SIGTERM ? "SIGTERM" : "SIGINT", ctx->completed,
+		     "is dropped)\n", prefix,
+		signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : signo == SIGHUP ? "SIGHUP" : "a signal",
+		ctx->completed,
 		ctx->planned, kb_s(ctx->planned), ctx->rounds_done, ctx->rounds_planned, kb_s(ctx->rounds_planned));
 	return ferror(out) ? -1 : 0;
 }

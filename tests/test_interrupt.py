@@ -103,10 +103,15 @@ if FORKS:
 # --- SIGHUP is a stop like SIGTERM's (129); SIGPIPE and a file size limit
 # end the command without leaving its -o temporary (SIGXFSZ: the write's
 # error instead of a core).
-p = start("bench", "-H", "xxh64,jhash2", *LONG, "--format", "json", "-o", target)
+p = start("bench", "-H", "xxh64,jhash2", *LONG, "--format", "json", "-o", target, "--export-markdown", target + ".md")
 rc, out, err = stop_after(p, 1.2, signal.SIGHUP)
 check(rc == 129 and json.load(open(target))["interrupted"] is True, f"SIGHUP: rc={rc} err={err!r}")
-os.unlink(target)
+# The note names the signal that stopped the run (it said SIGINT for a SIGHUP).
+note = open(target + ".md").read() if os.path.exists(target + ".md") else ""
+check("interrupted by SIGHUP:" in note and "SIGINT" not in note, f"SIGHUP named in the note: {note[-300:]!r}")
+for path in (target, target + ".md"):
+    if os.path.exists(path):
+        os.unlink(path)
 csv_target = target + ".csv"
 p = subprocess.Popen(f"'{BIN}' bench -H xxh64,jhash2,xxh32 --repeat 2 --window 5ms --warmup 1ms --no-ceiling -q "
                      f"--format csv -o '{csv_target}' --export-json - | head -c 10 > /dev/null; "
