@@ -52,7 +52,7 @@ static void usage(void)
 	       "  --lime-ranges R        ranges of a lime-raw or lime-padded dump\n"
 	       "  --sample-pages N       pages sampled for the cost (default 1024, at most 8 MiB of\n"
 	       "                         them; 0: no cost)\n"
-	       "  --working-set SIZE     cold set the sample is laid out in (default 4x LLC, >= 64M)\n"
+	       "  --working-set SIZE     cold set the sample is laid out in (default 4x LLC, 64M..2G)\n"
 	       "  --repeat N             timing rounds per hash (default 3)\n"
 	       "  --window TIME          length of a timing round (default 50ms)\n"
 	       "  --seed N               sample and visiting order seed (default 1)\n"
