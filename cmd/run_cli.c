@@ -1,20 +1,20 @@
 /* Shared pieces of the measuring commands (see run_cli.h). */
 #include "run_cli.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../bench/ceiling.h"
 #include "../bench/pin.h"
 #include "../common/duration_parse.h"
+#include "../common/plural.h"
 #include "../common/size_parse.h"
+#include "../common/stop_signal.h"
 #include "../scan/ksm_model.h"
 #include "../report/stability_text.h"
 #include "cli.h"
 #include "interrupt.h"
 #include "term.h"
-#include "../common/plural.h"
 #include "workers.h"
 
 int run_cli_parse_cpu(const char *cmd, const char *text, int *cpu)
@@ -221,9 +221,7 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 	bench_context_note_cpus(ctx, r->process_cpu, r->processes_planned);
 	if ((signo = ctx->interrupted_by) != 0)
 		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurement%s reported\n", cmd,
-			signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : signo == SIGHUP ? "SIGHUP" : "a signal",
-			ctx->completed,
-			ctx->planned, kb_s(ctx->planned));
+			kb_stop_signal_name(signo), ctx->completed, ctx->planned, kb_s(ctx->planned));
 	bench_context_note_reference(ctx, &r->reference);
 	if (!f->no_warnings || quiet)
 		return;

@@ -2,9 +2,9 @@
  * is 10^6 bytes per second; the kernel's "MB/s" is MiB/s, in its own column. */
 #include "context_text.h"
 
-#include <signal.h>
 
 #include "../common/plural.h"
+#include "../common/stop_signal.h"
 #include "escape.h"
 #include "text_wrap.h"
 
@@ -109,12 +109,9 @@ int report_interruption(FILE *out, const struct bench_context *ctx, const char *
 
 	if (!signo)
 		return 0;
-	/* The stop signals (cmd/interrupt.c): SIGHUP is one too, with exit 129. */
 	fprintf(out, "%sinterrupted by %s: %u of %u measurement%s reported, %u of %u round%s (a round cut short "
-		     "is dropped)\n", prefix,
-		signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : signo == SIGHUP ? "SIGHUP" : "a signal",
-		ctx->completed,
-		ctx->planned, kb_s(ctx->planned), ctx->rounds_done, ctx->rounds_planned, kb_s(ctx->rounds_planned));
+		     "is dropped)\n", prefix, kb_stop_signal_name(signo), ctx->completed, ctx->planned, kb_s(ctx->planned),
+		ctx->rounds_done, ctx->rounds_planned, kb_s(ctx->rounds_planned));
 	return ferror(out) ? -1 : 0;
 }
 
