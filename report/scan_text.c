@@ -234,16 +234,22 @@ static int top_table(FILE *out, const struct report_document *doc)
 static int summary(FILE *out, const struct scan_result *r, unsigned width)
 {
 	const struct census_counts *c = &r->counts;
-	char left[96] = "";
+	char left[96] = "", volatile_pages[128] = "";
 
 	if (r->mergeable_only)
 		snprintf(left, sizeof(left), " (%llu more left out: --mergeable)", (unsigned long long)r->pages_left_out);
+	/* Volatile pages never reach the census: without them named, the
+	 * zero pages and the contents' copies do not add up to the pages. */
+	if (r->pages_volatile)
+		snprintf(volatile_pages, sizeof(volatile_pages),
+			 "%llu volatile (changed between the capture's snapshots: not counted as contents), ",
+			 (unsigned long long)r->pages_volatile);
 	uint64_t pages = r->total.pages - r->pages_left_out;
 	return fputc('\n', out) == EOF ||
-	       report_wrappedf(out, width, "", "%llu page%s%s: %llu zero, %llu distinct non-zero content%s; %llu of "
+	       report_wrappedf(out, width, "", "%llu page%s%s: %s%llu zero, %llu distinct non-zero content%s; %llu of "
 			       "them occur%s more than once, in %llu surplus cop%s (duplicates by full content: %llu "
 			       "compare%s, %llu key collision%s)",
-			       (unsigned long long)pages, kb_s(pages), left, (unsigned long long)c->zero_pages,
+			       (unsigned long long)pages, kb_s(pages), left, volatile_pages, (unsigned long long)c->zero_pages,
 			       (unsigned long long)c->distinct, kb_s(c->distinct),
 			       (unsigned long long)r->duplicated_contents, r->duplicated_contents == 1 ? "s" : "",
 			       (unsigned long long)r->duplicate_pages, r->duplicate_pages == 1 ? "y" : "ies",

@@ -637,4 +637,11 @@ for label, notes in (("a foreign note past its segment", ksm_notes([1]) + foreig
                        temp_file(elf([(0x1000, B_PAGES[0])], physical=False, notes=notes)))
     d = json.loads(out)["dumps"][0] if rc == 0 else {}
     check(rc == 0 and d.get("captured") and d.get("pages") == 1, f"{label}: rc {rc} {err!r}")
+# The table's summary accounts for every page: the volatile ones (changed
+# between the capture's two snapshots) are neither zero nor a content, and
+# "18 pages: 10 zero, 4 distinct" without them did not add up (until
+# 2026-12-07).
+rc, out, err = run("scan", "--sample-pages", "0", "--wide", a)
+check(rc == 0 and "18 pages: 3 volatile (changed between the capture's snapshots: not counted as contents), "
+      "10 zero, 4 distinct non-zero contents;" in out, f"the summary names the volatile pages: {out!r}")
 finish("scan_model")
