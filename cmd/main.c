@@ -131,8 +131,12 @@ static int run_command(int argc, char **argv)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
+	/* Plain ksmbench runs thread, so "ksmbench --processes 2" is a natural
+	 * guess: say where a command's options go rather than only refuse. */
 	if (argv[1][0] == '-')
-		return cli_error(NULL, "unknown option '%s' (see ksmbench --help)", argv[1]);
+		return cli_error(NULL, "unknown option '%s' before a command (options follow their command: the "
+				 "default job is 'ksmbench thread', so 'ksmbench thread %s ...'; see ksmbench --help)",
+				 argv[1], argv[1]);
 	return cli_error(NULL, "unknown command '%s' (see ksmbench --help)", argv[1]);
 }
 
