@@ -315,6 +315,11 @@ static int check_sweep(const struct bench_opts *o)
 		return cli_error("bench", "--ksmd doubles the sweep to %u combinations (at most %d)", 2 * steps, STEPS_MAX);
 	if (o->selfcheck && steps > 1)
 		return cli_error("bench", "--selfcheck takes one data set, cache, page size and misalignment");
+	/* The patch's line names the hash alone: a sweep, or --ksmd's two
+	 * timers, would print lines nothing tells apart. */
+	if (strcmp(o->format_name, "kernel") == 0 && (steps > 1 || o->ksmd))
+		return cli_error("bench", "--format kernel names only the hash on each line: give one data set, cache, "
+				 "page size and misalignment, and no --ksmd (--format table tells them apart)");
 	if (o->selfcheck && o->apart_given)
 		return cli_error("bench", "--selfcheck checks the loop that calls back to back: no --apart");
 	if (o->selfcheck && (o->timer_given || cold))

@@ -262,6 +262,13 @@ rc, out, err = run("bench", *FAST, "-H", "jhash2,xxh64,crc32c", "--timer", "jiff
 lines = out.splitlines()
 check(rc == 0 and len(lines) == 3 and all(kernel_line_ok(x) for x in lines), f"kernel lines: {lines}")
 check(lines[0].startswith("ksm: jhash2   hash() "), "kernel line padding")
+# The patch's line names the hash alone: a sweep (or --ksmd's two timers)
+# printed lines nothing told apart, "ksm: xxh64 hash() ..." twice (until
+# 2026-12-07); refused, as --selfcheck refuses a sweep.
+for sweep in (["--data", "zero,random"], ["--page-size", "4K,8K"], ["--cache", "hot,cold"], ["--misalign", "0,1"],
+              ["--ksmd"]):
+    check_usage_error(["bench", *FAST, "-H", "xxh64", "--format", "kernel", *sweep], "--format kernel",
+                      f"--format kernel with {sweep}")
 
 # table: header with units
 rc, out, err = run("bench", *FAST, "-H", "xxh64")
