@@ -1,5 +1,7 @@
 /* ksmbench compare: the CI regression gate. Two results documents, results
  * matched and judged (report/compare.c); exit 1 when anything regressed. */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,12 +39,20 @@ static void usage(void)
 	       run_cli_formats(REPORT_COMPARE), run_cli_format_list(REPORT_COMPARE));
 }
 
+/* A plain decimal number ("5", "2.5", "1e1"): strtod alone also takes hex
+ * (0x10 as 16), a leading blank or sign (-0 shown as "-0%"), inf and nan,
+ * and turns a value too small to hold (1e-400) into 0 without a word. */
 static int parse_number(const char *text, int percent_ok, double lo, double hi, double *out)
 {
 	char *end;
-	double v = strtod(text, &end);
 
-	if (end == text)
+	if (!isdigit((unsigned char)text[0]) && text[0] != '.')
+		return -1;
+	if (strpbrk(text, "xX"))
+		return -1;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || errno == ERANGE)
 		return -1;
 	if (percent_ok && *end == '%')
 		end++;

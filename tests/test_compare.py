@@ -211,6 +211,16 @@ rc, out, err = run("compare", base, base, "--format", "json")
 check(rc == 0 and all(c["verdict"] == "unchanged" for c in json.loads(out)["comparisons"]), "a file against itself")
 rc, out, err = run("compare", new, base, "--threshold", "3")
 check(rc == 1, "bare-number threshold; reversed files: the improvement becomes a regression")
+# A threshold or alpha is a plain decimal number: strtod's hex, a leading
+# blank or sign, and a value too small to hold were taken (--threshold 0x10
+# as 16%, -0 printed as "threshold -0%", 1e-400 as 0) until 2026-12-07.
+for opt, bad in (("--threshold", "0x10"), ("--threshold", " 5"), ("--threshold", "-0"), ("--threshold", "+5"),
+                 ("--threshold", "1e-400"), ("--alpha", "0x0.1"), ("--alpha", " 0.05")):
+    check_usage_error(["compare", base, new, opt, bad], f"{opt} '{bad}' must be", f"{opt} {bad!r} refused")
+for opt, good, shown in (("--threshold", "2.5%", "threshold 2.5%"), ("--threshold", "1e1", "threshold 10%"),
+                         ("--alpha", ".01", "alpha 0.01")):
+    rc, out, err = run("compare", base, new, opt, good)
+    check(rc in (0, 1, 3) and shown in out, f"{opt} {good!r} taken: rc={rc} err={err!r}")
 
 # --- version 1 documents: one process each, so a change beyond the threshold is inconclusive
 v1_base = write(doc(v1_result("xxh64", base_values), v1_result("crc32c", [40 * G] * 5), version=1))
