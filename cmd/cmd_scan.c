@@ -44,7 +44,8 @@ static void usage(void)
 	       "  --kernel-bits 32|64    the word size of the kernel KSM runs in: xxhash() is xxh32\n"
 	       "                         on 32-bit, and its rmap items are smaller (default: the\n"
 	       "                         capture's machine, else this machine's kernel)\n"
-	       "  --top N                list the N most duplicated contents (at most 1000)\n"
+	       "  --top N                list the N most duplicated contents (at most 1000;\n"
+	       "                         table and json)\n"
 	       "  --mergeable            leave out a capture's pages outside mappings KSM may merge\n"
 	       "                         (MADV_MERGEABLE or prctl; default: every page as if offered)\n"
 	       "  --page-size N          page size (default 4K)\n"
@@ -233,6 +234,11 @@ static int parse(int argc, char **argv, struct scan_cli *s)
 	}
 	if (optind == argc)
 		return cli_error("scan", "no dump given (see ksmbench scan --help)");
+	/* csv and tsv are a row per hash: the top contents have no place
+	 * there, and their second pass over the dumps would go unreported. */
+	if (s->o.top && (strcmp(s->format_name, "csv") == 0 || strcmp(s->format_name, "tsv") == 0))
+		return cli_error("scan", "--top is in the table and the JSON, not in --format %s (a row per hash)",
+				 s->format_name);
 	if ((rc = cli_stdin_once("scan", argv + optind, (size_t)(argc - optind))) != 0 ||
 	    (rc = cli_files_distinct("scan", argv + optind, (size_t)(argc - optind))) != 0 ||
 	    (rc = cli_output_not_input("scan", s->output, argv + optind, (size_t)(argc - optind))) != 0)
