@@ -215,8 +215,7 @@ static double head(FILE *out, const struct plot_run *runs, size_t nruns, const c
 {
 	double y = 62;
 
-	svg_text(out, "title", 20, 26, NULL,
-		 title ? title : "ksmbench: page-hash throughput");
+	svg_title(out, title ? title : "ksmbench: page-hash throughput");
 	if (nruns == 1) {
 		svg_text(out, "note", 20, 45, NULL, runs[0].label);
 	} else {

@@ -44,6 +44,31 @@ void svg_text(FILE *out, const char *cls, double x, double y, const char *anchor
 	fputs("</text>\n", out);
 }
 
+/* About 0.65 em a character in DejaVu Sans Bold at the title's 17 px: an
+ * estimate, erring wide, of where a title would meet the right edge. */
+#define SVG_TITLE_EM_PER_CHAR 0.65
+#define SVG_TITLE_PX 17.0
+
+void svg_title(FILE *out, const char *s)
+{
+	double room = SVG_WIDTH - 40, chars = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		chars += (*p & 0xC0) != 0x80; /* UTF-8: count code points, not bytes */
+	double width = chars * SVG_TITLE_PX * SVG_TITLE_EM_PER_CHAR;
+	if (width <= room) {
+		svg_text(out, "title", 20, 26, NULL, s);
+		return;
+	}
+	/* A longer --title ran off the chart and was cut: squeezed across to
+	 * the width, not lost. A transform, not textLength, which librsvg
+	 * (rsvg-convert) ignores. */
+	fprintf(out, "<text class=\"title\" x=\"0\" y=\"0\" transform=\"translate(20 26) scale(%.4f 1)\">",
+		room / width);
+	svg_put(out, s);
+	fputs("</text>\n", out);
+}
+
 double svg_nice_step(double max)
 {
 	double raw = (max > 0 ? max : 1) / 5, mag = pow(10, floor(log10(raw)));

@@ -20,6 +20,10 @@ void svg_put(FILE *out, const char *s);
 /* <text class=cls x y text-anchor=anchor>s</text>, s escaped; anchor NULL: start. */
 void svg_text(FILE *out, const char *cls, double x, double y, const char *anchor, const char *s);
 
+/* The chart's title at its top left, escaped; one too long for the chart's
+ * width is squeezed across to fit it (a transform) rather than cut at the edge. */
+void svg_title(FILE *out, const char *s);
+
 /* A round step for about five ticks up to max: 1, 2 or 5 times 10^k, and
  * the axis maximum it gives (a whole number of steps, at least max). */
 double svg_nice_step(double max);

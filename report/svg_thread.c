@@ -219,8 +219,7 @@ static double legend(FILE *out, const struct plot_run *runs, size_t nruns, const
 {
 	double y = 48;
 
-	svg_text(out, "title", 20, 26, NULL,
-		 title ? title : "ksmbench thread: KSM's page checksums, here and in the linux-mm thread");
+	svg_title(out, title ? title : "ksmbench thread: KSM's page checksums, here and in the linux-mm thread");
 	for (size_t k = 0; k < nruns; k++, y += 16)
 		svg_legend_entry(out, 20, y, svg_run_color(k), runs[k].label);
 	svg_legend_entry(out, 20, y, SVG_HATCH, "published in the linux-mm thread (2017-2018)");
