@@ -134,9 +134,9 @@ static int run_command(int argc, char **argv)
 	/* Plain ksmbench runs thread, so "ksmbench --processes 2" is a natural
 	 * guess: say where a command's options go rather than only refuse. */
 	if (argv[1][0] == '-')
-		return cli_error(NULL, "unknown option '%s' before a command (options follow their command: the "
-				 "default job is 'ksmbench thread', so 'ksmbench thread %s ...'; see ksmbench --help)",
-				 argv[1], argv[1]);
+		return cli_error(NULL, "unknown option '%s' before a command (a command's options follow it, and "
+				 "plain ksmbench is 'ksmbench thread': its options go after 'thread'; see ksmbench --help)",
+				 argv[1]);
 	return cli_error(NULL, "unknown command '%s' (see ksmbench --help)", argv[1]);
 }
 

@@ -24,7 +24,8 @@ for args in (["--version", "extra"], ["--help", "x"], ["-h", "x"], ["--list-comm
 check_usage_error(["--bogus", "x"], "unknown option '--bogus'", "an unknown option before a command")
 # Plain ksmbench is thread: its options before the command name say where
 # they go (until 2026-12-07 only "unknown option", as for a typo).
-check_usage_error(["--processes", "2"], "'ksmbench thread --processes ...'", "thread's option without its command")
+check_usage_error(["--processes", "2"], "plain ksmbench is 'ksmbench thread': its options go after 'thread'",
+                  "thread's option without its command")
 
 # list: every name, a header, json with types
 rc, out, err = run("list")
