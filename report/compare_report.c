@@ -3,10 +3,12 @@
  * Markdown for a review (see compare.h). */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/plural.h"
 #include "compare.h"
+#include "compare_reasons.h"
 #include "escape.h"
 #include "kinds.h"
 #include "record_table.h"
@@ -286,32 +288,30 @@ static void pair_rest(const struct compare_pair *p, size_t i, char *buf, size_t 
 	snprintf(buf, size, "%s %s %s %s", data, p->new_->cache, page, p->new_->timer_label);
 }
 
-static int same_reason(const struct compare_pair *a, const struct compare_pair *b)
-{
-	return a->verdict == VERDICT_INCONCLUSIVE && b->verdict == VERDICT_INCONCLUSIVE && !strcmp(a->why, b->why);
-}
-
 /* One line per reason an inconclusive pair had, naming the pairs that share
  * it: a cause of the whole run (its core shared from outside, say) is said
- * once, not once per result. The pairs' names are their hashes followed by
- * what they share, or each pair's whole name where that differs. */
-static void inconclusive_lines(FILE *out, const struct compare_outcome *o, const char *prefix, enum escape_target e)
+ * once, not once per result, and so is a clause every inconclusive pair's
+ * reason has (a run's share of disturbed rounds, beside each result's own
+ * reasons). The pairs' names are their hashes followed by what they share,
+ * or each pair's whole name where that differs. why[i] is pair i's reason
+ * less those clauses. */
+static void reason_lines(FILE *out, const struct compare_outcome *o, const char *const *why, const char *prefix,
+			 enum escape_target e)
 {
 	for (size_t i = 0; i < o->npairs; i++) {
-		const struct compare_pair *p = &o->pairs[i];
 		size_t n = 0, j;
 		int alike = 1;
 		char rest[512], other[512];
 
-		if (p->verdict != VERDICT_INCONCLUSIVE)
+		if (!why[i] || !why[i][0])
 			continue;
-		for (j = 0; j < i && !same_reason(&o->pairs[j], p); j++)
+		for (j = 0; j < i && !(why[j] && !strcmp(why[j], why[i])); j++)
 			;
 		if (j < i)
 			continue; /* said with the first pair that had it */
-		pair_rest(p, i, rest, sizeof(rest));
+		pair_rest(&o->pairs[i], i, rest, sizeof(rest));
 		for (j = i; j < o->npairs; j++)
-			if (same_reason(&o->pairs[j], p)) {
+			if (why[j] && !strcmp(why[j], why[i])) {
 				n++;
 				pair_rest(&o->pairs[j], j, other, sizeof(other));
 				alike &= !strcmp(other, rest);
@@ -321,7 +321,7 @@ static void inconclusive_lines(FILE *out, const struct compare_outcome *o, const
 			fprintf(out, "all %zu results", n);
 		} else {
 			for (j = i; j < o->npairs; j++) {
-				if (!same_reason(&o->pairs[j], p))
+				if (!why[j] || strcmp(why[j], why[i]))
 					continue;
 				if (j > i)
 					fputs(alike ? ", " : "; ", out);
@@ -340,9 +340,59 @@ static void inconclusive_lines(FILE *out, const struct compare_outcome *o, const
 				fprintf(out, " (%zu results)", n);
 		}
 		fputs(": ", out);
-		escape_put(out, p->why, e);
+		escape_put(out, why[i], e);
 		fputc('\n', out);
 	}
+}
+
+static void inconclusive_lines(FILE *out, const struct compare_outcome *o, const char *prefix, enum escape_target e)
+{
+	struct compare_clause common[COMPARE_CLAUSES_MAX];
+	size_t ncommon = compare_common_clauses(o, common, COMPARE_CLAUSES_MAX), inconclusive = 0;
+	const char **why = calloc(o->npairs ? o->npairs : 1, sizeof(*why));
+	char (*less)[sizeof(o->pairs[0].why)] = ncommon ? malloc(o->npairs * sizeof(*less)) : NULL;
+
+	if (!why || (ncommon && !less)) {
+		/* Out of memory: each pair's whole reason on a line of its own. */
+		for (size_t i = 0; i < o->npairs; i++)
+			if (o->pairs[i].verdict == VERDICT_INCONCLUSIVE) {
+				fprintf(out, "%sinconclusive: ", prefix);
+				escape_put(out, o->pairs[i].new_->hash, e);
+				fputs(": ", out);
+				escape_put(out, o->pairs[i].why, e);
+				fputc('\n', out);
+			}
+		free(less);
+		free(why);
+		return;
+	}
+	int own = 0; /* a pair has clauses beside the common ones */
+	for (size_t i = 0; i < o->npairs; i++) {
+		if (o->pairs[i].verdict != VERDICT_INCONCLUSIVE)
+			continue;
+		inconclusive++;
+		why[i] = o->pairs[i].why;
+		if (ncommon) {
+			compare_why_without(o->pairs[i].why, common, ncommon, less[i], sizeof(less[i]));
+			own |= less[i][0] != '\0';
+		}
+	}
+	/* Where the whole reason is common, the lines below say it once,
+	 * naming the pairs; only clauses beside a pair's own are split off. */
+	for (size_t i = 0; own && i < o->npairs; i++)
+		if (why[i])
+			why[i] = less[i];
+	if (own) {
+		char text[sizeof(o->pairs[0].why)];
+		compare_clauses_text(common, ncommon, text, sizeof(text));
+		fprintf(out, "%sinconclusive: all %zu %sresults: ", prefix, inconclusive,
+			inconclusive == o->npairs ? "" : "inconclusive ");
+		escape_put(out, text, e);
+		fputc('\n', out);
+	}
+	reason_lines(out, o, why, prefix, e);
+	free(less);
+	free(why);
 }
 
 /* The inconclusive pairs' reasons, then one line per differing field; the

@@ -319,6 +319,27 @@ said = [l for l in out.splitlines() if l.startswith("inconclusive: ")]
 check(rc == 3 and len(said) == 1 and said[0].startswith(
       "inconclusive: xxh64 random hot 4096 window; jhash2 random hot 4096 window; xxh3 zero hot 4096 window "
       "(3 results): the core's"), f"three of four, names differing: each named whole: {said}")
+# A clause every inconclusive result has (the run's share of disturbed
+# rounds) is said once; each result's line keeps its own reasons.
+RUN = "9 of the run's 12 rounds disturbed (more than 50%: sharing that comes and goes)"
+own = {"xxh64": "spread over processes 14.0% (more than 10%)", "xxh3": "3 of 4 rounds disturbed (busy 3; x)",
+       "jhash2": None}
+loud = []
+for h, why in own.items():
+    r = result(h, [v * 0.8 for v in base_values], stability="unstable",
+               reasons=["run-disturbed"] + (["spread"] if why else []))
+    r["stability_text"] = "; ".join(([why] if why else []) + [RUN])
+    loud.append(r)
+a3 = write(doc(*[result(h, base_values) for h in own], context=quiet_ctx))
+rc, out, err = run("compare", a3, write(doc(*loud, context=quiet_ctx)))
+said = [l for l in out.splitlines() if l.startswith("inconclusive: ")]
+check(rc == 3 and len(said) == 3 and said[0] == f"inconclusive: all 3 results: new unstable: {RUN}"
+      and said[1] == f"inconclusive: xxh64 random hot 4096 window: new unstable: {own['xxh64']}"
+      and said[2] == f"inconclusive: xxh3 random hot 4096 window: new unstable: {own['xxh3']}"
+      and all(RUN not in l for l in said[1:]), f"the run's clause said once, the rest per result: {said}")
+rc, out, err = run("compare", a3, write(doc(*loud, context=quiet_ctx)), "--format", "json")
+c = {x["hash"]: x for x in json.loads(out)["comparisons"]} if rc == 3 else {}
+check(all(RUN in c.get(h, {}).get("reason", "") for h in own), f"the JSON keeps each whole reason: {c}")
 # where the slower run's shortfall came from: this machine's other CPUs
 # busy in its rounds (other work ran here) or idle (shared from outside)
 for busy, said in ((0.02, "other CPUs idle (2% busy): its core was shared from outside this machine"),

@@ -1,5 +1,5 @@
 /* Unit tests of compare's statistic: the Mann-Whitney U test (exact values
- * from the counting definition). */
+ * from the counting definition); and how its inconclusive reasons are split. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 
 #include "../../bench/rank_test.h"
 #include "../../common/prng.h"
+#include "../../report/compare_reasons.h"
 #include "check.h"
 #include "groups.h"
 
@@ -267,4 +268,41 @@ void test_compare_rank_large(void)
 	CHECK((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9 < 5);
 	free(x);
 	free(y);
+}
+
+/* Inconclusive pairs' reasons, clause by clause (report/compare_reasons.c):
+ * split at "; " outside parentheses, sides kept, the clauses every pair has
+ * found and taken out. */
+void test_compare_reasons(void)
+{
+	struct compare_pair pairs[3];
+	struct compare_outcome o;
+	struct compare_clause common[COMPARE_CLAUSES_MAX];
+	char buf[1100];
+
+	memset(pairs, 0, sizeof(pairs));
+	memset(&o, 0, sizeof(o));
+	o.pairs = pairs;
+	o.npairs = 3;
+	pairs[0].verdict = pairs[1].verdict = VERDICT_INCONCLUSIVE;
+	pairs[2].verdict = VERDICT_UNCHANGED;
+	snprintf(pairs[0].why, sizeof(pairs[0].why), "new unstable: spread 12%%; 4 of 4 rounds disturbed (busy 1; "
+						     "shared-core 3); 9 of the run's 10 rounds disturbed (x)");
+	snprintf(pairs[1].why, sizeof(pairs[1].why), "base unstable: 9 of the run's 10 rounds disturbed (x); "
+						     "new unstable: 9 of the run's 10 rounds disturbed (x)");
+	size_t n = compare_common_clauses(&o, common, COMPARE_CLAUSES_MAX);
+	/* The base's clause of the same words is another side's: not common. */
+	CHECK(n == 1 && common[0].side == 2);
+	compare_clauses_text(common, n, buf, sizeof(buf));
+	CHECK(strcmp(buf, "new unstable: 9 of the run's 10 rounds disturbed (x)") == 0);
+	compare_why_without(pairs[0].why, common, n, buf, sizeof(buf));
+	CHECK(strcmp(buf, "new unstable: spread 12%; 4 of 4 rounds disturbed (busy 1; shared-core 3)") == 0);
+	compare_why_without(pairs[1].why, common, n, buf, sizeof(buf));
+	CHECK(strcmp(buf, "base unstable: 9 of the run's 10 rounds disturbed (x)") == 0);
+	/* A reason of neither side (the runs' cores differed) stays whole. */
+	compare_why_without("the cores differ (a; b): inconclusive", common, n, buf, sizeof(buf));
+	CHECK(strcmp(buf, "the cores differ (a; b): inconclusive") == 0);
+	/* One inconclusive pair: nothing to say once. */
+	pairs[1].verdict = VERDICT_REGRESSION;
+	CHECK(compare_common_clauses(&o, common, COMPARE_CLAUSES_MAX) == 0);
 }
