@@ -25,6 +25,12 @@ const struct disturb_thresholds disturb_default = {
 static const char *const names[DISTURB_KINDS] = { "busy", "steal", "off-cpu", "switches", "migrated", "clock",
 						    "shared-core" };
 
+int disturb_shared_from_outside(const struct bench_round *q)
+{
+	return (q->disturbed & DISTURB_SHARED) && (q->known & INTERFERENCE_BUSY) &&
+	       !(q->disturbed & (DISTURB_BUSY | DISTURB_OFF_CPU | DISTURB_SWITCHES));
+}
+
 const char *disturb_name(unsigned i)
 {
 	return i < DISTURB_KINDS ? names[i] : "?";

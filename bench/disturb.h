@@ -46,6 +46,12 @@ extern const struct disturb_thresholds disturb_default;
 unsigned disturb_round(const struct bench_round *r, const struct disturb_reference *ref,
 		       const struct disturb_thresholds *t);
 
+/* Whether round q's core was shared from outside this machine (a VM's
+ * host): shared-core with this machine's other CPUs measured and not busy,
+ * and no time off this CPU or switch away (those mean another program here
+ * took it). */
+int disturb_shared_from_outside(const struct bench_round *q);
+
 /* The name of bit i (0..DISTURB_KINDS-1): "busy", "steal", "off-cpu",
  * "switches", "migrated", "clock", "shared-core". */
 const char *disturb_name(unsigned i);

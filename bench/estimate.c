@@ -218,12 +218,14 @@ int estimate_results_against(struct bench_result *results, size_t n, const struc
 			     const struct disturb_thresholds *t, const struct estimate_rules *rules)
 {
 	int rc = 0;
-	unsigned rounds = 0, disturbed = 0;
+	unsigned rounds = 0, disturbed = 0, outside = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		struct disturb_reference own = disturb_reference_for(ref, &results[i]);
-		for (unsigned j = 0; j < results[i].repeats; j++)
+		for (unsigned j = 0; j < results[i].repeats; j++) {
 			results[i].rounds[j].disturbed = disturb_round(&results[i].rounds[j], &own, t);
+			outside += (unsigned)disturb_shared_from_outside(&results[i].rounds[j]);
+		}
 		rc |= estimate_result(&results[i], rules);
 		rounds += results[i].repeats;
 		disturbed += results[i].rounds_disturbed;
@@ -231,6 +233,7 @@ int estimate_results_against(struct bench_result *results, size_t n, const struc
 	for (size_t i = 0; i < n; i++) {
 		results[i].run_rounds = rounds;
 		results[i].run_rounds_disturbed = disturbed;
+		results[i].run_rounds_outside = outside;
 		if ((double)disturbed > rules->run_disturbed_share_max * (double)rounds)
 			results[i].unstable |= STABILITY_RUN_DISTURBED;
 	}

@@ -6,7 +6,6 @@
 
 #include "../bench/disturb.h"
 #include "../bench/estimate.h"
-#include "../bench/interference.h"
 #include "../common/plural.h"
 #include "escape.h"
 #include "report.h"
@@ -32,13 +31,8 @@ unsigned report_shared_from_outside(const struct bench_result *r)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; r->rounds && i < r->repeats; i++) {
-		const struct bench_round *q = &r->rounds[i];
-		/* Time off this CPU or switches away mean something here took
-		 * it (another program on the same CPU), not the host. */
-		n += (q->disturbed & DISTURB_SHARED) && (q->known & INTERFERENCE_BUSY) &&
-		     !(q->disturbed & (DISTURB_BUSY | DISTURB_OFF_CPU | DISTURB_SWITCHES));
-	}
+	for (unsigned i = 0; r->rounds && i < r->repeats; i++)
+		n += (unsigned)disturb_shared_from_outside(&r->rounds[i]);
 	return n;
 }
 
@@ -81,10 +75,17 @@ static void reasons_of(const struct bench_result *r, unsigned bits, char *buf, s
 		disturbance_kinds(r, kinds, sizeof(kinds));
 		ADD("%s%u of %u rounds disturbed (%s)", used ? "; " : "", r->rounds_disturbed, r->repeats, kinds);
 	}
-	if (bits & STABILITY_RUN_DISTURBED)
+	if (bits & STABILITY_RUN_DISTURBED) {
 		ADD("%s%u of the run's %u rounds disturbed (more than %.0f%%: sharing that comes and goes, which a round's "
-		    "edges do not all see)",
-		    used ? "; " : "", r->run_rounds_disturbed, r->run_rounds, 100 * rules->run_disturbed_share_max);
+		    "edges do not all see", used ? "; " : "", r->run_rounds_disturbed, r->run_rounds,
+		    100 * rules->run_disturbed_share_max);
+		/* Where it came from, as a result's own disturbed rounds say it:
+		 * a run unstable on an idle machine is the host's doing. */
+		if (r->run_rounds_outside)
+			ADD("; shared-core with this machine's other CPUs idle in %u: shared from outside it (a VM's host)",
+			    r->run_rounds_outside);
+		ADD(")");
+	}
 	if (bits & STABILITY_TIMER)
 		ADD("%stimer too coarse: its step is %.1f%% of a %s", used ? "; " : "", 100 * estimate_timer_share(r),
 		    r->timer == BENCH_TIMER_KSMD ? "timed span" : "call");

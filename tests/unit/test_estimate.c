@@ -293,9 +293,20 @@ void test_estimate_verdicts(void)
 		CHECK(run[1].rounds_disturbed == second && run[1].unstable == (STABILITY_FEW_PROCESSES | run_bit));
 		CHECK(run[2].rounds_disturbed == 0 && run[2].unstable == run_bit);
 		CHECK(run[1].run_rounds == 60 && run[1].run_rounds_disturbed == disturbed);
+		/* Disturbed by this machine's other CPUs: not from outside it. */
+		CHECK(run[2].run_rounds_outside == 0);
 		for (unsigned k = 0; k < 3; k++)
 			bench_result_release(&run[k]);
 	}
+	/* The core shared (its throughput half the run's) while this
+	 * machine's other CPUs were idle: from outside, counted for the run. */
+	make_result(&r, 5, 4, ok25);
+	for (unsigned i = 0; i < 12; i++)
+		r.rounds[i].throughput = 10;
+	r.rounds[0].off_cpu_share = 0.5; /* time off this CPU: something here took it */
+	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0);
+	CHECK(r.rounds_disturbed == 12 && r.run_rounds_outside == 11 && (r.unstable & STABILITY_RUN_DISTURBED));
+	bench_result_release(&r);
 	/* A whole process disturbed: it has no value, and 4 are too few. */
 	make_result(&r, 5, 3, ok);
 	for (unsigned i = 0; i < 3; i++)

@@ -261,6 +261,13 @@ void test_report_formats_shared_core(void)
 	report_stability_reasons(&r, text, sizeof(text));
 	CHECK(strstr(text, "(a VM's host)); 21 of the run's 40 rounds disturbed (more than 50%: sharing that comes and "
 			   "goes, which a round's edges do not all see)") != NULL);
+	/* Where the run's rounds were shared from outside, it says so too. */
+	r.run_rounds_outside = 19;
+	report_stability_reasons(&r, text, sizeof(text));
+	CHECK(strstr(text, "21 of the run's 40 rounds disturbed (more than 50%: sharing that comes and goes, which a "
+			   "round's edges do not all see; shared-core with this machine's other CPUs idle in 19: shared "
+			   "from outside it (a VM's host))") != NULL);
+	r.run_rounds_outside = 0;
 	CHECK(strcmp(report_stability_code(4), "run-disturbed") == 0);
 	r.unstable = STABILITY_DISTURBED;
 	/* Off this CPU as well: something here took it, not the host. */
