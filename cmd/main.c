@@ -100,6 +100,14 @@ static int run_command(int argc, char **argv)
 		argc -= 2;
 		argv += 2;
 	}
+	/* "--" ends the options before the command, as getopt's does: the word
+	 * after it is a command, never an option. */
+	if (argc >= 2 && strcmp(argv[1], "--") == 0) {
+		argc--;
+		argv++;
+		if (argc >= 2 && argv[1][0] == '-')
+			return cli_error(NULL, "unknown command '%s' after '--' (see ksmbench --help)", argv[1]);
+	}
 	if (argc < 2)
 		return default_job();
 	/* The options in place of a command take nothing after them. */

@@ -22,6 +22,10 @@ for args in (["--version", "extra"], ["--help", "x"], ["-h", "x"], ["--list-comm
              ["--list-input-formats", "x"]):
     check_usage_error(args, f"{args[0]} takes no arguments, '{args[1]}' given", f"{args} refused")
 check_usage_error(["--bogus", "x"], "unknown option '--bogus'", "an unknown option before a command")
+# "--" ends the options before the command, as with getopt.
+rc, out, err = run("--", "list")
+check(rc == 0 and out.startswith("NAME") and err == "", "'-- list' runs list")
+check_usage_error(["--", "--version"], "unknown command '--version' after '--'", "an option after '--'")
 # Plain ksmbench is thread: its options before the command name say where
 # they go (until 2026-12-07 only "unknown option", as for a typo).
 check_usage_error(["--processes", "2"], "plain ksmbench is 'ksmbench thread': its options go after 'thread'",
