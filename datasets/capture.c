@@ -93,6 +93,14 @@ static int write_core(struct capture_job *job, const struct capture_options *o, 
 	return fflush(c->out) == 0 ? 0 : kb_fail_errno(err, errno, "cannot write the core file");
 }
 
+static int any_page_present(const struct capture_job *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].stats.pages_present)
+			return 1;
+	return 0;
+}
+
 int capture_processes(struct capture_job *jobs, size_t n, const struct capture_options *o,
 		      struct capture_interval *iv, struct kb_err *err)
 {
@@ -116,6 +124,19 @@ int capture_processes(struct capture_job *jobs, size_t n, const struct capture_o
 		if (capture_layout_process(c, o->flags, err))
 			goto out;
 		c->system_len = capture_system_text(c->system, sizeof(c->system), o->ksm_dir);
+	}
+	/* A core of no page, after the interval's wait, only tells what
+	 * smaps already did: refused, with nothing written. */
+	if ((o->flags & CAPTURE_MERGEABLE) && !any_page_present(jobs, n)) {
+		if (n == 1)
+			kb_fail(err, "process %d has no page KSM may merge (%s): no core written", (int)jobs[0].pid,
+				jobs[0].stats.mappings ? "none present in its mappings with VmFlags mg"
+						       : "no mapping has VmFlags mg: no MADV_MERGEABLE, no prctl "
+							 "PR_SET_MEMORY_MERGE");
+		else
+			kb_fail(err, "none of the %zu processes has a page KSM may merge present (VmFlags mg: "
+				"MADV_MERGEABLE or prctl PR_SET_MEMORY_MERGE): no core written", n);
+		goto out;
 	}
 	if (o->snapshots == 2 && two_snapshots(jobs, n, o, iv, err))
 		goto out;

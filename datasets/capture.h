@@ -76,7 +76,8 @@ struct capture_interval {
  * read of every process, one sleep, the second read, then each core
  * (headers, notes, data read a last time). A page that is unmapped
  * meanwhile is written as zeros and counted in pages_vanished (stop the
- * processes first for a consistent image). */
+ * processes first for a consistent image). With CAPTURE_MERGEABLE and no
+ * page present in any process, an error before anything is written. */
 int capture_processes(struct capture_job *jobs, size_t n, const struct capture_options *o,
 		      struct capture_interval *iv, struct kb_err *err);
 
