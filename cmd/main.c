@@ -34,26 +34,61 @@ static const struct cli_command commands[] = {
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-static void usage(FILE *out)
+static void help(void)
 {
-	fprintf(out, "usage: ksmbench [--help | --version] [COMMAND [OPTIONS] [ARGS]]\n\n"
-		     "Measures page-hash functions the way Linux KSM uses them.\n"
-		     "Without a command: ksmbench thread (the linux-mm comparison, under 20 s).\n\ncommands:\n");
+	printf("usage: ksmbench [--help | --version] [COMMAND [OPTIONS] [ARGS]]\n\n"
+	       "Measures page-hash functions the way Linux KSM uses them.\n"
+	       "Without a command: ksmbench thread (the linux-mm comparison, under 20 s).\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nbench, thread and select stop cleanly on Ctrl-C or SIGTERM: what was measured\n"
-		     "is reported and marked interrupted; no command leaves a partial -o file.\n"
-		     "'man ksmbench' has everything.\n");
-	fprintf(out, "\n'ksmbench COMMAND --help' describes a command's options; --list-commands and\n"
-		     "--list-input-formats print one name a line (for shell completion).\n"
-		     "Exit status: 0 ok, 1 verification failure, sum -c mismatch, missed self-check\n"
-		     "target or a regression found by compare, 2 usage or input error, 3 compare\n"
-		     "inconclusive (no regression), 130/143/129 interrupted (SIGINT, SIGTERM, SIGHUP),\n"
-		     "141 killed by SIGPIPE (the reader of standard output went away).\n"
-		     "KSMBENCH_DISABLE=feat,... hides CPU features (e.g. avx512f,sse4.2);\n"
-		     "KSMBENCH_CPU=VENDOR:FAMILY:MODEL poses as another CPU for the alias table;\n"
-		     "KSMBENCH_KERNEL_RELEASE=R as another kernel (KSM's checksum, the kernel's crc32c).\n");
+		printf("  %-8s %s\n", commands[i].name, commands[i].summary);
+	printf("\nbench, thread and select stop cleanly on Ctrl-C or SIGTERM: what was measured\n"
+	       "is reported and marked interrupted; no command leaves a partial -o file.\n"
+	       "'man ksmbench' has everything.\n");
+	printf("\n'ksmbench COMMAND --help' describes a command's options; --list-commands and\n"
+	       "--list-input-formats print one name a line (for shell completion).\n"
+	       "Exit status: 0 ok, 1 verification failure, sum -c mismatch, missed self-check\n"
+	       "target or a regression found by compare, 2 usage or input error, 3 compare\n"
+	       "inconclusive (no regression), 130/143/129 interrupted (SIGINT, SIGTERM, SIGHUP),\n"
+	       "141 killed by SIGPIPE (the reader of standard output went away).\n"
+	       "KSMBENCH_DISABLE=feat,... hides CPU features (e.g. avx512f,sse4.2);\n"
+	       "KSMBENCH_CPU=VENDOR:FAMILY:MODEL poses as another CPU for the alias table;\n"
+	       "KSMBENCH_KERNEL_RELEASE=R as another kernel (KSM's checksum, the kernel's crc32c).\n");
 }
+
+/* For shell completion, one name a line. */
+static void list_commands(void)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		printf("%s\n", commands[i].name);
+}
+
+static void list_input_formats(void)
+{
+	for (const char *p = dump_format_names(); *p; p += strspn(p, ", ")) {
+		size_t len = strcspn(p, ",");
+		printf("%.*s\n", (int)len, p);
+		p += len;
+	}
+}
+
+static void version(void)
+{
+	printf("ksmbench %s (git %s)\n", KSMBENCH_VERSION, kb_git_revision());
+}
+
+/* The options in place of a command: each takes nothing after it. */
+static const struct {
+	const char *name;
+	void (*run)(void);
+} alone[] = {
+	{ "--help", help },
+	{ "-h", help },
+	{ "--list-commands", list_commands },
+	{ "--list-input-formats", list_input_formats },
+	{ "--version", version },
+};
+
+#define NALONE (sizeof(alone) / sizeof(alone[0]))
 
 static int default_job(void)
 {
@@ -110,30 +145,12 @@ static int run_command(int argc, char **argv)
 	}
 	if (argc < 2)
 		return default_job();
-	/* The options in place of a command take nothing after them. */
-	static const char *const alone[] = { "--help", "-h", "--list-commands", "--list-input-formats", "--version" };
-	for (size_t i = 0; i < sizeof(alone) / sizeof(alone[0]); i++)
-		if (argc > 2 && strcmp(argv[1], alone[i]) == 0)
+	for (size_t i = 0; i < NALONE; i++) {
+		if (strcmp(argv[1], alone[i].name) != 0)
+			continue;
+		if (argc > 2)
 			return cli_error(NULL, "%s takes no arguments, '%s' given (see ksmbench --help)", argv[1], argv[2]);
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		usage(stdout);
-		return KB_EXIT_OK;
-	}
-	if (strcmp(argv[1], "--list-commands") == 0) { /* for shell completion */
-		for (size_t i = 0; i < NCOMMANDS; i++)
-			printf("%s\n", commands[i].name);
-		return KB_EXIT_OK;
-	}
-	if (strcmp(argv[1], "--list-input-formats") == 0) { /* for shell completion */
-		for (const char *p = dump_format_names(); *p; p += strspn(p, ", ")) {
-			size_t len = strcspn(p, ",");
-			printf("%.*s\n", (int)len, p);
-			p += len;
-		}
-		return KB_EXIT_OK;
-	}
-	if (strcmp(argv[1], "--version") == 0) {
-		printf("ksmbench %s (git %s)\n", KSMBENCH_VERSION, kb_git_revision());
+		alone[i].run();
 		return KB_EXIT_OK;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
