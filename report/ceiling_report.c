@@ -52,10 +52,19 @@ static size_t n_probes(const struct record_row *w)
 	return CEIL_NPROBES;
 }
 
+/* The register widths at which the overlap of crc32q and carry-less
+ * multiply is measured, with the multiply's name at each. */
+static const struct {
+	unsigned bytes;
+	const char *reg, *clmul;
+} coissue_widths[] = { { 16, "xmm", "pclmulqdq" }, { 32, "ymm", "vpclmulqdq" }, { 64, "zmm", "vpclmulqdq" } };
+
+#define NWIDTHS (sizeof(coissue_widths) / sizeof(coissue_widths[0]))
+
 static size_t n_widths(const struct record_row *w)
 {
 	(void)w;
-	return 3;
+	return NWIDTHS;
 }
 
 static int f_limit(const struct record_row *w, struct record_value *v)
@@ -69,10 +78,9 @@ static int f_limit(const struct record_row *w, struct record_value *v)
  * not measured. */
 static int f_coissue(const struct record_row *w, struct record_value *v)
 {
-	static const char *const widths[] = { "xmm", "ymm", "zmm" };
-	double o = ceiling_coissue(FIG(w), 16u << w->index);
+	double o = ceiling_coissue(FIG(w), coissue_widths[w->index].bytes);
 
-	v->key = widths[w->index];
+	v->key = coissue_widths[w->index].reg;
 	v->type = RECORD_REAL;
 	return o >= 0 && record_real(v, o);
 }
@@ -238,15 +246,15 @@ static int probes_table(FILE *out, const struct ceiling_figures *f)
 {
 	struct record_list rows = { &probe_schema, f->v, CEIL_NPROBES, sizeof(f->v[0]), { .item = f } };
 	struct table *t = record_table(RECORD_COLUMNS(probe_columns), &rows);
-	static const char *const units[] = { "pclmulqdq xmm", "vpclmulqdq ymm", "vpclmulqdq zmm" };
 	int rc = t ? 0 : -1;
 
-	for (unsigned i = 0; rc == 0 && i < 3; i++) {
-		double o = ceiling_coissue(f, 16u << i);
+	for (unsigned i = 0; rc == 0 && i < NWIDTHS; i++) {
+		double o = ceiling_coissue(f, coissue_widths[i].bytes);
 		char label[80], value[16];
 		if (o < 0)
 			continue;
-		snprintf(label, sizeof(label), "crc32q / %s overlap in one loop", units[i]);
+		snprintf(label, sizeof(label), "crc32q / %s %s overlap in one loop", coissue_widths[i].clmul,
+			 coissue_widths[i].reg);
 		snprintf(value, sizeof(value), "%.0f%%", 100 * o);
 		rc = table_add_rowf(t, label, value, "");
 	}
