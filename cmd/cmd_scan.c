@@ -234,9 +234,11 @@ static int parse(int argc, char **argv, struct scan_cli *s)
 	}
 	if (optind == argc)
 		return cli_error("scan", "no dump given (see ksmbench scan --help)");
-	/* csv and tsv are a row per hash: the top contents have no place
-	 * there, and their second pass over the dumps would go unreported. */
-	if (s->o.top && (strcmp(s->format_name, "csv") == 0 || strcmp(s->format_name, "tsv") == 0))
+	/* A format of the rows alone (a row per hash) has no place for the
+	 * top contents, and their second pass over the dumps would go
+	 * unreported. An unknown format is said once the options are read. */
+	const struct report_format *f = report_format_find(s->format_name, REPORT_SCAN, NULL);
+	if (s->o.top && f && (f->flags & REPORT_ROWS_ONLY))
 		return cli_error("scan", "--top is in the table and the JSON, not in --format %s (a row per hash)",
 				 s->format_name);
 	if ((rc = cli_stdin_once("scan", argv + optind, (size_t)(argc - optind))) != 0 ||

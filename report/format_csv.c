@@ -11,5 +11,5 @@ static int csv_render(FILE *out, const struct report_document *doc)
 const struct report_format report_format_csv = {
 	"csv",
 	{ [REPORT_BENCH] = csv_render, [REPORT_THREAD] = csv_render, [REPORT_SCAN] = csv_render },
-	1,
+	REPORT_NO_WARNINGS | REPORT_ROWS_ONLY,
 };

@@ -9,5 +9,5 @@ const struct report_format report_format_kernel = {
 		[REPORT_THREAD] = thread_report_kernel,
 		[REPORT_SELECT] = select_report_kernel,
 	},
-	1,
+	REPORT_NO_WARNINGS,
 };

@@ -11,5 +11,5 @@ static int tsv_render(FILE *out, const struct report_document *doc)
 const struct report_format report_format_tsv = {
 	"tsv",
 	{ [REPORT_BENCH] = tsv_render, [REPORT_THREAD] = tsv_render, [REPORT_SCAN] = tsv_render },
-	1,
+	REPORT_NO_WARNINGS | REPORT_ROWS_ONLY,
 };

@@ -85,8 +85,11 @@ typedef int (*report_render_fn)(FILE *out, const struct report_document *doc);
 struct report_format {
 	const char *name;
 	report_render_fn render[REPORT_KINDS]; /* NULL: the format does not write that kind */
-	int no_warnings; /* no place for the context's warnings: a command says them on stderr */
+	unsigned flags; /* REPORT_NO_WARNINGS, REPORT_ROWS_ONLY */
 };
+
+#define REPORT_NO_WARNINGS 1u /* no place for the context's warnings: a command says them on stderr */
+#define REPORT_ROWS_ONLY 2u   /* the document's rows alone (report_write_rows): nothing else of it has a place */
 
 /* The kind's name, as its command's ("bench", "scan", ...). */
 const char *report_kind_name(enum report_kind kind);
