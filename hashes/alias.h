@@ -54,6 +54,10 @@ const struct alias_rule *alias_rule_match(void);
  * changes. NULL for a non-alias. */
 const struct alias_choice *alias_choice(const struct hash_impl *alias);
 
+/* The aliases that choose, one per i from 0 in a fixed order (crc32c
+ * first); NULL past the last. */
+const struct hash_impl *alias_at(unsigned i);
+
 /* The choice alias has made under this CPU identity and feature mask, or
  * NULL when it has made none (nothing is measured). */
 const struct alias_choice *alias_choice_made(const struct hash_impl *alias);

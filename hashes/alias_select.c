@@ -148,6 +148,11 @@ static struct alias_family *family_of(const struct hash_impl *alias)
 	return NULL;
 }
 
+const struct hash_impl *alias_at(unsigned i)
+{
+	return i < sizeof(families) / sizeof(families[0]) ? families[i].alias : NULL;
+}
+
 /* f's choice under key, or NULL when none was made. */
 static struct alias_choice *made(struct alias_family *f, unsigned key)
 {

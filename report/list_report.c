@@ -272,14 +272,14 @@ static const struct record_column wide_columns[] = {
  * crc32c choice, a line each (wrapped to width). */
 static int footer(FILE *out, const struct report_document *doc, unsigned width)
 {
-	static const struct hash_impl *const aliases[] = { &hash_crc32c, &hash_xxh3, &hash_xxh128 };
+	const struct hash_impl *a;
 	char line[400], how[300];
 	const char *why;
 	int rc = fprintf(out, "\n") < 0;
 
-	for (size_t i = 0; rc == 0 && !doc->wide && i < sizeof(aliases) / sizeof(aliases[0]); i++) {
-		const struct alias_choice *c = alias_choice(aliases[i]);
-		snprintf(line, sizeof(line), "%s = %s, %s", aliases[i]->name, c->target->name,
+	for (unsigned i = 0; rc == 0 && !doc->wide && (a = alias_at(i)); i++) {
+		const struct alias_choice *c = alias_choice(a);
+		snprintf(line, sizeof(line), "%s = %s, %s", a->name, c->target->name,
 			 alias_choice_describe(c, how, sizeof(how)));
 		rc = report_wrapped(out, "", line, width);
 	}
