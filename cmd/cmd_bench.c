@@ -105,8 +105,7 @@ int cmd_bench(int argc, char **argv)
 	cmd_bench_defaults(&o);
 	if ((rc = cmd_bench_parse(argc, argv, &o)) != 0)
 		return rc < 0 ? KB_EXIT_OK : rc;
-	if (o.selfcheck && (strcmp(o.format_name, "table") != 0 || o.exports.path[0] || o.exports.path[1] ||
-			    o.exports.path[2]))
+	if (o.selfcheck && (strcmp(o.format_name, "table") != 0 || cmd_exports_given(&o.exports)))
 		return cli_error("bench", "--selfcheck prints a table only");
 	if ((rc = run_cli_format("bench", o.format_name, o.selfcheck ? REPORT_SELFCHECK : REPORT_BENCH, &f)) != 0)
 		return rc;

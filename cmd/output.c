@@ -125,6 +125,14 @@ int cmd_exports_option(int c, const char *arg, struct cmd_exports *e)
 	return 1;
 }
 
+int cmd_exports_given(const struct cmd_exports *e)
+{
+	for (unsigned i = 0; i < CMD_EXPORTS_MAX; i++)
+		if (e->path[i])
+			return 1;
+	return 0;
+}
+
 /* Where an output goes: the file (or standard output's) it is, or, for a
  * file yet to be made, its directory and name. */
 struct output_place {

@@ -58,6 +58,9 @@ struct cmd_exports {
 /* Takes option c if it is an export option: 1, else 0. */
 int cmd_exports_option(int c, const char *arg, struct cmd_exports *e);
 
+/* Whether any export was asked for. */
+int cmd_exports_given(const struct cmd_exports *e);
+
 /* Opens the exports asked for beside o's report (after cmd_output_open),
  * each in its format for kind. 0, or prints the error, aborts o and returns
  * the exit code: a format kind has not, two outputs to one path, more than
