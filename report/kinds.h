@@ -1,8 +1,8 @@
 /* What each kind of document exports to the formats (one module per kind:
  * bench_report.c, thread.c, select_report.c, scan_report.c,
- * compare_report.c, list_report.c, ksm_report.c, ceiling_report.c,
- * svg_chart.c). The format files (format_*.c) put these into their
- * registry entries. */
+ * compare_report.c, list_report.c, ksm_report.c, selfcheck_table.c,
+ * ceiling_report.c, svg_chart.c). The format files (format_*.c) put these
+ * into their registry entries. */
 #ifndef KB_KINDS_H
 #define KB_KINDS_H
 

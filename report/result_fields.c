@@ -209,7 +209,6 @@ RECORD_GETTER(g_clock, record_str(v, result_class(w) == RDTSC_TSC ? "tsc" : "mon
 static const struct record_range page_range = { 1, 1e9, 0 }, misalign_range = { 0, 1e9, 0 },
 				 repeats_range = { 0, 1e9, 0 }, ns_range = { 1e-6, 1e15, 1 };
 
-/* name, type, applies, flags, CSV decimals, getter[, count, sub, load, range] */
 static const struct record_field result_fields[] = {
 	{ .name = "hash", .type = RECORD_STR, .flags = CSV | REQ, .get = g_hash, .load = LR(hash) },
 	{ .name = "implementation", .type = RECORD_STR, .flags = CSV, .get = g_impl, .load = LR(impl) },
