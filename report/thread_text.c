@@ -220,7 +220,7 @@ int thread_report_text(FILE *out, const struct report_document *doc, enum report
 	if (rc == 0)
 		rc = legend(out, doc, style);
 	if (rc == 0)
-		rc = report_warnings(out, doc->ctx, wp, width) || report_interruption(out, doc->ctx, "note: ");
+		rc = report_table_notes(out, doc->ctx, style, width);
 	if (rc == 0)
 		rc = report_unstable_summary(out, doc->results, doc->nresults, 1,
 					     style == REPORT_MARKDOWN ? ESCAPE_MARKDOWN : ESCAPE_TERM, wp, width);

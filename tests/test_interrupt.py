@@ -138,6 +138,13 @@ for args in ("list --wide", "--help", f"sum --per-page -H xxh64 '{BIN}'"):
 p = start("select", "--processes", "1", "--format", "markdown")
 rc, out, err = stop_after(p, 0.15, signal.SIGTERM)
 check(rc == 143 and "interrupted by SIGTERM" in out, f"select markdown interrupted: rc={rc} {out[-300:]!r}")
+# thread's too, as a list item as bench's and select's are (it wrote the
+# terminal's "note: " line until 2026-12-07)
+p = start("thread", "--processes", "1", "--format", "markdown")
+rc, out, err = stop_after(p, 1.0, signal.SIGTERM)
+check(rc == 143 and "\n- **Note**: " in out and "interrupted by SIGTERM" in out
+      and not [l for l in out.splitlines() if l.startswith(("note: ", "warning: "))],
+      f"thread markdown interrupted: its notes a list: rc={rc} {out[-300:]!r}")
 
 # --- scan -o, stopped while it reads: the same interrupt path, no temporary
 # left, no report, exit 143. The dump is a FIFO nobody writes to, so the
