@@ -15,7 +15,7 @@ static const char *const names[2] = { "pages_to_scan", "sleep_millisecs" };
 /* Any value the kernel takes (its settings are unsigned ints): 999999
  * pages is a setting, not an unreadable file. pages_to_scan 0 (ksmd
  * scans nothing) has no duty cycle: the defaults stand in for it. */
-static int settings_from(const char *dir, const long long v[2], struct ksmd_settings *k)
+static void settings_from(const char *dir, const long long v[2], struct ksmd_settings *k)
 {
 	int got = 0;
 
@@ -28,7 +28,6 @@ static int settings_from(const char *dir, const long long v[2], struct ksmd_sett
 		*k = (struct ksmd_settings){ .pages_to_scan = BENCH_KSMD_PAGES_DEFAULT,
 					     .sleep_ms = BENCH_KSMD_SLEEP_MS_DEFAULT, .from = "defaults" };
 	k->off = ksm_sysfs_number(dir, "run") == 0;
-	return got == 2;
 }
 
 void ksmd_settings_read(struct ksmd_settings *k)
