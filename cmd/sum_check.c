@@ -7,7 +7,9 @@
  * Consecutive page lines of one file are checked in one pass over it, to
  * its end, so their pages must be listed in ascending order (as sum writes
  * them); the lines sum adds after a file's pages (what it did not hash) are
- * skipped. */
+ * skipped. A line is at most SUM_LIST_LINE_MAX bytes and holds no NUL
+ * byte: a list sum wrote is far below that, and the limit keeps /dev/zero,
+ * or a pipe fed by yes, from growing one line until memory runs out. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +19,8 @@
 #include "../common/plural.h"
 #include "cli.h"
 #include "sum.h"
+
+#define SUM_LIST_LINE_MAX (64u << 10)
 
 enum line_kind { LINE_SKIP, LINE_WHOLE, LINE_PAGE, LINE_BAD };
 
@@ -297,17 +301,41 @@ static int check_page(struct check_run *r, const struct check_line *l)
 	return 0;
 }
 
+/* One line of f into line (SUM_LIST_LINE_MAX + 1 bytes), without its end
+ * of line: its length, -1 at the end of f or on a read error, -2 when it is
+ * too long, -3 when it holds a NUL byte. */
+static long read_line(FILE *f, char *line)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0')
+			return -3;
+		if (n == SUM_LIST_LINE_MAX)
+			return -2;
+		line[n++] = (char)c;
+	}
+	line[n] = '\0';
+	return c == EOF && n == 0 ? -1 : (long)n;
+}
+
 static int check_list(struct check_run *r, FILE *f)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	char *line = malloc(SUM_LIST_LINE_MAX + 1);
+	long n;
 	struct check_line l;
-	int rc = 0;
+	int rc = line ? 0 : cli_error("sum", "out of memory");
 
-	while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+	while (rc == 0 && (n = read_line(f, line)) != -1) {
 		r->line_no++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		if (n < -1) {
+			rc = cli_error("sum", "%s:%llu: %s: not a list that sum wrote", r->list,
+				       (unsigned long long)r->line_no,
+				       n == -2 ? "a line longer than 64 KiB" : "a NUL byte");
+			break;
+		}
+		while (n > 0 && line[n - 1] == '\r')
 			line[--n] = '\0';
 		parse_line(line, r->o, &l);
 		if (l.kind == LINE_BAD)

@@ -369,6 +369,17 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.
         f.write(f"{hex1}  {f1}\n")
     rc, out, err = run("sum", "-c", good, lst)
     check(rc == 2 and f"{lst}:1: no checksum line" in err, f"lines are counted in each list: {err!r}")
+    # A list line is bounded and holds no NUL byte: sum -c /dev/zero read
+    # one endless line until memory ran out.
+    for src, needle in (("/dev/zero", "a NUL byte"), (None, "a line longer than 64 KiB")):
+        if src:
+            rc, out, err = run("sum", "-c", src, timeout=20)
+        else:
+            rc, out, err = run("sum", "-c", "-", stdin=b"y" * (65 * 1024), timeout=20)
+        check(rc == 2 and needle in err and len(err.splitlines()) == 1, f"sum -c of {src or 'a long line'}: rc={rc} {err!r}")
+    rc, out, err = check_text(f"{hex1}  {f1}\0junk\n")
+    check(rc == 2 and "a NUL byte" in err, f"a NUL byte in a list line: rc={rc} {out!r} {err!r}")
+
     if os.path.exists("/dev/full"):
         with open("/dev/full", "w") as full:
             p = subprocess.run([BIN, "sum", f1], stdout=full, stderr=subprocess.PIPE, text=True)
