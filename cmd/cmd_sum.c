@@ -52,11 +52,22 @@ static int sum_whole(const struct sum_options *o, const char *path, int tag)
 
 	if (sum_file_digest(o->h, path, hex, &err))
 		return cli_fail("sum", &err);
+	/* The backslash that marks an escaped name starts the line. */
+	printf("%s%s%s", sum_name_escaped(path) ? "\\" : "", tag ? sum_tag_of(o->h, tag_buf, sizeof(tag_buf)) : hex,
+	       tag ? " (" : "  ");
+	sum_name_put(path);
 	if (tag)
-		printf("%s (%s) = %s\n", sum_tag_of(o->h, tag_buf, sizeof(tag_buf)), path, hex);
-	else
-		printf("%s  %s\n", hex, path);
+		printf(") = %s", hex);
+	putchar('\n');
 	return KB_EXIT_OK;
+}
+
+/* A page line's or a summary's start: the name, escaped (sum_name.c). */
+static void put_line_name(const char *path)
+{
+	if (sum_name_escaped(path))
+		putchar('\\');
+	sum_name_put(path);
 }
 
 /* The lines after a file's pages (sum -c skips them: sum_check.c's
@@ -65,12 +76,15 @@ static void print_page_summary(const struct page_source *src, const char *path, 
 {
 	const struct page_stats *st = &src->stats;
 
-	if (raw && st->partial_pages)
-		printf("%s:%llu partial page of %llu byte%s, not hashed\n", path,
+	if (raw && !st->partial_pages)
+		return;
+	put_line_name(path);
+	if (raw)
+		printf(":%llu partial page of %llu byte%s, not hashed\n",
 		       (unsigned long long)st->pages, (unsigned long long)st->partial_bytes, kb_s(st->partial_bytes));
-	else if (!raw)
-		printf("%s: %s, %llu page%s hashed; not hashed: %llu hole%s, %llu excluded, "
-		       "%llu partial (%llu byte%s), %llu overlapping\n", path, src->format,
+	else
+		printf(": %s, %llu page%s hashed; not hashed: %llu hole%s, %llu excluded, "
+		       "%llu partial (%llu byte%s), %llu overlapping\n", src->format,
 		       (unsigned long long)st->pages, kb_s(st->pages), (unsigned long long)st->holes,
 		       kb_s(st->holes), (unsigned long long)st->excluded, (unsigned long long)st->partial_pages,
 		       (unsigned long long)st->partial_bytes, kb_s(st->partial_bytes),
@@ -90,11 +104,11 @@ static int sum_pages(const struct sum_options *o, const char *path)
 	int raw = strcmp(src->format, "raw") == 0;
 	while ((rc = page_source_next(src, &pg, &err)) == 1) {
 		sum_page_hex(o, pg.data, hex);
+		put_line_name(path);
 		if (raw)
-			printf("%s:%llu %s\n", path, (unsigned long long)pg.index, hex);
+			printf(":%llu %s\n", (unsigned long long)pg.index, hex);
 		else
-			printf("%s:%llu %s 0x%llx\n", path, (unsigned long long)pg.index, hex,
-			       (unsigned long long)pg.addr);
+			printf(":%llu %s 0x%llx\n", (unsigned long long)pg.index, hex, (unsigned long long)pg.addr);
 	}
 	if (rc == 0)
 		print_page_summary(src, path, raw);

@@ -32,6 +32,16 @@ const char *sum_tag_of(const struct hash_impl *h, char *buf, size_t size);
 /* The hash a tag names, or NULL. */
 const struct hash_impl *sum_hash_of_tag(const char *tag, size_t len);
 
+/* A name in a line (sum_name.c), as GNU's sha256sum escapes it: a line
+ * whose name holds a backslash, a newline or a carriage return starts with
+ * a backslash (sum_name_escaped tells), and the name is written with those
+ * three as \\, \n and \r by sum_name_put (to standard output);
+ * sum_name_unescape undoes it in place: 0, or -1 on a backslash followed by
+ * anything else. */
+int sum_name_escaped(const char *name);
+void sum_name_put(const char *name);
+int sum_name_unescape(char *name);
+
 /* Verifies the lists (FILE or "-"): the exit status (0, 1 on a mismatch or
  * an unreadable file, 2 on a malformed line), every line reported. */
 int sum_check_lists(const struct sum_options *o, char **lists, int nlists);

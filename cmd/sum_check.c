@@ -7,9 +7,11 @@
  * Consecutive page lines of one file are checked in one pass over it, to
  * its end, so their pages must be listed in ascending order (as sum writes
  * them); the lines sum adds after a file's pages (what it did not hash) are
- * skipped. A line is at most SUM_LIST_LINE_MAX bytes and holds no NUL
- * byte: a list sum wrote is far below that, and the limit keeps /dev/zero,
- * or a pipe fed by yes, from growing one line until memory runs out. */
+ * skipped. A line whose name holds a backslash, a newline or a carriage
+ * return starts with a backslash, as GNU's sha256sum writes it (sum_name.c).
+ * A line is at most SUM_LIST_LINE_MAX bytes and holds no NUL byte: a list
+ * sum wrote is far below that, and the limit keeps /dev/zero, or a pipe fed
+ * by yes, from growing one line until memory runs out. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -27,7 +29,7 @@ enum line_kind { LINE_SKIP, LINE_WHOLE, LINE_PAGE, LINE_BAD };
 struct check_line {
 	enum line_kind kind;
 	const struct hash_impl *h; /* LINE_WHOLE: the hash to use */
-	const char *name;          /* the file, NUL-terminated inside the line */
+	char *name;                /* the file, NUL-terminated inside the line */
 	const char *hex;
 	size_t hex_len;
 	uint64_t index, addr;
@@ -148,12 +150,13 @@ static int is_page_summary(const char *line)
 
 static void parse_line(char *line, const struct sum_options *o, struct check_line *out)
 {
-	size_t hex = hex_run(line);
+	int escaped = line[0] == '\\';
+	size_t hex = hex_run(line += escaped);
 
 	memset(out, 0, sizeof(*out));
 	out->kind = LINE_BAD;
 	out->why = "no checksum line: expected 'HEX  FILE', 'TAG (FILE) = HEX' or 'FILE:PAGE HEX [0xADDR]'";
-	if (line[0] == '\0') {
+	if (line[0] == '\0' && !escaped) {
 		out->kind = LINE_SKIP;
 	} else if (hex && (strncmp(line + hex, "  ", 2) == 0 || strncmp(line + hex, " *", 2) == 0) && line[hex + 2]) {
 		out->kind = LINE_WHOLE;
@@ -168,6 +171,11 @@ static void parse_line(char *line, const struct sum_options *o, struct check_lin
 	}
 	if (out->kind != LINE_WHOLE && out->kind != LINE_PAGE)
 		return;
+	if (escaped && sum_name_unescape(out->name)) {
+		out->kind = LINE_BAD;
+		out->why = "a backslash in an escaped name that is not \\\\, \\n or \\r";
+		return;
+	}
 	unsigned bits = out->kind == LINE_PAGE && o->ksm ? 32 : hash_resolve(out->kind == LINE_PAGE ? o->h : out->h)->bits;
 	if (out->hex_len != bits / 4) {
 		int page = out->kind == LINE_PAGE;
@@ -190,8 +198,12 @@ static void verdict(const struct check_run *r, const char *name, const char *wha
 {
 	int ok = strcmp(what, "OK") == 0;
 
-	if (!r->o->status && !(ok && r->o->quiet))
-		printf("%s: %s\n", name, what);
+	if (!r->o->status && !(ok && r->o->quiet)) {
+		if (sum_name_escaped(name))
+			putchar('\\');
+		sum_name_put(name);
+		printf(": %s\n", what);
+	}
 }
 
 static void check_whole(struct check_run *r, const struct check_line *l)
@@ -295,8 +307,12 @@ static int check_page(struct check_run *r, const struct check_line *l)
 	if (!ok) {
 		r->failed++;
 		g->failed++;
-		if (!r->o->status)
-			printf("%s:%llu: FAILED%s\n", l->name, (unsigned long long)l->index, found ? "" : " (no such page)");
+		if (!r->o->status) {
+			if (sum_name_escaped(l->name))
+				putchar('\\');
+			sum_name_put(l->name);
+			printf(":%llu: FAILED%s\n", (unsigned long long)l->index, found ? "" : " (no such page)");
+		}
 	}
 	return 0;
 }

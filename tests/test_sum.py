@@ -369,6 +369,37 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.
         f.write(f"{hex1}  {f1}\n")
     rc, out, err = run("sum", "-c", good, lst)
     check(rc == 2 and f"{lst}:1: no checksum line" in err, f"lines are counted in each list: {err!r}")
+    # ---- names with a newline, a carriage return or a backslash: escaped as
+    # GNU's sha256sum escapes them (a leading backslash, then \n, \r, \\),
+    # so that a name cannot end its line early, and read back by --check
+    # (a newline in a name split the line: the list could not be checked).
+    odd_names = {"nl\nname": "nl\\nname", "cr\rname": "cr\\rname", "back\\slash": "back\\\\slash",
+                 "plain \x1b[31m": "plain \x1b[31m"}
+    odd_paths = []
+    for raw_name in odd_names:
+        path = os.path.join(tmp, raw_name)
+        with open(path, "wb") as f:
+            f.write(blob[:PS + 3])
+        odd_paths.append(path)
+    shown = [os.path.join(tmp, s) for s in odd_names.values()]
+    lead = ["\\", "\\", "\\", ""]  # the line's mark: the name is escaped
+    hexo = digest("xxh64", odd_paths[-1])  # the same bytes in each
+    for args, want in (((), [f"{m}{hexo}  {s}" for m, s in zip(lead, shown)]),
+                       (("--tag",), [f"{m}XXH64 ({s}) = {hexo}" for m, s in zip(lead, shown)])):
+        rc, out, err = run("sum", "-H", "xxh64", *args, *odd_paths)
+        check(rc == 0 and out.split("\n")[:-1] == want, f"sum {args} of odd names: {out!r} != {want!r}")
+        rc, back, err = check_text(out, "-H", "xxh64")
+        check(rc == 0 and back.split("\n")[:-1] == [f"{m}{s}: OK" for m, s in zip(lead, shown)],
+              f"sum -c {args} of odd names: rc={rc} {back!r} {err!r}")
+    rc, out, err = run("sum", "--per-page", odd_paths[0])
+    esc = "\\" + shown[0]
+    check(rc == 0 and out.split("\n")[:-1] == [f"{esc}:0 {out.split()[1]}", f"{esc}:1 partial page of 3 bytes, not hashed"],
+          f"sum --per-page of a name with a newline: {out!r}")
+    rc, back, err = check_text(f"{esc}:0 {'0' * len(out.split()[1])}\n")
+    check(rc == 1 and back == f"{esc}:0: FAILED\n{esc}: FAILED\n", f"a failed page of a name with a newline: {back!r}")
+    rc, out, err = check_text(f"\\{hexo}  {tmp}/a\\qb\n")
+    check(rc == 2 and "a backslash in an escaped name" in err and len(err.splitlines()) == 1,
+          f"an escaped name with an unknown escape: rc={rc} {err!r}")
     # A list line is bounded and holds no NUL byte: sum -c /dev/zero read
     # one endless line until memory ran out.
     for src, needle in (("/dev/zero", "a NUL byte"), (None, "a line longer than 64 KiB")):
