@@ -9,6 +9,7 @@
 #include "../common/duration_parse.h"
 #include "../common/size_parse.h"
 #include "../datasets/capture.h"
+#include "../report/escape.h"
 #include "../common/plural.h"
 #include "../scan/ksm_sysfs.h"
 #include "cli.h"
@@ -102,13 +103,15 @@ static void summarize(const struct capture_job *j, const char *path, int only_me
 	const struct capture_stats *st = &j->stats;
 
 	fprintf(stderr, "captured process %d: %llu mapping%s, %llu segment%s, %llu page%s present, %llu absent, "
-		"%llu map the zero page, %llu in THPs, %llu KSM, %llu volatile, %llu byte%s -> %s\n", (int)j->pid,
+		"%llu map the zero page, %llu in THPs, %llu KSM, %llu volatile, %llu byte%s -> ", (int)j->pid,
 		(unsigned long long)st->mappings, kb_s(st->mappings), (unsigned long long)st->segments,
 		kb_s(st->segments), (unsigned long long)st->pages_present, kb_s(st->pages_present),
 		(unsigned long long)st->pages_absent, (unsigned long long)st->zero_page_mapped,
 		(unsigned long long)st->pages_thp, (unsigned long long)st->pages_ksm,
-		(unsigned long long)st->pages_volatile, (unsigned long long)st->bytes, kb_s(st->bytes),
-		strcmp(path, "-") == 0 ? "standard output" : path);
+		(unsigned long long)st->pages_volatile, (unsigned long long)st->bytes, kb_s(st->bytes));
+	/* The name as an error line shows it: a newline in it would forge a line. */
+	escape_put(stderr, strcmp(path, "-") == 0 ? "standard output" : path, ESCAPE_TERM);
+	fputc('\n', stderr);
 	if (st->mergeable_known && st->pages_present && st->pages_mergeable < st->pages_present)
 		fprintf(stderr, "capture: KSM may merge %llu of process %d's %llu present page%s (anonymous "
 			"pages in mappings with MADV_MERGEABLE or prctl PR_SET_MEMORY_MERGE); scan models every "

@@ -98,6 +98,14 @@ try:
     check(rc == 0 and out == "" and "captured process" in err, f"capture exit {rc}: {out!r} {err!r}")
     check(stat.S_IMODE(os.stat(core).st_mode) == 0o600, "core file mode 0600")
     check(sorted(os.listdir(tmp)) == ["child.core"], f"no temporary left: {os.listdir(tmp)}")
+    # The summary names the file as error lines do: a newline or an escape
+    # sequence in the name is shown, not obeyed (it was written raw).
+    odd = os.path.join(tmp, "odd\n\x1b[2Jname.core")
+    rc, out, err = run("capture", "--pid", str(child.pid), "-o", odd)
+    summary_line = [line for line in err.splitlines() if line.startswith("captured process")]
+    check(rc == 0 and len(summary_line) == 1 and summary_line[0].endswith(" -> " + tmp + "/odd\\x0a\\x1b[2Jname.core")
+          and "\x1b" not in err, f"capture's summary of an odd name: {err!r}")
+    os.unlink(odd)
     rc, pages, summary, err = pages_of(core)
     check(rc == 0 and "elf," in summary, f"core readable: {err!r} {summary!r}")
     for k, v in TOUCHED.items():
