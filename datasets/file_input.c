@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -99,7 +98,6 @@ static int read_all(int fd, const char *path, size_t max_bytes, struct file_blob
 	}
 	blob->data = buf;
 	blob->len = len;
-	blob->mapped = 0;
 	return 0;
 }
 
@@ -107,39 +105,22 @@ int file_blob_load(const char *path, size_t max_bytes, struct file_blob *blob, s
 {
 	struct stat st;
 	int fd = file_input_open(path, err);
-	int rc = 0;
 
 	memset(blob, 0, sizeof(*blob));
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		if ((uint64_t)st.st_size > SIZE_MAX) {
-			close(fd);
-			return kb_fail(err, "'%s' is too large to map on this platform", path);
-		}
-		if (max_bytes && (uint64_t)st.st_size > max_bytes) {
-			close(fd);
-			return too_large(path, max_bytes, err);
-		}
-		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p != MAP_FAILED) {
-			blob->data = p;
-			blob->len = (size_t)st.st_size;
-			blob->mapped = 1;
-			close(fd);
-			return 0;
-		}
+	/* A regular file past the limit is refused before it is read. */
+	if (max_bytes && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max_bytes) {
+		close(fd);
+		return too_large(path, max_bytes, err);
 	}
-	rc = read_all(fd, path, max_bytes, blob, err);
+	int rc = read_all(fd, path, max_bytes, blob, err);
 	close(fd);
 	return rc;
 }
 
 void file_blob_release(struct file_blob *blob)
 {
-	if (blob->mapped)
-		munmap((void *)blob->data, blob->len);
-	else
-		free((void *)blob->data);
+	free((void *)blob->data);
 	memset(blob, 0, sizeof(*blob));
 }

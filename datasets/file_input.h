@@ -28,11 +28,11 @@ void *file_input_buffer(size_t len);
  * (less than len only at end of file) or -1. */
 ssize_t file_input_read_full(int fd, void *buf, size_t len, const char *path, struct kb_err *err);
 
-/* A whole file in memory: mapped when it is a regular file, read otherwise. */
+/* A whole file in memory, read (not mapped: a file cut while mapped would
+ * end the process with SIGBUS at the first byte past its new end). */
 struct file_blob {
 	const unsigned char *data;
 	size_t len;
-	int mapped;
 };
 
 /* max_bytes: a file larger than that is refused (0: no limit). */
