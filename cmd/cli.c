@@ -84,17 +84,25 @@ int cli_files_distinct(const char *cmd, char *const *paths, size_t n)
 	return rc;
 }
 
-int cli_output_not_input(const char *cmd, const char *output, char *const *paths, size_t n)
+int cli_output_not_file(const char *cmd, const char *opt, const char *output, const char *input)
 {
 	struct stat out, in;
 
 	if (!output || strcmp(output, "-") == 0 || !file_input_rereadable(output, &out))
 		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (file_input_rereadable(paths[i], &in) && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-			return cli_error(cmd, "-o '%s' is the input '%s': the report would replace it", output,
-					 paths[i]);
+	if (file_input_rereadable(input, &in) && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+		return cli_error(cmd, "%s '%s' is the input '%s': the %s would replace it", opt, output, input,
+				 strcmp(opt, "-o") == 0 ? "report" : "export");
 	return 0;
+}
+
+int cli_output_not_input(const char *cmd, const char *output, char *const *paths, size_t n)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = cli_output_not_file(cmd, "-o", output, paths[i]);
+	return rc;
 }
 
 /* A long option getopt_long rejected: word is "--name" or "--name=value". */

@@ -45,6 +45,10 @@ int cli_files_distinct(const char *cmd, char *const *paths, size_t n);
  * its code. */
 int cli_output_not_input(const char *cmd, const char *output, char *const *paths, size_t n);
 
+/* The same for one output named by option opt ("-o", "--export-json") and
+ * one input path (bench --data FILE -o FILE would replace the dump). */
+int cli_output_not_file(const char *cmd, const char *opt, const char *output, const char *input);
+
 /* The one line for an option getopt_long rejected (opterr is 0 everywhere):
  * "option '--repeat' needs a value", "unknown option '-x'", "option '--all'
  * takes no value", "ambiguous option '--w' (--window, --warmup)". */

@@ -328,6 +328,23 @@ static int check_sweep(const struct bench_opts *o)
 	return 0;
 }
 
+/* No output in place of a --data FILE: the report would replace the dump it
+ * measured (scan, compare and plot refuse the same). 0, or an exit code. */
+static int outputs_not_data(const struct bench_opts *o)
+{
+	static const char *const exports[CMD_EXPORTS_MAX] = { "--export-json", "--export-csv", "--export-markdown" };
+	int rc = 0;
+
+	for (unsigned i = 0; i < o->sweep.ndata && !rc; i++) {
+		if (!page_set_data_is_file(o->sweep.data[i]))
+			continue;
+		rc = cli_output_not_file("bench", "-o", o->output, o->sweep.data[i]);
+		for (unsigned e = 0; e < CMD_EXPORTS_MAX && !rc; e++)
+			rc = cli_output_not_file("bench", exports[e], o->exports.path[e], o->sweep.data[i]);
+	}
+	return rc;
+}
+
 /* 0, an exit code, or -1 after --help. */
 int cmd_bench_parse(int argc, char **argv, struct bench_opts *o)
 {
@@ -364,7 +381,7 @@ int cmd_bench_parse(int argc, char **argv, struct bench_opts *o)
 		return cli_fail("bench", &err);
 	if (o->ksmd && !o->cache_given)
 		o->sweep.cold[0] = 1; /* ksmd's pages are cold */
-	if ((rc = check_sweep(o)) != 0)
+	if ((rc = check_sweep(o)) != 0 || (rc = outputs_not_data(o)) != 0)
 		return rc;
 	/* --ksmd's rows both: the sleep is then all that differs. --selfcheck
 	 * checks the loop back to back. */

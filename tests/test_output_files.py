@@ -217,6 +217,23 @@ try:
     check_usage_error(["scan", "--sample-pages", "0", "-o", dump, dump], "the report would replace it",
                       "scan -o its own dump")
     check(open(dump, "rb").read() == before, "the dump is left as it was")
+    # bench --data FILE: neither the report nor an export may take the
+    # dump's place (until 2026-12-07 a 60 s window ran, then replaced it),
+    # named through another path or a hard link too; refused before the
+    # window (60 s: the timeout would see it).
+    link = os.path.join(tmp, "in-link.raw")
+    os.link(dump, link)
+    for opt, out_path, what in (("-o", dump, "report"), ("--export-json", link, "export"),
+                                ("--export-csv", os.path.join(tmp, ".", "in.raw"), "export"),
+                                ("--export-markdown", dump, "export")):
+        check_usage_error(["bench", "-H", "xxh64", "--repeat", "1", "--window", "60s", "-q", "--data",
+                           f"zero,{dump}", opt, out_path], f"{opt} '{out_path}' is the input '{dump}': the {what} "
+                          "would replace it", f"bench --data FILE {opt} FILE", timeout=30)
+    with open(dump, "rb") as f:  # '-' is the file standard input reads
+        check_usage_error(["bench", "-H", "xxh64", "--repeat", "1", "--window", "60s", "-q", "--data", "-",
+                           "-o", dump], "is the input '-'", "bench --data - < FILE -o FILE", stdin=f, timeout=30)
+    os.unlink(link)
+    check(open(dump, "rb").read() == before and not leftovers(tmp), "the dump bench read is left as it was")
     # An empty name is refused before anything is measured (a 60 s round
     # would outlast the timeout), and nothing is printed in its place.
     for opt in ("-o", "--export-json"):
