@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "interrupt.h"
@@ -23,7 +24,8 @@ static void usage(void)
 	       "then 'ksm: choise NAME as hash function' (the patch's spelling) for the fastest:\n"
 	       "the highest median over processes of each process's best round, the hashes\n"
 	       "measured side by side (in turns, shuffled per round).\n\n"
-	       "  -H, --hash LIST   the candidates (default every available hash); the patch's\n"
+	       "  -H, --hash LIST   the candidates (default or all: every available hash), no\n"
+	       "                    implementation twice (an alias and its target); the patch's\n"
 	       "                    own: jhash2,xxhash and the kernel's crc32c here (list's\n"
 	       "                    kernel_crc32c: crc32c-3way on most x86-64)\n"
 	       "  --repeat N        rounds per hash and process, the best counts (default 1, as the patch)\n"
@@ -93,16 +95,26 @@ static int parse(int argc, char **argv, struct select_opts *o)
 	return rc;
 }
 
-/* The -H list's hashes, else every implementation this CPU runs, once
- * each (aliases left out); -1 after an error line (a bad list). */
+/* The -H list's hashes, else (or -H all) every implementation this CPU
+ * runs, once each (aliases left out); -1 after an error line (a bad list,
+ * or two names of one implementation: its lines could not be told apart
+ * and the choice between them would be noise). */
 static int candidates(const char *list, const struct hash_impl **hashes, uint32_t page_size)
 {
 	struct kb_err err;
 	int n = 0;
 
-	if (list) {
+	if (list && strcmp(list, "all") != 0) {
 		n = hash_select_list(list, hashes, SELECT_MAX, &err);
-		return n < 0 ? (cli_fail("select", &err), -1) : n;
+		if (n < 0)
+			return cli_fail("select", &err), -1;
+		for (int i = 1; i < n; i++)
+			for (int j = 0; j < i; j++)
+				if (hash_resolve(hashes[i]) == hash_resolve(hashes[j]))
+					return cli_error("select", "-H: '%s' and '%s' are one implementation here (%s): "
+							 "name one of them", hashes[j]->name, hashes[i]->name,
+							 hash_resolve(hashes[i])->name), -1;
+		return n;
 	}
 	for (unsigned i = 0; i < hash_registry_count && n < SELECT_MAX; i++) {
 		const struct hash_impl *h = hash_registry[i];

@@ -653,6 +653,18 @@ names = [x.split()[1] for x in out.splitlines()[:-1]]
 check(rc == 0 and names == ["jhash2", "xxhash", "crc32c-generic"]
       and out.splitlines()[-1].split()[2] in names, f"select -H: {out!r}")
 check_usage_error(["select", "-H", "nope"], "unknown hash 'nope'", "select -H nope")
+# Two names of one implementation would race it against itself, in lines
+# nothing tells apart (-H all printed xxh3-avx512 twice and chose one):
+# refused, by name or through a glob; -H all is every implementation once.
+XXHASH = {h["name"]: h for h in json.loads(run("list", "--format", "json")[1])["hashes"]}["xxhash"]["alias_of"]
+check_usage_error(["select", "-H", f"{XXHASH},xxhash"],
+                  f"'{XXHASH}' and 'xxhash' are one implementation here ({XXHASH})",
+                  "select: an alias beside its implementation")
+if "xxh3" in available:
+    check_usage_error(["select", "-H", "xxh3*"], "are one implementation here", "select: a glob naming an alias too")
+if m:
+    rc, out, err = run("select", "-H", "all")
+    check(rc == 0 and [x.split()[1] for x in out.splitlines()[:-1]] == list(rates), f"select -H all: {out!r}")
 
 # One round has no spread: no CV (JSON null), as select's single rounds and
 # any result an interruption left with one round; one process has no
