@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "clock_chain.h"
 #include "stats.h"
@@ -131,17 +134,85 @@ int pin_choose_again(void)
 	return nprobes ? choose_fastest(again, pin_again_list(probes, nprobes, again)) : -1;
 }
 
+/* Whether cpu is in the kernel's CPU list file (such as "0-3,8\n"), the
+ * list read into text: 1, 0, or -1 when it cannot be read or parsed. */
+static int cpu_listed(const char *path, int cpu, char *text, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	int in = 0, any = 0;
+
+	if (!f)
+		return -1;
+	size_t n = fread(text, 1, size - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	text[strcspn(text, "\n")] = '\0';
+	for (char *p = text, *end; *p; p = end + 1) {
+		long lo = strtol(p, &end, 10), hi = lo;
+		if (end == p)
+			return -1;
+		if (*end == '-' && (p = end + 1, hi = strtol(p, &end, 10), end == p))
+			return -1;
+		in |= cpu >= lo && cpu <= hi;
+		any = 1;
+		if (*end != ',')
+			return *end ? -1 : in;
+	}
+	return any ? in : -1;
+}
+
+/* The affinity mask as a CPU list ("0-1,4"), cut with "..." when long. */
+static void mask_text(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, set))
+			continue;
+		int last = cpu;
+		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+			last++;
+		int w = last > cpu ? snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", cpu, last)
+				   : snprintf(buf + len, size - len, "%s%d", len ? "," : "", cpu);
+		if (w < 0 || (size_t)w >= size - len) {
+			snprintf(buf + (len < size - 4 ? len : size - 4), 4, "...");
+			return;
+		}
+		len += (size_t)w;
+		cpu = last;
+	}
+}
+
+/* Why this process may not run on cpu: it does not exist, is offline, or
+ * lies outside the affinity mask (taskset, a cpuset). */
+static int not_allowed(int cpu, struct kb_err *err)
+{
+	char text[256], mask[128];
+	int possible = cpu_listed("/sys/devices/system/cpu/possible", cpu, text, sizeof(text));
+
+	if (possible == 0)
+		return kb_fail(err, "CPU %d does not exist (CPUs %s here)", cpu, text);
+	if (cpu >= CPU_SETSIZE)
+		return kb_fail(err, "CPU %d does not exist", cpu);
+	if (cpu_listed("/sys/devices/system/cpu/online", cpu, text, sizeof(text)) == 0)
+		return kb_fail(err, "CPU %d is offline (CPUs %s online)", cpu, text);
+	mask_text(&allowed, mask, sizeof(mask));
+	return kb_fail(err, "CPU %d is not available to this process: its affinity (taskset, a cpuset) allows %s", cpu,
+		       mask);
+}
+
 int pin_choose(int requested, const char **rule, struct kb_err *err)
 {
 	if (requested >= CPU_SETSIZE)
-		return kb_fail(err, "CPU %d does not exist", requested);
+		return not_allowed(requested, err);
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
 		return kb_fail_errno(err, errno, "cannot read this process's CPU affinity");
 	allowed_known = 1;
 	nprobes = 0;
 	if (requested >= 0) {
 		if (!CPU_ISSET(requested, &allowed))
-			return kb_fail(err, "CPU %d is not available to this process", requested);
+			return not_allowed(requested, err);
 		*rule = PIN_RULE_ASKED;
 		return requested;
 	}

@@ -736,6 +736,23 @@ p = subprocess.run([BIN, *fast_args(["bench", *FAST, "-H", "xxh64", "--format", 
 c = json.loads(p.stdout)["context"] if p.returncode == 0 else {}
 check(c.get("pinned_cpu") == allowed[0] and c.get("pinned_cpu_rule") == "only allowed" and c.get("cpu_choice") == {},
       f"one CPU allowed, not timed: {c}")
+# --cpu naming a CPU this process cannot have says which of the reasons
+# it is (all were "not available to this process", for a CPU that does not
+# exist too): absent from the machine, or outside the affinity mask.
+try:
+    with open("/sys/devices/system/cpu/possible") as f:
+        possible = f.read().strip()
+    beyond = max(int(part.split("-")[-1]) for part in possible.split(",")) + 1
+except (OSError, ValueError):
+    possible = None
+if possible:
+    for cmd in ("bench", "select", "ceiling"):
+        check_usage_error([cmd, "--cpu", str(beyond)], f"CPU {beyond} does not exist (CPUs {possible} here)",
+                          f"{cmd} --cpu {beyond}: no such CPU")
+if len(allowed) >= 2:
+    check_usage_error(["bench", "-H", "xxh64", "--cpu", str(allowed[1])],
+                      f"CPU {allowed[1]} is not available to this process: its affinity (taskset, a cpuset) allows "
+                      f"{allowed[0]}", "--cpu outside the affinity mask", prefix=["taskset", "-c", str(allowed[0])])
 rc, out, err = run("bench", *FAST, "-H", "xxh64")
 # The context paragraph wraps (a long CPU name moves the rule to its next line).
 context = " ".join(out.split("\nHASH")[0].split())
