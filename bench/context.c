@@ -100,7 +100,8 @@ void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan 
 		const struct page_set_request *set = &plan->steps[i].set;
 		unsigned long long asked_kib = set->working_set_bytes >> 10, llc_kib = set->llc_bytes >> 10;
 		unsigned long long built_kib = page_set_request_ws_bytes(set) >> 10;
-		if (!cut && set->cold && asked_kib > built_kib && (cut = 1))
+		if (!cut && set->cold && set->page_size &&
+		    set->working_set_bytes / set->page_size > PAGE_SET_COLD_PAGES_MAX && (cut = 1))
 			bench_context_warn(ctx, "a working set of %llu KiB of %u-byte pages is more than %u pages: "
 					   "%llu KiB used", asked_kib, set->page_size, PAGE_SET_COLD_PAGES_MAX, built_kib);
 		if (!warm && strcmp(page_set_cache_label(set), "warm") == 0 && (warm = 1))

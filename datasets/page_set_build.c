@@ -9,11 +9,15 @@ uint64_t page_set_request_ws_bytes(const struct page_set_request *req)
 	uint64_t ws = req->working_set_bytes ? req->working_set_bytes
 		      : req->flushed		 ? PAGE_SET_FLUSHED_DEFAULT_BYTES
 						 : page_set_cold_default_bytes(req->llc_bytes);
-	uint64_t most = (uint64_t)PAGE_SET_COLD_PAGES_MAX * req->page_size;
-
 	/* The set page_set_cold builds: its label (cold or warm) and the
-	 * warnings go by what is measured, not by what was asked for. */
-	return req->page_size && ws > most ? most : ws;
+	 * warnings go by what is measured, not by what was asked for: whole
+	 * pages, two at least (--working-set 64K of 16M pages is 32M), at most
+	 * PAGE_SET_COLD_PAGES_MAX. */
+	if (!req->page_size)
+		return ws;
+	uint64_t pages = ws / req->page_size;
+	pages = pages < 2 ? 2 : pages > PAGE_SET_COLD_PAGES_MAX ? PAGE_SET_COLD_PAGES_MAX : pages;
+	return pages * req->page_size;
 }
 
 const char *page_set_cache_label(const struct page_set_request *req)

@@ -159,6 +159,14 @@ if llc and 2 << 20 < 4 * llc:
 else:
     check(r["cache"] == "cold", "cold working set (no cache known, or a tiny one)")
 check(r["working_set_bytes"] == 2 << 20 and r["pages_in_set"] == 512, "cold working set")
+# The smallest set of the largest pages: two of them, and the warning and
+# label go by those 32 MiB, not the 64 KiB asked (said until 2026-12-07).
+big = bench_json("-H", "xxh64", "--cache", "cold", "--working-set", "64K", "--page-size", "16M", "--repeat", "1")
+big_r, warns = big["results"][0], big["context"]["warnings"]
+check(big_r["working_set_bytes"] == 32 << 20 and not any("a working set of 64 KiB" in w for w in warns)
+      and (big_r["cache"] == "cold" or any("a working set of 32768 KiB is under" in w for w in warns))
+      and not any("more than 4194304 pages" in w for w in warns),
+      f"two 16M pages: {big_r['working_set_bytes']} {warns}")
 # (The default cold set is checked with the ceilings below: building it
 # takes seconds, 2 GiB where the last-level cache is 512 MiB.)
 pages = temp_file(os.urandom(3 * 4096 + 100))

@@ -492,6 +492,15 @@ void test_datasets_page_set_build(void)
 	req.llc_bytes = 128ull << 20;
 	CHECK(page_set_request_ws_bytes(&req) == (uint64_t)PAGE_SET_COLD_PAGES_MAX * 64 &&
 	      strcmp(page_set_cache_label(&req), "warm") == 0);
+	/* Whole pages, two at least, as page_set_cold builds it: 64 KiB of
+	 * 16 MiB pages is two of them, judged cold by those 32 MiB. */
+	req.page_size = 16u << 20;
+	req.working_set_bytes = 64u << 10;
+	req.llc_bytes = 4u << 20;
+	CHECK(page_set_request_ws_bytes(&req) == 32u << 20 && strcmp(page_set_cache_label(&req), "cold") == 0);
+	req.page_size = 4096;
+	req.working_set_bytes = (64u << 10) + 100;
+	CHECK(page_set_request_ws_bytes(&req) == 64u << 10);
 	req.page_size = page_size;
 	req.working_set_bytes = 0;
 	req.cold = 0;
