@@ -53,4 +53,10 @@ for cmd, extra in (("bench", []), ("scan", ["/dev/null"]), ("verify", [])):
         check_usage_error([cmd, "-H", bad, *extra], "empty name in the hash list", f"{cmd} -H {bad!r}")
 check_usage_error(["sum", "-H", "xxhash,", "/dev/null"], "one hash name, not a list", "sum -H 'xxhash,'")
 check_usage_error(["sum", "-H", "all", "/dev/null"], "one hash name, not a list ('all')", "sum -H all")
+# An option given twice takes its last value (ksmbench.1, DESCRIPTION):
+# lists do not add up across repeats.
+rc, out, err = run("bench", "-H", "xxh64", "--repeat", "1", "--window", "1ms", "--format", "csv", "-q",
+                   "--data", "zero", "--data", "random", "--page-size", "8K", "--page-size", "4K")
+rows = [line.split(",") for line in out.splitlines()[1:]]
+check(rc == 0 and [(r[2], r[4]) for r in rows] == [("random", "4096")], f"the last --data and --page-size: {rows}")
 finish("options")
