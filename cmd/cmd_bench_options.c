@@ -333,15 +333,13 @@ static int check_sweep(const struct bench_opts *o)
  * measured (scan, compare and plot refuse the same). 0, or an exit code. */
 static int outputs_not_data(const struct bench_opts *o)
 {
-	static const char *const exports[CMD_EXPORTS_MAX] = { "--export-json", "--export-csv", "--export-markdown" };
 	int rc = 0;
 
 	for (unsigned i = 0; i < o->sweep.ndata && !rc; i++) {
 		if (!page_set_data_is_file(o->sweep.data[i]))
 			continue;
-		rc = cli_output_not_file("bench", "-o", o->output, o->sweep.data[i]);
-		for (unsigned e = 0; e < CMD_EXPORTS_MAX && !rc; e++)
-			rc = cli_output_not_file("bench", exports[e], o->exports.path[e], o->sweep.data[i]);
+		if (!(rc = cli_output_not_file("bench", "-o", o->output, o->sweep.data[i])))
+			rc = cmd_exports_not_input("bench", &o->exports, o->sweep.data[i]);
 	}
 	return rc;
 }

@@ -175,10 +175,25 @@ static int same_output(const char *a, const char *b)
 	       (!x.name || strcmp(x.name, y.name) == 0);
 }
 
+/* The exports in cmd_exports's order: each --export-NAME's format. */
+static const char *const export_names[CMD_EXPORTS_MAX] = { "json", "csv", "markdown" };
+
+int cmd_exports_not_input(const char *cmd, const struct cmd_exports *e, const char *input)
+{
+	char opt[32];
+	int rc = 0;
+
+	for (unsigned i = 0; i < CMD_EXPORTS_MAX && !rc; i++) {
+		snprintf(opt, sizeof(opt), "--export-%s", export_names[i]);
+		rc = cli_output_not_file(cmd, opt, e->path[i], input);
+	}
+	return rc;
+}
+
 int cmd_output_exports(const char *cmd, struct cmd_output *o, const struct cmd_exports *e, enum report_kind kind,
 		       const char *report_path)
 {
-	static const char *const names[CMD_EXPORTS_MAX] = { "json", "csv", "markdown" };
+	const char *const *names = export_names;
 	struct kb_err err;
 
 	for (unsigned i = 0; i < CMD_EXPORTS_MAX; i++) {

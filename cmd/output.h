@@ -61,6 +61,10 @@ int cmd_exports_option(int c, const char *arg, struct cmd_exports *e);
 /* Whether any export was asked for. */
 int cmd_exports_given(const struct cmd_exports *e);
 
+/* 0, or prints the error and returns the exit code: an export would
+ * replace the file input (cli_output_not_file). */
+int cmd_exports_not_input(const char *cmd, const struct cmd_exports *e, const char *input);
+
 /* Opens the exports asked for beside o's report (after cmd_output_open),
  * each in its format for kind. 0, or prints the error, aborts o and returns
  * the exit code: a format kind has not, two outputs to one path, more than
