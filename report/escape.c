@@ -45,6 +45,16 @@ static int shown_as_code(long cp)
 	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfffe || cp == 0xffff;
 }
 
+/* s starts the marker of a GitHub Actions workflow command: "##[", which
+ * the runner obeys anywhere in a line of a step's output, or (any_place
+ * 0) "::" too, which it obeys at the start of a line after white space.
+ * A string does not know where its line starts (a table's first column, a
+ * line wrapped), so the first character of either is escaped wherever it is. */
+static int starts_command(const unsigned char *s, int any_place)
+{
+	return (s[0] == '#' && s[1] == '#' && s[2] == '[') || (!any_place && s[0] == ':' && s[1] == ':');
+}
+
 /* cp is one of set's ASCII characters. */
 static int ascii_in(long cp, const char *set)
 {
@@ -64,13 +74,16 @@ static size_t next_piece(const unsigned char *s, enum escape_target target, int 
 	*used = (size_t)len;
 	if (cp < 0)
 		n = (size_t)snprintf(piece, PIECE_MAX, "\\x%02x", s[0]);
-	else if (shown_as_code(cp))
+	else if (shown_as_code(cp) || (target == ESCAPE_TERM && starts_command(s, 0)))
 		n = (size_t)snprintf(piece, PIECE_MAX, cp < 0x80 ? "\\x%02lx" : "\\u%04lx", cp);
+	else if (target == ESCAPE_XML && starts_command(s, 0))
+		n = (size_t)snprintf(piece, PIECE_MAX, "&#%ld;", cp);
 	else if (target == ESCAPE_XML && ascii_in(cp, "&<>\"'"))
 		n = (size_t)snprintf(piece, PIECE_MAX, "%s",
 				     cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;" : cp == '"' ? "&quot;"
 														: "&#39;");
-	else if (target == ESCAPE_MARKDOWN && (ascii_in(cp, "\\`*_[]<>|~&$") || (first && cp == '#')))
+	else if (target == ESCAPE_MARKDOWN && (ascii_in(cp, "\\`*_[]<>|~&$") || (first && cp == '#') ||
+					       starts_command(s, 0)))
 		n = (size_t)snprintf(piece, PIECE_MAX, "\\%c", (int)cp);
 	else {
 		memcpy(piece, s, (size_t)len);
@@ -103,13 +116,16 @@ int escape_put_json(FILE *out, const char *json)
 
 	for (;;) {
 		const unsigned char *run = p;
-		while (*p && utf8_decode(p, &len) >= 0)
+		while (*p && utf8_decode(p, &len) >= 0 && !starts_command(p, 1))
 			p += len;
 		if (p > run && fwrite(run, 1, (size_t)(p - run), out) != (size_t)(p - run))
 			return -1;
 		if (!*p)
 			return 0;
-		if (fprintf(out, "\\\\x%02x", *p++) < 0)
+		/* cJSON writes no '#' outside a string, nor a line that starts
+		 * in one: "##[" is within a string, its '#' escaped as JSON reads
+		 * it back, the same character. */
+		if (starts_command(p, 1) ? fprintf(out, "\\u%04x", *p++) < 0 : fprintf(out, "\\\\x%02x", *p++) < 0)
 			return -1;
 	}
 }

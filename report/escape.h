@@ -9,7 +9,10 @@
  * Unicode's line separators, bidirectional overrides and noncharacters, and
  * bytes that are not UTF-8, as \xHH (a byte) or \uHHHH (a character).
  * Markdown also gets its markup characters backslash-escaped (a leading #
- * too); XML gets &, <, >, " and ' as entities (text and attributes alike). */
+ * too); XML gets &, <, >, " and ' as entities (text and attributes alike).
+ * The markers of GitHub Actions' workflow commands, which its runner obeys
+ * in a step's output ("::" at a line's start, "##[" anywhere), are broken
+ * by escaping their first character in every target, JSON's included. */
 #ifndef KB_ESCAPE_H
 #define KB_ESCAPE_H
 
@@ -27,7 +30,8 @@ int escape_put(FILE *out, const char *s, enum escape_target target);
 
 /* JSON text as cJSON printed it, each byte that is not UTF-8 (from a file
  * name: cJSON passes them on) written as \\xHH, which a JSON reader takes
- * as the text \xHH, as the other formats show it; -1 on a write error. */
+ * as the text \xHH, as the other formats show it, and the '#' that starts
+ * "##[" as \u0023 (the same character to a reader); -1 on a write error. */
 int escape_put_json(FILE *out, const char *json);
 
 /* s escaped into buf (always terminated; cut before an escape that does not

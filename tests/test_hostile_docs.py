@@ -94,6 +94,39 @@ except ET.ParseError as e:
     check(False, f"plot: the SVG does not parse: {e}: {svg[:300]!r}")
 no_controls(svg, "plot")
 
+# --- GitHub Actions' workflow commands: its runner obeys "::" starting a
+# line of a step's output (after white space, Unicode's too) and "##["
+# anywhere in one. A name that starts a table's row carried one into a CI
+# log (until 2026-12-07): no output, error line or SVG holds either.
+CMD = "::error title=x::pwn ##[warning]y"
+WHITE = " \t\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+
+
+def no_commands(text, what):
+    bad = [l for l in text.splitlines() if l.lstrip(WHITE).startswith("::") or "##[" in l]
+    check(not bad, f"{what}: a line a GitHub runner obeys: {bad[:3]!r}")
+
+
+named = [result(n, data=CMD, cache=CMD, timer=CMD) for n in ("::error::a", " \u3000::error::b", "x ##[error]c")]
+base = write(doc(*named, result("only" + CMD), brand=CMD, git=CMD, date=CMD))
+new = write(doc(*[dict(r, implementation=CMD) for r in named], brand=CMD, git=CMD, date=CMD))
+for fmt in ("table", "markdown", "json"):
+    rc, out, err = run("compare", base, new, "--format", fmt)
+    check(rc == 0, f"compare --format {fmt} of names holding commands: rc={rc} err={err!r}")
+    no_commands(out + err, f"compare --format {fmt}")
+    if fmt == "json":
+        got = json.loads(out)
+        check(sorted(c["hash"] for c in got["comparisons"]) == sorted(r["hash"] for r in named)
+              and got["comparisons"][0]["data"] == CMD, "compare json: the names read back whole")
+rc, svg, err = run("plot", base, new)
+check(rc == 0, f"plot of names holding commands: rc={rc} err={err!r}")
+no_commands(svg, "plot")
+check(CMD in "".join(ET.fromstring(svg).itertext()), "plot: the name shown as it is")
+bad_schema = write(dict(doc(result()), schema="\n" + CMD))
+rc, out, err = run("compare", base, bad_schema)
+check(rc == 2 and len(err.splitlines()) == 1, f"a schema holding commands refused: rc={rc} {err!r}")
+no_commands(err, "compare's error line")
+
 # --- Numbers out of their fields' ranges: refused by plot and compare alike
 good = write(doc(result()))
 bad_numbers = [

@@ -311,6 +311,13 @@ void test_report_escape(void)
 	CHECK_STR(escaped("# x|y`z` *a* [l](u) <s> a#b", ESCAPE_MARKDOWN),
 		  "\\# x\\|y\\`z\\` \\*a\\* \\[l\\](u) \\<s\\> a#b");
 	CHECK_STR(escaped("a\n### 0 regressions", ESCAPE_MARKDOWN), "a\\x0a### 0 regressions");
+	/* GitHub Actions' workflow commands ("::" starting a line, "##[" in
+	 * one) lose their first character in every target. */
+	CHECK_STR(escaped("::error::x ##[warning]y :a# ###[", ESCAPE_TERM),
+		  "\\x3a:error\\x3a:x \\x23#[warning]y :a# #\\x23#[");
+	CHECK_STR(escaped(":::", ESCAPE_TERM), "\\x3a\\x3a:");
+	CHECK_STR(escaped("::error::x ##[w]", ESCAPE_MARKDOWN), "\\::error\\::x \\##\\[w\\]");
+	CHECK_STR(escaped("::error::x ##[w]", ESCAPE_XML), "&#58;:error&#58;:x &#35;#[w]");
 	/* XML: the five specials as entities, controls XML cannot hold as codes. */
 	CHECK_STR(escaped("<script>&\"'\x01", ESCAPE_XML), "&lt;script&gt;&amp;&quot;&#39;\\x01");
 	CHECK_STR(escaped(NULL, ESCAPE_XML), "");
@@ -333,6 +340,13 @@ void test_report_escape(void)
 	CHECK(f && escape_put_json(f, "{\"d\": \"a\xff\xc3\xa9\\n\xe2\x84\"}") == 0);
 	fclose(f);
 	CHECK_STR(text, "{\"d\": \"a\\\\xff\xc3\xa9\\n\\\\xe2\\\\x84\"}");
+	free(text);
+	/* "##[" in a string: its '#' as \u0023; "::" never starts a line of it. */
+	text = NULL;
+	f = open_memstream(&text, &size);
+	CHECK(f && escape_put_json(f, "{\"d\": \"##[error]x ::error::y\"}") == 0);
+	fclose(f);
+	CHECK_STR(text, "{\"d\": \"\\u0023#[error]x ::error::y\"}");
 	free(text);
 }
 
