@@ -47,18 +47,24 @@ static const char *get_string(const cJSON *o, const char *key)
  * parser would allocate a node for at most (separators and openings;
  * counting stops past limit), and how many arrays and objects are still
  * open at len (cJSON stops at its nesting limit, which deserves its own
- * message). */
+ * message); inside them, where the first \u0000 or control character not
+ * escaped is (len if none): JSON has no raw control character in a
+ * string, but cJSON takes them, and a NUL either way ends its C string
+ * ("xxh64\u0000x" read as "xxh64"). */
 struct text_shape {
-	size_t values, depth;
+	size_t values, depth, bad_at;
 };
 
 static struct text_shape shape_of(const unsigned char *text, size_t len, size_t limit)
 {
-	struct text_shape sh = { 1, 0 };
+	struct text_shape sh = { 1, 0, len };
 	int in_string = 0;
 
 	for (size_t i = 0; i < len && sh.values <= limit; i++) {
 		if (in_string) {
+			if (sh.bad_at == len && (text[i] < 0x20 || (text[i] == '\\' && len - i > 5 &&
+								    memcmp(text + i + 1, "u0000", 5) == 0)))
+				sh.bad_at = i;
 			if (text[i] == '\\')
 				i++;
 			else if (text[i] == '"')
@@ -124,7 +130,8 @@ static int parse(const char *path, const char *text, size_t len, struct loaded_d
 	if (len > RESULTS_MAX_BYTES)
 		return kb_fail(err, "%s is larger than %zu bytes, the most a results document may hold", path,
 			       RESULTS_MAX_BYTES);
-	size_t values = shape_of((const unsigned char *)text, len, RESULTS_MAX_VALUES).values;
+	struct text_shape shape = shape_of((const unsigned char *)text, len, RESULTS_MAX_VALUES);
+	size_t values = shape.values;
 	if (values > RESULTS_MAX_VALUES)
 		return kb_fail(err, "%s: more than %d JSON values, the most a results document may hold", path,
 			       RESULTS_MAX_VALUES);
@@ -150,6 +157,12 @@ static int parse(const char *path, const char *text, size_t len, struct loaded_d
 	for (size_t at = (size_t)(end - text); at < len; at++)
 		if (!strchr(" \t\r\n", text[at]) || !text[at])
 			return kb_fail(err, "%s: trailing data after the JSON document (at byte %zu)", path, at);
+	if (shape.bad_at < len && text[shape.bad_at] == '\\')
+		return kb_fail(err, "%s: a string holds \\u0000 (at byte %zu): a NUL character would end it early",
+			       path, shape.bad_at);
+	if (shape.bad_at < len)
+		return kb_fail(err, "%s: not a JSON document (control character 0x%02x in a string at byte %zu)", path,
+			       (unsigned char)text[shape.bad_at], shape.bad_at);
 	const char **keys = malloc((values + 1) * sizeof(*keys));
 	if (!keys)
 		return kb_fail(err, "%s: out of memory reading it (%zu bytes)", path, len);

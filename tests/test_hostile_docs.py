@@ -170,6 +170,26 @@ for what, raw in (("results", text[:-1] + b', "results": []}'),
     path = write(None, raw)
     for cmd in (["compare", good, path], ["plot", path]):
         check_usage_error(cmd, f'the key "{what}" is given twice in one object', f"{cmd[0]}: {what} given twice")
+# A NUL in a string ended cJSON's C string: "xxh64\u0000x" was compared as
+# xxh64 (until 2026-12-07). Neither it nor a raw control character, which
+# JSON does not allow in a string and cJSON took, is read.
+base_raw = json.dumps(doc(result())).encode()
+for what, raw, needle in (
+        ("\\u0000 in a hash", base_raw.replace(b'"hash": "xxh64"', b'"hash": "xxh64\\u0000x"'),
+         "a string holds \\u0000"),
+        ("\\u0000 in a key", base_raw.replace(b'"results"', b'"results\\u0000"'), "a string holds \\u0000"),
+        ("a raw NUL in a hash", base_raw.replace(b'"hash": "xxh64"', b'"hash": "xxh64\0x"'),
+         "control character 0x00 in a string"),
+        ("a raw newline in a brand", base_raw.replace(b'"brand": "Test CPU"', b'"brand": "Test\nCPU"'),
+         "control character 0x0a in a string")):
+    path = write(None, raw)
+    check(raw != base_raw, f"{what}: the document changed")
+    for cmd in (["compare", good, path], ["plot", path]):
+        check_usage_error(cmd, needle, f"{cmd[0]}: {what} refused")
+# The text \u0000 (its backslash escaped) is no NUL.
+rc, out, err = run("compare", good, write(doc(result(), result("xxh64\\u0000"))), "--format", "json")
+check(rc == 0 and json.loads(out)["only_in_new"][0]["hash"] == "xxh64\\u0000",
+      f"an escaped backslash before u0000 is text: rc={rc} {err!r}")
 # Memory that runs out while the document is parsed is said as such, not as
 # text that is not JSON (not where a sanitizer maps the address space).
 if not INSTRUMENTED:
