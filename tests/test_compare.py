@@ -479,6 +479,24 @@ rc, out, err = run("compare", a, write(doc(clocked(result("xxh64", [v * k for v 
 d = json.loads(out) if rc in (0, 1, 3) else {}
 check(d.get("clock_factor") == 1 and not d["comparisons"][0]["per_core_cycle"],
       f"another CPU: its clock is part of what is compared: rc={rc} {d.get('clock_factor')}")
+# A clock is taken out only as far as the core's throughput reference
+# allows (15%): documents without references whose rounds said 1 MHz and
+# 3.7 GHz made equal rates a +369900% improvement or a -99.97% regression,
+# exit 1 (until 2026-12-07). Further apart the clock is named, the rates
+# judged as measured, and a change beyond the threshold is inconclusive.
+for x_hz, y_hz in ((3.7e9, 1e6), (1e6, 3.7e9), (3.7e9, 2.9e9)):
+    for f, want, want_rc in ((1.0, "unchanged", 0), (0.8, "inconclusive", 3)):
+        ca = write(doc(clocked(result("xxh64", base_values), [(0, x_hz)] * 3)))
+        cb = write(doc(clocked(result("xxh64", [v * f for v in base_values]), [(0, y_hz)] * 3)))
+        rc, out, err = run("compare", ca, cb, "--format", "json")
+        d = json.loads(out) if rc in (0, 1, 3) else {}
+        c = d.get("comparisons", [{}])[0]
+        named = [m["field"] for m in d.get("context_differences", [])]
+        check(rc == want_rc and c.get("verdict") == want and d.get("clock_factor") == 1
+              and not c.get("per_core_cycle") and abs(c.get("change_percent", 0) - (f - 1) * 100) < 1e-6
+              and named == ["rounds.effective_clock_hz (median of the rounds kept)"]
+              and (want == "unchanged" or "the core clock over the rounds kept differs" in c.get("reason", "")),
+              f"clocks {x_hz:g} and {y_hz:g} Hz, rates x{f}: {want}, as measured: rc={rc} {c} {named}")
 b = write(doc(clocked(result("xxh64", [v * k * 0.9 for v in base_values]), slow), context=quiet_ctx))
 rc, out, err = run("compare", a, b, "--format", "json")
 c = json.loads(out)["comparisons"][0] if rc == 1 else {}
