@@ -322,7 +322,10 @@ static void compare_clocks(const struct loaded_doc *base, const struct loaded_do
 {
 	double x = rounds_median(base, "effective_clock_hz", NULL, 1);
 	double y = rounds_median(new_, "effective_clock_hz", NULL, 1);
-	double t = threshold_at(base, "disturbance_thresholds.throughput_drop_share", disturb_default.throughput_drop);
+	/* This build's bound, or the base's where lower: a document cannot
+	 * widen it (a share of 0.9999 would take out any clock). */
+	double t = fmin(disturb_default.throughput_drop,
+			threshold_at(base, "disturbance_thresholds.throughput_drop_share", 1));
 	int same_cpu = 1;
 
 	/* Between two kinds of CPU the clock is part of what is compared. */
