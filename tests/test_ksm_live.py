@@ -51,10 +51,14 @@ with ksm_guard.Guard() as guard:
         ksm_guard.write("run", 1)
         rc, out, err = run("ksm", "--watch", "300ms", "--count", "3", "--format", "json")
         lines = [json.loads(x) for x in out.splitlines()] if rc == 0 else []
-        check(rc == 0 and len(lines) == 3 and all(x["pages_scanned_per_second"] > 0 for x in lines)
+        # ksmd runs at nice 5: on a loaded machine (a CI beside other work)
+        # one 300 ms interval can pass without a page scanned, so the
+        # three together must show scanning, not each.
+        check(rc == 0 and len(lines) == 3 and sum(x["pages_scanned_per_second"] for x in lines) > 0
+              and all(x["pages_scanned_per_second"] >= 0 for x in lines)
               and all(x["schema"] == "ksmbench-ksm-watch/1" for x in lines)
               and all(x["pages_to_scan"] == 5000 and 0 < x["checksum_cpu_share_settings"] <= 1 for x in lines),
-              f"--watch --format json: {err!r} {lines[:1]}")
+              f"--watch --format json: {err!r} {lines}")
         if os.path.exists(os.path.join(ksm_guard.KSM, "pages_skipped")):  # smart_scan: 6.7+
             check(all(x["pages_skipped_per_second"] == 0 for x in lines), f"smart_scan 0 skips nothing: {lines}")
             ksm_guard.write("smart_scan", 1)
