@@ -17,14 +17,14 @@
 static const struct {
 	const char *key;
 	size_t at;
-	long long min, max;
+	struct capture_setting_range range;
 } numbers[] = {
-	{ "ksm.max_page_sharing", offsetof(struct capture_system, max_page_sharing), 2, INT_MAX },
-	{ "ksm.use_zero_pages", offsetof(struct capture_system, use_zero_pages), 0, 1 },
-	{ "ksm.pages_to_scan", offsetof(struct capture_system, pages_to_scan), 0, UINT_MAX },
-	{ "ksm.sleep_millisecs", offsetof(struct capture_system, sleep_millisecs), 0, UINT_MAX },
-	{ "ksm.smart_scan", offsetof(struct capture_system, smart_scan), 0, 1 },
-	{ "hz", offsetof(struct capture_system, hz), KERNEL_HZ_MIN, KERNEL_HZ_MAX },
+	{ "ksm.max_page_sharing", offsetof(struct capture_system, max_page_sharing), { 2, INT_MAX } },
+	{ "ksm.use_zero_pages", offsetof(struct capture_system, use_zero_pages), { 0, 1 } },
+	{ "ksm.pages_to_scan", offsetof(struct capture_system, pages_to_scan), { 0, UINT_MAX } },
+	{ "ksm.sleep_millisecs", offsetof(struct capture_system, sleep_millisecs), { 0, UINT_MAX } },
+	{ "ksm.smart_scan", offsetof(struct capture_system, smart_scan), { 0, 1 } },
+	{ "hz", offsetof(struct capture_system, hz), { KERNEL_HZ_MIN, KERNEL_HZ_MAX } },
 };
 
 #define NNUMBERS (sizeof(numbers) / sizeof(numbers[0]))
@@ -34,12 +34,19 @@ static struct capture_setting *number_at(struct capture_system *s, size_t i)
 	return (struct capture_setting *)((char *)s + numbers[i].at);
 }
 
+struct capture_setting_range capture_setting_range(const char *key)
+{
+	for (size_t i = 0; i < NNUMBERS; i++)
+		if (strcmp(key, numbers[i].key) == 0)
+			return numbers[i].range;
+	return (struct capture_setting_range){ 1, 0 };
+}
+
 void capture_note_init(struct capture_note *n)
 {
 	memset(n, 0, sizeof(*n));
 	for (size_t i = 0; i < NNUMBERS; i++)
-		*number_at(&n->system, i) = (struct capture_setting){ .value = CAPTURE_SETTING_UNKNOWN,
-								     .min = numbers[i].min, .max = numbers[i].max };
+		*number_at(&n->system, i) = (struct capture_setting){ .value = CAPTURE_SETTING_UNKNOWN };
 }
 
 static void system_value(struct capture_system *s, const char *key, const char *value)
@@ -63,7 +70,7 @@ static void system_value(struct capture_system *s, const char *key, const char *
 			errno = 0;
 			long long v = strtoll(value, &end, 10);
 			int whole = end != value && *end == '\0' && errno == 0 && (value[0] == '-' || (value[0] >= '0' && value[0] <= '9'));
-			if (whole && v >= to->min && v <= to->max) {
+			if (whole && v >= numbers[i].range.min && v <= numbers[i].range.max) {
 				to->value = v;
 			} else {
 				to->value = CAPTURE_SETTING_ODD;

@@ -44,10 +44,19 @@
 #define CAPTURE_SETTING_UNKNOWN (-1LL) /* not recorded */
 #define CAPTURE_SETTING_ODD (-2LL)
 struct capture_setting {
-	long long value; /* min..max, or CAPTURE_SETTING_UNKNOWN or _ODD */
-	long long min, max;
+	long long value; /* in its key's range, or CAPTURE_SETTING_UNKNOWN or _ODD */
 	char text[24];   /* with _ODD: the value as recorded, cut to fit */
 };
+
+/* The values the kernel shows for a number of the system note. */
+struct capture_setting_range {
+	long long min, max;
+};
+
+/* The range of the number key ("ksm.pages_to_scan", "hz"): kept once, in
+ * capture_note.c's table, not in every capture_setting. A key that is not
+ * one of the table's has an empty range (min > max). */
+struct capture_setting_range capture_setting_range(const char *key);
 
 /* What the system note says; the strings are "" when not recorded. Plain
  * data (no pointers): scan copies it whole into its dumps. */

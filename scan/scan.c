@@ -366,8 +366,9 @@ static int capture_setting(const struct scan_dump *d, const struct capture_setti
 	*v = s->value;
 	if (s->value != CAPTURE_SETTING_ODD)
 		return 0;
+	struct capture_setting_range range = capture_setting_range(key);
 	return kb_fail(err, "%s: its capture note gives %s=%s, which no kernel shows (a whole number from %lld to "
-			    "%lld)%s%s%s", d->path, key, s->text, s->min, s->max, option ? ": " : "",
+			    "%lld)%s%s%s", d->path, key, s->text, range.min, range.max, option ? ": " : "",
 		       option ? option : "", option ? " N models another" : "");
 }
 
