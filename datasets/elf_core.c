@@ -422,7 +422,8 @@ struct page_source *elf_core_open(const struct dump_open *a, struct kb_err *err)
 	e->base.format = "elf";
 	e->base.page_size = page_size;
 	e->base.can_fetch = s->random_access;
-	if (segment_pager_init(&e->pager, s, page_size, err) || elf_read_header(s, &h, err))
+	segment_pager_init(&e->pager, s, page_size);
+	if (elf_read_header(s, &h, err))
 		goto fail;
 	int physical = elf_read_loads(e, &h, err);
 	if (physical < 0)

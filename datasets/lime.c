@@ -157,8 +157,7 @@ static struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, en
 	l->base.format = layout == LIME_HEADERS ? "lime" : layout == LIME_RAW ? "lime-raw" : "lime-padded";
 	l->base.page_size = page_size;
 	l->base.can_fetch = s->random_access;
-	if (segment_pager_init(&l->pager, s, page_size, err))
-		goto fail;
+	segment_pager_init(&l->pager, s, page_size);
 	if (layout != LIME_HEADERS) {
 		if (!ranges || nranges == 0) {
 			kb_fail(err, "the %s format needs the ranges (--lime-ranges)", l->base.format);

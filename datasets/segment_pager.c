@@ -11,15 +11,12 @@
 
 #define PAGER_CHUNK_BYTES (1u << 20)
 
-int segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t page_size,
-		       struct kb_err *err)
+void segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t page_size)
 {
 	memset(p, 0, sizeof(*p));
 	p->s = s;
 	p->page_size = page_size;
 	p->buf_cap = PAGER_CHUNK_BYTES > page_size ? PAGER_CHUNK_BYTES / page_size * page_size : page_size;
-	(void)err; /* the buffer is allocated on first use, as large as needed */
-	return 0;
 }
 
 /* The read buffer is mapped, not taken from the heap: a scan reads

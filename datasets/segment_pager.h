@@ -35,8 +35,8 @@ struct segment_pager {
 	const char *what;   /* "segment 3", for messages */
 };
 
-int segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t page_size,
-		       struct kb_err *err);
+/* Cannot fail: the buffer is allocated on first use, as large as needed. */
+void segment_pager_init(struct segment_pager *p, struct kb_stream *s, uint32_t page_size);
 /* Asks for pages digested ahead (page_source_set_digest): 1 if segments
  * may be large enough to be read ahead on a thread, which then digests
  * them; pages of the others carry no digest. */

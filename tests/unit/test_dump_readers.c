@@ -25,10 +25,9 @@ static void count(uint64_t file_len, uint64_t mem_len, uint64_t skip, struct pag
 		  uint64_t *yield, uint64_t *first_addr)
 {
 	struct segment_pager p;
-	struct kb_err err;
 
 	memset(st, 0, sizeof(*st));
-	segment_pager_init(&p, NULL, 64, &err);
+	segment_pager_init(&p, NULL, 64);
 	segment_pager_begin(&p, st, 0x1000, 0, file_len, mem_len, skip, "test");
 	*yield = p.remaining;
 	*first_addr = p.addr;
