@@ -96,6 +96,6 @@ struct page_source *dump_source_open(const char *path, uint32_t page_size, const
 		kb_stream_close(s);
 		return NULL;
 	}
-	struct dump_open a = { &in, s, page_size, o };
+	struct dump_open a = { f->name, &in, s, page_size, o };
 	return f->open(&a, err);
 }

@@ -18,6 +18,7 @@ struct dump_options {
 
 /* What a format's open function is given. */
 struct dump_open {
+	const char *format;              /* its name in the table, for page_source.format */
 	const struct dump_input *in;     /* the file and its layers, for more cursors */
 	struct kb_stream *stream;        /* the first cursor: the reader takes it over */
 	uint32_t page_size;

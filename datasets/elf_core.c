@@ -419,7 +419,7 @@ struct page_source *elf_core_open(const struct dump_open *a, struct kb_err *err)
 	}
 	e->s = s;
 	e->base.ops = &elf_ops;
-	e->base.format = "elf";
+	e->base.format = a->format;
 	e->base.page_size = page_size;
 	e->base.can_fetch = s->random_access;
 	segment_pager_init(&e->pager, s, page_size);

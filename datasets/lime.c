@@ -14,6 +14,8 @@
 
 #define LIME_HEADER_BYTES 32u
 
+enum lime_layout { LIME_HEADERS, LIME_RAW, LIME_PADDED };
+
 struct lime_source {
 	struct page_source base;
 	struct kb_stream *s;
@@ -138,10 +140,11 @@ static int lime_set_digest(struct page_source *src, page_digest_fn fn, void *ctx
 
 static const struct page_source_ops lime_ops = { lime_next, lime_close, lime_fetch, lime_set_digest };
 
-/* Takes ranges (malloc'd) and s, whatever it returns. */
-static struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, enum lime_layout layout,
+/* Takes a->stream and ranges (malloc'd, checked), whatever it returns. */
+static struct page_source *lime_open(const struct dump_open *a, enum lime_layout layout,
 				     struct lime_range *ranges, size_t nranges, struct kb_err *err)
 {
+	struct kb_stream *s = a->stream;
 	struct lime_source *l = calloc(1, sizeof(*l));
 
 	if (!l) {
@@ -154,51 +157,44 @@ static struct page_source *lime_open(struct kb_stream *s, uint32_t page_size, en
 	l->s = s;
 	l->layout = layout;
 	l->base.ops = &lime_ops;
-	l->base.format = layout == LIME_HEADERS ? "lime" : layout == LIME_RAW ? "lime-raw" : "lime-padded";
-	l->base.page_size = page_size;
+	l->base.format = a->format;
+	l->base.page_size = a->page_size;
 	l->base.can_fetch = s->random_access;
-	segment_pager_init(&l->pager, s, page_size);
-	if (layout != LIME_HEADERS) {
-		if (!ranges || nranges == 0) {
-			kb_fail(err, "the %s format needs the ranges (--lime-ranges)", l->base.format);
-			goto fail;
-		}
-		for (size_t i = 1; layout == LIME_PADDED && i < nranges; i++)
-			if (ranges[i].start <= ranges[i - 1].end) {
-				kb_fail(err, "padded LiME ranges must be ascending and disjoint "
-					     "(range %zu starts at or before the end of range %zu)", i, i - 1);
-				goto fail;
-			}
-	}
+	segment_pager_init(&l->pager, s, a->page_size);
 	return &l->base;
-fail:
-	lime_close(&l->base);
-	return NULL;
 }
 
 struct page_source *lime_open_headers(const struct dump_open *a, struct kb_err *err)
 {
-	return lime_open(a->stream, a->page_size, LIME_HEADERS, NULL, 0, err);
+	return lime_open(a, LIME_HEADERS, NULL, 0, err);
 }
 
-/* A headerless layout: its ranges are the format's option. */
+/* A headerless layout: its ranges are the format's option (lime_parse_ranges
+ * finds at least one or fails). */
 static struct page_source *open_with_ranges(const struct dump_open *a, enum lime_layout layout,
 					    struct kb_err *err)
 {
 	const char *spec = a->opts->lime.ranges;
-	struct lime_range *ranges;
+	struct lime_range *ranges = NULL;
 	size_t n;
 
 	if (!spec) {
-		kb_stream_close(a->stream);
-		return kb_fail(err, "the %s format needs --lime-ranges START-END[,...] or @FILE",
-			       layout == LIME_RAW ? "lime-raw" : "lime-padded"), NULL;
+		kb_fail(err, "the %s format needs --lime-ranges START-END[,...] or @FILE", a->format);
+		goto fail;
 	}
-	if (lime_parse_ranges(spec, &ranges, &n, err) < 0) {
-		kb_stream_close(a->stream);
-		return NULL;
-	}
-	return lime_open(a->stream, a->page_size, layout, ranges, n, err);
+	if (lime_parse_ranges(spec, &ranges, &n, err) < 0)
+		goto fail;
+	for (size_t i = 1; layout == LIME_PADDED && i < n; i++)
+		if (ranges[i].start <= ranges[i - 1].end) {
+			kb_fail(err, "padded LiME ranges must be ascending and disjoint "
+				     "(range %zu starts at or before the end of range %zu)", i, i - 1);
+			goto fail;
+		}
+	return lime_open(a, layout, ranges, n, err);
+fail:
+	free(ranges);
+	kb_stream_close(a->stream);
+	return NULL;
 }
 
 struct page_source *lime_open_raw(const struct dump_open *a, struct kb_err *err)

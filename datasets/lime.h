@@ -10,8 +10,6 @@
 
 #define LIME_MAGIC 0x4C694D45u
 
-enum lime_layout { LIME_HEADERS, LIME_RAW, LIME_PADDED };
-
 struct lime_range {
 	uint64_t start, end; /* inclusive, as LiME and /proc/iomem write them */
 };
