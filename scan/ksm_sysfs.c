@@ -47,13 +47,14 @@ static const struct {
 
 #define NMEANINGS (sizeof(meanings) / sizeof(meanings[0]))
 
-/* The meaning of a counter, NULL if unknown. */
-static const char *ksm_meaning(const char *name)
+/* A counter's line in meanings, NMEANINGS if unknown: its place in the
+ * listing too (known ones first, in this order). */
+static int known_rank(const char *name)
 {
 	for (size_t i = 0; i < NMEANINGS; i++)
 		if (strcmp(meanings[i].name, name) == 0)
-			return meanings[i].meaning;
-	return NULL;
+			return (int)i;
+	return (int)NMEANINGS;
 }
 
 static void set_value(struct ksm_value *v, const char *name, const char *text)
@@ -71,7 +72,8 @@ static void set_value(struct ksm_value *v, const char *name, const char *text)
 	errno = 0;
 	v->number = strtoll(v->text, &end, 10);
 	v->is_number = v->text[0] && *end == '\0' && errno == 0;
-	v->meaning = ksm_meaning(name);
+	int rank = known_rank(name);
+	v->meaning = rank < (int)NMEANINGS ? meanings[rank].meaning : NULL;
 }
 
 static void trim(char *s)
@@ -80,14 +82,6 @@ static void trim(char *s)
 
 	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
 		s[--n] = '\0';
-}
-
-static int known_rank(const char *name)
-{
-	for (size_t i = 0; i < NMEANINGS; i++)
-		if (strcmp(meanings[i].name, name) == 0)
-			return (int)i;
-	return (int)NMEANINGS;
 }
 
 static int value_cmp(const void *a, const void *b)
