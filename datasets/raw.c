@@ -6,7 +6,6 @@
 #include <stdlib.h>
 
 #include "dump.h"
-#include "dump_input.h"
 #include "file_input.h"
 #include "readahead.h"
 
@@ -129,8 +128,10 @@ static int raw_set_digest(struct page_source *src, page_digest_fn fn, void *ctx)
 
 static const struct page_source_ops raw_ops = { raw_next, raw_close, raw_fetch, raw_set_digest };
 
-static struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t page_size, struct kb_err *err)
+struct page_source *raw_open(const struct dump_open *a, struct kb_err *err)
 {
+	struct kb_stream *s = a->stream;
+	uint32_t page_size = a->page_size;
 	struct raw_source *r = calloc(1, sizeof(*r));
 	size_t cap = readahead_chunk_bytes(page_size);
 
@@ -143,24 +144,11 @@ static struct page_source *raw_source_from_stream(struct kb_stream *s, uint32_t 
 	r->s = s;
 	r->cap = cap;
 	r->base.ops = &raw_ops;
-	r->base.format = "raw";
+	r->base.format = a->format;
 	r->base.page_size = page_size;
 	r->base.can_fetch = s->random_access;
 	/* Read ahead only past a few MiB: a thread is not worth it for small
 	 * files. */
 	r->read_ahead = s->size != KB_STREAM_SIZE_UNKNOWN && s->size > READAHEAD_MIN_BYTES;
 	return &r->base;
-}
-
-struct page_source *raw_open(const struct dump_open *a, struct kb_err *err)
-{
-	return raw_source_from_stream(a->stream, a->page_size, err);
-}
-
-struct page_source *raw_source_open(const char *path, uint32_t page_size, struct kb_err *err)
-{
-	struct dump_input in;
-	struct kb_stream *s = dump_input_open(&in, path, 0, err);
-
-	return s ? raw_source_from_stream(s, page_size, err) : NULL;
 }

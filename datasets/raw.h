@@ -6,13 +6,10 @@
 #include "page_source.h"
 #include "stream.h"
 
-/* Streams path ("-" for standard input; gzip-compressed data is
- * decompressed) in pages; memory use is one read chunk (past 4 MiB of
- * file, the read-ahead's ring of them instead). A trailing piece
- * shorter than a page is counted in stats, not yielded. */
-struct page_source *raw_source_open(const char *path, uint32_t page_size, struct kb_err *err);
-
-/* The dump table's entry (dump.h): the same over a->stream (taken over). */
+/* The dump table's entry (dump.h): streams a->stream (taken over) in pages;
+ * memory use is one read chunk (past 4 MiB of file, the read-ahead's ring
+ * of them instead). A trailing piece shorter than a page is counted in
+ * stats, not yielded. */
 struct dump_open;
 struct page_source *raw_open(const struct dump_open *a, struct kb_err *err);
 

@@ -9,10 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../datasets/dump.h"
 #include "../../datasets/file_input.h"
 #include "../../datasets/page_set.h"
 #include "../../datasets/page_store.h"
-#include "../../datasets/raw.h"
 #include "../../datasets/readahead.h"
 #include "../../datasets/stream.h"
 #include "check.h"
@@ -43,6 +43,14 @@ static int no_threads(void)
 	return nofork && strcmp(nofork, "1") == 0;
 }
 
+/* A file read as the raw format, through the dump table as commands do. */
+static struct page_source *open_raw(const char *path, uint32_t page_size, struct kb_err *err)
+{
+	static const struct dump_options raw = { .format = "raw" };
+
+	return dump_source_open(path, page_size, &raw, err);
+}
+
 void test_datasets_raw_source(void)
 {
 	struct kb_err err;
@@ -55,7 +63,7 @@ void test_datasets_raw_source(void)
 	char *path = temp_file(data, len);
 	CHECK(path != NULL);
 
-	struct page_source *src = raw_source_open(path, 256, &err);
+	struct page_source *src = open_raw(path, 256, &err);
 	CHECK(src != NULL);
 	unsigned n = 0;
 	int rc;
@@ -82,7 +90,7 @@ void test_datasets_raw_source(void)
 	      blob.data == NULL);
 	unlink(path);
 
-	CHECK(raw_source_open("/nonexistent/x", 4096, &err) == NULL && strstr(err.msg, "No such file"));
+	CHECK(open_raw("/nonexistent/x", 4096, &err) == NULL && strstr(err.msg, "No such file"));
 	CHECK(file_input_open("/tmp", &err) == -1 && strstr(err.msg, "is a directory"));
 	free(data);
 
@@ -121,7 +129,7 @@ void test_datasets_raw_read_ahead(void)
 	char *path = temp_file(data, len);
 	CHECK(path != NULL);
 	for (int digest = 0; path && digest < 2; digest++) {
-		struct page_source *src = raw_source_open(path, (uint32_t)ps, &err);
+		struct page_source *src = open_raw(path, (uint32_t)ps, &err);
 		CHECK(src != NULL);
 		if (!src)
 			break;
@@ -190,7 +198,7 @@ void test_datasets_read_ahead_spare(void)
 	for (size_t i = 0; i < pages * ps; i++)
 		data[i] = (unsigned char)(i % ps < 8 ? (i / ps) >> (8 * (i % ps)) : i * 13);
 	char *path = temp_file(data, pages * ps);
-	struct page_source *src = path ? raw_source_open(path, (uint32_t)ps, &err) : NULL;
+	struct page_source *src = path ? open_raw(path, (uint32_t)ps, &err) : NULL;
 	size_t spared = 0, with_sum = 0, n = 0, bad = 0;
 	CHECK(src != NULL && page_source_set_digest(src, spare_digest, &spared) == 1);
 	int rc = 0;
