@@ -43,38 +43,35 @@ static void bits_running(struct ksm_rules *r)
 
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err)
 {
-	struct kernel_release v;
+	struct kernel_release parsed;
+	const struct kernel_release *v = NULL; /* the newest kernel (kernel_release_at_least) */
 
 	memset(r, 0, sizeof(*r));
-	if (!release || !*release) {
-		r->source = "assumed (the newest rules)";
-		r->thp_split_zero_remap = r->max_page_sharing = r->use_zero_pages = r->smart_scan = 1;
-		r->timer_wheel_rounds_up = r->zero_sleep_skips = 1;
-		r->checksum = &hash_xxhash;
-		bits_running(r);
-		return 0;
+	r->source = "assumed (the newest rules)";
+	if (release && *release) {
+		if (kernel_release_parse(release, &parsed))
+			return kb_fail(err, "kernel release '%s' does not start with MAJOR.MINOR (numbers of up to 6 "
+					    "digits)", release);
+		if (!kernel_release_at_least(&parsed, "2.6.32"))
+			return kb_fail(err, "kernel release '%s' has no KSM (it came in 2.6.32)", release);
+		snprintf(r->release, sizeof(r->release), "%s", release);
+		r->source = source;
+		v = &parsed;
 	}
-	if (kernel_release_parse(release, &v))
-		return kb_fail(err, "kernel release '%s' does not start with MAJOR.MINOR (numbers of up to 6 digits)",
-			       release);
-	if (!kernel_release_at_least(&v, "2.6.32"))
-		return kb_fail(err, "kernel release '%s' has no KSM (it came in 2.6.32)", release);
-	snprintf(r->release, sizeof(r->release), "%s", release);
-	r->source = source;
-	r->thp_split_zero_remap = kernel_release_at_least(&v, "6.12");
-	r->max_page_sharing = kernel_release_at_least(&v, "4.13");
-	r->use_zero_pages = kernel_release_at_least(&v, "4.11");
-	r->smart_scan = kernel_release_at_least(&v, "6.7");
-	r->timer_wheel_rounds_up = kernel_release_at_least(&v, KERNEL_TIMER_WHEEL_ROUNDS_UP_SINCE);
-	r->zero_sleep_skips = kernel_release_at_least(&v, KERNEL_KSMD_ZERO_SLEEP_SKIPS_SINCE);
+	r->thp_split_zero_remap = kernel_release_at_least(v, "6.12");
+	r->max_page_sharing = kernel_release_at_least(v, "4.13");
+	r->use_zero_pages = kernel_release_at_least(v, "4.11");
+	r->smart_scan = kernel_release_at_least(v, "6.7");
+	r->timer_wheel_rounds_up = kernel_release_at_least(v, KERNEL_TIMER_WHEEL_ROUNDS_UP_SINCE);
+	r->zero_sleep_skips = kernel_release_at_least(v, KERNEL_KSMD_ZERO_SLEEP_SKIPS_SINCE);
 	for (unsigned i = 0; i < sizeof(later_counters) / sizeof(later_counters[0]); i++)
-		if (!kernel_release_at_least(&v, later_counters[i].since))
+		if (!kernel_release_at_least(v, later_counters[i].since))
 			r->missing |= 1u << i;
 	/* ksm: replace jhash2 with xxhash, merged for 5.0; jhash.h's jhash2
 	 * was lookup2 before 2.6.38. */
-	if (kernel_release_at_least(&v, "5.0"))
+	if (kernel_release_at_least(v, "5.0"))
 		r->checksum = &hash_xxhash;
-	else if (!kernel_release_at_least(&v, "2.6.38"))
+	else if (!kernel_release_at_least(v, "2.6.38"))
 		r->checksum = &hash_jhash2_lookup2;
 	else
 		r->checksum = &hash_jhash2;
