@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/prng.h"
 #include "../../hashes/impls.h"
 #include "../../hashes/reference.h"
 #include "check.h"
@@ -129,4 +130,117 @@ void test_hashes_xxhash(void)
 		low = (low << 8) | d[i];
 	CHECK(hash_xxh128_lib.fn("", 0) == low);
 	CHECK(hash_resolve(&hash_xxhash) == (sizeof(void *) == 8 ? &hash_xxh64 : &hash_xxh32));
+}
+
+/* The reference value of family f on buf, as 16 bytes (a 32- or 64-bit
+ * value in its low bytes, XXH128 canonical); -1 when there is none or the
+ * length does not suit the family. */
+static int reference_of(const char *f, const unsigned char *buf, size_t len, uint8_t out[16])
+{
+	uint64_t v;
+
+	memset(out, 0, 16);
+	if (strcmp(f, "xxh128") == 0) {
+		ref_xxh128(buf, len, out);
+		return 0;
+	}
+	if (strcmp(f, "crc32c") == 0)
+		v = ref_crc32c(buf, len);
+	else if (strcmp(f, "crc32") == 0)
+		v = ref_crc32(buf, len);
+	else if (strcmp(f, "xxh32") == 0)
+		v = ref_xxh32(buf, len);
+	else if (strcmp(f, "xxh64") == 0)
+		v = ref_xxh64(buf, len);
+	else if (strcmp(f, "xxh3") == 0)
+		v = ref_xxh3(buf, len);
+	else if (strcmp(f, "jhash2") == 0 && len % 4 == 0)
+		v = ref_hashlittle(buf, len, 17);
+	else if (strcmp(f, "jhash2-lookup2") == 0 && len % 4 == 0)
+		v = ref_lookup2(buf, len, 17);
+	else
+		return -1;
+	memcpy(out, &v, sizeof(v));
+	return 0;
+}
+
+/* Counts the registry entries (aliases resolved) of family f that this CPU
+ * runs and whose value on buf differs from want; reports the first. */
+static unsigned family_mismatches(const char *f, const unsigned char *buf, size_t len, const uint8_t want[16],
+				  const char *what)
+{
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < hash_registry_count; i++) {
+		const struct hash_impl *r = hash_resolve(hash_registry[i]);
+		uint8_t got[16];
+		if (!hash_available(r) || strcmp(r->family, f) != 0)
+			continue;
+		memset(got, 0, sizeof(got));
+		if (r->bits > 64) {
+			r->digest_wide(buf, len, got);
+		} else {
+			uint64_t v = r->fn(buf, len);
+			memcpy(got, &v, sizeof(v));
+		}
+		if (memcmp(got, want, 16) != 0 && bad++ == 0)
+			fprintf(stderr, "%s (%s) differs from its reference on %s data, length %zu\n",
+				hash_registry[i]->name, r->name, what, len);
+	}
+	return bad;
+}
+
+/* Adversarial inputs (all zero, all 0xff, alternating) at every length the
+ * self-test sweeps with random bytes, and page sizes from 64 B to 16 MiB,
+ * at aligned and odd starts: every entry of every family against the
+ * slow references. The folding code's carry-less products and the lanes'
+ * recombination see their extreme operands here. */
+void test_hashes_adversarial(void)
+{
+	static const char *const families[] = { "crc32c", "crc32", "xxh32", "xxh64", "xxh3", "xxh128",
+						"jhash2", "jhash2-lookup2" };
+	static const unsigned offsets[] = { 0, 1, 63 };
+	const size_t big = (size_t)16 << 20;
+	unsigned char *b = malloc(big + 64);
+	uint8_t want[16];
+	unsigned bad = 0;
+
+	CHECK(b != NULL);
+	if (!b)
+		return;
+	for (int fill = 0; fill < 3; fill++) {
+		const char *what = fill == 0 ? "all-zero" : fill == 1 ? "all-0xff" : "0x00/0xff";
+		for (size_t i = 0; i < 4200 + 64; i++)
+			b[i] = fill == 0 ? 0 : fill == 1 ? 0xff : (i & 1 ? 0xff : 0);
+		for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++)
+			for (size_t o = 0; o < sizeof(offsets) / sizeof(offsets[0]); o++)
+				for (size_t len = 0; len <= 4200; len++)
+					if (reference_of(families[f], b + offsets[o], len, want) == 0)
+						bad += family_mismatches(families[f], b + offsets[o], len, want, what);
+	}
+	CHECK(bad == 0);
+
+	/* Page sizes, one more byte and one word more, on random bytes and
+	 * on all 0xff. */
+	bad = 0;
+	for (int fill = 0; fill < 2; fill++) {
+		uint64_t s = 0x5eed;
+		if (fill == 0)
+			prng_fill(&s, b, big + 64);
+		else
+			memset(b, 0xff, big + 64);
+		for (size_t page = 64; page <= big; page *= 2) {
+			const size_t lens[] = { page, page + 1, page + 4 };
+			/* Above 1 MiB one aligned page of each size: the time goes to the references. */
+			size_t nl = page > ((size_t)1 << 20) ? 1 : 3, no = page > ((size_t)1 << 20) ? 1 : 2;
+			for (size_t l = 0; l < nl; l++)
+				for (size_t o = 0; o < no; o++)
+					for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++)
+						if (reference_of(families[f], b + 5 * o, lens[l], want) == 0)
+							bad += family_mismatches(families[f], b + 5 * o, lens[l], want,
+										 fill ? "all-0xff" : "random");
+		}
+	}
+	CHECK(bad == 0);
+	free(b);
 }
