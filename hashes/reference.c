@@ -1,6 +1,9 @@
 /* Reference implementations for the self-test's cross-checks (see reference.h). */
 #include "reference.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #define XXH_STATIC_LINKING_ONLY /* state types on the stack */
 #include <xxhash.h>
 
@@ -188,4 +191,30 @@ void ref_xxh128(const void *buf, size_t len, uint8_t out[16])
 	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(&s));
 	for (int i = 0; i < 16; i++)
 		out[i] = c.digest[i];
+}
+
+int ref_hex(const char *family, const void *buf, size_t len, char hex[HASH_HEX_MAX])
+{
+	if (strcmp(family, "crc32c") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%08x", ref_crc32c(buf, len));
+	else if (strcmp(family, "crc32") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%08x", ref_crc32(buf, len));
+	else if (strcmp(family, "jhash2") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%08x", ref_hashlittle(buf, len, 17));
+	else if (strcmp(family, "jhash2-lookup2") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%08x", ref_lookup2(buf, len, 17));
+	else if (strcmp(family, "xxh32") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%08x", ref_xxh32(buf, len));
+	else if (strcmp(family, "xxh64") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)ref_xxh64(buf, len));
+	else if (strcmp(family, "xxh3") == 0)
+		snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)ref_xxh3(buf, len));
+	else if (strcmp(family, "xxh128") == 0) {
+		uint8_t d[16];
+		ref_xxh128(buf, len, d);
+		for (int i = 0; i < 16; i++)
+			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	} else
+		return -1;
+	return 0;
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h"
+
 /* Bytewise (Sarwate) CRC-32C and CRC-32, standard init and final xor. */
 uint32_t ref_crc32c(const void *buf, size_t len);
 uint32_t ref_crc32(const void *buf, size_t len);
@@ -31,5 +33,10 @@ uint32_t ref_xxh32(const void *buf, size_t len);
 uint64_t ref_xxh64(const void *buf, size_t len);
 uint64_t ref_xxh3(const void *buf, size_t len);
 void ref_xxh128(const void *buf, size_t len, uint8_t out[16]);
+
+/* The reference of family (a hash_impl's) on buf as lowercase hex, as
+ * hash_hex() writes an implementation's digest; -1 for a family without
+ * one. The jhash2 families' references equal them only on whole words. */
+int ref_hex(const char *family, const void *buf, size_t len, char hex[HASH_HEX_MAX]);
 
 #endif

@@ -37,33 +37,6 @@ static const struct kat {
 	{ "jhash2-lookup2", NULL, 4096, "31cbe0fa" },
 };
 
-/* The reference each family is cross-checked against, as hex. */
-static int ref_hex(const char *family, const void *buf, size_t len, char hex[HASH_HEX_MAX])
-{
-	if (strcmp(family, "crc32c") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%08x", ref_crc32c(buf, len));
-	else if (strcmp(family, "crc32") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%08x", ref_crc32(buf, len));
-	else if (strcmp(family, "jhash2") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%08x", ref_hashlittle(buf, len, 17));
-	else if (strcmp(family, "jhash2-lookup2") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%08x", ref_lookup2(buf, len, 17));
-	else if (strcmp(family, "xxh32") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%08x", ref_xxh32(buf, len));
-	else if (strcmp(family, "xxh64") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)ref_xxh64(buf, len));
-	else if (strcmp(family, "xxh3") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)ref_xxh3(buf, len));
-	else if (strcmp(family, "xxh128") == 0) {
-		uint8_t d[16];
-		ref_xxh128(buf, len, d);
-		for (int i = 0; i < 16; i++)
-			snprintf(hex + 2 * i, 3, "%02x", d[i]);
-	} else
-		return -1;
-	return 0;
-}
-
 typedef void (*ref_prefixes_fn)(const void *, size_t, uint32_t *);
 
 /* For the CRC families, every prefix's reference in one pass (reference.h);
