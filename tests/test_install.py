@@ -110,10 +110,12 @@ def named(key):
 
 check(not named("xmm_unmarked") and named("pages_sharing"), "the rule for a documented field name")
 bench_doc = os.path.join(tempfile.mkdtemp(), "bench.json")  # bench's, for compare below
+emitted = set()  # every key of every document below, for the shapes' check after
 for what, args in sources.items():
     rc, out, err = run(*args, "--format", "json")
     check(rc == 0, f"{what} --format json: {err!r}")
     if rc == 0:
+        emitted |= keys_of(json.loads(out), set())
         for key in sorted(keys_of(json.loads(out), set())):
             check(named(key), f"{what}'s JSON field {key} is documented as a name")
         if what == "bench":
@@ -134,8 +136,57 @@ for what, (args, env) in others.items():
         doc = json.loads(out)
         doc.pop("sysfs", None)
         doc.pop("meanings", None)
+        emitted |= keys_of(doc, set())
         for key in sorted(keys_of(doc, set())):
             check(named(key), f"{what}'s JSON field {key} is documented as a name")
+
+# --- and the other way: every key the man page's JSON shapes (the .EX
+# blocks of RESULTS, COMPARE and SCAN DOCUMENT) quote is one a document
+# carries, so that a field renamed or dropped in the code cannot stay in the
+# page. A key is a quoted name followed by a colon, or by a comma or "|"
+# when no colon or "|" comes before it on its line (a value: "hot"|"cold").
+# Two documents more fill what the ones above leave empty: a scan with
+# duplicates and --top (top, where), a compare of contexts that differ.
+tmp_dir = tempfile.mkdtemp()
+dump = os.path.join(tmp_dir, "dup.raw")
+with open(dump, "wb") as f:
+    f.write(bytes(4096) * 3 + bytes([7]) * 4096 * 2 + os.urandom(4096) * 2)
+rc, out, err = run("scan", "--sample-pages", "16", "--top", "2", "--format", "json", dump)
+check(rc == 0, f"scan --top --format json: {err!r}")
+if rc == 0:
+    emitted |= keys_of(json.loads(out), set())
+if os.path.exists(bench_doc):
+    other = json.load(open(bench_doc))
+    other["context"]["kernel_release"] = "0.0-other"
+    other_doc = os.path.join(tmp_dir, "other.json")
+    with open(other_doc, "w") as f:
+        json.dump(other, f)
+    rc, out, err = run("compare", bench_doc, other_doc, "--format", "json")
+    check(rc in (0, 3), f"compare of two contexts --format json: {err!r}")
+    if rc in (0, 3):
+        emitted |= keys_of(json.loads(out), set())
+
+
+def shape_keys(section):
+    body = source.split(f".SH {section}\n", 1)[1].split("\n.SH ", 1)[0]
+    found = set()
+    for block in re.findall(r"(?s)\n\.EX\n(.*?)\n\.EE", body):
+        for m in re.finditer(r'"([a-z][a-z0-9_.]*)"', block):
+            before = block[:m.start()].rsplit("\n", 1)[-1].rstrip()
+            after = block[m.end():].lstrip()
+            if before.endswith("(") or re.search(r"\bor$", before):
+                continue
+            if after.startswith(":") or (after.startswith((",", "|")) and not before.endswith((":", "|"))):
+                found.add(m.group(1))
+    return found
+
+
+check(shape_keys("RESULTS DOCUMENT") >= {"hz", "tsc_cycles_per_page_median", "rounds", "process_values"}
+      and "hot" not in shape_keys("RESULTS DOCUMENT") and "use_zero_pages_1" in shape_keys("SCAN DOCUMENT"),
+      "the rule for a key of a shape")
+for section in ("RESULTS DOCUMENT", "COMPARE DOCUMENT", "SCAN DOCUMENT"):
+    for key in sorted(shape_keys(section) - emitted):
+        check(False, f"{section} shows the key {key}, which no document carries")
 
 # --- the csv columns are those the man page lists: bench's and thread's in
 # full (REPORT FORMATS), scan's (SCAN DOCUMENT) as its two listed runs, in
