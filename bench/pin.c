@@ -161,8 +161,7 @@ static int cpu_listed(const char *path, int cpu, char *text, size_t size)
 	return any ? in : -1;
 }
 
-/* The affinity mask as a CPU list ("0-1,4"), cut with "..." when long. */
-static void mask_text(const cpu_set_t *set, char *buf, size_t size)
+const char *pin_cpus_text(const cpu_set_t *set, char *buf, size_t size)
 {
 	size_t len = 0;
 
@@ -177,11 +176,12 @@ static void mask_text(const cpu_set_t *set, char *buf, size_t size)
 				   : snprintf(buf + len, size - len, "%s%d", len ? "," : "", cpu);
 		if (w < 0 || (size_t)w >= size - len) {
 			snprintf(buf + (len < size - 4 ? len : size - 4), 4, "...");
-			return;
+			return buf;
 		}
 		len += (size_t)w;
 		cpu = last;
 	}
+	return buf;
 }
 
 /* Why this process may not run on cpu: it does not exist, is offline, or
@@ -197,9 +197,8 @@ static int not_allowed(int cpu, struct kb_err *err)
 		return kb_fail(err, "CPU %d does not exist", cpu);
 	if (cpu_listed("/sys/devices/system/cpu/online", cpu, text, sizeof(text)) == 0)
 		return kb_fail(err, "CPU %d is offline (CPUs %s online)", cpu, text);
-	mask_text(&allowed, mask, sizeof(mask));
 	return kb_fail(err, "CPU %d is not available to this process: its affinity (taskset, a cpuset) allows %s", cpu,
-		       mask);
+		       pin_cpus_text(&allowed, mask, sizeof(mask)));
 }
 
 int pin_choose(int requested, const char **rule, struct kb_err *err)

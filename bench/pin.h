@@ -2,6 +2,9 @@
 #ifndef KB_PIN_H
 #define KB_PIN_H
 
+#include <sched.h>
+#include <stddef.h>
+
 #include "../common/err.h"
 
 /* How the CPU was chosen, for the report: asked for, the default rule
@@ -77,6 +80,10 @@ unsigned pin_again_list(const struct pin_probe *first, unsigned n, struct pin_pr
 
 /* Restricts the process to cpu; an error if it does not exist or is not allowed. */
 int pin_to_cpu(int cpu, struct kb_err *err);
+
+/* The CPUs of set as the kernel lists them ("0-1,4"), cut with "..."
+ * where buf is too short; returns buf. */
+const char *pin_cpus_text(const cpu_set_t *set, char *buf, size_t size);
 
 /* Moves the process off cpu, onto the other CPUs pin_choose found allowed
  * (none: it stays): the ksmbench that waits for its measuring processes

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../bench/clock.h"
+#include "../bench/pin.h"
 #include "../bench/wire.h"
 #include "../hashes/alias.h"
 #include "../hashes/cpu_features.h"
@@ -118,23 +119,6 @@ static int cpu_same(const char *cmd)
 			 cpu_described(worker_spec.cpu, here, b, sizeof(b)));
 }
 
-/* The CPUs of set as a list of ranges ("0-3,6"). */
-static const char *cpus_listed(const cpu_set_t *set, char *buf, size_t size)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int c = 0; c < CPU_SETSIZE && used < size; c++) {
-		if (!CPU_ISSET(c, set) || (c > 0 && CPU_ISSET(c - 1, set)))
-			continue;
-		int last = c;
-		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
-			last++;
-		used += (size_t)snprintf(buf + used, size - used, last > c ? "%s%d-%d" : "%s%d", used ? "," : "", c, last);
-	}
-	return buf;
-}
-
 /* A wrapper (KSMBENCH_WORKER_EXE) that moves the process, as taskset does,
  * would have its rounds filed under the CPU the report names. */
 static int pinned_still(const char *cmd)
@@ -146,7 +130,7 @@ static int pinned_still(const char *cmd)
 		return 0;
 	return cli_error(cmd, "measuring process %u may run on CPU %s, not on CPU %d alone where it was started: "
 			 "something between (KSMBENCH_WORKER_EXE's wrapper?) moved it; choose the CPU with --cpu",
-			 worker_spec.process + 1, cpus_listed(&set, list, sizeof(list)), worker_spec.pinned);
+			 worker_spec.process + 1, pin_cpus_text(&set, list, sizeof(list)), worker_spec.pinned);
 }
 
 int worker_serve(const char *cmd, const struct bench_plan *plan)
