@@ -1,13 +1,12 @@
 /* ksmbench compare: the CI regression gate. Two results documents, results
  * matched and judged (report/compare.c); exit 1 when anything regressed. */
-#include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/decimal_parse.h"
 #include "../report/compare.h"
 #include "cli.h"
 #include "output.h"
@@ -39,29 +38,6 @@ static void usage(void)
 	       run_cli_formats(REPORT_COMPARE), run_cli_format_list(REPORT_COMPARE));
 }
 
-/* A plain decimal number ("5", "2.5", "1e1"): strtod alone also takes hex
- * (0x10 as 16), a leading blank or sign (-0 shown as "-0%"), inf and nan,
- * and turns a value too small to hold (1e-400) into 0 without a word. */
-static int parse_number(const char *text, int percent_ok, double lo, double hi, double *out)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)text[0]) && text[0] != '.')
-		return -1;
-	if (strpbrk(text, "xX"))
-		return -1;
-	errno = 0;
-	double v = strtod(text, &end);
-	if (end == text || errno == ERANGE)
-		return -1;
-	if (percent_ok && *end == '%')
-		end++;
-	if (*end != '\0' || !isfinite(v) || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* 0, an exit code, or -1 after --help. */
 static int parse(int argc, char **argv, struct compare_settings *s, const char **format, const char **output)
 {
@@ -78,11 +54,11 @@ static int parse(int argc, char **argv, struct compare_settings *s, const char *
 	while ((c = cli_getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_THRESHOLD:
-			if (parse_number(optarg, 1, 0, 1000, &s->threshold_percent))
+			if (kb_parse_decimal(optarg, 1, 0, 1000, &s->threshold_percent))
 				return cli_error("compare", "--threshold '%s' must be a percentage from 0 to 1000", optarg);
 			break;
 		case O_ALPHA:
-			if (parse_number(optarg, 0, 1e-9, 0.5, &s->alpha))
+			if (kb_parse_decimal(optarg, 0, 1e-9, 0.5, &s->alpha))
 				return cli_error("compare", "--alpha '%s' must be a number from 1e-9 to 0.5", optarg);
 			break;
 		case O_FMT: *format = optarg; break;
