@@ -119,10 +119,16 @@ void bench_context_note_cpus(struct bench_context *ctx, const int *cpus, unsigne
 			ctx->process_cpus[ctx->nprocess_cpus++] = cpus[i];
 }
 
-void bench_context_note_reference(struct bench_context *ctx, const struct disturb_reference *ref)
+void bench_context_note_reference(struct bench_context *ctx, const struct disturb_reference *ref,
+				  const struct free_core *free_core)
 {
 	ctx->reference_clock_hz = ref->clock_hz;
 	ctx->reference_throughput = ref->throughput;
+	ctx->free_core = *free_core;
+	if (disturb_reference_raised(ref))
+		bench_context_warn(ctx, "the core read at best %.1f additions a cycle against a free core's %.1f (%s): "
+				   "shared the whole run, its rounds are judged against a free core",
+				   ref->measured * 1e9 / ref->clock_hz, free_core->adds_per_cycle, free_core->source);
 }
 
 /* Which probes this system offers, from a probe opened here. */

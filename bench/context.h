@@ -57,6 +57,7 @@ struct bench_context {
 	const char *migrations_source;
 	double reference_clock_hz;  /* the median of the run's rounds' effective clock (bench_context_note_reference) */
 	double reference_throughput; /* the upper decile of their core throughput, additions per ns */
+	struct free_core free_core;  /* the floor under it (bench/free_core.h) */
 	/* This process's measured limits (bench/ceiling.h), NULL when not
 	 * measured (--no-ceiling, or the probes failed: a warning says why). */
 	const struct ceiling_figures *ceiling;
@@ -87,8 +88,10 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan *plan);
 
 /* Records what the rounds were judged against (the reference clock and
- * throughput: bench_results_finish's). */
-void bench_context_note_reference(struct bench_context *ctx, const struct disturb_reference *ref);
+ * throughput, and the free core's floor under it: bench_results_finish's),
+ * with a warning when the rounds read under the floor throughout. */
+void bench_context_note_reference(struct bench_context *ctx, const struct disturb_reference *ref,
+				  const struct free_core *free_core);
 
 /* Records the CPU each measuring process ran on (those of cpus[] that ran:
  * >= 0). */

@@ -128,13 +128,27 @@ static double round_throughput(const struct bench_round *r)
  * half a run or more, so the usual level is no reference; the decile still
  * ignores a few fast readings, and turbo moves it by under 8%, well inside
  * the 15% threshold. */
-struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n)
+struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n, double free_core)
 {
 	struct disturb_reference ref = {
 		.clock_hz = run_percentile(results, n, INTERFERENCE_CLOCK, round_clock, 50),
-		.throughput = run_percentile(results, n, INTERFERENCE_THROUGHPUT, round_throughput, 90),
+		.measured = run_percentile(results, n, INTERFERENCE_THROUGHPUT, round_throughput, 90),
 	};
+	/* The upper decile is of the run's own rounds: when the host shares
+	 * the core from start to end it is the shared level, and no round
+	 * falls below it (docs/measurement.md, "A run shared throughout").
+	 * The clock chain is one dependent addition a cycle, which a sibling
+	 * does not slow, so the clock times the free core's additions a cycle
+	 * is what this core would do free. */
+	if (ref.measured > 0 && free_core > 0)
+		ref.floor = free_core * ref.clock_hz / 1e9;
+	ref.throughput = ref.measured > ref.floor ? ref.measured : ref.floor;
 	return ref;
+}
+
+int disturb_reference_raised(const struct disturb_reference *ref)
+{
+	return ref->floor > 0 && ref->measured < ref->floor;
 }
 
 /* The block reads what ran before it, not only a sibling: on the Zen 3 VM
@@ -143,7 +157,8 @@ struct disturb_reference disturb_reference_of(const struct bench_result *results
  * quiet machine, 0-11 for every other hash). Each result is judged against
  * the usual level of its own rounds; the floor keeps a result measured
  * wholly on a shared core from taking that as its usual (shared reads
- * 0.46-0.62 of a free core). Rounds go in turns, so the host's phases fall
+ * 0.46-0.62 of a free core), and so does the free core's where it is
+ * known (on Zen 5 every result's own reached it, crc32c-sse42's too). Rounds go in turns, so the host's phases fall
  * on every result alike and the run's reference still bounds each. */
 struct disturb_reference disturb_reference_for(const struct disturb_reference *run, const struct bench_result *r)
 {
@@ -152,6 +167,8 @@ struct disturb_reference disturb_reference_for(const struct disturb_reference *r
 	if (run->throughput > 0) {
 		double own = run_percentile(r, 1, INTERFERENCE_THROUGHPUT, round_throughput, 90);
 		double floor = DISTURB_OWN_FLOOR * run->throughput;
+		if (floor < run->floor)
+			floor = run->floor;
 		ref.throughput = own > run->throughput ? run->throughput : own > floor ? own : floor;
 	}
 	return ref;

@@ -36,6 +36,8 @@ struct disturb_thresholds {
  * (disturb_reference_for). */
 struct disturb_reference {
 	double clock_hz, throughput; /* 0: unknown, not judged */
+	double measured;             /* the throughput's upper decile as the rounds read it */
+	double floor;                /* a free core's throughput at clock_hz (0: unknown): throughput's least */
 };
 
 extern const struct disturb_thresholds disturb_default;
@@ -57,8 +59,13 @@ int disturb_shared_from_outside(const struct bench_round *q);
 const char *disturb_name(unsigned i);
 
 /* That reference over every round of n results (the maximum of each if
- * memory runs out). */
-struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n);
+ * memory runs out), the throughput raised to the floor of free_core
+ * additions per cycle at the clock (0: no floor; bench/free_core.h). */
+struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n, double free_core);
+
+/* Whether the run's rounds read under the floor: its core was shared for
+ * the whole run. */
+int disturb_reference_raised(const struct disturb_reference *ref);
 
 /* The share of the run's throughput reference below which a result's own
  * may not go (disturb_reference_for). */
@@ -66,7 +73,7 @@ struct disturb_reference disturb_reference_of(const struct bench_result *results
 
 /* What r's rounds are judged against: the run's clock, and the upper
  * decile of r's own rounds' throughputs, kept within DISTURB_OWN_FLOOR to
- * 1 times the run's. */
+ * 1 times the run's and not under the free core's floor. */
 struct disturb_reference disturb_reference_for(const struct disturb_reference *run, const struct bench_result *r);
 
 #endif

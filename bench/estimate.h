@@ -30,7 +30,8 @@ extern const struct estimate_rules estimate_default;
 int estimate_results_against(struct bench_result *results, size_t n, const struct disturb_reference *ref,
 			     const struct disturb_thresholds *t, const struct estimate_rules *rules);
 
-/* The same against the reference of their own rounds (disturb_reference_of). */
+/* The same against the reference of their own rounds (disturb_reference_of,
+ * no free-core floor). */
 int estimate_results(struct bench_result *results, size_t n, const struct disturb_thresholds *t,
 		      const struct estimate_rules *rules);
 

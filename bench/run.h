@@ -13,6 +13,7 @@
 #include "../datasets/page_store.h"
 #include "bench.h"
 #include "disturb.h"
+#include "free_core.h"
 
 #define BENCH_RUN_MEMORY_BYTES (1ull << 30) /* page sets held at once */
 #define BENCH_PROCESSES_MAX 100u
@@ -92,6 +93,7 @@ struct bench_results {
 	int process_cpu[BENCH_PROCESSES_MAX]; /* the CPU each measuring process ran on, -1 before it ran */
 	unsigned rounds_done, rounds_planned; /* set by bench_results_finish */
 	struct disturb_reference reference; /* what the rounds were judged against (bench_results_finish) */
+	struct free_core free_core;         /* the floor under its throughput, and where it came from */
 };
 
 /* One result per measurement of plan, described but not yet measured. */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../bench/free_core.h"
 #include "../common/size_parse.h"
 #include "../common/versions.h"
 #include "../datasets/dump.h"
@@ -128,6 +129,10 @@ static int run_command(int argc, char **argv)
 	if (step && *step && (kb_parse_uint(step, 999999999, &ticks, &err) || ticks < 2))
 		return cli_error(NULL, "KSMBENCH_SIMULATE_TSC_STEP '%s': not a whole number of ticks from 2 to "
 				 "999999999", step);
+	const char *free_core = getenv("KSMBENCH_FREE_CORE");
+	double adds_per_cycle;
+	if (free_core && *free_core && free_core_parse(free_core, &adds_per_cycle, &err))
+		return cli_fail(NULL, &err);
 	/* A measuring process started by another ksmbench (cmd/workers.h). */
 	if (argc >= 4 && strcmp(argv[1], "--worker") == 0) {
 		if (worker_spec_parse(argv[2]))

@@ -222,7 +222,7 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 	if ((signo = ctx->interrupted_by) != 0)
 		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurement%s reported\n", cmd,
 			kb_stop_signal_name(signo), ctx->completed, ctx->planned, kb_s(ctx->planned));
-	bench_context_note_reference(ctx, &r->reference);
+	bench_context_note_reference(ctx, &r->reference, &r->free_core);
 	if (!(f->flags & REPORT_NO_WARNINGS) || quiet)
 		return;
 	for (unsigned i = 0; i < ctx->nwarnings; i++)

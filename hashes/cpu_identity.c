@@ -34,8 +34,11 @@ static void detect(struct cpu_identity *id)
 
 const struct cpu_identity *cpu_identity(void)
 {
-	if (simulating)
-		return &simulated;
+	return simulating ? &simulated : cpu_identity_detected();
+}
+
+const struct cpu_identity *cpu_identity_detected(void)
+{
 	if (!detected_done) {
 		detect(&detected);
 		detected_done = 1;

@@ -15,6 +15,10 @@ struct cpu_identity {
 /* This CPU's identity, or the simulated one. */
 const struct cpu_identity *cpu_identity(void);
 
+/* This CPU's identity even while another is simulated: for what describes
+ * the hardware that measures (bench/free_core.h), not the choices. */
+const struct cpu_identity *cpu_identity_detected(void);
+
 /* Pretends to be another CPU: "VENDOR:FAMILY:MODEL", numbers decimal or
  * 0x-prefixed (KSMBENCH_CPU=AuthenticAMD:25:1). Feature masks stay those of
  * cpu_features_disable(). */

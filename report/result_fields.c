@@ -401,6 +401,10 @@ RECORD_GETTER(c_xsave_ns, CTX(w)->xsave.state_bytes && record_real(v, CTX(w)->xs
 RECORD_GETTER(c_migrations, record_str(v, CTX(w)->migrations_source))
 RECORD_GETTER(c_reference, CTX(w)->reference_clock_hz > 0 && record_real(v, CTX(w)->reference_clock_hz))
 RECORD_GETTER(c_reference_tp, CTX(w)->reference_throughput > 0 && record_real(v, CTX(w)->reference_throughput))
+/* KSMBENCH_FREE_CORE's range (bench/free_core.h). */
+static const struct record_range free_core_range = { 0, 1000, 0 };
+RECORD_GETTER(c_free_core, CTX(w)->free_core.adds_per_cycle > 0 && record_real(v, CTX(w)->free_core.adds_per_cycle))
+RECORD_GETTER(c_free_core_source, CTX(w)->free_core.source && record_str(v, CTX(w)->free_core.source))
 RECORD_GETTER(c_thresholds, CTX(w)->processes && record_item(v, &disturb_default))
 RECORD_GETTER(c_rules, CTX(w)->processes && record_item(v, &estimate_default))
 static size_t n_warnings(const struct record_row *w)
@@ -481,6 +485,8 @@ static const struct record_field context_fields[] = {
 	{ .name = "reference_clock_hz", .type = RECORD_REAL, .get = c_reference, .range = &report_clock_range },
 	{ .name = "reference_throughput_adds_per_ns", .type = RECORD_REAL, .get = c_reference_tp,
 	  .range = &report_adds_range },
+	{ .name = "free_core_adds_per_cycle", .type = RECORD_REAL, .get = c_free_core, .range = &free_core_range },
+	{ .name = "free_core_source", .type = RECORD_STR, .get = c_free_core_source },
 	{ .name = "disturbance_thresholds", .type = RECORD_OBJECT, .get = c_thresholds,
 	  .sub = &report_thresholds_schema },
 	{ .name = "stability_rules", .type = RECORD_OBJECT, .get = c_rules, .sub = &report_rules_schema },

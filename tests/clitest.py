@@ -80,6 +80,7 @@ def run(*args, stdin=None, env=None, timeout=600, user=None, ceiling=False, proc
     full_env.pop("KSMBENCH_DISABLE", None)
     full_env.pop("KSMBENCH_CPU", None)
     full_env.pop("KSMBENCH_KERNEL_RELEASE", None)
+    full_env.pop("KSMBENCH_FREE_CORE", None)
     if env:
         full_env.update(env)
     cmd = [*prefix, BIN, *args]

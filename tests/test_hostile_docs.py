@@ -157,6 +157,11 @@ ctx = doc(result())
 ctx["context"]["reference_clock_hz"] = 1e300
 check_usage_error(["compare", good, write(ctx)], 'context: "reference_clock_hz" is missing or not a number from 1e+06',
                   "compare refuses a context clock of 1e300")
+for bad in (2000, -1, "18"):
+    ctx = doc(result())
+    ctx["context"]["free_core_adds_per_cycle"] = bad
+    check_usage_error(["compare", good, write(ctx)], 'context: "free_core_adds_per_cycle" is missing or not a number '
+                      'from 0 to 1000', f"compare refuses a free core of {bad!r} additions a cycle")
 # Python writes what JSON cannot hold as bare words: not JSON at all.
 path = write(None, json.dumps(doc(result(ns_per_page_min=float("inf")))).encode())
 check_usage_error(["plot", path], "not a JSON document", "plot refuses Infinity")

@@ -2,7 +2,8 @@
 processes (their values and rounds kept, per-process intervals, stability
 verdicts with reasons, one warning per unstable result), rounds taken in
 turns in a seeded order, the interference figures of every round, the
-batched rdtsc fallback under a simulated coarse counter, measuring
+batched rdtsc fallback under a simulated coarse counter, the free core's
+floor under the throughput reference (KSMBENCH_FREE_CORE), measuring
 processes that crash, are killed or write garbage (one error line, no -o
 file), sweeps of data/cache/page size/misalignment in one document, and
 `bench -H all` measuring each implementation once with its aliases. Short
@@ -188,6 +189,32 @@ if doc["context"].get("tsc_hz"):
     check(rc == 0 and "<svg" in open(svg).read(), f"plot reads it back: rc={rc} {err!r}")
     os.unlink(svg)
     os.unlink(target)
+
+# --- the free core's floor under the throughput reference: a core that can
+# never reach it (KSMBENCH_FREE_CORE=1000 additions a cycle) is a core shared
+# for the whole run, so every round is shared-core and the context warns.
+doc = bench_json("-H", "xxh64,jhash2", "--processes", "2", "--repeat", "2", env={"KSMBENCH_FREE_CORE": "1000"})
+ctx, rounds = doc["context"], [x for r in doc["results"] for x in r["rounds"]]
+check(ctx.get("free_core_adds_per_cycle") == 1000 and ctx.get("free_core_source") == "KSMBENCH_FREE_CORE",
+      f"the context names the floor: {ctx.get('free_core_adds_per_cycle')} {ctx.get('free_core_source')}")
+if ctx.get("reference_clock_hz"):  # the clock chain timed (it is, wherever rounds are)
+    check(abs(ctx["reference_throughput_adds_per_ns"] - 1000 * ctx["reference_clock_hz"] / 1e9)
+          < 1e-6 * ctx["reference_throughput_adds_per_ns"], "the reference is the floor at the run's clock")
+    check(rounds and all("shared-core" in x["disturbed_by"] for x in rounds),
+          f"every round is shared-core: {[x['disturbed_by'] for x in rounds]}")
+    check(all(r["stability"] == "unstable" and "run-disturbed" in r["stability_reasons"] for r in doc["results"]),
+          "every result unstable")
+    check(any("shared the whole run" in w for w in ctx["warnings"]), f"a warning says so: {ctx['warnings']}")
+# 0 turns it off; posing as another CPU leaves the probe's CPU in place.
+doc = bench_json("-H", "xxh64", "--repeat", "1", env={"KSMBENCH_FREE_CORE": "0"})
+check(doc["context"].get("free_core_adds_per_cycle") is None and doc["context"].get("free_core_source") is None,
+      "KSMBENCH_FREE_CORE=0: no floor")
+real = bench_json("-H", "xxh64", "--repeat", "1")["context"].get("free_core_source")
+posed = bench_json("-H", "xxh64", "--repeat", "1",
+                   env={"KSMBENCH_CPU": "GenuineIntel:6:1" if real else "AuthenticAMD:26:2"})["context"]
+check(posed.get("free_core_source") == real, f"KSMBENCH_CPU does not move the floor: {real} {posed.get('free_core_source')}")
+for bad in ("abc", "-1", "1001", "0x10", "nan", " 5"):
+    check_usage_error(["list"], "KSMBENCH_FREE_CORE", f"KSMBENCH_FREE_CORE={bad!r}", env={"KSMBENCH_FREE_CORE": bad})
 
 # --- measuring processes that fail: one error line, exit 2, no -o file
 d = tempfile.mkdtemp(prefix="ksmbench-workers-")

@@ -13,6 +13,7 @@
 #include "../../bench/clock.h"
 #include "../../bench/disturb.h"
 #include "../../bench/estimate.h"
+#include "../../bench/free_core.h"
 #include "../../bench/interference.h"
 #include "../../bench/names.h"
 #include "../../bench/run.h"
@@ -20,6 +21,7 @@
 #include "../../bench/timer.h"
 #include "../../bench/wire.h"
 #include "../../hashes/cpu_features.h"
+#include "../../hashes/cpu_identity.h"
 #include "check.h"
 #include "groups.h"
 
@@ -74,7 +76,7 @@ static struct bench_round quiet_round(unsigned process, unsigned round, double n
 void test_estimate_disturb(void)
 {
 	const struct disturb_thresholds *t = &disturb_default;
-	const struct disturb_reference ref = { 3e9, 20 }, none = { 0, 0 };
+	const struct disturb_reference ref = { .clock_hz = 3e9, .throughput = 20 }, none = { 0 };
 	struct bench_round r = quiet_round(0, 0, 100);
 
 	CHECK(disturb_round(&r, &ref, t) == 0);
@@ -343,7 +345,7 @@ void test_estimate_verdicts(void)
 	r.rounds[11].clock_hz = 3.3e9;
 	r.rounds[3].throughput = 40; /* the throughput's is the upper decile */
 	r.rounds[4].throughput = 30;
-	struct disturb_reference ref = disturb_reference_of(&r, 1);
+	struct disturb_reference ref = disturb_reference_of(&r, 1, 0);
 	CHECK(NEAR(ref.clock_hz, 3.59e9, 1) && NEAR(ref.throughput, 21, 1e-12));
 	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0 && r.rounds_disturbed == 1 &&
 	      r.rounds[11].disturbed == DISTURB_CLOCK && r.rounds[7].disturbed == 0 && r.rounds[0].disturbed == 0 &&
@@ -356,7 +358,7 @@ void test_estimate_verdicts(void)
 		r.rounds[i].clock_hz = 3e9 + 1e8 * i;
 		r.rounds[i].throughput = 10 + i;
 	}
-	ref = disturb_reference_of(&r, 1);
+	ref = disturb_reference_of(&r, 1, 0);
 	CHECK(NEAR(ref.clock_hz, 3.45e9, 1) && NEAR(ref.throughput, 18.1, 1e-9));
 	bench_result_release(&r);
 	/* A shared core against the run's highest throughput. */
@@ -375,7 +377,7 @@ void test_estimate_verdicts(void)
 			three[k].rounds[i].throughput = k == 0 ? 20 : k == 1 ? 16 : 10;
 	}
 	three[1].rounds[6].throughput = 9;
-	ref = disturb_reference_of(three, 3);
+	ref = disturb_reference_of(three, 3, 0);
 	CHECK(NEAR(ref.throughput, 20, 1e-12));
 	struct disturb_reference own = disturb_reference_for(&ref, &three[1]);
 	CHECK(NEAR(own.throughput, 16, 1e-12) && own.clock_hz == ref.clock_hz);
@@ -383,6 +385,43 @@ void test_estimate_verdicts(void)
 	CHECK(estimate_results(three, 3, &disturb_default, &estimate_default) == 0);
 	CHECK(three[0].rounds_disturbed == 0 && three[1].rounds_disturbed == 1 &&
 	      three[1].rounds[6].disturbed == DISTURB_SHARED && three[2].rounds_disturbed == 10);
+	for (unsigned k = 0; k < 3; k++)
+		bench_result_release(&three[k]);
+	/* A run shared throughout: every round of three results reads 0.68 of
+	 * a free core (18 additions a cycle at 3 GHz, 54 a ns), so the upper
+	 * decile of its own is no reference. Raised to the free core's floor,
+	 * every round is shared-core and the run unstable; a result's own
+	 * reference is never under the floor. Without the floor none is. */
+	for (unsigned k = 0; k < 3; k++) {
+		make_result(&three[k], 5, 2, ok);
+		for (unsigned i = 0; i < 10; i++) {
+			three[k].rounds[i].clock_hz = 3e9;
+			three[k].rounds[i].throughput = 36.7 + (i % 3) * 0.1;
+		}
+	}
+	ref = disturb_reference_of(three, 3, 0);
+	CHECK(!disturb_reference_raised(&ref) && NEAR(ref.throughput, 36.9, 1e-9) && ref.floor == 0);
+	ref = disturb_reference_of(three, 3, 18);
+	CHECK(disturb_reference_raised(&ref) && NEAR(ref.floor, 54, 1e-9) && NEAR(ref.throughput, 54, 1e-9) &&
+	      NEAR(ref.measured, 36.9, 1e-9));
+	CHECK(NEAR(disturb_reference_for(&ref, &three[1]).throughput, 54, 1e-9));
+	CHECK(estimate_results_against(three, 3, &ref, &disturb_default, &estimate_default) == 0);
+	for (unsigned k = 0; k < 3; k++)
+		CHECK(three[k].rounds_disturbed == 10 && three[k].rounds[0].disturbed == DISTURB_SHARED &&
+		      (three[k].unstable & STABILITY_RUN_DISTURBED));
+	/* A free core above the floor keeps its own reference, and a result
+	 * whose probe reads 0.8 of the run's keeps its own only down to the
+	 * floor: 57 a ns at best, one result 46, floor 54. */
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned i = 0; i < 10; i++)
+			three[k].rounds[i].throughput = k == 2 ? 46 : 56 + (i % 2);
+	three[0].rounds[4].throughput = 44;
+	ref = disturb_reference_of(three, 3, 18);
+	CHECK(!disturb_reference_raised(&ref) && NEAR(ref.throughput, 57, 1e-9));
+	CHECK(NEAR(disturb_reference_for(&ref, &three[2]).throughput, 54, 1e-9));
+	CHECK(estimate_results_against(three, 3, &ref, &disturb_default, &estimate_default) == 0);
+	CHECK(three[0].rounds_disturbed == 1 && three[0].rounds[4].disturbed == DISTURB_SHARED &&
+	      three[1].rounds_disturbed == 0 && three[2].rounds_disturbed == 0);
 	for (unsigned k = 0; k < 3; k++)
 		bench_result_release(&three[k]);
 	/* Rounds that sleep on purpose (the ksmd timer) wake to a slower,
@@ -397,7 +436,7 @@ void test_estimate_verdicts(void)
 		pair[1].rounds[i].clock_hz = 2.5e9;
 	}
 	pair[1].rounds[3].off_cpu_share = 0.5;
-	ref = disturb_reference_of(pair, 2);
+	ref = disturb_reference_of(pair, 2, 0);
 	CHECK(NEAR(ref.throughput, 20, 1e-12) && NEAR(ref.clock_hz, 3e9, 1));
 	CHECK(estimate_results(pair, 2, &disturb_default, &estimate_default) == 0);
 	CHECK(pair[0].rounds_disturbed == 0 && pair[1].rounds_disturbed == 1 &&
@@ -863,4 +902,38 @@ void test_estimate_names(void)
 	const struct hash_impl *one[] = { hash_find("xxhash") };
 	CHECK(bench_names_group(one, 1, names, 0) == 1 && strcmp(names[0].hash, "xxhash") == 0 &&
 	      names[0].naliases == 0);
+}
+
+/* The free core's table: looked up for the CPU that runs the probe, never
+ * a simulated one; the variable overrides it and 0 turns it off. */
+void test_estimate_free_core(void)
+{
+	struct cpu_identity zen5 = { "AuthenticAMD", 26, 2, 0 }, zen5c = { "AuthenticAMD", 26, 0x44, 0 },
+			    intel = { "GenuineIntel", 26, 2, 0 };
+	struct kb_err err;
+	double v = -1;
+#if defined(__x86_64__)
+	CHECK(free_core_of(&zen5).adds_per_cycle == 18.0 && strstr(free_core_of(&zen5).source, "Zen 5"));
+#else
+	CHECK(free_core_of(&zen5).adds_per_cycle == 0); /* another probe: no figures */
+#endif
+	CHECK(free_core_of(&zen5c).adds_per_cycle == 0 && !free_core_of(&zen5c).source);
+	CHECK(free_core_of(&intel).adds_per_cycle == 0);
+
+	unsetenv("KSMBENCH_FREE_CORE");
+	struct free_core real = free_core_figure();
+	CHECK(cpu_identity_simulate(real.adds_per_cycle > 0 ? "GenuineIntel:6:1" : "AuthenticAMD:26:2", &err) == 0);
+	CHECK(free_core_figure().adds_per_cycle == real.adds_per_cycle);
+	cpu_identity_real();
+	setenv("KSMBENCH_FREE_CORE", "42.5", 1);
+	CHECK(free_core_figure().adds_per_cycle == 42.5 && strcmp(free_core_figure().source, "KSMBENCH_FREE_CORE") == 0);
+	setenv("KSMBENCH_FREE_CORE", "0", 1);
+	CHECK(free_core_figure().adds_per_cycle == 0 && !free_core_figure().source);
+	unsetenv("KSMBENCH_FREE_CORE");
+
+	CHECK(free_core_parse("18.6", &v, &err) == 0 && v == 18.6);
+	CHECK(free_core_parse("0", &v, &err) == 0 && v == 0);
+	const char *bad[] = { "", "-1", "1001", "0x10", " 5", "nan", "inf", "5x", "1e-400" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(free_core_parse(bad[i], &v, &err) == -1 && strstr(err.msg, "KSMBENCH_FREE_CORE"));
 }
