@@ -158,8 +158,9 @@ int disturb_reference_raised(const struct disturb_reference *ref)
  * the usual level of its own rounds; the floor keeps a result measured
  * wholly on a shared core from taking that as its usual (shared reads
  * 0.46-0.62 of a free core), and so does the free core's where it is
- * known (on Zen 5 every result's own reached it, crc32c-sse42's too). Rounds go in turns, so the host's phases fall
- * on every result alike and the run's reference still bounds each. */
+ * known (on Zen 5 every result's own reached it, crc32c-sse42's too).
+ * Rounds go in turns, so the host's phases fall on every result alike and
+ * the run's reference still bounds each. */
 struct disturb_reference disturb_reference_for(const struct disturb_reference *run, const struct bench_result *r)
 {
 	struct disturb_reference ref = *run;
