@@ -46,13 +46,33 @@ static double side_by_side(const struct bench_result *r, const struct bench_resu
 	return iv->median;
 }
 
+/* A row's kernel MB/s here (the best round's) and the thread's figures
+ * for it; 0 where there is none. */
+static double mb_here(const struct thread_row *r)
+{
+	return r->kernel ? (double)r->kernel->jiffies.kernel_mb_per_s_best : 0;
+}
+
+static double mb_thread(const struct thread_row *r)
+{
+	return r->published ? r->published->kernel_mb_per_s : 0;
+}
+
+static double ns_thread(const struct thread_row *r)
+{
+	return r->published ? r->published->ksm_ns_per_page : 0;
+}
+
+
 static void speedups(struct thread_row *row, const struct thread_row *jh)
 {
+	double ns = ns_thread(row), jh_ns = ns_thread(jh);
+
 	row->mb_x_here = side_by_side(row->kernel, jh->kernel, &row->mb_x_here_interval);
-	row->mb_x_thread = thread_speedup_rate(row->mb_thread, jh->mb_thread);
+	row->mb_x_thread = thread_speedup_rate(mb_thread(row), mb_thread(jh));
 	/* Times: jhash2's time over this one's is the same speed-up. */
 	row->ns_x_here = side_by_side(row->ksm, jh->ksm, &row->ns_x_here_interval);
-	row->ns_x_thread = row->ns_thread > 0 && jh->ns_thread > 0 ? jh->ns_thread / row->ns_thread : 0;
+	row->ns_x_thread = ns > 0 && jh_ns > 0 ? jh_ns / ns : 0;
 }
 
 /* Outside the kernel a row is named by what ran (an alias's choice). */
@@ -80,11 +100,6 @@ void thread_rows_build(const struct thread_contender *contenders, size_t n, cons
 		row->kernel = find(results, nresults, c->measured, 0);
 		row->ksm = find(results, nresults, c->measured, 1);
 		row->hash = row_name(c, row);
-		row->mb_here = row->kernel ? (double)row->kernel->jiffies.kernel_mb_per_s_best : 0;
-		row->mb_thread = c->published ? c->published->kernel_mb_per_s : 0;
-		row->ns_here = row->ksm ? row->ksm->ns_per_page.median : 0;
-		row->ns_thread = c->published ? c->published->ksm_ns_per_page : 0;
-		row->unstable = (row->kernel && row->kernel->unstable) || (row->ksm && row->ksm->unstable);
 		if (strcmp(c->measured, "jhash2") == 0)
 			jh = row;
 	}
@@ -124,13 +139,13 @@ RECORD_GETTER(t_impl, impl(ROW(w), v))
 RECORD_GETTER(t_in_kernel, record_bool(v, ROW(w)->in_kernel))
 RECORD_GETTER(t_in_release, record_bool(v, ROW(w)->in_kernel && !ROW(w)->newer_than_release))
 RECORD_GETTER(t_kernel_fn, record_str(v, thread_row_kernel_function(ROW(w))))
-RECORD_GETTER(t_mb_here, whole(v, ROW(w)->mb_here))
+RECORD_GETTER(t_mb_here, whole(v, mb_here(ROW(w))))
 RECORD_GETTER(t_mb_x_here, figure(v, ROW(w)->mb_x_here))
-RECORD_GETTER(t_mb_thread, whole(v, ROW(w)->mb_thread))
+RECORD_GETTER(t_mb_thread, whole(v, mb_thread(ROW(w))))
 RECORD_GETTER(t_mb_x_thread, figure(v, ROW(w)->mb_x_thread))
-RECORD_GETTER(t_ns_here, figure(v, ROW(w)->ns_here))
+RECORD_GETTER(t_ns_here, figure(v, thread_row_ns_here(ROW(w))))
 RECORD_GETTER(t_ns_x_here, figure(v, ROW(w)->ns_x_here))
-RECORD_GETTER(t_ns_thread, figure(v, ROW(w)->ns_thread))
+RECORD_GETTER(t_ns_thread, figure(v, ns_thread(ROW(w))))
 RECORD_GETTER(t_ns_x_thread, figure(v, ROW(w)->ns_x_thread))
 RECORD_GETTER(t_v1, ROW(w)->published && figure(v, ROW(w)->published->v1_mib_per_s))
 /* An interval of a speed-up here: null with fewer than two processes. */
@@ -143,7 +158,16 @@ RECORD_GETTER(t_mb_x_lo, bound(v, &ROW(w)->mb_x_here_interval, 0))
 RECORD_GETTER(t_mb_x_hi, bound(v, &ROW(w)->mb_x_here_interval, 1))
 RECORD_GETTER(t_ns_x_lo, bound(v, &ROW(w)->ns_x_here_interval, 0))
 RECORD_GETTER(t_ns_x_hi, bound(v, &ROW(w)->ns_x_here_interval, 1))
-RECORD_GETTER(t_stability, (ROW(w)->kernel || ROW(w)->ksm) && record_str(v, ROW(w)->unstable ? "unstable" : "stable"))
+/* "unstable" where either result of the row is (the reasons are in the
+ * results), else "stable"; NULL where neither was measured. */
+static const char *stability(const struct thread_row *r)
+{
+	if (!r->kernel && !r->ksm)
+		return NULL;
+	return (r->kernel && r->kernel->unstable) || (r->ksm && r->ksm->unstable) ? "unstable" : "stable";
+}
+
+RECORD_GETTER(t_stability, record_str(v, stability(ROW(w))))
 
 /* Read back (plot): a page's hash at 1 B/s at most, at most 10^12 MB/s. */
 #define TR(member) RECORD_LOAD(struct thread_row_read, member)

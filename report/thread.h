@@ -43,10 +43,11 @@ struct thread_contender {
 
 /* A row: a contender's results here beside its published figures, and
  * every figure's speed-up against jhash2 (0 where there is none). The
- * speed-ups here come from rounds measured side by side with jhash2's
- * (bench/estimate.h: estimate_ratio), with their intervals over processes;
- * unstable says whether either result here is (the reasons are in the
- * results: kernel->unstable, ksm->unstable). */
+ * figures themselves are read where they are used, from the results and
+ * the published ones (thread_row_ns_here), so that no copy can drift from
+ * them. The speed-ups here come from rounds measured side by side with
+ * jhash2's (bench/estimate.h: estimate_ratio), with their intervals over
+ * processes. */
 struct thread_row {
 	const char *hash; /* the thread's name, or (outside the kernel) the implementation's */
 	const struct thread_published *published; /* NULL: none */
@@ -54,11 +55,17 @@ struct thread_row {
 	int newer_than_release; /* in the kernel after the release the rows are for */
 	const struct bench_result *kernel; /* jiffies, zero page, hot; NULL: not measured */
 	const struct bench_result *ksm;    /* ksmd's pattern, random pages, cold; NULL: not measured */
-	double mb_here, mb_x_here, mb_thread, mb_x_thread;
-	double ns_here, ns_x_here, ns_thread, ns_x_thread;
+	double mb_x_here, mb_x_thread; /* kernel MB/s against jhash2's */
+	double ns_x_here, ns_x_thread; /* jhash2's ns per page against this one's */
 	struct stats_interval mb_x_here_interval, ns_x_here_interval; /* n 0: none */
-	int unstable;
 };
+
+/* A row's ns per page in ksmd's pattern here: its result's median (0: not
+ * measured, or no row). */
+static inline double thread_row_ns_here(const struct thread_row *r)
+{
+	return r && r->ksm ? r->ksm->ns_per_page.median : 0;
+}
 
 /* ksmd's schedule the verdict prices a hash at: the settings, from
  * /sys/kernel/mm/ksm (or KSMBENCH_KSM_DIR: from "sysfs", read in dir), the

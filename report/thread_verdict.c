@@ -30,7 +30,7 @@ double thread_cpu_share(double ns_per_page, const struct thread_ksmd *k)
  * measured): its sleep as the kernel takes it, and the batch's checksums. */
 static double today_period_ms(const struct thread_verdict *v)
 {
-	double work_ns = v->today ? v->today->ns_here * (double)v->ksmd.s.pages_to_scan : 0;
+	double work_ns = thread_row_ns_here(v->today) * (double)v->ksmd.s.pages_to_scan;
 
 	return ksmd_batch_period_ns(&v->ksmd.s, work_ns) / 1e6;
 }
@@ -55,18 +55,19 @@ static const struct thread_row *fastest(const struct thread_row *rows, size_t n,
 					const struct thread_row *today, double *x, struct stats_interval *iv)
 {
 	const struct thread_row *best = NULL;
-	double best_key = 0;
+	double best_key = 0, today_ns = thread_row_ns_here(today);
 
 	*x = 0;
 	memset(iv, 0, sizeof(*iv));
 	for (size_t i = 0; i < n; i++) {
 		const struct thread_row *r = &rows[i];
-		if (r == today || r->in_kernel != in_kernel || r->newer_than_release || r->ns_here <= 0 ||
+		double ns = thread_row_ns_here(r);
+		if (r == today || r->in_kernel != in_kernel || r->newer_than_release || ns <= 0 ||
 		    (!in_kernel && thread_row_kernel_function(r)))
 			continue;
 		struct stats_interval riv;
 		double rx = against_today(r, today, &riv);
-		double key = rx > 0 ? rx : (today && today->ns_here > 0 ? today->ns_here : 1) / r->ns_here;
+		double key = rx > 0 ? rx : (today_ns > 0 ? today_ns : 1) / ns;
 		if (!best || key > best_key) {
 			best = r;
 			best_key = key;
@@ -83,9 +84,11 @@ static const struct thread_row *fastest(const struct thread_row *rows, size_t n,
 static double share_of(const struct thread_row *r, double x, const struct thread_row *today,
 		       const struct thread_ksmd *k)
 {
+	double today_ns = thread_row_ns_here(today);
+
 	if (!r)
 		return 0;
-	return thread_cpu_share(x > 0 && today && today->ns_here > 0 ? today->ns_here / x : r->ns_here, k);
+	return thread_cpu_share(x > 0 && today_ns > 0 ? today_ns / x : thread_row_ns_here(r), k);
 }
 
 void thread_verdict_build(const struct thread_row *rows, size_t n, const struct bench_result *results,
@@ -100,7 +103,7 @@ void thread_verdict_build(const struct thread_row *rows, size_t n, const struct 
 			v->today = &rows[i];
 	v->kernel_best = fastest(rows, n, 1, v->today, &v->kernel_x, &v->kernel_x_interval);
 	v->outside_best = fastest(rows, n, 0, v->today, &v->outside_x, &v->outside_x_interval);
-	v->today_cpu_share = thread_cpu_share(v->today ? v->today->ns_here : 0, k);
+	v->today_cpu_share = thread_cpu_share(thread_row_ns_here(v->today), k);
 	v->kernel_cpu_share = share_of(v->kernel_best, v->kernel_x, v->today, k);
 	v->outside_cpu_share = share_of(v->outside_best, v->outside_x, v->today, k);
 	v->results = nresults;
@@ -193,7 +196,8 @@ static int today_line(FILE *out, const struct thread_verdict *v, unsigned width,
 		snprintf(label, sizeof(label), "%s (%s here)", v->today_hash, v->today->ksm->impl);
 	return report_wrappedf(out, width, pre,
 			       "KSM today: %s, %.0f ns/page in ksmd's pattern, %.2f%% of a CPU at %u pages/%u ms.", label,
-			       v->today->ns_here, 100 * v->today_cpu_share, (unsigned)k->s.pages_to_scan, k->s.sleep_ms);
+			       thread_row_ns_here(v->today), 100 * v->today_cpu_share, (unsigned)k->s.pages_to_scan,
+			       k->s.sleep_ms);
 }
 
 static int best_line(FILE *out, const struct thread_verdict *v, int in_kernel, unsigned width, const char *pre)
@@ -287,7 +291,7 @@ static int bound(struct record_value *v, const struct stats_interval *iv, int hi
 
 RECORD_GETTER(v_today_hash, record_str(v, VERDICT(w)->today_hash))
 RECORD_GETTER(v_today, row_impl(v, VERDICT(w)->today))
-RECORD_GETTER(v_today_ns, VERDICT(w)->today && record_real(v, VERDICT(w)->today->ns_here))
+RECORD_GETTER(v_today_ns, VERDICT(w)->today && record_real(v, thread_row_ns_here(VERDICT(w)->today)))
 RECORD_GETTER(v_today_cpu, share(v, VERDICT(w)->today, VERDICT(w)->today_cpu_share))
 RECORD_GETTER(v_kernel, VERDICT(w)->kernel_best && record_str(v, VERDICT(w)->kernel_best->hash))
 RECORD_GETTER(v_kernel_impl, row_impl(v, VERDICT(w)->kernel_best))
