@@ -125,7 +125,7 @@ void bench_context_note_reference(struct bench_context *ctx, const struct distur
 	ctx->reference_clock_hz = ref->clock_hz;
 	ctx->reference_throughput = ref->throughput;
 	ctx->free_core = *free_core;
-	if (disturb_reference_raised(ref))
+	if (disturb_reference_shared_throughout(ref, &disturb_default))
 		bench_context_warn(ctx, "the core read at best %.1f additions a cycle against a free core's %.1f (%s): "
 				   "shared the whole run, its rounds are judged against a free core",
 				   ref->measured * 1e9 / ref->clock_hz, free_core->adds_per_cycle, free_core->source);

@@ -89,7 +89,8 @@ void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan 
 
 /* Records what the rounds were judged against (the reference clock and
  * throughput, and the free core's floor under it: bench_results_finish's),
- * with a warning when the rounds read under the floor throughout. */
+ * with a warning when the rounds' upper decile is more than the throughput
+ * threshold under the floor (disturb_reference_shared_throughout). */
 void bench_context_note_reference(struct bench_context *ctx, const struct disturb_reference *ref,
 				  const struct free_core *free_core);
 

@@ -63,9 +63,10 @@ const char *disturb_name(unsigned i);
  * additions per cycle at the clock (0: no floor; bench/free_core.h). */
 struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n, double free_core);
 
-/* Whether the run's rounds read under the floor: its core was shared for
- * the whole run. */
-int disturb_reference_raised(const struct disturb_reference *ref);
+/* Whether the run's upper decile itself reads more than t's throughput
+ * drop under the floor (a round at it is shared-core): its core was shared
+ * for the whole run. A run raised by less marks nothing and is not. */
+int disturb_reference_shared_throughout(const struct disturb_reference *ref, const struct disturb_thresholds *t);
 
 /* The share of the run's throughput reference below which a result's own
  * may not go (disturb_reference_for). */
