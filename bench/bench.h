@@ -204,8 +204,11 @@ struct bench_result {
 	unsigned processes_used;          /* processes with an undisturbed round */
 	unsigned rounds_disturbed;
 	/* the whole run's (every result's), for the reason: its rounds, those
-	 * disturbed, and those whose core was shared from outside the machine */
+	 * disturbed, and those whose core was shared from outside the machine;
+	 * whether it read under a free core's floor throughout
+	 * (disturb_reference_shared_throughout) */
 	unsigned run_rounds, run_rounds_disturbed, run_rounds_outside;
+	int run_shared_throughout;
 	struct stats_interval over_processes; /* the per-process values (pages a second) and their median's interval */
 	unsigned unstable;                /* STABILITY_* reasons; 0: stable */
 	double core_cycles_per_page, ipc; /* medians over rounds with hardware counters; 0: none */

@@ -234,6 +234,7 @@ int estimate_results_against(struct bench_result *results, size_t n, const struc
 		results[i].run_rounds = rounds;
 		results[i].run_rounds_disturbed = disturbed;
 		results[i].run_rounds_outside = outside;
+		results[i].run_shared_throughout = disturb_reference_shared_throughout(ref, t);
 		if ((double)disturbed > rules->run_disturbed_share_max * (double)rounds)
 			results[i].unstable |= STABILITY_RUN_DISTURBED;
 	}

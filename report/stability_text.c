@@ -76,9 +76,13 @@ static void reasons_of(const struct bench_result *r, unsigned bits, char *buf, s
 		ADD("%s%u of %u rounds disturbed (%s)", used ? "; " : "", r->rounds_disturbed, r->repeats, kinds);
 	}
 	if (bits & STABILITY_RUN_DISTURBED) {
-		ADD("%s%u of the run's %u rounds disturbed (more than %.0f%%: sharing that comes and goes, which a round's "
-		    "edges do not all see", used ? "; " : "", r->run_rounds_disturbed, r->run_rounds,
-		    100 * rules->run_disturbed_share_max);
+		/* Under the free core's floor the sharing did not come and go:
+		 * the run's best rounds were shared too (bench/disturb.h). */
+		ADD("%s%u of the run's %u rounds disturbed (more than %.0f%%: %s", used ? "; " : "",
+		    r->run_rounds_disturbed, r->run_rounds, 100 * rules->run_disturbed_share_max,
+		    r->run_shared_throughout ? "its core was shared the whole run, its best rounds under a free core's "
+					       "throughput"
+					     : "sharing that comes and goes, which a round's edges do not all see");
 		/* Where it came from, as a result's own disturbed rounds say it:
 		 * a run unstable on an idle machine is the host's doing. */
 		if (r->run_rounds_outside)

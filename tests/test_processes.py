@@ -204,6 +204,9 @@ if ctx.get("reference_clock_hz"):  # the clock chain timed (it is, wherever roun
           f"every round is shared-core: {[x['disturbed_by'] for x in rounds]}")
     check(all(r["stability"] == "unstable" and "run-disturbed" in r["stability_reasons"] for r in doc["results"]),
           "every result unstable")
+    check(all("its core was shared the whole run" in r["stability_text"] and "comes and goes" not in
+              r["stability_text"] for r in doc["results"]),
+          f"the reason says shared throughout: {[r['stability_text'] for r in doc['results']]}")
     check(any("shared the whole run" in w for w in ctx["warnings"]), f"a warning says so: {ctx['warnings']}")
 # 0 turns it off; posing as another CPU leaves the probe's CPU in place.
 doc = bench_json("-H", "xxh64", "--repeat", "1", env={"KSMBENCH_FREE_CORE": "0"})

@@ -410,7 +410,7 @@ void test_estimate_verdicts(void)
 	CHECK(estimate_results_against(three, 3, &ref, &disturb_default, &estimate_default) == 0);
 	for (unsigned k = 0; k < 3; k++)
 		CHECK(three[k].rounds_disturbed == 10 && three[k].rounds[0].disturbed == DISTURB_SHARED &&
-		      (three[k].unstable & STABILITY_RUN_DISTURBED));
+		      (three[k].unstable & STABILITY_RUN_DISTURBED) && three[k].run_shared_throughout);
 	/* A free core above the floor keeps its own reference, and a result
 	 * whose probe reads 0.8 of the run's keeps its own only down to the
 	 * floor: 57 a ns at best, one result 46, floor 54. */
@@ -423,7 +423,7 @@ void test_estimate_verdicts(void)
 	CHECK(NEAR(disturb_reference_for(&ref, &three[2]).throughput, 54, 1e-9));
 	CHECK(estimate_results_against(three, 3, &ref, &disturb_default, &estimate_default) == 0);
 	CHECK(three[0].rounds_disturbed == 1 && three[0].rounds[4].disturbed == DISTURB_SHARED &&
-	      three[1].rounds_disturbed == 0 && three[2].rounds_disturbed == 0);
+	      three[1].rounds_disturbed == 0 && three[2].rounds_disturbed == 0 && !three[0].run_shared_throughout);
 	/* A quiet host a little under the table's figure (17.4 a cycle, 52.2
 	 * a ns, 3.3% short): raised to the floor, yet no round is marked, so
 	 * the run is not called shared throughout, and the context says
@@ -438,7 +438,7 @@ void test_estimate_verdicts(void)
 	      !disturb_reference_shared_throughout(&ref, &disturb_default));
 	CHECK(estimate_results_against(three, 3, &ref, &disturb_default, &estimate_default) == 0);
 	CHECK(three[0].rounds_disturbed == 0 && three[1].rounds_disturbed == 0 && three[2].rounds_disturbed == 0 &&
-	      !(three[0].unstable & STABILITY_RUN_DISTURBED));
+	      !(three[0].unstable & STABILITY_RUN_DISTURBED) && !three[2].run_shared_throughout);
 	CHECK(ctx != NULL);
 	if (ctx) {
 		bench_context_note_reference(ctx, &ref, &zen5);

@@ -267,6 +267,14 @@ void test_report_formats_shared_core(void)
 	CHECK(strstr(text, "21 of the run's 40 rounds disturbed (more than 50%: sharing that comes and goes, which a "
 			   "round's edges do not all see; shared-core with this machine's other CPUs idle in 19: shared "
 			   "from outside it (a VM's host))") != NULL);
+	/* A run under the free core's floor throughout: not sharing that came
+	 * and went, and said so. */
+	r.run_shared_throughout = 1;
+	report_stability_reasons(&r, text, sizeof(text));
+	CHECK(strstr(text, "21 of the run's 40 rounds disturbed (more than 50%: its core was shared the whole run, its "
+			   "best rounds under a free core's throughput; shared-core with this machine's other CPUs idle in "
+			   "19: shared from outside it (a VM's host))") != NULL && !strstr(text, "comes and goes"));
+	r.run_shared_throughout = 0;
 	r.run_rounds_outside = 0;
 	CHECK(strcmp(report_stability_code(4), "run-disturbed") == 0);
 	r.unstable = STABILITY_DISTURBED;
