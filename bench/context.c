@@ -123,7 +123,10 @@ void bench_context_note_reference(struct bench_context *ctx, const struct distur
 				  const struct free_core *free_core)
 {
 	ctx->reference_clock_hz = ref->clock_hz;
-	ctx->reference_throughput = ref->throughput;
+	/* The run's own decile, not the floor it was raised to: compare and
+	 * repro-check tell a run shared throughout by it (docs/measurement.md),
+	 * and the floor is free_core times the clock, written beside it. */
+	ctx->reference_throughput = ref->measured;
 	ctx->free_core = *free_core;
 	if (disturb_reference_shared_throughout(ref, &disturb_default))
 		bench_context_warn(ctx, "the core read at best %.1f additions a cycle against a free core's %.1f (%s): "

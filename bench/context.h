@@ -56,8 +56,8 @@ struct bench_context {
 	struct xsave_cost xsave;     /* the kernel's vector-state save in process context (xsave_probe.h) */
 	const char *migrations_source;
 	double reference_clock_hz;  /* the median of the run's rounds' effective clock (bench_context_note_reference) */
-	double reference_throughput; /* the upper decile of their core throughput, additions per ns */
-	struct free_core free_core;  /* the floor under it (bench/free_core.h) */
+	double reference_throughput; /* the upper decile of their core throughput, additions per ns, as measured */
+	struct free_core free_core;  /* the floor under it at the reference clock (bench/free_core.h) */
 	/* This process's measured limits (bench/ceiling.h), NULL when not
 	 * measured (--no-ceiling, or the probes failed: a warning says why). */
 	const struct ceiling_figures *ceiling;
@@ -87,10 +87,10 @@ void bench_context_gather(struct bench_context *ctx, int pinned_cpu, const char 
 /* Records how plan measures (processes, rounds, order seed). */
 void bench_context_note_plan(struct bench_context *ctx, const struct bench_plan *plan);
 
-/* Records what the rounds were judged against (the reference clock and
- * throughput, and the free core's floor under it: bench_results_finish's),
- * with a warning when the rounds' upper decile is more than the throughput
- * threshold under the floor (disturb_reference_shared_throughout). */
+/* Records the run's references as bench_results_finish found them (the
+ * clock, and the throughput's upper decile before any floor) and the free
+ * core's figure, with a warning when that decile is more than the
+ * throughput threshold under the floor (disturb_reference_shared_throughout). */
 void bench_context_note_reference(struct bench_context *ctx, const struct disturb_reference *ref,
 				  const struct free_core *free_core);
 

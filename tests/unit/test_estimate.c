@@ -442,7 +442,10 @@ void test_estimate_verdicts(void)
 	CHECK(ctx != NULL);
 	if (ctx) {
 		bench_context_note_reference(ctx, &ref, &zen5);
-		CHECK(ctx->nwarnings == 0 && ctx->free_core.adds_per_cycle == 18 && NEAR(ctx->reference_throughput, 54, 1e-9));
+		/* The context keeps the run's own decile (compare reads it), not
+		 * the floor it was raised to. */
+		CHECK(ctx->nwarnings == 0 && ctx->free_core.adds_per_cycle == 18 &&
+		      NEAR(ctx->reference_throughput, 52.2, 1e-9) && NEAR(ctx->reference_clock_hz, 3e9, 1));
 		for (unsigned k = 0; k < 3; k++)
 			for (unsigned i = 0; i < 10; i++)
 				three[k].rounds[i].throughput = 45.8;
