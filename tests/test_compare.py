@@ -302,6 +302,28 @@ rc, out, err = run("compare", a, b)
 check(rc == 3 and "warning: the runs differ in context.reference_throughput_adds_per_ns (54.4 vs 44.8)" in out,
       f"the table warns: {out!r}")
 check("shared or slower core" in c.get("reason", ""), f"rounds without busy shares: no origin claimed: {c}")
+# A run under the free core's floor throughout, as bench writes it: its own
+# decile in the context (47 a ns at 3.37 GHz, 13.9 a cycle, against a floor
+# of 18.0: 60.7, within 15% of the quiet run's 64.5 had it been written), every
+# round shared-core, every result unstable. Both the reason and the field.
+floor_ctx = dict(json.loads(json.dumps(quiet_ctx)), reference_throughput_adds_per_ns=47.0,
+                 reference_clock_hz=3.37e9, free_core_adds_per_cycle=18.0,
+                 free_core_source="AMD 26/0x00-0x0f (Zen 5, Turin)")
+why = ("0 processes with undisturbed rounds (at least 5); 40 of the run's 40 rounds disturbed (more than 50%: its core "
+       "was shared the whole run, its best rounds under a free core's throughput)")
+r = result("xxh64", [v * 0.8 for v in base_values], stability="unstable", reasons=["few-processes", "run-disturbed"])
+r["stability_text"] = why
+rc, out, err = run("compare", write(doc(result("xxh64", base_values), context=dict(quiet_ctx,
+                   reference_throughput_adds_per_ns=64.5, free_core_adds_per_cycle=18.0,
+                   free_core_source="AMD 26/0x00-0x0f (Zen 5, Turin)"))),
+                   write(doc(r, context=floor_ctx)), "--format", "json")
+d = json.loads(out) if rc == 3 else {}
+c = d.get("comparisons", [{}])[0]
+fields = {m["field"]: m for m in d.get("context_differences", [])}
+check(rc == 3 and c.get("verdict") == "inconclusive" and c.get("reason") == f"new unstable: {why}"
+      and fields.get("context.reference_throughput_adds_per_ns", {}).get("new") == "47"
+      and "context.free_core_adds_per_cycle" not in fields,
+      f"a run under the floor against a quiet one: inconclusive, its decile named: rc={rc} {c} {fields}")
 # a cause of the whole run is said once, naming the results it holds for
 # (all of them, or the hashes that share the rest of their name)
 three = [result(h, [v * 0.8 for v in base_values]) for h in ("xxh64", "xxh3", "jhash2")]
