@@ -1,6 +1,7 @@
 """CLI tests for the foundation: list, verify, sum, help, exit codes, errors."""
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -61,6 +62,14 @@ if entries["crc32c-sse42"]["available"]:
 else:
     check(row and "no (not built for this architecture)" in row[0], "unbuilt entry shown in list")
 check_usage_error(["list"], "unknown CPU feature", "bad KSMBENCH_DISABLE", env={"KSMBENCH_DISABLE": "sse9"})
+# --help names the variables a user sets, each documented in the man page's
+# ENVIRONMENT (KSMBENCH_FREE_CORE: for a CPU the free-core table lacks).
+rc, out, _ = run("--help")
+named = sorted(set(re.findall(r"\bKSMBENCH_[A-Z_]+", out)))
+environment = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ksmbench.1")).read()
+environment = environment.split("\n.SH ENVIRONMENT\n", 1)[-1].split("\n.SH ", 1)[0]
+check(rc == 0 and "KSMBENCH_FREE_CORE" in named and all(f"\n.B {v}\n" in environment for v in named),
+      f"--help names the user's variables, each in ENVIRONMENT: {named}")
 check_usage_error(["list"], "KSMBENCH_KERNEL_RELEASE: kernel release 'linux' does not start with MAJOR.MINOR",
                   "bad KSMBENCH_KERNEL_RELEASE", env={"KSMBENCH_KERNEL_RELEASE": "linux"})
 for step in ("1", "abc", "5x", "99999999999"):
