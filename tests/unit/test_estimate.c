@@ -965,7 +965,7 @@ void test_estimate_free_core(void)
 	CHECK(free_core_figure().adds_per_cycle == 0 && !free_core_figure().source);
 	unsetenv("KSMBENCH_FREE_CORE");
 
-	CHECK(free_core_parse("18.6", &v, &err) == 0 && v == 18.6);
+	CHECK(free_core_parse("18.6", &v, &err) == 0 && NEAR(v, 18.6, 1e-12));
 	CHECK(free_core_parse("0", &v, &err) == 0 && v == 0);
 	const char *bad[] = { "", "-1", "1001", "0x10", " 5", "nan", "inf", "5x", "1e-400" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)

@@ -216,12 +216,14 @@ static void fx_expect(const char *name, const char *text)
 	free(want);
 }
 
+#if FLT_EVAL_METHOD == 0
 /* The "thread" object of the JSON, to the end: the results before it are
  * bench's fields, pinned elsewhere. */
 static const char *fx_thread_json(const char *json)
 {
 	return json ? strstr(json, "\t\"thread\":\t{") : NULL;
 }
+#endif
 
 /* Each format of the document built from r[first..first+n), against the
  * files named prefix.FORMAT. */
