@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/decimal_parse.h"
+#include "../common/quote.h"
 #include "../hashes/cpu_identity.h"
 
 struct free_core_row {
@@ -31,8 +32,11 @@ static const struct free_core_row rows[] = {
 
 int free_core_parse(const char *text, double *adds_per_cycle, struct kb_err *err)
 {
+	char q[KB_QUOTE_SIZE];
+
 	if (kb_parse_decimal(text, 0, 0, 1000, adds_per_cycle))
-		return kb_fail(err, "KSMBENCH_FREE_CORE '%s': not a number of additions a cycle from 0 to 1000", text);
+		return kb_fail(err, "KSMBENCH_FREE_CORE '%s': not a number of additions a cycle from 0 to 1000",
+			       kb_quote(text, q));
 	return 0;
 }
 

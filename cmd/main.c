@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../bench/free_core.h"
+#include "../common/quote.h"
 #include "../common/size_parse.h"
 #include "../common/versions.h"
 #include "../datasets/dump.h"
@@ -128,9 +129,10 @@ static int run_command(int argc, char **argv)
 	/* Said, as the others are, not ignored (bench/clock.c takes 2 to 10^9 - 1). */
 	const char *step = getenv("KSMBENCH_SIMULATE_TSC_STEP");
 	uint64_t ticks;
+	char q[KB_QUOTE_SIZE];
 	if (step && *step && (kb_parse_uint(step, 999999999, &ticks, &err) || ticks < 2))
 		return cli_error(NULL, "KSMBENCH_SIMULATE_TSC_STEP '%s': not a whole number of ticks from 2 to "
-				 "999999999", step);
+				 "999999999", kb_quote(step, q));
 	const char *free_core = getenv("KSMBENCH_FREE_CORE");
 	double adds_per_cycle;
 	if (free_core && *free_core && free_core_parse(free_core, &adds_per_cycle, &err))

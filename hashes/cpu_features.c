@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/quote.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include "../common/cpuid.h"
 #elif defined(__aarch64__) || defined(__arm__)
@@ -153,18 +155,19 @@ uint32_t cpu_features(void)
 
 int cpu_features_disable(const char *names, struct kb_err *err)
 {
-	char buf[256];
+	char buf[256], q[KB_QUOTE_SIZE];
 	uint32_t mask = 0;
 
 	if (strlen(names) >= sizeof(buf))
-		return kb_fail(err, "feature list '%s' is too long", names);
+		return kb_fail(err, "KSMBENCH_DISABLE '%s' is too long (at most %zu bytes)", kb_quote(names, q),
+			       sizeof(buf) - 1);
 	strcpy(buf, names);
 	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		size_t i, n = sizeof(feature_names) / sizeof(feature_names[0]);
 		for (i = 0; i < n && strcmp(tok, feature_names[i].name) != 0; i++)
 			;
 		if (i == n)
-			return kb_fail(err, "unknown CPU feature '%s' in KSMBENCH_DISABLE", tok);
+			return kb_fail(err, "unknown CPU feature '%s' in KSMBENCH_DISABLE", kb_quote(tok, q));
 		mask |= feature_names[i].bit;
 	}
 	disabled_mask |= with_dependents(mask);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/quote.h"
 #include "cpu_features.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -50,19 +51,19 @@ int cpu_identity_simulate(const char *spec, struct kb_err *err)
 {
 	struct cpu_identity id;
 	const char *colon = strchr(spec, ':');
-	char *end;
+	char *end, q[KB_QUOTE_SIZE];
 
 	memset(&id, 0, sizeof(id));
 	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(id.vendor))
-		return kb_fail(err, "KSMBENCH_CPU '%s' is not VENDOR:FAMILY:MODEL", spec);
+		return kb_fail(err, "KSMBENCH_CPU '%s' is not VENDOR:FAMILY:MODEL", kb_quote(spec, q));
 	memcpy(id.vendor, spec, (size_t)(colon - spec));
 	unsigned long family = strtoul(colon + 1, &end, 0);
 	if (end == colon + 1 || *end != ':' || family > 0xfff)
-		return kb_fail(err, "KSMBENCH_CPU '%s' is not VENDOR:FAMILY:MODEL", spec);
+		return kb_fail(err, "KSMBENCH_CPU '%s' is not VENDOR:FAMILY:MODEL", kb_quote(spec, q));
 	const char *model_text = end + 1;
 	unsigned long model = strtoul(model_text, &end, 0);
 	if (end == model_text || *end || model > 0xff)
-		return kb_fail(err, "KSMBENCH_CPU '%s' is not VENDOR:FAMILY:MODEL", spec);
+		return kb_fail(err, "KSMBENCH_CPU '%s' is not VENDOR:FAMILY:MODEL", kb_quote(spec, q));
 	id.family = (unsigned)family;
 	id.model = (unsigned)model;
 	id.simulated = 1;

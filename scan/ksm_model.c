@@ -10,6 +10,7 @@
 #include "../common/grow.h"
 #include "../common/kernel_release.h"
 #include "../common/kernel_timer.h"
+#include "../common/quote.h"
 #include "../datasets/capture_note.h"
 #include "../hashes/impls.h"
 
@@ -45,15 +46,16 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 {
 	struct kernel_release parsed;
 	const struct kernel_release *v = NULL; /* the newest kernel (kernel_release_at_least) */
+	char q[KB_QUOTE_SIZE];
 
 	memset(r, 0, sizeof(*r));
 	r->source = "assumed (the newest rules)";
 	if (release && *release) {
 		if (kernel_release_parse(release, &parsed))
 			return kb_fail(err, "kernel release '%s' does not start with MAJOR.MINOR (numbers of up to 6 "
-					    "digits)", release);
+					    "digits)", kb_quote(release, q));
 		if (!kernel_release_at_least(&parsed, "2.6.32"))
-			return kb_fail(err, "kernel release '%s' has no KSM (it came in 2.6.32)", release);
+			return kb_fail(err, "kernel release '%s' has no KSM (it came in 2.6.32)", kb_quote(release, q));
 		snprintf(r->release, sizeof(r->release), "%s", release);
 		r->source = source;
 		v = &parsed;

@@ -75,6 +75,19 @@ check_usage_error(["list"], "KSMBENCH_KERNEL_RELEASE: kernel release 'linux' doe
 for step in ("1", "abc", "5x", "99999999999"):
     check_usage_error(["list"], f"KSMBENCH_SIMULATE_TSC_STEP '{step}': not a whole number of ticks",
                       f"bad KSMBENCH_SIMULATE_TSC_STEP {step}", env={"KSMBENCH_SIMULATE_TSC_STEP": step})
+# A value of 100 kB is quoted cut ("..." after 60 bytes), so the one line
+# still names the variable and says what is wrong (the message's buffer
+# ended inside the value; KSMBENCH_DISABLE's did not name itself).
+LONG = "A" * 100000
+for var, needle in (("KSMBENCH_DISABLE", "is too long (at most 255 bytes)"),
+                    ("KSMBENCH_CPU", "is not VENDOR:FAMILY:MODEL"),
+                    ("KSMBENCH_KERNEL_RELEASE", "does not start with MAJOR.MINOR"),
+                    ("KSMBENCH_SIMULATE_TSC_STEP", "not a whole number of ticks from 2 to 999999999"),
+                    ("KSMBENCH_FREE_CORE", "not a number of additions a cycle from 0 to 1000")):
+    rc, out, err = run("list", env={var: LONG})
+    check(rc == 2 and out == "" and len(err.splitlines()) == 1 and var in err and needle in err
+          and "A" * 60 + "..." in err and len(err) < 300,
+          f"{var} of 100 kB: one line naming it, the value cut, the reason kept: rc={rc} {err[:400]!r}")
 
 # verify: the full sweep, one line per hash plus a summary
 rc, out, err = run("verify", *(["--quick"] if QUICK else []))

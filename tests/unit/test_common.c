@@ -1,6 +1,7 @@
 /* Unit tests of common/: atomic output files, the pseudo-random generator,
- * size, number, duration and kernel release parsing, the shared
- * arithmetic, a kernel sleep in time (ksmd's period) and array growth. */
+ * size, number, duration and kernel release parsing, values cut for
+ * messages, the shared arithmetic, a kernel sleep in time (ksmd's period)
+ * and array growth. */
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "../../common/kernel_timer.h"
 #include "../../common/meminfo.h"
 #include "../../common/prng.h"
+#include "../../common/quote.h"
 #include "../../common/size_parse.h"
 #include "check.h"
 #include "groups.h"
@@ -207,6 +209,28 @@ void test_common_kernel_release(void)
 		setenv("KSMBENCH_KERNEL_RELEASE", saved, 1);
 	else
 		unsetenv("KSMBENCH_KERNEL_RELEASE");
+}
+
+void test_common_quote(void)
+{
+	char q[KB_QUOTE_SIZE], v[200];
+
+	CHECK(strcmp(kb_quote(NULL, q), "") == 0 && strcmp(kb_quote("abc", q), "abc") == 0);
+	memset(v, 'a', KB_QUOTE_MAX);
+	v[KB_QUOTE_MAX] = '\0';
+	CHECK(strcmp(kb_quote(v, q), v) == 0); /* at most KB_QUOTE_MAX: whole */
+	v[KB_QUOTE_MAX] = 'b';
+	v[KB_QUOTE_MAX + 1] = '\0';
+	CHECK(strncmp(kb_quote(v, q), v, KB_QUOTE_MAX) == 0 && strcmp(q + KB_QUOTE_MAX, "...") == 0);
+	/* A cut inside a UTF-8 character (U+20AC, 3 bytes, from byte 59) keeps none of it. */
+	memcpy(v + KB_QUOTE_MAX - 1, "\xe2\x82\xac", 3);
+	v[KB_QUOTE_MAX + 2] = 'z';
+	v[KB_QUOTE_MAX + 3] = '\0';
+	CHECK(strlen(kb_quote(v, q)) == KB_QUOTE_MAX - 1 + 3 && strcmp(q + KB_QUOTE_MAX - 1, "...") == 0);
+	/* Bytes that are not UTF-8 at all: cut at most 3 bytes early. */
+	memset(v, 0x80, sizeof(v) - 1);
+	v[sizeof(v) - 1] = '\0';
+	CHECK(strlen(kb_quote(v, q)) == KB_QUOTE_MAX - 3 + 3);
 }
 
 void test_common_div_up(void)
