@@ -2,6 +2,7 @@
  * cpu_identity.h); libcpuid describes the CPU for reports, this decides. */
 #include "cpu_identity.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,25 +48,39 @@ const struct cpu_identity *cpu_identity_detected(void)
 	return &detected;
 }
 
+/* A number of KSMBENCH_CPU at *p, up to max: decimal, or hexadecimal after
+ * 0x, and nothing else (strtoul's base 0 took "025" as octal 21, and
+ * signs and leading spaces). *p moves past it; -1 where there is none. */
+static int spec_number(const char **p, unsigned long max, unsigned *out)
+{
+	int hex = (*p)[0] == '0' && ((*p)[1] == 'x' || (*p)[1] == 'X');
+	const char *s = *p + (hex ? 2 : 0), *start = s;
+	unsigned long v = 0;
+
+	for (; hex ? isxdigit((unsigned char)*s) : isdigit((unsigned char)*s); s++) {
+		unsigned d = isdigit((unsigned char)*s) ? (unsigned)(*s - '0') : (unsigned)(tolower(*s) - 'a' + 10);
+		if ((v = v * (hex ? 16 : 10) + d) > max)
+			return -1;
+	}
+	if (s == start)
+		return -1;
+	*p = s;
+	*out = (unsigned)v;
+	return 0;
+}
+
 int cpu_identity_simulate(const char *spec, struct kb_err *err)
 {
 	struct cpu_identity id;
-	const char *colon = strchr(spec, ':');
-	char *end, q[KB_QUOTE_SIZE];
+	const char *colon = strchr(spec, ':'), *p = colon ? colon + 1 : spec;
+	char q[KB_QUOTE_SIZE];
 
 	memset(&id, 0, sizeof(id));
-	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(id.vendor))
-		return kb_fail(err, "KSMBENCH_CPU '%s' is not VENDOR:FAMILY:MODEL", kb_quote(spec, q));
+	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(id.vendor) ||
+	    spec_number(&p, 0xfff, &id.family) || *p++ != ':' || spec_number(&p, 0xff, &id.model) || *p)
+		return kb_fail(err, "KSMBENCH_CPU '%s' is not VENDOR:FAMILY:MODEL (numbers decimal or 0x-prefixed)",
+			       kb_quote(spec, q));
 	memcpy(id.vendor, spec, (size_t)(colon - spec));
-	unsigned long family = strtoul(colon + 1, &end, 0);
-	if (end == colon + 1 || *end != ':' || family > 0xfff)
-		return kb_fail(err, "KSMBENCH_CPU '%s' is not VENDOR:FAMILY:MODEL", kb_quote(spec, q));
-	const char *model_text = end + 1;
-	unsigned long model = strtoul(model_text, &end, 0);
-	if (end == model_text || *end || model > 0xff)
-		return kb_fail(err, "KSMBENCH_CPU '%s' is not VENDOR:FAMILY:MODEL", kb_quote(spec, q));
-	id.family = (unsigned)family;
-	id.model = (unsigned)model;
 	id.simulated = 1;
 	simulated = id;
 	simulating = 1;

@@ -75,6 +75,24 @@ check_usage_error(["list"], "KSMBENCH_KERNEL_RELEASE: kernel release 'linux' doe
 for step in ("1", "abc", "5x", "99999999999"):
     check_usage_error(["list"], f"KSMBENCH_SIMULATE_TSC_STEP '{step}': not a whole number of ticks",
                       f"bad KSMBENCH_SIMULATE_TSC_STEP {step}", env={"KSMBENCH_SIMULATE_TSC_STEP": step})
+# KSMBENCH_CPU's numbers are decimal or 0x-prefixed, as the man page says:
+# "025" is 25 (strtoul's base 0 took it as octal 21, and refused "08"), and
+# a sign or a space is no number.
+for spec in ("GenuineIntel:6:08", "GenuineIntel:0x6:0X8f", "AuthenticAMD:025:001"):
+    rc, out, err = run("list", "--names", env={"KSMBENCH_CPU": spec})
+    check(rc == 0 and err == "", f"KSMBENCH_CPU={spec}: decimal with leading zeros, or hex: rc={rc} {err!r}")
+
+
+def alias_choices(spec):
+    doc = json.loads(run("list", "--format", "json", env={"KSMBENCH_CPU": spec})[1])
+    return [(h["name"], h["chosen_by"]) for h in doc["hashes"] if h["alias_of"]]
+
+
+check(alias_choices("AuthenticAMD:025:1") == alias_choices("AuthenticAMD:25:1"), "KSMBENCH_CPU 025 is family 25")
+for spec in ("AuthenticAMD:-0:1", "AuthenticAMD:+25:1", "AuthenticAMD: 25:1", "AuthenticAMD:25:1 ",
+             "AuthenticAMD:0x:1", "AuthenticAMD:0x1000:1", "AuthenticAMD:25:256", "AuthenticAMD:25", ":25:1"):
+    check_usage_error(["list"], f"KSMBENCH_CPU '{spec}' is not VENDOR:FAMILY:MODEL (numbers decimal or 0x-prefixed)",
+                      f"KSMBENCH_CPU={spec!r}", env={"KSMBENCH_CPU": spec})
 # A value of 100 kB is quoted cut ("..." after 60 bytes), so the one line
 # still names the variable and says what is wrong (the message's buffer
 # ended inside the value; KSMBENCH_DISABLE's did not name itself).
