@@ -32,6 +32,16 @@ int kernel_release_parse(const char *text, struct kernel_release *r)
 	return 0; /* a number stops at a non-digit, or fails at its seventh digit */
 }
 
+int kernel_release_plausible(const char *text)
+{
+	size_t n = 0;
+
+	for (; text[n]; n++)
+		if (n == KERNEL_RELEASE_MAX || (unsigned char)text[n] <= ' ' || (unsigned char)text[n] > '~')
+			return 0;
+	return n > 0;
+}
+
 const struct kernel_release *kernel_release_or_newest(const char *text, struct kernel_release *r)
 {
 	return text && kernel_release_parse(text, r) == 0 ? r : NULL;

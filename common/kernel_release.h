@@ -18,6 +18,14 @@ struct kernel_release {
  * releases): 0, or -1 where text does not start so. */
 int kernel_release_parse(const char *text, struct kernel_release *r);
 
+/* The most bytes of a release: uname's field (__NEW_UTS_LEN). */
+#define KERNEL_RELEASE_MAX 64
+
+/* Whether text could be uname's release: 1 to KERNEL_RELEASE_MAX bytes,
+ * each printable ASCII but the space. Reports print a release as it is,
+ * so one given by a user or a dump is checked with this first. */
+int kernel_release_plausible(const char *text);
+
 /* r parsed from text, or NULL (the newest kernel) where text is NULL or does
  * not parse: the argument release-aware rules take. */
 const struct kernel_release *kernel_release_or_newest(const char *text, struct kernel_release *r);

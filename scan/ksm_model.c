@@ -51,6 +51,12 @@ int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, 
 	memset(r, 0, sizeof(*r));
 	r->source = "assumed (the newest rules)";
 	if (release && *release) {
+		/* Before a release goes into a report: printed as it is there, a
+		 * control character in KSMBENCH_KERNEL_RELEASE reached the
+		 * terminal, and a newline broke list's and thread's lines. */
+		if (!kernel_release_plausible(release))
+			return kb_fail(err, "kernel release '%s' is not one uname could show (at most %d printable "
+					    "ASCII characters, no space)", kb_quote(release, q), KERNEL_RELEASE_MAX);
 		if (kernel_release_parse(release, &parsed))
 			return kb_fail(err, "kernel release '%s' does not start with MAJOR.MINOR (numbers of up to 6 "
 					    "digits)", kb_quote(release, q));

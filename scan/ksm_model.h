@@ -60,8 +60,8 @@ struct ksm_rules {
 };
 
 /* The rules of a release ("6.18.44-..."); NULL or "": the newest. Fails on
- * text that does not start with MAJOR.MINOR, and on a release before KSM
- * (2.6.32). */
+ * text uname could not show (kernel_release_plausible), on text that does
+ * not start with MAJOR.MINOR, and on a release before KSM (2.6.32). */
 int ksm_rules_for(const char *release, const char *source, struct ksm_rules *r, struct kb_err *err);
 
 /* Models a kernel of `bits` (32 or 64) instead of this build's word size:

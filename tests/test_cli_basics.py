@@ -72,6 +72,17 @@ check(rc == 0 and "KSMBENCH_FREE_CORE" in named and all(f"\n.B {v}\n" in environ
       f"--help names the user's variables, each in ENVIRONMENT: {named}")
 check_usage_error(["list"], "KSMBENCH_KERNEL_RELEASE: kernel release 'linux' does not start with MAJOR.MINOR",
                   "bad KSMBENCH_KERNEL_RELEASE", env={"KSMBENCH_KERNEL_RELEASE": "linux"})
+# A release is printed as it is in list's and thread's text: one uname could
+# not show (a control character reached the terminal, a newline broke the
+# line) is refused, by the variable and --kernel-release alike.
+for release in ("6.1\x1b[2J", "6.1\nINJECTED", "6.1 rc", "6.1\u00e9", "6." + "1" * 64):
+    check_usage_error(["list"], "is not one uname could show (at most 64 printable ASCII characters, no space)",
+                      f"KSMBENCH_KERNEL_RELEASE={release[:20]!r}", env={"KSMBENCH_KERNEL_RELEASE": release})
+    check_usage_error(["list", "--kernel-release", release], "--kernel-release: kernel release",
+                      f"--kernel-release {release[:20]!r}")
+rc, out, err = run("list", "--format", "json", env={"KSMBENCH_KERNEL_RELEASE": "6.1.0-" + "x" * 58})
+check(rc == 0 and json.loads(out)["kernel_crc32c"]["kernel_release"] == "6.1.0-" + "x" * 58,
+      f"a release of 64 bytes is one: rc={rc} {err!r}")
 for step in ("1", "abc", "5x", "99999999999"):
     check_usage_error(["list"], f"KSMBENCH_SIMULATE_TSC_STEP '{step}': not a whole number of ticks",
                       f"bad KSMBENCH_SIMULATE_TSC_STEP {step}", env={"KSMBENCH_SIMULATE_TSC_STEP": step})
@@ -99,7 +110,7 @@ for spec in ("AuthenticAMD:-0:1", "AuthenticAMD:+25:1", "AuthenticAMD: 25:1", "A
 LONG = "A" * 100000
 for var, needle in (("KSMBENCH_DISABLE", "is too long (at most 255 bytes)"),
                     ("KSMBENCH_CPU", "is not VENDOR:FAMILY:MODEL"),
-                    ("KSMBENCH_KERNEL_RELEASE", "does not start with MAJOR.MINOR"),
+                    ("KSMBENCH_KERNEL_RELEASE", "is not one uname could show"),
                     ("KSMBENCH_SIMULATE_TSC_STEP", "not a whole number of ticks from 2 to 999999999"),
                     ("KSMBENCH_FREE_CORE", "not a number of additions a cycle from 0 to 1000")):
     rc, out, err = run("list", env={var: LONG})

@@ -621,9 +621,12 @@ bad = {
                   notes=dumpgen.elf_note(b"KSMBENCH\0", dumpgen.KB_NOTE_SYSTEM, b"kernel_release=6.1\n")),
     "runs past": elf([(0x1000, B_PAGES[0])], physical=False,
                      notes=ksm_notes([1])[:-12]),
+    # The summary printed the release as it was: to the terminal.
+    "a control character in the release": capture(B_PAGES, B_WORDS, release="6.1\x1b[2J"),
 }
 needles = {"too few words": "describes 3 pages", "version 2": "version 2", "page size 100": "page size 100",
-           "no tag": "ksmbench-system/1", "runs past": "note"}
+           "no tag": "ksmbench-system/1", "runs past": "note",
+           "a control character in the release": "kernel release '6.1\\x1b[2J' is not one uname could show"}
 for label, data in bad.items():
     rc, out, err = run("scan", "--sample-pages", "0", temp_file(data))
     check(rc == 2 and needles[label] in err and len(err.splitlines()) == 1 and out == "",

@@ -196,6 +196,14 @@ void test_common_kernel_release(void)
 	CHECK(kernel_release_at_least(NULL, "6.17") && kernel_release_at_least(&r, NULL));
 	CHECK(kernel_release_or_newest("6.1.0-28-amd64", &r) == &r && r.minor == 1);
 	CHECK(kernel_release_or_newest("linux", &r) == NULL && kernel_release_or_newest(NULL, &r) == NULL);
+	/* What uname could show: printable ASCII, no space, 64 bytes at most. */
+	char long_release[KERNEL_RELEASE_MAX + 2];
+	memset(long_release, 'x', sizeof(long_release) - 1);
+	long_release[sizeof(long_release) - 1] = '\0';
+	CHECK(kernel_release_plausible("4.18.0-553.el8_10.x86_64") && kernel_release_plausible("6.1+~"));
+	CHECK(!kernel_release_plausible("") && !kernel_release_plausible("6.1 x") && !kernel_release_plausible("6.1\n"));
+	CHECK(!kernel_release_plausible("6.1\x7f") && !kernel_release_plausible("6.1\xc3\xa9"));
+	CHECK(!kernel_release_plausible(long_release) && kernel_release_plausible(long_release + 1));
 
 	/* The running one: posed where set and not empty, else uname's. */
 	const char *posed = getenv("KSMBENCH_KERNEL_RELEASE");
