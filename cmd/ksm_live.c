@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/monotonic.h"
+#include "../common/quote.h"
 #include "../scan/ksm_cost.h"
 #include "../scan/ksm_sysfs.h"
 #include "../scan/scan.h"
@@ -275,15 +276,22 @@ static int profile_json(const struct ksmd_profile *p, const struct cold_cost *c)
 
 int ksm_live_profile(const char *dir, uint64_t window_ns, int json, unsigned width)
 {
-	const char *kallsyms = getenv("KSMBENCH_KALLSYMS");
+	const char *kallsyms = getenv("KSMBENCH_KALLSYMS"), *name = "/proc/kallsyms";
+	char q[KB_QUOTE_SIZE], named[KB_QUOTE_SIZE + 32];
 	struct ksmd_profile p;
 	struct kb_err err;
 	struct cold_cost c;
 	int rc;
 
+	if (kallsyms && *kallsyms) { /* its errors name the variable, the value cut */
+		snprintf(named, sizeof(named), "KSMBENCH_KALLSYMS '%s'", kb_quote(kallsyms, q));
+		name = named;
+	} else {
+		kallsyms = name;
+	}
 	/* The window first: its checks (root, ksmd, run) fail at once, where
 	 * the cold cost takes a third of a second. */
-	if (ksmd_profile_run(window_ns, dir, kallsyms && *kallsyms ? kallsyms : "/proc/kallsyms", &p, &err))
+	if (ksmd_profile_run(window_ns, dir, kallsyms, name, &p, &err))
 		return cli_fail("ksm", &err);
 	if ((rc = cold_cost("ksm", &c)) != 0)
 		return rc;

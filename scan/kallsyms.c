@@ -3,11 +3,13 @@
 #include "kallsyms.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../common/grow.h"
 
@@ -37,10 +39,12 @@ static int add(struct kallsyms *k, size_t *cap, size_t *ncap, size_t *nlen, uint
 	return 0;
 }
 
-int kallsyms_load(const char *path, struct kallsyms *k, struct kb_err *err)
+int kallsyms_load(const char *path, const char *name, struct kallsyms *k, struct kb_err *err)
 {
-	FILE *f = fopen(path, "r");
-	char line[512], name[256], type;
+	/* Not blocking: a FIFO in its place (a KSMBENCH_KALLSYMS of tests)
+	 * waited for a writer, forever; refused below, as a device is. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char line[512], sym[256], type;
 	size_t cap = 0, ncap = 0, nlen = 0, nonzero = 0;
 	uint64_t addr;
 
@@ -48,12 +52,18 @@ int kallsyms_load(const char *path, struct kallsyms *k, struct kb_err *err)
 	struct stat st;
 
 	memset(k, 0, sizeof(*k));
-	if (!f)
-		return kb_fail_errno(err, errno, "cannot read %s", path);
+	if (fd < 0)
+		return kb_fail_errno(err, errno, "cannot read %s", name);
 	/* /proc/kallsyms is a regular file; a device (/dev/zero) never ends. */
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return kb_fail(err, "%s is not a regular file (a symbol table, as /proc/kallsyms)", path);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return kb_fail(err, "%s is not a regular file (a symbol table, as /proc/kallsyms)", name);
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		return kb_fail_errno(err, e, "cannot read %s", name);
 	}
 	while (fgets(line, sizeof(line), f)) {
 		/* A large kernel with its modules has some 300000 symbols: a bound,
@@ -61,12 +71,12 @@ int kallsyms_load(const char *path, struct kallsyms *k, struct kb_err *err)
 		if (++lines > KALLSYMS_MAX_LINES) {
 			fclose(f);
 			kallsyms_free(k);
-			return kb_fail(err, "%s has more than %u lines: not a symbol table", path, KALLSYMS_MAX_LINES);
+			return kb_fail(err, "%s has more than %u lines: not a symbol table", name, KALLSYMS_MAX_LINES);
 		}
-		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3 || !strchr("tTwW", type))
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, sym) != 3 || !strchr("tTwW", type))
 			continue;
 		nonzero += addr != 0;
-		if (add(k, &cap, &ncap, &nlen, addr, name, err)) {
+		if (add(k, &cap, &ncap, &nlen, addr, sym, err)) {
 			fclose(f);
 			kallsyms_free(k);
 			return -1;
@@ -77,14 +87,14 @@ int kallsyms_load(const char *path, struct kallsyms *k, struct kb_err *err)
 	if (read_error || !k->n) {
 		kallsyms_free(k);
 		if (read_error)
-			return kb_fail_errno(err, read_error, "cannot read %s", path);
+			return kb_fail_errno(err, read_error, "cannot read %s", name);
 		return kb_fail(err, "%s holds no kernel text symbols (lines 'ADDRESS t|T|w|W NAME', as /proc/kallsyms)",
-			       path);
+			       name);
 	}
 	if (!nonzero) {
 		kallsyms_free(k);
 		return kb_fail(err, "%s shows every address as 0: kernel.kptr_restrict hides them (run as root, "
-				    "with sysctl kernel.kptr_restrict=0 or 1)", path);
+				    "with sysctl kernel.kptr_restrict=0 or 1)", name);
 	}
 	qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
 	return 0;

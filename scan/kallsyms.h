@@ -23,8 +23,10 @@ struct kallsyms {
 
 /* Loads the text symbols (types t, T, w, W) of path, a regular file, sorted
  * by address. Fails when there are none, when every address reads as 0
- * (kptr_restrict hides them), and past KALLSYMS_MAX_LINES. */
-int kallsyms_load(const char *path, struct kallsyms *k, struct kb_err *err);
+ * (kptr_restrict hides them), and past KALLSYMS_MAX_LINES. name: the file
+ * as messages call it ("/proc/kallsyms", or the variable that named
+ * another and its value). */
+int kallsyms_load(const char *path, const char *name, struct kallsyms *k, struct kb_err *err);
 
 /* The symbol at or below addr, NULL past the table's ends. */
 const char *kallsyms_name(const struct kallsyms *k, uint64_t addr);

@@ -243,8 +243,8 @@ static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const ch
 	return drain(s, err);
 }
 
-int ksmd_profile_run(uint64_t window_ns, const char *ksm_dir, const char *kallsyms, struct ksmd_profile *p,
-		     struct kb_err *err)
+int ksmd_profile_run(uint64_t window_ns, const char *ksm_dir, const char *kallsyms, const char *kallsyms_name,
+		     struct ksmd_profile *p, struct kb_err *err)
 {
 	struct kallsyms syms;
 	struct sampler s = { .syms = &syms, .p = p };
@@ -259,7 +259,7 @@ int ksmd_profile_run(uint64_t window_ns, const char *ksm_dir, const char *kallsy
 		return kb_fail(err, "no ksmd thread in /proc: this kernel has no KSM (CONFIG_KSM)");
 	if (ksm_sysfs_number(ksm_dir, "run") != 1)
 		return kb_fail(err, "KSM is not running (%s/run is not 1): ksmd has nothing to do", ksm_dir);
-	if (kallsyms_load(kallsyms, &syms, err))
+	if (kallsyms_load(kallsyms, kallsyms_name, &syms, err))
 		return -1;
 	int fd = open_event(p->pid, &p->event, err);
 	if (fd < 0) {

@@ -37,8 +37,9 @@ struct ksmd_profile {
 const char *ksmd_part_name(enum ksmd_part p);
 
 /* Samples ksmd for window_ns. ksm_dir: /sys/kernel/mm/ksm; kallsyms: its
- * path. Clear errors without root, without ksmd, with hidden symbols. */
-int ksmd_profile_run(uint64_t window_ns, const char *ksm_dir, const char *kallsyms, struct ksmd_profile *p,
-		     struct kb_err *err);
+ * path, and kallsyms_name what messages call it (kallsyms_load). Clear
+ * errors without root, without ksmd, with hidden symbols. */
+int ksmd_profile_run(uint64_t window_ns, const char *ksm_dir, const char *kallsyms, const char *kallsyms_name,
+		     struct ksmd_profile *p, struct kb_err *err);
 
 #endif

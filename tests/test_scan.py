@@ -295,6 +295,24 @@ with open(os.path.join(fake, "run"), "w") as f:
     f.write("1\n")
 rc, out, err = run("ksm", "--wide", env={"KSMBENCH_KSM_DIR": long_fake})
 check(rc == 0 and out.startswith("# " + long_fake + "\n"), f"ksm --wide: the directory whole: {err!r}")
+# --profile with KSMBENCH_KALLSYMS naming a FIFO: refused at once, the
+# variable named (opened blocking, it waited for a writer for ever). Its
+# checks before the symbols need root and a ksmd thread; "run" is the fake's.
+def comm(pid):
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:  # gone meanwhile
+        return ""
+
+
+if os.geteuid() == 0 and any(comm(p) == "ksmd" for p in os.listdir("/proc") if p.isdigit()):
+    fifo = os.path.join(tempfile.mkdtemp(prefix="ksmbench-kallsyms-"), "fifo")
+    os.mkfifo(fifo)
+    check_usage_error(["ksm", "--profile", "100ms"], f"KSMBENCH_KALLSYMS '{fifo}' is not a regular file",
+                      "ksm --profile with KSMBENCH_KALLSYMS a FIFO", env={"KSMBENCH_KSM_DIR": fake, "KSMBENCH_KALLSYMS": fifo},
+                      timeout=60)
+    shutil.rmtree(os.path.dirname(fifo))
 if os.path.exists("/proc/self/ksm_stat"):
     rc, out, err = run("ksm", "--pid", str(os.getpid()), "--format", "json")
     doc = json.loads(out) if rc == 0 else {}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../hashes/impls.h"
@@ -432,7 +433,7 @@ void test_census_kallsyms(void)
 	fputs("ffffffff81000200 T calc_checksum\nffffffff81000100 t xxh64\nffffffff81000000 D data\n"
 	      "ffffffff81000300 W memcmp_pages\n", f);
 	fclose(f);
-	CHECK(kallsyms_load(path, &k, &err) == 0 && k.n == 3);
+	CHECK(kallsyms_load(path, path, &k, &err) == 0 && k.n == 3);
 	CHECK_STR(kallsyms_name(&k, 0xffffffff81000150ull), "xxh64");
 	CHECK_STR(kallsyms_name(&k, 0xffffffff81000300ull), "memcmp_pages");
 	kallsyms_free(&k);
@@ -441,12 +442,18 @@ void test_census_kallsyms(void)
 		fputs("0000000000000000 T calc_checksum\n", f);
 		fclose(f);
 	}
-	CHECK(kallsyms_load(path, &k, &err) == -1 && strstr(err.msg, "kptr_restrict"));
+	CHECK(kallsyms_load(path, path, &k, &err) == -1 && strstr(err.msg, "kptr_restrict"));
 	f = fopen(path, "w");
 	if (f)
 		fclose(f);
-	CHECK(kallsyms_load(path, &k, &err) == -1 && strstr(err.msg, "holds no kernel text symbols"));
+	CHECK(kallsyms_load(path, path, &k, &err) == -1 && strstr(err.msg, "holds no kernel text symbols"));
 	unlink(path);
-	CHECK(kallsyms_load("/dev/zero", &k, &err) == -1 && strstr(err.msg, "not a regular file"));
-	CHECK(kallsyms_load("/tmp", &k, &err) == -1 && strstr(err.msg, "not a regular file"));
+	CHECK(kallsyms_load("/dev/zero", "/dev/zero", &k, &err) == -1 && strstr(err.msg, "not a regular file"));
+	CHECK(kallsyms_load("/tmp", "/tmp", &k, &err) == -1 && strstr(err.msg, "not a regular file"));
+	/* A FIFO is refused, not waited on for a writer (it hung ksm --profile). */
+	if (mkfifo(path, 0600) == 0) {
+		CHECK(kallsyms_load(path, "KSMBENCH_KALLSYMS 'f'", &k, &err) == -1 &&
+		      strstr(err.msg, "KSMBENCH_KALLSYMS 'f' is not a regular file"));
+		unlink(path);
+	}
 }
