@@ -4,8 +4,10 @@
  * out). */
 #include "capture.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -17,14 +19,21 @@ static const char *const ksm_settings[] = {
 	"merge_across_nodes", "smart_scan", "advisor_mode", "stable_node_chains_prune_millisecs",
 };
 
-/* A sysfs file's value, trimmed; for "a [b] c" choices the chosen one. */
+/* A sysfs file's value, trimmed; for "a [b] c" choices the chosen one.
+ * A regular file only, opened without blocking: a FIFO in a setting's
+ * place (a KSMBENCH_KSM_DIR of tests) waited for a writer, for ever. */
 static int sysfs_value(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
 	char line[256];
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return -1;
+	}
 	if (!fgets(line, sizeof(line), f)) {
 		fclose(f);
 		return -1;

@@ -233,6 +233,13 @@ try:
     check(rc == 2 and "sleep_millisecs does not hold a whole number" in err, f"a FIFO as sleep_millisecs: {rc} {err!r}")
     rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": fake}, timeout=20)
     check(rc == 0 and "pages_to_scan" in out and "sleep_millisecs" not in out, f"ksm with a FIFO there: {rc} {err!r}")
+    # Nor by the note's settings (fopen waited for a writer: capture hung).
+    rc, out, err = run("capture", "--pid", str(child.pid), "-o", core3, env={"KSMBENCH_KSM_DIR": fake}, timeout=60)
+    check(rc == 0, f"capture with a FIFO among the settings it records: {rc} {err!r}")
+    rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", core3)
+    s = json.loads(out)["settings"] if rc == 0 else {}
+    check(s.get("pages_to_scan") == 35 and s.get("max_page_sharing") == 300 and s.get("sleep_millisecs") == 20,
+          f"the note records the settings that are files, the FIFO left out (the default sleep): {s}")
     # A directory whose paths do not fit is said, not taken for one without KSM.
     rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": "/" + "d/" * 2100}, timeout=20)
     check(rc == 2 and len(err.splitlines()) == 1, f"ksm with a 4 KiB directory name: {rc} {err!r}")
