@@ -12,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../bench/clock.h"
 #include "../bench/pin.h"
 #include "../bench/wire.h"
+#include "../common/quote.h"
 #include "../hashes/alias.h"
 #include "../report/escape.h"
 #include "cli.h"
@@ -44,18 +46,32 @@ struct job {
 };
 
 /* The program to start: KSMBENCH_WORKER_EXE (an emulator's wrapper), else
- * this one (readlink, which emulators and valgrind answer for their guest). */
-static int worker_exe(char *buf, size_t size)
+ * this one (readlink, which emulators and valgrind answer for their guest).
+ * The variable's is looked at here, where its error can name it: the
+ * child's exec error named a bare path, cut at a newline in it, and one
+ * longer than buf was cut and the shorter path started. 0, or prints the
+ * error and returns its code. */
+static int worker_exe(const char *cmd, char *buf, size_t size)
 {
 	const char *env = getenv("KSMBENCH_WORKER_EXE");
+	char q[KB_QUOTE_SIZE];
+	struct stat st;
 	ssize_t n;
 
 	if (env && *env) {
+		if (strlen(env) >= size)
+			return cli_error(cmd, "KSMBENCH_WORKER_EXE '%s' is longer than a path (%zu bytes at most)",
+					 kb_quote(env, q), size - 1);
+		if (stat(env, &st) != 0 || (S_ISREG(st.st_mode) && access(env, X_OK) != 0))
+			return cli_error(cmd, "KSMBENCH_WORKER_EXE '%s': %s", kb_quote(env, q), strerror(errno));
+		if (!S_ISREG(st.st_mode))
+			return cli_error(cmd, "KSMBENCH_WORKER_EXE '%s' is %s", kb_quote(env, q),
+					 S_ISDIR(st.st_mode) ? "a directory, not a program" : "not a regular file (a program)");
 		snprintf(buf, size, "%s", env);
 		return 0;
 	}
 	if ((n = readlink("/proc/self/exe", buf, size - 1)) <= 0)
-		return -1;
+		return cli_error(cmd, "cannot find this program to start measuring processes (/proc/self/exe)");
 	buf[n] = '\0';
 	return 0;
 }
@@ -358,8 +374,8 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 	int rc = 0, pages_fd = plan->pages ? plan->pages->fd : -1;
 
 	worker_cpu_signature(seen, sizeof(seen));
-	if (worker_exe(exe, sizeof(exe)))
-		return cli_error(cmd, "cannot find this program to start measuring processes (/proc/self/exe)");
+	if ((rc = worker_exe(cmd, exe, sizeof(exe))) != 0)
+		return rc;
 	if (bench_results_plan(out, plan, &err))
 		return cli_fail(cmd, &err);
 	pin_away_from(cpu);

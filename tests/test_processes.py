@@ -267,6 +267,26 @@ for name, needle in [("garbage", "wrote an unreadable result: 'garbage'"),
                       needle, f"a measuring process that {name}", env={"KSMBENCH_WORKER_EXE": os.path.join(d, name)})
     check(not os.path.exists(target) and not [f for f in os.listdir(d) if f.startswith("out.json")],
           f"{name}: no -o file")
+# KSMBENCH_WORKER_EXE that names no program is said before any process
+# starts, naming the variable: the child's exec error named a bare path, cut
+# at a newline in it, and a value longer than a path was cut and the shorter
+# path started.
+fifo, plain = os.path.join(d, "fifo"), os.path.join(d, "plain")
+os.mkfifo(fifo)
+with open(plain, "w") as f:
+    f.write("#!/bin/sh\n")
+for value, needle in ((d, "is a directory, not a program"), (fifo, "is not a regular file (a program)"),
+                      ("/dev/zero", "is not a regular file (a program)"), (plain, "Permission denied"),
+                      (os.path.join(d, "none"), "No such file or directory"),
+                      (d + "/x\ny", "x\\x0ay': No such file or directory"),
+                      ("/" + "a" * 100000, "is longer than a path")):
+    rc, out, err = run("bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "-o", target,
+                       env={"KSMBENCH_WORKER_EXE": value})
+    check(rc == 2 and out == "" and len(err.splitlines()) == 1 and f"KSMBENCH_WORKER_EXE '{value[:20]}" in err
+          and needle in err and len(err) < 300 and not os.path.exists(target),
+          f"KSMBENCH_WORKER_EXE {value[:40]!r}: {needle}: rc={rc} {err[:300]!r}")
+os.unlink(fifo)
+os.unlink(plain)
 for name in scripts:
     os.unlink(os.path.join(d, name))
 os.rmdir(d)
