@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "quote.h"
 #include "temp_file.h"
 
 /* Links followed before giving up, as the kernel's limit for a path. */
@@ -188,14 +189,15 @@ static int dir_writable(const char *path)
  * temporary in $TMPDIR (a rename needs the directory; this refused it). */
 static int make_outside_temporary(struct atomic_file *af, struct kb_err *err)
 {
-	char dir[PATH_MAX];
-	int fd = temp_file_unnamed(dir, sizeof(dir));
+	char where[KB_QUOTE_SIZE + 16];
+	int fd = temp_file_unnamed();
 
 	if (fd < 0 || !(af->fp = fdopen(fd, "w+"))) {
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
-		kb_fail_errno(err, e, "cannot create a temporary file in '%s' for '%s'", dir, af->path);
+		kb_fail_errno(err, e, "cannot create a temporary file in %s for '%s'",
+			      temp_file_where(where, sizeof(where)), af->path);
 		release(af);
 		return -1;
 	}

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "quote.h"
+
 int temp_file_in(const char *dir, mode_t mode)
 {
 #ifdef O_TMPFILE
@@ -20,13 +22,33 @@ int temp_file_in(const char *dir, mode_t mode)
 #endif
 }
 
-int temp_file_unnamed(char *dir, size_t size)
+/* $TMPDIR where set and not empty; NULL (then /tmp) where not. */
+static const char *temp_dir(void)
 {
 	const char *env = getenv("TMPDIR");
+
+	return env && *env ? env : NULL;
+}
+
+const char *temp_file_where(char *buf, size_t size)
+{
+	char q[KB_QUOTE_SIZE];
+
+	if (temp_dir())
+		snprintf(buf, size, "TMPDIR '%s'", kb_quote(temp_dir(), q));
+	else
+		snprintf(buf, size, "/tmp");
+	return buf;
+}
+
+int temp_file_unnamed(void)
+{
+	/* Used as it is: copied into a buffer of 4 KiB, a longer TMPDIR was
+	 * cut and named another directory (the kernel refuses it whole). */
+	const char *dir = temp_dir() ? temp_dir() : "/tmp";
 	char path[4096];
 	int fd;
 
-	snprintf(dir, size, "%s", env && *env ? env : "/tmp");
 	if ((fd = temp_file_in(dir, 0600)) >= 0)
 		return fd;
 	if ((size_t)snprintf(path, sizeof(path), "%s/ksmbench-XXXXXX", dir) >= sizeof(path)) {

@@ -6,9 +6,14 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* A read-write, close-on-exec descriptor, or -1 with errno set. dir gets
- * the directory tried (for the caller's error), at most size bytes. */
-int temp_file_unnamed(char *dir, size_t size);
+/* A read-write, close-on-exec descriptor, or -1 with errno set (a TMPDIR
+ * longer than a path: ENAMETOOLONG, never the directory it names cut). */
+int temp_file_unnamed(void);
+
+/* Where temp_file_unnamed makes its files, as an error names it: "TMPDIR
+ * '/x'" (the value cut, common/quote.h) where set, else "/tmp"; in buf,
+ * returned. */
+const char *temp_file_where(char *buf, size_t size);
 
 /* A file with no name in directory dir (O_TMPFILE), read-write and
  * close-on-exec, of the given mode; -1 with errno set where the file

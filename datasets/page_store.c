@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/quote.h"
 #include "../common/temp_file.h"
 
 /* Offsets of slots: a multiple of the largest page size a kernel maps by
@@ -63,11 +64,14 @@ static int write_at(int fd, const void *buf, size_t len, uint64_t offset, struct
  * lets a measuring process inherit it). */
 static int store_file(struct kb_err *err)
 {
-	char dir[4096];
+	char where[KB_QUOTE_SIZE + 16];
 	int fd = memfd_create("ksmbench-pages", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 
-	if (fd < 0 && (fd = temp_file_unnamed(dir, sizeof(dir))) < 0)
-		return kb_fail_errno(err, errno, "cannot keep the pages read (no memory file, nor a file in %s)", dir);
+	if (fd < 0 && (fd = temp_file_unnamed()) < 0) {
+		int e = errno;
+		return kb_fail_errno(err, e, "cannot keep the pages read (no memory file, nor a file in %s)",
+				     temp_file_where(where, sizeof(where)));
+	}
 	return fd;
 }
 

@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "../common/quote.h"
 #include "../common/temp_file.h"
 
 /* The spill: an unnamed temporary file (common/temp_file.h). */
 static FILE *spill_open(void)
 {
-	char dir[4096];
-	int fd = temp_file_unnamed(dir, sizeof(dir));
+	int fd = temp_file_unnamed();
 	FILE *f = fd >= 0 ? fdopen(fd, "w+b") : NULL;
 
 	if (fd >= 0 && !f)
@@ -25,9 +25,13 @@ static FILE *spill_open(void)
 
 int census_spill_write(struct census *c, const unsigned char *data, uint64_t *locator, struct kb_err *err)
 {
-	if (!c->spill && !(c->spill = spill_open()))
-		return kb_fail_errno(err, errno, "cannot create a temporary file in $TMPDIR (or /tmp) for pages of "
-						 "a compressed or streamed dump");
+	char where[KB_QUOTE_SIZE + 16];
+
+	if (!c->spill && !(c->spill = spill_open())) {
+		int e = errno;
+		return kb_fail_errno(err, e, "cannot create a temporary file in %s for pages of a compressed or "
+					     "streamed dump", temp_file_where(where, sizeof(where)));
+	}
 	ssize_t n = pwrite(fileno(c->spill), data, c->cfg.page_size, (off_t)c->spill_bytes);
 	if (n != (ssize_t)c->cfg.page_size)
 		return kb_fail_errno(err, n < 0 ? errno : ENOSPC, "cannot write the temporary copy of a page");

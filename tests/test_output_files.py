@@ -160,6 +160,17 @@ try:
                   stat.S_IMODE(st.st_mode) == mode and os.listdir(closed) == [os.path.basename(kept)],
                   f"a writable file (owner {owner}) in a directory we may not write: rc={rc} {err!r}")
             os.unlink(kept)
+        # Without a TMPDIR to take the temporary, the error names the variable
+        # and its value, and the file keeps what it held.
+        kept = os.path.join(closed, "kept.json")
+        with open(kept, "w") as f:
+            f.write("old")
+        os.chmod(kept, 0o666)
+        check_usage_error([*SCAN, "-o", kept], f"cannot create a temporary file in TMPDIR '/nonexistent' for '{kept}'",
+                          "a writable file in a closed directory, TMPDIR missing", user=65534,
+                          env={"TMPDIR": "/nonexistent"})
+        check(open(kept).read() == "old", "the file keeps what it held")
+        os.unlink(kept)
         check_usage_error([*SCAN, "-o", os.path.join(closed, "new.json")], "cannot create a temporary file beside",
                           "a new file in a directory we may not write", user=65534)
         os.rmdir(closed)

@@ -111,9 +111,17 @@ try:
     gz = os.path.join(spill_dir, "pages.raw.gz")
     with gzip.open(gz, "wb") as f:
         f.write(os.urandom(64 * PS) * 2)
-    rc, out, err = run("scan", gz, env={"TMPDIR": os.path.join(spill_dir, "missing")})
-    check(rc == 2 and "$TMPDIR" in err and err.count("\n") == 1,
-          f"scan of a gzip dump with a missing TMPDIR: one error: rc={rc} {err!r}")
+    missing = os.path.join(spill_dir, "missing")
+    rc, out, err = run("scan", gz, env={"TMPDIR": missing})
+    check(rc == 2 and f"cannot create a temporary file in TMPDIR '{missing}' for pages" in err and err.count("\n") == 1,
+          f"scan of a gzip dump with a missing TMPDIR: one error naming it: rc={rc} {err!r}")
+    # Longer than a path, it is refused whole, the value cut in the error:
+    # copied into a buffer of 4 KiB it was cut, and named the directory
+    # before the slashes, which exists.
+    long_tmpdir = spill_dir + "/" * 5000 + "missing"
+    rc, out, err = run("scan", gz, env={"TMPDIR": long_tmpdir})
+    check(rc == 2 and f"TMPDIR '{long_tmpdir[:60]}...' for pages" in err and "File name too long" in err
+          and err.count("\n") == 1, f"scan of a gzip dump with a TMPDIR of 5000 bytes: rc={rc} {err!r}")
     work = os.path.join(spill_dir, "tmp")
     os.mkdir(work)
     rc, out, err = run("scan", gz, "--format", "json", env={"TMPDIR": work})
