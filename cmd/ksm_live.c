@@ -125,6 +125,7 @@ static void watch_settings(const struct ksm_sample *s, const struct ksm_rates *r
 
 int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int json, unsigned width)
 {
+	char named[KSM_DIR_NAMED_SIZE];
 	struct ksm_sample a, b;
 	struct ksm_rates r;
 	struct cold_cost c;
@@ -132,9 +133,10 @@ int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int js
 
 	/* full_scans is as old as KSM (2.6.32); pages_scanned came in 6.6,
 	 * before which the scan rate is unknown. */
+	ksm_sysfs_dir_named(dir, named);
 	ksm_sample_read(dir, &a);
 	if (a.full_scans < 0)
-		return cli_error("ksm", "cannot read %s/full_scans (no KSM in this kernel?)", dir);
+		return cli_error("ksm", "cannot read full_scans in %s%s", named, ksm_sysfs_missing_hint(dir));
 	if ((rc = cold_cost("ksm", &c)) != 0)
 		return rc;
 	long long shown_pts = -2, shown_sleep = -2;
@@ -142,18 +144,18 @@ int ksm_live_watch(const char *dir, uint64_t interval_ns, unsigned count, int js
 	 * two is seen too. */
 	ksm_sample_read(dir, &a);
 	if (a.full_scans < 0)
-		return cli_error("ksm", "cannot read %s/full_scans any more", dir);
+		return cli_error("ksm", "cannot read full_scans in %s any more", named);
 	for (unsigned i = 0; count == 0 || i < count; i++, a = b) {
 		clock_sleep_ns(interval_ns);
 		ksm_sample_read(dir, &b);
 		/* Gone (the directory removed), or gone back (another kernel's, a
 		 * copy rewritten): no rate can be made of it. */
 		if (b.full_scans < 0 || (a.pages_scanned >= 0 && b.pages_scanned < 0))
-			return cli_error("ksm", "cannot read %s/%s any more", dir,
-					 b.full_scans < 0 ? "full_scans" : "pages_scanned");
+			return cli_error("ksm", "cannot read %s in %s any more",
+					 b.full_scans < 0 ? "full_scans" : "pages_scanned", named);
 		if ((a.pages_scanned >= 0 && b.pages_scanned < a.pages_scanned) || b.full_scans < a.full_scans)
 			return cli_error("ksm", "%s: pages_scanned or full_scans went back (%lld to %lld, %lld to "
-					 "%lld): the counters are not one kernel's", dir, a.pages_scanned,
+					 "%lld): the counters are not one kernel's", named, a.pages_scanned,
 					 b.pages_scanned, a.full_scans, b.full_scans);
 		ksm_rates_between(&a, &b, c.ns, &r);
 		if (!json && (b.pages_to_scan != shown_pts || b.sleep_ms != shown_sleep)) {

@@ -43,7 +43,7 @@ void ksmd_settings_read(struct ksmd_settings *k)
 int ksmd_settings_read_checked(struct ksmd_settings *k, struct kb_err *err)
 {
 	const char *dir = ksm_sysfs_dir();
-	char path[4096];
+	char path[4096], named[KSM_DIR_NAMED_SIZE];
 	long long v[2];
 
 	for (int i = 0; i < 2; i++) {
@@ -53,8 +53,8 @@ int ksmd_settings_read_checked(struct ksmd_settings *k, struct kb_err *err)
 		if (v[i] == KSM_SYSFS_MISSING && access(path, F_OK) != 0 && errno == ENOENT)
 			continue;
 		if (v[i] == KSM_SYSFS_MISSING || v[i] < 0 || v[i] > UINT_MAX)
-			return kb_fail(err, "%s does not hold a whole number from 0 to %u, as the kernel writes it", path,
-				       UINT_MAX);
+			return kb_fail(err, "%s in %s does not hold a whole number from 0 to %u, as the kernel writes it",
+				       names[i], ksm_sysfs_dir_named(dir, named), UINT_MAX);
 	}
 	settings_from(dir, v, k);
 	return 0;

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/quote.h"
+
 static const struct {
 	const char *name, *meaning;
 } meanings[] = {
@@ -96,18 +98,19 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	char path[4096], buf[256];
+	char path[4096], buf[256], named[KSM_DIR_NAMED_SIZE];
 
 	*n = 0;
+	ksm_sysfs_dir_named(dir, named);
 	if (!d)
-		return kb_fail_errno(err, errno, "cannot read %s (a kernel without KSM?)", dir);
+		return kb_fail_errno(err, errno, "cannot read %s%s", named, ksm_sysfs_missing_hint(dir));
 	while ((de = readdir(d))) {
 		struct stat sb;
 		if (de->d_name[0] == '.')
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= sizeof(path)) {
 			closedir(d);
-			return kb_fail(err, "%s: a path in it is too long", dir);
+			return kb_fail(err, "%s: a path in it is too long", named);
 		}
 		if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
 			continue;
@@ -120,8 +123,8 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 			if (f)
 				fclose(f);
 			closedir(d);
-			return f ? kb_fail(err, "%s holds more than %zu files: not KSM's directory", dir, max)
-				 : kb_fail_errno(err, e, "cannot read %s", path);
+			return f ? kb_fail(err, "%s holds more than %zu files: not KSM's directory", named, max)
+				 : kb_fail_errno(err, e, "cannot read %.255s in %s", de->d_name, named);
 		}
 		if (fgets(buf, sizeof(buf), f)) {
 			trim(buf);
@@ -131,7 +134,7 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 	}
 	closedir(d);
 	if (*n == 0)
-		return kb_fail(err, "%s holds no KSM settings or counters: not KSM's directory", dir);
+		return kb_fail(err, "%s holds no KSM settings or counters: not KSM's directory", named);
 	qsort(out, *n, sizeof(*out), value_cmp);
 	return 0;
 }
@@ -196,6 +199,21 @@ const char *ksm_sysfs_dir(void)
 	const char *dir = getenv("KSMBENCH_KSM_DIR");
 
 	return dir && *dir ? dir : KSM_SYSFS_DIR;
+}
+
+const char *ksm_sysfs_dir_named(const char *dir, char buf[KSM_DIR_NAMED_SIZE])
+{
+	const char *env = getenv("KSMBENCH_KSM_DIR");
+	char q[KB_QUOTE_SIZE];
+
+	snprintf(buf, KSM_DIR_NAMED_SIZE, env && *env && strcmp(env, dir) == 0 ? "KSMBENCH_KSM_DIR '%s'" : "%s",
+		 kb_quote(dir, q));
+	return buf;
+}
+
+const char *ksm_sysfs_missing_hint(const char *dir)
+{
+	return strcmp(dir, KSM_SYSFS_DIR) == 0 ? " (a kernel without KSM?)" : "";
 }
 
 unsigned ksm_page_size(void)

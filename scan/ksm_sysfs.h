@@ -28,6 +28,18 @@ unsigned ksm_page_size(void);
  * not empty (tests pose as other kernels' KSM), else KSM_SYSFS_DIR. */
 const char *ksm_sysfs_dir(void);
 
+/* Room for ksm_sysfs_dir_named's text. */
+#define KSM_DIR_NAMED_SIZE 96
+
+/* dir as an error names it: "KSMBENCH_KSM_DIR '...'" (the value cut,
+ * common/quote.h) where the variable gave it, else dir itself (cut too);
+ * in buf, returned. */
+const char *ksm_sysfs_dir_named(const char *dir, char buf[KSM_DIR_NAMED_SIZE]);
+
+/* ", a kernel without KSM?" after an error reading dir where it is the
+ * kernel's directory; "" where a test named another. */
+const char *ksm_sysfs_missing_hint(const char *dir);
+
 /* Reads every regular file of dir (KSM_SYSFS_DIR): the known ones in a
  * fixed order, then the others by name. Fails if dir cannot be opened. */
 int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n, struct kb_err *err);

@@ -19,6 +19,7 @@
 #include "../common/grow.h"
 #include "../common/monotonic.h"
 #include "kallsyms.h"
+#include "ksm_sysfs.h"
 #include "ksm_watch.h"
 
 #define RING_PAGES 64u
@@ -257,8 +258,10 @@ int ksmd_profile_run(uint64_t window_ns, const char *ksm_dir, const char *kallsy
 				    "CAP_SYS_ADMIN, its symbols CAP_SYSLOG)");
 	if (!(p->pid = ksmd_find()))
 		return kb_fail(err, "no ksmd thread in /proc: this kernel has no KSM (CONFIG_KSM)");
+	char named[KSM_DIR_NAMED_SIZE];
 	if (ksm_sysfs_number(ksm_dir, "run") != 1)
-		return kb_fail(err, "KSM is not running (%s/run is not 1): ksmd has nothing to do", ksm_dir);
+		return kb_fail(err, "KSM is not running (run in %s is not 1): ksmd has nothing to do",
+			       ksm_sysfs_dir_named(ksm_dir, named));
 	if (kallsyms_load(kallsyms, kallsyms_name, &syms, err))
 		return -1;
 	int fd = open_event(p->pid, &p->event, err);

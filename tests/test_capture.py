@@ -218,7 +218,8 @@ try:
             f.write(value + "\n")
         rc, out, err = run("capture", "--pid", str(child.pid), "--interval", "2s", "--interval", "auto", "-o", core3,
                            env={"KSMBENCH_KSM_DIR": fake})
-        check(rc == 2 and err.count("\n") == 1 and f"{name} does not hold a whole number" in err
+        check(rc == 2 and err.count("\n") == 1 and f"{name} in KSMBENCH_KSM_DIR '{fake[:60]}" in err
+              and "does not hold a whole number" in err
               and "--interval auto" in err and not os.path.exists(core3), f"{name} {value!r} for --interval auto: {rc} {err!r}")
         with open(os.path.join(fake, name), "w") as f:
             f.write("35\n")
@@ -230,7 +231,8 @@ try:
     os.mkfifo(os.path.join(fake, "sleep_millisecs"))
     rc, out, err = run("capture", "--pid", str(child.pid), "--interval", "auto", "-o", core3,
                        env={"KSMBENCH_KSM_DIR": fake}, timeout=20)
-    check(rc == 2 and "sleep_millisecs does not hold a whole number" in err, f"a FIFO as sleep_millisecs: {rc} {err!r}")
+    check(rc == 2 and "sleep_millisecs in KSMBENCH_KSM_DIR" in err and "does not hold a whole number" in err,
+          f"a FIFO as sleep_millisecs: {rc} {err!r}")
     rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": fake}, timeout=20)
     check(rc == 0 and "pages_to_scan" in out and "sleep_millisecs" not in out, f"ksm with a FIFO there: {rc} {err!r}")
     # Nor by the note's settings (fopen waited for a writer: capture hung).

@@ -400,10 +400,18 @@ last = out.splitlines()[-1].split() if rc == 0 and out else []
 check(len(last) == 11 and last[1] == "-" and last[-1] == "-" and last[6] == "40",
       f"--watch table on a 6.1 kernel's counters: scanned/s and cksum% '-': {out!r} {err!r}")
 os.unlink(os.path.join(old_ksm, "full_scans"))
-check_usage_error(["ksm", "--watch", "100ms", "--count", "1"], "full_scans (no KSM in this kernel?)",
-                  "--watch without full_scans", env={"KSMBENCH_KSM_DIR": old_ksm})
+# A directory KSMBENCH_KSM_DIR names is said to be that variable's, not a
+# kernel without KSM (the hint is for /sys/kernel/mm/ksm), its value cut.
+check_usage_error(["ksm", "--watch", "100ms", "--count", "1"],
+                  f"cannot read full_scans in KSMBENCH_KSM_DIR '{old_ksm[:60]}", "--watch without full_scans",
+                  env={"KSMBENCH_KSM_DIR": old_ksm})
 shutil.rmtree(old_ksm)
-check_usage_error(["ksm"], "/nonexistent-ksm", "ksm without sysfs", env={"KSMBENCH_KSM_DIR": "/nonexistent-ksm"})
+check_usage_error(["ksm"], "cannot read KSMBENCH_KSM_DIR '/nonexistent-ksm': No such file or directory",
+                  "ksm without sysfs", env={"KSMBENCH_KSM_DIR": "/nonexistent-ksm"})
+rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": "/nonexistent-ksm" + "/" * 100000})
+check(rc == 2 and len(err.splitlines()) == 1 and "KSMBENCH_KSM_DIR '/nonexistent-ksm////" in err
+      and "...': File name too long" in err and "without KSM" not in err,
+      f"ksm with a KSMBENCH_KSM_DIR of 100 kB: the value cut, the reason kept: {err[:300]!r}")
 check_usage_error(["ksm", "--pid", "0"], "pid", "ksm bad pid")
 check_usage_error(["ksm", "--pid", "999999999"], "999999999", "ksm missing process")
 check_usage_error(["ksm", "--format", "csv"], "format", "ksm bad format")
