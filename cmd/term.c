@@ -21,13 +21,14 @@ unsigned term_columns(FILE *fp)
 {
 	const char *env = getenv("COLUMNS");
 	struct winsize ws;
-	char *end;
 
 	if (!isatty(fileno(fp)))
 		return 0;
-	if (env && *env) {
-		unsigned long n = strtoul(env, &end, 10);
-		if (*end == '\0' && n >= TERM_COLUMNS_MIN && n <= 10000)
+	/* Digits alone, as the man page has it: strtoul also took " 72" and
+	 * "+72", where "72 " was ignored. */
+	if (env && *env && strspn(env, "0123456789") == strlen(env) && strlen(env) <= 5) {
+		unsigned long n = strtoul(env, NULL, 10);
+		if (n >= TERM_COLUMNS_MIN && n <= TERM_COLUMNS_MAX)
 			return (unsigned)n;
 	}
 	if (ioctl(fileno(fp), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= TERM_COLUMNS_MIN)

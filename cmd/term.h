@@ -13,11 +13,13 @@
 int term_color(FILE *fp);
 
 /* The width text for fp should fit: on a terminal, COLUMNS when it is a
- * number from TERM_COLUMNS_MIN up, else the terminal's own width; 0 (the
- * report's default, 100) when fp is no terminal or neither is known. */
+ * whole number from TERM_COLUMNS_MIN to TERM_COLUMNS_MAX (digits alone),
+ * else the terminal's own width; 0 (the report's default, 100) when fp is
+ * no terminal or neither is known. */
 unsigned term_columns(FILE *fp);
 
 #define TERM_COLUMNS_MIN 40u
+#define TERM_COLUMNS_MAX 10000u
 
 /* One line on stderr, rewritten in place: "ksmbench thread: process 2/5,
  * round 1/2, 9/14 ksmd ns/page: xxh64" (the process when there are

@@ -77,6 +77,12 @@ check(rc == 0 and widest(out) > 100 and out.startswith("# " + ksm_dir + "\n") an
       f"ksm --wide: the directory and every meaning whole: {widest(out)}")
 rc, out = on_tty(["ksm"], 72, env=KSM_ENV)
 check(rc == 0 and 0 < widest(out) <= 72, f"ksm on a terminal of 72 columns: {widest(out)}")
+# COLUMNS other than a whole number from 40 to 10000 (digits alone) is
+# ignored, as the man page says: the terminal's own width, unknown on this
+# one, so 100 (strtoul took " 72" and "+72" as 72).
+for bad in (" 72", "+72", "72 ", "0x48", "39", "10001", "7" * 100000):
+    rc, out = on_tty(["ksm"], bad, env=KSM_ENV)
+    check(rc == 0 and 72 < widest(out) <= 100, f"ksm on a terminal with COLUMNS={bad[:10]!r}: ignored: {widest(out)}")
 if os.path.isdir("/sys/kernel/mm/ksm"):
     rc, out, err = run("ksm")
     check(rc == 0 and 0 < widest(out) <= 100, f"ksm fits 100 columns: {widest(out)}")
