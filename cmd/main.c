@@ -53,10 +53,11 @@ static void help(void)
 	       "inconclusive (no regression), 130/143/129 interrupted (SIGINT, SIGTERM, SIGHUP),\n"
 	       "141 killed by SIGPIPE (the reader of standard output went away).\n"
 	       "KSMBENCH_DISABLE=feat,... hides CPU features (e.g. avx512f,sse4.2);\n"
-	       "KSMBENCH_CPU=VENDOR:FAMILY:MODEL poses as another CPU for the alias table;\n"
-	       "KSMBENCH_KERNEL_RELEASE=R as another kernel (KSM's checksum, the kernel's crc32c);\n"
-	       "KSMBENCH_FREE_CORE=N sets a free core's additions a cycle, the floor under a\n"
-	       "run's core throughput, where the CPU table has none (0: no floor).\n");
+	       "KSMBENCH_CPU=VENDOR:FAMILY:MODEL poses as another CPU for the alias table and\n"
+	       "the kernel's crc32c rule; KSMBENCH_KERNEL_RELEASE=R as another kernel (KSM's\n"
+	       "checksum, the kernel's crc32c); KSMBENCH_FREE_CORE=N sets a free core's\n"
+	       "additions a cycle, the floor under a run's core throughput, where the CPU\n"
+	       "table has none (0: no floor). The man page's ENVIRONMENT has the others.\n");
 }
 
 /* For shell completion, one name a line. */
