@@ -7,6 +7,7 @@
 #include "../bench/disturb.h"
 #include "../bench/estimate.h"
 #include "../common/plural.h"
+#include "escape.h"
 #include "stability_text.h"
 #include "text_wrap.h"
 #include "kinds.h"
@@ -230,11 +231,15 @@ int thread_verdict_text(FILE *out, const struct report_document *doc, enum repor
 	if (today_line(out, v, width, pre) || best_line(out, v, 1, width, pre) || best_line(out, v, 0, width, pre))
 		return -1;
 	const struct thread_ksmd *k = &v->ksmd;
-	char from[320], settings[720], period[32];
+	char from[320], dir[300], settings[720], period[32];
 	double ms = today_period_ms(v);
 
+	/* The directory may be KSMBENCH_KSM_DIR's, text from outside: shown,
+	 * never obeyed (its control characters reached the terminal). */
 	if (strcmp(k->from, "sysfs") == 0)
-		snprintf(from, sizeof(from), "read from %s", k->dir ? k->dir : "sysfs");
+		snprintf(from, sizeof(from), "read from %s",
+			 escape_str(k->dir ? k->dir : "sysfs", style == REPORT_MARKDOWN ? ESCAPE_MARKDOWN : ESCAPE_TERM, dir,
+				    sizeof(dir)));
 	else
 		snprintf(from, sizeof(from), "the kernel's defaults");
 	/* Each setting with where it came from, once for both when they agree. */

@@ -151,6 +151,11 @@ void test_thread_verdict(void)
 	buf = verdict_text(&doc);
 	CHECK(buf && strstr(buf, "read from /tmp/ksm-settings)") && !strstr(buf, "/sys/kernel/mm/ksm"));
 	free(buf);
+	/* Its name is shown, never obeyed: the terminal got it as it was. */
+	v.ksmd.dir = "/tmp/k\033[31m\nx";
+	buf = verdict_text(&doc);
+	CHECK(buf && strstr(buf, "read from /tmp/k\\x1b[31m\\x0ax)") && !strchr(buf, '\033'));
+	free(buf);
 	v.ksmd.dir = k.dir;
 	/* Given as options: said so; 1000 pages of 1 us, a batch every 16 ms
 	 * at sleep 10 (3 jiffies, fired a tick late). */
