@@ -1,6 +1,7 @@
 /* Unit tests of report/'s formats on known results: the kernel lines, CSV
  * and TSV, JSON, the registry's names and errors, a result of one round
- * (no CV), the thread's CSV precision, and a document read back. */
+ * (no CV), the columns a narrow bench table leaves out, the thread's CSV
+ * precision, and a document read back. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,99 @@ void test_report_formats_one_round(void)
 	doc.kind = REPORT_SELECT;
 	text = render("markdown", &doc);
 	CHECK(text && strstr(text, "| - |") && strstr(text, "**jhash2**"));
+	free(text);
+}
+
+/* The header cells of text's bench table, joined by '|' (cells are two or
+ * more spaces apart; a header holds single spaces). */
+static void header_cells(const char *text, char *buf, size_t size)
+{
+	const char *p = text ? strstr(text, "HASH") : NULL;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	while (p && *p && *p != '\n' && n + 2 < size) {
+		if (p[0] == ' ' && p[1] == ' ') {
+			while (*p == ' ')
+				p++;
+			if (*p != '\n' && *p)
+				buf[n++] = '|';
+			continue;
+		}
+		buf[n++] = *p++;
+	}
+	buf[n] = '\0';
+}
+
+/* A narrow bench table leaves out exactly the columns its table lets go:
+ * DATA, SET, TIMER and PAGE when every row shows the same (said once under
+ * it), % ceiling, kMB/s, bias and cycles when every row shows "-". One the
+ * same in every row that may not go (ROUNDS), or one that may go only for
+ * "-" and shows a value, stays; --wide keeps every one. */
+void test_report_formats_narrow_bench(void)
+{
+	struct bench_result r[3];
+	struct bench_round rounds[3][2];
+	struct bench_context ctx;
+	const char *hashes[3] = { "xxh64", "jhash2", "xxh32" };
+	char cells[256], *text;
+
+	memset(&ctx, 0, sizeof(ctx));
+	memset(r, 0, sizeof(r));
+	memset(rounds, 0, sizeof(rounds));
+	for (unsigned i = 0; i < 3; i++) {
+		r[i].hash = r[i].impl = hashes[i];
+		strcpy(r[i].data, "random");
+		r[i].cache = "hot";
+		r[i].page_size = 4096;
+		r[i].timer = BENCH_TIMER_WINDOW;
+		r[i].counter.hz = 2e9;
+		r[i].ns_per_page.best = r[i].ns_per_page.median = 500.0 * (i + 1);
+		r[i].ns_per_page.n = 2;
+		r[i].repeats = 2;
+		r[i].rounds = rounds[i];
+	}
+	struct report_document doc = { .kind = REPORT_BENCH, .ctx = &ctx, .results = r, .nresults = 3 };
+
+	text = render("table", &doc);
+	header_cells(text, cells, sizeof(cells));
+	CHECK_STR(cells, "HASH|MB/s best|MB/s median|ns/page median|ROUNDS|STABILITY");
+	CHECK(text && strstr(text, "every row: DATA random, SET hot, TIMER window, PAGE 4096."));
+	free(text);
+
+	doc.wide = 1;
+	text = render("table", &doc);
+	header_cells(text, cells, sizeof(cells));
+	CHECK_STR(cells, "HASH|DATA|SET|TIMER|PAGE|MB/s best|% ceiling|MB/s median|ns/page median|ROUNDS|kMB/s best|"
+			 "bias % median|cyc p10/50/90|STABILITY");
+	CHECK(text && !strstr(text, "every row"));
+	free(text);
+
+	/* The jiffies timer: kMB/s and bias the same in every row, yet shown;
+	 * one ceiling: its column stays. A wide terminal, so that no header
+	 * is shortened and the line under the table is not wrapped. */
+	doc.wide = 0;
+	doc.columns = 300;
+	for (unsigned i = 0; i < 3; i++) {
+		r[i].timer = BENCH_TIMER_JIFFIES;
+		r[i].jiffies.kernel_mb_per_s_best = 8770;
+		r[i].jiffies.bias_percent_median = -2.5;
+	}
+	r[1].ceiling_bytes_per_s = 2 * bench_bytes_per_s(4096, r[1].ns_per_page.best);
+	text = render("table", &doc);
+	header_cells(text, cells, sizeof(cells));
+	CHECK_STR(cells,
+		  "HASH|MB/s best|% ceiling|MB/s median|ns/page median|ROUNDS|kMB/s best|bias % median|STABILITY");
+	CHECK(text && strstr(text, "every row: DATA random, SET hot, TIMER jiffies, PAGE 4096."));
+	free(text);
+
+	/* A dataset of its own in one row: DATA stays, the rest are said once. */
+	strcpy(r[2].data, "zero");
+	text = render("table", &doc);
+	header_cells(text, cells, sizeof(cells));
+	CHECK_STR(cells,
+		  "HASH|DATA|MB/s best|% ceiling|MB/s median|ns/page median|ROUNDS|kMB/s best|bias % median|STABILITY");
+	CHECK(text && strstr(text, "every row: SET hot, TIMER jiffies, PAGE 4096."));
 	free(text);
 }
 
