@@ -149,32 +149,29 @@ static int set_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
-/* MB/s is 10^6 B/s; kMB/s the kernel's (count*PAGE_SIZE>>17, MiB/s). Columns
- * that read the same in every row are said once above a narrow table. */
+/* MB/s is 10^6 B/s; kMB/s the kernel's (count*PAGE_SIZE>>17, MiB/s). A
+ * narrow table leaves out what a run's rows all share (said once under
+ * it: RECORD_FIT_SAME) and what only some timers or a ceiling give, where
+ * no row has it (RECORD_FIT_EMPTY). */
 static const struct record_column columns[] = {
-	{ "HASH", 'l', NULL, 0, NULL, hash_cell },
-	{ "DATA", 'l', "data", 0, NULL, NULL },
-	{ "SET", 'l', NULL, 0, NULL, set_cell },
-	{ "TIMER", 'l', NULL, 0, NULL, timer_cell },
-	{ "PAGE", 'r', NULL, 0, NULL, page_cell },
-	{ "MB/s best", 'r', "bytes_per_second_best", 1e-6, "%.0f", NULL },
-	{ "% ceiling", 'r', "pct_of_ceiling", 0, "%.0f", NULL },
-	{ "MB/s median", 'r', NULL, 0, NULL, median_cell },
-	{ "ns/page median", 'r', "ns_per_page_median", 0, "%.1f", NULL },
-	{ "ROUNDS", 'r', NULL, 0, NULL, rounds_cell },
-	{ "kMB/s best", 'r', "kernel_mb_per_s_best", 0, NULL, NULL },
-	{ "bias % median", 'r', "bias_percent_median", 0, "%+.1f", NULL },
-	{ "cyc p10/50/90", 'r', NULL, 0, NULL, cycles_cell },
-	{ "STABILITY", 'l', NULL, 0, NULL, stability_cell },
+	{ .header = "HASH", .align = 'l', .cell = hash_cell },
+	{ .header = "DATA", .align = 'l', .field = "data", .fit = RECORD_FIT_SAME },
+	{ .header = "SET", .align = 'l', .cell = set_cell, .fit = RECORD_FIT_SAME },
+	{ .header = "TIMER", .align = 'l', .cell = timer_cell, .fit = RECORD_FIT_SAME },
+	{ .header = "PAGE", .align = 'r', .cell = page_cell, .fit = RECORD_FIT_SAME },
+	{ .header = "MB/s best", .align = 'r', .field = "bytes_per_second_best", .scale = 1e-6, .format = "%.0f" },
+	{ .header = "% ceiling", .align = 'r', .field = "pct_of_ceiling", .format = "%.0f", .fit = RECORD_FIT_EMPTY },
+	{ .header = "MB/s median", .align = 'r', .cell = median_cell },
+	{ .header = "ns/page median", .align = 'r', .field = "ns_per_page_median", .format = "%.1f" },
+	{ .header = "ROUNDS", .align = 'r', .cell = rounds_cell },
+	{ .header = "kMB/s best", .align = 'r', .field = "kernel_mb_per_s_best", .fit = RECORD_FIT_EMPTY },
+	{ .header = "bias % median", .align = 'r', .field = "bias_percent_median", .format = "%+.1f",
+	  .fit = RECORD_FIT_EMPTY },
+	{ .header = "cyc p10/50/90", .align = 'r', .cell = cycles_cell, .fit = RECORD_FIT_EMPTY },
+	{ .header = "STABILITY", .align = 'l', .cell = stability_cell },
 };
 
 #define BENCH_COLUMNS (sizeof(columns) / sizeof(columns[0]))
-
-static const unsigned columns_fit[BENCH_COLUMNS] = {
-	[1] = RECORD_FIT_SAME,   [2] = RECORD_FIT_SAME,   [3] = RECORD_FIT_SAME,
-	[4] = RECORD_FIT_SAME,   [6] = RECORD_FIT_EMPTY,  [10] = RECORD_FIT_EMPTY,
-	[11] = RECORD_FIT_EMPTY, [12] = RECORD_FIT_EMPTY,
-};
 
 /* A table too wide for its width is fitted in steps: first the hash column
  * shows the implementation measured alone (its other names go to the line
@@ -360,8 +357,7 @@ int bench_report_text(FILE *out, const struct report_document *doc, enum report_
 	bench_report_rows(doc, &rows);
 	/* Markdown is read in a browser: every column. */
 	unsigned width = style == REPORT_MARKDOWN ? 0 : report_columns(doc), step = BENCH_FIT_WHOLE;
-	unsigned n = record_columns_fit(columns, columns_fit, BENCH_COLUMNS, &rows, width == 0, shown, common,
-					sizeof(common));
+	unsigned n = record_columns_fit(columns, BENCH_COLUMNS, &rows, width == 0, shown, common, sizeof(common));
 	struct table *t = record_table(shown, n, &rows);
 	while (t && width && step < BENCH_FIT_TERSE && table_width(t) > width) {
 		table_free(t);

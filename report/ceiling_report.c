@@ -229,16 +229,18 @@ static int spread_cell(const struct record_row *w, char *buf, size_t size)
 }
 
 static const struct record_column probe_columns[] = {
-	{ "LIMIT (best of rounds)", 'l', "what", 0, NULL, NULL },
-	{ "VALUE", 'r', NULL, 0, NULL, value_cell },
-	{ "SPREAD", 'r', NULL, 0, NULL, spread_cell },
+	{ .header = "LIMIT (best of rounds)", .align = 'l', .field = "what" },
+	{ .header = "VALUE", .align = 'r', .cell = value_cell },
+	{ .header = "SPREAD", .align = 'r', .cell = spread_cell },
 };
 
 static const struct record_column bound_columns[] = {
-	{ "HASH", 'l', "hash", 0, NULL, NULL },
-	{ "CEILING GB/s", 'r', "ceiling_bytes_per_second", 1e-9, "%.1f", NULL },
-	{ "COLD GB/s", 'r', "cold_ceiling_bytes_per_second", 1e-9, "%.1f", NULL },
-	{ "LIMITED BY", 'l', "limited_by", 0, NULL, NULL },
+	{ .header = "HASH", .align = 'l', .field = "hash" },
+	{ .header = "CEILING GB/s", .align = 'r', .field = "ceiling_bytes_per_second", .scale = 1e-9,
+	  .format = "%.1f" },
+	{ .header = "COLD GB/s", .align = 'r', .field = "cold_ceiling_bytes_per_second", .scale = 1e-9,
+	  .format = "%.1f" },
+	{ .header = "LIMITED BY", .align = 'l', .field = "limited_by" },
 };
 
 /* The probes, then a line per register width whose overlap was measured. */

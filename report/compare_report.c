@@ -238,18 +238,20 @@ static int markdown_verdict(const struct record_row *w, char *buf, size_t size)
 static struct table *pairs_table(const struct report_document *doc, enum report_style style)
 {
 	const struct record_column columns[] = {
-		{ "HASH", 'l', "hash", 0, NULL, NULL },
-		{ "DATA", 'l', "data", 0, NULL, NULL },
-		{ "CACHE", 'l', "cache", 0, NULL, NULL },
-		{ "PAGE", 'r', NULL, 0, NULL, page_cell },
-		{ "TIMER", 'l', NULL, 0, NULL, timer_cell },
-		{ "BASE MB/s", 'r', "base_bytes_per_second_median", 1e-6, "%.0f", NULL },
-		{ "NEW MB/s", 'r', "new_bytes_per_second_median", 1e-6, "%.0f", NULL },
-		{ "CHANGE %", 'r', "change_percent", 0, "%+.1f", NULL },
-		{ "PROCESSES", 'r', NULL, 0, NULL, processes_cell },
-		{ "TEST", 'l', NULL, 0, NULL, test_cell },
-		{ "VERDICT", 'l', NULL, 0, NULL,
-		  style == REPORT_MARKDOWN ? markdown_verdict : doc->color ? color_verdict : plain_verdict },
+		{ .header = "HASH", .align = 'l', .field = "hash" },
+		{ .header = "DATA", .align = 'l', .field = "data" },
+		{ .header = "CACHE", .align = 'l', .field = "cache" },
+		{ .header = "PAGE", .align = 'r', .cell = page_cell },
+		{ .header = "TIMER", .align = 'l', .cell = timer_cell },
+		{ .header = "BASE MB/s", .align = 'r', .field = "base_bytes_per_second_median", .scale = 1e-6,
+		  .format = "%.0f" },
+		{ .header = "NEW MB/s", .align = 'r', .field = "new_bytes_per_second_median", .scale = 1e-6,
+		  .format = "%.0f" },
+		{ .header = "CHANGE %", .align = 'r', .field = "change_percent", .format = "%+.1f" },
+		{ .header = "PROCESSES", .align = 'r', .cell = processes_cell },
+		{ .header = "TEST", .align = 'l', .cell = test_cell },
+		{ .header = "VERDICT", .align = 'l',
+		  .cell = style == REPORT_MARKDOWN ? markdown_verdict : doc->color ? color_verdict : plain_verdict },
 	};
 	const struct compare_outcome *o = doc->outcome;
 	struct record_list pairs = { &pair_schema, o->pairs, o->npairs, sizeof(o->pairs[0]), { .item = doc } };

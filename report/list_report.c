@@ -251,21 +251,21 @@ static int choice(const struct record_row *w, char *buf, size_t size)
 }
 
 static const struct record_column columns[] = {
-	{ "NAME", 'l', "name", 0, NULL, NULL },
-	{ "AVAILABLE", 'l', NULL, 0, NULL, availability_short },
-	{ "KERNEL", 'l', NULL, 0, NULL, kernel_short },
-	{ "PROVENANCE", 'l', NULL, 0, NULL, note },
+	{ .header = "NAME", .align = 'l', .field = "name" },
+	{ .header = "AVAILABLE", .align = 'l', .cell = availability_short },
+	{ .header = "KERNEL", .align = 'l', .cell = kernel_short },
+	{ .header = "PROVENANCE", .align = 'l', .cell = note },
 };
 
 static const struct record_column wide_columns[] = {
-	{ "NAME", 'l', "name", 0, NULL, NULL },
-	{ "BITS", 'r', "bits", 0, NULL, NULL },
-	{ "AVAILABLE", 'l', NULL, 0, NULL, availability },
-	{ "KERNEL", 'l', NULL, 0, NULL, kernel_short },
-	{ "KERNEL FUNCTION", 'l', NULL, 0, NULL, kernel_function },
-	{ "PROVENANCE", 'l', "provenance", 0, NULL, NULL },
-	{ "ALIAS OF / CHOSEN BY", 'l', NULL, 0, NULL, choice },
-	{ "DESCRIPTION", 'l', "description", 0, NULL, NULL },
+	{ .header = "NAME", .align = 'l', .field = "name" },
+	{ .header = "BITS", .align = 'r', .field = "bits" },
+	{ .header = "AVAILABLE", .align = 'l', .cell = availability },
+	{ .header = "KERNEL", .align = 'l', .cell = kernel_short },
+	{ .header = "KERNEL FUNCTION", .align = 'l', .cell = kernel_function },
+	{ .header = "PROVENANCE", .align = 'l', .field = "provenance" },
+	{ .header = "ALIAS OF / CHOSEN BY", .align = 'l', .cell = choice },
+	{ .header = "DESCRIPTION", .align = 'l', .field = "description" },
 };
 
 /* How each alias chose (--wide has it in a column), and the kernel's own

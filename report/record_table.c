@@ -46,8 +46,8 @@ static int same_everywhere(const struct record_column *c, const struct record_li
 	return l->count > 0;
 }
 
-unsigned record_columns_fit(const struct record_column *cols, const unsigned *fit, unsigned n,
-			    const struct record_list *l, int wide, struct record_column *out, char *common, size_t size)
+unsigned record_columns_fit(const struct record_column *cols, unsigned n, const struct record_list *l, int wide,
+			    struct record_column *out, char *common, size_t size)
 {
 	unsigned kept = 0;
 	size_t used = 0;
@@ -55,10 +55,11 @@ unsigned record_columns_fit(const struct record_column *cols, const unsigned *fi
 
 	common[0] = '\0';
 	for (unsigned c = 0; c < n; c++) {
-		int same = !wide && fit[c] && same_everywhere(&cols[c], l, value, sizeof(value));
-		if (same && (fit[c] & RECORD_FIT_EMPTY) && strcmp(value, "-") == 0)
+		unsigned fit = cols[c].fit;
+		int same = !wide && fit && same_everywhere(&cols[c], l, value, sizeof(value));
+		if (same && (fit & RECORD_FIT_EMPTY) && strcmp(value, "-") == 0)
 			continue;
-		if (same && (fit[c] & RECORD_FIT_SAME) && strcmp(value, "-") != 0) {
+		if (same && (fit & RECORD_FIT_SAME) && strcmp(value, "-") != 0) {
 			if (used < size)
 				used += (size_t)snprintf(common + used, size - used, "%s%s %s", used ? ", " : "",
 							 cols[c].header, escape_str(value, ESCAPE_TERM, shown, sizeof(shown)));

@@ -8,6 +8,12 @@
 #include "record.h"
 #include "table.h"
 
+/* When a column may be left out of a narrow table (record_columns_fit). */
+#define RECORD_FIT_SAME 1u  /* every row shows the same: said once under the table instead */
+#define RECORD_FIT_EMPTY 2u /* every row shows "-" */
+
+/* One column, everything about it in one place: tables of them are written
+ * with designated initializers, a member left out being 0 (or NULL). */
 struct record_column {
 	const char *header;
 	char align;         /* 'l' or 'r' */
@@ -16,18 +22,15 @@ struct record_column {
 	const char *format; /* printf format of a scaled REAL (NULL: "%.1f") */
 	/* A composite cell: writes buf; returns 0 for "-". */
 	int (*cell)(const struct record_row *row, char *buf, size_t size);
+	unsigned fit;       /* RECORD_FIT_*: when a narrow table may leave it out (0: never) */
 };
 
-/* When a column may be left out of a narrow table. */
-#define RECORD_FIT_SAME 1u  /* every row shows the same: said once above the table instead */
-#define RECORD_FIT_EMPTY 2u /* every row shows "-" */
-
 /* The columns of cols[0..n) a table of l shows, in out (returns their
- * count): every one when wide, else without those whose fit[i] lets them go;
+ * count): every one when wide, else without those whose fit lets them go;
  * those left out for showing the same in every row are written to common
  * as "HEADER value, ..." ("" when none). */
-unsigned record_columns_fit(const struct record_column *cols, const unsigned *fit, unsigned n,
-			    const struct record_list *l, int wide, struct record_column *out, char *common, size_t size);
+unsigned record_columns_fit(const struct record_column *cols, unsigned n, const struct record_list *l, int wide,
+			    struct record_column *out, char *common, size_t size);
 
 #define RECORD_COLUMNS(array) (array), (sizeof(array) / sizeof((array)[0]))
 

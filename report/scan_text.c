@@ -40,14 +40,14 @@ static int ordinal_cell(const struct record_row *w, char *buf, size_t size)
 
 /* Fitted: a number first (the top table's WHERE names dumps by it). */
 static const struct record_column dump_columns[] = {
-	{ "#", 'r', NULL, 0, NULL, ordinal_cell },
-	{ "DUMP", 'l', "path", 0, NULL, NULL },
-	{ "FORMAT", 'l', "format", 0, NULL, NULL },
-	{ "pages", 'r', "pages", 0, NULL, NULL },
-	{ "holes", 'r', "holes", 0, NULL, NULL },
-	{ "excluded", 'r', "excluded", 0, NULL, NULL },
-	{ "partial", 'r', "partial_pages", 0, NULL, NULL },
-	{ "overlap", 'r', "overlap", 0, NULL, NULL },
+	{ .header = "#", .align = 'r', .cell = ordinal_cell },
+	{ .header = "DUMP", .align = 'l', .field = "path" },
+	{ .header = "FORMAT", .align = 'l', .field = "format" },
+	{ .header = "pages", .align = 'r', .field = "pages" },
+	{ .header = "holes", .align = 'r', .field = "holes" },
+	{ .header = "excluded", .align = 'r', .field = "excluded" },
+	{ .header = "partial", .align = 'r', .field = "partial_pages" },
+	{ .header = "overlap", .align = 'r', .field = "overlap" },
 };
 
 /* One row per dump, and their sum when there are several. */
@@ -107,14 +107,14 @@ static int ksm_table(FILE *out, const struct report_document *doc)
 	char a[32], b[32];
 
 	for (unsigned i = 0; rc == 0 && i < KSM_SYSFS_FIELDS; i++) {
-		const struct record_column c = { NULL, 'r', scan_ksm_fields[i].name, 0, NULL, NULL };
+		const struct record_column c = { .align = 'r', .field = scan_ksm_fields[i].name };
 		record_cell(&c, &scan_ksm_schema, &zp[0], a, sizeof(a));
 		record_cell(&c, &scan_ksm_schema, &zp[1], b, sizeof(b));
 		rc = table_add_rowf(t, scan_ksm_fields[i].name, a, b);
 	}
 	for (unsigned i = 0; rc == 0 && i < 2; i++) {
-		const struct record_column c = { NULL, 'r', i ? "bytes_really_saved" : "bytes_saved", 1.0 / 1048576, "%.1f",
-						 NULL };
+		const struct record_column c = { .align = 'r', .field = i ? "bytes_really_saved" : "bytes_saved",
+						 .scale = 1.0 / 1048576, .format = "%.1f" };
 		record_cell(&c, &scan_ksm_schema, &zp[0], a, sizeof(a));
 		record_cell(&c, &scan_ksm_schema, &zp[1], b, sizeof(b));
 		rc = table_add_rowf(t, i ? "really saved (MiB)" : "memory saved (MiB)", a, b);
@@ -136,19 +136,19 @@ static int cpu_cell(const struct record_row *w, char *buf, size_t size)
 /* --wide: one table; fitted: columns 0-5 (collisions), then 0 and 6-10
  * (the cost). */
 static const struct record_column hash_columns[] = {
-	{ "HASH", 'l', "hash", 0, NULL, NULL },
-	{ "zero_checksum", 'l', "zero_checksum", 0, NULL, NULL },
-	{ "contents", 'r', "contents", 0, NULL, NULL },
-	{ "collisions", 'r', "colliding_pairs", 0, NULL, NULL },
-	{ "expected", 'r', "expected_colliding_pairs", 0, "%.3g", NULL },
-	{ "zero_cksum hits", 'r', "zero_checksum_matches", 0, NULL, NULL },
-	{ "ns/page p50", 'r', "ns_per_page_median", 0, "%.1f", NULL },
-	{ "ns/page p90", 'r', "ns_per_page_p90", 0, "%.1f", NULL },
-	{ "cksum ms/scan", 'r', "full_scan_checksum_ms", 0, "%.3f", NULL },
-	{ "steady", 'r', "steady_scan_checksum_ms", 0, "%.3f", NULL },
-	{ "s/full scan", 'r', "full_scan_seconds", 0, "%.2f", NULL },
-	{ "steady", 'r', "steady_full_scan_seconds", 0, "%.2f", NULL },
-	{ "ksmd CPU %", 'r', NULL, 0, NULL, cpu_cell },
+	{ .header = "HASH", .align = 'l', .field = "hash" },
+	{ .header = "zero_checksum", .align = 'l', .field = "zero_checksum" },
+	{ .header = "contents", .align = 'r', .field = "contents" },
+	{ .header = "collisions", .align = 'r', .field = "colliding_pairs" },
+	{ .header = "expected", .align = 'r', .field = "expected_colliding_pairs", .format = "%.3g" },
+	{ .header = "zero_cksum hits", .align = 'r', .field = "zero_checksum_matches" },
+	{ .header = "ns/page p50", .align = 'r', .field = "ns_per_page_median", .format = "%.1f" },
+	{ .header = "ns/page p90", .align = 'r', .field = "ns_per_page_p90", .format = "%.1f" },
+	{ .header = "cksum ms/scan", .align = 'r', .field = "full_scan_checksum_ms", .format = "%.3f" },
+	{ .header = "steady", .align = 'r', .field = "steady_scan_checksum_ms", .format = "%.3f" },
+	{ .header = "s/full scan", .align = 'r', .field = "full_scan_seconds", .format = "%.2f" },
+	{ .header = "steady", .align = 'r', .field = "steady_full_scan_seconds", .format = "%.2f" },
+	{ .header = "ksmd CPU %", .align = 'r', .cell = cpu_cell },
 };
 
 #define SCAN_COLLISION_COLUMNS 6u
@@ -216,12 +216,13 @@ static int top_table(FILE *out, const struct report_document *doc)
 {
 	const struct scan_result *r = doc->scan;
 	const struct record_column columns[] = {
-		{ "RANK", 'r', NULL, 0, NULL, ordinal_cell },
-		{ "COUNT", 'r', "count", 0, NULL, NULL },
-		{ r->hashes[0].hash->name, 'l', "checksum", 0, NULL, NULL },
-		{ "CONTENT", 'l', NULL, 0, NULL, content_cell },
-		{ report_columns(doc) ? "WHERE (#dump@first address xcopies)" : "WHERE (dump@first address xcopies)", 'l',
-		  NULL, 0, NULL, where_cell },
+		{ .header = "RANK", .align = 'r', .cell = ordinal_cell },
+		{ .header = "COUNT", .align = 'r', .field = "count" },
+		{ .header = r->hashes[0].hash->name, .align = 'l', .field = "checksum" },
+		{ .header = "CONTENT", .align = 'l', .cell = content_cell },
+		{ .header = report_columns(doc) ? "WHERE (#dump@first address xcopies)"
+						: "WHERE (dump@first address xcopies)",
+		  .align = 'l', .cell = where_cell },
 	};
 	struct record_list top = { &scan_top_schema, r->top, r->ntop, sizeof(r->top[0]), { .item = doc } };
 	struct table *t = record_table(RECORD_COLUMNS(columns), &top);

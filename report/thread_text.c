@@ -69,38 +69,38 @@ static int name_cell(const struct record_row *w, char *buf, size_t size)
 
 /* Every header says best or median; kMB/s is the kernel's MB/s. */
 static const struct record_column kernel_columns[] = {
-	{ "HASH", 'l', NULL, 0, NULL, name_cell },
-	{ "kMB/s best", 'r', "kernel_mb_per_s_here", 0, NULL, NULL },
-	{ "x jhash2", 'r', NULL, 0, NULL, mb_x_cell },
-	{ "thread", 'r', "kernel_mb_per_s_thread", 0, NULL, NULL },
-	{ "x", 'r', "speedup_vs_jhash2_kernel_thread", 0, "%.2f", NULL },
-	{ "ns/pg median", 'r', "ns_per_page_here", 0, "%.0f", NULL },
-	{ "x jhash2", 'r', NULL, 0, NULL, ns_x_cell },
-	{ "thread", 'r', "ns_per_page_thread", 0, "%.0f", NULL },
-	{ "x", 'r', "speedup_vs_jhash2_ksm_thread", 0, "%.2f", NULL },
+	{ .header = "HASH", .align = 'l', .cell = name_cell },
+	{ .header = "kMB/s best", .align = 'r', .field = "kernel_mb_per_s_here" },
+	{ .header = "x jhash2", .align = 'r', .cell = mb_x_cell },
+	{ .header = "thread", .align = 'r', .field = "kernel_mb_per_s_thread" },
+	{ .header = "x", .align = 'r', .field = "speedup_vs_jhash2_kernel_thread", .format = "%.2f" },
+	{ .header = "ns/pg median", .align = 'r', .field = "ns_per_page_here", .format = "%.0f" },
+	{ .header = "x jhash2", .align = 'r', .cell = ns_x_cell },
+	{ .header = "thread", .align = 'r', .field = "ns_per_page_thread", .format = "%.0f" },
+	{ .header = "x", .align = 'r', .field = "speedup_vs_jhash2_ksm_thread", .format = "%.2f" },
 };
 
 static const struct record_column outside_columns[] = {
-	{ "HASH", 'l', NULL, 0, NULL, name_cell },
-	{ "kMB/s best", 'r', "kernel_mb_per_s_here", 0, NULL, NULL },
-	{ "x jhash2", 'r', NULL, 0, NULL, mb_x_cell },
-	{ "ns/pg median", 'r', "ns_per_page_here", 0, "%.0f", NULL },
-	{ "x jhash2", 'r', NULL, 0, NULL, ns_x_cell },
+	{ .header = "HASH", .align = 'l', .cell = name_cell },
+	{ .header = "kMB/s best", .align = 'r', .field = "kernel_mb_per_s_here" },
+	{ .header = "x jhash2", .align = 'r', .cell = mb_x_cell },
+	{ .header = "ns/pg median", .align = 'r', .field = "ns_per_page_here", .format = "%.0f" },
+	{ .header = "x jhash2", .align = 'r', .cell = ns_x_cell },
 };
 
 /* --wide: the thread's name, the kernel function, the published decimals. */
 static const struct record_column wide_columns[] = {
-	{ "HASH", 'l', "hash", 0, NULL, NULL },
-	{ "IMPLEMENTATION", 'l', "implementation", 0, NULL, NULL },
-	{ "KERNEL FUNCTION", 'l', "kernel_function", 0, NULL, NULL },
-	{ "kernel MB/s best", 'r', "kernel_mb_per_s_here", 0, NULL, NULL },
-	{ "x jhash2", 'r', NULL, 0, NULL, mb_x_cell },
-	{ "kernel MB/s thread", 'r', "kernel_mb_per_s_thread", 0, NULL, NULL },
-	{ "x jhash2", 'r', "speedup_vs_jhash2_kernel_thread", 0, "%.2f", NULL },
-	{ "ns/page median", 'r', "ns_per_page_here", 0, "%.1f", NULL },
-	{ "x jhash2", 'r', NULL, 0, NULL, ns_x_cell },
-	{ "ns/page thread", 'r', "ns_per_page_thread", 0, "%.2f", NULL },
-	{ "x jhash2", 'r', "speedup_vs_jhash2_ksm_thread", 0, "%.2f", NULL },
+	{ .header = "HASH", .align = 'l', .field = "hash" },
+	{ .header = "IMPLEMENTATION", .align = 'l', .field = "implementation" },
+	{ .header = "KERNEL FUNCTION", .align = 'l', .field = "kernel_function" },
+	{ .header = "kernel MB/s best", .align = 'r', .field = "kernel_mb_per_s_here" },
+	{ .header = "x jhash2", .align = 'r', .cell = mb_x_cell },
+	{ .header = "kernel MB/s thread", .align = 'r', .field = "kernel_mb_per_s_thread" },
+	{ .header = "x jhash2", .align = 'r', .field = "speedup_vs_jhash2_kernel_thread", .format = "%.2f" },
+	{ .header = "ns/page median", .align = 'r', .field = "ns_per_page_here", .format = "%.1f" },
+	{ .header = "x jhash2", .align = 'r', .cell = ns_x_cell },
+	{ .header = "ns/page thread", .align = 'r', .field = "ns_per_page_thread", .format = "%.2f" },
+	{ .header = "x jhash2", .align = 'r', .field = "speedup_vs_jhash2_ksm_thread", .format = "%.2f" },
 };
 
 /* What the kernel adds around vector code, as far as this CPU shows it. */

@@ -236,9 +236,9 @@ void test_report_record(void)
 
 	/* Text columns: scaled, formatted, "-" for null; an unknown field fails. */
 	const struct record_column cols[] = {
-		{ "NAME", 'l', "name", 0, NULL, NULL },
-		{ "RATIO %", 'r', "ratio", 100, "%.0f", NULL },
-		{ "COUNT", 'r', "count", 0, NULL, NULL },
+		{ .header = "NAME", .align = 'l', .field = "name" },
+		{ .header = "RATIO %", .align = 'r', .field = "ratio", .scale = 100, .format = "%.0f" },
+		{ .header = "COUNT", .align = 'r', .field = "count" },
 	};
 	struct table *t = record_table(RECORD_COLUMNS(cols), &l);
 	char *printed = NULL;
@@ -253,7 +253,7 @@ void test_report_record(void)
 			   "tab\\x09here       25      7\n");
 	free(printed);
 	table_free(t);
-	const struct record_column bad[] = { { "X", 'l', "nosuch", 0, NULL, NULL } };
+	const struct record_column bad[] = { { .header = "X", .align = 'l', .field = "nosuch" } };
 	CHECK(record_table(RECORD_COLUMNS(bad), &l) == NULL);
 	CHECK(record_find(&toy_schema, "part") != NULL && record_find(&toy_schema, "on") == NULL);
 
