@@ -1,8 +1,8 @@
 /* Unit tests of report/'s building blocks: aligned and Markdown tables, and
  * the results model (record.h) on a small schema of its own: nulls by row
- * class, arrays, nested objects, maps, CSV and TSV escaping, text columns,
- * and reading back with type checks; escaping foreign strings for a
- * terminal, Markdown and XML. */
+ * class, arrays, nested objects, maps, CSV and TSV escaping, text columns
+ * and the ones a narrow table leaves out, and reading back with type
+ * checks; escaping foreign strings for a terminal, Markdown and XML. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +286,63 @@ void test_report_record(void)
 		record_load_release(&toy_schema, &back);
 		cJSON_Delete(in);
 	}
+}
+
+/* The headers of cols[0..n), joined by '|'. */
+static void headers_of(const struct record_column *cols, unsigned n, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned c = 0; c < n && used < size; c++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", c ? "|" : "", cols[c].header);
+}
+
+/* A narrow table leaves out a column only as its fit says: SAME where
+ * every row shows the same value (said once, escaped, in common), EMPTY
+ * where every row shows "-"; a column the same everywhere without the
+ * flag that fits its value stays, and a wide table keeps every one. */
+void test_report_columns_fit(void)
+{
+	/* count 1: class 1, so ratio is null ("-") in every row */
+	struct toy toys[3] = { { "x", 1, 0, { 0 }, 0, { 0 } }, { "y", 1, 0, { 0 }, 0, { 0 } },
+			       { "z", 1, 0, { 0 }, 0, { 0 } } };
+	struct record_list l = { &toy_schema, toys, 3, sizeof(toys[0]), { NULL, NULL, 0 } };
+	const struct record_column cols[] = {
+		{ .header = "NAME", .align = 'l', .field = "name", .fit = RECORD_FIT_SAME },
+		{ .header = "COUNT", .align = 'r', .field = "count", .fit = RECORD_FIT_SAME },
+		{ .header = "RATIO", .align = 'r', .field = "ratio", .fit = RECORD_FIT_EMPTY },
+		{ .header = "RATIO SAME", .align = 'r', .field = "ratio", .fit = RECORD_FIT_SAME },
+		{ .header = "COUNT EMPTY", .align = 'r', .field = "count", .fit = RECORD_FIT_EMPTY },
+		{ .header = "COUNT ALWAYS", .align = 'r', .field = "count" },
+		{ .header = "RATIO BOTH", .align = 'r', .field = "ratio", .fit = RECORD_FIT_SAME | RECORD_FIT_EMPTY },
+		{ .header = "COUNT BOTH", .align = 'r', .field = "count", .fit = RECORD_FIT_SAME | RECORD_FIT_EMPTY },
+	};
+	enum { N = sizeof(cols) / sizeof(cols[0]) };
+	struct record_column out[N];
+	char common[128], headers[256];
+
+	unsigned n = record_columns_fit(cols, N, &l, 0, out, common, sizeof(common));
+	headers_of(out, n, headers, sizeof(headers));
+	CHECK_STR(headers, "NAME|RATIO SAME|COUNT EMPTY|COUNT ALWAYS");
+	CHECK_STR(common, "COUNT 1, COUNT BOTH 1");
+	CHECK(n == 4 && out[0].field == cols[0].field && out[3].fit == 0);
+
+	n = record_columns_fit(cols, N, &l, 1, out, common, sizeof(common));
+	CHECK(n == N && common[0] == '\0');
+	for (unsigned c = 0; c < n && c < N; c++)
+		CHECK(out[c].header == cols[c].header);
+
+	/* A value said once is escaped as a cell would be. */
+	for (unsigned i = 0; i < 3; i++)
+		toys[i].name = "tab\there";
+	n = record_columns_fit(cols, 2, &l, 0, out, common, sizeof(common));
+	CHECK(n == 0);
+	CHECK_STR(common, "NAME tab\\x09here, COUNT 1");
+	/* No rows: nothing is the same everywhere, so nothing goes. */
+	l.count = 0;
+	n = record_columns_fit(cols, N, &l, 0, out, common, sizeof(common));
+	CHECK(n == N && common[0] == '\0');
 }
 
 /* A hostile string through escape_str for target. */
