@@ -115,6 +115,13 @@ def check(cond, what):
     return cond
 
 
+def quoted(value):
+    """An ASCII value as an error message quotes it (common/quote.h): whole up
+    to 60 bytes, else its first 60 and "..." (a test's temporary path under a
+    long TMPDIR is cut)."""
+    return value if len(value.encode()) <= 60 else value[:60] + "..."
+
+
 def check_usage_error(args, needle, what, **kw):
     """An input error: exit 2, nothing on stdout, one line on stderr naming it."""
     rc, out, err = run(*args, **kw)

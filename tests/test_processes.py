@@ -278,7 +278,7 @@ with open(plain, "w") as f:
 for value, needle in ((d, "is a directory, not a program"), (fifo, "is not a regular file (a program)"),
                       ("/dev/zero", "is not a regular file (a program)"), (plain, "Permission denied"),
                       (os.path.join(d, "none"), "No such file or directory"),
-                      (d + "/x\ny", "x\\x0ay': No such file or directory"),
+                      ("/nonexistent-exe-dir/x\ny", "x\\x0ay': No such file or directory"),
                       ("/" + "a" * 100000, "is longer than a path")):
     rc, out, err = run("bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "-o", target,
                        env={"KSMBENCH_WORKER_EXE": value})

@@ -14,7 +14,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen as g  # noqa: E402
-from clitest import BIN, INSTRUMENTED, check, finish, run  # noqa: E402
+from clitest import BIN, INSTRUMENTED, check, finish, quoted, run  # noqa: E402
 
 PS = 4096
 NDUMPS = 300
@@ -113,7 +113,7 @@ try:
         f.write(os.urandom(64 * PS) * 2)
     missing = os.path.join(spill_dir, "missing")
     rc, out, err = run("scan", gz, env={"TMPDIR": missing})
-    check(rc == 2 and f"cannot create a temporary file in TMPDIR '{missing}' for pages" in err and err.count("\n") == 1,
+    check(rc == 2 and f"cannot create a temporary file in TMPDIR '{quoted(missing)}' for pages" in err and err.count("\n") == 1,
           f"scan of a gzip dump with a missing TMPDIR: one error naming it: rc={rc} {err!r}")
     # Longer than a path, it is refused whole, the value cut in the error:
     # copied into a buffer of 4 KiB it was cut, and named the directory

@@ -15,7 +15,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen  # noqa: E402
-from clitest import BIN, check, check_usage_error, finish, ksmd_period_ns, run, temp_file  # noqa: E402
+from clitest import BIN, check, check_usage_error, finish, ksmd_period_ns, quoted, run, temp_file  # noqa: E402
 
 PS = 4096
 ZERO = bytes(PS)
@@ -309,7 +309,7 @@ def comm(pid):
 if os.geteuid() == 0 and any(comm(p) == "ksmd" for p in os.listdir("/proc") if p.isdigit()):
     fifo = os.path.join(tempfile.mkdtemp(prefix="ksmbench-kallsyms-"), "fifo")
     os.mkfifo(fifo)
-    check_usage_error(["ksm", "--profile", "100ms"], f"KSMBENCH_KALLSYMS '{fifo}' is not a regular file",
+    check_usage_error(["ksm", "--profile", "100ms"], f"KSMBENCH_KALLSYMS '{quoted(fifo)}' is not a regular file",
                       "ksm --profile with KSMBENCH_KALLSYMS a FIFO", env={"KSMBENCH_KSM_DIR": fake, "KSMBENCH_KALLSYMS": fifo},
                       timeout=60)
     shutil.rmtree(os.path.dirname(fifo))
