@@ -63,7 +63,6 @@ static double ns_thread(const struct thread_row *r)
 	return r->published ? r->published->ksm_ns_per_page : 0;
 }
 
-
 static void speedups(struct thread_row *row, const struct thread_row *jh)
 {
 	double ns = ns_thread(row), jh_ns = ns_thread(jh);
