@@ -119,12 +119,14 @@ int ksm_read_sysfs(const char *dir, struct ksm_value *out, size_t max, size_t *n
 		 * file that could not be read (out of descriptors, its mode). */
 		FILE *f = fopen(path, "r");
 		if (!f || *n == max) {
+			/* Said before closedir, which frees the entry's name. */
 			int e = errno;
+			int rc = f ? kb_fail(err, "%s holds more than %zu files: not KSM's directory", named, max)
+				   : kb_fail_errno(err, e, "cannot read %.255s in %s", de->d_name, named);
 			if (f)
 				fclose(f);
 			closedir(d);
-			return f ? kb_fail(err, "%s holds more than %zu files: not KSM's directory", named, max)
-				 : kb_fail_errno(err, e, "cannot read %.255s in %s", de->d_name, named);
+			return rc;
 		}
 		if (fgets(buf, sizeof(buf), f)) {
 			trim(buf);
