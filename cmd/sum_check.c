@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../common/plural.h"
+#include "../common/quote.h"
 #include "cli.h"
 #include "sum.h"
 
@@ -338,7 +339,7 @@ static long read_line(FILE *f, char *line)
 
 static int check_list(struct check_run *r, FILE *f)
 {
-	char *line = malloc(SUM_LIST_LINE_MAX + 1);
+	char *line = malloc(SUM_LIST_LINE_MAX + 1), q[KB_QUOTE_SIZE];
 	long n;
 	struct check_line l;
 	int rc = line ? 0 : cli_error("sum", "out of memory");
@@ -364,7 +365,7 @@ static int check_list(struct check_run *r, FILE *f)
 		}
 	}
 	if (rc == 0 && ferror(f))
-		rc = cli_error("sum", "cannot read '%s': %s", r->list, strerror(errno));
+		rc = cli_error("sum", "cannot read '%s': %s", kb_quote(r->list, q), strerror(errno));
 	group_end(r, rc == 0);
 	free(line);
 	return rc;
@@ -373,12 +374,13 @@ static int check_list(struct check_run *r, FILE *f)
 int sum_check_lists(const struct sum_options *o, char **lists, int nlists)
 {
 	struct check_run r = { .o = o };
+	char q[KB_QUOTE_SIZE];
 
 	for (int i = 0; i < nlists; i++) {
 		int is_stdin = strcmp(lists[i], "-") == 0;
 		FILE *f = is_stdin ? stdin : fopen(lists[i], "r");
 		if (!f)
-			return cli_error("sum", "cannot open '%s': %s", lists[i], strerror(errno));
+			return cli_error("sum", "cannot open '%s': %s", kb_quote(lists[i], q), strerror(errno));
 		r.list = is_stdin ? "standard input" : lists[i];
 		r.line_no = 0;
 		uint64_t before = r.checked + r.unreadable;

@@ -212,4 +212,13 @@ if os.path.exists("/dev/full"):
             p = subprocess.run([BIN, *args], stdout=full, stderr=subprocess.PIPE, text=True)
         check(p.returncode == 2 and "No space left on device" in p.stderr and len(p.stderr.splitlines()) == 1,
               f"{' '.join(args)} > /dev/full: one error, exit 2: rc={p.returncode} {p.stderr!r}")
+
+# A path too long for the error line (3.8 kB, each part under NAME_MAX) is
+# cut before the reason, never the reason: the line used to end inside it.
+long_path = "/nonexistent-ksmbench/" + "/".join(["a" * 200] * 19)
+for args in (["sum", long_path], ["sum", "-c", long_path], ["scan", long_path], ["compare", long_path, long_path]):
+    rc, out, err = run(*args)
+    check(rc == 2 and out == "" and len(err.splitlines()) == 1 and len(err) < 600
+          and err.rstrip("\n").endswith(("...': No such file or directory", "...: No such file or directory")),
+          f"{args[0]} {args[1][:8]}... of a 3.8 kB path: the reason survives: rc={rc} {err[-120:]!r}")
 finish("cli")

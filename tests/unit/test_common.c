@@ -3,6 +3,7 @@
  * messages, the shared arithmetic, a kernel sleep in time (ksmd's period)
  * and array growth. */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -239,6 +240,31 @@ void test_common_quote(void)
 	memset(v, 0x80, sizeof(v) - 1);
 	v[sizeof(v) - 1] = '\0';
 	CHECK(strlen(kb_quote(v, q)) == KB_QUOTE_MAX - 3 + 3);
+}
+
+/* kb_fail_errno keeps its reason: a message too long for the buffer (a
+ * 5000-byte path) is cut, with "...", before it; a short one is whole. */
+void test_common_fail_errno(void)
+{
+	struct kb_err err;
+	static char path[5001];
+	const char *reason = ": No such file or directory";
+
+	memset(path, 'a', sizeof(path) - 1);
+	CHECK(kb_fail_errno(&err, ENOENT, "cannot open '%s'", path) == -1);
+	size_t len = strlen(err.msg);
+	CHECK(len == sizeof(err.msg) - 1 && strcmp(err.msg + len - strlen(reason), reason) == 0 &&
+	      strncmp(err.msg + len - strlen(reason) - 3, "...", 3) == 0 && strncmp(err.msg, "cannot open 'aaa", 16) == 0);
+	CHECK(kb_fail_errno(&err, ENOENT, "cannot open '%s'", "x") == -1 &&
+	      strcmp(err.msg, "cannot open 'x': No such file or directory") == 0);
+	/* Exactly full without the reason, and a cut that would fall inside
+	 * a UTF-8 character (U+20AC) keeps none of it. */
+	size_t at = sizeof(err.msg) - 1 - strlen(reason) - 3 - 1;
+	memset(path, 'b', sizeof(path) - 1);
+	memcpy(path + at, "\xe2\x82\xac", 3);
+	CHECK(kb_fail_errno(&err, ENOENT, "%s", path) == -1);
+	CHECK(strlen(err.msg) == at + 3 + strlen(reason) && strncmp(err.msg + at, "...", 3) == 0);
+	CHECK(kb_fail_errno(NULL, ENOENT, "%s", path) == -1);
 }
 
 void test_common_div_up(void)
