@@ -17,25 +17,7 @@
 #include "../../report/thread.h"
 #include "check.h"
 #include "groups.h"
-
-/* doc written in the format called name, as a string (NULL on failure). */
-static char *render(const char *name, const struct report_document *doc)
-{
-	const struct report_format *f = report_format_find(name, doc->kind, NULL);
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
-
-	if (!out)
-		return NULL;
-	if (!f || report_write(f, doc, out) != 0) {
-		fclose(out);
-		free(text);
-		return NULL;
-	}
-	fclose(out);
-	return text;
-}
+#include "render.h"
 
 static cJSON *json_of(const struct report_document *doc)
 {
@@ -90,25 +72,25 @@ void test_report_formats_results(void)
 
 	/* Exactly the patch's printk("ksm: %-8s hash() %5ld MB/s\n"); the
 	 * crc32c alias, not the kernel's, by the implementation that ran. */
-	text = render("kernel", &doc);
+	text = unit_render("kernel", &doc);
 	CHECK_STR(text, "ksm: crc32c-isal hash() 12081 MB/s\n"
 			"ksm: jhash2   hash()  1569 MB/s\n");
 	free(text);
 	r[0].impl = "";
-	text = render("kernel", &doc);
+	text = unit_render("kernel", &doc);
 	CHECK_STR(text, "ksm: crc32c   hash() 12081 MB/s\n"
 			"ksm: jhash2   hash()  1569 MB/s\n");
 	free(text);
 	r[0].impl = "crc32c-isal";
 
-	text = render("csv", &doc);
+	text = unit_render("csv", &doc);
 	CHECK(text && strncmp(text, "hash,implementation,data,cache,page_size_bytes,", 47) == 0);
 	CHECK(text && strstr(text, "\njhash2,jhash2,\"file:a,b\"\"c\",hot,4096,"));
 	CHECK(text && strstr(text, ",12081,"));
 	free(text);
 
 	/* TSV: the same columns, tabs between them, nothing quoted. */
-	text = render("tsv", &doc);
+	text = unit_render("tsv", &doc);
 	CHECK(text && strncmp(text, "hash\timplementation\tdata\tcache\tpage_size_bytes\t", 47) == 0);
 	CHECK(text && strstr(text, "\njhash2\tjhash2\tfile:a,b\"c\thot\t4096\t"));
 	free(text);
@@ -136,7 +118,7 @@ void test_report_formats_results(void)
 	      cJSON_IsNull(cJSON_GetObjectItem(first, "ceiling_limited_by")));
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(json, "context"), "ceiling")));
 	cJSON_Delete(json);
-	text = render("csv", &doc);
+	text = unit_render("csv", &doc);
 	CHECK(text && strstr(text, ",cv,ceiling_bytes_per_second,pct_of_ceiling,ceiling_limited_by,") &&
 	      strstr(text, ",0.2500,") && strstr(text, ",50.00,a limit,"));
 	free(text);
@@ -164,12 +146,12 @@ void test_report_formats_results(void)
 	/* The jiffies result logged nothing: null. */
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(first, "bytes_per_second_uninterrupted_best")));
 	cJSON_Delete(json);
-	text = render("table", &doc);
+	text = unit_render("table", &doc);
 	CHECK(text && strstr(text, "interruptions (ticks, a VM's exits) took 5.0% of a round's time"));
 	free(text);
 	for (unsigned i = 0; i < 2; i++)
 		rounds[i].uninterrupted_ns_per_page = 99.5;
-	text = render("table", &doc);
+	text = unit_render("table", &doc);
 	CHECK(text && !strstr(text, "interruptions ("));
 	free(text);
 
@@ -195,7 +177,7 @@ void test_report_formats_one_round(void)
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(res, "cv")));
 	cJSON_Delete(json);
 
-	char *text = render("table", &doc);
+	char *text = unit_render("table", &doc);
 	const char *row = text ? strstr(text, "\njhash2") : NULL;
 	/* HASH DATA CACHE TIMER PAGE best %-ceiling median ns/page ROUNDS: no
 	 * ceiling measured ("-"), no interval ("±") on the median of a single
@@ -205,12 +187,12 @@ void test_report_formats_one_round(void)
 			     cells[3], cells[4], cells[5], cells[6], cells[7], cells[8], cells[9]) : 0;
 	CHECK(n == 10 && strcmp(cells[6], "-") == 0 && strcmp(cells[9], "1") == 0 && !strstr(row, "\xc2\xb1"));
 	free(text);
-	text = render("csv", &doc);
+	text = unit_render("csv", &doc);
 	CHECK(text && strstr(text, ",1,0,") && strstr(text, ",,,,,,,,,,monotonic,0,0,,,,,stable\n"));
 	free(text);
 	/* select's lines and choice come from the same results. */
 	doc.kind = REPORT_SELECT;
-	text = render("markdown", &doc);
+	text = unit_render("markdown", &doc);
 	CHECK(text && strstr(text, "| - |") && strstr(text, "**jhash2**"));
 	free(text);
 }
@@ -266,14 +248,14 @@ void test_report_formats_narrow_bench(void)
 	}
 	struct report_document doc = { .kind = REPORT_BENCH, .ctx = &ctx, .results = r, .nresults = 3 };
 
-	text = render("table", &doc);
+	text = unit_render("table", &doc);
 	header_cells(text, cells, sizeof(cells));
 	CHECK_STR(cells, "HASH|MB/s best|MB/s median|ns/page median|ROUNDS|STABILITY");
 	CHECK(text && strstr(text, "every row: DATA random, SET hot, TIMER window, PAGE 4096."));
 	free(text);
 
 	doc.wide = 1;
-	text = render("table", &doc);
+	text = unit_render("table", &doc);
 	header_cells(text, cells, sizeof(cells));
 	CHECK_STR(cells, "HASH|DATA|SET|TIMER|PAGE|MB/s best|% ceiling|MB/s median|ns/page median|ROUNDS|kMB/s best|"
 			 "bias % median|cyc p10/50/90|STABILITY");
@@ -291,7 +273,7 @@ void test_report_formats_narrow_bench(void)
 		r[i].jiffies.bias_percent_median = -2.5;
 	}
 	r[1].ceiling_bytes_per_s = 2 * bench_bytes_per_s(4096, r[1].ns_per_page.best);
-	text = render("table", &doc);
+	text = unit_render("table", &doc);
 	header_cells(text, cells, sizeof(cells));
 	CHECK_STR(cells,
 		  "HASH|MB/s best|% ceiling|MB/s median|ns/page median|ROUNDS|kMB/s best|bias % median|STABILITY");
@@ -300,7 +282,7 @@ void test_report_formats_narrow_bench(void)
 
 	/* A dataset of its own in one row: DATA stays, the rest are said once. */
 	strcpy(r[2].data, "zero");
-	text = render("table", &doc);
+	text = unit_render("table", &doc);
 	header_cells(text, cells, sizeof(cells));
 	CHECK_STR(cells,
 		  "HASH|DATA|MB/s best|% ceiling|MB/s median|ns/page median|ROUNDS|kMB/s best|bias % median|STABILITY");
@@ -504,7 +486,7 @@ void test_report_formats_thread(void)
 	CHECK(rows[0].kernel == &r[0] && rows[1].kernel == &r[1] && rows[0].ksm == NULL);
 	struct report_document doc = { .kind = REPORT_THREAD, .ctx = &ctx, .results = r, .nresults = 2,
 				       .rows = rows, .nrows = 2 };
-	char *text = render("csv", &doc);
+	char *text = unit_render("csv", &doc);
 	CHECK(text && strstr(text, "hash,implementation,in_kernel,kernel_mb_per_s_here,"));
 	CHECK(text && strstr(text, ",v1_mib_per_s_thread,stability\n"));
 	CHECK(text && strstr(text, "\ncrc32c,crc32c-isal,true,12081,8.0540,12081,7.6998,,,1084.10,4.7305,,stable\n"));
@@ -535,7 +517,7 @@ void test_report_formats_read_back(void)
 	two_results(r, rounds);
 	r[0].misalign = 3;
 	struct report_document doc = { .kind = REPORT_BENCH, .ctx = &ctx, .results = r, .nresults = 2 };
-	char *text = render("json", &doc);
+	char *text = unit_render("json", &doc);
 	int fd = mkstemp(path);
 	CHECK(fd >= 0 && text && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 	close(fd);

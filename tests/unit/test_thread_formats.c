@@ -19,6 +19,7 @@
 #include "../../report/thread.h"
 #include "check.h"
 #include "groups.h"
+#include "render.h"
 
 #define FX_RESULTS 11
 #define FX_ROWS 7
@@ -123,25 +124,6 @@ static void fx_build(struct thread_fixture *f, size_t first, size_t n)
 					   .rows = f->rows, .nrows = FX_ROWS, .verdict = &f->v, .kernel_release = "4.13" };
 }
 
-/* doc written in the format called name, as a string (NULL on failure). */
-static char *fx_render(const char *name, const struct report_document *doc)
-{
-	const struct report_format *fmt = report_format_find(name, doc->kind, NULL);
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
-
-	if (!out)
-		return NULL;
-	if (!fmt || report_write(fmt, doc, out) != 0) {
-		fclose(out);
-		free(text);
-		return NULL;
-	}
-	fclose(out);
-	return text;
-}
-
 /* text with the paragraph holding marker (its first line and the lines
  * that continue it, indented) replaced by a note, in place. */
 static void fx_cut_paragraph(char *text, const char *marker)
@@ -237,7 +219,7 @@ static void fx_check(struct thread_fixture *f, const char *prefix, size_t first,
 	for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 		if (!every && i != 0 && i != 2)
 			continue; /* the table and CSV only */
-		text = fx_render(formats[i], &f->doc);
+		text = unit_render(formats[i], &f->doc);
 		fx_cut_paragraph(text, "the kernel's crc32c() on this CPU");
 		snprintf(name, sizeof(name), "%s.%s", prefix, formats[i]);
 		fx_expect(name, text);
@@ -245,7 +227,7 @@ static void fx_check(struct thread_fixture *f, const char *prefix, size_t first,
 	}
 	if (every) {
 		f->doc.wide = 1;
-		text = fx_render("table", &f->doc);
+		text = unit_render("table", &f->doc);
 		fx_cut_paragraph(text, "the kernel's crc32c() on this CPU");
 		snprintf(name, sizeof(name), "%s.table-wide", prefix);
 		fx_expect(name, text);
@@ -255,7 +237,7 @@ static void fx_check(struct thread_fixture *f, const char *prefix, size_t first,
 	/* JSON writes every digit of a double: where intermediates are kept
 	 * in x87's extended precision (32-bit x86) the last ones may differ. */
 #if FLT_EVAL_METHOD == 0
-	text = fx_render("json", &f->doc);
+	text = unit_render("json", &f->doc);
 	snprintf(name, sizeof(name), "%s.json-thread", prefix);
 	fx_expect(name, fx_thread_json(text));
 	free(text);
