@@ -133,45 +133,56 @@ static int cpu_cell(const struct record_row *w, char *buf, size_t size)
 	return 1;
 }
 
-/* --wide: one table; fitted: columns 0-5 (collisions), then 0 and 6-10
- * (the cost). */
-static const struct record_column hash_columns[] = {
-	{ .header = "HASH", .align = 'l', .field = "hash" },
-	{ .header = "zero_checksum", .align = 'l', .field = "zero_checksum" },
-	{ .header = "contents", .align = 'r', .field = "contents" },
-	{ .header = "collisions", .align = 'r', .field = "colliding_pairs" },
-	{ .header = "expected", .align = 'r', .field = "expected_colliding_pairs", .format = "%.3g" },
-	{ .header = "zero_cksum hits", .align = 'r', .field = "zero_checksum_matches" },
-	{ .header = "ns/page p50", .align = 'r', .field = "ns_per_page_median", .format = "%.1f" },
-	{ .header = "ns/page p90", .align = 'r', .field = "ns_per_page_p90", .format = "%.1f" },
-	{ .header = "cksum ms/scan", .align = 'r', .field = "full_scan_checksum_ms", .format = "%.3f" },
-	{ .header = "steady", .align = 'r', .field = "steady_scan_checksum_ms", .format = "%.3f" },
-	{ .header = "s/full scan", .align = 'r', .field = "full_scan_seconds", .format = "%.2f" },
-	{ .header = "steady", .align = 'r', .field = "steady_full_scan_seconds", .format = "%.2f" },
-	{ .header = "ksmd CPU %", .align = 'r', .cell = cpu_cell },
+/* --wide shows every column in one table; fitted to the terminal the
+ * table comes in two, the collisions then the cost, each beside the hash's
+ * name, and the cost without ns/page p90 (with a hash name of 19
+ * characters it would take 104 columns of 100). */
+enum { SCAN_COLLISIONS = 1, SCAN_COST = 2 };
+
+static const struct scan_hash_column {
+	unsigned parts; /* SCAN_COLLISIONS, SCAN_COST: the fitted tables that show it */
+	struct record_column col;
+} hash_columns[] = {
+	{ SCAN_COLLISIONS | SCAN_COST, { .header = "HASH", .align = 'l', .field = "hash" } },
+	{ SCAN_COLLISIONS, { .header = "zero_checksum", .align = 'l', .field = "zero_checksum" } },
+	{ SCAN_COLLISIONS, { .header = "contents", .align = 'r', .field = "contents" } },
+	{ SCAN_COLLISIONS, { .header = "collisions", .align = 'r', .field = "colliding_pairs" } },
+	{ SCAN_COLLISIONS,
+	  { .header = "expected", .align = 'r', .field = "expected_colliding_pairs", .format = "%.3g" } },
+	{ SCAN_COLLISIONS, { .header = "zero_cksum hits", .align = 'r', .field = "zero_checksum_matches" } },
+	{ SCAN_COST, { .header = "ns/page p50", .align = 'r', .field = "ns_per_page_median", .format = "%.1f" } },
+	{ 0, { .header = "ns/page p90", .align = 'r', .field = "ns_per_page_p90", .format = "%.1f" } },
+	{ SCAN_COST,
+	  { .header = "cksum ms/scan", .align = 'r', .field = "full_scan_checksum_ms", .format = "%.3f" } },
+	{ SCAN_COST, { .header = "steady", .align = 'r', .field = "steady_scan_checksum_ms", .format = "%.3f" } },
+	{ SCAN_COST, { .header = "s/full scan", .align = 'r', .field = "full_scan_seconds", .format = "%.2f" } },
+	{ SCAN_COST, { .header = "steady", .align = 'r', .field = "steady_full_scan_seconds", .format = "%.2f" } },
+	{ SCAN_COST, { .header = "ksmd CPU %", .align = 'r', .cell = cpu_cell } },
 };
 
-#define SCAN_COLLISION_COLUMNS 6u
-/* The cost table in 100 columns leaves out ns/page p90 (--wide shows it):
- * with a hash name of 19 characters it would take 104. */
-#define SCAN_P90_COLUMN (SCAN_COLLISION_COLUMNS + 1u)
+#define SCAN_HASH_COLUMNS (sizeof(hash_columns) / sizeof(hash_columns[0]))
+
+/* The table of the columns in parts (every column when 0). */
+static int hash_table(FILE *out, const struct record_list *hashes, unsigned parts)
+{
+	struct record_column cols[SCAN_HASH_COLUMNS];
+	unsigned n = 0;
+
+	for (unsigned c = 0; c < SCAN_HASH_COLUMNS; c++)
+		if (!parts || (hash_columns[c].parts & parts))
+			cols[n++] = hash_columns[c].col;
+	return print_table(record_table(cols, n, hashes), out);
+}
 
 static int hash_tables(FILE *out, const struct report_document *doc)
 {
 	const struct scan_result *r = doc->scan;
 	struct record_list hashes = { &scan_hash_schema, r->hashes, r->nhashes, sizeof(r->hashes[0]), { .item = doc } };
-	const unsigned all = sizeof(hash_columns) / sizeof(hash_columns[0]);
-	struct record_column cost[sizeof(hash_columns) / sizeof(hash_columns[0])];
 
 	if (report_columns(doc) == 0)
-		return print_table(record_table(hash_columns, all, &hashes), out);
-	unsigned ncost = 0;
-	cost[ncost++] = hash_columns[0];
-	for (unsigned c = SCAN_COLLISION_COLUMNS; c < all; c++)
-		if (c != SCAN_P90_COLUMN)
-			cost[ncost++] = hash_columns[c];
-	return print_table(record_table(hash_columns, SCAN_COLLISION_COLUMNS, &hashes), out) || fputc('\n', out) == EOF ||
-	       print_table(record_table(cost, ncost, &hashes), out) ? -1 : 0;
+		return hash_table(out, &hashes, 0);
+	return hash_table(out, &hashes, SCAN_COLLISIONS) || fputc('\n', out) == EOF ||
+	       hash_table(out, &hashes, SCAN_COST) ? -1 : 0;
 }
 
 static int content_cell(const struct record_row *w, char *buf, size_t size)
