@@ -127,6 +127,7 @@ void bench_context_note_reference(struct bench_context *ctx, const struct distur
 	 * repro-check tell a run shared throughout by it (docs/measurement.md),
 	 * and the floor is free_core times the clock, written beside it. */
 	ctx->reference_throughput = ref->measured;
+	ctx->reference_woken_throughput = ref->woken;
 	ctx->free_core = *free_core;
 	if (disturb_reference_shared_throughout(ref, &disturb_default))
 		bench_context_warn(ctx, "the core read at best %.1f additions a cycle against a free core's %.1f (%s): "

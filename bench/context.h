@@ -57,6 +57,7 @@ struct bench_context {
 	const char *migrations_source;
 	double reference_clock_hz;  /* the median of the run's rounds' effective clock (bench_context_note_reference) */
 	double reference_throughput; /* the upper decile of their core throughput, additions per ns, as measured */
+	double reference_woken_throughput; /* the same over rounds that slept (the ksmd timer's; 0: none) */
 	struct free_core free_core;  /* the floor under it at the reference clock (bench/free_core.h) */
 	/* This process's measured limits (bench/ceiling.h), NULL when not
 	 * measured (--no-ceiling, or the probes failed: a warning says why). */

@@ -33,11 +33,16 @@ struct disturb_thresholds {
  * of the rounds' clocks, the upper decile (90th percentile) of their
  * throughputs, both interpolated, over the run's rounds that did not sleep
  * (disturb_reference_of), the throughput then over the result's own
- * (disturb_reference_for). */
+ * (disturb_reference_for). Rounds that slept (the ksmd timer's) are judged
+ * by their throughput only, and only where their own upper decile reaches
+ * the threshold of the others' reference: where the core wakes slower, as
+ * on Zen 3, it does not, and a woken core is not a shared one. */
 struct disturb_reference {
 	double clock_hz, throughput; /* 0: unknown, not judged */
 	double measured;             /* the throughput's upper decile as the rounds read it */
 	double floor;                /* a free core's throughput at clock_hz (0: unknown): throughput's least */
+	double woken;                /* the upper decile of the rounds that slept, as they read it (0: none) */
+	int woken_judged;            /* the rounds that slept are judged against throughput */
 };
 
 extern const struct disturb_thresholds disturb_default;
@@ -60,8 +65,11 @@ const char *disturb_name(unsigned i);
 
 /* That reference over every round of n results (the maximum of each if
  * memory runs out), the throughput raised to the floor of free_core
- * additions per cycle at the clock (0: no floor; bench/free_core.h). */
-struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n, double free_core);
+ * additions per cycle at the clock (0: no floor; bench/free_core.h); the
+ * rounds that slept judged when their decile is within t's throughput
+ * drop of it. */
+struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n, double free_core,
+					      const struct disturb_thresholds *t);
 
 /* Whether the run's upper decile itself reads more than t's throughput
  * drop under the floor (a round at it is shared-core): its core was shared
@@ -73,8 +81,9 @@ int disturb_reference_shared_throughout(const struct disturb_reference *ref, con
 #define DISTURB_OWN_FLOOR 0.75
 
 /* What r's rounds are judged against: the run's clock, and the upper
- * decile of r's own rounds' throughputs, kept within DISTURB_OWN_FLOOR to
- * 1 times the run's and not under the free core's floor. */
+ * decile of r's own rounds' throughputs (of those that slept, when r's
+ * did), kept within DISTURB_OWN_FLOOR to 1 times the run's and not under
+ * the free core's floor. */
 struct disturb_reference disturb_reference_for(const struct disturb_reference *run, const struct bench_result *r);
 
 #endif

@@ -401,6 +401,8 @@ RECORD_GETTER(c_xsave_ns, CTX(w)->xsave.state_bytes && record_real(v, CTX(w)->xs
 RECORD_GETTER(c_migrations, record_str(v, CTX(w)->migrations_source))
 RECORD_GETTER(c_reference, CTX(w)->reference_clock_hz > 0 && record_real(v, CTX(w)->reference_clock_hz))
 RECORD_GETTER(c_reference_tp, CTX(w)->reference_throughput > 0 && record_real(v, CTX(w)->reference_throughput))
+RECORD_GETTER(c_reference_woken,
+	      CTX(w)->reference_woken_throughput > 0 && record_real(v, CTX(w)->reference_woken_throughput))
 /* KSMBENCH_FREE_CORE's range (bench/free_core.h). */
 static const struct record_range free_core_range = { 0, 1000, 0 };
 RECORD_GETTER(c_free_core, CTX(w)->free_core.adds_per_cycle > 0 && record_real(v, CTX(w)->free_core.adds_per_cycle))
@@ -484,6 +486,8 @@ static const struct record_field context_fields[] = {
 	{ .name = "migrations_source", .type = RECORD_STR, .get = c_migrations },
 	{ .name = "reference_clock_hz", .type = RECORD_REAL, .get = c_reference, .range = &report_clock_range },
 	{ .name = "reference_throughput_adds_per_ns", .type = RECORD_REAL, .get = c_reference_tp,
+	  .range = &report_adds_range },
+	{ .name = "reference_woken_throughput_adds_per_ns", .type = RECORD_REAL, .get = c_reference_woken,
 	  .range = &report_adds_range },
 	{ .name = "free_core_adds_per_cycle", .type = RECORD_REAL, .get = c_free_core, .range = &free_core_range },
 	{ .name = "free_core_source", .type = RECORD_STR, .get = c_free_core_source },
