@@ -101,6 +101,12 @@ const char *hash_provenance(const struct hash_impl *h, char *buf, size_t size);
 /* The digest of buf as lowercase hex, bits/4 digits, into hex[HASH_HEX_MAX]. */
 void hash_hex(const struct hash_impl *h, const void *buf, size_t len, char hex[HASH_HEX_MAX]);
 
+/* v's low bits (at most 64, a multiple of 4) as bits/4 lowercase hex
+ * digits; n bytes of a wide digest (at most HASH_DIGEST_MAX) as 2n, in
+ * order. Both end the text with a terminator (digest_hex.c). */
+void hash_hex_of(uint64_t v, unsigned bits, char hex[HASH_HEX_MAX]);
+void hash_hex_of_bytes(const uint8_t *d, unsigned n, char hex[HASH_HEX_MAX]);
+
 /* A comma-separated list of names ("all" for every available one) into an
  * array of selected, available implementations. An element with *, ? or
  * [ is a glob (fnmatch) over the names: every hash it matches that this

@@ -134,18 +134,17 @@ int hash_stream_final(struct hash_stream *s, char hex[HASH_HEX_MAX], struct kb_e
 	int rc = 0;
 
 	switch (s->kind) {
-	case HS_XXH32: snprintf(hex, HASH_HEX_MAX, "%08x", (unsigned)XXH32_digest(s->state)); break;
-	case HS_XXH64: snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)XXH64_digest(s->state)); break;
-	case HS_XXH3: snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)XXH3_64bits_digest(s->state)); break;
+	case HS_XXH32: hash_hex_of(XXH32_digest(s->state), 32, hex); break;
+	case HS_XXH64: hash_hex_of(XXH64_digest(s->state), 64, hex); break;
+	case HS_XXH3: hash_hex_of(XXH3_64bits_digest(s->state), 64, hex); break;
 	case HS_XXH128: {
 		XXH128_canonical_t c;
 		XXH128_canonicalFromHash(&c, XXH3_128bits_digest(s->state));
-		for (int i = 0; i < 16; i++)
-			snprintf(hex + 2 * i, 3, "%02x", c.digest[i]);
+		hash_hex_of_bytes(c.digest, 16, hex);
 		break;
 	}
 	case HS_CRC32:
-	case HS_CRC32C: snprintf(hex, HASH_HEX_MAX, "%08x", (unsigned)s->crc); break;
+	case HS_CRC32C: hash_hex_of(s->crc, 32, hex); break;
 	default:
 		if ((rc = hash_check_len(s->h, s->buf_len, err)) == 0)
 			hash_hex(s->h, s->buf ? s->buf : (const unsigned char *)"", s->buf_len, hex);

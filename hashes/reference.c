@@ -196,24 +196,23 @@ void ref_xxh128(const void *buf, size_t len, uint8_t out[16])
 int ref_hex(const char *family, const void *buf, size_t len, char hex[HASH_HEX_MAX])
 {
 	if (strcmp(family, "crc32c") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%08x", ref_crc32c(buf, len));
+		hash_hex_of(ref_crc32c(buf, len), 32, hex);
 	else if (strcmp(family, "crc32") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%08x", ref_crc32(buf, len));
+		hash_hex_of(ref_crc32(buf, len), 32, hex);
 	else if (strcmp(family, "jhash2") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%08x", ref_hashlittle(buf, len, 17));
+		hash_hex_of(ref_hashlittle(buf, len, 17), 32, hex);
 	else if (strcmp(family, "jhash2-lookup2") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%08x", ref_lookup2(buf, len, 17));
+		hash_hex_of(ref_lookup2(buf, len, 17), 32, hex);
 	else if (strcmp(family, "xxh32") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%08x", ref_xxh32(buf, len));
+		hash_hex_of(ref_xxh32(buf, len), 32, hex);
 	else if (strcmp(family, "xxh64") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)ref_xxh64(buf, len));
+		hash_hex_of(ref_xxh64(buf, len), 64, hex);
 	else if (strcmp(family, "xxh3") == 0)
-		snprintf(hex, HASH_HEX_MAX, "%016llx", (unsigned long long)ref_xxh3(buf, len));
+		hash_hex_of(ref_xxh3(buf, len), 64, hex);
 	else if (strcmp(family, "xxh128") == 0) {
 		uint8_t d[16];
 		ref_xxh128(buf, len, d);
-		for (int i = 0; i < 16; i++)
-			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+		hash_hex_of_bytes(d, 16, hex);
 	} else
 		return -1;
 	return 0;

@@ -169,11 +169,10 @@ void hash_hex(const struct hash_impl *h, const void *buf, size_t len, char hex[H
 	if (r->bits > 64 && r->digest_wide) {
 		uint8_t d[HASH_DIGEST_MAX];
 		r->digest_wide(buf, len, d);
-		for (unsigned i = 0; i < r->bits / 8; i++)
-			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+		hash_hex_of_bytes(d, r->bits / 8, hex);
 		return;
 	}
-	snprintf(hex, HASH_HEX_MAX, "%0*llx", (int)(r->bits / 4), (unsigned long long)r->fn(buf, len));
+	hash_hex_of(r->fn(buf, len), r->bits, hex);
 }
 
 /* A glob of the list ("xxh3-*", "crc32c-?way*"): every available hash its
