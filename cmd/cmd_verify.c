@@ -64,6 +64,8 @@ int cmd_verify(int argc, char **argv)
 		return cli_error("verify", "unexpected argument '%s'", argv[optind]);
 	if ((n = choose(list, chosen, 64, &err)) < 0)
 		return cli_fail("verify", &err);
+	so.beside = chosen;
+	so.nbeside = (unsigned)n;
 
 	for (int i = 0; i < n; i++) {
 		const struct hash_impl *h = chosen[i];

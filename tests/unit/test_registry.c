@@ -124,10 +124,46 @@ void test_registry_selftest(void)
 	CHECK(!r.failed && r.kats >= 4);
 	CHECK(selftest_run(&hash_xxh128, &o, &r, &err) == 0 && !r.failed);
 
+	/* crc32c-generic's peer (crc32c-sse42 on x86) verified beside it: the
+	 * reference alone at each check, the peer named as on its own line. */
+	unsigned long both = r.checks;
+	CHECK(selftest_run(&hash_crc32c_generic, &o, &r, &err) == 0 && !r.failed && r.checks == both);
+	if (strstr(r.detail, " and ")) {
+		const struct hash_impl *all[64];
+		for (unsigned i = 0; i < hash_registry_count && i < 64; i++)
+			all[i] = hash_registry[i];
+		o.beside = all;
+		o.nbeside = hash_registry_count < 64 ? hash_registry_count : 64;
+		CHECK(selftest_run(&hash_crc32c_generic, &o, &r, &err) == 0 && !r.failed && 2 * r.checks == both &&
+		      strstr(r.detail, " (on its own line)"));
+		o.beside = NULL;
+		o.nbeside = 0;
+	}
+
 	/* A wrong implementation must be caught. */
 	struct hash_impl broken = hash_crc32_zlib;
 	broken.family = "crc32c";
 	broken.name = "broken";
 	CHECK(selftest_run(&broken, &o, &r, &err) == 0);
 	CHECK(r.failed && strstr(r.detail, "known answer"));
+}
+
+void test_registry_hex(void)
+{
+	char hex[HASH_HEX_MAX];
+	const uint8_t wide[16] = { 0x00, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd,
+				   0xef, 0xf0, 0x0f, 0x10, 0x99, 0xaa, 0x5a, 0xff };
+
+	hash_hex_of(0xe3069283u, 32, hex);
+	CHECK(strcmp(hex, "e3069283") == 0);
+	hash_hex_of(0x00000000000000a1ull, 64, hex);
+	CHECK(strcmp(hex, "00000000000000a1") == 0);
+	hash_hex_of(0xffffffff0000beefull, 32, hex); /* the low 32 bits only */
+	CHECK(strcmp(hex, "0000beef") == 0);
+	hash_hex_of(0xef46db3751d8e999ull, 64, hex);
+	CHECK(strcmp(hex, "ef46db3751d8e999") == 0);
+	hash_hex_of_bytes(wide, 16, hex);
+	CHECK(strcmp(hex, "000123456789abcdeff00f1099aa5aff") == 0);
+	hash_hex_of_bytes(wide, 0, hex);
+	CHECK(hex[0] == '\0');
 }
