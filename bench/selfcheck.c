@@ -3,6 +3,7 @@
 #include "selfcheck.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "../hashes/cpu_features.h"
 #include "clock.h"
@@ -28,6 +29,9 @@ int selfcheck_run(const struct hash_impl *h, const struct page_set *set, const s
 	struct bench_result window, rdtsc;
 
 	row->hash = h->name;
+	snprintf(row->data, sizeof(row->data), "%s", set->data);
+	row->page_size = set->page_size;
+	row->misalign = set->misalign;
 	c.timer = BENCH_TIMER_WINDOW;
 	if (bench_measure(h, set, &c, &window, err))
 		return -1;
@@ -68,4 +72,9 @@ int selfcheck_run(const struct hash_impl *h, const struct page_set *set, const s
 		bench_bytes_per_s(set->page_size, window.ns_per_page.median) < SELFCHECK_COMPUTE_BOUND_BYTES_PER_S;
 	row->rdtsc_ok = fabs(row->rdtsc_diff_percent) <= SELFCHECK_RDTSC_TARGET_PERCENT;
 	return 0;
+}
+
+int selfcheck_row_passed(const struct selfcheck_row *row)
+{
+	return row->harness_ok && (!row->compute_bound || row->rdtsc_ok);
 }

@@ -6,8 +6,9 @@
 
 #include "bench.h"
 
-#define SELFCHECK_HARNESS_TARGET_PERCENT 3.0
-#define SELFCHECK_RDTSC_TARGET_PERCENT 5.0
+/* Whole numbers: the table's headers are made from their spelling. */
+#define SELFCHECK_HARNESS_TARGET_PERCENT 3
+#define SELFCHECK_RDTSC_TARGET_PERCENT 5
 /* Below this rate on a hot page a hash is limited by its own arithmetic
  * (compute-bound); above it, call overhead and the serialization of rdtsc
  * reads are a visible share of a call, so the rdtsc target does not apply. */
@@ -15,6 +16,8 @@
 
 struct selfcheck_row {
 	const char *hash;
+	char data[PAGE_SET_DATA_MAX];   /* the set checked on: "zero", "random", "file:PATH" */
+	uint32_t page_size, misalign;
 	double minimal_ns_per_page;     /* best round of the minimal loop */
 	double harness_ns_per_page;     /* best round of the window timer */
 	double harness_diff_percent;    /* harness against minimal (+: harness slower) */
@@ -25,6 +28,10 @@ struct selfcheck_row {
 	double rdtsc_diff_percent;        /* rdtsc mean against window median */
 	int compute_bound, rdtsc_ok;
 };
+
+/* Whether row met its targets: the harness's always, rdtsc's where the
+ * hash is compute-bound (what bench --selfcheck's exit status says). */
+int selfcheck_row_passed(const struct selfcheck_row *row);
 
 /* Measures h on the (hot) set with cfg's window and repeat. */
 int selfcheck_run(const struct hash_impl *h, const struct page_set *set, const struct bench_config *cfg,

@@ -16,7 +16,7 @@ static const struct {
 	[REPORT_PLOT] = { "plot", NULL, NULL },
 	[REPORT_LIST] = { "list", &list_document_schema, NULL },
 	[REPORT_KSM] = { "ksm", &ksm_document_schema, NULL },
-	[REPORT_SELFCHECK] = { "bench --selfcheck", NULL, NULL },
+	[REPORT_SELFCHECK] = { "bench --selfcheck", &selfcheck_document_schema, selfcheck_report_rows },
 	[REPORT_CEILING] = { "ceiling", &ceiling_document_schema, NULL },
 };
 

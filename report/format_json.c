@@ -20,6 +20,7 @@ const struct report_format report_format_json = {
 		[REPORT_COMPARE] = json_render,
 		[REPORT_LIST] = json_render,
 		[REPORT_KSM] = json_render,
+		[REPORT_SELFCHECK] = json_render,
 		[REPORT_CEILING] = json_render,
 	},
 	0,

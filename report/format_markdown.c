@@ -13,6 +13,11 @@ static int thread_markdown(FILE *out, const struct report_document *doc)
 	return thread_report_text(out, doc, REPORT_MARKDOWN);
 }
 
+static int selfcheck_markdown(FILE *out, const struct report_document *doc)
+{
+	return selfcheck_report_text(out, doc, REPORT_MARKDOWN);
+}
+
 static int compare_markdown(FILE *out, const struct report_document *doc)
 {
 	return compare_report_text(out, doc, REPORT_MARKDOWN);
@@ -25,6 +30,7 @@ const struct report_format report_format_markdown = {
 		[REPORT_THREAD] = thread_markdown,
 		[REPORT_SELECT] = select_report_markdown,
 		[REPORT_COMPARE] = compare_markdown,
+		[REPORT_SELFCHECK] = selfcheck_markdown,
 	},
 	0,
 };

@@ -12,6 +12,11 @@ static int thread_table(FILE *out, const struct report_document *doc)
 	return thread_report_text(out, doc, REPORT_PLAIN);
 }
 
+static int selfcheck_table(FILE *out, const struct report_document *doc)
+{
+	return selfcheck_report_text(out, doc, REPORT_PLAIN);
+}
+
 static int compare_table(FILE *out, const struct report_document *doc)
 {
 	return compare_report_text(out, doc, REPORT_PLAIN);
@@ -26,7 +31,7 @@ const struct report_format report_format_table = {
 		[REPORT_COMPARE] = compare_table,
 		[REPORT_LIST] = list_report_table,
 		[REPORT_KSM] = ksm_report_table,
-		[REPORT_SELFCHECK] = selfcheck_report_table,
+		[REPORT_SELFCHECK] = selfcheck_table,
 		[REPORT_CEILING] = ceiling_report_table,
 	},
 	0,

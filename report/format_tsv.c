@@ -10,6 +10,7 @@ static int tsv_render(FILE *out, const struct report_document *doc)
 
 const struct report_format report_format_tsv = {
 	"tsv",
-	{ [REPORT_BENCH] = tsv_render, [REPORT_THREAD] = tsv_render, [REPORT_SCAN] = tsv_render },
+	{ [REPORT_BENCH] = tsv_render, [REPORT_THREAD] = tsv_render, [REPORT_SCAN] = tsv_render,
+	  [REPORT_SELFCHECK] = tsv_render },
 	REPORT_NO_WARNINGS | REPORT_ROWS_ONLY,
 };

@@ -1,6 +1,6 @@
 /* What each kind of document exports to the formats (one module per kind:
  * bench_report.c, thread.c, select_report.c, scan_report.c,
- * compare_report.c, list_report.c, ksm_report.c, selfcheck_table.c,
+ * compare_report.c, list_report.c, ksm_report.c, selfcheck_report.c,
  * ceiling_report.c, svg_chart.c). The format files (format_*.c) put these
  * into their registry entries. */
 #ifndef KB_KINDS_H
@@ -15,6 +15,7 @@ enum report_style { REPORT_PLAIN, REPORT_MARKDOWN };
 int bench_report_rows(const struct report_document *doc, struct record_list *rows);
 int thread_report_rows(const struct report_document *doc, struct record_list *rows);
 int scan_report_rows(const struct report_document *doc, struct record_list *rows);
+int selfcheck_report_rows(const struct report_document *doc, struct record_list *rows);
 
 int bench_report_text(FILE *out, const struct report_document *doc, enum report_style style);
 int bench_report_kernel(FILE *out, const struct report_document *doc);
@@ -51,7 +52,9 @@ int ksm_report_table(FILE *out, const struct report_document *doc);
 
 int svg_chart_render(FILE *out, const struct report_document *doc);
 
-int selfcheck_report_table(FILE *out, const struct report_document *doc);
+/* bench --selfcheck: its rows (one per hash) and the document holding them. */
+extern const struct record_schema selfcheck_document_schema, selfcheck_row_schema;
+int selfcheck_report_text(FILE *out, const struct report_document *doc, enum report_style style);
 
 /* The ceiling document; the figures' fields also make a results context's
  * "ceiling" object. */

@@ -107,7 +107,8 @@ const char *report_format_names(enum report_kind kind, const char *sep, char *bu
 int report_write(const struct report_format *f, const struct report_document *doc, FILE *out);
 
 /* The document's schema (its JSON) and its rows (a CSV's lines: results,
- * thread rows, scan hashes); -1 for a kind without rows (document.c). */
+ * thread rows, scan hashes, self-check rows); -1 for a kind without rows
+ * (document.c). */
 const struct record_schema *report_document_schema(enum report_kind kind);
 
 /* The document's rows as delimited text (record_write_delimited). */
