@@ -73,11 +73,12 @@ static void usage(void)
 	       "  --no-ceiling          do not measure this CPU's limits first (about 1.2 s): no\n"
 	       "                        ceiling and %% of ceiling in the results\n"
 	       "  --selfcheck           compare the harness with a minimal loop, and rdtsc with\n"
-	       "                        window, per hash on a hot page; exit 1 if a target is missed\n\n"
+	       "                        window, per hash on a hot page; exit 1 if a target is missed\n"
+	       "                        (--format %s)\n\n"
 	       "Ctrl-C (or SIGTERM) stops early: what was measured is reported, marked interrupted,\n"
 	       "and the exit status is 130 (143).\n",
 	       run_cli_formats(REPORT_BENCH), dump_format_names(), BENCH_PROCESSES_DEFAULT, BENCH_ROUNDS_DEFAULT,
-	       run_cli_format_list(REPORT_BENCH));
+	       run_cli_format_list(REPORT_BENCH), run_cli_formats(REPORT_SELFCHECK));
 }
 
 enum { O_DATA = 256, O_SEED, O_PAGE, O_CACHE, O_WS, O_MIS, O_IFMT, O_LIME, O_TIMER, O_WIN, O_WARM, O_REP, O_HZ,

@@ -223,13 +223,20 @@ void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_res
 		fprintf(stderr, "ksmbench %s: interrupted by %s: %u of %u measurement%s reported\n", cmd,
 			kb_stop_signal_name(signo), ctx->completed, ctx->planned, kb_s(ctx->planned));
 	bench_context_note_reference(ctx, &r->reference, &r->free_core);
-	if (!(f->flags & REPORT_NO_WARNINGS) || quiet)
+	if (!run_cli_warnings(cmd, ctx, f, quiet))
 		return;
-	for (unsigned i = 0; i < ctx->nwarnings; i++)
-		cli_error(cmd, "warning: %s", ctx->warnings[i]);
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), "ksmbench %s: warning: ", cmd);
 	report_unstable_summary(stderr, r->items, r->n, 0, ESCAPE_TERM, prefix, 0);
+}
+
+int run_cli_warnings(const char *cmd, const struct bench_context *ctx, const struct report_format *f, int quiet)
+{
+	if (!(f->flags & REPORT_NO_WARNINGS) || quiet)
+		return 0;
+	for (unsigned i = 0; i < ctx->nwarnings; i++)
+		cli_error(cmd, "warning: %s", ctx->warnings[i]);
+	return 1;
 }
 
 int run_cli_exit_code(int close_rc)

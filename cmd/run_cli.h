@@ -72,6 +72,10 @@ int run_cli_measure(const struct run_cli_run *run, struct bench_results *out);
 void run_cli_finish(const char *cmd, struct bench_context *ctx, struct bench_results *r,
 		    const struct report_format *f, int quiet);
 
+/* The context's warnings on stderr when f has no place for them (csv, tsv,
+ * kernel) and not quiet; returns whether they went there. */
+int run_cli_warnings(const char *cmd, const struct bench_context *ctx, const struct report_format *f, int quiet);
+
 /* The exit code after the report was written with close_rc: an interrupted
  * run exits 128 + the signal (130 for SIGINT), report written or not. */
 int run_cli_exit_code(int close_rc);

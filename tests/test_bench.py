@@ -335,7 +335,8 @@ for args, needle in [
     (["--page-size", "4K,4096"], "--page-size '4K,4096': '4096' is named twice"),
     (["--cache", "cold,cold"], "'cold' is named twice"),
     (["--misalign", "8,0,8"], "'8' is named twice"),
-    (["--selfcheck", "--format", "json"], "table only"),
+    # The self-check's rows have no kernel line nor a dashboard's name.
+    (["--selfcheck", "--format", "kernel"], "unknown format 'kernel' for bench --selfcheck (table, csv, tsv, json or markdown)"),
     (["extra"], "unexpected argument"),
 ]:
     check_usage_error(["bench", *args], needle, f"bench {args}")
@@ -811,6 +812,88 @@ head = out.splitlines()[2].split() if rc in (0, 1) and len(out.splitlines()) > 2
 check(rc in (0, 1) and head[:3] == ["HASH", "minimal", "harness"] and "rdtsc mean" in out and "rdtsc median" in out
       and max(map(len, out.splitlines())) <= 100, f"selfcheck, within 100 columns: rc={rc} {err!r} {out[:300]!r}")
 check(len([x for x in out.splitlines() if x.startswith(("jhash2 ", "xxh64 "))]) == 2, "selfcheck rows")
+
+# --selfcheck as records, from the one schema: JSON (schema, context, the
+# rows), CSV and TSV (its columns the rows' keys), Markdown. The numbers are
+# the machine's; the verdicts must follow from them and from the targets in
+# each row, and the exit status from the verdicts, in every format.
+SELFCHECK = ["bench", "--selfcheck", "-H", "jhash2,xxh64", "--window", "5ms", "--repeat", "3"]
+SELFCHECK_FIELDS = [
+    ("hash", str), ("data", str), ("page_size_bytes", int), ("misalign_bytes", int),
+    ("minimal_ns_per_page", NUM), ("harness_ns_per_page", NUM), ("harness_diff_percent", NUM),
+    ("harness_target_percent", NUM), ("harness_within_target", bool), ("window_ns_per_page_median", NUM),
+    ("window_bytes_per_second_median", NUM), ("compute_bound_below_bytes_per_second", NUM), ("compute_bound", bool),
+    ("rdtsc_ns_per_page_mean", NUM), ("rdtsc_ns_per_page_median", NUM), ("rdtsc_diff_percent", NUM),
+    ("rdtsc_target_percent", (NUM, type(None))), ("rdtsc_within_target", bool), ("passed", bool)]
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1)
+
+
+def selfcheck_row_ok(c):
+    """The row's verdicts are its numbers against its targets."""
+    bound = c["window_bytes_per_second_median"] < c["compute_bound_below_bytes_per_second"]
+    return (c["harness_within_target"] == (abs(c["harness_diff_percent"]) <= c["harness_target_percent"])
+            and close(c["harness_diff_percent"], (c["harness_ns_per_page"] / c["minimal_ns_per_page"] - 1) * 100)
+            and close(c["rdtsc_diff_percent"], (c["rdtsc_ns_per_page_mean"] / c["window_ns_per_page_median"] - 1) * 100)
+            and close(c["window_bytes_per_second_median"] * c["window_ns_per_page_median"] / 1e9, c["page_size_bytes"])
+            and c["compute_bound"] == bound
+            and (c["rdtsc_target_percent"] is None) == (not bound)
+            and c["rdtsc_within_target"] == (abs(c["rdtsc_diff_percent"]) <= 5)
+            and c["passed"] == (c["harness_within_target"] and (not bound or c["rdtsc_within_target"])))
+
+
+d = tempfile.mkdtemp(prefix="ksmbench-selfcheck-")
+target = os.path.join(d, "selfcheck.json")
+rc, out, err = run(*SELFCHECK, "--format", "json", "-o", target)
+try:
+    doc = json.load(open(target)) if rc in (0, 1) else {}
+except ValueError:
+    doc = {}
+check(rc in (0, 1) and out == "" and os.listdir(d) == ["selfcheck.json"], f"selfcheck -o: rc={rc} {err!r}")
+check(doc.get("schema") == "ksmbench-selfcheck/1" and isinstance(doc.get("context"), dict)
+      and isinstance(doc.get("passed"), bool) and list(doc) == ["schema", "context", "passed", "checks"],
+      f"selfcheck JSON's top level: {list(doc)}")
+check(isinstance(doc.get("context", {}).get("warnings"), list) and doc["context"].get("ksmbench_version"),
+      "selfcheck JSON's context is the results' context")
+checks = doc.get("checks", [])
+check([c["hash"] for c in checks] == ["jhash2", "xxh64"], f"a check per hash, in order: {checks!r}"[:300])
+for c in checks:
+    check(list(c) == [k for k, _ in SELFCHECK_FIELDS], f"{c['hash']}: the fields, in order: {list(c)}")
+    check(all(isinstance(c[k], t) and not (t is int and isinstance(c[k], bool)) for k, t in SELFCHECK_FIELDS),
+          f"{c['hash']}: the fields' types: {c!r}")
+    check(c["data"] == "random" and c["page_size_bytes"] == 4096 and c["misalign_bytes"] == 0
+          and c["harness_target_percent"] == 3 and c["compute_bound_below_bytes_per_second"] == 16e9
+          and c["rdtsc_target_percent"] in (None, 5), f"{c['hash']}: the set and the targets")
+    check(all(c[k] > 0 for k in ("minimal_ns_per_page", "harness_ns_per_page", "window_ns_per_page_median",
+                                 "rdtsc_ns_per_page_mean", "rdtsc_ns_per_page_median")), f"{c['hash']}: times > 0")
+    check(selfcheck_row_ok(c), f"{c['hash']}: the verdicts follow from the numbers: {c!r}")
+check(checks and doc["passed"] == all(c["passed"] for c in checks) and rc == (0 if doc["passed"] else 1),
+      f"selfcheck JSON: passed={doc.get('passed')} and the exit status {rc} agree")
+shutil.rmtree(d)
+
+for fmt, sep in (("csv", ","), ("tsv", "\t")):
+    rc, out, err = run(*SELFCHECK, "--format", fmt)
+    rows = list(csv.reader(io.StringIO(out), delimiter=sep)) if rc in (0, 1) else []
+    check(rows and rows[0] == [k for k, _ in SELFCHECK_FIELDS] and [r[0] for r in rows[1:]] == ["jhash2", "xxh64"],
+          f"selfcheck {fmt}: the header is the JSON's keys, a row per hash: rc={rc} {out[:300]!r}")
+    for r in rows[1:]:
+        c = dict(zip(rows[0], r))
+        for k, t in SELFCHECK_FIELDS:
+            if c[k] == "" and k == "rdtsc_target_percent":
+                c[k] = None
+            elif t is bool:
+                check(c[k] in ("true", "false"), f"selfcheck {fmt}: {k} is a boolean: {c[k]!r}")
+                c[k] = c[k] == "true"
+            elif t is not str:
+                c[k] = int(c[k]) if t is int else float(c[k])
+        check(selfcheck_row_ok(c), f"selfcheck {fmt} {c['hash']}: the verdicts follow from the numbers: {r!r}")
+    passed = all(dict(zip(rows[0], r))["passed"] == "true" for r in rows[1:])
+    check(rows and rc == (0 if passed else 1), f"selfcheck {fmt}: exit status {rc} from the rows' verdicts")
+rc, out, err = run(*SELFCHECK, "--format", "markdown")
+check(rc in (0, 1) and "\n| HASH | minimal | harness |" in out and "\n| jhash2 | " in out and "\n- ns/page." in out,
+      f"selfcheck markdown: rc={rc} {out[:300]!r}")
 
 
 # % of ceiling: the ceiling probes run once, first; every result says its

@@ -68,7 +68,7 @@ for args, needle in (
         (["-o", p("x"), "--export-csv", os.path.join(tmp, ".", "x")], "is written by another output already"),
         (["-o", "/dev/stdout", "--export-json", "-"], "'-' is written by another output already"),
         (["--export-json", tmp], "is a directory"),
-        (["--selfcheck", "--export-json", p("z")], "--selfcheck prints a table only")):
+        (["--selfcheck", "--export-json", p("z")], "--selfcheck writes one report (--format, -o): no --export-json")):
     check_usage_error(["bench", *FAST, *args], needle, f"bench {' '.join(args)}")
 check(not os.path.exists(p("x")) and not os.path.exists(p("y")) and not os.path.exists(p("z")),
       "a refused run leaves no file")
