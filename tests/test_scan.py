@@ -244,8 +244,9 @@ for d in (fake, long_fake):
     rc, out, err = run("ksm", env={"KSMBENCH_KSM_DIR": d})
     first = out.splitlines()[0] if out else ""
     whole = first == "# " + d
-    cut = first.startswith("# " + d[:20]) and "..." in first and first.endswith("d" * 40)
-    check(rc == 0 and (whole if d == fake else cut) and "further mappings of KSM pages" in out
+    cut = first.startswith("# " + d[:20]) and "..." in first and first.endswith(d[-40:])
+    # Whole where it fits: a long TMPDIR alone makes the short one's cut too.
+    check(rc == 0 and (whole if len("# " + d) <= 100 else cut) and "further mappings of KSM pages" in out
           and "%.0f pages/s" % RATE in out and "pages_volatile" not in out
           and f"a batch every {ksmd_period_ns(20, HZ) / 1e6:.0f} ms" in " ".join(out.split())
           and "%.1f MiB/s of %d KiB pages" % (RATE * PAGE / 1048576, PAGE // 1024) in " ".join(out.split())
