@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../common/grow.h"
+#include "../common/line_read.h"
 #include "file_input.h"
 
 static Elf64_Phdr *new_phdr(struct cap_state *c, uint64_t vaddr, uint32_t flags, struct kb_err *err)
@@ -129,7 +130,7 @@ static int mergeable_starts(pid_t pid, uint64_t **starts, size_t *n, int *known,
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return capture_fail_access(pid, errno, "the mappings", err);
-	while (fgets(line, sizeof(line), f)) {
+	while (kb_read_line(f, line, sizeof(line))) {
 		uint64_t start, end;
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " ", &start, &end) == 2 && strchr(line, '-') < strchr(line, ' ')) {
 			cur = start;
@@ -166,7 +167,7 @@ static int layout_maps(struct cap_state *c, FILE *maps, int all, const uint64_t 
 	char line[4096];
 	int any = 0;
 
-	while (fgets(line, sizeof(line), maps)) {
+	while (kb_read_line(maps, line, sizeof(line))) {
 		uint64_t start, end;
 		char perms[8] = "";
 		unsigned long inode = 0;

@@ -382,6 +382,63 @@ with ksm_guard.mergeable_memory():
         child.wait(timeout=30)
 os.unlink(backing)
 
+# A /proc/PID/maps line longer than capture's buffer (a file name past
+# 4 KiB, nested by openat) is cut, never split: its rest, text the file's
+# owner chose, once read as a private anonymous mapping of its own, and
+# capture wrote pages the process does not map (until 2026-12-07).
+LONG_CHILD = r"""
+import mmap, sys
+m = mmap.mmap(int(sys.argv[1]), mmap.PAGESIZE, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+m[0] = 1
+print("ready", flush=True)
+sys.stdin.read()
+"""
+FORGED = 0x10000
+deep = tempfile.mkdtemp(prefix="ksmbench-long-")
+dfd = os.open(deep, os.O_RDONLY)
+depth = 0
+# The file's directory ends within 201 bytes of the line's byte 4095 (a
+# line's fields before the name are about 73 bytes: 90 keeps it short).
+while 90 + len(deep) + (depth + 1) * 201 < 4094:
+    os.mkdir("d" * 200, dir_fd=dfd)
+    nfd = os.open("d" * 200, os.O_RDONLY, dir_fd=dfd)
+    os.close(dfd)
+    dfd, depth = nfd, depth + 1
+ffd = os.open("f", os.O_RDWR | os.O_CREAT, 0o600, dir_fd=dfd)
+os.write(ffd, b"\1" * PS)
+child = subprocess.Popen([sys.executable, "-c", LONG_CHILD, str(ffd)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         pass_fds=[ffd])
+try:
+    child.stdout.readline()
+
+    def long_line():
+        with open(f"/proc/{child.pid}/maps", "rb") as maps:
+            return next((x for x in maps if b"/ddd" in x), b"")
+
+    # Renamed so that the line's byte 4095 starts the forged mapping (the
+    # kernel shows the mapped file's name of the moment).
+    forged = "%x-%x rw-p 00000000 00:00 0 " % (FORGED, FORGED + PS)
+    pad = 4095 - (len(long_line()) - 2)
+    os.rename("f", "p" * pad + forged, src_dir_fd=dfd, dst_dir_fd=dfd)
+    line = long_line()
+    core = os.path.join(tmp, "long.core")
+    rc, out, err = run("capture", "--pid", str(child.pid), "-o", core)
+    loads = []
+    if rc == 0:
+        with open(core, "rb") as f:
+            data = f.read()
+        phoff, phnum = struct.unpack_from("<Q", data, 32)[0], struct.unpack_from("<H", data, 56)[0]
+        loads = [struct.unpack_from("<Q", data, phoff + 56 * i + 16)[0] for i in range(phnum)]
+        os.unlink(core)
+    check(line[4095:].startswith(forged.encode()) and rc == 0 and loads and FORGED not in loads,
+          f"a maps line past 4 KiB is cut, its rest no mapping: rc={rc} {line[4090:4130]!r} {err!r}")
+finally:
+    child.stdin.close()
+    child.wait(timeout=30)
+    os.close(ffd)
+    os.close(dfd)
+shutil.rmtree(deep)
+
 rc, out, err = run("capture", "--pid", "abc", "-o", "x")
 check(rc == 2 and "bad PID" in err, f"bad PID: {err!r}")
 rc, out, err = run("capture", "--pid", "1")

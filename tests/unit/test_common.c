@@ -1,7 +1,7 @@
 /* Unit tests of common/: atomic output files, the pseudo-random generator,
  * size, number, duration and kernel release parsing, values cut for
- * messages, the shared arithmetic, a kernel sleep in time (ksmd's period)
- * and array growth. */
+ * messages, the shared arithmetic, a kernel sleep in time (ksmd's period),
+ * array growth and lines cut, not split. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -17,6 +17,7 @@
 #include "../../common/grow.h"
 #include "../../common/kernel_release.h"
 #include "../../common/kernel_timer.h"
+#include "../../common/line_read.h"
 #include "../../common/meminfo.h"
 #include "../../common/prng.h"
 #include "../../common/quote.h"
@@ -429,4 +430,26 @@ void test_common_meminfo(void)
 	CHECK(meminfo_of("MemAvailable:   9007199254740992 kB\n") == -1); /* 2^53 KiB: past 2^63 bytes */
 	CHECK(meminfo_available_bytes("/nonexistent/meminfo") == -1);
 	CHECK(meminfo_available_bytes(MEMINFO_PATH) != 0);
+}
+
+/* A line longer than the buffer comes back cut, and the next call gives
+ * the next line, not the rest of it: the rest of a long file name in
+ * /proc/PID/maps read as a mapping of its own (capture_layout.c). */
+void test_common_read_line(void)
+{
+	static char text[] = "short\n0123456789abcdef10000-11000 rw-p 00000000 00:00 0\nlast";
+	FILE *f = fmemopen(text, strlen(text), "r");
+	char buf[17];
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK(kb_read_line(f, buf, sizeof(buf)) == 1);
+	CHECK_STR(buf, "short\n");
+	CHECK(kb_read_line(f, buf, sizeof(buf)) == 1);
+	CHECK_STR(buf, "0123456789abcdef");
+	CHECK(kb_read_line(f, buf, sizeof(buf)) == 1);
+	CHECK_STR(buf, "last");
+	CHECK(kb_read_line(f, buf, sizeof(buf)) == 0);
+	fclose(f);
 }
