@@ -54,6 +54,13 @@ static void number_or_null(cJSON *o, const char *name, int known, double x)
 		cJSON_AddNullToObject(o, name);
 }
 
+/* A setting or counter as the table shows it: "-" where unknown. */
+static const char *cell_of(long long v, char buf[24])
+{
+	snprintf(buf, 24, v == KSM_SYSFS_MISSING ? "-" : "%lld", v);
+	return buf;
+}
+
 /* A --watch row with every column is this wide; a narrower width leaves
  * general_profit out (the other counters give it). */
 #define KSM_WATCH_FULL_COLUMNS 110u
@@ -72,7 +79,7 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 		/* A counter this kernel lacks: "-". */
 		char cell[6][24];
 		for (size_t i = 0; i < 6; i++)
-			snprintf(cell[i], sizeof(cell[i]), counts[i] == KSM_SYSFS_MISSING ? "-" : "%lld", counts[i]);
+			cell_of(counts[i], cell[i]);
 		char profit[32] = "", scanned[24] = "-", share[24] = "-", per_scan[24] = "-";
 		if (watch_profit(width))
 			snprintf(profit, sizeof(profit), " %12s", cell[5]);
@@ -106,7 +113,8 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 	cJSON_AddNumberToObject(o, "checksum_ns_per_page_cold", c->ns);
 	number_or_null(o, "checksum_cpu_share_measured", r->checksum_cpu_share_measured >= 0,
 		       r->checksum_cpu_share_measured);
-	cJSON_AddNumberToObject(o, "checksum_cpu_share_settings", r->checksum_cpu_share_settings);
+	number_or_null(o, "checksum_cpu_share_settings", r->checksum_cpu_share_settings >= 0,
+		       r->checksum_cpu_share_settings);
 	return print_json(o);
 }
 
@@ -114,10 +122,15 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 static void watch_settings(const struct ksm_sample *s, const struct ksm_rates *r, const struct cold_cost *c,
 			   unsigned width)
 {
-	report_wrappedf(stdout, width, "", "# at pages_to_scan %lld / sleep %lld ms, checksumming costs %.3f%% of a "
-			"CPU (cold %s %.1f ns/page; KSM run=%lld)%s", s->pages_to_scan, s->sleep_ms,
-			100 * r->checksum_cpu_share_settings, c->hash, c->ns, s->run,
-			watch_profit(width) ? "" : "; general_profit: with --wide");
+	char pts[24], sleep[24], run[24], cost[40] = "unknown";
+
+	/* Unknown settings have no cost: the sentinel once read "pages_to_scan
+	 * -9223372036854775808" and its cost "0.000%". */
+	if (r->checksum_cpu_share_settings >= 0)
+		snprintf(cost, sizeof(cost), "%.3f%% of a CPU", 100 * r->checksum_cpu_share_settings);
+	report_wrappedf(stdout, width, "", "# at pages_to_scan %s / sleep %s ms, checksumming costs %s (cold %s %.1f "
+			"ns/page; KSM run=%s)%s", cell_of(s->pages_to_scan, pts), cell_of(s->sleep_ms, sleep), cost,
+			c->hash, c->ns, cell_of(s->run, run), watch_profit(width) ? "" : "; general_profit: with --wide");
 	printf("%7s %10s %8s %5s %9s %8s %8s %8s %8s %8s%s %8s\n", "secs", "scanned/s", "merges/s", "fulls",
 	       "full scan", "shared", "sharing", "unshared", "volatile", "zero",
 	       watch_profit(width) ? "       profit" : "", "cksum%");

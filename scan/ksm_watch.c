@@ -44,21 +44,31 @@ long long ksm_sysfs_number(const char *dir, const char *name)
 	return v;
 }
 
+/* The kernel's counters and settings are unsigned: a negative value (a
+ * KSMBENCH_KSM_DIR written by hand) is none it wrote, and read as a file
+ * it lacks, not as a count below zero or a setting of no cost. */
+static long long unsigned_number(const char *dir, const char *name)
+{
+	long long v = ksm_sysfs_number(dir, name);
+
+	return v >= 0 ? v : KSM_SYSFS_MISSING;
+}
+
 void ksm_sample_read(const char *dir, struct ksm_sample *s)
 {
 	s->t_ns = clock_now_ns();
-	s->pages_scanned = ksm_sysfs_number(dir, "pages_scanned");
-	s->pages_skipped = ksm_sysfs_number(dir, "pages_skipped");
-	s->full_scans = ksm_sysfs_number(dir, "full_scans");
-	s->pages_shared = ksm_sysfs_number(dir, "pages_shared");
-	s->pages_sharing = ksm_sysfs_number(dir, "pages_sharing");
-	s->pages_unshared = ksm_sysfs_number(dir, "pages_unshared");
-	s->pages_volatile = ksm_sysfs_number(dir, "pages_volatile");
-	s->ksm_zero_pages = ksm_sysfs_number(dir, "ksm_zero_pages");
+	s->pages_scanned = unsigned_number(dir, "pages_scanned");
+	s->pages_skipped = unsigned_number(dir, "pages_skipped");
+	s->full_scans = unsigned_number(dir, "full_scans");
+	s->pages_shared = unsigned_number(dir, "pages_shared");
+	s->pages_sharing = unsigned_number(dir, "pages_sharing");
+	s->pages_unshared = unsigned_number(dir, "pages_unshared");
+	s->pages_volatile = unsigned_number(dir, "pages_volatile");
+	s->ksm_zero_pages = unsigned_number(dir, "ksm_zero_pages");
 	s->general_profit = ksm_sysfs_number(dir, "general_profit");
-	s->pages_to_scan = ksm_sysfs_number(dir, "pages_to_scan");
-	s->sleep_ms = ksm_sysfs_number(dir, "sleep_millisecs");
-	s->run = ksm_sysfs_number(dir, "run");
+	s->pages_to_scan = unsigned_number(dir, "pages_to_scan");
+	s->sleep_ms = unsigned_number(dir, "sleep_millisecs");
+	s->run = unsigned_number(dir, "run");
 }
 
 double ksm_checksummed_per_s(const struct ksm_sample *b, double scanned_per_s, double skipped_per_s)
@@ -102,7 +112,9 @@ void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, d
 		scanned >= 0 ? ksm_checksummed_per_s(b, r->pages_scanned_per_s, skipped > 0 ? (double)skipped / s : 0)
 			     : -1;
 	r->checksum_cpu_share_measured = scanned >= 0 ? r->pages_checksummed_per_s * checksum_ns / 1e9 : -1;
-	r->checksum_cpu_share_settings = ksm_settings_cpu_share(b->pages_to_scan, b->sleep_ms, checksum_ns);
+	r->checksum_cpu_share_settings = b->pages_to_scan == KSM_SYSFS_MISSING || b->sleep_ms == KSM_SYSFS_MISSING
+						 ? -1
+						 : ksm_settings_cpu_share(b->pages_to_scan, b->sleep_ms, checksum_ns);
 }
 
 double ksm_settings_cpu_share(long long pages_to_scan, long long sleep_ms, double checksum_ns)

@@ -23,7 +23,8 @@ struct ksm_rates {
 	double full_scan_s;      /* seconds per full scan in the interval, -1 when none finished */
 	/* ksmd's checksumming share of a CPU: at the measured rate of pages
 	 * checksummed (< 0: unknown, as the rate), and at the settings
-	 * (ksm_settings_cpu_share). */
+	 * (ksm_settings_cpu_share; < 0: pages_to_scan or sleep_millisecs
+	 * unknown). */
 	double checksum_cpu_share_measured, checksum_cpu_share_settings;
 };
 
@@ -35,7 +36,8 @@ struct ksm_rates {
 /* One number of dir (/sys/kernel/mm/ksm), or KSM_SYSFS_MISSING. */
 long long ksm_sysfs_number(const char *dir, const char *name);
 
-/* The counters of dir (KSM_SYSFS_MISSING for a file this kernel lacks). */
+/* The counters of dir (KSM_SYSFS_MISSING for a file this kernel lacks,
+ * and but for general_profit, which may be negative, for a value below 0). */
 void ksm_sample_read(const char *dir, struct ksm_sample *s);
 
 /* Pages checksummed a second, from scanned and skipped (smart_scan's) a

@@ -400,6 +400,23 @@ rc, out, err = run("ksm", "--watch", "100ms", "--count", "1", env={"KSMBENCH_KSM
 last = out.splitlines()[-1].split() if rc == 0 and out else []
 check(len(last) == 11 and last[1] == "-" and last[-1] == "-" and last[6] == "40",
       f"--watch table on a 6.1 kernel's counters: scanned/s and cksum% '-': {out!r} {err!r}")
+# Settings the watch cannot read (missing, not a number, negative: no
+# kernel writes one) are "-" and their cost unknown, null in JSON: the
+# header read "pages_to_scan -9223372036854775808 / sleep
+# -9223372036854775808 ms, checksumming costs 0.000%", and a negative
+# counter was shown as a count (until 2026-12-07).
+for name, value in (("pages_to_scan", "-5"), ("sleep_millisecs", "abc"), ("pages_shared", "-3")):
+    with open(os.path.join(old_ksm, name), "w") as f:
+        f.write(value + "\n")
+rc, out, err = run("ksm", "--watch", "100ms", "--count", "1", env={"KSMBENCH_KSM_DIR": old_ksm})
+text = " ".join(out.split())
+check(rc == 0 and "at pages_to_scan - / sleep - ms, checksumming costs unknown" in text and "-922" not in out
+      and "-5" not in out and "-3" not in out, f"--watch with unreadable settings: '-', cost unknown: {out!r} {err!r}")
+rc, out, err = run("ksm", "--watch", "100ms", "--count", "1", "--format", "json", env={"KSMBENCH_KSM_DIR": old_ksm})
+row = json.loads(out) if rc == 0 else {}
+check(rc == 0 and all(k in row and row[k] is None for k in ("pages_to_scan", "sleep_millisecs", "pages_shared",
+                                                              "checksum_cpu_share_settings")),
+      f"--watch json with unreadable settings: null: {row} {err!r}")
 os.unlink(os.path.join(old_ksm, "full_scans"))
 # A directory KSMBENCH_KSM_DIR names is said to be that variable's, not a
 # kernel without KSM (the hint is for /sys/kernel/mm/ksm), its value cut.
