@@ -11,6 +11,7 @@
 #include <libcpuid.h>
 #endif
 
+#include "../common/line_read.h"
 #include "cpu_describe.h"
 
 static void trim_blanks(char *s)
@@ -64,7 +65,7 @@ static int describe(struct cpu_description *out)
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f) && line[0] != '\n') {
+	while (kb_read_line(f, line, sizeof(line)) && line[0] != '\n') {
 		char *colon = strchr(line, ':');
 		if (!colon)
 			continue;

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/line_read.h"
+
 /* The first line of path, "" when it cannot be read. */
 static void read_line(const char *path, char *buf, size_t size)
 {
@@ -78,7 +80,7 @@ void cpu_quota_find(const char *cgroup_file, const char *root, struct cpu_quota 
 	if (!f)
 		return;
 	/* "ID:CONTROLLERS:PATH": v1's cpu controller, or v2's single line "0::PATH". */
-	while (fgets(line, sizeof(line), f)) {
+	while (kb_read_line(f, line, sizeof(line))) {
 		line[strcspn(line, "\n")] = '\0';
 		char *controllers = strchr(line, ':'), *path = controllers ? strchr(controllers + 1, ':') : NULL;
 		if (!path)

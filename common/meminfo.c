@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "line_read.h"
+
 #define MEMINFO_KEY "MemAvailable:"
 
 long long meminfo_available_bytes(const char *path)
@@ -17,7 +19,7 @@ long long meminfo_available_bytes(const char *path)
 
 	if (!f)
 		return -1;
-	while (kib < 0 && fgets(line, sizeof(line), f)) {
+	while (kib < 0 && kb_read_line(f, line, sizeof(line))) {
 		char *end;
 		if (strncmp(line, MEMINFO_KEY, strlen(MEMINFO_KEY)) != 0)
 			continue;

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/line_read.h"
+
 long capture_read_number(const char *path, const char *key)
 {
 	FILE *f = fopen(path, "r");
@@ -17,7 +19,7 @@ long capture_read_number(const char *path, const char *key)
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
+	while (kb_read_line(f, line, sizeof(line))) {
 		if (!key) {
 			v = strtol(line, NULL, 10);
 			break;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../common/grow.h"
+#include "../common/line_read.h"
 
 static int by_addr(const void *a, const void *b)
 {
@@ -65,7 +66,7 @@ int kallsyms_load(const char *path, const char *name, struct kallsyms *k, struct
 		close(fd);
 		return kb_fail_errno(err, e, "cannot read %s", name);
 	}
-	while (fgets(line, sizeof(line), f)) {
+	while (kb_read_line(f, line, sizeof(line))) {
 		/* A large kernel with its modules has some 300000 symbols: a bound,
 		 * so that a runaway file ends. */
 		if (++lines > KALLSYMS_MAX_LINES) {

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/line_read.h"
 #include "../common/quote.h"
 
 static const struct {
@@ -161,7 +162,7 @@ int ksm_read_process_dir(const char *dir, struct ksm_value *out, size_t max, siz
 	snprintf(path, sizeof(path), "%s/ksm_stat", dir);
 	if (!(f = fopen(path, "r")) && errno != ENOENT)
 		return kb_fail_errno(err, errno, "cannot read %s", path);
-	while (f && fgets(line, sizeof(line), f) && *n < max) {
+	while (f && kb_read_line(f, line, sizeof(line)) && *n < max) {
 		char *sp = strchr(line, ' ');
 		if (!sp)
 			continue;
