@@ -89,6 +89,7 @@ int capture_processes(struct capture_job *jobs, size_t n, const struct capture_o
 struct capture_pagemap {
 	int pagemap_fd, kpageflags_fd;
 	int pfn_known;
+	int scan_missing; /* the kernel has no PAGEMAP_SCAN (before 6.7) */
 };
 
 int capture_has_cap_sys_ptrace(void);
@@ -99,6 +100,12 @@ void capture_pagemap_close(struct capture_pagemap *pm);
  * or CAPTURE_PRESENT | KB_PAGE_* | PFN; -1 with errno. */
 int capture_pagemap_read(const struct capture_pagemap *pm, uint64_t va, size_t n, uint64_t page_size,
 			 uint64_t *info);
+/* The first address from va, before end, whose page may be present: those
+ * before it are absent (the pages of neither RAM nor swap, as
+ * capture_pagemap_read reads them). Asked of PAGEMAP_SCAN, which walks past
+ * unpopulated page tables; va itself where the kernel lacks it or it fails
+ * (capture_pagemap_read then says why). */
+uint64_t capture_pagemap_next_present(struct capture_pagemap *pm, uint64_t va, uint64_t end);
 /* The system note's text (capture_note.h), KSM's settings read from
  * ksm_dir: its length, at most cap - 1. */
 size_t capture_system_text(char *buf, size_t cap, const char *ksm_dir);

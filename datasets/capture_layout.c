@@ -72,8 +72,19 @@ static int add_page(struct cap_state *c, uint64_t vaddr, uint32_t flags, uint64_
 	return 0;
 }
 
+/* n absent pages from vaddr (n >= 1): as many add_page calls would do. */
+static int add_absent(struct cap_state *c, uint64_t vaddr, uint64_t n, uint32_t flags, struct kb_err *err)
+{
+	if (add_page(c, vaddr, flags, 0, err))
+		return -1;
+	c->phdrs[c->nphdrs - 1].p_memsz += (n - 1) * c->page_size;
+	c->stats->pages_absent += n - 1;
+	return 0;
+}
+
 /* The first pass over a mapping: which pages are present, from the page
- * map alone (nothing of the memory is read yet). */
+ * map alone (nothing of the memory is read yet); runs of absent pages
+ * skipped where the kernel can say where they end. */
 static int layout_mapping(struct cap_state *c, uint64_t start, uint64_t end, uint32_t flags, int mergeable,
 			  struct kb_err *err)
 {
@@ -81,6 +92,13 @@ static int layout_mapping(struct cap_state *c, uint64_t start, uint64_t end, uin
 
 	c->open_seg = 0;
 	for (uint64_t at = start; at < end; ) {
+		uint64_t next = capture_pagemap_next_present(&c->pm, at, end);
+		if (next > at) {
+			if (add_absent(c, at, (next - at) / ps, flags, err))
+				return -1;
+			at = next;
+			continue;
+		}
 		size_t n = (end - at) / ps < CAPTURE_BATCH_PAGES ? (size_t)((end - at) / ps) : CAPTURE_BATCH_PAGES;
 		if (capture_pagemap_read(&c->pm, at, n, ps, c->words))
 			return capture_fail_access(c->pid, errno, "the page map", err);
