@@ -174,14 +174,22 @@ int capture_pagemap_read(const struct capture_pagemap *pm, uint64_t va, size_t n
  * (1 TiB took 2.3 s, most of it reading 2 GiB of words). */
 uint64_t capture_pagemap_next_present(struct capture_pagemap *pm, uint64_t va, uint64_t end)
 {
-	struct page_region r;
-	struct pm_scan_arg a = {
-		.size = sizeof(a), .start = va, .end = end, .vec = (uint64_t)(uintptr_t)&r, .vec_len = 1,
-		.max_pages = 1, .category_mask = PAGE_IS_PRESENT, .return_mask = PAGE_IS_PRESENT,
-	};
+	/* Both zeroed whole for valgrind, which knows neither the region the
+	 * kernel writes through vec nor every byte of the argument it reads,
+	 * and called them uninitialised (the CI's valgrind job captures). */
+	struct page_region r = { 0, 0, 0 };
+	struct pm_scan_arg a;
 
 	if (pm->scan_missing || va >= end)
 		return va;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.start = va;
+	a.end = end;
+	a.vec = (uint64_t)(uintptr_t)&r;
+	a.vec_len = 1;
+	a.max_pages = 1;
+	a.category_mask = a.return_mask = PAGE_IS_PRESENT;
 	int got = ioctl(pm->pagemap_fd, PAGEMAP_SCAN, &a);
 	if (got < 0) {
 		pm->scan_missing = 1; /* before 6.7, or under an emulator without it */
