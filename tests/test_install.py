@@ -1,6 +1,7 @@
 """Tests of what `make install` puts in place: the binary, the man page (it
 renders without warnings, names every command and option the binary has,
-each command's options in its section both ways, and the csv columns), the
+each command's options in its section both ways, the JSON fields both ways
+and the csv columns), the
 bash completion (sourced in bash, its function called with COMP_WORDS set),
 and `make uninstall` removing them again."""
 import json
@@ -113,6 +114,7 @@ def named(key):
 check(not named("xmm_unmarked") and named("pages_sharing"), "the rule for a documented field name")
 bench_doc = os.path.join(tempfile.mkdtemp(), "bench.json")  # bench's, for compare below
 emitted = set()  # every key of every document below, for the shapes' check after
+keys_by_source = {}  # each document's keys, for the field lists of the prose below
 selfcheck_row = {}
 for what, args in sources.items():
     rc, out, err = run(*args, "--format", "json")
@@ -121,6 +123,7 @@ for what, args in sources.items():
     check(rc in ok, f"{what} --format json: {err!r}")
     if rc in ok:
         emitted |= keys_of(json.loads(out), set())
+        keys_by_source[what] = keys_of(json.loads(out), set())
         for key in sorted(keys_of(json.loads(out), set())):
             check(named(key), f"{what}'s JSON field {key} is documented as a name")
         if what == "bench":
@@ -198,6 +201,48 @@ check(shape_keys("RESULTS DOCUMENT") >= {"hz", "tsc_cycles_per_page_median", "ro
 for section in ("RESULTS DOCUMENT", "COMPARE DOCUMENT", "SCAN DOCUMENT"):
     for key in sorted(shape_keys(section) - emitted):
         check(False, f"{section} shows the key {key}, which no document carries")
+
+# --- and the field lists the man page gives in prose (list's, ceiling's,
+# thread's rows and verdict, select's selection, ksm --watch's lines): every
+# name it sets in bold there is a key of that document, less the values it
+# names beside them. ksm --profile needs root and a running ksmd: its
+# list is held to the keys profile_json writes (cmd/ksm_live.c).
+def bold_names(start, end):
+    """The bold words of the source between start and end (end: the next .TP)."""
+    body = source.split(start, 1)[1].split(end, 1)[0]
+    found = set(re.findall(r"\\fB([^\\]+)\\f[RP]", body))
+    for line in body.split("\n"):
+        m = re.match(r"\.(B|BR|RB|BI|IB) (.*)", line)
+        if m:
+            parts = [w.strip('"') for w in re.findall(r'"[^"]*"|\S+', m.group(2))]
+            found |= {m.group(2).strip('"')} if m.group(1) == "B" else \
+                set(parts[0::2] if m.group(1) in ("BR", "BI") else parts[1::2])
+    return {w for name in found for w in name.split(".")}
+
+
+watch_rc, watch_out, watch_err = run("ksm", "--watch", "10ms", "--count", "1", "--format", "json",
+                                     env={"KSMBENCH_KSM_DIR": ksm_dir})
+check(watch_rc == 0, f"ksm --watch --format json: {watch_err!r}")
+keys_by_source["ksm --watch"] = keys_of(json.loads(watch_out), set()) if watch_rc == 0 else set()
+profile_source = open(os.path.join(ROOT, "cmd", "ksm_live.c")).read().split("static int profile_json(", 1)[1]
+keys_by_source["ksm --profile"] = set(re.findall(r'\(\w+, "([a-z_]+)"', profile_source.split("\n}\n", 1)[0]))
+prose_lists = [  # (source, where the list starts, the values named in bold beside the keys)
+    ("list", "The JSON (schema ksmbench-list/1) has", {"table", "measurement", "only candidate"}),
+    ("ceiling", "(schema ksmbench-ceiling/1):", set()),
+    ("thread", "The JSON's\n.B thread.rows", set()),
+    ("select", "The JSON's\n.B selection", set()),
+    ("ksm --watch", "one JSON object per line (fields", set()),
+    ("ksm --profile", "writes one document,", {"ksmbench-ksmd-profile/1"}),
+]
+for what, start, values in prose_lists:
+    names = bold_names(start, "\n.TP" if what != "ksm --watch" else "A counter this kernel lacks") - values
+    check(len(names) > 2 and names <= keys_by_source.get(what, set()),
+          f"the man page's field list of {what} names keys {what} does not write: "
+          f"{sorted(names - keys_by_source.get(what, set()))}")
+check(keys_by_source["ksm --watch"] <= bold_names("one JSON object per line (fields", "A counter this kernel lacks")
+      | {"pages_shared", "pages_sharing", "pages_unshared", "pages_volatile", "ksm_zero_pages", "general_profit"},
+      "every key of ksm --watch's lines is in its list (the counters by their names)")
+
 
 # --- the csv columns are those the man page lists: bench's and thread's in
 # full (REPORT FORMATS), scan's (SCAN DOCUMENT) as its two listed runs, in
