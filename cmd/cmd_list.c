@@ -46,7 +46,7 @@ int cmd_list(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = cli_getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, "h", opts, NULL)) != -1) { /* --format: no -f, as no other command has one */
 		switch (c) {
 		case 'f': format = optarg; break;
 		case 'h': usage(); return KB_EXIT_OK;

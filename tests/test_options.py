@@ -1,8 +1,10 @@
 """CLI tests of the shared option parser (cmd/cli.c): every command's
 value-taking long and short options, found in its --help, given without a
 value say so by name; unknown, ambiguous and misused options get one clear
-line. Every command is covered: one that parsed with getopt_long instead of
+line; every short option a parser takes is one its --help names. Every command is covered: one that parsed with getopt_long instead of
 cli_getopt_long would call a missing value an unknown option."""
+import glob
+import os
 import re
 
 from clitest import check, check_usage_error, finish, run
@@ -32,6 +34,19 @@ for cmd in commands:
     check_usage_error([cmd, "--no-such-option"], "unknown option '--no-such-option'", f"{cmd}: unknown long option")
     check_usage_error([cmd, "--help=1"], "option '--help' takes no value", f"{cmd} --help=1")
 check(tried >= 60, f"value-taking long options found in the help texts: {tried}")
+
+# Every short option a command's parser takes (its getopt string in cmd/)
+# is one its --help names, -h aside: list took an -f for --format that no
+# text mentioned.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for path in sorted(glob.glob(os.path.join(ROOT, "cmd", "cmd_*.c"))):
+    for letters in re.findall(r'cli_getopt_long\(argc, argv, "([^"]*)"', open(path).read()):
+        cmd = re.sub(r"_options$", "", os.path.basename(path)[4:-2])
+        rc, helptext, _ = run(cmd, "--help")
+        for letter in sorted(set(letters.replace(":", "")) - {"h"}):
+            check(re.search(rf"(?<![\w-])-{letter}(?![\w-])", helptext) is not None,
+                  f"{cmd} takes -{letter}, which its --help names")
+check_usage_error(["list", "-f", "json"], "unknown option '-f'", "list has no -f")
 
 # The cases of the issue, with arguments before the option.
 check_usage_error(["compare", "a", "b", "--threshold"], "option '--threshold' needs a value", "compare a b --threshold")
