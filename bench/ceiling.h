@@ -1,7 +1,8 @@
 /* This CPU's measured limits that bound page hashing, and from them each
  * implementation's ceiling (docs/ceilings.md has the formulas and why).
  * Library API for `ksmbench ceiling` and the results' "% of ceiling":
- * measure once (ceiling_measure, about half a second), then ask
+ * measure once (ceiling_measure: rounds for CEIL_SPREAD_S, up to CEIL_EXTEND_S
+ * while too few ran on a free core), then ask
  * ceiling_bound() per implementation and page size; ceiling_process_figures()
  * measures once per process. */
 #ifndef KB_CEILING_H
