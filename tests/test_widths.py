@@ -21,6 +21,13 @@ def widest(text):
     return max((len(l) for l in text.splitlines()), default=0)
 
 
+def widest_line(text):
+    """The longest line itself, for a failure's message: a width alone does
+    not say which line (bench -H all --timer rdtsc was once 101 wide under a
+    loaded suite and did not repeat)."""
+    return max(text.splitlines(), key=len, default="")
+
+
 def on_tty(args, columns, env=None):
     """Runs ksmbench with stdout on a terminal and COLUMNS set; its stdout."""
     env = dict(os.environ, COLUMNS=str(columns), TERM="xterm", **(env or {}))
@@ -106,7 +113,8 @@ for extra in (["--timer", "jiffies"], ["--timer", "rdtsc", "--data", "zero", "--
     rc, out, err = run(*QUICK_BENCH, "-H", "all", *extra)
     text = out.replace("\n  ", " ")
     check(rc == 0 and 0 < widest(out) <= 100 and "(also " not in out and "other names: " in text
-          and "xxhash = xxh64" in text, f"bench -H all {extra} fits 100 columns: {widest(out)}")
+          and "xxhash = xxh64" in text, f"bench -H all {extra} fits 100 columns: {widest(out)}: "
+          f"{widest_line(out)!r}")
     if extra[1] == "jiffies":
         check("ns/pg med" in out and "med: median, pg: page" in text, "bench: shortened headers have a key")
 rc, out, err = run(*QUICK_BENCH, "-H", "xxh64,jhash2", "--data", "zero,random")
