@@ -145,5 +145,13 @@ int cli_bad_option(const char *cmd, char **argv, int optopt_value)
 		return cli_error(cmd, "option '-%c' needs a value (see ksmbench %s --help)", optopt_value, cmd);
 	if (optopt_value > ' ' && optopt_value < 127)
 		return cli_error(cmd, "unknown option '-%c' (see ksmbench %s --help)", optopt_value, cmd);
+	/* getopt moves past a cluster only after its last letter: a letter
+	 * refused before that (the first byte of "-é") is in argv[optind],
+	 * and argv[optind - 1] is the word before, which quoted misled. */
+	size_t len = strlen(word);
+	const char *next = argv[optind];
+	if (!(word[0] == '-' && len > 1 && word[len - 1] == (char)optopt_value) && next && next[0] == '-' &&
+	    strchr(next + 1, (char)optopt_value))
+		word = next;
 	return cli_error(cmd, "unknown option in '%s' (see ksmbench %s --help)", word, cmd);
 }
