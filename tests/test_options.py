@@ -74,4 +74,59 @@ rc, out, err = run("bench", "-H", "xxh64", "--repeat", "1", "--window", "1ms", "
                    "--data", "zero", "--data", "random", "--page-size", "8K", "--page-size", "4K")
 rows = [line.split(",") for line in out.splitlines()[1:]]
 check(rc == 0 and [(r[2], r[4]) for r in rows] == [("random", "4096")], f"the last --data and --page-size: {rows}")
+# Values each option refuses, one exact line each (exit 2, nothing on
+# stdout): none of these ran before; each is checked before anything is
+# measured or read, so none of them takes time.
+SEVENTEEN = ",".join(str(i) for i in range(1, 18))
+REFUSED = [
+    (["bench", "--misalign", "x"], "ksmbench bench: --misalign: 'x' is not a number"),
+    (["bench", "--misalign", SEVENTEEN], f"ksmbench bench: --misalign '{SEVENTEEN}': at most 8 values"),
+    (["bench", "--misalign", "1" * 1100], "ksmbench bench: --misalign: the list is too long"),
+    # A long value is cut in the message (common/quote.h), which then still
+    # says what is wrong with it: whole, it filled the message's buffer.
+    (["bench", "--repeat", "9" * 1000], f"ksmbench bench: --repeat: '{'9' * 60}...' is too large"),
+    (["bench", "--repeat", "5" + "x" * 1000], f"ksmbench bench: --repeat: '5{'x' * 59}...' is not a number"),
+    (["bench", "--page-size", "4" * 1000 + "K"], f"ksmbench bench: size '{'4' * 60}...' is too large"),
+    (["bench", "--window", "9" * 100 + "x"], f"ksmbench bench: --window: duration '{'9' * 60}...' is too long"),
+    (["bench", "--warmup", "2x"], "ksmbench bench: --warmup: '2x' is not a duration (examples: 125ms, 2s, 500us)"),
+    (["bench", "--pages-to-scan", "0"], "ksmbench bench: --pages-to-scan: a count from 1 to 100000"),
+    (["bench", "--sleep-ms", "abc"], "ksmbench bench: --sleep-ms: 'abc' is not a number"),
+    (["bench", "--ksmd", "--cache", "hot"],
+     "ksmbench bench: --ksmd hashes a cold working set, as ksmd does: no --cache hot"),
+    # 2 x 2 x 5 x 4 = 80 combinations; with --ksmd, 2 x 1 x 5 x 4 = 40, doubled.
+    (["bench", "--page-size", "4K,8K,16K,32K,64K", "--data", "zero,random", "--misalign", "0,1,2,3",
+      "--cache", "hot,cold"], "ksmbench bench: the sweep has 80 combinations (at most 64)"),
+    (["bench", "--ksmd", "--cache", "cold", "--page-size", "4K,8K,16K,32K,64K", "--data", "zero,random",
+      "--misalign", "0,1,2,3"], "ksmbench bench: --ksmd doubles the sweep to 80 combinations (at most 64)"),
+    (["bench", "--cpu", "x"], "ksmbench bench: --cpu: 'x' is not a number"),
+    (["bench", "--repeat", "x"], "ksmbench bench: --repeat: 'x' is not a number"),
+    (["bench", "--cache", "cold", "--working-set", "1x"],
+     "ksmbench bench: --working-set: '1x' is not a size (examples: 4096, 4K, 64K, 2M)"),
+    (["bench", "--cache", "cold", "--working-set", "4K"], "ksmbench bench: --working-set '4K' must be from 64K to 64G"),
+    (["bench", "--seed", "-1"], "ksmbench bench: --seed: '-1' is not a number"),
+    (["scan", "--seed", "x", "/dev/null"], "ksmbench scan: --seed: 'x' is not a number"),
+    (["scan", "--cpu", "x", "/dev/null"], "ksmbench scan: --cpu: 'x' is not a number"),
+    (["select", "--seed", "x"], "ksmbench select: --seed: 'x' is not a number"),
+    (["thread", "--seed", "x"], "ksmbench thread: --seed: 'x' is not a number"),
+    (["ksm", "--count", "0"], "ksmbench ksm: --count '0' is not a number from 1 to 1000000"),
+    (["list", "--available"], "ksmbench list: --available goes with --names"),
+]
+for args, line in REFUSED:
+    rc, out, err = run(*args, timeout=60)
+    check(rc == 2 and out == "" and err == line + "\n", f"{' '.join(args)[:80]}: rc={rc} {out[:80]!r} {err!r}")
+# A word after the options where a command takes none.
+for cmd in ("thread", "select", "verify", "list", "ksm"):
+    rc, out, err = run(cmd, "extra", timeout=60)
+    check(rc == 2 and out == "" and err == f"ksmbench {cmd}: unexpected argument 'extra'\n",
+          f"{cmd} extra: rc={rc} {err!r}")
+rc, out, err = run("capture", "--pid", "1", "extra")
+check(rc == 2 and out == "" and err == "ksmbench capture: unexpected argument 'extra'\n", f"capture extra: {err!r}")
+# An option letter that is no character: the word that holds it is quoted,
+# alone or first in its cluster (getopt has not moved past the word then).
+rc, out, err = run("list", "-\x01")
+check(rc == 2 and err == "ksmbench list: unknown option in '-\\x01' (see ksmbench list --help)\n",
+      f"list -\\x01: rc={rc} {err!r}")
+rc, out, err = run("list", "-\u00e9")
+check(rc == 2 and err == "ksmbench list: unknown option in '-\u00e9' (see ksmbench list --help)\n",
+      f"list -\u00e9 (two bytes, the first refused): rc={rc} {err!r}")
 finish("options")
