@@ -236,4 +236,31 @@ os.unlink(path)
 rc, pages, _, err = sum_pages(lraw, *rng, "0x1000 - 0x1fff, 3000-3fff")
 check(rc == 0 and [a for a, _ in pages] == [0x1000, 0x3000], f"ranges with blanks: {pages} {err!r}")
 
+# ---- headers and notes the readers refuse that no test had sent (found
+# by the suite's coverage): each is refused by name, by sum and by scan.
+esegs = [(0x1000, g.page("a") + g.page("b"))]
+order = bytearray(g.elf(esegs))
+order[5] = 3  # EI_DATA: neither little (1) nor big (2) endian
+xnum = bytearray(g.elf(esegs, pn_xnum=True))
+struct.pack_into("<Q", xnum, 40, 0)  # e_shoff 0: no section header 0 to hold the count
+page_note = g.elf_note(b"KSMBENCH\0", g.KB_NOTE_PAGES,
+                       struct.pack("<IIIIQQQ", 1, 7, PS, 0, 2, 0, 0) + struct.pack("<QQ", 1, 2))
+twice = g.elf(esegs, physical=False, notes=g.ksm_notes([1, 2]) + page_note)
+for label, data, line in (("elf of byte order 3", bytes(order), "unknown ELF byte order 3"),
+                          ("elf PN_XNUM without section headers", bytes(xnum),
+                           "e_phnum is PN_XNUM but there is no section header 0"),
+                          ("elf with two ksmbench page notes", twice, "has two ksmbench page notes")):
+    path = temp_file(data)
+    for cmd in (["sum", "--per-page"], ["scan"]):
+        rc, out, err = run(*cmd, path)
+        check(rc == 2 and out == "" and err.startswith(f"ksmbench {cmd[0]}: '{path}'") and err.endswith(line + "\n")
+              and err.count("\n") == 1, f"{cmd[0]}: {label}: rc={rc} {err!r}")
+    os.unlink(path)
+# A format forced on a file that is not of it: said, not read as pages.
+path = temp_file(bytes(2 * PS))
+rc, out, err = run("sum", "--per-page", "--input-format", "kdump", path)
+check(rc == 2 and out == "" and err == f"ksmbench sum: '{path}' is not a kdump-compressed file\n",
+      f"--input-format kdump on zeros: rc={rc} {err!r}")
+os.unlink(path)
+
 finish("dumps-hostile")
