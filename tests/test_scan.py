@@ -319,6 +319,21 @@ if os.path.exists("/proc/self/ksm_stat"):
     doc = json.loads(out) if rc == 0 else {}
     check(doc.get("process", {}).get("pid") == os.getpid() and "ksm_merging_pages" in doc["process"]
           and doc["process"].get("ksm_mergeable") in ("no", "yes"), f"ksm --pid: {err!r}")
+    # The table's process block (never rendered by a test before): a header
+    # naming the PID after the sysfs table, then each /proc/PID/ksm_stat
+    # value the JSON has, as a row of name, value and meaning.
+    rc, out, err = run("ksm", "--pid", str(os.getpid()), env={"KSMBENCH_KSM_DIR": fake})
+    lines = out.splitlines()
+    at = [i for i, line in enumerate(lines) if re.match(rf"process {os.getpid()} +value +meaning$", line)]
+    rows = {}
+    for line in lines[at[0] + 2:] if at else []:
+        parts = line.split(None, 2)
+        if len(parts) >= 2:
+            rows[parts[0]] = parts[1]
+    want = {k: str(v) for k, v in doc.get("process", {}).items() if k != "pid"}
+    check(rc == 0 and len(at) == 1 and lines[at[0] - 1] == "" and set(rows) == set(want)
+          and all(rows[k] == want[k] for k in ("ksm_mergeable", "ksm_merge_any") if k in want),
+          f"ksm --pid as a table: rc={rc} rows={rows} want={want} {err!r}")
 # Integers past 2^53 come out whole (not 9.00719925474099e+15); a directory
 # of more files than KSM's is refused, not cut (run and pages_to_scan went).
 bigdir = tempfile.mkdtemp(prefix="ksmbench-ksmbig-")
