@@ -200,6 +200,14 @@ top = json.loads(out)["top"] if rc == 0 else []
 check(len(top) == 2 and not any(x["located"] for x in top) and top[0]["count"] == 4,
       f"--top of a FIFO: counted, not located: rc={rc} err={err!r}")
 os.unlink(fifo)
+# The same from standard input, as a table: each row says where its copies
+# are cannot be told (never rendered by a test before).
+with open(raw_path, "rb") as f:
+    rc, out, err = run("scan", "--sample-pages", "0", "--top", "2", "-", stdin=f.read(), timeout=60)
+rows = [line.split(None, 4) for line in out.splitlines() if re.match(r" +[12] +\d+ ", line)]
+check(rc == 0 and len(rows) == 2 and rows[0][1] == "4"
+      and all(r[4].endswith("(a pipe or standard input: not read again)") for r in rows),
+      f"--top of standard input as a table: rc={rc} {rows} {err!r}")
 
 out_path = os.path.join(tempfile.mkdtemp(prefix="ksmbench-scan-"), "r.json")
 rc, out, err = run("scan", "--sample-pages", "0", "--format", "json", "-o", out_path, raw_path)
