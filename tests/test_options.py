@@ -129,4 +129,10 @@ check(rc == 2 and err == "ksmbench list: unknown option in '-\\x01' (see ksmbenc
 rc, out, err = run("list", "-\u00e9")
 check(rc == 2 and err == "ksmbench list: unknown option in '-\u00e9' (see ksmbench list --help)\n",
       f"list -\u00e9 (two bytes, the first refused): rc={rc} {err!r}")
+# A CPU past the machine's: refused before anything is measured or read,
+# by every command that pins (the list of CPUs is this machine's).
+for args in (["bench"], ["select"], ["thread"], ["ceiling"], ["scan", "/dev/null"]):
+    rc, out, err = run(args[0], "--cpu", "9999", *args[1:], timeout=60)
+    check(rc == 2 and out == "" and err.startswith(f"ksmbench {args[0]}: CPU 9999 does not exist (CPUs ")
+          and err.endswith(" here)\n") and err.count("\n") == 1, f"{args[0]} --cpu 9999: rc={rc} {err!r}")
 finish("options")
