@@ -220,5 +220,5 @@ int ksm_report_table(FILE *out, const struct report_document *doc)
 		return 0;
 	snprintf(head, sizeof(head), "process %d", doc->pid);
 	fputc('\n', out);
-	return values_table(out, head, doc->process, doc->nprocess, report_columns(doc));
+	return values_table(out, head, doc->process, doc->nprocess, width);
 }
