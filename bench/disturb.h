@@ -35,8 +35,8 @@ struct disturb_thresholds {
  * (disturb_reference_of), the throughput then over the result's own
  * (disturb_reference_for). Rounds that slept (the ksmd timer's) are judged
  * by their throughput only, and only where their own upper decile reaches
- * the threshold of the others' reference: where the core wakes slower, as
- * on Zen 3, it does not, and a woken core is not a shared one. */
+ * the threshold of the others' decile as measured: where the core wakes
+ * slower, as on Zen 3, it does not, and a woken core is not a shared one. */
 struct disturb_reference {
 	double clock_hz, throughput; /* 0: unknown, not judged */
 	double measured;             /* the throughput's upper decile as the rounds read it */
@@ -67,7 +67,7 @@ const char *disturb_name(unsigned i);
  * memory runs out), the throughput raised to the floor of free_core
  * additions per cycle at the clock (0: no floor; bench/free_core.h); the
  * rounds that slept judged when their decile is within t's throughput
- * drop of it. */
+ * drop of the others' as measured. */
 struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n, double free_core,
 					      const struct disturb_thresholds *t);
 

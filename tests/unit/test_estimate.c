@@ -496,6 +496,19 @@ void test_estimate_verdicts(void)
 		pair[1].rounds[i].throughput = i < 3 ? 10 : 16.9;
 	ref = disturb_reference_of(pair, 2, 0, &disturb_default);
 	CHECK(!ref.woken_judged);
+	/* A run shared from start to end on a CPU with a free core's figure:
+	 * the hot rounds read 20 a ns at 3 GHz against a floor of 18 a cycle
+	 * (54), the woken 19.5. Woken read as hot, so they are judged, and
+	 * against the floor: every one shared-core, as the hot rounds are. */
+	for (unsigned i = 0; i < 10; i++)
+		pair[1].rounds[i].throughput = 19.5;
+	ref = disturb_reference_of(pair, 2, 18, &disturb_default);
+	CHECK(ref.woken_judged && NEAR(ref.throughput, 54, 1e-9) && NEAR(ref.measured, 20, 1e-12));
+	CHECK(estimate_results_against(pair, 2, &ref, &disturb_default, &estimate_default) == 0);
+	CHECK(pair[0].rounds_disturbed == 10 && pair[1].rounds_disturbed == 10 &&
+	      pair[1].unstable != 0 && pair[1].run_shared_throughout);
+	for (unsigned i = 0; i < 10; i++)
+		CHECK(pair[1].rounds[i].disturbed & DISTURB_SHARED);
 	for (unsigned k = 0; k < 2; k++)
 		bench_result_release(&pair[k]);
 
