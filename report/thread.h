@@ -91,12 +91,18 @@ const char *thread_settings_source(const struct thread_ksmd *k);
  * the fastest outside-kernel row by ksmd-style ns/page, their speed-ups against today's from rounds side
  * by side, and what share of a CPU ksmd spends hashing with each at the
  * settings ksmd. */
+#define THREAD_VERDICT_TIES 8 /* rows named as fast as a block's best, at most */
+
 struct thread_verdict {
 	struct thread_ksmd ksmd;
 	const char *today_hash; /* KSM's checksum on the running kernel: "xxhash" or "jhash2" */
 	const struct thread_row *today, *kernel_best, *outside_best; /* NULL: not measured */
 	double kernel_x, outside_x;            /* times faster than today's (0: none) */
 	struct stats_interval kernel_x_interval, outside_x_interval;
+	/* The rows of each block its best cannot be told from (none where
+	 * today's leads the kernel's block): see thread_verdict.c's ties_of. */
+	const struct thread_row *kernel_ties[THREAD_VERDICT_TIES], *outside_ties[THREAD_VERDICT_TIES];
+	size_t nkernel_ties, noutside_ties;
 	double today_cpu_share, kernel_cpu_share, outside_cpu_share; /* 0..1 */
 	size_t unstable, results;              /* unstable results of all measured */
 	unsigned unstable_kinds;               /* STABILITY_* bits over every unstable result */

@@ -45,6 +45,14 @@ static double against_today(const struct thread_row *r, const struct thread_row 
 	return iv->median;
 }
 
+/* Whether r is a candidate of its block: not today's, measured in ksmd's
+ * style, a row the release has, and outside the kernel no kernel code. */
+static int contends(const struct thread_row *r, int in_kernel, const struct thread_row *today)
+{
+	return r != today && r->in_kernel == in_kernel && !r->newer_than_release && thread_row_ns_here(r) > 0 &&
+	       (in_kernel || !thread_row_kernel_function(r));
+}
+
 /* The fastest row of a block, other than today's and than kernel rows the
  * release lacks, with its speed-up against today's (0 when there is none)
  * in *x and *iv; NULL if no row has a ksmd-style ns/page. Ranked by that
@@ -62,13 +70,11 @@ static const struct thread_row *fastest(const struct thread_row *rows, size_t n,
 	memset(iv, 0, sizeof(*iv));
 	for (size_t i = 0; i < n; i++) {
 		const struct thread_row *r = &rows[i];
-		double ns = thread_row_ns_here(r);
-		if (r == today || r->in_kernel != in_kernel || r->newer_than_release || ns <= 0 ||
-		    (!in_kernel && thread_row_kernel_function(r)))
+		if (!contends(r, in_kernel, today))
 			continue;
 		struct stats_interval riv;
 		double rx = against_today(r, today, &riv);
-		double key = rx > 0 ? rx : (today_ns > 0 ? today_ns : 1) / ns;
+		double key = rx > 0 ? rx : (today_ns > 0 ? today_ns : 1) / thread_row_ns_here(r);
 		if (!best || key > best_key) {
 			best = r;
 			best_key = key;
@@ -77,6 +83,31 @@ static const struct thread_row *fastest(const struct thread_row *rows, size_t n,
 		}
 	}
 	return best;
+}
+
+/* The candidates of best's block it cannot be told from, in ties[] (at
+ * most THREAD_VERDICT_TIES): the interval of how many times faster best
+ * is, from their rounds side by side, reaches 1. On cold pages several
+ * hashes run at the memory's pace (crc32c-isal, crc32c-fused6 and xxh3
+ * within 3% on the Zen 5 VM), and which of them is named best changes
+ * from run to run; the rest are named beside it. None where there is no
+ * interval (one process), and none where today's leads the kernel's block
+ * (its line names the next row as slower). */
+static size_t ties_of(const struct thread_row *rows, size_t n, const struct thread_row *best, double x, int in_kernel,
+		      const struct thread_row *today, const struct thread_row **ties)
+{
+	size_t k = 0;
+
+	if (!best || !best->ksm || (in_kernel && x > 0 && x < 1))
+		return 0;
+	for (size_t i = 0; i < n && k < THREAD_VERDICT_TIES; i++) {
+		const struct thread_row *r = &rows[i];
+		struct stats_interval iv;
+		if (r != best && contends(r, in_kernel, today) && r->ksm && estimate_ratio(best->ksm, r->ksm, &iv) == 0 &&
+		    iv.n > 1 && iv.low <= 1)
+			ties[k++] = r;
+	}
+	return k;
 }
 
 /* ksmd's share of a CPU with r's checksum: at today's cost over its
@@ -104,6 +135,8 @@ void thread_verdict_build(const struct thread_row *rows, size_t n, const struct 
 			v->today = &rows[i];
 	v->kernel_best = fastest(rows, n, 1, v->today, &v->kernel_x, &v->kernel_x_interval);
 	v->outside_best = fastest(rows, n, 0, v->today, &v->outside_x, &v->outside_x_interval);
+	v->nkernel_ties = ties_of(rows, n, v->kernel_best, v->kernel_x, 1, v->today, v->kernel_ties);
+	v->noutside_ties = ties_of(rows, n, v->outside_best, v->outside_x, 0, v->today, v->outside_ties);
 	v->today_cpu_share = thread_cpu_share(thread_row_ns_here(v->today), k);
 	v->kernel_cpu_share = share_of(v->kernel_best, v->kernel_x, v->today, k);
 	v->outside_cpu_share = share_of(v->outside_best, v->outside_x, v->today, k);
@@ -215,8 +248,18 @@ static int best_line(FILE *out, const struct thread_verdict *v, int in_kernel, u
 	speedup_text(x, sizeof(x), speedup, in_kernel ? &v->kernel_x_interval : &v->outside_x_interval);
 	if (in_kernel && speedup > 0 && speedup < 1)
 		return report_wrappedf(out, width, pre, "%s: KSM's own %s; next %s, %s.", what, v->today_hash, label, x);
-	return report_wrappedf(out, width, pre, "%s: %s, %s, %.2f%% of a CPU.", what, label, x,
-			       100 * (in_kernel ? v->kernel_cpu_share : v->outside_cpu_share));
+
+	const struct thread_row *const *ties = in_kernel ? v->kernel_ties : v->outside_ties;
+	size_t nties = in_kernel ? v->nkernel_ties : v->noutside_ties, used = 0;
+	char also[THREAD_VERDICT_TIES * 100] = "";
+	for (size_t i = 0; i < nties && used < sizeof(also); i++) {
+		char tie[96];
+		row_label(tie, sizeof(tie), ties[i]);
+		used += (size_t)snprintf(also + used, sizeof(also) - used, "%s%s", i ? ", " : "; as fast within the noise: ",
+					 tie);
+	}
+	return report_wrappedf(out, width, pre, "%s: %s, %s, %.2f%% of a CPU%s.", what, label, x,
+			       100 * (in_kernel ? v->kernel_cpu_share : v->outside_cpu_share), also);
 }
 
 int thread_verdict_text(FILE *out, const struct report_document *doc, enum report_style style)
@@ -309,6 +352,18 @@ RECORD_GETTER(v_outside_x, speedup(v, VERDICT(w)->outside_best, VERDICT(w)->outs
 RECORD_GETTER(v_outside_lo, bound(v, &VERDICT(w)->outside_x_interval, 0))
 RECORD_GETTER(v_outside_hi, bound(v, &VERDICT(w)->outside_x_interval, 1))
 RECORD_GETTER(v_outside_cpu, share(v, VERDICT(w)->outside_best, VERDICT(w)->outside_cpu_share))
+static size_t n_kernel_ties(const struct record_row *w)
+{
+	return VERDICT(w)->nkernel_ties;
+}
+
+static size_t n_outside_ties(const struct record_row *w)
+{
+	return VERDICT(w)->noutside_ties;
+}
+
+RECORD_GETTER(v_kernel_tie, row_impl(v, VERDICT(w)->kernel_ties[w->index]))
+RECORD_GETTER(v_outside_tie, row_impl(v, VERDICT(w)->outside_ties[w->index]))
 RECORD_GETTER(v_pages, record_uint(v, VERDICT(w)->ksmd.s.pages_to_scan))
 RECORD_GETTER(v_sleep, record_uint(v, VERDICT(w)->ksmd.s.sleep_ms))
 RECORD_GETTER(v_source, record_str(v, thread_settings_source(&VERDICT(w)->ksmd)))
@@ -330,11 +385,13 @@ static const struct record_field verdict_fields[] = {
 	{ .name = "kernel_best_speedup_ci_low", .type = RECORD_REAL, .format = "%.4f", .get = v_kernel_lo },
 	{ .name = "kernel_best_speedup_ci_high", .type = RECORD_REAL, .format = "%.4f", .get = v_kernel_hi },
 	{ .name = "kernel_best_cpu_percent", .type = RECORD_REAL, .format = "%.4f", .get = v_kernel_cpu },
+	{ .name = "kernel_best_ties", .type = RECORD_STR, .get = v_kernel_tie, .count = n_kernel_ties },
 	{ .name = "outside_best_implementation", .type = RECORD_STR, .get = v_outside_impl },
 	{ .name = "outside_best_speedup", .type = RECORD_REAL, .format = "%.4f", .get = v_outside_x },
 	{ .name = "outside_best_speedup_ci_low", .type = RECORD_REAL, .format = "%.4f", .get = v_outside_lo },
 	{ .name = "outside_best_speedup_ci_high", .type = RECORD_REAL, .format = "%.4f", .get = v_outside_hi },
 	{ .name = "outside_best_cpu_percent", .type = RECORD_REAL, .format = "%.4f", .get = v_outside_cpu },
+	{ .name = "outside_best_ties", .type = RECORD_STR, .get = v_outside_tie, .count = n_outside_ties },
 	{ .name = "pages_to_scan", .type = RECORD_UINT, .get = v_pages },
 	{ .name = "sleep_millisecs", .type = RECORD_UINT, .get = v_sleep },
 	{ .name = "settings_source", .type = RECORD_STR, .get = v_source },

@@ -393,3 +393,57 @@ void test_thread_verdict_edges(void)
 	      strstr(buf, "%: within the noise), "));
 	free(buf);
 }
+
+/* The rows a block's fastest cannot be told from, side by side, named
+ * beside it (ties_of). */
+void test_thread_verdict_ties(void)
+{
+	struct bench_result r[5];
+	struct bench_round rounds[5][3];
+	struct thread_row rows[5];
+	struct thread_verdict v;
+	struct record_value val;
+	const struct record_field *ties = record_find(&thread_verdict_schema, "kernel_best_ties");
+	struct record_row row = { &v, NULL, 0 };
+	char *buf;
+
+	/* crc32c-3way 2x today's xxh64 (500, 520, 480 ns against 1000);
+	 * jhash2 1.92x (520, 490, 530): crc32c-3way over jhash2 per process
+	 * 1.04, 0.94 and 1.10, an interval that holds 1. */
+	const double today[3] = { 1000, 1000, 1000 }, crc[3] = { 500, 520, 480 }, near[3] = { 520, 490, 530 },
+		     slower[3] = { 700, 700, 700 };
+	result3(&r[0], rounds[0], "crc32c-3way", crc);
+	result3(&r[1], rounds[1], "xxh64", today);
+	result3(&r[2], rounds[2], "jhash2", near);
+	result(&r[3], rounds[3], "xxh3-avx2", 250);
+	result(&r[4], rounds[4], "xxh32", 100);
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && v.kernel_best == &rows[0] && v.nkernel_ties == 1 && v.kernel_ties[0] == &rows[2] &&
+	      strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), 2.00x faster (± 4.0%), 0.21% of a "
+			  "CPU; as fast within the noise: jhash2.\n"));
+	free(buf);
+	CHECK(ties && ties->count && ties->count(&row) == 1);
+	row.index = 0;
+	CHECK(ties && record_get(&thread_verdict_schema, ties, &row, &val) == 1 && strcmp(val.str, "jhash2") == 0);
+	/* One process of each: no interval, no tie (xxh3-avx2 and xxh32 have
+	 * one round, and xxh32 is kernel code: the outside block has none). */
+	CHECK(v.noutside_ties == 0);
+
+	/* 1.43x slower in every process: told apart. */
+	result3(&r[2], rounds[2], "jhash2", slower);
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && v.nkernel_ties == 0 &&
+	      strstr(buf, "\nThe fastest the kernel has here: crc32c (crc32c-3way), 2.00x faster (± 4.0%), 0.21% of a "
+			  "CPU.\n"));
+	free(buf);
+	CHECK(ties && ties->count(&row) == 0);
+
+	/* KSM's own hash leads the kernel's block: the next is named slower,
+	 * and nothing beside it. */
+	const double fast_today[3] = { 400, 400, 400 };
+	result3(&r[1], rounds[1], "xxh64", fast_today);
+	result3(&r[2], rounds[2], "jhash2", near);
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && v.nkernel_ties == 0 && strstr(buf, "\nThe fastest the kernel has here: KSM's own xxhash; next "));
+	free(buf);
+}
