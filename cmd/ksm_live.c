@@ -247,9 +247,18 @@ static void profile_text(const struct ksmd_profile *p, const struct cold_cost *c
 	else if (per_page >= 0)
 		snprintf(ksmd_cost, sizeof(ksmd_cost), "ksmd's checksum %.1f ns per scanned page (none checksummed)",
 			 measured);
-	report_wrappedf(stdout, width, "", "model: scan's cold %s cost %.1f ns/page; %s; at pages_to_scan %ld / "
-			"sleep %ld ms the model's checksum share of a CPU is %.3f%%", c->hash, c->ns, ksmd_cost,
-			p->pages_to_scan, p->sleep_ms, 100 * ksm_settings_cpu_share(p->pages_to_scan, p->sleep_ms, c->ns));
+	/* As --watch's header: unknown settings (-1) are "-", and have no cost. */
+	char pts[24] = "-", sleep[24] = "-", share[24] = "unknown";
+	double at_settings = ksm_settings_cpu_share(p->pages_to_scan, p->sleep_ms, c->ns);
+	if (p->pages_to_scan >= 0)
+		snprintf(pts, sizeof(pts), "%ld", p->pages_to_scan);
+	if (p->sleep_ms >= 0)
+		snprintf(sleep, sizeof(sleep), "%ld", p->sleep_ms);
+	if (at_settings >= 0)
+		snprintf(share, sizeof(share), "%.3f%%", 100 * at_settings);
+	report_wrappedf(stdout, width, "", "model: scan's cold %s cost %.1f ns/page; %s; at pages_to_scan %s / "
+			"sleep %s ms the model's checksum share of a CPU is %s", c->hash, c->ns, ksmd_cost, pts, sleep,
+			share);
 	profile_top(p, width);
 }
 

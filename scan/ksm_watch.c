@@ -112,14 +112,14 @@ void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, d
 		scanned >= 0 ? ksm_checksummed_per_s(b, r->pages_scanned_per_s, skipped > 0 ? (double)skipped / s : 0)
 			     : -1;
 	r->checksum_cpu_share_measured = scanned >= 0 ? r->pages_checksummed_per_s * checksum_ns / 1e9 : -1;
-	r->checksum_cpu_share_settings = b->pages_to_scan == KSM_SYSFS_MISSING || b->sleep_ms == KSM_SYSFS_MISSING
-						 ? -1
-						 : ksm_settings_cpu_share(b->pages_to_scan, b->sleep_ms, checksum_ns);
+	r->checksum_cpu_share_settings = ksm_settings_cpu_share(b->pages_to_scan, b->sleep_ms, checksum_ns);
 }
 
 double ksm_settings_cpu_share(long long pages_to_scan, long long sleep_ms, double checksum_ns)
 {
-	if (pages_to_scan <= 0 || sleep_ms < 0)
+	if (pages_to_scan < 0 || sleep_ms < 0)
+		return -1;
+	if (pages_to_scan == 0)
 		return 0;
 	struct ksmd_schedule k = ksmd_schedule_running((uint64_t)pages_to_scan,
 						       sleep_ms > UINT_MAX ? UINT_MAX : (unsigned)sleep_ms);

@@ -23,8 +23,7 @@ struct ksm_rates {
 	double full_scan_s;      /* seconds per full scan in the interval, -1 when none finished */
 	/* ksmd's checksumming share of a CPU: at the measured rate of pages
 	 * checksummed (< 0: unknown, as the rate), and at the settings
-	 * (ksm_settings_cpu_share; < 0: pages_to_scan or sleep_millisecs
-	 * unknown). */
+	 * (ksm_settings_cpu_share; < 0: a setting unknown). */
 	double checksum_cpu_share_measured, checksum_cpu_share_settings;
 };
 
@@ -56,8 +55,9 @@ void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, d
 		       struct ksm_rates *r);
 
 /* The running kernel's ksmd checksumming every page of its batches at
- * these settings (sysfs values; 0 where one is unknown): its share of a CPU,
- * ksmd's period at this kernel's HZ (common/kernel_timer.h). */
+ * these settings (sysfs values): its share of a CPU, ksmd's period at this
+ * kernel's HZ (common/kernel_timer.h); -1 where one is unknown (below 0,
+ * KSM_SYSFS_MISSING included). */
 double ksm_settings_cpu_share(long long pages_to_scan, long long sleep_ms, double checksum_ns);
 
 #endif

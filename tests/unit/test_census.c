@@ -385,6 +385,15 @@ void test_census_watch_checksummed(void)
 	struct ksm_rates r;
 	ksm_rates_between(&a, &c, 0, &r);
 	CHECK(r.merges_per_s > 9e18);
+	/* The cost at settings unknown is unknown, not 0: --profile's model line
+	 * read "at pages_to_scan -1 / sleep -1 ms ... a CPU is 0.000%". */
+	CHECK(ksm_settings_cpu_share(-1, -1, 1000) < 0 && ksm_settings_cpu_share(100, KSM_SYSFS_MISSING, 1000) < 0 &&
+	      ksm_settings_cpu_share(KSM_SYSFS_MISSING, 20, 1000) < 0);
+	CHECK(ksm_settings_cpu_share(0, 20, 1000) == 0 && ksm_settings_cpu_share(100, 20, 1000) > 0);
+	c.pages_to_scan = 100;
+	c.sleep_ms = KSM_SYSFS_MISSING;
+	ksm_rates_between(&a, &c, 1000, &r);
+	CHECK(r.checksum_cpu_share_settings < 0);
 }
 
 /* A process's KSM counters: ksm_stat (6.1+), else ksm_merging_pages alone
