@@ -68,7 +68,7 @@ unsigned disturb_round(const struct bench_round *r, const struct disturb_referen
 		bits |= DISTURB_SWITCHES;
 	if ((r->known & INTERFERENCE_MIGRATIONS) && r->migrations > t->migrations)
 		bits |= DISTURB_MIGRATED;
-	if (asleep(r) && !(ref && ref->woken_judged))
+	if (asleep(r) && !(ref && disturb_reference_woken_judged(ref, t)))
 		return bits;
 	if (!asleep(r) && (r->known & INTERFERENCE_CLOCK) && reference_hz > 0 &&
 	    r->clock_hz < (1 - t->clock_drop) * reference_hz)
@@ -133,8 +133,7 @@ static double round_throughput(const struct bench_round *r)
  * half a run or more, so the usual level is no reference; the decile still
  * ignores a few fast readings, and turbo moves it by under 8%, well inside
  * the 15% threshold. */
-struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n, double free_core,
-					      const struct disturb_thresholds *t)
+struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n, double free_core)
 {
 	struct disturb_reference ref = {
 		.clock_hz = run_percentile(results, n, INTERFERENCE_CLOCK, 0, round_clock, 50),
@@ -150,12 +149,16 @@ struct disturb_reference disturb_reference_of(const struct bench_result *results
 	if (ref.measured > 0 && free_core > 0)
 		ref.floor = free_core * ref.clock_hz / 1e9;
 	ref.throughput = ref.measured > ref.floor ? ref.measured : ref.floor;
-	/* Whether a woken core reads as the hot rounds do: against their decile
-	 * as measured, not as raised to the floor, which a run shared from
-	 * start to end (woken 52.6, hot 52.0, floor 63.7) would have failed,
-	 * leaving its ksmd results stable on a shared core. */
-	ref.woken_judged = ref.woken > 0 && ref.measured > 0 && ref.woken >= (1 - t->throughput_drop) * ref.measured;
 	return ref;
+}
+
+/* Whether a woken core reads as the hot rounds do: against their decile
+ * as measured, not as raised to the floor, which a run shared from start
+ * to end (woken 52.6, hot 52.0, floor 63.7) would have failed, leaving its
+ * ksmd results stable on a shared core. */
+int disturb_reference_woken_judged(const struct disturb_reference *ref, const struct disturb_thresholds *t)
+{
+	return ref->woken > 0 && ref->measured > 0 && ref->woken >= (1 - t->throughput_drop) * ref->measured;
 }
 
 /* Only as far as a round would be marked: a quiet host of the kind a few

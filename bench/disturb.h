@@ -42,7 +42,6 @@ struct disturb_reference {
 	double measured;             /* the throughput's upper decile as the rounds read it */
 	double floor;                /* a free core's throughput at clock_hz (0: unknown): throughput's least */
 	double woken;                /* the upper decile of the rounds that slept, as they read it (0: none) */
-	int woken_judged;            /* the rounds that slept are judged against throughput */
 };
 
 extern const struct disturb_thresholds disturb_default;
@@ -65,16 +64,18 @@ const char *disturb_name(unsigned i);
 
 /* That reference over every round of n results (the maximum of each if
  * memory runs out), the throughput raised to the floor of free_core
- * additions per cycle at the clock (0: no floor; bench/free_core.h); the
- * rounds that slept judged when their decile is within t's throughput
- * drop of the others' as measured. */
-struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n, double free_core,
-					      const struct disturb_thresholds *t);
+ * additions per cycle at the clock (0: no floor; bench/free_core.h). */
+struct disturb_reference disturb_reference_of(const struct bench_result *results, size_t n, double free_core);
 
 /* Whether the run's upper decile itself reads more than t's throughput
  * drop under the floor (a round at it is shared-core): its core was shared
  * for the whole run. A run raised by less marks nothing and is not. */
 int disturb_reference_shared_throughout(const struct disturb_reference *ref, const struct disturb_thresholds *t);
+
+/* Whether the rounds that slept are judged by their throughput: their
+ * upper decile is within t's throughput drop of the others' as measured
+ * (the core wakes at full width). */
+int disturb_reference_woken_judged(const struct disturb_reference *ref, const struct disturb_thresholds *t);
 
 /* The share of the run's throughput reference below which a result's own
  * may not go (disturb_reference_for). */

@@ -244,7 +244,7 @@ int estimate_results_against(struct bench_result *results, size_t n, const struc
 int estimate_results(struct bench_result *results, size_t n, const struct disturb_thresholds *t,
 		     const struct estimate_rules *rules)
 {
-	struct disturb_reference ref = disturb_reference_of(results, n, 0, t);
+	struct disturb_reference ref = disturb_reference_of(results, n, 0);
 
 	return estimate_results_against(results, n, &ref, t, rules);
 }

@@ -259,7 +259,7 @@ int bench_results_finish(struct bench_results *l, struct kb_err *err)
 	size_t kept = 0;
 
 	l->free_core = free_core_figure();
-	l->reference = disturb_reference_of(l->items, l->n, l->free_core.adds_per_cycle, &disturb_default);
+	l->reference = disturb_reference_of(l->items, l->n, l->free_core.adds_per_cycle);
 	if (estimate_results_against(l->items, l->n, &l->reference, &disturb_default, &estimate_default))
 		return kb_fail(err, "out of memory");
 	l->rounds_done = l->rounds_planned = 0;

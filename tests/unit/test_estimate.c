@@ -346,7 +346,7 @@ void test_estimate_verdicts(void)
 	r.rounds[11].clock_hz = 3.3e9;
 	r.rounds[3].throughput = 40; /* the throughput's is the upper decile */
 	r.rounds[4].throughput = 30;
-	struct disturb_reference ref = disturb_reference_of(&r, 1, 0, &disturb_default);
+	struct disturb_reference ref = disturb_reference_of(&r, 1, 0);
 	CHECK(NEAR(ref.clock_hz, 3.59e9, 1) && NEAR(ref.throughput, 21, 1e-12));
 	CHECK(estimate_results(&r, 1, &disturb_default, &estimate_default) == 0 && r.rounds_disturbed == 1 &&
 	      r.rounds[11].disturbed == DISTURB_CLOCK && r.rounds[7].disturbed == 0 && r.rounds[0].disturbed == 0 &&
@@ -359,7 +359,7 @@ void test_estimate_verdicts(void)
 		r.rounds[i].clock_hz = 3e9 + 1e8 * i;
 		r.rounds[i].throughput = 10 + i;
 	}
-	ref = disturb_reference_of(&r, 1, 0, &disturb_default);
+	ref = disturb_reference_of(&r, 1, 0);
 	CHECK(NEAR(ref.clock_hz, 3.45e9, 1) && NEAR(ref.throughput, 18.1, 1e-9));
 	bench_result_release(&r);
 	/* A shared core against the run's highest throughput. */
@@ -378,7 +378,7 @@ void test_estimate_verdicts(void)
 			three[k].rounds[i].throughput = k == 0 ? 20 : k == 1 ? 16 : 10;
 	}
 	three[1].rounds[6].throughput = 9;
-	ref = disturb_reference_of(three, 3, 0, &disturb_default);
+	ref = disturb_reference_of(three, 3, 0);
 	CHECK(NEAR(ref.throughput, 20, 1e-12));
 	struct disturb_reference own = disturb_reference_for(&ref, &three[1]);
 	CHECK(NEAR(own.throughput, 16, 1e-12) && own.clock_hz == ref.clock_hz);
@@ -400,10 +400,10 @@ void test_estimate_verdicts(void)
 			three[k].rounds[i].throughput = 36.7 + (i % 3) * 0.1;
 		}
 	}
-	ref = disturb_reference_of(three, 3, 0, &disturb_default);
+	ref = disturb_reference_of(three, 3, 0);
 	CHECK(!disturb_reference_shared_throughout(&ref, &disturb_default) && NEAR(ref.throughput, 36.9, 1e-9) &&
 	      ref.floor == 0);
-	ref = disturb_reference_of(three, 3, 18, &disturb_default);
+	ref = disturb_reference_of(three, 3, 18);
 	CHECK(disturb_reference_shared_throughout(&ref, &disturb_default) && NEAR(ref.floor, 54, 1e-9) &&
 	      NEAR(ref.throughput, 54, 1e-9) && NEAR(ref.measured, 36.9, 1e-9));
 	CHECK(NEAR(disturb_reference_for(&ref, &three[1]).throughput, 54, 1e-9));
@@ -418,7 +418,7 @@ void test_estimate_verdicts(void)
 		for (unsigned i = 0; i < 10; i++)
 			three[k].rounds[i].throughput = k == 2 ? 46 : 56 + (i % 2);
 	three[0].rounds[4].throughput = 44;
-	ref = disturb_reference_of(three, 3, 18, &disturb_default);
+	ref = disturb_reference_of(three, 3, 18);
 	CHECK(!disturb_reference_shared_throughout(&ref, &disturb_default) && NEAR(ref.throughput, 57, 1e-9));
 	CHECK(NEAR(disturb_reference_for(&ref, &three[2]).throughput, 54, 1e-9));
 	CHECK(estimate_results_against(three, 3, &ref, &disturb_default, &estimate_default) == 0);
@@ -433,7 +433,7 @@ void test_estimate_verdicts(void)
 	for (unsigned k = 0; k < 3; k++)
 		for (unsigned i = 0; i < 10; i++)
 			three[k].rounds[i].throughput = 52.2;
-	ref = disturb_reference_of(three, 3, 18, &disturb_default);
+	ref = disturb_reference_of(three, 3, 18);
 	CHECK(NEAR(ref.throughput, 54, 1e-9) && NEAR(ref.measured, 52.2, 1e-9) &&
 	      !disturb_reference_shared_throughout(&ref, &disturb_default));
 	CHECK(estimate_results_against(three, 3, &ref, &disturb_default, &estimate_default) == 0);
@@ -449,7 +449,7 @@ void test_estimate_verdicts(void)
 		for (unsigned k = 0; k < 3; k++)
 			for (unsigned i = 0; i < 10; i++)
 				three[k].rounds[i].throughput = 45.8;
-		ref = disturb_reference_of(three, 3, 18, &disturb_default);
+		ref = disturb_reference_of(three, 3, 18);
 		CHECK(disturb_reference_shared_throughout(&ref, &disturb_default));
 		bench_context_note_reference(ctx, &ref, &zen5);
 		CHECK(ctx->nwarnings == 1 && strstr(ctx->warnings[0], "read at best 15.3 additions a cycle against a "
@@ -470,22 +470,23 @@ void test_estimate_verdicts(void)
 		pair[1].rounds[i].clock_hz = 2.5e9;
 	}
 	pair[1].rounds[3].off_cpu_share = 0.5;
-	ref = disturb_reference_of(pair, 2, 0, &disturb_default);
+	ref = disturb_reference_of(pair, 2, 0);
 	CHECK(NEAR(ref.throughput, 20, 1e-12) && NEAR(ref.clock_hz, 3e9, 1));
 	CHECK(estimate_results(pair, 2, &disturb_default, &estimate_default) == 0);
 	CHECK(pair[0].rounds_disturbed == 0 && pair[1].rounds_disturbed == 1 &&
 	      pair[1].rounds[3].disturbed == DISTURB_OFF_CPU);
-	CHECK(NEAR(ref.woken, 11, 1e-12) && !ref.woken_judged);
+	CHECK(NEAR(ref.woken, 11, 1e-12) && !disturb_reference_woken_judged(&ref, &disturb_default));
 	/* Where woken rounds read as the hot ones (Zen 5), a core shared
 	 * then is told as one: their decile 19.5 is within 15% of 20, and
 	 * each is judged against its own result's decile (19.55), the rounds
 	 * at 10 shared-core; their clock, 2.5 GHz, still not judged. */
 	for (unsigned i = 0; i < 10; i++)
 		pair[1].rounds[i].throughput = i < 3 ? 10 : 19 + 0.1 * i;
-	ref = disturb_reference_of(pair, 2, 0, &disturb_default);
-	CHECK(NEAR(ref.throughput, 20, 1e-12) && NEAR(ref.woken, 19.81, 1e-9) && ref.woken_judged);
-	CHECK(NEAR(disturb_reference_for(&ref, &pair[1]).throughput, 19.81, 1e-9) &&
-	      disturb_reference_for(&ref, &pair[1]).woken_judged);
+	ref = disturb_reference_of(pair, 2, 0);
+	CHECK(NEAR(ref.throughput, 20, 1e-12) && NEAR(ref.woken, 19.81, 1e-9) &&
+	      disturb_reference_woken_judged(&ref, &disturb_default));
+	own = disturb_reference_for(&ref, &pair[1]);
+	CHECK(NEAR(own.throughput, 19.81, 1e-9) && disturb_reference_woken_judged(&own, &disturb_default));
 	CHECK(estimate_results(pair, 2, &disturb_default, &estimate_default) == 0);
 	CHECK(pair[0].rounds_disturbed == 0 && pair[1].rounds_disturbed == 4);
 	for (unsigned i = 0; i < 10; i++)
@@ -494,16 +495,17 @@ void test_estimate_verdicts(void)
 	/* Just under the threshold (16.9 against 0.85 x 20 = 17): not judged. */
 	for (unsigned i = 0; i < 10; i++)
 		pair[1].rounds[i].throughput = i < 3 ? 10 : 16.9;
-	ref = disturb_reference_of(pair, 2, 0, &disturb_default);
-	CHECK(!ref.woken_judged);
+	ref = disturb_reference_of(pair, 2, 0);
+	CHECK(!disturb_reference_woken_judged(&ref, &disturb_default));
 	/* A run shared from start to end on a CPU with a free core's figure:
 	 * the hot rounds read 20 a ns at 3 GHz against a floor of 18 a cycle
 	 * (54), the woken 19.5. Woken read as hot, so they are judged, and
 	 * against the floor: every one shared-core, as the hot rounds are. */
 	for (unsigned i = 0; i < 10; i++)
 		pair[1].rounds[i].throughput = 19.5;
-	ref = disturb_reference_of(pair, 2, 18, &disturb_default);
-	CHECK(ref.woken_judged && NEAR(ref.throughput, 54, 1e-9) && NEAR(ref.measured, 20, 1e-12));
+	ref = disturb_reference_of(pair, 2, 18);
+	CHECK(disturb_reference_woken_judged(&ref, &disturb_default) && NEAR(ref.throughput, 54, 1e-9) &&
+	      NEAR(ref.measured, 20, 1e-12));
 	CHECK(estimate_results_against(pair, 2, &ref, &disturb_default, &estimate_default) == 0);
 	CHECK(pair[0].rounds_disturbed == 10 && pair[1].rounds_disturbed == 10 &&
 	      pair[1].unstable != 0 && pair[1].run_shared_throughout);
