@@ -101,7 +101,7 @@ void capture_pagemap_close(struct capture_pagemap *pm);
 int capture_pagemap_read(const struct capture_pagemap *pm, uint64_t va, size_t n, uint64_t page_size,
 			 uint64_t *info);
 /* The first address from va, before end, whose page may be present: those
- * before it are absent (the pages of neither RAM nor swap, as
+ * before it are absent (not in RAM: never touched, or swapped out, as
  * capture_pagemap_read reads them). Asked of PAGEMAP_SCAN, which walks past
  * unpopulated page tables; va itself where the kernel lacks it or it fails
  * (capture_pagemap_read then says why). */
