@@ -2,7 +2,6 @@
  * whole file's, read in pieces; a page's, or the 32 bits KSM keeps of it;
  * and the names of --tag lines. */
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,7 +80,7 @@ int sum_file_digest(const struct hash_impl *h, const char *path, char hex[HASH_H
 void sum_page_hex(const struct sum_options *o, const unsigned char *page, char hex[HASH_HEX_MAX])
 {
 	if (o->ksm)
-		snprintf(hex, HASH_HEX_MAX, "%08x", (unsigned)(uint32_t)hash_resolve(o->h)->fn(page, o->page_size));
+		hash_hex_of(hash_resolve(o->h)->fn(page, o->page_size), 32, hex);
 	else
 		hash_hex(o->h, page, o->page_size, hex);
 }
