@@ -78,3 +78,11 @@ int selfcheck_row_passed(const struct selfcheck_row *row)
 {
 	return row->harness_ok && (!row->compute_bound || row->rdtsc_ok);
 }
+
+int selfcheck_all_passed(const struct selfcheck_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!selfcheck_row_passed(&rows[i]))
+			return 0;
+	return 1;
+}

@@ -32,6 +32,8 @@ struct selfcheck_row {
 /* Whether row met its targets: the harness's always, rdtsc's where the
  * hash is compute-bound (what bench --selfcheck's exit status says). */
 int selfcheck_row_passed(const struct selfcheck_row *row);
+/* Whether all n rows did: the exit status, and the document's "passed". */
+int selfcheck_all_passed(const struct selfcheck_row *rows, size_t n);
 
 /* Measures h on the (hot) set with cfg's window and repeat. */
 int selfcheck_run(const struct hash_impl *h, const struct page_set *set, const struct bench_config *cfg,

@@ -21,7 +21,7 @@ static int run_selfcheck(const struct bench_step *step, const struct hash_impl *
 	struct selfcheck_row *rows = calloc(n ? n : 1, sizeof(*rows));
 	struct page_set set;
 	struct kb_err err;
-	int failed = rows ? 0 : kb_fail(&err, "out of memory"), missed = 0;
+	int failed = rows ? 0 : kb_fail(&err, "out of memory");
 
 	if (!failed && !(failed = page_set_build(&step->set, &set, &err))) {
 		for (unsigned i = 0; i < n && !failed && !bench_stop_requested(); i++)
@@ -35,8 +35,7 @@ static int run_selfcheck(const struct bench_step *step, const struct hash_impl *
 			return cli_error("bench", "interrupted: self-check abandoned"), interrupt_exit_code();
 		return cli_fail("bench", &err);
 	}
-	for (unsigned i = 0; i < n; i++)
-		missed |= !selfcheck_row_passed(&rows[i]);
+	int missed = !selfcheck_all_passed(rows, n);
 	run_cli_warnings("bench", ctx, f, quiet);
 	struct report_document doc = { .kind = REPORT_SELFCHECK, .ctx = ctx, .checks = rows, .nchecks = n };
 	int rc = cmd_output_close("bench", out, cmd_output_write(out, f, &doc));

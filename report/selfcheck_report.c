@@ -71,14 +71,6 @@ static const struct record_field check_fields[] = {
 
 const struct record_schema selfcheck_row_schema = { NULL, RECORD_FIELDS(check_fields), check_class, 0 };
 
-static int all_passed(const struct report_document *doc)
-{
-	for (size_t i = 0; i < doc->nchecks; i++)
-		if (!selfcheck_row_passed(&doc->checks[i]))
-			return 0;
-	return 1;
-}
-
 static int all_bound(const struct report_document *doc)
 {
 	for (size_t i = 0; i < doc->nchecks; i++)
@@ -94,7 +86,7 @@ static size_t n_checks(const struct record_row *w)
 
 RECORD_GETTER(d_schema, record_str(v, "ksmbench-selfcheck/1"))
 RECORD_GETTER(d_context, record_item(v, DOC(w)->ctx))
-RECORD_GETTER(d_passed, record_bool(v, all_passed(DOC(w))))
+RECORD_GETTER(d_passed, record_bool(v, selfcheck_all_passed(DOC(w)->checks, DOC(w)->nchecks)))
 RECORD_GETTER(d_check, record_item(v, &DOC(w)->checks[w->index]))
 
 /* passed is the exit status's answer: false when any row missed a target. */
