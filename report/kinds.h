@@ -52,8 +52,8 @@ int ksm_report_table(FILE *out, const struct report_document *doc);
 
 int svg_chart_render(FILE *out, const struct report_document *doc);
 
-/* bench --selfcheck: its rows (one per hash) and the document holding them. */
-extern const struct record_schema selfcheck_document_schema, selfcheck_row_schema;
+/* bench --selfcheck: its document (a row per hash) and its table, plain or Markdown. */
+extern const struct record_schema selfcheck_document_schema;
 int selfcheck_report_text(FILE *out, const struct report_document *doc, enum report_style style);
 
 /* The ceiling document; the figures' fields also make a results context's

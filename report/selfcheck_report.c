@@ -69,7 +69,7 @@ static const struct record_field check_fields[] = {
 	{ .name = "passed", .type = RECORD_BOOL, .flags = RECORD_CSV, .get = c_passed },
 };
 
-const struct record_schema selfcheck_row_schema = { NULL, RECORD_FIELDS(check_fields), check_class, 0 };
+static const struct record_schema selfcheck_row_schema = { NULL, RECORD_FIELDS(check_fields), check_class, 0 };
 
 static int all_bound(const struct report_document *doc)
 {
