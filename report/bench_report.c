@@ -178,9 +178,12 @@ static const struct record_column columns[] = {
  * under the table), then the longest headers are shortened ("med" for
  * median, "pg" for page, said there too), then "apart", where every row's
  * calls were, goes from the timer to that line and "% ceiling" becomes "%
- * ceil" (bench --ksmd: 107 columns), then a dump's long path in the DATA
- * column loses its middle. */
-enum { BENCH_FIT_WHOLE, BENCH_FIT_NAMES, BENCH_FIT_HEADERS, BENCH_FIT_TERSE };
+ * ceil" (bench --ksmd: 107 columns), then "% ceil" goes (a share of two
+ * figures the JSON and --wide keep; rdtsc's cycles with five digits and
+ * medians with their ± over processes reached 101 columns under a loaded
+ * test suite), then a dump's long path in the DATA column loses its
+ * middle. */
+enum { BENCH_FIT_WHOLE, BENCH_FIT_NAMES, BENCH_FIT_HEADERS, BENCH_FIT_TERSE, BENCH_FIT_NO_CEILING };
 
 #define BENCH_DATA_MIN 18u /* a cut DATA cell keeps at least this much */
 
@@ -196,8 +199,11 @@ static const char *const short_headers[][2] = {
 	{ "MB/s median", "MB/s med" }, { "ns/page median", "ns/pg med" }, { "bias % median", "bias% med" },
 };
 
-static void fit_step(struct record_column *shown, unsigned n, unsigned step, int apart)
+/* The columns of shown[0..n) at a step; how many are left. */
+static unsigned fit_step(struct record_column *shown, unsigned n, unsigned step, int apart)
 {
+	unsigned kept = 0;
+
 	for (unsigned i = 0; i < n; i++) {
 		if (step >= BENCH_FIT_NAMES && shown[i].cell == hash_cell)
 			shown[i].cell = impl_cell;
@@ -206,9 +212,13 @@ static void fit_step(struct record_column *shown, unsigned n, unsigned step, int
 				shown[i].header = short_headers[k][1];
 		if (step >= BENCH_FIT_TERSE && apart && shown[i].cell == timer_cell)
 			shown[i].cell = timer_bare_cell;
-		if (step >= BENCH_FIT_TERSE && strcmp(shown[i].header, "% ceiling") == 0)
+		int ceiling = shown[i].field && strcmp(shown[i].field, "pct_of_ceiling") == 0;
+		if (step >= BENCH_FIT_TERSE && ceiling)
 			shown[i].header = "% ceil";
+		if (!(step >= BENCH_FIT_NO_CEILING && ceiling))
+			shown[kept++] = shown[i];
 	}
+	return kept;
 }
 
 /* Whether result i's names were said for an earlier result (another
@@ -335,14 +345,18 @@ static int units_line(FILE *out, const struct report_document *doc, const char *
 	}
 	if (step >= BENCH_FIT_NAMES)
 		other_names(doc, names, sizeof(names));
+	int dropped = ceiling && step >= BENCH_FIT_NO_CEILING;
+	ceiling &= !dropped;
 	return report_wrappedf(out, style == REPORT_MARKDOWN ? 0 : report_columns(doc), style == REPORT_MARKDOWN ? "\n- " : "",
-			       "MB/s: 10^6 bytes/s%s%s%s%s%s%s%s%s%s%s%s.", ceiling ? "; % ceiling: the best round" : "",
-			       !batched ? "" : whole ? " (window, jiffies: less its interrupted batches)"
-						     : ", less its interrupted batches,",
+			       "MB/s: 10^6 bytes/s%s%s%s%s%s%s%s%s%s%s%s.",
+			       dropped ? "; % ceiling left out to fit (--wide and the JSON have it)"
+			       : ceiling ? "; % ceiling: the best round" : "",
+			       !batched || !ceiling ? "" : whole ? " (window, jiffies: less its interrupted batches)"
+								 : ", less its interrupted batches,",
 			       ceiling ? " over this CPU's limit for what ran (ksmbench ceiling)" : "",
 			       kernel ? "; kMB/s: the kernel's MB/s (count*PAGE_SIZE>>17, MiB/s)" : "",
 			       cycles ? "; cyc: TSC cycles per call (ksmd: per page), the rounds' p10/p50/p90" : "",
-			       step >= BENCH_FIT_TERSE ? "; med: median, pg: page, ceil: ceiling"
+			       step == BENCH_FIT_TERSE ? "; med: median, pg: page, ceil: ceiling"
 			       : step >= BENCH_FIT_HEADERS ? "; med: median, pg: page" : "",
 			       step >= BENCH_FIT_TERSE && all_apart(doc) ? "; every timer's calls apart" : "",
 			       *common ? "; every row: " : "", common, *names ? "; " : "", names);
@@ -359,9 +373,9 @@ int bench_report_text(FILE *out, const struct report_document *doc, enum report_
 	unsigned width = style == REPORT_MARKDOWN ? 0 : report_columns(doc), step = BENCH_FIT_WHOLE;
 	unsigned n = record_columns_fit(columns, BENCH_COLUMNS, &rows, width == 0, shown, common, sizeof(common));
 	struct table *t = record_table(shown, n, &rows);
-	while (t && width && step < BENCH_FIT_TERSE && table_width(t) > width) {
+	while (t && width && step < BENCH_FIT_NO_CEILING && table_width(t) > width) {
 		table_free(t);
-		fit_step(shown, n, ++step, all_apart(doc));
+		n = fit_step(shown, n, ++step, all_apart(doc));
 		t = record_table(shown, n, &rows);
 	}
 	for (unsigned c = 0; t && width && c < n; c++)
