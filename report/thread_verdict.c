@@ -182,14 +182,17 @@ static void row_label(char *buf, size_t size, const struct thread_row *r)
 
 /* Why the figures cannot be trusted: the stability reasons, and the kinds
  * of disturbance in the unstable results' rounds (those rounds were left
- * out; a stable result's disturbed rounds explain nothing here). */
-static void untrusted_why(const struct thread_verdict *v, const struct bench_result *results, size_t n, char *buf,
-			  size_t size)
+ * out; a stable result's disturbed rounds explain nothing here). Returns
+ * whether every one of those rounds met a core shared from outside this
+ * machine alone (its other CPUs idle): then an idle machine is what it
+ * already was. */
+static int untrusted_why(const struct thread_verdict *v, const struct bench_result *results, size_t n, char *buf,
+			 size_t size)
 {
 	static const char *const kinds[STABILITY_KINDS] = { "too few undisturbed processes", "spread over processes",
 							    "disturbed rounds", "timer too coarse",
 							    "too many of the run's rounds disturbed" };
-	unsigned seen = 0, outside = 0;
+	unsigned seen = 0, outside = 0, disturbed = 0;
 	size_t used = 0;
 
 	buf[0] = '\0';
@@ -199,8 +202,10 @@ static void untrusted_why(const struct thread_verdict *v, const struct bench_res
 	for (size_t r = 0; r < n; r++) {
 		if (!results[r].unstable)
 			continue;
-		for (unsigned i = 0; i < results[r].repeats; i++)
-			seen |= results[r].rounds ? results[r].rounds[i].disturbed : 0;
+		for (unsigned i = 0; results[r].rounds && i < results[r].repeats; i++) {
+			seen |= results[r].rounds[i].disturbed;
+			disturbed += results[r].rounds[i].disturbed != 0;
+		}
 		outside += report_shared_from_outside(&results[r]);
 	}
 	for (unsigned k = 0, first = 1; k < DISTURB_KINDS && used < size; k++)
@@ -214,6 +219,7 @@ static void untrusted_why(const struct thread_verdict *v, const struct bench_res
 		}
 	if (seen && used < size)
 		snprintf(buf + used, size - used, ")");
+	return disturbed && outside == disturbed;
 }
 
 static int today_line(FILE *out, const struct thread_verdict *v, unsigned width, const char *pre)
@@ -307,9 +313,12 @@ int thread_verdict_text(FILE *out, const struct report_document *doc, enum repor
 			    off || nosleep ? ")" : ""))
 		return -1;
 	if (v->unstable) {
-		untrusted_why(v, doc->results, doc->nresults, why, sizeof(why));
-		if (report_wrappedf(out, width, pre, "Cannot be trusted: %zu of %zu results unstable: %s. Run it on an "
-				    "idle machine, or with more --processes.", v->unstable, v->results, why))
+		int host = untrusted_why(v, doc->results, doc->nresults, why, sizeof(why));
+		if (report_wrappedf(out, width, pre, "Cannot be trusted: %zu of %zu results unstable: %s. %s", v->unstable,
+				    v->results, why,
+				    host ? "This machine was idle: its core was shared by a VM's host. Run it again when "
+					   "the host is quieter, or on dedicated cores."
+					 : "Run it on an idle machine, or with more --processes."))
 			return -1;
 	}
 	return fputc('\n', out) == EOF ? -1 : 0;

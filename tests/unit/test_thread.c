@@ -447,3 +447,48 @@ void test_thread_verdict_ties(void)
 	CHECK(buf && v.nkernel_ties == 0 && strstr(buf, "\nThe fastest the kernel has here: KSM's own xxhash; next "));
 	free(buf);
 }
+
+/* What to do about an untrusted answer follows its cause: where every
+ * round left out met a core shared from outside this machine alone (its
+ * other CPUs idle), an idle machine is what it already was. */
+void test_thread_verdict_advice(void)
+{
+	struct bench_result r[5];
+	struct bench_round rounds[5][3];
+	struct thread_row rows[5];
+	struct thread_verdict v;
+	char *buf;
+
+	result(&r[0], rounds[0], "crc32c-3way", 500);
+	result(&r[1], rounds[1], "xxh64", 1000);
+	result(&r[2], rounds[2], "jhash2", 2000);
+	result(&r[3], rounds[3], "xxh3-avx2", 250);
+	result(&r[4], rounds[4], "xxh32", 100);
+	r[0].unstable = STABILITY_DISTURBED;
+	rounds[0][0].disturbed = DISTURB_SHARED;
+	rounds[0][0].known = INTERFERENCE_BUSY;
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && strstr(unwrap(buf), "Cannot be trusted: 1 of 5 results unstable: disturbed rounds (rounds left out "
+					 "as disturbed by: shared-core from outside this machine in 1 round). This "
+					 "machine was idle: its core was shared by a VM's host. Run it again when the "
+					 "host is quieter, or on dedicated cores.\n"));
+	free(buf);
+
+	/* Another CPU of this machine busy too: the usual advice. */
+	rounds[0][0].disturbed = DISTURB_SHARED | DISTURB_BUSY;
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && strstr(unwrap(buf), "(rounds left out as disturbed by: busy, shared-core). Run it on an idle "
+					 "machine, or with more --processes.\n"));
+	free(buf);
+
+	/* A second unstable result whose round was shared from inside: the
+	 * usual advice, as one round of the two came from this machine. */
+	rounds[0][0].disturbed = DISTURB_SHARED;
+	r[2].unstable = STABILITY_DISTURBED;
+	rounds[2][0].disturbed = DISTURB_SHARED | DISTURB_OFF_CPU;
+	rounds[2][0].known = INTERFERENCE_BUSY;
+	buf = verdict_over(r, rows, &v);
+	CHECK(buf && strstr(unwrap(buf), "Run it on an idle machine, or with more --processes.\n") &&
+	      !strstr(buf, "VM's host"));
+	free(buf);
+}
