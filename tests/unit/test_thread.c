@@ -293,6 +293,17 @@ static char *verdict_over(struct bench_result r[5], struct thread_row rows[5], s
 	return verdict_text(&doc);
 }
 
+/* verdict_over's five results, one process each: crc32c-3way 2x today's
+ * xxh64, jhash2 half, xxh3-avx2 4x, xxh32 (kernel code) 10x. */
+static void verdict_results(struct bench_result r[5], struct bench_round rounds[5][3])
+{
+	result(&r[0], rounds[0], "crc32c-3way", 500);
+	result(&r[1], rounds[1], "xxh64", 1000);
+	result(&r[2], rounds[2], "jhash2", 2000);
+	result(&r[3], rounds[3], "xxh3-avx2", 250);
+	result(&r[4], rounds[4], "xxh32", 100);
+}
+
 /* Edges of the verdict, each pinned because a mutant of thread_verdict.c
  * survived the test above. */
 void test_thread_verdict_edges(void)
@@ -305,11 +316,7 @@ void test_thread_verdict_edges(void)
 	const struct record_field *ci_low = record_find(&thread_verdict_schema, "kernel_best_speedup_ci_low");
 	char *buf;
 
-	result(&r[0], rounds[0], "crc32c-3way", 500);
-	result(&r[1], rounds[1], "xxh64", 1000);
-	result(&r[2], rounds[2], "jhash2", 2000);
-	result(&r[3], rounds[3], "xxh3-avx2", 250);
-	result(&r[4], rounds[4], "xxh32", 100);
+	verdict_results(r, rounds);
 
 	/* xxh32 is 10x faster, but a function the kernel has is not "outside
 	 * the kernel": xxh3-avx2 stays the best outside (fastest()'s
@@ -459,11 +466,7 @@ void test_thread_verdict_advice(void)
 	struct thread_verdict v;
 	char *buf;
 
-	result(&r[0], rounds[0], "crc32c-3way", 500);
-	result(&r[1], rounds[1], "xxh64", 1000);
-	result(&r[2], rounds[2], "jhash2", 2000);
-	result(&r[3], rounds[3], "xxh3-avx2", 250);
-	result(&r[4], rounds[4], "xxh32", 100);
+	verdict_results(r, rounds);
 	r[0].unstable = STABILITY_DISTURBED;
 	rounds[0][0].disturbed = DISTURB_SHARED;
 	rounds[0][0].known = INTERFERENCE_BUSY;
