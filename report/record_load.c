@@ -190,24 +190,51 @@ static const cJSON *member(struct walk *w, const char *name)
 	return NULL;
 }
 
-/* A field read but not kept: where present, a number (or each element) in
- * its range, and an array of objects element by element, so that what a
- * reader takes from the JSON itself (compare's rounds) was in range too.
- * Fields without a range, and objects without a schema, are not looked at. */
+/* Whether x has the JSON type of a lone value of field f (an OBJECT
+ * without a schema: not looked at). */
+static int type_ok(const struct record_field *f, const cJSON *x)
+{
+	switch (f->type) {
+	case RECORD_STR:
+		return cJSON_IsString(x);
+	case RECORD_BOOL:
+		return cJSON_IsBool(x);
+	case RECORD_OBJECT:
+		return !f->sub || cJSON_IsObject(x);
+	default:
+		return cJSON_IsNumber(x);
+	}
+}
+
+/* A field read but not kept: where present, of its type (a string where
+ * the field is one: a number in context.kernel_release was taken as no
+ * release, and compare's warning that the runs' kernels differ went
+ * silent), a number (or each element) in its range, and an array of
+ * objects element by element, so that what a reader takes from the JSON
+ * itself (compare's rounds) was in range too. */
 static int check_field(const struct record_field *f, struct walk *w)
 {
-	int number = f->type == RECORD_REAL || f->type == RECORD_UINT || f->type == RECORD_INT;
+	const cJSON *x = f->type == RECORD_MAP ? NULL : member(w, f->name);
 
-	if (!(number && f->range) && !(f->type == RECORD_OBJECT && f->sub && f->count))
-		return 0;
-	const cJSON *x = member(w, f->name);
 	if (!x || cJSON_IsNull(x))
 		return 0;
 	if (f->count && !cJSON_IsArray(x))
 		return fail(w->ld, f->name, "is not an array");
+	if (f->count && f->type == RECORD_OBJECT && f->sub)
+		return load_objects(f, x, NULL, w->ld);
+	if (f->count && f->range)
+		return load_reals(f, x, NULL, w->ld);
 	if (f->count)
-		return f->type == RECORD_OBJECT ? load_objects(f, x, NULL, w->ld) : load_reals(f, x, NULL, w->ld);
-	return number_ok(x, f) ? 0 : fail_number(w->ld, f, NULL);
+		return 0;
+	int number = f->type == RECORD_REAL || f->type == RECORD_UINT || f->type == RECORD_INT;
+	if (number && f->range)
+		return number_ok(x, f) ? 0 : fail_number(w->ld, f, NULL);
+	if (!type_ok(f, x))
+		return fail(w->ld, f->name, f->type == RECORD_STR    ? "is not a string"
+					    : f->type == RECORD_BOOL ? "is not true or false"
+					    : f->type == RECORD_OBJECT ? "is not an object"
+								       : "is not a number");
+	return 0;
 }
 
 static int load_field(const struct record_field *f, void *arg)
