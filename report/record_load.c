@@ -206,6 +206,37 @@ static int type_ok(const struct record_field *f, const cJSON *x)
 	}
 }
 
+static const char *type_problem(const struct record_field *f)
+{
+	switch (f->type) {
+	case RECORD_STR:
+		return "is not a string";
+	case RECORD_BOOL:
+		return "is not true or false";
+	case RECORD_OBJECT:
+		return "is not an object";
+	default:
+		return "is not a number";
+	}
+}
+
+/* Each element of the array x of field f has its type. */
+static int check_elements(const struct record_field *f, const cJSON *x, const struct load *ld)
+{
+	const cJSON *e;
+	size_t i = 0;
+
+	if (check_count(f, x, ld))
+		return -1;
+	cJSON_ArrayForEach(e, x) {
+		if (!type_ok(f, e))
+			return kb_fail(ld->err, "%s: %s%s%s[%zu] %s", ld->path, ld->what ? ld->what : "",
+				       ld->what ? ": " : "", f->name, i, type_problem(f));
+		i++;
+	}
+	return 0;
+}
+
 /* A field read but not kept: where present, of its type (a string where
  * the field is one: a number in context.kernel_release was taken as no
  * release, and compare's warning that the runs' kernels differ went
@@ -225,16 +256,11 @@ static int check_field(const struct record_field *f, struct walk *w)
 	if (f->count && f->range)
 		return load_reals(f, x, NULL, w->ld);
 	if (f->count)
-		return 0;
+		return check_elements(f, x, w->ld);
 	int number = f->type == RECORD_REAL || f->type == RECORD_UINT || f->type == RECORD_INT;
 	if (number && f->range)
 		return number_ok(x, f) ? 0 : fail_number(w->ld, f, NULL);
-	if (!type_ok(f, x))
-		return fail(w->ld, f->name, f->type == RECORD_STR    ? "is not a string"
-					    : f->type == RECORD_BOOL ? "is not true or false"
-					    : f->type == RECORD_OBJECT ? "is not an object"
-								       : "is not a number");
-	return 0;
+	return type_ok(f, x) ? 0 : fail(w->ld, f->name, type_problem(f));
 }
 
 static int load_field(const struct record_field *f, void *arg)

@@ -279,6 +279,11 @@ for path, value, needle in ((("kernel_release",), 5, 'context: "kernel_release" 
     at[path[-1]] = value
     check_usage_error(["compare", a, write(doc(result("xxh3", [10 * G] * 5, impl="xxh3-avx2"), context=typed_ctx))],
                       needle, f"compare refuses context.{'.'.join(path)} = {value!r}")
+# An array's elements too: an alias that is a number.
+aliased = result("xxh3", [10 * G] * 5, impl="xxh3-avx2")
+aliased["aliases"] = ["xxh3", 5]
+check_usage_error(["compare", a, write(doc(aliased))], 'results[0]: aliases[1] is not a string',
+                  "compare refuses a number among a result's aliases")
 rc, out, err = run("compare", a, b)
 warn = [l for l in out.splitlines() if l.startswith("warning: the runs differ in ")]
 check(len(warn) == 6 and any("context.libraries.libxxhash (0.8.1 vs 0.8.2)" in l for l in warn)
