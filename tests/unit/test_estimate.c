@@ -497,6 +497,11 @@ void test_estimate_verdicts(void)
 		pair[1].rounds[i].throughput = i < 3 ? 10 : 16.9;
 	ref = disturb_reference_of(pair, 2, 0);
 	CHECK(!disturb_reference_woken_judged(&ref, &disturb_default));
+	/* 10% under (18): judged, by the throughput's 15%, not the clock's 5%. */
+	for (unsigned i = 3; i < 10; i++)
+		pair[1].rounds[i].throughput = 18;
+	ref = disturb_reference_of(pair, 2, 0);
+	CHECK(NEAR(ref.woken, 18, 1e-12) && disturb_reference_woken_judged(&ref, &disturb_default));
 	/* A run shared from start to end on a CPU with a free core's figure:
 	 * the hot rounds read 20 a ns at 3 GHz against a floor of 18 a cycle
 	 * (54), the woken 19.5. Woken read as hot, so they are judged, and
