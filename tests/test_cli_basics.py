@@ -127,6 +127,23 @@ for n in NAMES:
         check(any(line.split()[:2] == ["ok", n] for line in lines), f"verify ok line for {n}")
 rc, out, err = run("verify", "--quick", "-H", "jhash2,crc32c-generic")
 check(rc == 0 and len(out.splitlines()) == 3, "verify subset")
+# A peer verified in the same run is named "(on its own line)" and not
+# hashed again at each check (half the cross-checks); verified alone, or
+# named before it, it is hashed beside the reference; a hash with no peer
+# (jhash2) names none.
+rc, out, err = run("verify", "--quick", "-H", "crc32c-generic,jhash2")
+alone = {line.split()[1]: line for line in out.splitlines()[:-1]}
+check(rc == 0 and "jhash2" in alone and " and " not in alone["jhash2"] and "own line" not in alone["jhash2"],
+      f"verify: jhash2 has no peer: {out!r}")
+peer = re.search(r" and (\S+)$", alone.get("crc32c-generic", ""))
+if peer:  # none where this CPU runs no other crc32c
+    n_alone = int(re.search(r"(\d+) cross-checks", alone["crc32c-generic"]).group(1))
+    rc, out, err = run("verify", "--quick", "-H", "crc32c-generic," + peer.group(1))
+    pair = {line.split()[1]: line for line in out.splitlines()[:-1]}
+    line = pair.get("crc32c-generic", "")
+    check(rc == 0 and line.endswith(f" and {peer.group(1)} (on its own line)")
+          and f" {n_alone // 2} cross-checks" in line,
+          f"verify: crc32c-generic's peer on its own line, {n_alone} cross-checks alone: {out!r}")
 check_usage_error(["verify", "-H", "nope"], "unknown hash 'nope'", "verify unknown hash")
 
 # sum: the values the issue names, and xxhsum agreement
