@@ -461,6 +461,26 @@ if sys.maxsize > 2 ** 32:
         check(rc == 0 and " absent" in err, f"capture of a 64 GiB reservation: {rc} {err!r}")
         absent = int(err.split(" absent")[0].split()[-1]) if " absent" in err else 0
         check(absent >= (64 << 30) // PS - 3, f"its untouched pages counted absent: {absent}")
+        # The runs of absent pages the kernel skips are laid out page for
+        # page as those read one by one: the reservation's segments follow
+        # each other from its start to its end, their data its three pages,
+        # and the count said is the core's own (p_memsz beyond p_filesz,
+        # less the pages that map the zero page).
+        with open(core, "rb") as f:
+            data = f.read()
+        phoff, phnum = struct.unpack_from("<Q", data, 32)[0], struct.unpack_from("<H", data, 56)[0]
+        loads = [struct.unpack_from("<IIQQQQQ", data, phoff + 56 * i) for i in range(phnum)]
+        loads = [(va, filesz, memsz) for typ, _, _, va, _, filesz, memsz in loads if typ == 1]
+        mine = sorted(x for x in loads if base <= x[0] < base + (64 << 30))
+        at = base
+        for va, filesz, memsz in mine:
+            at = at + memsz if va == at else -1
+        zero = re.search(r"(\d+) map(?:s)? the zero page", err)
+        tail = sum((memsz - filesz) // PS for _, filesz, memsz in loads)
+        check(at == base + (64 << 30) and sum(x[1] for x in mine) == 3 * PS
+              and zero and absent + int(zero.group(1)) == tail,
+              f"the reservation's segments end to end, {absent} absent as the core holds them: "
+              f"{[(hex(v), f, m) for v, f, m in mine][:8]} {tail} {err!r}")
         rc, pages, summary, err = pages_of(core)
         want = {base + off: "%08x" % zlib.crc32(bytes([k + 1]) * PS)
                 for k, off in enumerate((1 << 30, 33 << 30, (64 << 30) - PS))}
