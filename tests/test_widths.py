@@ -84,6 +84,12 @@ check(rc == 0 and widest(out) > 100 and out.startswith("# " + ksm_dir + "\n") an
       f"ksm --wide: the directory and every meaning whole: {widest(out)}")
 rc, out = on_tty(["ksm"], 72, env=KSM_ENV)
 check(rc == 0 and 0 < widest(out) <= 72, f"ksm on a terminal of 72 columns: {widest(out)}")
+if os.path.exists("/proc/self/ksm_stat"):
+    # The process block fits the terminal too: its meanings cut as the
+    # sysfs table's are (the longest row is 85 columns whole).
+    rc, out = on_tty(["ksm", "--pid", str(os.getpid())], 72, env=KSM_ENV)
+    check(rc == 0 and f"process {os.getpid()}" in out and 0 < widest(out) <= 72,
+          f"ksm --pid on a terminal of 72 columns: {widest(out)}: {widest_line(out)!r}")
 # COLUMNS other than a whole number from 40 to 10000 (digits alone) is
 # ignored, as the man page says: the terminal's own width, unknown on this
 # one, so 100 (strtoul took " 72" and "+72" as 72).
