@@ -440,6 +440,16 @@ row = json.loads(out) if rc == 0 else {}
 check(rc == 0 and all(k in row and row[k] is None for k in ("pages_to_scan", "sleep_millisecs", "pages_shared",
                                                               "checksum_cpu_share_settings")),
       f"--watch json with unreadable settings: null: {row} {err!r}")
+# One setting unreadable is enough for the cost to be unknown; a counter
+# of 0 is a count (only one below 0 is none).
+for name, value in (("sleep_millisecs", "20"), ("pages_volatile", "0")):
+    with open(os.path.join(old_ksm, name), "w") as f:
+        f.write(value + "\n")
+rc, out, err = run("ksm", "--watch", "100ms", "--count", "1", "--format", "json", env={"KSMBENCH_KSM_DIR": old_ksm})
+row = json.loads(out) if rc == 0 else {}
+check(rc == 0 and row.get("sleep_millisecs") == 20 and row.get("pages_to_scan", 0) is None
+      and row.get("checksum_cpu_share_settings", 0) is None and row.get("pages_volatile") == 0,
+      f"--watch json with pages_to_scan alone unreadable: its cost null, a count of 0 kept: {row} {err!r}")
 os.unlink(os.path.join(old_ksm, "full_scans"))
 # A directory KSMBENCH_KSM_DIR names is said to be that variable's, not a
 # kernel without KSM (the hint is for /sys/kernel/mm/ksm), its value cut.
