@@ -136,22 +136,27 @@ static int bad_long_option(const char *cmd, const char *word, int optopt_value)
 int cli_bad_option(const char *cmd, char **argv, int optopt_value)
 {
 	/* getopt_long leaves the offending word at argv[optind - 1]. */
-	const char *word = argv[optind - 1];
+	const char *word = argv[optind - 1], *next = argv[optind];
+	const char *known = optopt_value > 0 && optopt_value != ':' ? strchr(cli_shortopts, optopt_value) : NULL;
+	size_t len = strlen(word);
 
+	/* getopt moves past a cluster only after its last letter: a letter
+	 * refused before that (unknown: a known one would take the rest as its
+	 * value), such as the first byte of "-é", is in argv[optind], and
+	 * argv[optind - 1] is the word before, which quoted misled, and which
+	 * as a long option ("list --names -zq") was blamed for it. A long
+	 * option refused leaves optopt 0, its value past a byte, or a letter
+	 * it shares with a short option. (A byte past 127 is negative where
+	 * char is signed, as getopt stores it.) */
+	if (optopt_value != 0 && optopt_value >= -128 && optopt_value < 256 && !known && next && next[0] == '-' && next[1] != '-' &&
+	    strchr(next + 1, (char)optopt_value) &&
+	    !(word[0] == '-' && word[1] != '-' && len > 1 && word[len - 1] == (char)optopt_value))
+		word = next;
 	if (strncmp(word, "--", 2) == 0 && word[2])
 		return bad_long_option(cmd, word, optopt_value);
-	const char *known = optopt_value > 0 && optopt_value != ':' ? strchr(cli_shortopts, optopt_value) : NULL;
 	if (known && known[1] == ':')
 		return cli_error(cmd, "option '-%c' needs a value (see ksmbench %s --help)", optopt_value, cmd);
 	if (optopt_value > ' ' && optopt_value < 127)
 		return cli_error(cmd, "unknown option '-%c' (see ksmbench %s --help)", optopt_value, cmd);
-	/* getopt moves past a cluster only after its last letter: a letter
-	 * refused before that (the first byte of "-é") is in argv[optind],
-	 * and argv[optind - 1] is the word before, which quoted misled. */
-	size_t len = strlen(word);
-	const char *next = argv[optind];
-	if (!(word[0] == '-' && len > 1 && word[len - 1] == (char)optopt_value) && next && next[0] == '-' &&
-	    strchr(next + 1, (char)optopt_value))
-		word = next;
 	return cli_error(cmd, "unknown option in '%s' (see ksmbench %s --help)", word, cmd);
 }

@@ -133,6 +133,13 @@ check(rc == 2 and err == "ksmbench list: unknown option in '-\\x01' (see ksmbenc
 rc, out, err = run("list", "-\u00e9")
 check(rc == 2 and err == "ksmbench list: unknown option in '-\u00e9' (see ksmbench list --help)\n",
       f"list -\u00e9 (two bytes, the first refused): rc={rc} {err!r}")
+# After a long option, the refused letter is still the cluster's: "list
+# --names -zq" once said "option '--names' needs a value".
+for args, line in ((["list", "--names", "-\u00e9"], "unknown option in '-\u00e9'"),
+                   (["list", "--names", "-zq"], "unknown option '-z'")):
+    rc, out, err = run(*args)
+    check(rc == 2 and err == f"ksmbench list: {line} (see ksmbench list --help)\n",
+          f"{' '.join(args)} (the word before a long option): rc={rc} {err!r}")
 # A CPU past the machine's: refused before anything is measured or read,
 # by every command that pins (the list of CPUs is this machine's).
 for args in (["bench"], ["select"], ["thread"], ["ceiling"], ["scan", "/dev/null"]):
