@@ -135,7 +135,9 @@ rc, out, err = run("verify", "--quick", "-H", "crc32c-generic,jhash2")
 alone = {line.split()[1]: line for line in out.splitlines()[:-1]}
 check(rc == 0 and "jhash2" in alone and " and " not in alone["jhash2"] and "own line" not in alone["jhash2"],
       f"verify: jhash2 has no peer: {out!r}")
-peer = re.search(r" and (\S+)$", alone.get("crc32c-generic", ""))
+peer = re.search(r" and (\S+)( \(on its own line\))?$", alone.get("crc32c-generic", ""))
+check(rc == 0 and "crc32c-generic" in alone and not (peer and peer.group(2)),
+      f"verify: crc32c-generic's peer, not verified beside it, is not said to be: {out!r}")
 if peer:  # none where this CPU runs no other crc32c
     n_alone = int(re.search(r"(\d+) cross-checks", alone["crc32c-generic"]).group(1))
     rc, out, err = run("verify", "--quick", "-H", "crc32c-generic," + peer.group(1))
