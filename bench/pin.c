@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,76 @@ static unsigned nprobes;
 #define PIN_READINGS 15
 #define PIN_YIELDS 3
 
-static void probe_here(struct pin_probe *p)
+/* The yields let another task run only where the scheduler finds it
+ * due. A thread that had just waited on one CPU (a test suite's short
+ * processes there) then ran its whole timing on the next, where a shell
+ * loop was pinned: 0-0.3% off the CPU, free, and it was chosen (11 of
+ * 80 runs; the probe alone in a small program, 19 of 100; never after a
+ * CPU where it had not waited). Linux's EEVDF (6.6+) keeps a thread's
+ * lag, the CPU time it is owed for having waited, when it moves to
+ * another CPU, and picks no task behind it there, even at a yield,
+ * until the thread has run about as long as it waited (the lag is
+ * capped at two slices or a tick: against a task of equal weight, 20 ms
+ * of running at most). So a CPU is first settled: the thread runs
+ * there, yielding every PIN_SETTLE_STEP_NS, for as long as it waited
+ * before (PIN_SETTLE_MAX_NS at most), or until it finds itself off the
+ * CPU for PIN_TURN_NS in one step (another task took its turn: the
+ * timing starts with that step). On a free CPU every yield returns in a
+ * few us: settling adds no share there, only its time. */
+#define PIN_SETTLE_MAX_NS 20000000u
+#define PIN_SETTLE_STEP_NS 100000u
+#define PIN_TURN_NS 50000u
+
+uint64_t pin_settle_ns(uint64_t waited_ns)
+{
+	return waited_ns < PIN_SETTLE_MAX_NS ? waited_ns : PIN_SETTLE_MAX_NS;
+}
+
+/* The time this thread waited runnable for a CPU since it started (the
+ * second field of /proc/thread-self/schedstat, kernels with
+ * CONFIG_SCHED_INFO), 0 if unknown. */
+static uint64_t thread_waited_ns(void)
+{
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	unsigned long long on = 0, waited = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &on, &waited) != 2)
+		waited = 0;
+	fclose(f);
+	return waited;
+}
+
+/* Times the CPU the thread is on after settling it for settle_ns (see
+ * above); returns how long the thread was off the CPU meanwhile, the time
+ * it waited, which the next CPU is settled for. */
+static uint64_t probe_here(struct pin_probe *p, uint64_t settle_ns)
 {
 	double r[PIN_READINGS];
-	uint64_t wall0 = clock_now_ns(), cpu0 = clock_thread_ns();
+	uint64_t start = clock_now_ns(), cpu_start = clock_thread_ns();
+	uint64_t wall0 = start, cpu0 = cpu_start;
+	int turn = 0;
 
+	/* Without a thread clock there is nothing to settle by (nor a share). */
+	for (uint64_t ran = 0; cpu_start && ran < settle_ns && !turn; ran = clock_thread_ns() - cpu_start) {
+		uint64_t before = clock_now_ns(), cpu_before = clock_thread_ns();
+		sched_yield();
+		while (clock_now_ns() < before + PIN_SETTLE_STEP_NS)
+			(void)clock_chain_throughput();
+		/* Off the CPU at the yield or later in the step (a tick gave
+		 * another task its turn): the timing starts with this step. */
+		int64_t off = (int64_t)(clock_now_ns() - before) - (int64_t)(clock_thread_ns() - cpu_before);
+		if (off >= (int64_t)PIN_TURN_NS) {
+			wall0 = before;
+			cpu0 = cpu_before;
+			turn = 1;
+		}
+	}
+	if (settle_ns && !turn) {
+		wall0 = clock_now_ns();
+		cpu0 = clock_thread_ns();
+	}
 	for (unsigned i = 0; i < PIN_YIELDS; i++)
 		sched_yield();
 	uint64_t end = clock_now_ns() + PIN_WARM_NS;
@@ -42,8 +108,11 @@ static void probe_here(struct pin_probe *p)
 		r[i] = clock_chain_throughput();
 	stats_sort(r, PIN_READINGS);
 	p->adds_per_ns = r[PIN_READINGS / 2];
-	uint64_t wall = clock_now_ns() - wall0, cpu = clock_thread_ns() - cpu0;
+	uint64_t now = clock_now_ns(), cpu_now = clock_thread_ns();
+	uint64_t wall = now - wall0, cpu = cpu_now - cpu0;
 	p->busy_share = cpu0 && wall ? (cpu < wall ? 1 - (double)cpu / (double)wall : 0) : -1;
+	uint64_t all = now - start, ran = cpu_now - cpu_start;
+	return cpu_start && ran < all ? all - ran : 0;
 }
 
 static int busy(const struct pin_probe *p)
@@ -89,15 +158,22 @@ static unsigned list_allowed(struct pin_probe *p)
  * returns the CPU pin_pick chose. */
 static int choose_fastest(struct pin_probe *p, unsigned n)
 {
+	/* The first CPU is settled for what the thread waited since the last
+	 * choice (or its start), each next for what it waited on the one before. */
+	static uint64_t waited_before;
+	uint64_t waited_now = thread_waited_ns();
+	uint64_t waited = waited_now > waited_before ? waited_now - waited_before : 0;
+
 	for (unsigned i = 0; i < n; i++) {
 		cpu_set_t one;
 		CPU_ZERO(&one);
 		CPU_SET(p[i].cpu, &one);
 		/* A CPU taken away meanwhile (a cpuset changed) keeps 0. */
 		if (sched_setaffinity(0, sizeof(one), &one) == 0)
-			probe_here(&p[i]);
+			waited = probe_here(&p[i], pin_settle_ns(waited));
 	}
 	sched_setaffinity(0, sizeof(allowed), &allowed);
+	waited_before = thread_waited_ns();
 	return p[pin_pick(p, n)].cpu;
 }
 

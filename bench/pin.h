@@ -4,6 +4,7 @@
 
 #include <sched.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../common/err.h"
 
@@ -38,8 +39,9 @@ struct pin_probe {
 
 /* The CPU to pin to: requested (>= 0) if this process may run there, else
  * (-1) the one pin_pick finds among those in its affinity mask, each timed
- * in turn (about 1 ms a free CPU, a few where another task runs; one
- * allowed CPU is not timed).
+ * in turn (about 1 ms a free CPU, a few where another task runs, up to
+ * 20 ms more for one timed after a busy CPU (pin_settle_ns); one allowed
+ * CPU is not timed).
  * The affinity is as before on return. Returns the CPU, or -1 with err.
  * *rule says which rule chose it. */
 int pin_choose(int requested, const char **rule, struct kb_err *err);
@@ -53,6 +55,11 @@ int pin_choose(int requested, const char **rule, struct kb_err *err);
  * efficiency cores, big.LITTLE, a busy SMT sibling, in a VM another
  * tenant's), a fast one. With no reading at all, the highest. */
 unsigned pin_pick(const struct pin_probe *p, unsigned n);
+
+/* How long a CPU is settled before it is timed, for a thread that waited
+ * waited_ns runnable since it last ran: as long, up to 20 ms (pin.c says
+ * why: the scheduler lets a thread that waited run first on the next CPU). */
+uint64_t pin_settle_ns(uint64_t waited_ns);
 
 /* The probes of the last default choice (none after an asked one or with
  * one CPU allowed), for the report. */

@@ -438,6 +438,20 @@ void test_bench_pin_pick(void)
 	}
 }
 
+/* A CPU timed after the thread waited is settled for as long as it
+ * waited, up to 20 ms (the kernel's largest lag, two slices or a 10 ms
+ * tick, spent at half speed against a task of equal weight); one timed
+ * after no wait is not settled at all. */
+void test_bench_pin_settle(void)
+{
+	CHECK(pin_settle_ns(0) == 0);
+	CHECK(pin_settle_ns(1) == 1);
+	CHECK(pin_settle_ns(4200000) == 4200000);
+	CHECK(pin_settle_ns(20000000) == 20000000);
+	CHECK(pin_settle_ns(20000001) == 20000000);
+	CHECK(pin_settle_ns(UINT64_MAX) == 20000000);
+}
+
 /* The CPUs timed again before each process: every one up to
  * PIN_AGAIN_MAX, else the best ranked (free, fastest, highest), in CPU
  * order, their readings cleared. */
