@@ -732,7 +732,10 @@ slow = [w for w in c.get("warnings", []) if "slower than CPU" in w]
 check(bool(slow) == (bool(rates) and min(rates) < 0.9 * probes[want]["adds_per_ns"]), f"slower CPU said: {slow} {probes}")
 if len(allowed) > 1:
     # A CPU running other work reads busy and is passed over (while another
-    # is free: a parallel test suite may keep the rest busy).
+    # is free: a parallel test suite may keep the rest busy). The loop's CPU
+    # read free when the thread had just waited on another CPU (the
+    # scheduler let it run first: bench/pin.c settles each CPU for that);
+    # the message keeps every reading, the rule, the exit status and stderr.
     hog = subprocess.Popen(["taskset", "-c", str(allowed[-1]), "sh", "-c", "while :; do :; done"])
     try:
         time.sleep(0.1)
@@ -744,7 +747,9 @@ if len(allowed) > 1:
     shares = {int(k): v["busy_share"] for k, v in c.get("cpu_choice", {}).items()}
     check((shares.get(allowed[-1]) or 0) >= 0.5
           and (c.get("pinned_cpu") != allowed[-1] or all((v or 0) >= 0.5 for v in shares.values())),
-          f"a busy CPU passed over: CPU {c.get('pinned_cpu')} of {shares}")
+          f"a busy CPU passed over (a loop on CPU {allowed[-1]}): CPU {c.get('pinned_cpu')} "
+          f"({c.get('pinned_cpu_rule')}) of {c.get('cpu_choice')}, exit {p.returncode}, "
+          f"stderr {p.stderr.decode(errors='replace')!r}")
 p = subprocess.run([BIN, *fast_args(["bench", *FAST, "-H", "xxh64", "--format", "json"])], capture_output=True,
                    preexec_fn=lambda: os.sched_setaffinity(0, {allowed[0]}))
 c = json.loads(p.stdout)["context"] if p.returncode == 0 else {}
