@@ -314,7 +314,7 @@ static size_t widest_line(const char *text)
 void test_report_formats_fit_ceiling(void)
 {
 	struct bench_result r[2];
-	struct bench_round rounds[2][2];
+	struct bench_round rounds[2][20];
 	struct bench_context ctx;
 	const char *hashes[2] = { "crc32c-vpclmul-avx2", "jhash2-lookup2" };
 	char cells[256], *text;
