@@ -128,11 +128,15 @@ int capture_processes(struct capture_job *jobs, size_t n, const struct capture_o
 	/* A core of no page, after the interval's wait, only tells what
 	 * smaps already did: refused, with nothing written. */
 	if ((o->flags & CAPTURE_MERGEABLE) && !any_page_present(jobs, n)) {
+		/* Without --all a private file mapping's mg is not looked at:
+		 * "no mapping has" would deny what smaps shows. */
 		if (n == 1)
 			kb_fail(err, "process %d has no page KSM may merge (%s): no core written", (int)jobs[0].pid,
 				jobs[0].stats.mappings ? "none present in its mappings with VmFlags mg"
-						       : "no mapping has VmFlags mg: no MADV_MERGEABLE, no prctl "
-							 "PR_SET_MEMORY_MERGE");
+				: (o->flags & CAPTURE_ALL)
+					? "no mapping has VmFlags mg: no MADV_MERGEABLE, no prctl PR_SET_MEMORY_MERGE"
+					: "no private anonymous mapping has VmFlags mg: no MADV_MERGEABLE, no prctl "
+					  "PR_SET_MEMORY_MERGE; --all looks at file-backed and shared mappings too");
 		else
 			kb_fail(err, "none of the %zu processes has a page KSM may merge present (VmFlags mg: "
 				"MADV_MERGEABLE or prctl PR_SET_MEMORY_MERGE): no core written", n);

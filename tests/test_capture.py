@@ -159,9 +159,13 @@ try:
     only = os.path.join(tmp, "only.core")
     rc, out, err = run("capture", "--pid", str(child.pid), "--mergeable", "-o", only)
     # (until 2026-12-07 an empty core, written after --interval's wait)
-    check(rc == 2 and err.count("\n") == 1 and f"process {child.pid} has no page KSM may merge (no mapping has "
-          "VmFlags mg" in err and "no core written" in err and not os.path.exists(only),
+    check(rc == 2 and err.count("\n") == 1 and f"process {child.pid} has no page KSM may merge (no private "
+          "anonymous mapping has VmFlags mg" in err and "--all looks at file-backed and shared mappings too" in err
+          and "no core written" in err and not os.path.exists(only),
           f"--mergeable of none: an error, no file: {err!r}")
+    rc, out, err = run("capture", "--pid", str(child.pid), "--all", "--mergeable", "-o", only)
+    check(rc == 2 and f"process {child.pid} has no page KSM may merge (no mapping has VmFlags mg" in err
+          and "--all" not in err and not os.path.exists(only), f"--all --mergeable of none: {err!r}")
     rc, out, err = run("capture", "--pid", f"{child.pid},{os.getpid()}", "--mergeable", "--interval", "auto",
                        "-o", os.path.join(tmp, "none-%p.core"))
     check(rc == 2 and "none of the 2 processes has a page KSM may merge" in err
@@ -387,10 +391,15 @@ os.unlink(backing)
 # owner chose, once read as a private anonymous mapping of its own, and
 # capture wrote pages the process does not map (until 2026-12-07).
 LONG_CHILD = r"""
-import mmap, sys
+import ctypes, mmap, sys
 m = mmap.mmap(int(sys.argv[1]), mmap.PAGESIZE, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ | mmap.PROT_WRITE)
 m[0] = 1
-print("ready", flush=True)
+try:
+    m.madvise(mmap.MADV_MERGEABLE)
+    merge = "mergeable"
+except (AttributeError, OSError):  # a kernel without KSM
+    merge = "-"
+print(hex(ctypes.addressof(ctypes.c_char.from_buffer(m))), merge, flush=True)
 sys.stdin.read()
 """
 FORGED = 0x10000
@@ -409,7 +418,8 @@ os.write(ffd, b"\1" * PS)
 child = subprocess.Popen([sys.executable, "-c", LONG_CHILD, str(ffd)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          pass_fds=[ffd])
 try:
-    child.stdout.readline()
+    mapped, merge = child.stdout.readline().split()
+    mapped = int(mapped, 16)
 
     def long_line():
         with open(f"/proc/{child.pid}/maps", "rb") as maps:
@@ -432,6 +442,21 @@ try:
         os.unlink(core)
     check(line[4095:].startswith(forged.encode()) and rc == 0 and loads and FORGED not in loads,
           f"a maps line past 4 KiB is cut, its rest no mapping: rc={rc} {line[4090:4130]!r} {err!r}")
+    # smaps has the same line, then the mapping's VmFlags ("mg": madvised
+    # mergeable). Read split, the flag would go to the forged address and
+    # the file's copied-on-write page be left out of --all --mergeable.
+    if merge == b"mergeable":
+        rc, out, err = run("capture", "--pid", str(child.pid), "--all", "--mergeable", "-o", core)
+        loads = []
+        if rc == 0:
+            with open(core, "rb") as f:
+                data = f.read()
+            phoff, phnum = struct.unpack_from("<Q", data, 32)[0], struct.unpack_from("<H", data, 56)[0]
+            loads = [struct.unpack_from("<Q", data, phoff + 56 * i + 16)[0] for i in range(phnum)]
+            os.unlink(core)
+        check(rc == 0 and mapped in loads and FORGED not in loads,
+              f"an smaps line past 4 KiB is cut: its mapping's mg flag stays its own: rc={rc} {hex(mapped)} "
+              f"{[hex(x) for x in loads]} {err!r}")
 finally:
     child.stdin.close()
     child.wait(timeout=30)
