@@ -123,6 +123,30 @@ k0 = doc["ksm"]["use_zero_pages_0"]
 check(doc["settings"]["kernel_rules_from"] == "option" and not doc["settings"]["thp_split_maps_zero_subpages"]
       and (k0["pages_shared"], k0["pages_sharing"], k0["thp_zero_subpages"]) == (5, 14, 0),
       f"6.6: KSM merges the THP's zero subpages: {k0}")
+# The remap of a split THP's zero subpages came in 6.12: 6.11 merges them.
+for release, remaps in (("6.11.11", False), ("6.12", True)):
+    doc = scan_json("--kernel-release", release, a, b)
+    k0 = doc["ksm"]["use_zero_pages_0"]
+    check(doc["settings"]["thp_split_maps_zero_subpages"] == remaps
+          and (k0["pages_sharing"], k0["thp_zero_subpages"]) == ((8, 6) if remaps else (14, 0)),
+          f"{release}: the THP's zero subpages {'leave' if remaps else 'merge'}: {k0}")
+# A head page starts its own THP even where its PFN follows the last THP's:
+# the first THP splits (its head is merged), the second's zero subpage stays.
+two = [KB_THP | KB_THP_HEAD | 1000] + [KB_THP | (1001 + i) for i in range(7)]
+two += [KB_THP | KB_THP_HEAD | 1008] + [KB_THP | (1009 + i) for i in range(7)] + [5000]
+two_pages = [page("t0")] + [page("u%d" % i) for i in range(7)] + [Z] + [page("w%d" % i) for i in range(7)] + [page("t0")]
+k = scan_json(temp_file(capture(two_pages, two)))["ksm"]["use_zero_pages_0"]
+check((k["thp_zero_subpages"], k["pages_shared"], k["pages_sharing"], k["pages_unshared"]) == (0, 1, 1, 15),
+      f"two THPs with PFNs end to end are two: {k}")
+# Four fork-shared mappings of one page (one PFN) in chains of two save two
+# pages, both already shared: none really saved (not 2 - 3, wrapped).
+k = scan_json("--max-page-sharing", "2", temp_file(capture([page("f")] * 4, [700] * 4)))["ksm"]["use_zero_pages_0"]
+check((k["pages_saved"], k["pages_already_shared"], k["pages_really_saved"], k["bytes_really_saved"]) == (2, 2, 0, 0),
+      f"already shared, at most what is saved: {k}")
+# PFN 0 is unknown (a capture without CAP_SYS_ADMIN): never already shared.
+k = scan_json(temp_file(capture([page("f")] * 4, [0] * 4)))["ksm"]["use_zero_pages_0"]
+check((k["pages_saved"], k["pages_already_shared"], k["pages_really_saved"]) == (3, 0, 3),
+      f"copies of unknown PFN are not already shared: {k}")
 doc = scan_json("--kernel-release", "6.6", "--max-page-sharing", "2", a, b)
 k0 = doc["ksm"]["use_zero_pages_0"]
 check(doc["settings"]["max_page_sharing"] == 2 and k0["stable_node_chains"] == 1 and k0["stable_node_dups"] == 5
