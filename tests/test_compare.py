@@ -153,6 +153,22 @@ for f in (0.95, 1.05):
     cf = json.loads(outf)["comparisons"][0] if rcf == 0 else {}
     check(rcf == 0 and cf.get("verdict") == "unchanged" and abs(abs(cf.get("change_percent", 0)) - 5) < 1e-9,
           f"every process x{f}: at the 5% threshold, unchanged (rc {rcf}, {cf})")
+# A shift whose interval ends at the threshold (half the processes exactly
+# 5% slower, half 10%) reaches back to it: noise, not a regression.
+ra, rb = write(doc(result("xxh64", [10 * G] * 8))), write(doc(result("xxh64", [9.5 * G] * 4 + [9 * G] * 4)))
+rcf, outf, _ = run("compare", ra, rb, "--format", "json")
+cf = json.loads(outf)["comparisons"][0] if rcf == 0 else {}
+check(rcf == 0 and cf.get("verdict") == "noise" and abs(cf.get("change_high_percent", 0) + 5) < 1e-9,
+      f"an interval ending at -5%: noise (rc {rcf}, {cf})")
+# 3 and 3 processes give the rank test a smallest p of 0.1: at --alpha 0.1
+# they still cannot tell a change, and 20% slower is inconclusive (exit 3).
+three = [10 * G, 10.1 * G, 9.9 * G]
+ra, rb = write(doc(result("xxh64", three))), write(doc(result("xxh64", [v * 0.8 for v in three])))
+rcf, outf, _ = run("compare", ra, rb, "--alpha", "0.1", "--format", "json")
+cf = json.loads(outf)["comparisons"][0] if rcf == 3 else {}
+check(rcf == 3 and cf.get("verdict") == "inconclusive"
+      and cf.get("reason") == "too few processes to tell a change (3 and 3)" and cf.get("method") == "none",
+      f"--alpha at the smallest p of 3 and 3: inconclusive (rc {rcf}, {cf})")
 check(by["crc32c"].get("change_low_percent") is not None and by["crc32c-generic"].get("change_low_percent") is None,
       "the shift's interval where the values allow one, null where they do not")
 check(by["xxh3"]["verdict"] == "inconclusive" and by["xxh3"]["new_stability"] == "unstable"
