@@ -163,6 +163,12 @@ void test_alias_measurement(void)
 	CHECK(alias_choice(&hash_crc32c)->target == &hash_crc32c_generic);
 	CHECK(strstr(alias_choice_describe(alias_choice(&hash_crc32c), text, sizeof(text)), "only candidate"));
 	cpu_features_enable_all();
+	/* Two left (the SSE2 build and the library's): measured, both. */
+	CHECK(cpu_features_disable("avx512f,avx2", &err) == 0);
+	c = alias_choice(&hash_xxh3);
+	CHECK(c->how == ALIAS_BY_MEASUREMENT && c->ncandidates == 2 && c->candidates[0] == &hash_xxh3_sse2 &&
+	      c->candidates[1] == &hash_xxh3_lib);
+	cpu_features_enable_all();
 #endif
 	cpu_identity_real();
 	CHECK(!cpu_identity()->simulated);
@@ -240,4 +246,21 @@ void test_alias_kernel_crc32c(void)
 	CHECK(hash_kernel_crc32c(4096, NULL, NULL) != NULL);
 	CHECK(strcmp(hash_kernel_crc32c(64, NULL, &why)->family, "crc32c") == 0 && why && *why);
 	CHECK(strcmp(hash_kernel_crc32c(4096, &r37, &why)->family, "crc32c") == 0 && why && *why);
+}
+
+/* A measured choice described: its rate, and the fastest of the others
+ * beside it, wherever they stand among the candidates. */
+void test_alias_describe(void)
+{
+	struct alias_choice c = { .target = &hash_xxh3_avx2, .how = ALIAS_BY_MEASUREMENT, .ncandidates = 3,
+				  .candidates = { &hash_xxh3_lib, &hash_xxh3_sse2, &hash_xxh3_avx2 },
+				  .bytes_per_s = { 10e9, 20.5e9, 40e9 } };
+	char text[300];
+
+	CHECK_STR(alias_choice_describe(&c, text, sizeof(text)),
+		  "measured at start-up: 40.0 GB/s, next xxh3-sse2 20.5 (4096 B, best of 15 x 32 calls)");
+	c.ncandidates = 1;
+	c.candidates[0] = &hash_xxh3_avx2;
+	CHECK_STR(alias_choice_describe(&c, text, sizeof(text)),
+		  "measured at start-up: 10.0 GB/s, next - 0.0 (4096 B, best of 15 x 32 calls)");
 }
