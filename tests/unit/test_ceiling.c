@@ -114,6 +114,11 @@ void test_ceiling_bounds(void)
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 224.0 / 18 * 3e9));
 	CHECK(strstr(b.limit, "together") && strstr(b.limit, "12 crc32q"));
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 512, 0, &b) == 0 && near(b.bytes_per_s, 24e9));
+	/* From its threshold on, exactly, the fused loop; a qword below, folding. */
+	size_t fused_from = hash_scheme_here(&hash_crc32c_fused_avx2).fused_min_bytes;
+	CHECK(fused_from > 512 && ceiling_bound(&f, &hash_crc32c_fused_avx2, fused_from, 0, &b) == 0 &&
+	      near(b.bytes_per_s, 224.0 / 18 * 3e9) && strstr(b.limit, "12 crc32q"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, fused_from - 8, 0, &b) == 0 && near(b.bytes_per_s, 24e9));
 	/* The light balance where it moves more: (4 x 32 + 6 x 8) bytes in 12. */
 	set(&f, CEIL_FUSED_LIGHT_YMM, 12.0);
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 176.0 / 12 * 3e9));
@@ -143,6 +148,12 @@ void test_ceiling_bounds(void)
 	set(&f, CEIL_MUL32_YMM, 2.0); /* a slow multiplier binds instead */
 	CHECK(ceiling_bound(&f, &hash_xxh128_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 16 * 3e9));
 	CHECK(strstr(b.limit, "multiply"));
+	/* Loads for 2 registers (data and secret) per register of input: 24
+	 * bytes of loads a cycle hash 12, below the multiply's 16. */
+	set(&f, CEIL_LOAD_YMM, 24.0);
+	CHECK(ceiling_bound(&f, &hash_xxh3_avx2, 4096, 0, &b) == 0 && near(b.bytes_per_s, 12 * 3e9) &&
+	      strstr(b.limit, "L1 loads"));
+	set(&f, CEIL_LOAD_YMM, 64.0);
 	/* No overlap: the mixed and fused loops take the sum of their parts. */
 	set(&f, CEIL_MIXED_YMM, 14.0);
 	set(&f, CEIL_FUSED_YMM, 28.0);
