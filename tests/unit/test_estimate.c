@@ -989,6 +989,11 @@ void test_estimate_free_core(void)
 	double v = -1;
 #if defined(__x86_64__)
 	CHECK(free_core_of(&zen5).adds_per_cycle == 18.0 && strstr(free_core_of(&zen5).source, "Zen 5"));
+	/* The row's models, both ends in. */
+	struct cpu_identity first = { "AuthenticAMD", 26, 0, 0 }, last = { "AuthenticAMD", 26, 0x0f, 0 },
+			    past = { "AuthenticAMD", 26, 0x10, 0 };
+	CHECK(free_core_of(&first).adds_per_cycle == 18.0 && free_core_of(&last).adds_per_cycle == 18.0 &&
+	      free_core_of(&past).adds_per_cycle == 0);
 #else
 	CHECK(free_core_of(&zen5).adds_per_cycle == 0); /* another probe: no figures */
 #endif
@@ -1002,6 +1007,8 @@ void test_estimate_free_core(void)
 	cpu_identity_real();
 	setenv("KSMBENCH_FREE_CORE", "42.5", 1);
 	CHECK(free_core_figure().adds_per_cycle == 42.5 && strcmp(free_core_figure().source, "KSMBENCH_FREE_CORE") == 0);
+	setenv("KSMBENCH_FREE_CORE", "", 1); /* set empty: as if unset (main accepts it) */
+	CHECK(free_core_figure().adds_per_cycle == real.adds_per_cycle && free_core_figure().source == real.source);
 	setenv("KSMBENCH_FREE_CORE", "0", 1);
 	CHECK(free_core_figure().adds_per_cycle == 0 && !free_core_figure().source);
 	unsetenv("KSMBENCH_FREE_CORE");
