@@ -607,3 +607,89 @@ void test_report_formats_read_back(void)
 	CHECK(results_load(path, &back, &err) == -1 && strstr(err.msg, "results[0]: \"misalign_bytes\""));
 	unlink(path);
 }
+
+/* select's choice over processes from known rounds (a round of 32 x K
+ * calls of 4 KiB is K MB/s): each hash's figure is the median of its
+ * processes' best undisturbed rounds (all of them where every one was
+ * disturbed), the first of equal figures wins, a process where no hash ran
+ * is won by none, and a choice that won no more than half is unstable. */
+struct select_round {
+	unsigned hash, process;
+	long mb_per_s;
+	int disturbed;
+};
+
+static void select_doc(struct bench_result *r, unsigned nr, struct bench_round *rounds,
+		       const struct select_round *s, unsigned ns)
+{
+	static const char *const hashes[] = { "xxh64", "jhash2", "xxh32" };
+
+	memset(r, 0, nr * sizeof(*r));
+	memset(rounds, 0, ns * sizeof(*rounds));
+	for (unsigned h = 0, k = 0; h < nr; h++) {
+		r[h].hash = r[h].impl = hashes[h];
+		strcpy(r[h].data, "zero");
+		r[h].cache = "hot";
+		r[h].page_size = 4096;
+		r[h].timer = BENCH_TIMER_JIFFIES;
+		r[h].rounds = &rounds[k];
+		for (unsigned i = 0; i < ns; i++)
+			if (s[i].hash == h) {
+				rounds[k].process = s[i].process;
+				rounds[k].calls = 32 * (uint64_t)s[i].mb_per_s;
+				rounds[k].disturbed = s[i].disturbed ? DISTURB_CLOCK : 0;
+				rounds[k].ns_per_page = 1000;
+				k++;
+				r[h].repeats++;
+			}
+		r[h].ns_per_page.best = r[h].ns_per_page.median = 1000;
+		r[h].ns_per_page.n = r[h].repeats;
+	}
+}
+
+static void check_selection(const struct report_document *doc, const char *choice, long kernel, unsigned won,
+			    unsigned processes, const char *stability)
+{
+	cJSON *json = json_of(doc), *sel = cJSON_GetObjectItem(json, "selection");
+
+	CHECK(cJSON_IsString(cJSON_GetObjectItem(sel, "choice")) &&
+	      strcmp(cJSON_GetObjectItem(sel, "choice")->valuestring, choice) == 0);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(sel, "kernel_mb_per_s")) == (double)kernel);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(sel, "processes_won")) == (double)won);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(sel, "processes")) == (double)processes);
+	CHECK(cJSON_IsString(cJSON_GetObjectItem(sel, "stability")) &&
+	      strcmp(cJSON_GetObjectItem(sel, "stability")->valuestring, stability) == 0);
+	cJSON_Delete(json);
+}
+
+void test_report_formats_select(void)
+{
+	/* xxh64: process 0 best 100 (a disturbed 300 left out), 1: 200, 2: every
+	 * round disturbed, 150, 4: 400: median (150 + 200) / 2. Process 3 ran
+	 * nothing. xxh64 is fastest in processes 2 and 4 only: 2 of 5. */
+	static const struct select_round five[] = {
+		{ 0, 0, 100, 0 }, { 0, 0, 300, 1 }, { 0, 1, 200, 0 }, { 0, 2, 150, 1 }, { 0, 2, 120, 1 },
+		{ 0, 4, 400, 0 }, { 1, 0, 150, 0 }, { 1, 1, 100, 0 }, { 1, 2, 100, 0 }, { 1, 4, 100, 0 },
+		{ 2, 0, 50, 0 },  { 2, 1, 250, 0 }, { 2, 2, 50, 0 },  { 2, 4, 50, 0 },
+	};
+	/* Equal figures (150): the first wins, fastest in 1 of 2 processes. */
+	static const struct select_round tie[] = {
+		{ 0, 0, 100, 0 }, { 0, 1, 200, 0 }, { 1, 0, 200, 0 }, { 1, 1, 100, 0 },
+	};
+	struct bench_result r[3];
+	struct bench_round rounds[sizeof(five) / sizeof(five[0])];
+	struct bench_context ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	select_doc(r, 3, rounds, five, sizeof(five) / sizeof(five[0]));
+	struct report_document doc = { .kind = REPORT_SELECT, .ctx = &ctx, .results = r, .nresults = 3 };
+	check_selection(&doc, "xxh64", 175, 2, 5, "unstable");
+	char *text = unit_render("kernel", &doc);
+	CHECK_STR(text, "ksm: xxh64    hash()   175 MB/s\nksm: jhash2   hash()   100 MB/s\n"
+			"ksm: xxh32    hash()    50 MB/s\nksm: choise xxh64 as hash function\n");
+	free(text);
+
+	select_doc(r, 2, rounds, tie, sizeof(tie) / sizeof(tie[0]));
+	doc.nresults = 2;
+	check_selection(&doc, "xxh64", 150, 1, 2, "unstable");
+}
