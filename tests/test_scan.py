@@ -143,6 +143,12 @@ if d:
     check(d["context"]["pinned_cpu"] >= 0, "context object")
     tsc = d["context"]["tsc_hz"]
     check(d["context"]["counter_step_ticks"] >= 1 and (tsc is None or tsc > 1e6), "sampling: the counter calibrated")
+# Without --repeat and --window, the cost's own defaults (--help's): 3
+# rounds of 50 ms.
+d = scan_json("--sample-pages", "64", "--working-set", "1M", "-H", "xxhash", raw_path)
+t = d["hashes"][0]["timing"] if d else {}
+check(t.get("repeats_requested") == 3 and t.get("round_ns") == 50000000 and t.get("timer") == "rdtsc",
+      f"the cost's defaults: {t.get('repeats_requested')} rounds of {t.get('round_ns')} ns, {t.get('timer')}")
 
 # sleep_millisecs 0: ksmd never sleeps; the share the model gives (100%) is
 # said to count the checksums alone.
