@@ -32,10 +32,10 @@ const char *ksmd_part_name(enum ksmd_part p)
 	return part_names[p];
 }
 
-/* The part a kernel symbol belongs to (calc_checksum/xxh64/jhash2: the
- * checksum; memcmp_pages and memcmp: compares; the stable and unstable tree
- * functions and rb-tree helpers: tree walks; anything else: the rest). */
-static enum ksmd_part ksmd_part_of(const char *s)
+/* calc_checksum/xxh64/jhash2: the checksum; memcmp_pages and memcmp:
+ * compares; the stable and unstable tree functions and rb-tree helpers:
+ * tree walks; anything else: the rest. */
+enum ksmd_part ksmd_part_of(const char *s)
 {
 	static const char *const checksum[] = { "calc_checksum", "xxh64", "xxhash", "xxh32", "jhash2", NULL };
 	static const char *const compare[] = { "memcmp_pages", "memcmp", "__memcmp", "pages_identical", "bcmp", NULL };

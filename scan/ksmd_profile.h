@@ -36,6 +36,10 @@ struct ksmd_profile {
 
 const char *ksmd_part_name(enum ksmd_part p);
 
+/* The part of KSM's work a kernel symbol belongs to, by its exact name
+ * (NULL, an address no symbol names: the rest). */
+enum ksmd_part ksmd_part_of(const char *symbol);
+
 /* Samples ksmd for window_ns. ksm_dir: /sys/kernel/mm/ksm; kallsyms: its
  * path, and kallsyms_name what messages call it (kallsyms_load). Clear
  * errors without root, without ksmd, with hidden symbols. */

@@ -1,6 +1,7 @@
 /* Unit tests: the scan census (duplicates by full content even when keys
  * collide, zero pages, the KSM model, collision arithmetic) and ksmd's
- * CPU share formula; the kernel symbol file --profile reads. */
+ * CPU share formula; the kernel symbol file --profile reads and the part
+ * of KSM's work each symbol's samples go to. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "../../scan/kallsyms.h"
 #include "../../scan/ksm_sysfs.h"
 #include "../../scan/ksm_watch.h"
+#include "../../scan/ksmd_profile.h"
 #include "../../scan/scan.h"
 #include "check.h"
 #include "groups.h"
@@ -483,4 +485,30 @@ void test_census_kallsyms(void)
 		      strstr(err.msg, "KSMBENCH_KALLSYMS 'f' is not a regular file"));
 		unlink(path);
 	}
+}
+
+/* --profile's parts by exact symbol name: the checksum (every hash KSM has
+ * called), the compares, the trees' walks, and the rest (a symbol near one
+ * of those names, an address no symbol names). */
+void test_census_ksmd_parts(void)
+{
+	static const char *const checksum[] = { "calc_checksum", "xxh64", "xxhash", "xxh32", "jhash2" };
+	static const char *const compare[] = { "memcmp_pages", "memcmp", "__memcmp", "pages_identical", "bcmp" };
+	static const char *const tree[] = { "stable_tree_search", "stable_tree_insert", "unstable_tree_search_insert",
+					    "stable_tree_append", "stable_node_dup", "chain", "chain_prune",
+					    "__stable_node_chain", "stable_node_dup_remove_range", "rb_insert_color",
+					    "rb_erase", "rb_next", "rb_first", "get_ksm_page", "ksm_get_folio" };
+	static const char *const rest[] = { "ksm_do_scan", "cmp_and_merge_page", "xxh64_update", "jhash", "" };
+
+	for (size_t i = 0; i < sizeof(checksum) / sizeof(checksum[0]); i++)
+		CHECK(ksmd_part_of(checksum[i]) == KSMD_CHECKSUM);
+	for (size_t i = 0; i < sizeof(compare) / sizeof(compare[0]); i++)
+		CHECK(ksmd_part_of(compare[i]) == KSMD_MEMCMP);
+	for (size_t i = 0; i < sizeof(tree) / sizeof(tree[0]); i++)
+		CHECK(ksmd_part_of(tree[i]) == KSMD_TREE);
+	for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
+		CHECK(ksmd_part_of(rest[i]) == KSMD_REST);
+	CHECK(ksmd_part_of(NULL) == KSMD_REST);
+	CHECK_STR(ksmd_part_name(KSMD_CHECKSUM), "checksum");
+	CHECK_STR(ksmd_part_name(KSMD_TREE), "tree walks");
 }
