@@ -169,6 +169,15 @@ cf = json.loads(outf)["comparisons"][0] if rcf == 3 else {}
 check(rcf == 3 and cf.get("verdict") == "inconclusive"
       and cf.get("reason") == "too few processes to tell a change (3 and 3)" and cf.get("method") == "none",
       f"--alpha at the smallest p of 3 and 3: inconclusive (rc {rcf}, {cf})")
+# A result with no rate (a process's rounds faster than the timer) may keep
+# the other processes' values: the change is still none (null), not theirs.
+norate = result("xxh64", [v * 0.8 for v in base_values])
+norate["bytes_per_second_median"] = 0
+rcf, outf, _ = run("compare", write(doc(result("xxh64", base_values))), write(doc(norate)), "--format", "json")
+cf = json.loads(outf)["comparisons"][0] if rcf == 3 else {}
+check(rcf == 3 and cf.get("verdict") == "inconclusive" and cf.get("change_percent", 0) is None
+      and cf.get("reason") == "no rate in the new run (the timer did not resolve the rounds)",
+      f"no rate beside the processes' values: no change (rc {rcf}, {cf})")
 check(by["crc32c"].get("change_low_percent") is not None and by["crc32c-generic"].get("change_low_percent") is None,
       "the shift's interval where the values allow one, null where they do not")
 check(by["xxh3"]["verdict"] == "inconclusive" and by["xxh3"]["new_stability"] == "unstable"
