@@ -180,6 +180,11 @@ void test_ceiling_bounds(void)
 	CHECK(ceiling_bound(&f, &hash_crc32c_fused_avx2, 4096, 0, &b) == -1 && strstr(b.limit, "fused"));
 	f.v[CEIL_XXH3_BLOCK_YMM].measured = 0;
 	CHECK(ceiling_bound(&f, &hash_xxh3_avx2, 4096, 0, &b) == -1 && strstr(b.limit, "XXH3 block"));
+	/* Three streams need crc32q's throughput measured, one its latency alone. */
+	f.v[CEIL_CRC32_TPUT].measured = 0;
+	CHECK(ceiling_bound(&f, &hash_crc32c_3way, 4096, 0, &b) == -1 && strstr(b.limit, "crc32q not measured"));
+	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, 1, &b) == 0 && near(b.bytes_per_s, 8e9));
+	f.v[CEIL_CRC32_TPUT].measured = 1;
 	f.v[CEIL_CORE_CLOCK].measured = 0;
 	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, 0, &b) == -1 && strstr(b.limit, "core clock"));
 	for (int p = 0; p < CEIL_NPROBES; p++)
