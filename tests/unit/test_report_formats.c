@@ -692,4 +692,8 @@ void test_report_formats_select(void)
 	select_doc(r, 2, rounds, tie, sizeof(tie) / sizeof(tie[0]));
 	doc.nresults = 2;
 	check_selection(&doc, "xxh64", 150, 1, 2, "unstable");
+	/* The second result faster in the one process: chosen, stable. */
+	static const struct select_round second[] = { { 0, 0, 100, 0 }, { 1, 0, 200, 0 } };
+	select_doc(r, 2, rounds, second, sizeof(second) / sizeof(second[0]));
+	check_selection(&doc, "jhash2", 200, 1, 1, "stable");
 }
