@@ -263,4 +263,9 @@ void test_alias_describe(void)
 	c.candidates[0] = &hash_xxh3_avx2;
 	CHECK_STR(alias_choice_describe(&c, text, sizeof(text)),
 		  "measured at start-up: 10.0 GB/s, next - 0.0 (4096 B, best of 15 x 32 calls)");
+	/* A table choice: its line's CPU and where the measurement is. */
+	char want[300];
+	struct alias_choice t = { .target = &hash_xxh3_avx2, .how = ALIAS_BY_TABLE, .rule = &alias_rules[1] };
+	snprintf(want, sizeof(want), "table: %s (%s)", alias_rules[1].cpu, alias_rules[1].evidence);
+	CHECK_STR(alias_choice_describe(&t, text, sizeof(text)), want);
 }
