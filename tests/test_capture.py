@@ -403,6 +403,18 @@ print(hex(ctypes.addressof(ctypes.c_char.from_buffer(m))), merge, flush=True)
 sys.stdin.read()
 """
 FORGED = 0x10000
+
+
+def segment_addresses(core):
+    """The p_vaddr of every program header of a 64-bit core, which is then
+    removed."""
+    with open(core, "rb") as f:
+        data = f.read()
+    os.unlink(core)
+    phoff, phnum = struct.unpack_from("<Q", data, 32)[0], struct.unpack_from("<H", data, 56)[0]
+    return [struct.unpack_from("<Q", data, phoff + 56 * i + 16)[0] for i in range(phnum)]
+
+
 deep = tempfile.mkdtemp(prefix="ksmbench-long-")
 dfd = os.open(deep, os.O_RDONLY)
 depth = 0
@@ -433,13 +445,7 @@ try:
     line = long_line()
     core = os.path.join(tmp, "long.core")
     rc, out, err = run("capture", "--pid", str(child.pid), "-o", core)
-    loads = []
-    if rc == 0:
-        with open(core, "rb") as f:
-            data = f.read()
-        phoff, phnum = struct.unpack_from("<Q", data, 32)[0], struct.unpack_from("<H", data, 56)[0]
-        loads = [struct.unpack_from("<Q", data, phoff + 56 * i + 16)[0] for i in range(phnum)]
-        os.unlink(core)
+    loads = segment_addresses(core) if rc == 0 else []
     check(line[4095:].startswith(forged.encode()) and rc == 0 and loads and FORGED not in loads,
           f"a maps line past 4 KiB is cut, its rest no mapping: rc={rc} {line[4090:4130]!r} {err!r}")
     # smaps has the same line, then the mapping's VmFlags ("mg": madvised
@@ -447,13 +453,7 @@ try:
     # the file's copied-on-write page be left out of --all --mergeable.
     if merge == b"mergeable":
         rc, out, err = run("capture", "--pid", str(child.pid), "--all", "--mergeable", "-o", core)
-        loads = []
-        if rc == 0:
-            with open(core, "rb") as f:
-                data = f.read()
-            phoff, phnum = struct.unpack_from("<Q", data, 32)[0], struct.unpack_from("<H", data, 56)[0]
-            loads = [struct.unpack_from("<Q", data, phoff + 56 * i + 16)[0] for i in range(phnum)]
-            os.unlink(core)
+        loads = segment_addresses(core) if rc == 0 else []
         check(rc == 0 and mapped in loads and FORGED not in loads,
               f"an smaps line past 4 KiB is cut: its mapping's mg flag stays its own: rc={rc} {hex(mapped)} "
               f"{[hex(x) for x in loads]} {err!r}")
