@@ -148,9 +148,9 @@ int cli_bad_option(const char *cmd, char **argv, int optopt_value)
 	 * option refused leaves optopt 0, its value past a byte, or a letter
 	 * it shares with a short option. (A byte past 127 is negative where
 	 * char is signed, as getopt stores it.) */
-	if (optopt_value != 0 && optopt_value >= -128 && optopt_value < 256 && !known && next && next[0] == '-' && next[1] != '-' &&
-	    strchr(next + 1, (char)optopt_value) &&
-	    !(word[0] == '-' && word[1] != '-' && len > 1 && word[len - 1] == (char)optopt_value))
+	int in_next = optopt_value != 0 && optopt_value >= -128 && optopt_value < 256 && !known && next &&
+		      next[0] == '-' && next[1] != '-' && strchr(next + 1, (char)optopt_value);
+	if (in_next && !(word[0] == '-' && word[1] != '-' && len > 1 && word[len - 1] == (char)optopt_value))
 		word = next;
 	if (strncmp(word, "--", 2) == 0 && word[2])
 		return bad_long_option(cmd, word, optopt_value);
