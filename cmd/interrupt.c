@@ -14,6 +14,9 @@
 
 static char watched_path[WATCH_MAX][4096];
 static volatile sig_atomic_t watching[WATCH_MAX], level; /* an enum interrupt_mode */
+/* Set while a command that measures waits in a call no stop request can
+ * end (interrupt_wait_begin). */
+static volatile sig_atomic_t waiting;
 
 /* SIGPIPE ends the process whatever the mode: the reader is gone, there is
  * no one to report to. A worker takes every stop as one: a SIGTERM to the
@@ -22,7 +25,8 @@ static volatile sig_atomic_t watching[WATCH_MAX], level; /* an enum interrupt_mo
  * with an error), and a worker dies with its parent (PR_SET_PDEATHSIG). */
 static void on_signal(int signo)
 {
-	if (signo != SIGPIPE && (level == INTERRUPT_WORKER || (level == INTERRUPT_STOP && !bench_stop_requested()))) {
+	if (signo != SIGPIPE &&
+	    (level == INTERRUPT_WORKER || (level == INTERRUPT_STOP && !waiting && !bench_stop_requested()))) {
 		if (!bench_stop_requested())
 			bench_stop_request(signo);
 		return;
@@ -72,6 +76,23 @@ void interrupt_unwatch(int slot)
 {
 	if (slot >= 0 && slot < WATCH_MAX)
 		watching[slot] = 0;
+}
+
+/* A stop asked for before the flag was set is seen by the check after it;
+ * one asked for after it finds the flag and ends the process. */
+int interrupt_wait_begin(void)
+{
+	int rc;
+
+	waiting = 1;
+	if ((rc = interrupt_exit_code()) != 0)
+		waiting = 0;
+	return rc;
+}
+
+void interrupt_wait_end(void)
+{
+	waiting = 0;
 }
 
 int interrupt_exit_code(void)

@@ -31,6 +31,16 @@ void interrupt_signals(sigset_t *set);
 int interrupt_watch(const char *tmp_path);
 void interrupt_unwatch(int slot); /* -1: nothing */
 
+/* Around a call that may wait for good (opening a FIFO that no one reads
+ * or writes, reading the data before the measurement): a stop request
+ * cannot reach the call once it waits, and a signal that came just before
+ * it left nothing for it to notice. Until interrupt_wait_end(), a signal
+ * ends the process at once, as in INTERRUPT_EXIT (nothing is measured yet,
+ * there is nothing to report). Returns 0, or the exit code of a stop asked
+ * for earlier: then the call must not be made, and nothing is to be ended. */
+int interrupt_wait_begin(void);
+void interrupt_wait_end(void);
+
 /* 128 + the signal that stopped the run (130 for SIGINT, 143 for SIGTERM),
  * or 0 if none did. */
 int interrupt_exit_code(void);

@@ -27,8 +27,11 @@ static int file_open(const char *path, mode_t mode, struct cmd_output_file *file
 	 * signal in between would end the process and leave it behind. Not
 	 * for a target written directly, which has no temporary: its open()
 	 * waits for a FIFO's reader, and held back there Ctrl-C and SIGTERM
-	 * could not end a run that no one reads. */
+	 * could not end a run that no one reads; nor could a stop request, in
+	 * a command that measures. */
 	int direct = atomic_file_is_direct(path);
+	if (direct && interrupt_wait_begin())
+		return kb_fail(err, "stopped before '%s' was opened", path);
 	interrupt_signals(&stop);
 	if (!direct)
 		pthread_sigmask(SIG_BLOCK, &stop, &saved);
@@ -39,6 +42,8 @@ static int file_open(const char *path, mode_t mode, struct cmd_output_file *file
 	}
 	if (!direct)
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	else
+		interrupt_wait_end();
 	return rc;
 }
 

@@ -174,15 +174,23 @@ int run_cli_measure(const struct run_cli_run *run, struct bench_results *out)
 	struct bench_plan plan = run->plan;
 	struct page_store pages;
 	progress_init(&progress, run->cmd, run->quiet);
-	for (unsigned i = 0; i < plan.nsteps; i++)
-		if (page_set_data_is_file(plan.steps[i].set.data)) {
-			progress_show(&progress, &(struct bench_progress){ .note = "reading the pages of the data" });
-			break;
+	int from_file = 0;
+	for (unsigned i = 0; i < plan.nsteps && !from_file; i++)
+		from_file = page_set_data_is_file(plan.steps[i].set.data);
+	if (from_file) {
+		progress_show(&progress, &(struct bench_progress){ .note = "reading the pages of the data" });
+		/* Ctrl-C while the data is awaited (a FIFO's open) ends the run:
+		 * the exit says so, not an input error. */
+		if ((rc = interrupt_wait_begin()) != 0) {
+			progress_clear(&progress);
+			return rc;
 		}
-	if (bench_plan_read_pages(&plan, &pages, &err)) {
-		/* Ctrl-C while the data is awaited (a FIFO's open, EINTR) stops
-		 * the run: the exit says so, not an input error. */
-		rc = interrupt_exit_code() ? interrupt_exit_code() : cli_fail(run->cmd, &err);
+	}
+	int failed = bench_plan_read_pages(&plan, &pages, &err);
+	if (from_file)
+		interrupt_wait_end();
+	if (failed) {
+		rc = cli_fail(run->cmd, &err);
 	} else if (plan.pages = &pages, plan.processes == 1) {
 		rc = bench_run(&plan, progress_show, &progress, out, &err) ? cli_fail(run->cmd, &err) : 0;
 		out->process_cpu[0] = run->cpu;

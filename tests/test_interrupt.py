@@ -67,6 +67,26 @@ os.mkfifo(fifo)
 p = start("bench", "-H", "xxh64", "--repeat", "1", "--window", "1ms", "-q", "--data", fifo)
 rc, out, err = stop_after(p, 0.5)
 check(rc == 130 and err == "", f"SIGINT while bench waits for a FIFO: rc={rc} err={err!r}")
+
+# --- the same FIFOs (the data no one writes, the -o no one reads), the
+# signal sent early: once the handler was in and before the open, it only
+# asked for a stop that the open never saw, and the run waited for good
+# (the first 40 ms of each run here, until 2026-12-07). Before the handler
+# is in, the signal's default action ends the process: -2 or -15.
+for i, (args, sig) in enumerate([(["bench", "-H", "xxh64", "--data", fifo], signal.SIGINT),
+                                 (["thread", "-o", fifo], signal.SIGINT),
+                                 (["bench", "-H", "xxh64", "--export-json", fifo], signal.SIGTERM),
+                                 (["select", "-H", "xxh64", "-o", fifo], signal.SIGINT)] * 4):
+    p = start(*args, "--repeat", "1", "-q")
+    time.sleep(0.01 * i * SCALE)
+    p.send_signal(sig)
+    try:
+        p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+    check(p.returncode in (128 + sig, -sig), f"{args[0]} {args[-2]} FIFO, {sig.name} after {10 * i} ms: "
+          f"rc={p.returncode}")
 os.unlink(fifo)
 
 # --- a stop while measuring processes start: each holds the SIGTERM passed
