@@ -37,6 +37,9 @@ struct capture_stats {
 
 #define CAPTURE_ALL 1       /* file-backed and shared mappings too */
 #define CAPTURE_MERGEABLE 2 /* only mappings KSM may merge (VmFlags "mg") */
+/* Every page-map word read, no PAGEMAP_SCAN: what a kernel before 6.7
+ * (Debian 12's 6.1) makes capture do; for the tests to compare the ways. */
+#define CAPTURE_PAGE_WORDS_ONLY 4
 
 /* One process and where its core goes (a file, a pipe, standard output:
  * the headers come first, then the data, front to back). Each mapping

@@ -242,6 +242,8 @@ int capture_layout_process(struct cap_state *c, int all, struct kb_err *err)
 		goto out;
 	}
 	c->stats->pfn_known = c->pm.kpageflags_fd >= 0;
+	if (all & CAPTURE_PAGE_WORDS_ONLY)
+		c->pm.scan_missing = 1;
 	if (!(c->buf = file_input_buffer(CAPTURE_BATCH_PAGES * c->page_size))) {
 		kb_fail(err, "out of memory");
 		goto out;
