@@ -22,11 +22,21 @@ static int run_selfcheck(const struct bench_step *step, const struct hash_impl *
 	struct page_set set;
 	struct kb_err err;
 	int failed = rows ? 0 : kb_fail(&err, "out of memory");
+	int from_file = page_set_data_is_file(step->set.data);
 
-	if (!failed && !(failed = page_set_build(&step->set, &set, &err))) {
+	/* --data read as run_cli_measure reads it: while a FIFO's open or
+	 * read waits, a signal ends the process (a stop request there went
+	 * unseen, and the open waited for good, or failed as an input error);
+	 * a stop asked for before abandons the self-check. */
+	if (!failed && !(from_file && interrupt_wait_begin())) {
+		int built = page_set_build(&step->set, &set, &err) == 0;
+		if (from_file)
+			interrupt_wait_end();
+		failed = !built;
 		for (unsigned i = 0; i < n && !failed && !bench_stop_requested(); i++)
 			failed = selfcheck_run(hashes[i], &set, &step->cfg, &rows[i], &err);
-		page_set_release(&set);
+		if (built)
+			page_set_release(&set);
 	}
 	if (failed || bench_stop_requested()) { /* a self-check cut short checks nothing */
 		free(rows);
