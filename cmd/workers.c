@@ -256,18 +256,24 @@ static int read_err(struct job *j)
 	return 1;
 }
 
-/* Until both pipes end; a stop request is passed on once, as SIGTERM. */
+/* Until both pipes end; a stop request is passed on once, as SIGTERM. The
+ * signals are let in only while ppoll waits: one that came between the
+ * check and a plain poll() set the flag for no one to see, and the process
+ * measured all its rounds before the stop reached it. */
 static void gather(struct job *j)
 {
 	int out_open = 1, err_open = 1;
+	sigset_t stop, saved;
 
+	interrupt_signals(&stop);
+	sigprocmask(SIG_BLOCK, &stop, &saved);
 	while (out_open || err_open) {
 		struct pollfd p[2] = { { out_open ? j->out_fd : -1, POLLIN, 0 }, { err_open ? j->err_fd : -1, POLLIN, 0 } };
 		if (bench_stop_requested() && !j->forwarded) {
 			kill(j->pid, SIGTERM);
 			j->forwarded = 1;
 		}
-		if (poll(p, 2, -1) < 0) {
+		if (ppoll(p, 2, NULL, &saved) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -277,6 +283,7 @@ static void gather(struct job *j)
 		if (err_open && (p[1].revents & (POLLIN | POLLHUP | POLLERR)))
 			err_open = read_err(j);
 	}
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	close(j->out_fd);
 	close(j->err_fd);
 }

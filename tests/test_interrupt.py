@@ -8,11 +8,12 @@ import os
 import pty
 import re
 import select
+import shutil
 import signal
 import subprocess
 import time
 
-from clitest import BIN, FORKS, QUICK, fast_args, run, check, temp_file, finish
+from clitest import BIN, FORKS, INSTRUMENTED, QUICK, fast_args, run, check, temp_file, finish
 
 ENV = {k: v for k, v in os.environ.items() if k != "KSMBENCH_DISABLE"}
 # Under qemu-user (cross-test) start-up takes longer: every delay and window
@@ -125,6 +126,45 @@ if FORKS:
         check(ok, f"SIGTERM to the process group ({k}): rc={p.returncode} err={err[-200:]!r}")
         if os.path.exists(target):
             os.unlink(target)
+
+# --- a stop that comes after the parent looked at the flag and before it
+# waits for the measuring process's output: the flag was set for no one to
+# see, and the process measured every round before the stop reached it
+# (until 2026-12-07). A preloaded shim widens that gap: it sleeps 0.3 s
+# before each wait without a timeout, having said so in a file, and the
+# signal is sent then (not under a sanitizer's runtime, which must come
+# first, nor qemu).
+cc = shutil.which("cc") or shutil.which("gcc")
+if FORKS and cc and not INSTRUMENTED and b"__asan_init" not in open(BIN, "rb").read():
+    shim_c = temp_file(b"""#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+static void gap(void) { struct timespec t = { 0, 300000000 }; int fd = open(getenv("SHIM_MARK"), O_WRONLY | O_APPEND);
+  if (fd >= 0) { (void)write(fd, "w", 1); close(fd); } nanosleep(&t, NULL); }
+int poll(struct pollfd *f, nfds_t n, int ms) { if (ms < 0) gap();
+  return ((int (*)(struct pollfd *, nfds_t, int))dlsym(RTLD_NEXT, "poll"))(f, n, ms); }
+int ppoll(struct pollfd *f, nfds_t n, const struct timespec *t, const sigset_t *m) { if (!t) gap();
+  return ((int (*)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *))dlsym(RTLD_NEXT, "ppoll"))(f, n, t, m); }
+""", ".c")
+    shim, mark = shim_c[:-2] + ".so", temp_file(b"")
+    built = subprocess.run([cc, "-shared", "-fPIC", "-o", shim, shim_c, "-ldl"], capture_output=True).returncode == 0
+    check(built, "the poll shim builds")
+    if built:
+        p = start("bench", "-H", "xxh64", "--processes", "2", "--repeat", "4", "--window", "300ms", "--warmup", "1ms",
+                  "--format", "json", "-q", env=dict(ENV, LD_PRELOAD=shim, SHIM_MARK=mark))
+        deadline = time.monotonic() + 60
+        while not os.path.getsize(mark) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=60)
+        res = json.loads(out)["results"] if p.returncode == 143 else None
+        check(res is not None and (not res or res[0]["repeats"] < 4),
+              f"a stop just before the wait for a measuring process reaches it: rc={p.returncode} "
+              f"{[r['repeats'] for r in res or []]} {err.decode()[-200:]!r}")
 
 # --- SIGHUP is a stop like SIGTERM's (129); SIGPIPE and a file size limit
 # end the command without leaving its -o temporary (SIGXFSZ: the write's
