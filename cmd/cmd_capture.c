@@ -13,10 +13,14 @@
 #include "../common/plural.h"
 #include "../scan/ksm_sysfs.h"
 #include "cli.h"
+#include "interrupt.h"
 #include "ksmd_settings.h"
 #include "output.h"
 
 #define CAPTURE_PIDS_MAX 64u
+/* Every core's temporary is open at once (the snapshots are taken together):
+ * each must be watched, or a signal leaves it behind. */
+_Static_assert(CAPTURE_PIDS_MAX <= INTERRUPT_WATCH_MAX, "a signal removes every core's temporary");
 
 static void usage(void)
 {

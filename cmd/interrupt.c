@@ -9,10 +9,11 @@
 
 #include "../bench/stop.h"
 
-/* A report and its exports (output.h): one temporary each. */
-#define WATCH_MAX 4
+/* A report and its exports (output.h), or capture's cores: one temporary
+ * each. With room for 4, the fifth core's and later were left behind. */
+#define WATCH_MAX INTERRUPT_WATCH_MAX
 
-static char watched_path[WATCH_MAX][4096];
+static char watched_path[WATCH_MAX][4096]; /* 256 KiB, touched only as far as used */
 static volatile sig_atomic_t watching[WATCH_MAX], level; /* an enum interrupt_mode */
 /* Set while a command that measures waits in a call no stop request can
  * end (interrupt_wait_begin). */

@@ -26,8 +26,10 @@ void interrupt_install(enum interrupt_mode mode);
  * not yet watched, or over a fork. */
 void interrupt_signals(sigset_t *set);
 
-/* A temporary file a signal must remove (up to 4 at once: a report and its
- * exports); returns its slot for interrupt_unwatch, -1 for NULL or no room. */
+/* A temporary file a signal must remove; returns its slot for
+ * interrupt_unwatch, -1 for NULL or no room. Up to INTERRUPT_WATCH_MAX at
+ * once: a report and its exports, or capture's cores, one per PID. */
+#define INTERRUPT_WATCH_MAX 64
 int interrupt_watch(const char *tmp_path);
 void interrupt_unwatch(int slot); /* -1: nothing */
 

@@ -452,6 +452,26 @@ int linkat(int a, const char *b, int c, const char *d, int e) {
                 p.wait(timeout=60)
                 check(named and p.returncode == 143 and sorted(os.listdir(d)) == ["out.json"],
                       f"{knob}: a named temporary, removed by two SIGTERMs: {named} rc={p.returncode} {os.listdir(d)}")
+                # capture's cores, one a PID, all open at once: the handler
+                # watched 4 temporaries, and left the fifth's and sixth's.
+                sleepers = [subprocess.Popen(["sleep", "60"]) for _ in range(6)] if not EMULATED else []
+                if sleepers:
+                    cores = tempfile.mkdtemp(dir=d)
+                    p = subprocess.Popen([BIN, "capture", "--pid", ",".join(str(c.pid) for c in sleepers),
+                                          "--interval", "2s", "-o", os.path.join(cores, "core.%p")],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, **env))
+                    deadline = time.monotonic() + 60
+                    while p.poll() is None and len(os.listdir(cores)) < 6 and time.monotonic() < deadline:
+                        time.sleep(0.001)
+                    named = os.listdir(cores)
+                    p.send_signal(signal.SIGTERM)
+                    p.wait(timeout=60)
+                    for c in sleepers:
+                        c.kill()
+                        c.wait()
+                    check(len(named) == 6 and p.returncode == 143 and os.listdir(cores) == [],
+                          f"{knob}: capture of 6 PIDs, SIGTERM: every core's temporary removed: rc={p.returncode} "
+                          f"left {os.listdir(cores)}")
             shutil.rmtree(d)
         check(built, "the shim builds")
 finally:
