@@ -46,6 +46,12 @@ void interrupt_install(enum interrupt_mode mode)
 		level = mode;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/* A stop request, the one way the handler returns, fails no call that
+	 * can be restarted: the report's write to a full FIFO or pipe failed
+	 * with EINTR ("cannot write ...: Interrupted system call", the rest of
+	 * it lost). The waits a stop must end return EINTR all the same
+	 * (poll, ppoll, nanosleep are never restarted). */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -3,6 +3,7 @@ sent to a running bench/thread (what was measured is reported, marked
 interrupted, -o is whole or absent, exit 130/143); the progress line only on
 a terminal and not with --quiet; colour only on a terminal and never with
 NO_COLOR (terminals made with the pty module)."""
+import fcntl
 import json
 import os
 import pty
@@ -10,7 +11,9 @@ import re
 import select
 import shutil
 import signal
+import struct
 import subprocess
+import termios
 import time
 
 from clitest import BIN, FORKS, INSTRUMENTED, QUICK, fast_args, run, check, temp_file, finish
@@ -165,6 +168,40 @@ int ppoll(struct pollfd *f, nfds_t n, const struct timespec *t, const sigset_t *
         check(res is not None and (not res or res[0]["repeats"] < 4),
               f"a stop just before the wait for a measuring process reaches it: rc={p.returncode} "
               f"{[r['repeats'] for r in res or []]} {err.decode()[-200:]!r}")
+
+# --- a stop while the report is written to a FIFO its reader has not
+# emptied: the measurement is over and the report is written whole (the
+# write failed with EINTR, "cannot write 'FIFO': Interrupted system call",
+# the rest of the table lost, until 2026-12-07). The FIFO holds one page,
+# and the signal comes once it is full and the writer asleep (the table is
+# written 4 KiB at a time; a page of 64 KiB would hold it all).
+fifo = os.path.join(outdir, f"ksmbench-int-{os.getpid()}.fifo")
+os.mkfifo(fifo)
+p = start("bench", "--page-size", "64,128,256,512,1K,2K,4K,8K", "--repeat", "1", "--window", "1ms", "--warmup", "1ms",
+          "--format", "table", "-q", "-o", fifo)
+r = os.open(fifo, os.O_RDONLY)
+size = fcntl.fcntl(r, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+deadline = time.monotonic() + 60 * SCALE
+
+def asleep_on_full(pid):
+    try:
+        state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state == "S" and struct.unpack("i", fcntl.ioctl(r, termios.FIONREAD, b"\0" * 4))[0] >= size
+
+
+while p.poll() is None and not asleep_on_full(p.pid) and time.monotonic() < deadline:
+    time.sleep(0.005)
+full = p.poll() is None and time.monotonic() < deadline
+p.send_signal(signal.SIGINT)
+time.sleep(0.2 * SCALE)  # handled before the FIFO has room again
+with os.fdopen(r, "rb") as f:
+    out = f.read().decode()
+err = p.communicate(timeout=60)[1].decode()
+check(not full or (p.returncode == 130 and err == "" and out.endswith("\n") and len(out) > 3 * size),
+      f"SIGINT while the report fills a FIFO: written whole: rc={p.returncode} {len(out)} bytes {err!r}")
+os.unlink(fifo)
 
 # --- SIGHUP is a stop like SIGTERM's (129); SIGPIPE and a file size limit
 # end the command without leaving its -o temporary (SIGXFSZ: the write's
