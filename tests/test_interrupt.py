@@ -175,15 +175,7 @@ int ppoll(struct pollfd *f, nfds_t n, const struct timespec *t, const sigset_t *
 # the rest of the table lost, until 2026-12-07). The FIFO holds one page,
 # and the signal comes once it is full and the writer asleep (the table is
 # written 4 KiB at a time; a page of 64 KiB would hold it all).
-fifo = os.path.join(outdir, f"ksmbench-int-{os.getpid()}.fifo")
-os.mkfifo(fifo)
-p = start("bench", "--page-size", "64,128,256,512,1K,2K,4K,8K", "--repeat", "1", "--window", "1ms", "--warmup", "1ms",
-          "--format", "table", "-q", "-o", fifo)
-r = os.open(fifo, os.O_RDONLY)
-size = fcntl.fcntl(r, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
-deadline = time.monotonic() + 60 * SCALE
-
-def asleep_on_full(pid):
+def asleep_on_full(pid, r, size):
     try:
         state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
     except OSError:
@@ -191,7 +183,14 @@ def asleep_on_full(pid):
     return state == "S" and struct.unpack("i", fcntl.ioctl(r, termios.FIONREAD, b"\0" * 4))[0] >= size
 
 
-while p.poll() is None and not asleep_on_full(p.pid) and time.monotonic() < deadline:
+fifo = os.path.join(outdir, f"ksmbench-int-{os.getpid()}.fifo")
+os.mkfifo(fifo)
+p = start("bench", "--page-size", "64,128,256,512,1K,2K,4K,8K", "--repeat", "1", "--window", "1ms", "--warmup", "1ms",
+          "--format", "table", "-q", "-o", fifo)
+r = os.open(fifo, os.O_RDONLY)
+size = fcntl.fcntl(r, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+deadline = time.monotonic() + 60 * SCALE
+while p.poll() is None and not asleep_on_full(p.pid, r, size) and time.monotonic() < deadline:
     time.sleep(0.005)
 full = p.poll() is None and time.monotonic() < deadline
 p.send_signal(signal.SIGINT)
