@@ -361,9 +361,10 @@ static int run_one(struct job *j, const char *exe, char **args, int cpu, int kee
 	if (spawn(j, exe, args, cpu, keep_fd))
 		return cli_error(j->cmd, "cannot start a measuring process: %s", strerror(errno));
 	gather(j);
+	/* Its pipes have ended with it, and gather passed a stop on: the wait
+	 * only collects the status (a signal restarts it, SA_RESTART). */
 	while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
-		if (bench_stop_requested() && !j->forwarded && kill(j->pid, SIGTERM) == 0)
-			j->forwarded = 1;
+		;
 	int rc = judge(j, status);
 	/* A signal sent to it alone (not through this process) stops the run too. */
 	if (rc == 0 && j->end_signal && !bench_stop_requested())
