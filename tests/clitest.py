@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./ksmbench")
 # Set by tests/cross-test.sh: under qemu-user the full verify sweep of every
@@ -171,6 +172,19 @@ def markdown_anchors(body):
         elif not in_fence and line.startswith("#"):
             found.add(re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-"))
     return found
+
+
+def status_after_signal(p, delay, sig, timeout=30):
+    """Sends sig to the process p after delay seconds; its exit status, or,
+    when it has not ended timeout seconds later (a hang), -9 once killed."""
+    time.sleep(delay)
+    p.send_signal(sig)
+    try:
+        p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+    return p.returncode
 
 
 def temp_file(data: bytes, suffix="") -> str:

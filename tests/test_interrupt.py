@@ -16,7 +16,7 @@ import subprocess
 import termios
 import time
 
-from clitest import BIN, FORKS, INSTRUMENTED, QUICK, fast_args, run, check, temp_file, finish
+from clitest import BIN, FORKS, INSTRUMENTED, QUICK, fast_args, run, check, status_after_signal, temp_file, finish
 
 ENV = {k: v for k, v in os.environ.items() if k != "KSMBENCH_DISABLE"}
 # Under qemu-user (cross-test) start-up takes longer: every delay and window
@@ -87,16 +87,8 @@ for i, (args, sig) in enumerate([(["bench", "-H", "xxh64", "--data", fifo], sign
                                  (["bench", "-H", "xxh64", "--export-json", fifo], signal.SIGTERM),
                                  (["select", "-H", "xxh64", "-o", fifo], signal.SIGINT),
                                  (["bench", "--selfcheck", "-H", "xxh64", "--data", fifo], signal.SIGHUP)] * 4):
-    p = start(*args, "--repeat", "1", "-q")
-    time.sleep(0.01 * i * SCALE)
-    p.send_signal(sig)
-    try:
-        p.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.communicate()
-    check(p.returncode in (128 + sig, -sig), f"{' '.join(args[:-1])} FIFO, {sig.name} after {10 * i} ms: "
-          f"rc={p.returncode}")
+    rc = status_after_signal(start(*args, "--repeat", "1", "-q"), 0.01 * i * SCALE, sig)
+    check(rc in (128 + sig, -sig), f"{' '.join(args[:-1])} FIFO, {sig.name} after {10 * i} ms: rc={rc}")
 os.unlink(fifo)
 
 # --- a stop while measuring processes start: each holds the SIGTERM passed

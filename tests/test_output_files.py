@@ -21,7 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen as g  # noqa: E402
-from clitest import BIN, check, check_usage_error, fast_args, finish, run, temporaries  # noqa: E402
+from clitest import BIN, check, check_usage_error, fast_args, finish, run, status_after_signal, temporaries  # noqa: E402
 
 PS = 4096
 tmp = tempfile.mkdtemp(prefix="ksmbench-output-")
@@ -322,15 +322,9 @@ try:
         for sig in (signal.SIGINT, signal.SIGTERM):
             p = subprocess.Popen([BIN, *fast_args(args), "-o", lonely], stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
-            time.sleep(0.5)
-            p.send_signal(sig)
-            try:
-                p.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
-            check(p.returncode in (128 + sig, -sig) and stat.S_ISFIFO(os.stat(lonely).st_mode),
-                  f"{name} -o a FIFO without a reader, {sig.name}: rc={p.returncode}")
+            rc = status_after_signal(p, 0.5, sig)
+            check(rc in (128 + sig, -sig) and stat.S_ISFIFO(os.stat(lonely).st_mode),
+                  f"{name} -o a FIFO without a reader, {sig.name}: rc={rc}")
         os.unlink(lonely)
 
     # SIGTERM or SIGHUP as soon as the temporary exists (named, or unnamed:
