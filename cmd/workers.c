@@ -142,11 +142,11 @@ static int spawn(struct job *j, const char *exe, char **args, int cpu, int keep_
 	 * and unlink this process's temporary output. The child leaves them
 	 * held (child()); here they come after. */
 	interrupt_signals(&stop);
-	sigprocmask(SIG_BLOCK, &stop, &saved);
+	pthread_sigmask(SIG_BLOCK, &stop, &saved);
 	j->pid = fork();
 	if (j->pid == 0)
 		child(o[1], e[1], cpu, parent, exe, args, keep_fd);
-	sigprocmask(SIG_SETMASK, &saved, NULL);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	close(o[1]);
 	close(e[1]);
 	if (j->pid < 0) {
@@ -266,7 +266,7 @@ static void gather(struct job *j)
 	sigset_t stop, saved;
 
 	interrupt_signals(&stop);
-	sigprocmask(SIG_BLOCK, &stop, &saved);
+	pthread_sigmask(SIG_BLOCK, &stop, &saved);
 	while (out_open || err_open) {
 		struct pollfd p[2] = { { out_open ? j->out_fd : -1, POLLIN, 0 }, { err_open ? j->err_fd : -1, POLLIN, 0 } };
 		if (bench_stop_requested() && !j->forwarded) {
@@ -283,7 +283,7 @@ static void gather(struct job *j)
 		if (err_open && (p[1].revents & (POLLIN | POLLHUP | POLLERR)))
 			err_open = read_err(j);
 	}
-	sigprocmask(SIG_SETMASK, &saved, NULL);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	close(j->out_fd);
 	close(j->err_fd);
 }
