@@ -12,7 +12,8 @@ import subprocess
 import tempfile
 import time
 
-from clitest import BIN, FORKS, fast_args, ksmd_period_ns, run, check, check_usage_error, crc32c_sse42_ceiling, temp_file, finish
+from clitest import (BIN, FORKS, fast_args, ksmd_period_ns, run, started, check, check_usage_error,
+                     crc32c_sse42_ceiling, temp_file, finish)
 
 FAST = ["--window", "3ms", "--warmup", "1ms", "--repeat", "2"]
 CSV_HEADER = ("hash,implementation,data,cache,page_size_bytes,misalign_bytes,working_set_bytes,timer,calls_apart,"
@@ -382,6 +383,39 @@ NAMES = KERNEL_NAMES + OUTSIDE
 thread_json, thread_csv = temp_file(b""), temp_file(b"")
 rc, thread_table, err = run(*THREAD, "--export-json", thread_json, "--export-csv", thread_csv)
 doc = json.load(open(thread_json)) if rc == 0 else {}
+# thread's other runs and select's, side by side in the background while the
+# checks go on: each takes a second or more of windows. (The count of ksmd
+# cycles in a round runs alone, first: the others would delay its wake-ups.)
+cycles = run("thread", "--repeat", "1", "--working-set", "1M", "--pages-to-scan", "2", "--sleep-ms", "20",
+             "--format", "json")
+kdir = tempfile.mkdtemp(prefix="ksmbench-ksmdir-")
+for name, value in (("pages_to_scan", "150000"), ("sleep_millisecs", "20"), ("run", "0")):
+    with open(os.path.join(kdir, name), "w") as f:
+        f.write(value + "\n")
+kdir_json, old_json, b2b_json = temp_file(b""), temp_file(b""), temp_file(b"")
+QUICK_THREAD = [*THREAD, "--window", "1ms", "--working-set", "1M"]
+FEW = ("-H", "jhash2,xxh64,crc32c")
+bg = {
+    "ksmd_dir": started(*QUICK_THREAD, "--sleep-ms", "10", "--export-json", kdir_json, env={"KSMBENCH_KSM_DIR": kdir}),
+    "options": started(*QUICK_THREAD, "--pages-to-scan", "1000", "--sleep-ms", "10", "--format", "json",
+                       env={"KSMBENCH_KSM_DIR": kdir}),
+    "clamped": started(*QUICK_THREAD, "--pages-to-scan", "200000", "--format", "json", env={"KSMBENCH_KSM_DIR": kdir}),
+    "4.19": started(*QUICK_THREAD, "--kernel-release", "4.19", "--sleep-ms", "0", "--format", "json"),
+    "4.18": started(*THREAD, "--export-json", old_json, env={"KSMBENCH_KERNEL_RELEASE": "4.18.0-553.el8_10.x86_64"}),
+    "2.6.35": started(*THREAD, "--format", "json", env={"KSMBENCH_KERNEL_RELEASE": "2.6.35"}),
+    "3.7": started(*THREAD, "--kernel-release", "3.7", env={"KSMBENCH_KERNEL_RELEASE": "6.1"}),
+    "wide": started(*THREAD, "--wide"),
+    "back_to_back": started(*THREAD, "--back-to-back", "--wide", "--export-json", b2b_json),
+    "64K": started(*THREAD[:-1], "64K", "--wide"),
+    "kernel": started(*THREAD, "--format", "kernel"),
+    "ceiling": started("thread", "--repeat", "1", "--window", "1ms", "--working-set", "1M", "--format", "json",
+                       ceiling=True),
+    "select": started("select"),
+    "select_json": started("select", *FEW, "--format", "json"),
+    "select_h": started("select", "-H", "jhash2,xxhash,crc32c-generic"),
+    "select_all": started("select", "-H", "all"),
+    "select_markdown": started("select", *FEW, "--format", "markdown"),
+}
 check(rc == 0 and doc.get("schema") == "ksmbench-results/2", f"thread json rc={rc} err={err!r}")
 trows = doc.get("thread", {}).get("rows", [])
 check([t["hash"] for t in trows][:5] == KERNEL_NAMES and len(trows) == len(NAMES), f"thread rows {trows}")
@@ -425,13 +459,7 @@ check(v.get("ksm_today_implementation") in today_impls
 # the verdict prices them, the measured cycle stops at the timer's 100000.
 # --sleep-ms is said as given beside pages_to_scan as read. (One run for both:
 # a cycle of 100000 pages of eight hashes is seconds under qemu.)
-kdir = tempfile.mkdtemp(prefix="ksmbench-ksmdir-")
-for name, value in (("pages_to_scan", "150000"), ("sleep_millisecs", "20"), ("run", "0")):
-    with open(os.path.join(kdir, name), "w") as f:
-        f.write(value + "\n")
-kdir_json = temp_file(b"")
-rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--sleep-ms", "10", "--export-json", kdir_json,
-                   env={"KSMBENCH_KSM_DIR": kdir})
+rc, out, err = bg["ksmd_dir"].result()
 check(rc == 0 and f"pages_to_scan 150000 (read from {kdir}), sleep_millisecs 10 (given)" in " ".join(out.split()),
       f"thread --sleep-ms: said as given, pages_to_scan as read: {out[:600]!r}")
 with open(kdir_json) as f:
@@ -463,8 +491,7 @@ if today.get("ns_per_page_here") and v.get("ksm_today_cpu_percent"):
           f"verdict: share of a CPU at HZ {hz}: {v}")
 # --pages-to-scan and --sleep-ms price the verdict and set the ksmd style's
 # cycle, over sysfs's; said as given.
-rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--pages-to-scan", "1000", "--sleep-ms", "10",
-                   "--format", "json", env={"KSMBENCH_KSM_DIR": kdir})
+rc, out, err = bg["options"].result()
 vo = json.loads(out).get("thread", {}).get("verdict", {}) if rc == 0 else {}
 ksmd_rows = [r for r in json.loads(out).get("results", []) if r["timer"] == "ksmd"] if rc == 0 else []
 check(vo.get("pages_to_scan") == 1000 and vo.get("sleep_millisecs") == 10 and vo.get("settings_source") == "options"
@@ -472,8 +499,7 @@ check(vo.get("pages_to_scan") == 1000 and vo.get("sleep_millisecs") == 10 and vo
       f"thread --pages-to-scan 1000 --sleep-ms 10: {err!r} {vo}")
 # Past the ksmd timer's 100000 pages: the verdict priced at the value, the
 # style's cycle clamped.
-rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--pages-to-scan", "200000", "--format", "json",
-                   env={"KSMBENCH_KSM_DIR": kdir})
+rc, out, err = bg["clamped"].result()
 vo = json.loads(out).get("thread", {}).get("verdict", {}) if rc == 0 else {}
 ksmd_rows = [r for r in json.loads(out).get("results", []) if r["timer"] == "ksmd"] if rc == 0 else []
 check(vo.get("pages_to_scan") == 200000 and vo.get("settings_source") == "options+sysfs"
@@ -483,15 +509,13 @@ check(vo.get("pages_to_scan") == 200000 and vo.get("settings_source") == "option
 # round's figure is their median), so 3 x pages_to_scan calls a round. The
 # window is a time: a sleep overshooting by more than 6 ms a cycle on a
 # loaded machine would leave two, so the most, not every round, is checked.
-rc, out, err = run("thread", "--repeat", "1", "--working-set", "1M", "--pages-to-scan", "2", "--sleep-ms", "20",
-                   "--format", "json")
+rc, out, err = cycles
 calls = [x["calls"] for r in json.loads(out).get("results", []) if r["timer"] == "ksmd" for x in r["rounds"]] \
     if rc == 0 else []
 check(calls and max(calls) == 6 and all(c in (2, 4, 6) for c in calls), f"thread: three cycles a ksmd round: {calls}")
 # The verdict follows the timers of the release it is of: before 5.0 a sleep
 # of 0 lasted to the next tick (one jiffy of this kernel's HZ).
-rc, out, err = run(*THREAD, "--window", "1ms", "--working-set", "1M", "--kernel-release", "4.19", "--sleep-ms", "0",
-                   "--format", "json")
+rc, out, err = bg["4.19"].result()
 v4 = json.loads(out).get("thread", {}).get("verdict", {}) if rc == 0 else {}
 hz = round(1 / time.clock_getres(6))
 check(rc == 0 and abs(v4.get("sleep_taken_ms", -1) - 1000 / hz) < 1e-3 and v4.get("ksm_today_cpu_percent", 100) < 100,
@@ -501,15 +525,14 @@ check_usage_error(["thread", "--sleep-ms", "4294967296"], "--sleep-ms", "thread 
 check_usage_error(["thread", "--pages-to-scan", "4294967296"], "--pages-to-scan", "thread --pages-to-scan 4294967296")
 # Posing as a kernel before 5.0, whose KSM checksums with jhash2: today's
 # is jhash2, and the fastest the kernel has is another row.
-old_json = temp_file(b"")
-rc, out, err = run(*THREAD, "--export-json", old_json, env={"KSMBENCH_KERNEL_RELEASE": "4.18.0-553.el8_10.x86_64"})
+rc, out, err = bg["4.18"].result()
 old_v = json.load(open(old_json))["thread"]["verdict"] if rc == 0 else {}
 check(old_v.get("ksm_today_hash") == "jhash2" and old_v.get("ksm_today_implementation") == "jhash2"
       and old_v.get("kernel_best_implementation") not in (None, "jhash2"), f"a 4.18 kernel's KSM: jhash2: {old_v}")
 check(rc == 0 and out.startswith("KSM today: jhash2, "), f"the verdict names jhash2: {out[:120]!r}")
 # Before 2.6.38 KSM's jhash2 was lookup2, a function the thread did not
 # measure: it gets a kernel row of its own (no published figures), measured.
-rc, out, err = run(*THREAD, "--format", "json", env={"KSMBENCH_KERNEL_RELEASE": "2.6.35"})
+rc, out, err = bg["2.6.35"].result()
 old_doc = json.loads(out) if rc == 0 else {}
 old_v, old_rows = old_doc.get("thread", {}).get("verdict", {}), old_doc.get("thread", {}).get("rows", [])
 l2 = [t for t in old_rows if t["implementation"] == "jhash2-lookup2"]
@@ -538,7 +561,7 @@ check(old_v.get("kernel_best_implementation") in
       [t["implementation"] for t in old_rows if t["in_kernel_release"]] + [None],
       f"the fastest a 2.6.35 kernel has is one it has: {old_v.get('kernel_best_implementation')}")
 # --kernel-release asks the same of a release without posing (and wins over the pose).
-rc, out, err = run(*THREAD, "--kernel-release", "3.7", env={"KSMBENCH_KERNEL_RELEASE": "6.1"})
+rc, out, err = bg["3.7"].result()
 check(rc == 0 and re.search(r"^xxh64 \(4\.14\+\) ", out, re.M) and re.search(r"^jhash2 +\d", out, re.M)
       and out.count("(N+): the kernel has that code from release N on, not in 3.7") == 1,
       f"the table says which rows a 3.7 kernel lacks (once; jhash2, 2.6.38+, it has): {out}")
@@ -567,8 +590,7 @@ check(apart_kinds == [("jiffies", False), ("ksmd", True)], f"thread: the ksmd st
 RUNNING_4_14 = tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", platform.release()).groups()) >= (4, 14)
 wide_out = {}
 for extra, said in ((), "each call apart"), (("--back-to-back",), "calls back to back"):
-    b2b_json = temp_file(b"") if extra else None
-    rc, out, err = run(*THREAD, *extra, "--wide", *(("--export-json", b2b_json) if extra else ()))
+    rc, out, err = bg["back_to_back" if extra else "wide"].result()
     wide_out[extra] = out if rc == 0 else ""
     if extra:
         b2b_kinds = sorted({(r["timer"], r["calls_apart"]) for r in json.load(open(b2b_json)).get("results", [])}) \
@@ -577,7 +599,7 @@ for extra, said in ((), "each call apart"), (("--back-to-back",), "calls back to
     check(rc == 0 and said in " ".join(out.split()), f"thread {extra}: the ns/pg legend says {said!r}")
     check(rc == 0 and "in a 4 MiB working set" in " ".join(out.split()), f"thread {extra}: the legend's set size")
     check(rc == 0 and (not RUNNING_4_14 or "(N+)" not in out), f"thread {extra}: the running kernel lacks no row: {out}")
-rc, out, err = run(*THREAD[:-1], "64K", "--wide")
+rc, out, err = bg["64K"].result()
 check(rc == 0 and "in a 64 KiB working set" in " ".join(out.split()), f"thread --working-set 64K: not '0 MiB': {err!r}")
 check_usage_error(["thread", "--apart", "--back-to-back"], "one of them", "thread --apart with --back-to-back")
 # bench under the ksmd timer: the flushed set's default is 64 MiB.
@@ -625,7 +647,7 @@ check(trows.get("crc32c", {}).get("kernel_mb_per_s_thread") == "12081" and
 check(all(re.fullmatch(r"\d+", r["kernel_mb_per_s_here"]) for r in trows.values() if r["kernel_mb_per_s_here"]),
       "thread csv: the kernel's figures are integers")
 check("e+" not in out, "thread csv: no exponent notation")
-rc, out, err = run(*THREAD, "--format", "kernel")
+rc, out, err = bg["kernel"].result()
 lines = out.splitlines()
 check(rc == 0 and [x.split()[1] for x in lines][:5] == KERNEL_NAMES and len(lines) == len(NAMES)
       and all(kernel_line_ok(x) for x in lines), "thread kernel")
@@ -645,7 +667,7 @@ check("KERNEL FUNCTION" in out and "kernel MB/s best" in out and max(map(len, ou
       "thread --wide: every column")
 
 # select: the patch's lines and its choice
-rc, out, err = run("select")
+rc, out, err = bg["select"].result()
 lines = out.splitlines()
 check(rc == 0 and all(kernel_line_ok(x) for x in lines[:-1]), f"select lines: {lines}")
 m = re.fullmatch(r"ksm: choise (\S+) as hash function", lines[-1] if lines else "")
@@ -656,13 +678,12 @@ if m:
     check("xxhash" not in rates and "jhash2" in rates, "aliases left out")
 # (Three candidates from here on: the default list is every hash, an eighth
 # of a second each.)
-FEW = ("-H", "jhash2,xxh64,crc32c")
-rc, out, err = run("select", *FEW, "--format", "json")
+rc, out, err = bg["select_json"].result()
 doc = json.loads(out) if rc == 0 else {}
 check(doc.get("selection", {}).get("choice") in [r["hash"] for r in doc.get("results", [])], "select json")
 # -H: the candidates named (an alias by its name, as the patch's lines had
 # xxhash), and an unknown one refused.
-rc, out, err = run("select", "-H", "jhash2,xxhash,crc32c-generic")
+rc, out, err = bg["select_h"].result()
 names = [x.split()[1] for x in out.splitlines()[:-1]]
 check(rc == 0 and names == ["jhash2", "xxhash", "crc32c-generic"]
       and out.splitlines()[-1].split()[2] in names, f"select -H: {out!r}")
@@ -677,7 +698,7 @@ check_usage_error(["select", "-H", f"{XXHASH},xxhash"],
 if "xxh3" in available:
     check_usage_error(["select", "-H", "xxh3*"], "are one implementation here", "select: a glob naming an alias too")
 if m:
-    rc, out, err = run("select", "-H", "all")
+    rc, out, err = bg["select_all"].result()
     check(rc == 0 and [x.split()[1] for x in out.splitlines()[:-1]] == list(rates), f"select -H all: {out!r}")
 
 # One round has no spread: no CV (JSON null), as select's single rounds and
@@ -694,9 +715,9 @@ rc, out, err = run("bench", *FAST, "-H", "xxh64", "--repeat", "1")
 row = [l.split() for l in out.splitlines() if l.startswith("xxh64 ")]
 check(rc == 0 and row and row[0][4] in ("1", "0/1") and not any("±" in c for c in row[0]) and "0.0" not in row[0],
       f"one round: {row}")
-rc, out, err = run("select", *FEW, "--format", "json")
+rc, out, err = bg["select_json"].result()
 check(rc == 0 and all(r["cv"] is None for r in json.loads(out)["results"]), "select: no CV of one round")
-rc, out, err = run("select", *FEW, "--format", "markdown")
+rc, out, err = bg["select_markdown"].result()
 rows = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith(("| HASH", "| ---"))]
 check(rc == 0 and rows and all("±" not in l and l.split("|")[10].strip() in ("1", "0/1") for l in rows),
       f"select markdown, one process: {rows[:1]}")
@@ -990,8 +1011,7 @@ d = bench_json("-H", "crc32c")
 check(d["context"]["ceiling"] is None and d["results"][0]["pct_of_ceiling"] is None
       and d["results"][0]["ceiling_bytes_per_second"] is None, "--no-ceiling: null")
 # thread and select: the same fields in their results.
-rc, out, err = run("thread", "--repeat", "1", "--window", "1ms", "--working-set", "1M", "--format", "json",
-                   ceiling=True)
+rc, out, err = bg["ceiling"].result()
 t = json.loads(out) if rc == 0 else {"context": {}, "results": []}
 check(t["context"].get("ceiling") and (not probes or any(isinstance(r["pct_of_ceiling"], NUM) for r in t["results"])),
       "thread results have % of ceiling")
