@@ -189,10 +189,14 @@ def markdown_anchors(body):
     return found
 
 
-def status_after_signal(p, delay, sig, timeout=30):
-    """Sends sig to the process p after delay seconds; its exit status, or,
-    when it has not ended timeout seconds later (a hang), -9 once killed."""
-    time.sleep(delay)
+def status_after_signal(p, delay, sig, timeout=30, ready=None):
+    """Sends sig to the process p after delay seconds, or as soon as
+    ready(pid) is true when ready is given (delay is then the longest wait);
+    its exit status, or, when it has not ended timeout seconds later (a
+    hang), -9 once killed."""
+    deadline = time.monotonic() + delay
+    while time.monotonic() < deadline and p.poll() is None and not (ready and ready(p.pid)):
+        time.sleep(0.002 if ready else max(0.0, deadline - time.monotonic()))
     p.send_signal(sig)
     try:
         p.communicate(timeout=timeout)
@@ -200,6 +204,17 @@ def status_after_signal(p, delay, sig, timeout=30):
         p.kill()
         p.communicate()
     return p.returncode
+
+
+def opening_fifo(pid):
+    """Whether the process waits in the open of a FIFO for its other end (its
+    wait channel, where the kernel shows it; else never: callers wait their
+    longest)."""
+    try:
+        with open(f"/proc/{pid}/wchan") as f:
+            return f.read() == "wait_for_partner"
+    except OSError:
+        return False
 
 
 def temp_file(data: bytes, suffix="") -> str:

@@ -21,7 +21,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen as g  # noqa: E402
-from clitest import BIN, check, check_usage_error, fast_args, finish, run, status_after_signal, temporaries  # noqa: E402
+from clitest import (BIN, check, check_usage_error, fast_args, finish, opening_fifo, run,  # noqa: E402
+                     status_after_signal, temporaries)
 
 PS = 4096
 tmp = tempfile.mkdtemp(prefix="ksmbench-output-")
@@ -316,13 +317,14 @@ try:
               sorted(os.listdir(d)) == ["fifo", "link", "real"], f"{name} -o FIFO: rc={rc} {err[-200:]!r}")
         # A FIFO no one reads: open() waits for a reader, and Ctrl-C or
         # SIGTERM still end the run (held back there with the temporary's
-        # creation, they did not: only SIGKILL did, until 2026-12-06).
+        # creation, they did not: only SIGKILL did, until 2026-12-06). The
+        # signal comes once the process waits in that open (10 s at most).
         lonely = os.path.join(d, "lonely")
         os.mkfifo(lonely)
         for sig in (signal.SIGINT, signal.SIGTERM):
             p = subprocess.Popen([BIN, *fast_args(args), "-o", lonely], stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
-            rc = status_after_signal(p, 0.5, sig)
+            rc = status_after_signal(p, 10, sig, ready=opening_fifo)
             check(rc in (128 + sig, -sig) and stat.S_ISFIFO(os.stat(lonely).st_mode),
                   f"{name} -o a FIFO without a reader, {sig.name}: rc={rc}")
         os.unlink(lonely)
