@@ -367,15 +367,16 @@ with ksm_guard.mergeable_memory():
                   and "KSM may merge 4 of process" in err,
                   f"a private file mapping's page cache is not mergeable, its written pages are: {d} {err!r}")
             # The automatic interval: a full scan of the pages KSM may merge with
-            # --mergeable, of every page without it (as scan takes them).
+            # --mergeable, of every page without it (as scan takes them). Every
+            # page at pages_to_scan 1 would be the 10 s clamp: there, 100000.
             fake = tempfile.mkdtemp(prefix="ksmbench-ksm-fake-")
-            for name, value in (("pages_to_scan", "1"), ("sleep_millisecs", "20")):
-                with open(os.path.join(fake, name), "w") as f:
-                    f.write(value + "\n")
-            for extra in (["--mergeable"], []):
+            for extra, per_batch in (["--mergeable"], 1), ([], 100000):
+                for name, value in (("pages_to_scan", per_batch), ("sleep_millisecs", 20)):
+                    with open(os.path.join(fake, name), "w") as f:
+                        f.write(f"{value}\n")
                 rc, out, err = run("capture", "--pid", str(child.pid), "--all", *extra, "--interval", "auto",
                                    "-o", core, env={"KSMBENCH_KSM_DIR": fake})
-                m = re.search(r"one full KSM scan of (\d+) pages at pages_to_scan 1", " ".join(err.split()))
+                m = re.search(rf"one full KSM scan of (\d+) pages at pages_to_scan {per_batch},", " ".join(err.split()))
                 check(rc == 0 and m and (int(m.group(1)) == 4) == bool(extra),
                       f"--interval auto {extra}: a scan of "
                       f"{'the 4 pages KSM may merge' if extra else 'every page'}: {err!r}")
