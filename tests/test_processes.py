@@ -399,9 +399,12 @@ rc, out, err = run("bench", "--window", "1ms", "--warmup", "1ms", "--repeat", "1
 check(rc == 0 and any(l.startswith("xxhash (xxh") for l in out.splitlines()), "an alias alone: as asked")
 
 # --- thread: ratios from rounds side by side, with intervals; the verdict on untrusted answers
+# (one run: the table on standard output, the JSON exported)
+thread_json = temp_file(b"")
 rc, out, err = run("thread", "--processes", "2", "--repeat", "1", "--window", "2ms", "--working-set", "1M",
-                   "--format", "json")
-t = json.loads(out) if rc == 0 else {"thread": {"rows": []}}
+                   "--export-json", thread_json)
+thread_table = out
+t = json.load(open(thread_json)) if rc == 0 else {"thread": {"rows": []}}
 rows = {r["hash"]: r for r in t["thread"]["rows"]}
 check(rc == 0 and rows["jhash2"]["speedup_vs_jhash2_ksm_here"] == 1
       and rows["jhash2"]["speedup_vs_jhash2_ksm_here_ci_low"] in (None, 1), "jhash2 against itself: 1 exactly")
@@ -409,7 +412,7 @@ x = rows.get("xxh64", {})
 lo, hi = x.get("speedup_vs_jhash2_kernel_here_ci_low"), x.get("speedup_vs_jhash2_kernel_here_ci_high")
 check(x.get("stability") == "unstable" and (lo is None) == (hi is None)
       and (lo is None or lo <= x["speedup_vs_jhash2_kernel_here"] <= hi), f"xxh64's ratio: {x}")
-rc, out, err = run("thread", "--processes", "2", "--repeat", "1", "--window", "2ms", "--working-set", "1M")
+out = thread_table
 verdict = t["thread"].get("verdict") or {}
 check(verdict.get("trusted") is False and verdict.get("unstable_results", 0) > 0, f"verdict: not trusted: {verdict}")
 check(rc == 0 and "±" in out and any(l.startswith("Cannot be trusted: ") and "unstable" in l
