@@ -10,7 +10,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clitest import BIN, check, fast_args, finish, run  # noqa: E402
+from clitest import BIN, check, fast_args, finish, run, started  # noqa: E402
 import dumpgen  # noqa: E402
 
 QUICK_THREAD = ["thread", "--repeat", "1", "--window", "2ms", "--working-set", "1M"]
@@ -115,8 +115,14 @@ check(rc == 0 and len(tty_below.splitlines()) == len([l for l in below.splitline
       "list on a terminal of 300 columns: a line each")
 # bench with every hash and each timer: the hash column shows implementations
 # alone (other names below), then headers shorten ("med", "pg", keyed below).
-for extra in (["--timer", "jiffies"], ["--timer", "rdtsc", "--data", "zero", "--processes", "2"], ["--timer", "ksmd"]):
-    rc, out, err = run(*QUICK_BENCH, "-H", "all", *extra)
+# (Each is a second or more of windows: side by side in the background, with
+# the --wide runs below.)
+TIMERS = (["--timer", "jiffies"], ["--timer", "rdtsc", "--data", "zero", "--processes", "2"], ["--timer", "ksmd"])
+WIDE = (QUICK_THREAD, QUICK_BENCH, QUICK_BENCH + ["-H", "all", "--timer", "jiffies"], ["list"])
+all_runs = [started(*QUICK_BENCH, "-H", "all", *extra) for extra in TIMERS]
+wide_runs = [started(*args, "--wide") for args in WIDE]
+for extra, all_run in zip(TIMERS, all_runs):
+    rc, out, err = all_run.result()
     text = out.replace("\n  ", " ")
     check(rc == 0 and 0 < widest(out) <= 100 and "(also " not in out and "other names: " in text
           and "xxhash = xxh64" in text, f"bench -H all {extra} fits 100 columns: {widest(out)}: "
@@ -126,8 +132,8 @@ for extra in (["--timer", "jiffies"], ["--timer", "rdtsc", "--data", "zero", "--
 rc, out, err = run(*QUICK_BENCH, "-H", "xxh64,jhash2", "--data", "zero,random")
 check(rc == 0 and "ns/page median" in out and "other names" not in out, "bench: a table that fits is not shortened")
 # --wide: every column, wider than 100.
-for args in (QUICK_THREAD, QUICK_BENCH, QUICK_BENCH + ["-H", "all", "--timer", "jiffies"], ["list"]):
-    rc, out, err = run(*args, "--wide")
+for args, wide_run in zip(WIDE, wide_runs):
+    rc, out, err = wide_run.result()
     check(rc == 0 and widest(out) > 100, f"{args[0]} --wide: {widest(out)} columns")
 rc, narrow, _ = run(*QUICK_BENCH, "-H", "xxh64,jhash2")
 rc2, wide, _ = run(*QUICK_BENCH, "-H", "xxh64,jhash2", "--wide")
