@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import stat
 import struct
 import subprocess
@@ -22,7 +23,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ksm_guard  # noqa: E402
-from clitest import BIN, check, finish, read_fault_maps_zero_page, run  # noqa: E402
+from clitest import BIN, check, finish, read_fault_maps_zero_page, run, status_after_signal  # noqa: E402
 
 PS = os.sysconf("SC_PAGE_SIZE")
 TOUCHED = {0: 1, 1: 2, 5: 3, 6: 0, 15: 4}  # page -> fill byte (0: written zeros)
@@ -188,6 +189,15 @@ try:
           and doc["ksm"]["use_zero_pages_0"]["pages_volatile"] == nvol,
           f"scan counts the volatile pages apart: {doc.get('totals')}")
     os.unlink(core2)
+    # Ctrl-C or SIGTERM in the wait between the snapshots (capture measures
+    # nothing): the exit at once, with no core and no temporary left.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        p = subprocess.Popen([BIN, "capture", "--pid", str(child.pid), "--interval", "20s", "-o", core2],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        t0 = time.monotonic()
+        rc = status_after_signal(p, 1.0, sig)
+        check(rc == 128 + sig and time.monotonic() - t0 < 10 and sorted(os.listdir(tmp)) == ["child.core"],
+              f"capture stopped by {sig.name} in its interval: rc={rc} {os.listdir(tmp)}")
     # Several processes, one interval: the automatic one, clamped at 50 ms here.
     pattern = os.path.join(tmp, "multi.%p.core")
     rc, out, err = run("capture", "--pid", f"{child.pid},{os.getpid()}", "--interval", "auto", "-o", pattern)
