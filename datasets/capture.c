@@ -26,11 +26,25 @@ static void state_free(struct cap_state *c)
 	free(c);
 }
 
-/* One full KSM scan of every captured page: pages / pages_to_scan + 1
- * batches (the call that finds the scan's end ends a batch of its own, as
- * ksm_scan_batches() in scan/ksm_model.h says), each ksmd's period at
- * sleep_millisecs and this kernel's HZ (the checksumming time is left out).
- * With --mergeable only the pages KSM may merge count, as scan --mergeable
+void capture_interval_auto(struct capture_interval *iv, unsigned pages_to_scan, unsigned sleep_ms)
+{
+	iv->automatic = 1;
+	iv->pages_to_scan = pages_to_scan ? pages_to_scan : 100;
+	iv->sleep_ms = sleep_ms;
+	struct ksmd_schedule k = ksmd_schedule_running((unsigned)iv->pages_to_scan, sleep_ms);
+	iv->hz = k.hz;
+	uint64_t batches = iv->pages / (uint64_t)iv->pages_to_scan;
+	batches += batches < UINT64_MAX;
+	uint64_t period = (uint64_t)ksmd_batch_period_ns(&k, 0);
+	/* (a count of batches whose product would wrap is past the clamp) */
+	iv->ns = period && batches > CAPTURE_INTERVAL_MAX_NS / period ? CAPTURE_INTERVAL_MAX_NS + 1 : batches * period;
+	if (iv->ns < CAPTURE_INTERVAL_MIN_NS || iv->ns > CAPTURE_INTERVAL_MAX_NS) {
+		iv->ns = iv->ns < CAPTURE_INTERVAL_MIN_NS ? CAPTURE_INTERVAL_MIN_NS : CAPTURE_INTERVAL_MAX_NS;
+		iv->clamped = 1;
+	}
+}
+
+/* With --mergeable only the pages KSM may merge count, as scan --mergeable
  * models them; otherwise every page, as scan takes them by default. */
 static void choose_interval(struct capture_job *jobs, size_t n, const struct capture_options *o,
 			    struct capture_interval *iv)
@@ -41,19 +55,8 @@ static void choose_interval(struct capture_job *jobs, size_t n, const struct cap
 										 : jobs[i].state->ninfo;
 	}
 	iv->ns = o->interval_ns;
-	if (o->interval_ns)
-		return;
-	iv->automatic = 1;
-	iv->pages_to_scan = o->pages_to_scan ? o->pages_to_scan : 100;
-	iv->sleep_ms = o->sleep_ms;
-	struct ksmd_schedule k = ksmd_schedule_running((unsigned)iv->pages_to_scan, (unsigned)iv->sleep_ms);
-	iv->hz = k.hz;
-	uint64_t batches = iv->pages / (uint64_t)iv->pages_to_scan + 1;
-	iv->ns = batches * (uint64_t)ksmd_batch_period_ns(&k, 0);
-	if (iv->ns < CAPTURE_INTERVAL_MIN_NS || iv->ns > CAPTURE_INTERVAL_MAX_NS) {
-		iv->ns = iv->ns < CAPTURE_INTERVAL_MIN_NS ? CAPTURE_INTERVAL_MIN_NS : CAPTURE_INTERVAL_MAX_NS;
-		iv->clamped = 1;
-	}
+	if (!o->interval_ns)
+		capture_interval_auto(iv, o->pages_to_scan, o->sleep_ms);
 }
 
 /* The first snapshot of every process, the interval, the second. */

@@ -74,6 +74,13 @@ struct capture_interval {
 	unsigned hz;
 };
 
+/* The automatic interval of iv->pages: one full KSM scan, pages /
+ * pages_to_scan + 1 batches (the call that finds the scan's end ends a
+ * batch of its own, as ksm_scan_batches() in scan/ksm_model.h says), each
+ * ksmd's period at sleep_ms and this kernel's HZ (the checksumming time
+ * left out), clamped. pages_to_scan 0 is the kernel's default, 100. */
+void capture_interval_auto(struct capture_interval *iv, unsigned pages_to_scan, unsigned sleep_ms);
+
 /* Captures every job, all with one interval: the layouts first (which
  * pages are present, what they are), then with two snapshots the first
  * read of every process, one sleep, the second read, then each core

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../common/kernel_timer.h"
 #include "../../datasets/capture.h"
 #include "check.h"
 #include "groups.h"
@@ -112,4 +113,34 @@ void test_capture_page_words_only(void)
 	CHECK(alen == blen && alen > present * (size_t)sysconf(_SC_PAGESIZE) && a && b && memcmp(a, b, alen) == 0);
 	free(a);
 	free(b);
+}
+
+/* --interval auto: a full scan's batches at ksmd's period, within 50 ms ..
+ * 10 s; a count of pages whose product with the period would wrap is 10 s. */
+void test_capture_interval_auto(void)
+{
+	struct ksmd_schedule k = ksmd_schedule_running(1, 20);
+	uint64_t period = (uint64_t)ksmd_batch_period_ns(&k, 0);
+	struct capture_interval iv = { .pages = 4 };
+
+	capture_interval_auto(&iv, 1, 20);
+	CHECK(iv.automatic && !iv.clamped && iv.pages_to_scan == 1 && iv.sleep_ms == 20 && iv.hz == k.hz);
+	CHECK(iv.ns == 5 * period && iv.ns >= 100000000ull);
+
+	iv = (struct capture_interval){ .pages = 1000000 };
+	capture_interval_auto(&iv, 1, 20);
+	CHECK(iv.clamped && iv.ns == CAPTURE_INTERVAL_MAX_NS);
+	iv = (struct capture_interval){ .pages = UINT64_MAX };
+	capture_interval_auto(&iv, 1, 20);
+	CHECK(iv.clamped && iv.ns == CAPTURE_INTERVAL_MAX_NS);
+
+	iv = (struct capture_interval){ .pages = 10 };
+	capture_interval_auto(&iv, 100000, 1);
+	CHECK(iv.clamped && iv.ns == CAPTURE_INTERVAL_MIN_NS);
+
+	/* pages_to_scan 0 (KSM's settings unreadable): the kernel's 100 */
+	iv = (struct capture_interval){ .pages = 250 };
+	capture_interval_auto(&iv, 0, 1000);
+	k = ksmd_schedule_running(100, 1000);
+	CHECK(iv.pages_to_scan == 100 && !iv.clamped && iv.ns == 3 * (uint64_t)ksmd_batch_period_ns(&k, 0));
 }
