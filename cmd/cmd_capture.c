@@ -132,8 +132,12 @@ static void summarize(const struct capture_job *j, const char *path, int only_me
 			st->pages_vanished == 1 ? "was" : "were", st->pages_vanished == 1 ? "is" : "are");
 }
 
-static void tell_interval(const struct capture_interval *iv, const struct ksmd_settings *k)
+/* Said before the first snapshot: the wait can be 10 s (--interval auto)
+ * or more, and the user sees what it is for. */
+static void tell_interval(const struct capture_interval *iv, void *settings)
 {
+	const struct ksmd_settings *k = settings;
+
 	if (iv->automatic)
 		fprintf(stderr, "capture: interval %.3f s: one full KSM scan of %llu pages at pages_to_scan %ld, "
 			"sleep_millisecs %ld (HZ %u)%s%s\n", (double)iv->ns / 1e9, (unsigned long long)iv->pages,
@@ -164,6 +168,9 @@ static int capture_all(struct capture_cli *s)
 		s->o.pages_to_scan = ks.pages_to_scan;
 		s->o.sleep_ms = ks.sleep_ms;
 	}
+	struct capture_options o = s->o;
+	o.interval_chosen = tell_interval;
+	o.interval_arg = &ks;
 	for (size_t i = 0; i < s->npids; i++) {
 		if (output_path(s->output, s->pids[i], paths[i], sizeof(paths[i])))
 			return cli_error("capture", "output path too long");
@@ -179,7 +186,7 @@ static int capture_all(struct capture_cli *s)
 		jobs[i].pid = s->pids[i];
 		jobs[i].out = rc == 0 ? outs[i].main.fp : NULL;
 	}
-	if (rc == 0 && capture_processes(jobs, s->npids, &s->o, &iv, &err))
+	if (rc == 0 && capture_processes(jobs, s->npids, &o, &iv, &err))
 		rc = cli_fail("capture", &err);
 	for (size_t i = 0; i < opened; i++) {
 		if (rc) {
@@ -192,8 +199,6 @@ static int capture_all(struct capture_cli *s)
 	}
 	if (rc)
 		return rc;
-	if (s->o.snapshots == 2)
-		tell_interval(&iv, &ks);
 	for (size_t i = 0; i < s->npids; i++)
 		summarize(&jobs[i], paths[i], (s->o.flags & CAPTURE_MERGEABLE) != 0);
 	if (!jobs[0].stats.pfn_known)

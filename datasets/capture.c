@@ -69,6 +69,8 @@ static int two_snapshots(struct capture_job *jobs, size_t n, const struct captur
 			return kb_fail(err, "out of memory for the hashes of %zu pages", c->ninfo);
 	}
 	choose_interval(jobs, n, o, iv);
+	if (o->interval_chosen)
+		o->interval_chosen(iv, o->interval_arg);
 	uint64_t t0 = clock_now_ns();
 	for (size_t i = 0; i < n; i++)
 		if (capture_read_all(jobs[i].state, PASS_HASH, err))

@@ -53,16 +53,6 @@ struct capture_job {
 	struct cap_state *state; /* private */
 };
 
-struct capture_options {
-	int flags;           /* CAPTURE_* */
-	int snapshots;       /* 1, or 2: read twice, interval apart, and mark what changed */
-	uint64_t interval_ns; /* 0 with two snapshots: one full KSM scan's time (capture_interval) */
-	const char *ksm_dir;  /* KSM's sysfs directory: the settings recorded in the note */
-	/* ksmd's settings for the automatic interval, read and checked by the
-	 * caller (cmd/ksmd_settings.c): capture does not parse them twice. */
-	unsigned pages_to_scan, sleep_ms;
-};
-
 /* The interval used: given, or one full KSM scan of the captured pages at
  * the current pages_to_scan and sleep_millisecs, clamped to
  * [CAPTURE_INTERVAL_MIN_NS, CAPTURE_INTERVAL_MAX_NS]. */
@@ -72,6 +62,20 @@ struct capture_interval {
 	uint64_t pages;
 	long pages_to_scan, sleep_ms;
 	unsigned hz;
+};
+
+struct capture_options {
+	int flags;           /* CAPTURE_* */
+	int snapshots;       /* 1, or 2: read twice, interval apart, and mark what changed */
+	uint64_t interval_ns; /* 0 with two snapshots: one full KSM scan's time (capture_interval) */
+	const char *ksm_dir;  /* KSM's sysfs directory: the settings recorded in the note */
+	/* ksmd's settings for the automatic interval, read and checked by the
+	 * caller (cmd/ksmd_settings.c): capture does not parse them twice. */
+	unsigned pages_to_scan, sleep_ms;
+	/* With two snapshots, called once the interval is chosen and before
+	 * the first (the caller says how long the wait will be); or NULL. */
+	void (*interval_chosen)(const struct capture_interval *iv, void *arg);
+	void *interval_arg;
 };
 
 /* The automatic interval of iv->pages: one full KSM scan, pages /

@@ -189,15 +189,21 @@ try:
           and doc["ksm"]["use_zero_pages_0"]["pages_volatile"] == nvol,
           f"scan counts the volatile pages apart: {doc.get('totals')}")
     os.unlink(core2)
-    # Ctrl-C or SIGTERM in the wait between the snapshots (capture measures
-    # nothing): the exit at once, with no core and no temporary left.
+    # The interval is said before the wait; Ctrl-C or SIGTERM in the wait
+    # (capture measures nothing) end it at once, with no core and no
+    # temporary left.
+    said = os.path.join(os.path.dirname(tmp), "capture-wait.err")
     for sig in (signal.SIGINT, signal.SIGTERM):
-        p = subprocess.Popen([BIN, "capture", "--pid", str(child.pid), "--interval", "20s", "-o", core2],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with open(said, "w") as f:
+            p = subprocess.Popen([BIN, "capture", "--pid", str(child.pid), "--interval", "20s", "-o", core2],
+                                 stdout=subprocess.DEVNULL, stderr=f)
         t0 = time.monotonic()
-        rc = status_after_signal(p, 1.0, sig)
-        check(rc == 128 + sig and time.monotonic() - t0 < 10 and sorted(os.listdir(tmp)) == ["child.core"],
-              f"capture stopped by {sig.name} in its interval: rc={rc} {os.listdir(tmp)}")
+        rc = status_after_signal(p, 10, sig, ready=lambda _: "capture: interval 20.000 s between" in open(said).read())
+        check(rc == 128 + sig and time.monotonic() - t0 < 10 and sorted(os.listdir(tmp)) == ["child.core"]
+              and open(said).read().startswith("capture: interval 20.000 s between the two snapshots\n"),
+              f"capture stopped by {sig.name} in its interval, said first: rc={rc} {os.listdir(tmp)} "
+              f"{open(said).read()!r}")
+    os.unlink(said)
     # Several processes, one interval: the automatic one, clamped at 50 ms here.
     pattern = os.path.join(tmp, "multi.%p.core")
     rc, out, err = run("capture", "--pid", f"{child.pid},{os.getpid()}", "--interval", "auto", "-o", pattern)
