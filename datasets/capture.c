@@ -31,7 +31,7 @@ void capture_interval_auto(struct capture_interval *iv, unsigned pages_to_scan, 
 	iv->automatic = 1;
 	iv->pages_to_scan = pages_to_scan ? pages_to_scan : 100;
 	iv->sleep_ms = sleep_ms;
-	struct ksmd_schedule k = ksmd_schedule_running((unsigned)iv->pages_to_scan, sleep_ms);
+	struct ksmd_schedule k = ksmd_schedule_running((uint64_t)iv->pages_to_scan, sleep_ms);
 	iv->hz = k.hz;
 	uint64_t batches = iv->pages / (uint64_t)iv->pages_to_scan;
 	batches += batches < UINT64_MAX;
