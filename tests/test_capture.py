@@ -193,16 +193,21 @@ try:
     # (capture measures nothing) end it at once, with no core and no
     # temporary left.
     said = os.path.join(os.path.dirname(tmp), "capture-wait.err")
+    line = "capture: interval 20.000 s between the two snapshots\n"
+
+    def stderr_so_far():
+        with open(said) as f:
+            return f.read()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with open(said, "w") as f:
             p = subprocess.Popen([BIN, "capture", "--pid", str(child.pid), "--interval", "20s", "-o", core2],
                                  stdout=subprocess.DEVNULL, stderr=f)
         t0 = time.monotonic()
-        rc = status_after_signal(p, 10, sig, ready=lambda _: "capture: interval 20.000 s between" in open(said).read())
+        rc = status_after_signal(p, 10, sig, ready=lambda pid: line in stderr_so_far())
+        err = stderr_so_far()
         check(rc == 128 + sig and time.monotonic() - t0 < 10 and sorted(os.listdir(tmp)) == ["child.core"]
-              and open(said).read().startswith("capture: interval 20.000 s between the two snapshots\n"),
-              f"capture stopped by {sig.name} in its interval, said first: rc={rc} {os.listdir(tmp)} "
-              f"{open(said).read()!r}")
+              and err.startswith(line),
+              f"capture stopped by {sig.name} in its interval, said first: rc={rc} {os.listdir(tmp)} {err!r}")
     os.unlink(said)
     # Several processes, one interval: the automatic one, clamped at 50 ms here.
     pattern = os.path.join(tmp, "multi.%p.core")

@@ -403,7 +403,6 @@ check(rc == 0 and any(l.startswith("xxhash (xxh") for l in out.splitlines()), "a
 thread_json = temp_file(b"")
 rc, out, err = run("thread", "--processes", "2", "--repeat", "1", "--window", "2ms", "--working-set", "1M",
                    "--export-json", thread_json)
-thread_table = out
 t = json.load(open(thread_json)) if rc == 0 else {"thread": {"rows": []}}
 rows = {r["hash"]: r for r in t["thread"]["rows"]}
 check(rc == 0 and rows["jhash2"]["speedup_vs_jhash2_ksm_here"] == 1
@@ -412,7 +411,6 @@ x = rows.get("xxh64", {})
 lo, hi = x.get("speedup_vs_jhash2_kernel_here_ci_low"), x.get("speedup_vs_jhash2_kernel_here_ci_high")
 check(x.get("stability") == "unstable" and (lo is None) == (hi is None)
       and (lo is None or lo <= x["speedup_vs_jhash2_kernel_here"] <= hi), f"xxh64's ratio: {x}")
-out = thread_table
 verdict = t["thread"].get("verdict") or {}
 check(verdict.get("trusted") is False and verdict.get("unstable_results", 0) > 0, f"verdict: not trusted: {verdict}")
 check(rc == 0 and "±" in out and any(l.startswith("Cannot be trusted: ") and "unstable" in l
