@@ -2,6 +2,7 @@
  * sample of its pages, the KSM model, collisions, the most duplicated
  * contents, then the cold timing of the sample. */
 #include "scan.h"
+#include "scan_top.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* scan --top's second pass (see scan_top_locate in scan.h): every dump read
+/* scan --top's second pass (scan_top.h): every dump read
  * again, each page matched against the top contents (by the census's key,
  * then a byte compare), so that each content is named by the dumps that
  * hold it, its copies in each and the address of the first. */
@@ -8,7 +8,7 @@
 
 #include "../datasets/capture_note.h"
 #include "../datasets/file_input.h"
-#include "scan.h"
+#include "scan_top.h"
 
 struct top_key {
 	uint64_t key48;
