@@ -197,7 +197,7 @@ static int parse_sweep(int c, const char *arg, struct sweep *s)
 			return rc;
 		for (s->npage = 0; s->npage < n; s->npage++)
 			if (kb_parse_page_size(items[s->npage], &s->page[s->npage], &err))
-				return cli_fail("bench", &err);
+				return cli_error("bench", "--page-size: %s", err.msg);
 		return once_each("--page-size", arg, items, s->page, n);
 	case O_CACHE:
 		/* Each named once, a third name is not hot or cold: refused

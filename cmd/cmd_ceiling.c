@@ -61,7 +61,7 @@ static int parse(int argc, char **argv, struct ceiling_args *a)
 		case 'o': a->output = optarg; break;
 		case O_PAGE:
 			if (kb_parse_page_size(optarg, &a->page_size, &err))
-				return cli_fail("ceiling", &err);
+				return cli_error("ceiling", "--page-size: %s", err.msg);
 			break;
 		case O_REPEAT:
 			if (run_cli_parse_repeat("ceiling", optarg, &a->repeats))

@@ -193,7 +193,8 @@ static int parse_input(int c, const char *arg, struct scan_cli *s)
 	unsigned sample;
 
 	switch (c) {
-	case O_PAGE: return kb_parse_page_size(arg, &o->page_size, &err) ? cli_fail("scan", &err) : 0;
+	case O_PAGE:
+		return kb_parse_page_size(arg, &o->page_size, &err) ? cli_error("scan", "--page-size: %s", err.msg) : 0;
 	case O_IFMT: o->dump.format = arg; return dump_format_check(arg, &err) ? cli_fail("scan", &err) : 0;
 	case O_LIME: o->dump.lime.ranges = arg; return 0;
 	case O_SAMPLE:

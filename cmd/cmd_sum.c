@@ -148,7 +148,7 @@ static int parse_options(int argc, char **argv, struct sum_options *o, struct su
 		case O_PAGE_SIZE:
 			m->page_size_given = 1;
 			if (kb_parse_page_size(optarg, &o->page_size, &err))
-				return cli_fail("sum", &err);
+				return cli_error("sum", "--page-size: %s", err.msg);
 			break;
 		case O_FORMAT:
 			if (dump_format_check(optarg, &err))

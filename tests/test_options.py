@@ -86,7 +86,7 @@ REFUSED = [
     # says what is wrong with it: whole, it filled the message's buffer.
     (["bench", "--repeat", "9" * 1000], f"ksmbench bench: --repeat: '{'9' * 60}...' is too large"),
     (["bench", "--repeat", "5" + "x" * 1000], f"ksmbench bench: --repeat: '5{'x' * 59}...' is not a number"),
-    (["bench", "--page-size", "4" * 1000 + "K"], f"ksmbench bench: size '{'4' * 60}...' is too large"),
+    (["bench", "--page-size", "4" * 1000 + "K"], f"ksmbench bench: --page-size: size '{'4' * 60}...' is too large"),
     (["bench", "--window", "9" * 100 + "x"], f"ksmbench bench: --window: duration '{'9' * 60}...' is too long"),
     (["bench", "--cache", "cold", "--working-set", "1" + "x" * 1000],
      f"ksmbench bench: --working-set: '1{'x' * 59}...' is not a size (examples: 4096, 4K, 64K, 2M)"),
@@ -113,6 +113,16 @@ REFUSED = [
     (["select", "--seed", "x"], "ksmbench select: --seed: 'x' is not a number"),
     (["thread", "--seed", "x"], "ksmbench thread: --seed: 'x' is not a number"),
     (["ksm", "--count", "0"], "ksmbench ksm: --count '0' is not a number from 1 to 1000000"),
+    # A page size that is no size names its option, as --working-set's does
+    # (it said only "'x' is not a size", in a sweep of several options).
+    (["bench", "--page-size", "4K,x"], "ksmbench bench: --page-size: 'x' is not a size (examples: 4096, 4K, 64K, 2M)"),
+    (["bench", "--page-size", "100"],
+     "ksmbench bench: --page-size: page size '100' must be a multiple of 64 bytes from 64 to 16M"),
+    (["sum", "--per-page", "--page-size", "4KK", "/dev/null"],
+     "ksmbench sum: --page-size: '4KK' is not a size (examples: 4096, 4K, 64K, 2M)"),
+    (["scan", "--page-size", "0", "/dev/null"],
+     "ksmbench scan: --page-size: page size '0' must be a multiple of 64 bytes from 64 to 16M"),
+    (["ceiling", "--page-size", "-4K"], "ksmbench ceiling: --page-size: '-4K' is not a size (examples: 4096, 4K, 64K, 2M)"),
     (["list", "--available"], "ksmbench list: --available goes with --names"),
 ]
 for args, line in REFUSED:
