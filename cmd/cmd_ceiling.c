@@ -51,6 +51,7 @@ static int parse(int argc, char **argv, struct ceiling_args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kb_err err;
+	uint64_t repeats;
 	int c;
 
 	opterr = 0;
@@ -63,12 +64,12 @@ static int parse(int argc, char **argv, struct ceiling_args *a)
 			if (kb_parse_page_size(optarg, &a->page_size, &err))
 				return cli_error("ceiling", "--page-size: %s", err.msg);
 			break;
-		case O_REPEAT:
-			if (run_cli_parse_repeat("ceiling", optarg, &a->repeats))
-				return KB_EXIT_USAGE;
-			if (a->repeats > CEILING_REPEAT_MAX)
-				return cli_error("ceiling", "--repeat is at most %u here, not %u", CEILING_REPEAT_MAX,
-						 a->repeats);
+		case O_REPEAT: /* one bound, 31: bench's 1000 was named for 1001 and more */
+			if (kb_parse_uint(optarg, CEILING_REPEAT_MAX, &repeats, &err))
+				return cli_error("ceiling", "--repeat: %s", err.msg);
+			if (repeats == 0)
+				return cli_error("ceiling", "--repeat: must be at least 1");
+			a->repeats = (unsigned)repeats;
 			break;
 		case O_CPU:
 			if (run_cli_parse_cpu("ceiling", optarg, &a->cpu))

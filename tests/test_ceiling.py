@@ -91,6 +91,10 @@ check(rc == 0 and "usage: ksmbench ceiling" in out, "ceiling --help")
 check_usage_error(["ceiling", "--format", "xml"], "unknown format", "bad format")
 check_usage_error(["ceiling", "--repeat", "0"], "repeat", "repeat 0")
 check_usage_error(["ceiling", "--repeat", "40"], "at most 31", "repeat 40")
+# One bound for every value past it: from 1001 it named bench's 1000.
+for many in ("32", "1001", "4294967296"):
+    check_usage_error(["ceiling", "--repeat", many], f"ceiling: --repeat: '{many}' is too large (at most 31)",
+                      f"repeat {many}: the bound is 31")
 check_usage_error(["ceiling", "--page-size", "63"], "page", "page size 63")
 check_usage_error(["ceiling", "extra"], "unexpected argument", "extra argument")
 finish("ceiling")
