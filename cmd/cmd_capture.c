@@ -229,6 +229,7 @@ static int parse(int argc, char **argv, struct capture_cli *s)
 	while ((c = cli_getopt_long(argc, argv, "p:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
+			s->npids = 0; /* the last --pid counts: lists do not add up across repeats */
 			if ((rc = parse_pids(optarg, s)) != 0)
 				return rc;
 			break;

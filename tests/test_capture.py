@@ -281,6 +281,16 @@ try:
                          (["--pid", str(child.pid), "--interval", "soon", "-o", core], "--interval")):
         rc, out, err = run("capture", *args)
         check(rc == 2 and needle in err and len(err.splitlines()) == 1, f"capture {args}: {err!r}")
+    # --pid given twice takes the last list (ksmbench.1: lists do not add
+    # up across repeats): the second PID alone, one core, where the two
+    # added up to "several PIDs" (or "given twice" for the same PID).
+    once = os.path.join(tmp, "once.core")
+    for first in ("1", str(child.pid)):
+        rc, out, err = run("capture", "--pid", first, "--pid", str(child.pid), "-o", once)
+        check(rc == 0 and os.path.exists(once) and f"captured process {child.pid}:" in err
+              and "captured process 1:" not in err, f"capture --pid {first} --pid PID: the last: {rc} {err!r}")
+        if os.path.exists(once):
+            os.unlink(once)
     if os.geteuid() == 0 and shutil.which("setpriv"):
         # Without CAP_SYS_ADMIN: said once, what cannot be known.
         os.chmod(tmp, 0o777)
