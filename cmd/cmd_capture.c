@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../common/duration_parse.h"
+#include "../common/quote.h"
 #include "../common/size_parse.h"
 #include "../datasets/capture.h"
 #include "../report/escape.h"
@@ -58,13 +59,13 @@ static int parse_pids(const char *text, struct capture_cli *s)
 {
 	const char *p = text;
 	struct kb_err err;
-	char one[32];
+	char one[32], q[KB_QUOTE_SIZE];
 
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		uint64_t v;
 		if (len == 0 || len >= sizeof(one))
-			return cli_error("capture", "bad PID list '%s'", text);
+			return cli_error("capture", "bad PID list '%s'", kb_quote(text, q));
 		memcpy(one, p, len);
 		one[len] = '\0';
 		if (kb_parse_uint(one, 0x7fffffff, &v, &err) || v == 0)
@@ -77,9 +78,9 @@ static int parse_pids(const char *text, struct capture_cli *s)
 		s->pids[s->npids++] = (pid_t)v;
 		p += len + (p[len] == ',');
 		if (p[-1] == ',' && !*p)
-			return cli_error("capture", "bad PID list '%s'", text);
+			return cli_error("capture", "bad PID list '%s'", kb_quote(text, q));
 	}
-	return s->npids ? 0 : cli_error("capture", "bad PID list '%s'", text);
+	return s->npids ? 0 : cli_error("capture", "bad PID list '%s'", kb_quote(text, q));
 }
 
 /* F with %p replaced by pid (and %% by %). */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/decimal_parse.h"
+#include "../common/quote.h"
 #include "../report/compare.h"
 #include "cli.h"
 #include "output.h"
@@ -47,6 +48,7 @@ static int parse(int argc, char **argv, struct compare_settings *s, const char *
 		{ "format", required_argument, NULL, O_FMT },          { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },                    { NULL, 0, NULL, 0 },
 	};
+	char q[KB_QUOTE_SIZE];
 	int c;
 
 	opterr = 0;
@@ -55,11 +57,13 @@ static int parse(int argc, char **argv, struct compare_settings *s, const char *
 		switch (c) {
 		case O_THRESHOLD:
 			if (kb_parse_decimal(optarg, 1, 0, 1000, &s->threshold_percent))
-				return cli_error("compare", "--threshold '%s' must be a percentage from 0 to 1000", optarg);
+				return cli_error("compare", "--threshold '%s' must be a percentage from 0 to 1000",
+						 kb_quote(optarg, q));
 			break;
 		case O_ALPHA:
 			if (kb_parse_decimal(optarg, 0, 1e-9, 0.5, &s->alpha))
-				return cli_error("compare", "--alpha '%s' must be a number from 1e-9 to 0.5", optarg);
+				return cli_error("compare", "--alpha '%s' must be a number from 1e-9 to 0.5",
+						 kb_quote(optarg, q));
 			break;
 		case O_FMT: *format = optarg; break;
 		case 'o': *output = optarg; break;

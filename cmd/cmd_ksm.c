@@ -9,6 +9,7 @@
 
 #include "../common/duration_parse.h"
 #include "../common/kernel_timer.h"
+#include "../common/quote.h"
 #include "../common/size_parse.h"
 #include "../report/text_wrap.h"
 #include "../scan/ksm_sysfs.h"
@@ -66,6 +67,7 @@ static int parse(int argc, char **argv, struct ksm_cli *k)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kb_err err;
+	char q[KB_QUOTE_SIZE];
 	uint64_t v;
 	int c;
 
@@ -75,7 +77,7 @@ static int parse(int argc, char **argv, struct ksm_cli *k)
 		switch (c) {
 		case 'p':
 			if (kb_parse_uint(optarg, 0x7fffffff, &v, &err) || v == 0)
-				return cli_error("ksm", "--pid '%s' is not a process id", optarg);
+				return cli_error("ksm", "--pid '%s' is not a process id", kb_quote(optarg, q));
 			k->pid = (int)v;
 			break;
 		case 'f': k->format = optarg; break;
@@ -87,7 +89,8 @@ static int parse(int argc, char **argv, struct ksm_cli *k)
 			break;
 		case 'c':
 			if (kb_parse_uint(optarg, 1000000, &v, &err) || v == 0)
-				return cli_error("ksm", "--count '%s' is not a number from 1 to 1000000", optarg);
+				return cli_error("ksm", "--count '%s' is not a number from 1 to 1000000",
+						 kb_quote(optarg, q));
 			k->count = (unsigned)v;
 			break;
 		case 'W': k->wide = 1; break;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../bench/clock.h"
+#include "../common/quote.h"
 #include "../common/size_parse.h"
 #include "../scan/ksm_cost.h"
 #include "../scan/scan.h"
@@ -144,6 +145,8 @@ static int number_u(const char *what, const char *text, uint64_t min, uint64_t m
 /* The KSM model's settings: 0, an exit code, or -1 when c is not one. */
 static int parse_model(int c, const char *arg, struct scan_options *o)
 {
+	char q[KB_QUOTE_SIZE];
+
 	switch (c) {
 	case O_PTS:
 		o->given |= SCAN_GIVEN_PAGES_TO_SCAN;
@@ -174,7 +177,7 @@ static int parse_model(int c, const char *arg, struct scan_options *o)
 	case O_KBITS:
 		o->given |= SCAN_GIVEN_KERNEL_BITS;
 		if (strcmp(arg, "32") != 0 && strcmp(arg, "64") != 0)
-			return cli_error("scan", "--kernel-bits: '%s' is not 32 or 64", arg);
+			return cli_error("scan", "--kernel-bits: '%s' is not 32 or 64", kb_quote(arg, q));
 		o->kernel_bits = arg[0] == '3' ? 32 : 64;
 		return 0;
 	case O_MERGEABLE:

@@ -8,6 +8,7 @@
 #include "../bench/pin.h"
 #include "../common/duration_parse.h"
 #include "../common/plural.h"
+#include "../common/quote.h"
 #include "../common/size_parse.h"
 #include "../common/stop_signal.h"
 #include "../scan/ksm_model.h"
@@ -46,8 +47,10 @@ int run_cli_parse_hz(const char *cmd, const char *text, unsigned *hz)
 	struct kb_err err;
 	uint64_t v;
 
+	char q[KB_QUOTE_SIZE];
+
 	if (kb_parse_uint(text, 10000, &v, &err) || v < 8)
-		return cli_error(cmd, "--hz '%s' must be from 8 to 10000", text);
+		return cli_error(cmd, "--hz '%s' must be from 8 to 10000", kb_quote(text, q));
 	*hz = (unsigned)v;
 	return 0;
 }
@@ -57,10 +60,12 @@ int run_cli_parse_working_set(const char *cmd, const char *text, uint64_t *bytes
 	struct kb_err err;
 	uint64_t v;
 
+	char q[KB_QUOTE_SIZE];
+
 	if (kb_parse_size(text, &v, &err))
 		return cli_error(cmd, "--working-set: %s", err.msg);
-	if (v < (64u << 10) || v > (64ull << 30))
-		return cli_error(cmd, "--working-set '%s' must be from 64K to 64G", text);
+	if (v < (64u << 10) || v > (64ull << 30)) /* "000...1K": a long text, a small size */
+		return cli_error(cmd, "--working-set '%s' must be from 64K to 64G", kb_quote(text, q));
 	*bytes = v;
 	return 0;
 }
@@ -79,8 +84,10 @@ int run_cli_parse_processes(const char *cmd, const char *text, unsigned *n)
 	struct kb_err err;
 	uint64_t v;
 
+	char q[KB_QUOTE_SIZE];
+
 	if (kb_parse_uint(text, BENCH_PROCESSES_MAX, &v, &err) || v == 0)
-		return cli_error(cmd, "--processes '%s' must be from 1 to %u", text, BENCH_PROCESSES_MAX);
+		return cli_error(cmd, "--processes '%s' must be from 1 to %u", kb_quote(text, q), BENCH_PROCESSES_MAX);
 	*n = (unsigned)v;
 	return 0;
 }

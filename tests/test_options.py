@@ -125,6 +125,25 @@ REFUSED = [
     (["ceiling", "--page-size", "-4K"], "ksmbench ceiling: --page-size: '-4K' is not a size (examples: 4096, 4K, 64K, 2M)"),
     (["list", "--available"], "ksmbench list: --available goes with --names"),
 ]
+# The same for the options whose message names the value before the
+# reason, each given 100 kB: whole, the value filled the message's buffer
+# and the line ended inside it, the bounds lost.
+LONG = "1" * 100000
+LONG60 = "1" * 60 + "..."
+ZEROS_1K = "0" * 100000 + "1K"  # a long text, a small size
+REFUSED += [
+    (["bench", "--hz", LONG], f"ksmbench bench: --hz '{LONG60}' must be from 8 to 10000"),
+    (["thread", "--processes", LONG], f"ksmbench thread: --processes '{LONG60}' must be from 1 to 100"),
+    (["bench", "--cache", "cold", "--working-set", ZEROS_1K],
+     f"ksmbench bench: --working-set '{'0' * 60}...' must be from 64K to 64G"),
+    (["compare", "--threshold", LONG, "a", "b"],
+     f"ksmbench compare: --threshold '{LONG60}' must be a percentage from 0 to 1000"),
+    (["compare", "--alpha", LONG, "a", "b"], f"ksmbench compare: --alpha '{LONG60}' must be a number from 1e-9 to 0.5"),
+    (["ksm", "--pid", LONG], f"ksmbench ksm: --pid '{LONG60}' is not a process id"),
+    (["ksm", "--watch", "1s", "--count", LONG], f"ksmbench ksm: --count '{LONG60}' is not a number from 1 to 1000000"),
+    (["scan", "--kernel-bits", LONG, "/dev/null"], f"ksmbench scan: --kernel-bits: '{LONG60}' is not 32 or 64"),
+    (["capture", "--pid", LONG, "-o", "/dev/null"], f"ksmbench capture: bad PID list '{LONG60}'"),
+]
 for args, line in REFUSED:
     rc, out, err = run(*args, timeout=60)
     check(rc == 2 and out == "" and err == line + "\n", f"{' '.join(args)[:80]}: rc={rc} {out[:80]!r} {err!r}")
