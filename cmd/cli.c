@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/quote.h"
 #include "../datasets/file_input.h"
 #include "../report/escape.h"
 
@@ -64,6 +65,7 @@ int cli_stdin_once(const char *cmd, char *const *paths, size_t n)
 int cli_files_distinct(const char *cmd, char *const *paths, size_t n)
 {
 	struct stat *st = calloc(n + 1, sizeof(*st));
+	char q[2][KB_QUOTE_SIZE];
 	int rc = 0;
 
 	if (!st)
@@ -76,9 +78,10 @@ int cli_files_distinct(const char *cmd, char *const *paths, size_t n)
 		for (size_t j = 0; j < i && !rc; j++)
 			if (st[j].st_ino == st[i].st_ino && st[j].st_dev == st[i].st_dev && st[j].st_ino)
 				rc = strcmp(paths[i], paths[j]) == 0
-					     ? cli_error(cmd, "'%s' is named twice: %s", paths[i], SELF_DUPLICATE)
-					     : cli_error(cmd, "'%s' and '%s' are the same file: %s", paths[j], paths[i],
-							 SELF_DUPLICATE);
+					     ? cli_error(cmd, "'%s' is named twice: %s", kb_quote(paths[i], q[0]),
+							 SELF_DUPLICATE)
+					     : cli_error(cmd, "'%s' and '%s' are the same file: %s", kb_quote(paths[j], q[0]),
+							 kb_quote(paths[i], q[1]), SELF_DUPLICATE);
 	}
 	free(st);
 	return rc;
@@ -87,12 +90,13 @@ int cli_files_distinct(const char *cmd, char *const *paths, size_t n)
 int cli_output_not_file(const char *cmd, const char *opt, const char *output, const char *input)
 {
 	struct stat out, in;
+	char q[2][KB_QUOTE_SIZE];
 
 	if (!output || strcmp(output, "-") == 0 || !file_input_rereadable(output, &out))
 		return 0;
 	if (file_input_rereadable(input, &in) && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-		return cli_error(cmd, "%s '%s' is the input '%s': the %s would replace it", opt, output, input,
-				 strcmp(opt, "-o") == 0 ? "report" : "export");
+		return cli_error(cmd, "%s '%s' is the input '%s': the %s would replace it", opt, kb_quote(output, q[0]),
+				 kb_quote(input, q[1]), strcmp(opt, "-o") == 0 ? "report" : "export");
 	return 0;
 }
 

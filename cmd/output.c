@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/quote.h"
 #include "cli.h"
 #include "interrupt.h"
 
@@ -61,10 +62,11 @@ static void file_abort(struct cmd_output_file *file)
 static int write_error(const char *cmd, const struct cmd_output_file *file)
 {
 	const char *why = strerror(file->write_errno ? file->write_errno : EIO);
+	char q[KB_QUOTE_SIZE];
 
 	if (!file->to_file)
 		return cli_error(cmd, "cannot write the report to standard output: %s", why);
-	return cli_error(cmd, "cannot write '%s': %s", file->af.path, why);
+	return cli_error(cmd, "cannot write '%s': %s", kb_quote(file->af.path, q), why);
 }
 
 /* Sends one file's buffered output on (standard output's to it, a file's
@@ -213,8 +215,9 @@ int cmd_output_exports(const char *cmd, struct cmd_output *o, const struct cmd_e
 			cmd_output_abort(o);
 			if (!f)
 				return cli_error(cmd, "--export-%s: %s", names[i], err.msg);
+			char q[KB_QUOTE_SIZE];
 			return cli_error(cmd, "--export-%s: '%s' is written by another output already", names[i],
-					 path);
+					 kb_quote(path, q));
 		}
 		struct cmd_output_file *x = &o->exports[o->nexports];
 		if (file_open(strcmp(path, "-") == 0 ? NULL : path, 0644, x, &err)) {

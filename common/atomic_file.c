@@ -231,6 +231,7 @@ int atomic_file_is_direct(const char *path)
 int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, struct kb_err *err)
 {
 	struct stat st;
+	char q[KB_QUOTE_SIZE];
 
 	memset(af, 0, sizeof(*af));
 	af->target_fd = -1;
@@ -244,7 +245,7 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, stru
 	}
 	int exists = stat(path, &st) == 0;
 	if (exists && S_ISDIR(st.st_mode))
-		return kb_fail(err, "cannot write '%s': it is a directory", path);
+		return kb_fail(err, "cannot write '%s': it is a directory", kb_quote(path, q));
 	int via_proc;
 	if (!(af->path = follow_links(path, &via_proc, err))) {
 		release(af);

@@ -7,7 +7,7 @@ import struct
 import subprocess
 import tempfile
 
-from clitest import BIN, QUICK, run, check, check_usage_error, temp_file, finish
+from clitest import BIN, QUICK, run, check, check_usage_error, quoted, temp_file, finish
 
 NAMES = ["jhash2", "xxhash", "xxh32", "xxh64", "xxh3", "xxh128",
          "crc32c-generic", "crc32c-sse42", "crc32c-isal", "crc32-zlib"]
@@ -198,12 +198,13 @@ for args in (["sum", "-", "-"], ["sum", "--per-page", zero_page, "-", "-"], ["sc
 # make each page a duplicate of itself
 link = zero_page + ".link"
 os.link(zero_page, link)
-check_usage_error(["scan", zero_page, zero_page], f"'{zero_page}' is named twice", "scan: a dump twice")
-check_usage_error(["scan", zero_page, link], f"'{zero_page}' and '{link}' are the same file",
+check_usage_error(["scan", zero_page, zero_page], f"'{quoted(zero_page)}' is named twice", "scan: a dump twice")
+check_usage_error(["scan", zero_page, link], f"'{quoted(zero_page)}' and '{quoted(link)}' are the same file",
                   "scan: a dump and its link")
 os.unlink(link)
 with open(zero_page, "rb") as f:  # '-' is the file standard input reads
-    check_usage_error(["scan", "-", zero_page], f"'-' and '{zero_page}' are the same file", "scan: - < the same file",
+    check_usage_error(["scan", "-", zero_page], f"'-' and '{quoted(zero_page)}' are the same file",
+                      "scan: - < the same file",
                       stdin=f)
 check_usage_error(["sum", "-H"], "needs a value", "missing option value")
 check_usage_error(["sum", "-H", "jhash2", odd], "multiple of 4", "jhash2 of odd length")
@@ -240,4 +241,23 @@ for args in (["sum", long_path], ["sum", "-c", long_path], ["scan", long_path], 
     check(rc == 2 and out == "" and len(err.splitlines()) == 1 and len(err) < 600
           and err.rstrip("\n").endswith(("...': No such file or directory", "...: No such file or directory")),
           f"{args[0]} {args[1][:8]}... of a 3.8 kB path: the reason survives: rc={rc} {err[-120:]!r}")
+# The same for the messages that quote an existing file or directory (-o
+# a directory, an output or input named twice): the path was whole and
+# the line ended inside it.
+long_dir = os.path.join(tempfile.mkdtemp(), *["d" * 200] * 15)
+os.makedirs(long_dir)
+long_file = os.path.join(long_dir, "r.json")
+with open(long_file, "w") as f:
+    f.write("{}")
+for args, reason in ((["ceiling", "-o", long_dir], "': it is a directory"),
+                     (["bench", "--no-ceiling", "-o", long_file, "--export-json", long_file],
+                      "' is written by another output already"),
+                     (["plot", long_file, "-o", long_file], "': the report would replace it"),
+                     (["compare", long_file, long_file, "-o", long_file], "': the report would replace it"),
+                     (["scan", long_file, long_file], "' is named twice: each of its pages would be a duplicate "
+                      "of itself")):
+    rc, out, err = run(*args)
+    check(rc == 2 and out == "" and len(err.splitlines()) == 1 and len(err) < 400
+          and err.rstrip("\n").endswith("..." + reason),
+          f"{args[0]} with a path of 3 kB: the reason survives: rc={rc} {err[-150:]!r}")
 finish("cli")

@@ -21,7 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dumpgen as g  # noqa: E402
-from clitest import (BIN, check, check_usage_error, fast_args, finish, opening_fifo, run,  # noqa: E402
+from clitest import (BIN, check, check_usage_error, fast_args, finish, opening_fifo, quoted, run,  # noqa: E402
                      status_after_signal, temporaries)
 
 PS = 4096
@@ -239,8 +239,9 @@ try:
                                 ("--export-csv", os.path.join(tmp, ".", "in.raw"), "export"),
                                 ("--export-markdown", dump, "export")):
         check_usage_error(["bench", "-H", "xxh64", "--repeat", "1", "--window", "60s", "-q", "--data",
-                           f"zero,{dump}", opt, out_path], f"{opt} '{out_path}' is the input '{dump}': the {what} "
-                          "would replace it", f"bench --data FILE {opt} FILE", timeout=30)
+                           f"zero,{dump}", opt, out_path],
+                          f"{opt} '{quoted(out_path)}' is the input '{quoted(dump)}': the {what} would replace it",
+                          f"bench --data FILE {opt} FILE", timeout=30)
     with open(dump, "rb") as f:  # '-' is the file standard input reads
         check_usage_error(["bench", "-H", "xxh64", "--repeat", "1", "--window", "60s", "-q", "--data", "-",
                            "-o", dump], "is the input '-'", "bench --data - < FILE -o FILE", stdin=f, timeout=30)
