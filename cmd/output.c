@@ -202,6 +202,7 @@ int cmd_output_exports(const char *cmd, struct cmd_output *o, const struct cmd_e
 {
 	const char *const *names = export_names;
 	struct kb_err err;
+	char q[KB_QUOTE_SIZE];
 
 	for (unsigned i = 0; i < CMD_EXPORTS_MAX; i++) {
 		const char *path = e->path[i];
@@ -215,7 +216,6 @@ int cmd_output_exports(const char *cmd, struct cmd_output *o, const struct cmd_e
 			cmd_output_abort(o);
 			if (!f)
 				return cli_error(cmd, "--export-%s: %s", names[i], err.msg);
-			char q[KB_QUOTE_SIZE];
 			return cli_error(cmd, "--export-%s: '%s' is written by another output already", names[i],
 					 kb_quote(path, q));
 		}

@@ -46,7 +46,6 @@ int run_cli_parse_hz(const char *cmd, const char *text, unsigned *hz)
 {
 	struct kb_err err;
 	uint64_t v;
-
 	char q[KB_QUOTE_SIZE];
 
 	if (kb_parse_uint(text, 10000, &v, &err) || v < 8)
@@ -59,7 +58,6 @@ int run_cli_parse_working_set(const char *cmd, const char *text, uint64_t *bytes
 {
 	struct kb_err err;
 	uint64_t v;
-
 	char q[KB_QUOTE_SIZE];
 
 	if (kb_parse_size(text, &v, &err))
@@ -83,7 +81,6 @@ int run_cli_parse_processes(const char *cmd, const char *text, unsigned *n)
 {
 	struct kb_err err;
 	uint64_t v;
-
 	char q[KB_QUOTE_SIZE];
 
 	if (kb_parse_uint(text, BENCH_PROCESSES_MAX, &v, &err) || v == 0)
