@@ -112,6 +112,11 @@ odd = [(0x1000, g.page("x") + b"\1" * 10), (0x9000, g.page("y"))]
 check_format("lime partial range", g.lime(odd), odd, {"pages": 2, "partial": 1})
 check_format("lime-raw", g.raw(segs), segs, {"pages": 6},
              extra=("--input-format", "lime-raw", "--lime-ranges", g.lime_ranges(segs)))
+# raw ranges name where consecutive bytes lie: two at one address are two
+# ranges' own bytes, both hashed, none overlapping (docs/dump-formats.md)
+same = [(0x1000, g.page("s1")), (0x1000, g.page("s2"))]
+check_format("lime-raw, two ranges at one address", g.raw(same), same, {"pages": 2, "overlapping": 0},
+             extra=("--input-format", "lime-raw", "--lime-ranges", g.lime_ranges(same)))
 low = [(0x3000, g.page("l1")), (0x8000, g.page("l2") + g.page("l3"))]
 check_format("lime-padded", g.lime_padded(low), low, {"pages": 3, "holes": 3 + 4},
              extra=("--input-format", "lime-padded", "--lime-ranges", g.lime_ranges(low)))
