@@ -11,13 +11,18 @@ MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 # libisal and libcpuid are not packaged for every Debian architecture (no
 # libisal on i386, no libcpuid on arm64): without them the build goes on and
 # their entries list as unavailable (KB_HAVE_LIBISAL, KB_HAVE_LIBCPUID).
-PKGS_OPTIONAL := $(foreach p,libisal libcpuid,$(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo $(p)))
+# lzo2, snappy and libzstd decode kdump pages stored that way; without one,
+# such a page is refused naming the package (datasets/page_codec.h).
+PKGS_OPTIONAL := $(foreach p,libisal libcpuid lzo2 snappy libzstd,$(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo $(p)))
 PKGS := libxxhash zlib libcjson $(PKGS_OPTIONAL)
-HAVE_DEFS := $(if $(filter libisal,$(PKGS)),-DKB_HAVE_LIBISAL) $(if $(filter libcpuid,$(PKGS)),-DKB_HAVE_LIBCPUID)
+have = $(if $(filter $(1),$(PKGS)),-DKB_HAVE_$(2))
+HAVE_DEFS := $(call have,libisal,LIBISAL) $(call have,libcpuid,LIBCPUID) $(call have,lzo2,LZO) \
+	$(call have,snappy,SNAPPY) $(call have,libzstd,ZSTD)
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ISAL_VERSION := $(shell $(PKG_CONFIG) --modversion libisal 2>/dev/null)
+SNAPPY_VERSION := $(shell $(PKG_CONFIG) --modversion snappy 2>/dev/null)
 GIT_REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
@@ -83,6 +88,7 @@ endif
 c_string = $(subst ','\'',$(subst ",\",$(subst \,\\,$(1))))
 FLAGS_bench/context.c := -DKB_CFLAGS='"$(call c_string,$(CFLAGS))"'
 FLAGS_common/versions.c := -DKB_ISAL_VERSION='"$(ISAL_VERSION)"' -I$(BUILD)
+FLAGS_datasets/codec_snappy.c := -DKB_SNAPPY_VERSION='"$(SNAPPY_VERSION)"'
 
 # Files remade only when their line changes: the git revision, so that a
 # second `make`, or `sudo make install` after `make`, builds nothing (where

@@ -9,16 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "dump.h"
 #include "file_input.h"
 #include "page_inflate.h"
 
-#define KD_ZLIB 0x1u
-#define KD_LZO 0x2u
-#define KD_SNAPPY 0x4u
-#define KD_ZSTD 0x20u
 #define KD_DESC_BYTES 24u
 #define KD_DESC_BATCH 256u
 #define KD_BITMAP_CHUNK 4096u
@@ -65,8 +60,9 @@ struct kdump_source {
 	size_t win_cap;
 
 	/* The batch: its pages in out, one block each, yielded in order; a
-	 * zlib page's data is staged (copied out of the window) and inflated
-	 * into out with the batch's, a stored page copied there at once. */
+	 * compressed page's data is staged (copied out of the window) and
+	 * decoded into out with the batch's, a stored page copied there at
+	 * once. */
 	struct inflate_job *jobs;
 	struct kdump_batch_page *bp;
 	unsigned char *stage, *out;
@@ -254,11 +250,6 @@ static int desc_next(struct kdump_source *k, uint64_t *off, uint32_t *size, uint
 	return 0;
 }
 
-static const char *compression_name(uint32_t flags)
-{
-	return flags & KD_LZO ? "lzo" : flags & KD_SNAPPY ? "snappy" : flags & KD_ZSTD ? "zstd" : NULL;
-}
-
 /* The size bytes of page data at off, through the window (read from off
  * when they are not all in it: a whole window ahead, only the page behind
  * it, where data shared or out of order would read a window a page);
@@ -273,25 +264,26 @@ static const unsigned char *data_at(struct kdump_source *k, uint64_t off, uint32
 }
 
 /* Adds the page of one descriptor to the batch: checked, and its data
- * copied out of the window (zlib data to be inflated later, with the
+ * copied out of the window (compressed data to be decoded later, with the
  * batch's). */
 static int stage_page(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32_t size, uint32_t flags,
 		      struct kb_err *err)
 {
 	const char *path = k->desc->path;
-	const char *comp = compression_name(flags);
+	uint32_t unknown;
+	const struct page_codec *codec = page_codec_for_kdump(flags, &unknown);
 	size_t i = k->batch_n;
 	struct inflate_job *j = &k->jobs[i];
 	struct kdump_batch_page *b = &k->bp[i];
 	char what[64];
 
-	if (comp)
-		return kb_fail(err, "'%s': page at pfn %#" PRIx64 " uses %s compression: unsupported "
-				    "compression (only zlib and uncompressed pages can be read)", path, pfn, comp);
-	if (flags & ~KD_ZLIB)
+	if (unknown)
 		return kb_fail(err, "'%s' is corrupt: page at pfn %#" PRIx64 " has unknown flags %#x",
 			       path, pfn, flags);
-	if (size > k->block_size || (!(flags & KD_ZLIB) && size != k->block_size))
+	if (codec && !codec->decode)
+		return kb_fail(err, "'%s': page at pfn %#" PRIx64 " uses %s compression, which this ksmbench was "
+				    "built without (install %s and rebuild)", path, pfn, codec->name, codec->package);
+	if (size > k->block_size || (!codec && size != k->block_size))
 		return kb_fail(err, "'%s' is corrupt: page at pfn %#" PRIx64 " has %u bytes of data "
 				    "(the page size is %u)", path, pfn, size, k->block_size);
 	/* makedumpfile and QEMU write every page's data after the descriptors:
@@ -302,7 +294,7 @@ static int stage_page(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32
 				    ") lies before the page descriptors (offset %" PRIu64 ")",
 			       path, pfn, off, k->desc_off);
 	*b = (struct kdump_batch_page){ .pfn = pfn };
-	*j = (struct inflate_job){ .dst = k->out + i * k->block_size, .size = size };
+	*j = (struct inflate_job){ .codec = codec, .dst = k->out + i * k->block_size, .size = size };
 	if (k->have_repeat && off == k->repeat_off && size == k->repeat_size && flags == k->repeat_flags) {
 		b->from_repeat = 1;
 		return 0;
@@ -311,7 +303,7 @@ static int stage_page(struct kdump_source *k, uint64_t pfn, uint64_t off, uint32
 	const unsigned char *src = data_at(k, off, size, what, err);
 	if (!src)
 		return -1;
-	if (flags & KD_ZLIB) { /* inflated with the batch */
+	if (codec) { /* decoded with the batch */
 		memcpy(k->stage + i * k->block_size, src, size);
 		j->src = k->stage + i * k->block_size;
 	} else {
@@ -368,8 +360,8 @@ static int next_dumped(struct kdump_source *k, uint64_t *pfn_out, uint64_t *off,
 }
 
 /* The next batch: its pages found, staged and decompressed, and the error
- * that stopped it (a bad descriptor, unreadable data, or zlib data that is
- * not one page) kept for after its last good page. */
+ * that stopped it (a bad descriptor, unreadable data, or compressed data
+ * that is not one page) kept for after its last good page. */
 static void fill_batch(struct kdump_source *k)
 {
 	struct kb_err err;
@@ -393,8 +385,9 @@ static void fill_batch(struct kdump_source *k)
 	for (size_t i = 0; i < k->batch_n; i++) {
 		unsigned char *page = k->out + i * k->block_size;
 		if (k->jobs[i].failed) {
-			kb_fail(&k->pending, "'%s' is corrupt: the zlib data of the page at pfn %#" PRIx64
-					     " does not decompress to one page", k->desc->path, k->bp[i].pfn);
+			kb_fail(&k->pending, "'%s' is corrupt: the %s data of the page at pfn %#" PRIx64
+					     " does not decompress to one page", k->desc->path, k->jobs[i].codec->name,
+				k->bp[i].pfn);
 			k->has_pending = 1;
 			k->batch_n = i;
 			break;

@@ -1,19 +1,17 @@
-/* Batches of zlib pages inflated on two threads (see page_inflate.h). */
+/* Batches of compressed pages decoded on two threads (see page_inflate.h). */
 #include "page_inflate.h"
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <zlib.h>
 
-/* Fewer zlib pages than this in a batch are inflated by the caller alone:
- * a hand-over to the helper (a wake-up and a wait) costs tens of
+/* Fewer compressed pages than this in a batch are decoded by the caller
+ * alone: a hand-over to the helper (a wake-up and a wait) costs tens of
  * microseconds in a VM, a page's inflate a few. */
 #define INFLATE_SPLIT_MIN 16u
 
-/* A zlib stream set up once and reset for each page. */
+/* One thread's codec states (page_codec.h), by the codec's slot. */
 struct inflate_stream {
-	z_stream z;
-	int ready;
+	void *state[PAGE_CODECS_MAX];
 };
 
 struct page_inflater {
@@ -29,22 +27,9 @@ struct page_inflater {
 
 static int inflate_one(struct inflate_stream *st, struct inflate_job *j, uint32_t block)
 {
-	z_stream *z = &st->z;
-
 	if (!j->src)
 		return 0;
-	if (!st->ready) {
-		if (inflateInit(z) != Z_OK)
-			return -1;
-		st->ready = 1;
-	} else if (inflateReset(z) != Z_OK) {
-		return -1;
-	}
-	z->next_in = (unsigned char *)(uintptr_t)j->src;
-	z->avail_in = j->size;
-	z->next_out = j->dst;
-	z->avail_out = block;
-	return inflate(z, Z_FINISH) == Z_STREAM_END && z->avail_out == 0 ? 0 : -1;
+	return j->codec->decode(&st->state[page_codec_index(j->codec)], j->src, j->size, j->dst, block);
 }
 
 static void run_jobs(struct inflate_stream *st, struct inflate_job *jobs, size_t n, uint32_t block)
@@ -98,17 +83,17 @@ static int helper_ready(struct page_inflater *pi)
 
 void page_inflater_run(struct page_inflater *pi, struct inflate_job *jobs, size_t n, int two_threads)
 {
-	size_t zlib = 0, half = 0, seen = 0;
+	size_t packed = 0, half = 0, seen = 0;
 
 	for (size_t i = 0; i < n; i++)
-		zlib += jobs[i].src != NULL;
-	if (!two_threads || zlib < INFLATE_SPLIT_MIN || !helper_ready(pi)) {
+		packed += jobs[i].src != NULL;
+	if (!two_threads || packed < INFLATE_SPLIT_MIN || !helper_ready(pi)) {
 		run_jobs(&pi->mine, jobs, n, pi->block);
 		return;
 	}
-	/* The helper takes the jobs after the one where half the zlib pages
-	 * are behind. */
-	while (half < n && seen < zlib / 2) {
+	/* The helper takes the jobs after the one where half the compressed
+	 * pages are behind. */
+	while (half < n && seen < packed / 2) {
 		seen += jobs[half].src != NULL;
 		half++;
 	}
@@ -126,9 +111,9 @@ void page_inflater_run(struct page_inflater *pi, struct inflate_job *jobs, size_
 
 static void stream_end(struct inflate_stream *st)
 {
-	if (st->ready)
-		inflateEnd(&st->z);
-	st->ready = 0;
+	for (unsigned i = 0; page_codecs[i]; i++)
+		if (st->state[i] && page_codecs[i]->state_free)
+			page_codecs[i]->state_free(st->state[i]);
 }
 
 void page_inflater_free(struct page_inflater *pi)

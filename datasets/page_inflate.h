@@ -1,19 +1,22 @@
-/* Decompressing a batch of zlib-compressed pages (a kdump's) on two CPUs:
- * the caller's thread takes one half of the batch and a helper thread,
- * started on first use, the other. Each page is its own zlib stream, so the
- * halves do not depend on each other; only their order of delivery does,
- * and the caller keeps that. */
+/* Decompressing a batch of compressed pages (a kdump's: zlib, lzo, snappy
+ * or zstd, page_codec.h) on two CPUs: the caller's thread takes one half
+ * of the batch and a helper thread, started on first use, the other. Each
+ * page is compressed alone, so the halves do not depend on each other;
+ * only their order of delivery does, and the caller keeps that. */
 #ifndef KB_PAGE_INFLATE_H
 #define KB_PAGE_INFLATE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* One page: the size bytes of zlib data at src inflated into the block
- * bytes at dst; src NULL for nothing to do (the caller fills dst: a page
- * stored uncompressed, or a copy of another). failed is set when the data
- * is not exactly one block with its check value. */
+#include "page_codec.h"
+
+/* One page: the size bytes at src decoded by codec (whose decode is built
+ * in) into the block bytes at dst; src NULL for nothing to do (the caller
+ * fills dst: a page stored uncompressed, or a copy of another). failed is
+ * set when the data is corrupt or not exactly one block. */
 struct inflate_job {
+	const struct page_codec *codec;
 	const unsigned char *src;
 	unsigned char *dst;
 	uint32_t size;

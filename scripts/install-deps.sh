@@ -15,7 +15,8 @@ command -v make >/dev/null 2>&1 || add make
 command -v cc >/dev/null 2>&1 || add gcc
 command -v pkg-config >/dev/null 2>&1 || add pkg-config
 for pair in libxxhash:libxxhash-dev zlib:zlib1g-dev libcpuid:libcpuid-dev \
-            libcjson:libcjson-dev libisal:libisal-dev; do
+            libcjson:libcjson-dev libisal:libisal-dev lzo2:liblzo2-dev snappy:libsnappy-dev \
+            libzstd:libzstd-dev; do
 	mod=${pair%%:*} pkg=${pair#*:}
 	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$mod"; then
 		add "$pkg"

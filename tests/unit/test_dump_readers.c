@@ -14,6 +14,7 @@
 
 #include "../../datasets/dump.h"
 #include "../../datasets/lime.h"
+#include "../../datasets/page_codec.h"
 #include "../../datasets/readahead.h"
 #include "../../datasets/segment_pager.h"
 #include "../../datasets/stream.h"
@@ -445,6 +446,57 @@ void test_dump_readers_kdump(void)
 	CHECK(write_file(path, f, len) == 0);
 	CHECK(read_all(path, "kdump", NULL, &b) == -1 && strstr(b.err, path));
 	unlink(path);
+}
+
+/* The page codec table: each kdump flag finds its codec, two at once or a
+ * bit no codec has are unknown; zlib (always built) decodes one block and
+ * refuses a stream that gives less; every built decoder refuses bytes that
+ * are not its data, with its state given back. */
+void test_dump_readers_page_codecs(void)
+{
+	static const struct {
+		uint32_t flags;
+		const char *name;
+		uint32_t unknown;
+	} cases[] = {
+		{ 0, NULL, 0 },       { 1, "zlib", 0 },        { 2, "lzo", 0 },   { 4, "snappy", 0 },
+		{ 0x20, "zstd", 0 },  { 0x22, "lzo", 0x20 },   { 0x8, NULL, 0x8 }, { 0x41, "zlib", 0x40 },
+	};
+	unsigned char page[PS], out[PS], packed[2 * PS];
+	uLongf packed_len = sizeof(packed);
+	uint32_t unknown;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct page_codec *c = page_codec_for_kdump(cases[i].flags, &unknown);
+		CHECK(cases[i].name ? c && strcmp(c->name, cases[i].name) == 0 : !c);
+		CHECK(unknown == cases[i].unknown);
+	}
+	for (unsigned i = 0; page_codecs[i]; i++) {
+		CHECK(page_codec_index(page_codecs[i]) == i && i < PAGE_CODECS_MAX);
+		CHECK(!page_codecs[i]->decode == !page_codecs[i]->version);
+	}
+	CHECK(page_codec_zlib.decode != NULL);
+
+	fill(page, PS, 70);
+	memset(page, 7, PS / 2);
+	CHECK(compress2(packed, &packed_len, page, PS, 6) == Z_OK && packed_len < PS);
+	void *state = NULL;
+	CHECK(page_codec_zlib.decode(&state, packed, (uint32_t)packed_len, out, PS) == 0 && memcmp(out, page, PS) == 0);
+	/* the same stream into a block twice the size: short, refused */
+	static unsigned char big[2 * PS];
+	CHECK(page_codec_zlib.decode(&state, packed, (uint32_t)packed_len, big, 2 * PS) == -1);
+	page_codec_zlib.state_free(state);
+
+	memset(packed, 0xff, 64);
+	for (unsigned i = 0; page_codecs[i]; i++) {
+		const struct page_codec *c = page_codecs[i];
+		if (!c->decode)
+			continue;
+		state = NULL;
+		CHECK(c->decode(&state, packed, 64, out, PS) == -1);
+		if (c->state_free)
+			c->state_free(state);
+	}
 }
 
 /* Page k of the read-ahead files: its index in the first 8 bytes. */
