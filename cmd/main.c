@@ -13,6 +13,7 @@
 #include "../common/size_parse.h"
 #include "../common/versions.h"
 #include "../datasets/dump.h"
+#include "../datasets/page_codec.h"
 #include "../hashes/cpu_features.h"
 #include "../hashes/cpu_identity.h"
 #include "../scan/ksm_model.h"
@@ -76,9 +77,18 @@ static void list_input_formats(void)
 	}
 }
 
+/* The second line says which kdump page compressions this build reads. */
 static void version(void)
 {
-	printf("ksmbench %s (git %s)\n", KSMBENCH_VERSION, kb_git_revision());
+	printf("ksmbench %s (git %s)\nkdump pages:", KSMBENCH_VERSION, kb_git_revision());
+	for (unsigned i = 0; page_codecs[i]; i++) {
+		const struct page_codec *c = page_codecs[i];
+		if (c->decode)
+			printf("%s %s %s", i ? "," : "", c->name, c->version());
+		else
+			printf("%s %s (not built: %s)", i ? "," : "", c->name, c->package);
+	}
+	printf("\n");
 }
 
 /* The options in place of a command: each takes nothing after it. */

@@ -5,6 +5,7 @@ A dump is described by segments: (address, bytes). Every writer returns the
 file's bytes. Run as a script to write one seed file per format:
     python3 tests/dumpgen.py OUTDIR
 """
+import ctypes
 import gzip
 import os
 import struct
@@ -132,11 +133,66 @@ def lime_ranges(segments):
 KD_ZLIB, KD_LZO, KD_SNAPPY, KD_ZSTD = 1, 2, 4, 0x20
 
 
+def _library(name):
+    try:
+        return ctypes.CDLL(name)
+    except OSError:
+        return None
+
+
+def _lzo(body):
+    """LZO1X-1 as makedumpfile -l and QEMU kdump-lzo write a page (liblzo2)."""
+    lib = _library("liblzo2.so.2")
+    if not lib:
+        return None
+    out = ctypes.create_string_buffer(len(body) + len(body) // 16 + 67)
+    out_len = ctypes.c_ulong(len(out))
+    work = ctypes.create_string_buffer(1 << 18)  # LZO1X_1_MEM_COMPRESS is 128 KiB on 64-bit
+    rc = lib.lzo1x_1_compress(body, ctypes.c_ulong(len(body)), out, ctypes.byref(out_len), work)
+    return out.raw[:out_len.value] if rc == 0 else None
+
+
+def _snappy(body):
+    """snappy as makedumpfile -p and QEMU kdump-snappy write a page (libsnappy)."""
+    lib = _library("libsnappy.so.1")
+    if not lib:
+        return None
+    lib.snappy_max_compressed_length.restype = ctypes.c_size_t
+    out = ctypes.create_string_buffer(lib.snappy_max_compressed_length(ctypes.c_size_t(len(body))))
+    out_len = ctypes.c_size_t(len(out))
+    rc = lib.snappy_compress(body, ctypes.c_size_t(len(body)), out, ctypes.byref(out_len))
+    return out.raw[:out_len.value] if rc == 0 else None
+
+
+def _zstd(body):
+    """A zstd frame as makedumpfile -z writes a page (libzstd)."""
+    lib = _library("libzstd.so.1")
+    if not lib:
+        return None
+    lib.ZSTD_compressBound.restype = lib.ZSTD_compress.restype = ctypes.c_size_t
+    lib.ZSTD_isError.argtypes = [ctypes.c_size_t]
+    out = ctypes.create_string_buffer(lib.ZSTD_compressBound(ctypes.c_size_t(len(body))))
+    n = lib.ZSTD_compress(out, ctypes.c_size_t(len(out)), body, ctypes.c_size_t(len(body)), 1)
+    return None if lib.ZSTD_isError(ctypes.c_size_t(n)) else out.raw[:n]
+
+
+# kdump's page compressions: flag and compressor (None where this machine
+# lacks the library that writes it).
+KD_CODECS = {"zlib": (KD_ZLIB, zlib.compress), "lzo": (KD_LZO, _lzo), "snappy": (KD_SNAPPY, _snappy),
+             "zstd": (KD_ZSTD, _zstd)}
+
+
+def can_compress(name):
+    """Whether kdump(compress=name) can write that compression here."""
+    return KD_CODECS[name][1](b"\0" * 64) is not None
+
+
 def kdump(pages, max_mapnr, block_size=4096, excluded=(), compress="zlib", bits=64, big=False,
           version=6, flat=False, flags_override=None):
     """A kdump-compressed file. pages: {pfn: bytes}; excluded: pfns in
     bitmap 1 only. Zero pages share one copy, as makedumpfile writes them.
-    flags_override: {pfn: flags} to forge other compressions."""
+    compress: a KD_CODECS name (a page that would not shrink is stored as
+    it is) or "none". flags_override: {pfn: flags} to forge flags."""
     e = ">" if big else "<"
     bitmap_bytes = -(-max_mapnr // 8)
     bitmap_blocks = 2 * (-(-bitmap_bytes // block_size))
@@ -161,11 +217,10 @@ def kdump(pages, max_mapnr, block_size=4096, excluded=(), compress="zlib", bits=
         if body == zero and zero_entry:
             off, size, flags = zero_entry
         else:
-            packed = zlib.compress(body) if compress == "zlib" else body
-            if compress == "zlib" and len(packed) < block_size:
-                flags = KD_ZLIB
-            else:
-                packed, flags = body, 0
+            flags, packer = KD_CODECS.get(compress, (0, None))
+            packed = packer(body) if packer else None
+            if packed is None or len(packed) >= block_size:
+                packed, flags = body, 0  # stored as it is, as the writers do
             off, size = data_off + len(data), len(packed)
             data += packed
         if flags_override and pfn in flags_override:
@@ -233,6 +288,11 @@ def write_seeds(outdir):
         "kdump-flat": kdump({1: page("k1", 1024), 4: b"\0" * 1024}, 64, block_size=1024, flat=True),
     }
     seeds["gzip"] = gz(seeds["elf"])
+    # a kdump of each page compression this machine can write (pages that shrink)
+    for name in KD_CODECS:
+        if can_compress(name):
+            seeds["kdump-" + name] = kdump({1: b"\1" * 512 + page("c1", 512), 2: b"\2" * 1024}, 64,
+                                           block_size=1024, compress=name)
     # a ksmbench capture: its notes, a word per 1 KiB page (THP run, volatile, KSM)
     words = [KB_THP | KB_THP_HEAD | 100, KB_THP | 101, KB_VOLATILE | 7, KB_KSM | 9, 0, 0]
     seeds["elf-ksmnotes"] = elf(small, physical=False, notes=ksm_notes(words, page_size=1024,
