@@ -9,14 +9,18 @@
 # are unpacked into build/cross/ARCH/sysroot rather than installed multiarch
 # (that would have to match the host's package versions exactly). A library
 # Debian does not package for the target (libisal on i386, libcpuid on arm64)
-# is simply left out: its entries list as unavailable there.
+# is simply left out: its entries list as unavailable there. The kdump page
+# codecs: arm64 gets liblzo2 and libzstd (not libsnappy, which would need the
+# target's libstdc++), i386 none, so that the tests read those pages on one
+# target and check the refusal of a build without them on both.
 set -eu
 cd "$(dirname "$0")/.."
 
 arch=${1:?usage: tests/cross-test.sh aarch64|i386}
 case $arch in
 aarch64) triplet=aarch64-linux-gnu deb=arm64 qemu=qemu-aarch64 libcdev=libc6-dev-arm64-cross
-	libs="libxxhash-dev libxxhash0 zlib1g-dev zlib1g libcjson-dev libcjson1 libisal-dev libisal2" ;;
+	libs="libxxhash-dev libxxhash0 zlib1g-dev zlib1g libcjson-dev libcjson1 libisal-dev libisal2
+		liblzo2-dev liblzo2-2 libzstd-dev libzstd1" ;;
 i386) triplet=i686-linux-gnu deb=i386 qemu=qemu-i386 libcdev=libc6-dev-i386-cross
 	libs="libxxhash-dev libxxhash0 zlib1g-dev zlib1g libcjson-dev libcjson1 libcpuid-dev libcpuid16" ;;
 *) echo "cross-test: unknown target '$arch' (aarch64 or i386)" >&2; exit 2 ;;
@@ -28,7 +32,8 @@ sysroot=$PWD/$dir/sysroot
 need=""
 command -v "$triplet-gcc" >/dev/null 2>&1 || need="$need gcc-$triplet $libcdev"
 command -v "$qemu" >/dev/null 2>&1 || need="$need qemu-user"
-if [ ! -f "$dir/sysroot.done" ] || [ -n "$need" ]; then
+# The marker holds the package list: a sysroot of another list is made again.
+if [ "$(cat "$dir/sysroot.done" 2>/dev/null)" != "$(echo $libs)" ] || [ -n "$need" ]; then
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "cross-test: needs root to install:$need and the $deb packages: $libs" >&2
 		exit 1
@@ -46,7 +51,7 @@ if [ ! -f "$dir/sysroot.done" ] || [ -n "$need" ]; then
 			{ echo "cross-test: could not download $p:$deb" >&2; exit 1; }
 	done
 	for f in "$dir"/debs/*.deb; do dpkg-deb -x "$f" "$sysroot"; done
-	touch "$dir/sysroot.done"
+	echo $libs >"$dir/sysroot.done"
 fi
 
 # CI installs both targets' tools one after the other, then runs them side by side.
