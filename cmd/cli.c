@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "../common/quote.h"
+#include "../common/size_parse.h"
 #include "../datasets/file_input.h"
 #include "../report/escape.h"
 
@@ -48,6 +49,13 @@ int cli_output_failed(const char *cmd)
 int cli_fail(const char *cmd, const struct kb_err *err)
 {
 	return cli_error(cmd, "%s", err->msg);
+}
+
+int cli_parse_page_size(const char *cmd, const char *text, uint32_t *page_size)
+{
+	struct kb_err err;
+
+	return kb_parse_page_size(text, page_size, &err) ? cli_error(cmd, "--page-size: %s", err.msg) : 0;
 }
 
 int cli_stdin_once(const char *cmd, char *const *paths, size_t n)

@@ -3,6 +3,7 @@
 #define KB_CLI_H
 
 #include <getopt.h>
+#include <stdint.h>
 
 #include "../common/err.h"
 
@@ -27,6 +28,10 @@ int cli_output_failed(const char *cmd);
 
 /* Prints an error value the same way; returns KB_EXIT_USAGE. */
 int cli_fail(const char *cmd, const struct kb_err *err);
+
+/* --page-size's TEXT (kb_parse_page_size): 0, or prints the error naming
+ * the option and returns its code. */
+int cli_parse_page_size(const char *cmd, const char *text, uint32_t *page_size);
 
 /* Standard input ('-') at most once among a command's n input paths: read
  * again, it would be empty. 0, or prints the error and returns its code. */

@@ -196,8 +196,8 @@ static int parse_sweep(int c, const char *arg, struct sweep *s)
 		if ((rc = split_list("--page-size", arg, buf, sizeof(buf), items, &n)) != 0)
 			return rc;
 		for (s->npage = 0; s->npage < n; s->npage++)
-			if (kb_parse_page_size(items[s->npage], &s->page[s->npage], &err))
-				return cli_error("bench", "--page-size: %s", err.msg);
+			if ((rc = cli_parse_page_size("bench", items[s->npage], &s->page[s->npage])) != 0)
+				return rc;
 		return once_each("--page-size", arg, items, s->page, n);
 	case O_CACHE:
 		/* Each named once, a third name is not hot or cold: refused
@@ -256,7 +256,7 @@ static int parse_timing(int c, const char *arg, struct bench_opts *o)
 		if (kb_parse_duration_ns(arg, 0, 60000000000u, &cfg->warmup_ns, &err))
 			return cli_error("bench", "--warmup: %s", err.msg);
 		return 0;
-	case O_REP: return run_cli_parse_repeat("bench", arg, &cfg->repeat);
+	case O_REP: return run_cli_parse_repeat("bench", arg, BENCH_REPEAT_MAX, &cfg->repeat);
 	case O_HZ: o->jiffies_given = 1; return run_cli_parse_hz("bench", arg, &cfg->hz);
 	case O_ALIGN: o->jiffies_given = cfg->align_tick = 1; return 0;
 	case O_APART: o->apart_given = 1; return 0;

@@ -5,7 +5,6 @@
 #include <stdio.h>
 
 #include "../bench/ceiling.h"
-#include "../common/size_parse.h"
 #include "../hashes/hash.h"
 #include "../report/ceiling_report.h"
 #include "cli.h"
@@ -50,8 +49,6 @@ static int parse(int argc, char **argv, struct ceiling_args *a)
 		{ "output", required_argument, NULL, 'o' },   { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct kb_err err;
-	uint64_t repeats;
 	int c;
 
 	opterr = 0;
@@ -61,15 +58,12 @@ static int parse(int argc, char **argv, struct ceiling_args *a)
 		case O_FMT: a->format_name = optarg; break;
 		case 'o': a->output = optarg; break;
 		case O_PAGE:
-			if (kb_parse_page_size(optarg, &a->page_size, &err))
-				return cli_error("ceiling", "--page-size: %s", err.msg);
+			if (cli_parse_page_size("ceiling", optarg, &a->page_size))
+				return KB_EXIT_USAGE;
 			break;
-		case O_REPEAT: /* one bound, 31: bench's 1000 was named for 1001 and more */
-			if (kb_parse_uint(optarg, CEILING_REPEAT_MAX, &repeats, &err))
-				return cli_error("ceiling", "--repeat: %s", err.msg);
-			if (repeats == 0)
-				return cli_error("ceiling", "--repeat: must be at least 1");
-			a->repeats = (unsigned)repeats;
+		case O_REPEAT:
+			if (run_cli_parse_repeat("ceiling", optarg, CEILING_REPEAT_MAX, &a->repeats))
+				return KB_EXIT_USAGE;
 			break;
 		case O_CPU:
 			if (run_cli_parse_cpu("ceiling", optarg, &a->cpu))

@@ -197,7 +197,7 @@ static int parse_input(int c, const char *arg, struct scan_cli *s)
 
 	switch (c) {
 	case O_PAGE:
-		return kb_parse_page_size(arg, &o->page_size, &err) ? cli_error("scan", "--page-size: %s", err.msg) : 0;
+		return cli_parse_page_size("scan", arg, &o->page_size);
 	case O_IFMT: o->dump.format = arg; return dump_format_check(arg, &err) ? cli_fail("scan", &err) : 0;
 	case O_LIME: o->dump.lime.ranges = arg; return 0;
 	case O_SAMPLE:
@@ -206,7 +206,7 @@ static int parse_input(int c, const char *arg, struct scan_cli *s)
 		o->sample_pages = sample;
 		return 0;
 	case O_WS: return run_cli_parse_working_set("scan", arg, &o->working_set_bytes);
-	case O_REP: return run_cli_parse_repeat("scan", arg, &o->bench.repeat);
+	case O_REP: return run_cli_parse_repeat("scan", arg, BENCH_REPEAT_MAX, &o->bench.repeat);
 	case O_WIN: return run_cli_parse_window("scan", arg, &o->bench.window_ns);
 	case O_SEED: return run_cli_parse_seed("scan", arg, &o->seed);
 	case O_CPU: return run_cli_parse_cpu("scan", arg, &s->cpu);

@@ -74,7 +74,7 @@ static int parse(int argc, char **argv, struct select_opts *o)
 	while (rc == 0 && (c = cli_getopt_long(argc, argv, "H:o:hq", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H': o->hashes = optarg; break;
-		case O_REP: rc = run_cli_parse_repeat("select", optarg, &o->step.cfg.repeat); break;
+		case O_REP: rc = run_cli_parse_repeat("select", optarg, BENCH_REPEAT_MAX, &o->step.cfg.repeat); break;
 		case O_HZ: rc = run_cli_parse_hz("select", optarg, &o->step.cfg.hz); break;
 		case O_ALIGN: o->step.cfg.align_tick = 1; break;
 		case O_PROC: rc = run_cli_parse_processes("select", optarg, &o->processes); break;

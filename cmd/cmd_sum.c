@@ -147,8 +147,8 @@ static int parse_options(int argc, char **argv, struct sum_options *o, struct su
 		case O_PER_PAGE: m->per_page = 1; break;
 		case O_PAGE_SIZE:
 			m->page_size_given = 1;
-			if (kb_parse_page_size(optarg, &o->page_size, &err))
-				return cli_error("sum", "--page-size: %s", err.msg);
+			if (cli_parse_page_size("sum", optarg, &o->page_size))
+				return KB_EXIT_USAGE;
 			break;
 		case O_FORMAT:
 			if (dump_format_check(optarg, &err))

@@ -131,7 +131,7 @@ static int parse(int argc, char **argv, struct thread_opts *o)
 	optind = 1;
 	while (rc == 0 && (c = cli_getopt_long(argc, argv, "o:hq", opts, NULL)) != -1) {
 		switch (c) {
-		case O_REP: rc = run_cli_parse_repeat("thread", optarg, &kernel->cfg.repeat); break;
+		case O_REP: rc = run_cli_parse_repeat("thread", optarg, BENCH_REPEAT_MAX, &kernel->cfg.repeat); break;
 		case O_WIN: rc = run_cli_parse_window("thread", optarg, &ksm->cfg.window_ns); break;
 		case O_HZ: rc = run_cli_parse_hz("thread", optarg, &kernel->cfg.hz); break;
 		case O_WS: rc = run_cli_parse_working_set("thread", optarg, &ksm->set.working_set_bytes); break;

@@ -29,12 +29,12 @@ int run_cli_parse_cpu(const char *cmd, const char *text, int *cpu)
 	return 0;
 }
 
-int run_cli_parse_repeat(const char *cmd, const char *text, unsigned *repeat)
+int run_cli_parse_repeat(const char *cmd, const char *text, unsigned max, unsigned *repeat)
 {
 	struct kb_err err;
 	uint64_t v;
 
-	if (kb_parse_uint(text, BENCH_REPEAT_MAX, &v, &err))
+	if (kb_parse_uint(text, max, &v, &err))
 		return cli_error(cmd, "--repeat: %s", err.msg);
 	if (v == 0)
 		return cli_error(cmd, "--repeat: must be at least 1");

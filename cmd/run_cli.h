@@ -12,7 +12,7 @@
 #include "../report/report.h"
 
 int run_cli_parse_cpu(const char *cmd, const char *text, int *cpu);           /* --cpu N */
-int run_cli_parse_repeat(const char *cmd, const char *text, unsigned *repeat); /* --repeat 1..1000 */
+int run_cli_parse_repeat(const char *cmd, const char *text, unsigned max, unsigned *repeat); /* --repeat 1..max */
 int run_cli_parse_hz(const char *cmd, const char *text, unsigned *hz);         /* --hz 8..10000 */
 int run_cli_parse_working_set(const char *cmd, const char *text, uint64_t *bytes); /* 64K..64G */
 int run_cli_parse_window(const char *cmd, const char *text, uint64_t *ns);     /* --window */
