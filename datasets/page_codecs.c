@@ -15,18 +15,13 @@ _Static_assert(sizeof(page_codecs) / sizeof(page_codecs[0]) == PAGE_CODECS_MAX +
 
 const struct page_codec *page_codec_for_kdump(uint32_t flags, uint32_t *others)
 {
-	const struct page_codec *found = NULL;
-
 	for (unsigned i = 0; page_codecs[i]; i++)
 		if (flags & page_codecs[i]->kdump_flag) {
-			flags &= ~page_codecs[i]->kdump_flag;
-			if (!found)
-				found = page_codecs[i];
-			else
-				flags |= page_codecs[i]->kdump_flag; /* two at once: unknown */
+			*others = flags & ~page_codecs[i]->kdump_flag; /* a second codec's bit stays unknown */
+			return page_codecs[i];
 		}
 	*others = flags;
-	return found;
+	return NULL;
 }
 
 unsigned page_codec_index(const struct page_codec *c)
