@@ -209,11 +209,6 @@ struct bench_result {
 	 * (disturb_reference_shared_throughout) */
 	unsigned run_rounds, run_rounds_disturbed, run_rounds_outside;
 	int run_shared_throughout;
-	/* 1: on this CPU kind a sibling sharing the core was seen to leave
-	 * this implementation at its speed (bench/free_core.h), so its rounds
-	 * are not judged by the core's throughput, and the run's counts above
-	 * leave shared-core out */
-	int sibling_unmoved;
 	struct stats_interval over_processes; /* the per-process values (pages a second) and their median's interval */
 	unsigned unstable;                /* STABILITY_* reasons; 0: stable */
 	double core_cycles_per_page, ipc; /* medians over rounds with hardware counters; 0: none */

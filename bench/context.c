@@ -129,16 +129,10 @@ void bench_context_note_reference(struct bench_context *ctx, const struct distur
 	ctx->reference_throughput = ref->measured;
 	ctx->reference_woken_throughput = ref->woken;
 	ctx->free_core = *free_core;
-	if (disturb_reference_shared_throughout(ref, &disturb_default)) {
-		char unmoved[96] = "";
-		size_t used = 0;
-		for (const char *const *u = free_core->unmoved; u && *u && used < sizeof(unmoved); u++)
-			used += (size_t)snprintf(unmoved + used, sizeof(unmoved) - used, "%s%s", used ? ", " : "", *u);
+	if (disturb_reference_shared_throughout(ref, &disturb_default))
 		bench_context_warn(ctx, "the core read at best %.1f additions a cycle against a free core's %.1f (%s): "
-				   "shared the whole run, its rounds are judged against a free core%s%s%s",
-				   ref->measured * 1e9 / ref->clock_hz, free_core->adds_per_cycle, free_core->source,
-				   used ? " (not those of " : "", unmoved, used ? ": a sibling leaves them at their speed)" : "");
-	}
+				   "shared the whole run, its rounds are judged against a free core",
+				   ref->measured * 1e9 / ref->clock_hz, free_core->adds_per_cycle, free_core->source);
 }
 
 /* Which probes this system offers, from a probe opened here. */

@@ -62,7 +62,7 @@ struct bench_context {
 	/* This process's measured limits (bench/ceiling.h), NULL when not
 	 * measured (--no-ceiling, or the probes failed: a warning says why). */
 	const struct ceiling_figures *ceiling;
-	char warnings[CONTEXT_WARNINGS_MAX][256];
+	char warnings[CONTEXT_WARNINGS_MAX][200];
 	unsigned nwarnings;
 	/* Set by the command when a stop request ended the run early: the
 	 * signal, how many measurements were planned and reported (those with

@@ -179,15 +179,12 @@ int disturb_reference_shared_throughout(const struct disturb_reference *ref, con
  * 0.46-0.62 of a free core), and so does the free core's where it is
  * known (on Zen 5 every result's own reached it, crc32c-sse42's too).
  * Rounds go in turns, so the host's phases fall on every result alike and
- * the run's reference still bounds each. A result a sibling leaves at its
- * speed is not judged by the throughput at all. */
+ * the run's reference still bounds each. */
 struct disturb_reference disturb_reference_for(const struct disturb_reference *run, const struct bench_result *r)
 {
 	struct disturb_reference ref = *run;
 
-	if (r->sibling_unmoved)
-		ref.throughput = 0;
-	else if (run->throughput > 0) {
+	if (run->throughput > 0) {
 		int slept = r->repeats > 0 && asleep(&r->rounds[0]);
 		double own = run_percentile(r, 1, INTERFERENCE_THROUGHPUT, slept, round_throughput, 90);
 		double floor = DISTURB_OWN_FLOOR * run->throughput;

@@ -84,7 +84,7 @@ int disturb_reference_woken_judged(const struct disturb_reference *ref, const st
 /* What r's rounds are judged against: the run's clock, and the upper
  * decile of r's own rounds' throughputs (of those that slept, when r's
  * did), kept within DISTURB_OWN_FLOOR to 1 times the run's and not under
- * the free core's floor; none (0, not judged) where r is sibling_unmoved. */
+ * the free core's floor. */
 struct disturb_reference disturb_reference_for(const struct disturb_reference *run, const struct bench_result *r);
 
 #endif

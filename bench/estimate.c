@@ -218,29 +218,24 @@ int estimate_results_against(struct bench_result *results, size_t n, const struc
 			     const struct disturb_thresholds *t, const struct estimate_rules *rules)
 {
 	int rc = 0;
-	/* The run's rounds disturbed, and those disturbed by more than a
-	 * shared core: what a result a sibling leaves unmoved counts. */
-	unsigned rounds = 0, disturbed = 0, outside = 0, beyond_shared = 0;
+	unsigned rounds = 0, disturbed = 0, outside = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		struct disturb_reference own = disturb_reference_for(ref, &results[i]);
 		for (unsigned j = 0; j < results[i].repeats; j++) {
-			struct bench_round *q = &results[i].rounds[j];
-			q->disturbed = disturb_round(q, &own, t);
-			outside += (unsigned)disturb_shared_from_outside(q);
-			beyond_shared += (q->disturbed & ~(unsigned)DISTURB_SHARED) != 0;
+			results[i].rounds[j].disturbed = disturb_round(&results[i].rounds[j], &own, t);
+			outside += (unsigned)disturb_shared_from_outside(&results[i].rounds[j]);
 		}
 		rc |= estimate_result(&results[i], rules);
 		rounds += results[i].repeats;
 		disturbed += results[i].rounds_disturbed;
 	}
 	for (size_t i = 0; i < n; i++) {
-		int unmoved = results[i].sibling_unmoved;
 		results[i].run_rounds = rounds;
-		results[i].run_rounds_disturbed = unmoved ? beyond_shared : disturbed;
-		results[i].run_rounds_outside = unmoved ? 0 : outside;
-		results[i].run_shared_throughout = !unmoved && disturb_reference_shared_throughout(ref, t);
-		if ((double)results[i].run_rounds_disturbed > rules->run_disturbed_share_max * (double)rounds)
+		results[i].run_rounds_disturbed = disturbed;
+		results[i].run_rounds_outside = outside;
+		results[i].run_shared_throughout = disturb_reference_shared_throughout(ref, t);
+		if ((double)disturbed > rules->run_disturbed_share_max * (double)rounds)
 			results[i].unstable |= STABILITY_RUN_DISTURBED;
 	}
 	return rc;

@@ -25,9 +25,8 @@ extern const struct estimate_rules estimate_default;
 /* Classifies every round of results[0..n) against ref, each result's
  * throughput against its own (disturb_reference_for), and estimates each
  * result; where more than rules->run_disturbed_share_max of all their
- * rounds were disturbed, every result is unstable (run-disturbed), a
- * result sibling_unmoved counting only the rounds disturbed by more than
- * a shared core. -1 if memory runs out. */
+ * rounds were disturbed, every result is unstable (run-disturbed). -1 if
+ * memory runs out. */
 int estimate_results_against(struct bench_result *results, size_t n, const struct disturb_reference *ref,
 			     const struct disturb_thresholds *t, const struct estimate_rules *rules);
 

@@ -259,8 +259,6 @@ int bench_results_finish(struct bench_results *l, struct kb_err *err)
 	size_t kept = 0;
 
 	l->free_core = free_core_figure();
-	for (size_t i = 0; i < l->n; i++)
-		l->items[i].sibling_unmoved = free_core_leaves_unmoved(&l->free_core, l->items[i].impl);
 	l->reference = disturb_reference_of(l->items, l->n, l->free_core.adds_per_cycle);
 	if (estimate_results_against(l->items, l->n, &l->reference, &disturb_default, &estimate_default))
 		return kb_fail(err, "out of memory");

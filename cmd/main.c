@@ -145,8 +145,8 @@ static int run_command(int argc, char **argv)
 		return cli_error(NULL, "KSMBENCH_SIMULATE_TSC_STEP '%s': not a whole number of ticks from 2 to "
 				 "999999999", kb_quote(step, q));
 	const char *free_core = getenv("KSMBENCH_FREE_CORE");
-	struct free_core parsed;
-	if (free_core && *free_core && free_core_parse(free_core, &parsed, &err))
+	double adds_per_cycle;
+	if (free_core && *free_core && free_core_parse(free_core, &adds_per_cycle, &err))
 		return cli_fail(NULL, &err);
 	/* A measuring process started by another ksmbench (cmd/workers.h). */
 	if (argc >= 4 && strcmp(argv[1], "--worker") == 0) {

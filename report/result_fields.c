@@ -123,7 +123,6 @@ RECORD_GETTER(g_ci_pct, RES(w)->over_processes.n > 1 &&
 				record_real(v, estimate_half_width_percent(&RES(w)->over_processes)))
 RECORD_GETTER(g_spread, RES(w)->over_processes.n > 1 && record_real(v, RES(w)->over_processes.spread * 100))
 RECORD_GETTER(g_stability, record_str(v, RES(w)->unstable ? "unstable" : "stable"))
-RECORD_GETTER(g_unmoved, record_bool(v, RES(w)->sibling_unmoved))
 
 static size_t n_reasons(const struct record_row *w)
 {
@@ -297,7 +296,6 @@ static const struct record_field result_fields[] = {
 	{ .name = "stability", .type = RECORD_STR, .flags = CSV, .get = g_stability, .load = LR(stability) },
 	{ .name = "stability_reasons", .type = RECORD_STR, .get = g_reason, .count = n_reasons },
 	{ .name = "stability_text", .type = RECORD_STR, .get = g_reason_text, .load = LR(stability_text) },
-	{ .name = "sibling_unmoved", .type = RECORD_BOOL, .get = g_unmoved },
 	{ .name = "bytes_per_second_processes", .type = RECORD_REAL, .get = g_value, .count = n_values,
 	  .load = LR(processes_read), .range = &report_positive_rate_range },
 	{ .name = "process_values", .type = RECORD_OBJECT, .get = g_process, .count = n_processes,

@@ -242,28 +242,8 @@ real = bench_json("-H", "xxh64", "--repeat", "1")["context"].get("free_core_sour
 posed = bench_json("-H", "xxh64", "--repeat", "1",
                    env={"KSMBENCH_CPU": "GenuineIntel:6:1" if real else "AuthenticAMD:26:2"})["context"]
 check(posed.get("free_core_source") == real, f"KSMBENCH_CPU does not move the floor: {real} {posed.get('free_core_source')}")
-for bad in ("abc", "-1", "1001", "0x10", "nan", " 5", "5:", "5:nope", "5:jhash2,,xxh64"):
+for bad in ("abc", "-1", "1001", "0x10", "nan", " 5"):
     check_usage_error(["list"], "KSMBENCH_FREE_CORE", f"KSMBENCH_FREE_CORE={bad!r}", env={"KSMBENCH_FREE_CORE": bad})
-# After a colon, the hashes a sibling leaves at their speed: on the same
-# core shared throughout, jhash2's rounds are not judged by the throughput
-# and its count of the run's disturbed rounds leaves shared-core out.
-target = temp_file(b"", ".json")
-rc, out, err = run("bench", *FAST, "-H", "xxh64,jhash2", "--processes", "2", "--repeat", "2", "--format", "json",
-                   "-o", target, env={"KSMBENCH_FREE_CORE": "1000:jhash2"})
-check(rc == 0, f"bench with KSMBENCH_FREE_CORE=1000:jhash2: rc={rc} {err!r}")
-doc = json.load(open(target)) if rc == 0 else {"results": [], "context": {}}
-by = {r["hash"]: r for r in doc["results"]}
-if doc["context"].get("reference_clock_hz") and set(by) == {"xxh64", "jhash2"}:
-    check(by["jhash2"]["sibling_unmoved"] is True and by["xxh64"]["sibling_unmoved"] is False,
-          f"sibling_unmoved: {[(r['hash'], r['sibling_unmoved']) for r in doc['results']]}")
-    check(all("shared-core" in x["disturbed_by"] for x in by["xxh64"]["rounds"]) and
-          not any("shared-core" in x["disturbed_by"] for x in by["jhash2"]["rounds"]),
-          f"only xxh64's rounds are shared-core: {[(r['hash'], [x['disturbed_by'] for x in r['rounds']]) for r in doc['results']]}")
-    check("shared-core" in by["xxh64"]["stability_text"] and "shared" not in by["jhash2"]["stability_text"],
-          f"the reasons: {by['xxh64']['stability_text']!r} {by['jhash2']['stability_text']!r}")
-    check(any("shared the whole run" in w and "not those of jhash2:" in w for w in doc["context"]["warnings"]),
-          f"the warning names jhash2: {doc['context']['warnings']}")
-os.unlink(target)
 
 # --- measuring processes that fail: one error line, exit 2, no -o file
 d = tempfile.mkdtemp(prefix="ksmbench-workers-")
