@@ -6,10 +6,6 @@
 #include "clock.h"
 #include "../hashes/cpu_features.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 /* Runs the chain of adds additions (a multiple of 8) and returns its
  * result, for the caller to publish so that it is not optimized away. The
  * ceiling's probe of the core clock is this same chain: one loop, so the
@@ -45,59 +41,73 @@ double clock_chain_hz(void)
 	return fastest_of_three(clock_chain_run, CLOCK_CHAIN_ADDS) * 1e9;
 }
 
-#if defined(__SSE2__) && defined(__x86_64__)
+#if defined(__x86_64__)
 /* Twelve chains of 4-lane SSE2 adds and ten of scalar adds (of a register:
  * Golden Cove and later resolve adds of an immediate in the renamer), 58
- * additions a step: 23 instructions, which the vector ALUs (four on Zen 5)
+ * additions a step: 24 instructions, which the vector ALUs (four on Zen 5)
  * and the dispatch width (6-8 a cycle) take about three cycles to pass, so
  * the block binds on the width a sibling thread shares. A block of vector
  * adds alone is not enough: eight chains ran at 59 or at 33-37 additions
  * per ns on a free Zen 5 core (how the adds were bound to the ALUs, a block
  * at a time, about 30% of blocks; hashes timed between them never moved),
  * and twelve, steady on a free core, dropped by 4-21% while the host's
- * sibling took 25-40% from xxh3 and crc32c (docs/measurement.md). */
+ * sibling took 25-40% from xxh3 and crc32c (docs/measurement.md).
+ *
+ * Bound by the width, the loop is as fast as the front end delivers it,
+ * and that depends on where it lies: on the Zen 5 VM this 96-byte loop ran
+ * at 65.5 additions per ns when it began 16-36 or 56-63 bytes into a
+ * 64-byte line, and at 50 from 0-12 or 40-52. Compiled from C, its place
+ * moved with any change to the code before it, and builds read as cores
+ * shared for a whole run (docs/measurement.md, "The probe's own code").
+ * So it is written out here, registers and encodings fixed, and begins 24
+ * bytes into a line in every build. */
 #define THROUGHPUT_STEP 58
 static uint64_t throughput_block(uint64_t adds)
 {
-	__m128i a0 = _mm_set1_epi32(1), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-	__m128i a8 = a0, a9 = a0, a10 = a0, a11 = a0;
-	const __m128i k = _mm_set1_epi32(3);
-	uint64_t s0 = 1, s1 = 2, s2 = 3, s3 = 4, s4 = 5, s5 = 6, s6 = 7, s7 = 8, s8 = 9, s9 = 10, step = 1;
+	uint64_t steps = adds / THROUGHPUT_STEP;
 
-	__asm__ volatile("" : "+r"(step));
-	for (uint64_t i = 0; i < adds / THROUGHPUT_STEP; i++) {
-		a0 = _mm_add_epi32(a0, k);
-		a1 = _mm_add_epi32(a1, k);
-		a2 = _mm_add_epi32(a2, k);
-		a3 = _mm_add_epi32(a3, k);
-		a4 = _mm_add_epi32(a4, k);
-		a5 = _mm_add_epi32(a5, k);
-		a6 = _mm_add_epi32(a6, k);
-		a7 = _mm_add_epi32(a7, k);
-		a8 = _mm_add_epi32(a8, k);
-		a9 = _mm_add_epi32(a9, k);
-		a10 = _mm_add_epi32(a10, k);
-		a11 = _mm_add_epi32(a11, k);
-		s0 += step;
-		s1 += step;
-		s2 += step;
-		s3 += step;
-		s4 += step;
-		s5 += step;
-		s6 += step;
-		s7 += step;
-		s8 += step;
-		s9 += step;
-		__asm__ volatile("" : "+x"(a0), "+x"(a1), "+x"(a2), "+x"(a3), "+x"(a4), "+x"(a5), "+x"(a6), "+x"(a7),
-				 "+x"(a8), "+x"(a9), "+x"(a10), "+x"(a11));
-		__asm__ volatile("" : "+r"(s0), "+r"(s1), "+r"(s2), "+r"(s3), "+r"(s4), "+r"(s5), "+r"(s6), "+r"(s7),
-				 "+r"(s8), "+r"(s9));
-	}
-	a0 = _mm_add_epi32(_mm_add_epi32(_mm_add_epi32(a0, a1), _mm_add_epi32(a2, a3)),
-			   _mm_add_epi32(_mm_add_epi32(a4, a5), _mm_add_epi32(a6, a7)));
-	a8 = _mm_add_epi32(_mm_add_epi32(a8, a9), _mm_add_epi32(a10, a11));
-	return (uint64_t)(uint32_t)_mm_cvtsi128_si32(_mm_add_epi32(a0, a8)) ^ s0 ^ s1 ^ s2 ^ s3 ^ s4 ^ s5 ^ s6 ^ s7 ^
-	       s8 ^ s9;
+	if (steps == 0)
+		return 0;
+	/* The accumulators start from whatever the registers hold: only the
+	 * additions' count matters, and integer adds cost the same on any
+	 * value. The padding before the loop is jumped over. */
+	__asm__ volatile(
+		"mov %[steps], %%r12\n\t"
+		"mov $1, %%r13d\n\t"
+		"pcmpeqd %%xmm12, %%xmm12\n\t"
+		"jmp 1f\n\t"
+		".p2align 6\n\t"
+		".skip 24, 0x90\n"
+		"1:\n\t"
+		"paddd %%xmm12, %%xmm0\n\t"
+		"paddd %%xmm12, %%xmm1\n\t"
+		"add %%r13, %%rax\n\t"
+		"add %%r13, %%rcx\n\t"
+		"paddd %%xmm12, %%xmm2\n\t"
+		"paddd %%xmm12, %%xmm3\n\t"
+		"add %%r13, %%rdx\n\t"
+		"add %%r13, %%rsi\n\t"
+		"paddd %%xmm12, %%xmm4\n\t"
+		"paddd %%xmm12, %%xmm5\n\t"
+		"add %%r13, %%rdi\n\t"
+		"add %%r13, %%r8\n\t"
+		"paddd %%xmm12, %%xmm6\n\t"
+		"paddd %%xmm12, %%xmm7\n\t"
+		"add %%r13, %%r9\n\t"
+		"add %%r13, %%r10\n\t"
+		"paddd %%xmm12, %%xmm8\n\t"
+		"paddd %%xmm12, %%xmm9\n\t"
+		"add %%r13, %%r11\n\t"
+		"add %%r13, %%rbx\n\t"
+		"paddd %%xmm12, %%xmm10\n\t"
+		"paddd %%xmm12, %%xmm11\n\t"
+		"sub $1, %%r12\n\t"
+		"jne 1b\n\t"
+		:
+		: [steps] "r"(steps)
+		: "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "xmm0", "xmm1",
+		  "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "cc");
+	return steps;
 }
 #else
 /* Four independent scalar chains: 4 additions per step, in words (four
