@@ -60,7 +60,8 @@ double clock_chain_hz(void)
  * moved with any change to the code before it, and builds read as cores
  * shared for a whole run (docs/measurement.md, "The probe's own code").
  * So it is written out here, registers and encodings fixed, and begins 24
- * bytes into a line in every build. */
+ * bytes into a line in every build (the middle of the fast range there;
+ * another CPU may favour another place, but no build moves it). */
 #define THROUGHPUT_STEP 58
 static uint64_t throughput_block(uint64_t adds)
 {
