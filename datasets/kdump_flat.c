@@ -15,6 +15,7 @@ struct flat_stream {
 	uint64_t voff; /* where its bytes go in the reconstructed file */
 	uint64_t vsize;
 	unsigned wraps;
+	int seen_end;  /* the end marker was read */
 };
 
 static const unsigned char flat_signature[16] = "makedumpfile";
@@ -39,8 +40,10 @@ static int flat_load(struct flat_stream *f, uint64_t at, struct kb_err *err)
 		return kb_fail(err, "'%s' is truncated: the flattened records end at offset %llu "
 				    "without their end marker", f->base.path, (unsigned long long)at);
 	uint64_t off = kb_get64(hdr, 1), size = kb_get64(hdr + 8, 1);
-	if (off == UINT64_MAX && size == UINT64_MAX)
+	if (off == UINT64_MAX && size == UINT64_MAX) {
+		f->seen_end = 1;
 		return 0;
+	}
 	if (off > (uint64_t)INT64_MAX || size > (uint64_t)INT64_MAX || off > UINT64_MAX - size)
 		return kb_fail(err, "'%s' is corrupt: flattened record at offset %llu has offset "
 				    "%lld and size %lld", f->base.path, (unsigned long long)at,
@@ -125,9 +128,18 @@ static ssize_t flat_read_at(struct kb_stream *s, uint64_t off, void *buf, size_t
 	return (ssize_t)done;
 }
 
+/* The records from the current one on, to the end marker: a reader that
+ * needs nothing past its last record's bytes (an ELF core's last segment)
+ * never looks further, and a file cut after them (its end marker lost) was
+ * read as whole. */
 static int flat_finish(struct kb_stream *s, struct kb_err *err)
 {
-	return kb_stream_finish(((struct flat_stream *)s)->inner, err);
+	struct flat_stream *f = (struct flat_stream *)s;
+	int rc = f->seen_end ? 0 : f->have ? 1 : flat_load(f, FLAT_HEADER_BYTES, err);
+
+	while (rc == 1)
+		rc = flat_load(f, f->rec + 16 + f->vsize, err);
+	return rc < 0 ? -1 : kb_stream_finish(f->inner, err);
 }
 
 static void flat_close(struct kb_stream *s)

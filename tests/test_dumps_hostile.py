@@ -118,6 +118,18 @@ bad_file("flattened header version 2", bytes(t), "version 2")
 bad_file("flattened signature in 20 bytes", flat[:20], "truncated")
 rc, pages, _, err = sum_pages(flat)
 check(rc == 0 and len(pages) == 6, f"flattened raw intact: {err!r}")
+# A flattened ELF core (makedumpfile -F -E) with its records in order: the
+# reader needs nothing past its last segment, and a file cut there (the end
+# marker lost) read as whole until the stream's finish walked the records.
+ecore = g.elf([(0x100000, g.page("fe1") + g.page("fe2")), (0x200000, g.page("fe3"))])
+inorder = bytearray(b"makedumpfile".ljust(16, b"\0") + struct.pack(">qq", 1, 1)).ljust(4096, b"\0")
+for o in range(0, len(ecore), PS):
+    inorder += struct.pack(">qq", o, len(ecore[o:o + PS])) + ecore[o:o + PS]
+rc, pages, _, err = sum_pages(bytes(inorder) + struct.pack(">qq", -1, -1))
+check(rc == 0 and len(pages) == 3, f"flattened elf in order intact: {pages} {err!r}")
+bad_file("flattened elf in order without the end marker", bytes(inorder), "without their end marker")
+bad_file("flattened elf in order, end marker cut", bytes(inorder) + b"\xff" * 8, "without their end marker")
+bad_file("flattened elf in order, gzip, end marker lost", g.gz(bytes(inorder)), "without their end marker")
 
 # ---- kdump: pfns whose addresses pass 2^64
 # (bitmaps that large fit only in a stream of unknown size: gzip)
