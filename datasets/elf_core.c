@@ -298,10 +298,15 @@ static int elf_note_segment(struct elf_source *e, int big, uint64_t off, uint64_
 		/* Zeros after the notes are padding, not 65536 empty notes. */
 		if (namesz == 0 && descsz == 0 && type == 0)
 			break;
-		int ours = namesz == sizeof(KB_NOTE_NAME) && name_at + namesz <= len &&
-			   kb_stream_read_exact(e->s, off + name_at, head + 12, sizeof(KB_NOTE_NAME), "a note name",
-						err) == 0 &&
-			   memcmp(head + 12, KB_NOTE_NAME, sizeof(KB_NOTE_NAME)) == 0;
+		/* A name that cannot be read is the data's end (a stream of unknown
+		 * size: gzip, a pipe), not another program's note. */
+		int ours = 0;
+		if (namesz == sizeof(KB_NOTE_NAME) && name_at + namesz <= len) {
+			if (kb_stream_read_exact(e->s, off + name_at, head + 12, sizeof(KB_NOTE_NAME), "a note name",
+						 err))
+				return -1;
+			ours = memcmp(head + 12, KB_NOTE_NAME, sizeof(KB_NOTE_NAME)) == 0;
+		}
 		/* Another program's note that does not fit ends what can be read
 		 * of the segment (other notes are skipped); ours is needed whole. */
 		if (next > len && !ours)
