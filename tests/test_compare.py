@@ -313,6 +313,18 @@ rc, out, err = run("compare", a, b)
 warn = [l for l in out.splitlines() if l.startswith("warning: the runs differ in ")]
 check(len(warn) == 6 and any("context.libraries.libxxhash (0.8.1 vs 0.8.2)" in l for l in warn)
       and "\x1b" not in out, f"one warning line per field, no control characters: {warn}")
+# A library whose name has a dot (xxhash.h, the header the XXH3 builds were
+# compiled from) is named too: looked up as a dotted path it was the member
+# "h" of "xxhash", never found, and its versions never compared (until 2026-12-08).
+header_ctx = json.loads(json.dumps(CONTEXT))
+header_ctx["libraries"]["xxhash.h"] = "0.8.1"
+header_new = json.loads(json.dumps(header_ctx))
+header_new["libraries"]["xxhash.h"] = "0.8.3"
+rc, out, err = run("compare", write(doc(result("xxh3", [10 * G] * 5), context=header_ctx)),
+                   write(doc(result("xxh3", [10 * G] * 5), context=header_new)), "--format", "json")
+diffs = json.loads(out)["context_differences"] if rc == 0 else []
+check(diffs == [{"field": "context.libraries.xxhash.h", "base": "0.8.1", "new": "0.8.3"}],
+      f"a library with a dot in its name compared: rc={rc} {diffs} {err!r}")
 # A field in one document only (version 1 documents lack the page size) is
 # not known to differ: not named, the figures judged (pins the !x || !y skip).
 v1_ctx = json.loads(json.dumps(CONTEXT))
@@ -706,6 +718,23 @@ rc1, _, err1 = run("compare", wide_v1, wide_v1, "--format", "json")
 took = child_cpu_s() - t0
 check(rc == 1 and json.loads(out)["comparisons"][0]["verdict"] == "regression" and rc1 == 0
       and took < LIMIT_S, f"150k values: rc={rc}/{rc1} {took:.1f} s of CPU {err1!r}")
+
+# Many libraries, or a library's value that is a large object, in linear-
+# logarithmic time: each library was looked up by a search of the object,
+# and objects compared member by member through such searches (100000
+# libraries took 45 s; the 10^6 values a document may hold, over an hour).
+libs_ctx = json.loads(json.dumps(CONTEXT))
+libs_ctx["libraries"] = {f"lib{i}": "1.0" for i in range(100000)}
+libs_ctx["libraries"]["zlib"] = {f"k{i}": 1 for i in range(100000)}
+libs_new = json.loads(json.dumps(libs_ctx))
+libs_new["libraries"]["lib99999"] = "1.1"
+t0 = child_cpu_s()
+rc, out, err = run("compare", write(doc(result("xxh3", [10 * G] * 5), context=libs_ctx)),
+                   write(doc(result("xxh3", [10 * G] * 5), context=libs_new)), "--format", "json")
+took = child_cpu_s() - t0
+diffs = json.loads(out)["context_differences"] if rc == 0 else []
+check(rc == 0 and [d["field"] for d in diffs] == ["context.libraries.lib99999"] and took < LIMIT_S,
+      f"100000 libraries: rc={rc} {took:.1f} s of CPU {diffs} {err!r}")
 
 # --- end to end: two real runs compare without an input error
 a = temp_file(b"", ".json")
