@@ -37,18 +37,22 @@ static int by_key(const void *a, const void *b)
 	return strcmp(sort_index->keys[*(const size_t *)a], sort_index->keys[*(const size_t *)b]);
 }
 
-/* The key that matches results across files, fields separated by 0x1f;
- * spacing: whether calls apart and back to back are told apart (they are,
- * but for finding what a mismatch comes from). */
+/* The key that matches results across files: each string field whole and
+ * preceded by its length, so that no field's text can pass for a border
+ * (with a separator byte between them, the JSON's "\u001f" made hash "a",
+ * data "b\x1fc" and hash "a\x1fb", data "c" one result), and the timer
+ * whole (its label is cut at 40 bytes: two timers alike in their first 40
+ * were one result); spacing: whether calls apart and back to back are told
+ * apart (they are, but for finding what a mismatch comes from). */
 static char *key_of(const struct loaded_result *r, int spacing)
 {
-	const char *timer = spacing ? r->timer_label : r->timer;
 	int len = results_dataset(r, NULL, 0);
 	char *data = len >= 0 ? malloc((size_t)len + 1) : NULL, *k = NULL;
 
 	/* The whole dataset: two cut at the same length were one result. */
 	if (data && results_dataset(r, data, (size_t)len + 1) >= 0 &&
-	    asprintf(&k, "%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%llu", r->hash, data, r->cache, timer,
+	    asprintf(&k, "%zu:%s%zu:%s%zu:%s%zu:%s%d:%llu:%llu", strlen(r->hash), r->hash, strlen(data), data,
+		     strlen(r->cache), r->cache, strlen(r->timer), r->timer, spacing && r->apart,
 		     (unsigned long long)r->page_size, (unsigned long long)r->misalign) < 0)
 		k = NULL;
 	free(data);

@@ -127,6 +127,18 @@ rc, out, err = run("compare", base, bad_schema)
 check(rc == 2 and len(err.splitlines()) == 1, f"a schema holding commands refused: rc={rc} {err!r}")
 no_commands(err, "compare's error line")
 
+# --- Results matched by their whole names: a string holding the key's
+# separator (JSON's \u001f), or a timer alike in its first 40 bytes, made
+# two results one (until 2026-12-08): refused as "the same thing" twice in
+# one file, matched across two.
+for one, two in ((dict(hash_="a", data="b\x1fc"), dict(hash_="a\x1fb", data="c")),
+                 (dict(timer="t" * 40 + "A"), dict(timer="t" * 40 + "B"))):
+    both = write(doc(result(**one), result(**two)))
+    rc, out, err = run("compare", both, both, "--format", "json")
+    check(rc == 0 and len(json.loads(out)["comparisons"]) == 2, f"two results told apart: {one} {two}: rc={rc} {err!r}")
+    rc, out, err = run("compare", write(doc(result(**one))), write(doc(result(rate=5 * G, **two))))
+    check(rc == 2 and "no result of" in err, f"not matched across files: {one} {two}: rc={rc} {err!r}")
+
 # --- Numbers out of their fields' ranges: refused by plot and compare alike
 good = write(doc(result()))
 bad_numbers = [
