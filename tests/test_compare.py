@@ -719,6 +719,27 @@ took = child_cpu_s() - t0
 check(rc == 1 and json.loads(out)["comparisons"][0]["verdict"] == "regression" and rc1 == 0
       and took < LIMIT_S, f"150k values: rc={rc}/{rc1} {took:.1f} s of CPU {err1!r}")
 
+# The table of 20000 inconclusive results, each with a reason of its own
+# (300 bytes alike, then its number): the pairs that share a reason were
+# found by comparing each reason with every other, 8.5 s of CPU for these
+# (until 2026-12-08). The results hold only the fields compare needs: 13 MB.
+def own_reason(i, rate):
+    r = result(f"h{i}", [rate] * 5, stability="unstable", reasons=("r" * 300 + str(i),))
+    for k in ("implementation", "misalign_bytes", "repeats", "ns_per_page_best", "ns_per_page_median",
+              "interrupted", "processes", "rounds_disturbed", "stability_reasons"):
+        del r[k]
+    return r
+
+
+own_a = write(doc(*[own_reason(i, 1.0 * G) for i in range(20000)]))
+own_b = write(doc(*[own_reason(i, 0.5 * G) for i in range(20000)]))
+t0 = child_cpu_s()
+rc, out, err = run("compare", own_a, own_b)
+took = child_cpu_s() - t0
+lines = [l for l in out.splitlines() if l.startswith("inconclusive: ")]
+check(rc == 3 and len(lines) == 20000 and lines[7] == "inconclusive: h7 random hot 4096 window: base unstable: "
+      + "r" * 300 + "7; new unstable: " + "r" * 300 + "7" and took < LIMIT_S,
+      f"20000 reasons of their own: rc={rc} {took:.1f} s of CPU {lines[7:8]} {err!r}")
 # Many libraries, or a library's value that is a large object, in linear-
 # logarithmic time: each library was looked up by a search of the object,
 # and objects compared member by member through such searches (100000
