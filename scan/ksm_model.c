@@ -128,6 +128,11 @@ const struct hash_impl *ksm_checksum_running(void)
 	return ksm_checksum_in(kernel_release_running(buf, sizeof(buf)));
 }
 
+/* A record's zero subpage that leaves KSM's view (a split THP's, 6.12+):
+ * set by vanishing_zero_subpages for one ksm_model_apply, in a bit of the
+ * word no page word uses (ksm_model_add clears it). */
+#define REC_VANISHED (1ull << 63)
+
 void ksm_model_next_dump(struct ksm_model *m)
 {
 	m->last_word = 0;
@@ -164,7 +169,7 @@ int ksm_model_add(struct ksm_model *m, uint64_t content, uint64_t word, struct k
 	if (!recs)
 		return kb_fail(err, "out of memory for the page words of %zu captured pages", m->n + 1);
 	m->recs = recs;
-	m->recs[m->n++] = (struct ksm_page_rec){ content, word, folio, 0 };
+	m->recs[m->n++] = (struct ksm_page_rec){ content, word & ~REC_VANISHED, folio, 0 };
 	return 0;
 }
 
@@ -230,39 +235,48 @@ static void fill_counts(struct ksm_model *m, const struct census *c)
 
 /* Zero subpages of THPs that KSM splits: a THP is split when any subpage
  * is merged (a content of two copies or more, or a zero page with
- * use_zero_pages). Records sorted by folio. */
-static uint64_t vanishing_zero_subpages(const struct ksm_model *m, int use_zero_pages)
+ * use_zero_pages). Records sorted by folio; those zero subpages are marked
+ * REC_VANISHED. */
+static uint64_t vanishing_zero_subpages(struct ksm_model *m, int use_zero_pages)
 {
 	uint64_t vanished = 0;
 
 	for (size_t i = 0; i < m->n;) {
 		size_t j = i;
 		int split = 0;
-		uint64_t zeros = 0;
-		for (; j < m->n && m->recs[j].folio == m->recs[i].folio; j++) {
-			int zero = m->recs[j].content == CENSUS_CONTENT_ZERO;
-			zeros += zero;
-			split |= m->recs[j].count >= 2 || (zero && use_zero_pages);
-		}
+		for (; j < m->n && m->recs[j].folio == m->recs[i].folio; j++)
+			split |= m->recs[j].count >= 2 || (m->recs[j].content == CENSUS_CONTENT_ZERO && use_zero_pages);
 		if (m->recs[i].folio && split)
-			vanished += zeros;
+			for (size_t k = i; k < j; k++)
+				if (m->recs[k].content == CENSUS_CONTENT_ZERO) {
+					m->recs[k].word |= REC_VANISHED;
+					vanished++;
+				}
 		i = j;
 	}
 	return vanished;
 }
 
 /* Merged mappings of a content that share a PFN with another of them
- * (records sorted by content and PFN; PFN 0: unknown, never shared). */
-static uint64_t already_shared(const struct ksm_model *m, int use_zero_pages)
+ * (records sorted by content and PFN; PFN 0: unknown, never shared). The
+ * zero subpages that left KSM's view are no mappings of it (counted
+ * nowhere, as in the kernel), and the zero pages left are merged with
+ * use_zero_pages, else when at least two are left (zeros_left). */
+static uint64_t already_shared(const struct ksm_model *m, int use_zero_pages, uint64_t zeros_left)
 {
+	const struct ksm_page_rec *a = NULL;
 	uint64_t shared = 0;
 
-	for (size_t i = 1; i < m->n; i++) {
-		const struct ksm_page_rec *a = &m->recs[i - 1], *b = &m->recs[i];
+	for (size_t i = 0; i < m->n; i++) {
+		const struct ksm_page_rec *b = &m->recs[i];
+		if (b->word & REC_VANISHED)
+			continue;
 		uint64_t pfn = b->word & KB_PAGE_PFN_MASK;
-		int merged = b->count >= 2 || (b->content == CENSUS_CONTENT_ZERO && use_zero_pages);
-		if (merged && pfn && a->content == b->content && (a->word & KB_PAGE_PFN_MASK) == pfn)
+		int zero = b->content == CENSUS_CONTENT_ZERO;
+		int merged = zero ? use_zero_pages || zeros_left >= 2 : b->count >= 2;
+		if (a && merged && pfn && a->content == b->content && (a->word & KB_PAGE_PFN_MASK) == pfn)
 			shared++;
+		a = b;
 	}
 	return shared;
 }
@@ -275,11 +289,16 @@ void ksm_model_apply(struct ksm_model *m, const struct census *c, const struct k
 	if (m->n) {
 		qsort(m->recs, m->n, sizeof(*m->recs), by_content_pfn);
 		fill_counts(m, c);
-		shared = already_shared(m, use_zero_pages);
+		for (size_t i = 0; i < m->n; i++)
+			m->recs[i].word &= ~REC_VANISHED; /* an earlier apply's, at the other use_zero_pages */
 		if (rules->thp_split_zero_remap) {
 			qsort(m->recs, m->n, sizeof(*m->recs), by_folio);
 			vanished = vanishing_zero_subpages(m, use_zero_pages);
+			/* Their mappings gone, they are not already shared either
+			 * (a fork-shared THP's zero subpages were until 2026-12-08). */
+			qsort(m->recs, m->n, sizeof(*m->recs), by_content_pfn);
 		}
+		shared = already_shared(m, use_zero_pages, zeros - vanished);
 	}
 	census_ksm_model(c, max_page_sharing, use_zero_pages, zeros - vanished, out);
 	out->thp_zero_subpages = vanished;

@@ -147,6 +147,24 @@ check((k["pages_saved"], k["pages_already_shared"], k["pages_really_saved"], k["
 k = scan_json(temp_file(capture([page("f")] * 4, [0] * 4)))["ksm"]["use_zero_pages_0"]
 check((k["pages_saved"], k["pages_already_shared"], k["pages_really_saved"]) == (3, 0, 3),
       f"copies of unknown PFN are not already shared: {k}")
+# A forked pair sharing a THP (the same PFNs in both captures): on 6.12+
+# KSM splits it to merge its head and its zero subpages leave KSM's view,
+# counted nowhere, so they are not merged mappings that were already shared
+# either (until 2026-12-08 each pair of them was: 3 + 1 already shared,
+# clamped to the 2 saved, and nothing really saved). Only the head's pair
+# was already one page; "x", at two PFNs, really saves one.
+fork_thp = [KB_THP | KB_THP_HEAD | 2048] + [KB_THP | (2049 + i) for i in range(3)]
+fork_pages = [page("fh"), Z, Z, Z, page("x")]
+fa = temp_file(capture(fork_pages, fork_thp + [7000]))
+fb = temp_file(capture(fork_pages, fork_thp + [7001]))
+for uzp in (0, 1):
+    k = scan_json(fa, fb)["ksm"]["use_zero_pages_%d" % uzp]
+    check((k["thp_zero_subpages"], k["pages_saved"], k["pages_already_shared"], k["pages_really_saved"])
+          == (6, 2, 1, 1), f"a fork-shared THP's zero subpages leave, not already shared (use_zero_pages {uzp}): {k}")
+# Before 6.12 they merge, and each fork-shared pair of them was one page already.
+k = scan_json("--kernel-release", "6.11", fa, fb)["ksm"]["use_zero_pages_0"]
+check((k["thp_zero_subpages"], k["pages_saved"], k["pages_already_shared"], k["pages_really_saved"])
+      == (0, 7, 4, 3), f"6.11: a fork-shared THP's zero subpages merge, already shared: {k}")
 doc = scan_json("--kernel-release", "6.6", "--max-page-sharing", "2", a, b)
 k0 = doc["ksm"]["use_zero_pages_0"]
 check(doc["settings"]["max_page_sharing"] == 2 and k0["stable_node_chains"] == 1 and k0["stable_node_dups"] == 5
