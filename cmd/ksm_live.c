@@ -4,6 +4,7 @@
 #include "ksm_live.h"
 
 #include <cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,10 +88,13 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 			snprintf(scanned, sizeof(scanned), "%.0f", r->pages_scanned_per_s);
 			snprintf(share, sizeof(share), "%.3f", 100 * r->checksum_cpu_share_measured);
 		}
+		char merges[24] = "-";
 		if (r->full_scan_s >= 0)
 			snprintf(per_scan, sizeof(per_scan), "%.2f", r->full_scan_s);
-		return printf("%7.2f %10s %8.1f %5lld %9s %8s %8s %8s %8s %8s%s %8s\n", r->seconds, scanned,
-			      r->merges_per_s, r->full_scans, per_scan, cell[0], cell[1], cell[2], cell[3], cell[4],
+		if (!isnan(r->merges_per_s))
+			snprintf(merges, sizeof(merges), "%.1f", r->merges_per_s);
+		return printf("%7.2f %10s %8s %5lld %9s %8s %8s %8s %8s %8s%s %8s\n", r->seconds, scanned,
+			      merges, r->full_scans, per_scan, cell[0], cell[1], cell[2], cell[3], cell[4],
 			      profit, share) < 0;
 	}
 	cJSON *o = cJSON_CreateObject();
@@ -100,7 +104,7 @@ static int watch_line(const struct ksm_sample *b, const struct ksm_rates *r, con
 	number_or_null(o, "pages_skipped_per_second", r->pages_skipped_per_s >= 0, r->pages_skipped_per_s);
 	number_or_null(o, "pages_checksummed_per_second", r->pages_checksummed_per_s >= 0,
 		       r->pages_checksummed_per_s);
-	cJSON_AddNumberToObject(o, "merges_per_second", r->merges_per_s);
+	number_or_null(o, "merges_per_second", !isnan(r->merges_per_s), r->merges_per_s);
 	cJSON_AddNumberToObject(o, "full_scans", (double)r->full_scans);
 	number_or_null(o, "full_scan_seconds", r->full_scan_s >= 0, r->full_scan_s);
 	const char *names[] = { "pages_shared", "pages_sharing", "pages_unshared", "pages_volatile", "ksm_zero_pages",

@@ -1,6 +1,8 @@
 /* KSM's counters at intervals (see ksm_watch.h). */
 #include "ksm_watch.h"
 
+#include <math.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -105,7 +107,9 @@ void ksm_rates_between(const struct ksm_sample *a, const struct ksm_sample *b, d
 	r->pages_skipped_per_s = skipped >= 0 ? (double)skipped / s : -1;
 	/* In double: the files may hold any long long (KSMBENCH_KSM_DIR), and
 	 * pages_sharing + ksm_zero_pages overflowed; exact below 2^53 pages. */
-	r->merges_per_s = ((double)b->pages_sharing + (double)zero_b - (double)a->pages_sharing - (double)zero_a) / s;
+	r->merges_per_s = a->pages_sharing < 0 || b->pages_sharing < 0
+				  ? NAN /* not a count of 0 merges */
+				  : ((double)b->pages_sharing + (double)zero_b - (double)a->pages_sharing - (double)zero_a) / s;
 	r->full_scans = b->full_scans - a->full_scans;
 	r->full_scan_s = r->full_scans > 0 ? r->seconds / (double)r->full_scans : -1;
 	r->pages_checksummed_per_s =

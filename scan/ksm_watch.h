@@ -18,7 +18,7 @@ struct ksm_rates {
 	/* Of the pages scanned, those checksummed: not the merged mappings
 	 * (ksm_checksummed_per_s); < 0: unknown, as pages_scanned. */
 	double pages_checksummed_per_s;
-	double merges_per_s;     /* change of pages_sharing + ksm_zero_pages per second (< 0: unmerging) */
+	double merges_per_s;     /* change of pages_sharing + ksm_zero_pages per second (< 0: unmerging; NaN: unknown) */
 	long long full_scans;    /* finished in the interval */
 	double full_scan_s;      /* seconds per full scan in the interval, -1 when none finished */
 	/* ksmd's checksumming share of a CPU: at the measured rate of pages

@@ -229,7 +229,8 @@ static int sample_window(int fd, struct sampler *s, uint64_t window_ns, const ch
 	}
 	ioctl_enable(fd, 0);
 	p->window_ns = clock_now_ns() - t0;
-	p->cpu_ns = cpu_ns_of(p->pid) - cpu0;
+	uint64_t cpu1 = cpu_ns_of(p->pid);
+	p->cpu_ns = cpu1 >= cpu0 ? cpu1 - cpu0 : 0; /* schedstat unreadable at the end: none counted */
 	ksm_sample_read(ksm_dir, &b);
 	/* A counter missing (or gone back) counts nothing. */
 	long long scanned = ksm_counter_growth(a.pages_scanned, b.pages_scanned);

@@ -308,6 +308,20 @@ check(rc == 0 and "ksmd would scan at most" in out and "(KSM is off: run=0)" in 
       f"ksm: the rate with KSM off is what it would scan: {out[-300:]!r}")
 with open(os.path.join(fake, "run"), "w") as f:
     f.write("1\n")
+# --watch with pages_sharing holding no number: merges unknown (null, "-"),
+# not a rate computed from the placeholder of a missing file (until 2026-12-08).
+for name, value in (("full_scans", "0"), ("pages_sharing", "x")):
+    with open(os.path.join(fake, name), "w") as f:
+        f.write(value + "\n")
+rc, out, err = run("ksm", "--watch", "20ms", "--count", "1", "--format", "json", env={"KSMBENCH_KSM_DIR": fake})
+w = json.loads(out) if rc == 0 else {}
+check(rc == 0 and "merges_per_second" in w and w["merges_per_second"] is None, f"ksm --watch: merges unknown: {err!r} {w}")
+rc, out, err = run("ksm", "--watch", "20ms", "--count", "1", env={"KSMBENCH_KSM_DIR": fake})
+row = out.splitlines()[-1].split() if rc == 0 and out else []
+check(len(row) > 2 and row[2] == "-", f"ksm --watch table: merges/s '-': {err!r} {out[-300:]!r}")
+os.unlink(os.path.join(fake, "full_scans"))
+with open(os.path.join(fake, "pages_sharing"), "w") as f:
+    f.write("7\n")
 rc, out, err = run("ksm", "--wide", env={"KSMBENCH_KSM_DIR": long_fake})
 check(rc == 0 and out.startswith("# " + long_fake + "\n"), f"ksm --wide: the directory whole: {err!r}")
 # --profile with KSMBENCH_KALLSYMS naming a FIFO: refused at once, the
