@@ -7,7 +7,9 @@
  *   progress M ROUND ROUNDS SLOT SLOTS      (before each turn, when asked)
  *   round M <the bench_round's figures>
  *   end SIGNAL                              (0, or the signal that stopped it)
- * Anything else, or a figure out of range, is an error naming the line. */
+ * Anything else, or a figure out of range, is an error naming the line.
+ * The reader (cmd/workers.c) also wants each measurement's rounds in
+ * order, each once, and all of them unless the end line names a signal. */
 #ifndef KB_WIRE_H
 #define KB_WIRE_H
 

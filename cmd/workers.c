@@ -40,6 +40,7 @@ struct job {
 	size_t err_len;
 	int got_header, got_end, end_signal, forwarded;
 	char bad[WIRE_LINE_MAX + 80]; /* the first unreadable line, "" if none */
+	unsigned *rounds; /* per measurement, the rounds it sent: the next one's number */
 	struct bench_results *out;
 	void (*progress)(void *arg, const struct bench_progress *p);
 	void *progress_arg;
@@ -198,9 +199,14 @@ static void take_line(struct job *j, const char *line)
 		snprintf(j->bad, sizeof(j->bad), "%s", err.msg);
 		return;
 	}
+	/* A measurement's rounds come in order, each once, as many as its
+	 * step's --repeat: a round repeated or beyond them was counted as
+	 * another round of the process (two lines of a round: 4 rounds where
+	 * 2 were asked for). */
 	if ((msg.kind != WIRE_HEADER && !j->got_header) || j->got_end ||
 	    (msg.kind == WIRE_HEADER && (j->got_header || msg.measurements != n || msg.process != j->process)) ||
-	    (msg.kind == WIRE_ROUND && msg.r.process != j->process)) {
+	    (msg.kind == WIRE_ROUND && (msg.r.process != j->process || msg.r.round != j->rounds[msg.m] ||
+					msg.r.round >= j->plan->steps[msg.m / j->plan->nhashes].cfg.repeat))) {
 		snprintf(j->bad, sizeof(j->bad), "'%.60s' out of place", line);
 		return;
 	}
@@ -212,6 +218,7 @@ static void take_line(struct job *j, const char *line)
 	case WIRE_ROUND:
 		if (bench_results_add_round(j->out, msg.m, &msg.r))
 			snprintf(j->bad, sizeof(j->bad), "(out of memory)");
+		j->rounds[msg.m]++;
 		break;
 	case WIRE_END:
 		j->got_end = 1;
@@ -226,9 +233,21 @@ static int read_out(struct job *j)
 	char buf[4096];
 	ssize_t n = read(j->out_fd, buf, sizeof(buf));
 
+	if (n < 0 && errno == EINTR)
+		return 1;
+	/* What follows the last newline is no line: it was dropped, and
+	 * "end 0" then "garbage" without its newline read as a whole result. */
+	if (n <= 0 && j->len && !j->bad[0]) {
+		j->line[j->len] = '\0';
+		snprintf(j->bad, sizeof(j->bad), "'%.60s%s' without its newline", j->line, j->len > 60 ? "..." : "");
+	}
 	if (n <= 0)
-		return n < 0 && errno == EINTR ? 1 : 0;
+		return 0;
 	for (ssize_t i = 0; i < n; i++) {
+		/* A NUL ended the line for the parser, which read "end 0\0junk"
+		 * as "end 0". */
+		if (buf[i] == '\0' && !j->bad[0])
+			snprintf(j->bad, sizeof(j->bad), "a line with a NUL byte");
 		if (buf[i] == '\n') {
 			j->line[j->len] = '\0';
 			take_line(j, j->line);
@@ -320,6 +339,14 @@ static int judge(struct job *j, int status)
 		return cli_error(j->cmd, "measuring process %u of %u wrote an unreadable result: %s", k, n, j->bad);
 	if (!j->got_end)
 		return cli_error(j->cmd, "measuring process %u of %u ended without its results", k, n);
+	/* Unstopped, it owes every round of every measurement: with some
+	 * left out the report was written as whole, not marked interrupted. */
+	for (unsigned m = 0; !j->end_signal && m < bench_plan_measurements(j->plan); m++) {
+		unsigned want = j->plan->steps[m / j->plan->nhashes].cfg.repeat;
+		if (j->rounds[m] != want)
+			return cli_error(j->cmd, "measuring process %u of %u ended without all its rounds: %u of %u "
+					 "of measurement %u", k, n, j->rounds[m], want, m + 1);
+	}
 	return 0;
 }
 
@@ -389,8 +416,12 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 	pin_away_from(cpu);
 	/* A job holds its lines' buffers (12 KB): on the heap, not the stack. */
 	struct job *j = malloc(sizeof(*j));
-	if (!j)
+	unsigned nm = bench_plan_measurements(plan), *rounds = calloc(nm ? nm : 1, sizeof(*rounds));
+	if (!j || !rounds) {
+		free(j);
+		free(rounds);
 		return cli_error(cmd, "out of memory");
+	}
 	for (unsigned p = 0; p < plan->processes && rc == 0 && !bench_stop_requested(); p++) {
 		/* A CPU chosen by timing is chosen again for each process (pin.h),
 		 * which gives this one its whole mask back: away again. */
@@ -398,8 +429,9 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 		if (again >= 0)
 			pin_away_from(cpu = again);
 		out->process_cpu[p] = cpu;
-		*j = (struct job){ .cmd = cmd, .plan = plan, .process = p, .out = out, .progress = progress,
-				   .progress_arg = progress_arg };
+		memset(rounds, 0, (nm ? nm : 1) * sizeof(*rounds));
+		*j = (struct job){ .cmd = cmd, .plan = plan, .process = p, .rounds = rounds, .out = out,
+				   .progress = progress, .progress_arg = progress_arg };
 		int len = snprintf(spec, sizeof(spec), "%u,%d,%.17g,%.17g,%.17g,%s,%d,%d", p, progress != NULL, ci->hz,
 				   ci->overhead_ticks, ci->step_ticks, seen, cpu, pages_fd);
 		aliases_made(spec + len, sizeof(spec) - (size_t)len);
@@ -408,5 +440,6 @@ int workers_run(const char *cmd, const struct bench_plan *plan, int argc, char *
 		free(args);
 	}
 	free(j);
+	free(rounds);
 	return rc;
 }

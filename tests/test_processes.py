@@ -252,7 +252,16 @@ scripts = {"garbage": "echo garbage", "killed": "kill -KILL $$", "crash": "kill 
            # A process's own error line is passed on as it said it, but
            # escaped like any text from outside: no terminal control.
            "loud": "printf 'ksmbench bench: \\033]0;title\\007 said\\n' >&2; exit 2",
-           "loud2": "printf 'oops \\033[2J\\n' >&2; exit 3"}
+           "loud2": "printf 'oops \\033[2J\\n' >&2; exit 3",
+           # Lines that are no lines, or rounds the plan has no place for:
+           # each was taken for a whole result until 2026-12-08 (a tail
+           # without its newline dropped, a NUL ending the line, a round
+           # counted twice, rounds left out reported as if measured).
+           "tail": f'"{BIN}" "$@"; printf garbage',
+           "nul": f'"{BIN}" "$@" | grep -v "^end"; printf "end 0\\000junk\\n"',
+           "twice": f'"{BIN}" "$@" | awk \'/^round /{{print}} {{print}}\'',
+           "beyond": f'"{BIN}" "$@" | awk \'/^round /{{$4 = $4 + 1}} {{print}}\'',
+           "dropped": f'"{BIN}" "$@" | grep -v "^round"'}
 for name, body in scripts.items():
     path = os.path.join(d, name)
     with open(path, "w") as f:
@@ -262,7 +271,11 @@ target = os.path.join(d, "out.json")
 for name, needle in [("garbage", "wrote an unreadable result: 'garbage'"),
                      ("killed", "was killed by signal 9"), ("crash", "was killed by signal 11"),
                      ("silent", "failed (exit status 1)"), ("cut", "measuring process 1 of 2"),
-                     ("loud", "ksmbench bench: \\x1b]0;title\\x07 said"), ("loud2", "failed (exit status 3): oops \\x1b[2J")]:
+                     ("loud", "ksmbench bench: \\x1b]0;title\\x07 said"), ("loud2", "failed (exit status 3): oops \\x1b[2J"),
+                     ("tail", "wrote an unreadable result: 'garbage' without its newline"),
+                     ("nul", "wrote an unreadable result: a line with a NUL byte"),
+                     ("twice", "' out of place"), ("beyond", "' out of place"),
+                     ("dropped", "ended without all its rounds: 0 of 1 of measurement 1")]:
     check_usage_error(["bench", *FAST, "-H", "xxh64", "--processes", "2", "--repeat", "1", "-o", target],
                       needle, f"a measuring process that {name}", env={"KSMBENCH_WORKER_EXE": os.path.join(d, name)})
     check(not os.path.exists(target) and not [f for f in os.listdir(d) if f.startswith("out.json")],
