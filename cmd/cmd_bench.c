@@ -128,7 +128,7 @@ int cmd_bench(int argc, char **argv)
 	struct run_cli_run run = { .cmd = "bench", .argc = argc, .argv = argv, .quiet = o.quiet,
 				   .plan = { .steps = steps, .nsteps = cmd_bench_build_steps(&o, cpu_llc_bytes(&cpu), steps),
 					     .hashes = hashes, .nhashes = n, .names = o.selfcheck ? NULL : names,
-					     .processes = o.processes, .seed = o.base.set.seed } };
+					     .processes = o.selfcheck ? 1 : o.processes, .seed = o.base.set.seed } };
 	if ((rc = run_cli_serve(&run)) >= 0)
 		return rc;
 	return measure(&o, &run, f);

@@ -29,6 +29,7 @@ struct bench_opts {
 	struct sweep sweep;
 	struct cmd_exports exports;
 	unsigned processes;
+	int processes_given; /* --processes */
 	int warmup_given, cpu, selfcheck, quiet, no_ceiling, wide;
 	int ksmd, ksmd_given, cache_given; /* --ksmd; --pages-to-scan or --sleep-ms; --cache */
 	int timer_given, jiffies_given; /* --timer; --hz or --align-tick */

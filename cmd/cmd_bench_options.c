@@ -262,7 +262,7 @@ static int parse_timing(int c, const char *arg, struct bench_opts *o)
 	case O_APART: o->apart_given = 1; return 0;
 	case O_B2B: o->back_to_back_given = 1; return 0;
 	case O_CPU: return run_cli_parse_cpu("bench", arg, &o->cpu);
-	case O_PROC: return run_cli_parse_processes("bench", arg, &o->processes);
+	case O_PROC: o->processes_given = 1; return run_cli_parse_processes("bench", arg, &o->processes);
 	case O_KSMD: o->ksmd = 1; return 0;
 	case O_PAGES:
 		o->ksmd_given = 1;
@@ -322,6 +322,10 @@ static int check_sweep(const struct bench_opts *o)
 	if (strcmp(o->format_name, "kernel") == 0 && (steps > 1 || o->ksmd))
 		return cli_error("bench", "--format kernel names only the hash on each line: give one data set, cache, "
 				 "page size and misalignment, and no --ksmd (--format table tells them apart)");
+	/* It measures in this process: more were asked for and not started,
+	 * and its context said 20 processes (the default) all the same. */
+	if (o->selfcheck && o->processes_given && o->processes > 1)
+		return cli_error("bench", "--selfcheck measures in this process: no --processes (but 1)");
 	if (o->selfcheck && o->apart_given)
 		return cli_error("bench", "--selfcheck checks the loop that calls back to back: no --apart");
 	if (o->selfcheck && (o->timer_given || cold))

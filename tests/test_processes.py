@@ -392,6 +392,13 @@ check_usage_error(["bench", "--page-size", "4K,1K", "--misalign", "0,2048"], "sm
 check_usage_error(["bench", "--cache", "hot,warm"], "unknown cache mode 'warm'", "a bad cache in a list")
 check_usage_error(["bench", "--data", "zero,"], "an empty item", "an empty list item")
 check_usage_error(["bench", "--selfcheck", "--data", "zero,random"], "--selfcheck takes one", "selfcheck sweep")
+# The self-check measures in this process: more processes were accepted,
+# not started, and its context said 20 (the default) until 2026-12-08.
+check_usage_error(["bench", "--selfcheck", "--processes", "3"], "--selfcheck measures in this process",
+                  "selfcheck with processes")
+rc, out, err = run("bench", "--selfcheck", *FAST, "-H", "xxh64", "--repeat", "1", "--format", "json")
+check(rc in (0, 1) and json.loads(out or "{}").get("context", {}).get("processes") == 1,
+      f"selfcheck's context: one process: rc={rc} {err[:200]!r}")
 comma = temp_file(b"\1" * 8192, suffix=",x")
 doc = bench_json("-H", "xxh64", "--repeat", "1", "--data", comma)
 check([r["data"] for r in doc["results"]] == [f"file:{comma}"], "a FILE with a comma in its name is one item")
