@@ -29,7 +29,8 @@ void sum_page_hex(const struct sum_options *o, const unsigned char *page, char h
  * without one: its name in upper case, into buf). */
 const char *sum_tag_of(const struct hash_impl *h, char *buf, size_t size);
 
-/* The hash a tag names, or NULL. */
+/* The hash a tag names, or NULL; for an entry that cannot run here, its
+ * family's tag hash where that runs (the same digest). */
 const struct hash_impl *sum_hash_of_tag(const char *tag, size_t len);
 
 /* A name in a line (sum_name.c), as GNU's sha256sum escapes it: a line

@@ -85,6 +85,14 @@ static int parse_tagged(char *line, struct check_line *out)
 	out->h = sum_hash_of_tag(line, (size_t)(open - line));
 	out->kind = out->h ? LINE_WHOLE : LINE_BAD;
 	out->why = "a tag that names no hash (ksmbench sum --help lists the tags)";
+	if (out->h && hash_unavailable_reason(out->h, out->why_buf, sizeof(out->why_buf))) {
+		char why[sizeof(out->why_buf)];
+		snprintf(why, sizeof(why), "%s", out->why_buf);
+		snprintf(out->why_buf, sizeof(out->why_buf), "a tag naming %s, which is not available here (%.100s)",
+			 out->h->name, why);
+		out->kind = LINE_BAD;
+		out->why = out->why_buf;
+	}
 	*close = '\0';
 	out->name = open + 2;
 	out->hex = close + 4;

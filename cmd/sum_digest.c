@@ -35,14 +35,34 @@ const char *sum_tag_of(const struct hash_impl *h, char *buf, size_t size)
 	return buf;
 }
 
+/* A tag that names an entry this build or CPU cannot run (CRC32C-ARMV8 on
+ * x86, CRC32C-FUSED without AVX-512): a whole file's digest is its
+ * function's, so its family's tag hash checks it, where calling the entry
+ * would call code that is not there or an instruction the CPU lacks. The
+ * entry itself when its family has no tag hash that runs here (the caller
+ * refuses it). */
+static const struct hash_impl *runnable_of(const struct hash_impl *h)
+{
+	const struct hash_impl *r = hash_resolve(h);
+
+	if (hash_available(h))
+		return h;
+	for (size_t i = 0; r->family && i < sizeof(sum_tags) / sizeof(sum_tags[0]); i++) {
+		const struct hash_impl *t = strcmp(r->family, sum_tags[i].family) == 0 ? hash_find(sum_tags[i].hash) : NULL;
+		if (t && hash_available(t))
+			return t;
+	}
+	return h;
+}
+
 const struct hash_impl *sum_hash_of_tag(const char *tag, size_t len)
 {
 	for (size_t i = 0; i < sizeof(sum_tags) / sizeof(sum_tags[0]); i++)
 		if (strlen(sum_tags[i].tag) == len && memcmp(sum_tags[i].tag, tag, len) == 0)
-			return hash_find(sum_tags[i].hash);
+			return runnable_of(hash_find(sum_tags[i].hash));
 	for (unsigned i = 0; i < hash_registry_count; i++)
 		if (strlen(hash_registry[i]->name) == len && strncasecmp(hash_registry[i]->name, tag, len) == 0)
-			return hash_registry[i];
+			return runnable_of(hash_registry[i]);
 	return NULL;
 }
 

@@ -320,6 +320,20 @@ print(json.dumps({"rc": p.returncode, "out": p.stdout.decode(), "err": p.stderr.
     rc, out, err = check_text(tagged)
     check(tagged.startswith(f"JHASH2-LOOKUP2 ({odd}) = ") and rc == 0 and out == f"{odd}: OK\n",
           f"--tag -H jhash2-lookup2, and back: {tagged!r} {out!r} {err!r}")
+    # A tag may name any entry, also one this build or CPU cannot run
+    # (crc32c-armv8 on x86, crc32c-sse42 on arm64, the AVX-512 ones with
+    # avx hidden): the digest is its function's, checked by one that runs.
+    # Such a line called the entry: a NULL function (a segfault), or an
+    # instruction the CPU lacks.
+    crc_hex = "%08x" % crc32c(blob[:PS])
+    names = [n for n in run("list", "--names")[1].split() if n.startswith("crc32c")]
+    for hide in ({}, {"KSMBENCH_DISABLE": "avx,sse4.2,pclmulqdq"}):
+        for n in names:
+            with open(lst, "w", newline="") as f:
+                f.write(f"{n.upper()} ({odd}) = {crc_hex}\n")
+            rc, out, err = run("sum", "-c", lst, env=hide)
+            check(rc == 0 and out == f"{odd}: OK\n" and err == "",
+                  f"a tagged line naming {n} ({hide or 'every feature'}): rc={rc} {out!r} {err!r}")
 
     pages = run("sum", "--per-page", f1)[1].splitlines()
     check(len(pages) == 4 and pages[3] == f"{f1}:3 partial page of 10 bytes, not hashed",
