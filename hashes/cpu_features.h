@@ -32,8 +32,8 @@ uint32_t cpu_features_detected(void);
 
 /* Masks features by name, as if the CPU lacked them, so that the paths for
  * older CPUs can be exercised here; the features built on one go with it
- * (avx512f takes avx512vl, avx512bw; avx takes avx2, AVX-512 and
- * vpclmulqdq). names: comma-separated, e.g. "avx512f,sse4.2". */
+ * (avx512f takes avx512vl, avx512bw; avx2 takes AVX-512; avx takes avx2,
+ * AVX-512 and vpclmulqdq). names: comma-separated, e.g. "avx512f,sse4.2". */
 int cpu_features_disable(const char *names, struct kb_err *err);
 
 /* Undoes cpu_features_disable(). */

@@ -104,6 +104,15 @@ void test_registry_cpu_features(void)
 	CHECK(!(cpu_features() & (CPU_AVX2 | CPU_AVX512F | CPU_AVX512BW | CPU_VPCLMUL)));
 	CHECK((cpu_features() & CPU_SSE42) == (cpu_features_detected() & CPU_SSE42));
 	cpu_features_enable_all();
+	/* The AVX-512 builds run AVX2 instructions (-mavx512f includes
+	 * -mavx2): hiding avx2 hid none of them, and crc32c-fused6 and
+	 * xxh3-avx512 still ran. */
+	CHECK(cpu_features_disable("avx2", &err) == 0);
+	CHECK(!(cpu_features() & (CPU_AVX2 | CPU_AVX512F | CPU_AVX512VL | CPU_AVX512BW)));
+	CHECK(!hash_available(&hash_crc32c_fused6) && !hash_available(&hash_xxh3_avx512));
+	CHECK(hash_resolve(&hash_xxh3) != &hash_xxh3_avx512 && hash_resolve(&hash_crc32c) != &hash_crc32c_fused6);
+	cpu_features_enable_all();
+	CHECK(!(cpu_features() & CPU_AVX512F) || (cpu_features() & CPU_AVX2));
 #endif
 	cpu_vector_state_clean(); /* must be harmless on any CPU */
 }
