@@ -142,7 +142,12 @@ struct bench_rdtsc_part {
  * the rounds' own, in counter ticks). */
 struct bench_ksmd_part {
 	unsigned pages_to_scan, sleep_ms;
-	double first_page_ticks, ticks_per_page_p10, ticks_per_page_p90;
+	/* Medians over the rounds kept, taken alike (bench_rounds_median), so
+	 * that p10 <= median <= p90 holds: the median beside the headline,
+	 * which is of the processes' rates (for two values, their mean: a
+	 * harmonic mean of the times, below the rounds' p10 when the rounds
+	 * are one cycle each). */
+	double first_page_ticks, ticks_per_page_p10, ticks_per_page_median, ticks_per_page_p90;
 };
 
 /* One process's share of a result. */

@@ -144,6 +144,7 @@ static void ksmd_aggregate(struct bench_result *out, const struct bench_round *c
 
 	k->first_page_ticks = bench_rounds_median(used, n, offsetof(struct bench_round, first_ticks));
 	k->ticks_per_page_p10 = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_p10));
+	k->ticks_per_page_median = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_median));
 	k->ticks_per_page_p90 = bench_rounds_median(used, n, offsetof(struct bench_round, ticks_p90));
 }
 

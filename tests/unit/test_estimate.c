@@ -549,6 +549,23 @@ void test_estimate_verdicts(void)
 	CHECK(estimate_result(&r, &estimate_default) == 0 && NEAR(estimate_timer_share(&r), 2.0 / 2020, 1e-9) &&
 	      r.unstable == 0);
 	bench_result_release(&r);
+
+	/* ksmd: the table's p10/p50/p90 are the rounds' medians taken alike.
+	 * Two processes of one one-cycle round each, 1000 and 2000 ticks a
+	 * page: p10 = p50 = p90 = 1500, where the headline (the median of the
+	 * two rates, 1333 ns) fell below p10 ("1500/1333/1500"). */
+	double cycles[] = { 1000, 2000 };
+	make_result(&r, 2, 1, cycles);
+	r.timer = BENCH_TIMER_KSMD;
+	r.counter.hz = 1e9;
+	r.counter.is_tsc = 1;
+	r.ksmd.pages_to_scan = 100;
+	for (unsigned i = 0; i < 2; i++)
+		r.rounds[i].ticks_p10 = r.rounds[i].ticks_median = r.rounds[i].ticks_p90 = cycles[i];
+	CHECK(estimate_result(&r, &estimate_default) == 0);
+	CHECK(r.ns_per_page.median < 1400 && r.ksmd.ticks_per_page_p10 == 1500 &&
+	      r.ksmd.ticks_per_page_median == 1500 && r.ksmd.ticks_per_page_p90 == 1500);
+	bench_result_release(&r);
 }
 
 void test_estimate_ratio(void)
