@@ -2,8 +2,11 @@
  * make, made over processes: each hash's figure is the median over its
  * processes of each process's best round (the patch printed one round per
  * boot; a process is one boot here), the hashes measured side by side; the
- * highest figure wins (the first of equals, as in the patch), and the
- * document says in how many processes the winner was the fastest. */
+ * highest count wins (the first of equals, as in the patch, which compared
+ * counts, not its MB/s figures: two counts 31 apart print the same MB/s),
+ * and the document says in how many processes the winner was the fastest. */
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "../bench/jiffies.h"
@@ -14,15 +17,15 @@
 
 #define DOC(row) ((const struct report_document *)(row)->item)
 
-/* The best kernel figure of r's undisturbed rounds in process p (all its
+/* The highest count of r's undisturbed rounds in process p (all its
  * rounds if every one was disturbed); -1 if r has none there. */
-static long process_best(const struct bench_result *r, unsigned p)
+static long long process_best(const struct bench_result *r, unsigned p)
 {
-	long best = -1, any = -1;
+	long long best = -1, any = -1;
 
 	for (unsigned i = 0; i < r->repeats; i++) {
 		const struct bench_round *x = &r->rounds[i];
-		long k = jiffies_kernel_mb_per_s(x->calls, r->page_size);
+		long long k = x->calls > LLONG_MAX ? LLONG_MAX : (long long)x->calls;
 		if (x->process != p)
 			continue;
 		if (k > any)
@@ -33,27 +36,34 @@ static long process_best(const struct bench_result *r, unsigned p)
 	return best >= 0 ? best : any;
 }
 
-static int cmp_long(const void *a, const void *b)
+static int cmp_count(const void *a, const void *b)
 {
-	long x = *(const long *)a, y = *(const long *)b;
+	long long x = *(const long long *)a, y = *(const long long *)b;
 	return (x > y) - (x < y);
 }
 
-/* The median over processes of each process's best (0 without rounds). */
-static long select_figure(const struct bench_result *r, unsigned processes)
+/* The median over processes of each process's best count (0 without
+ * rounds): what the choice compares. */
+static uint64_t select_count(const struct bench_result *r, unsigned processes)
 {
-	long v[BENCH_PROCESSES_MAX];
+	long long v[BENCH_PROCESSES_MAX];
 	unsigned n = 0;
 
 	for (unsigned p = 0; p < processes && n < BENCH_PROCESSES_MAX; p++) {
-		long b = process_best(r, p);
+		long long b = process_best(r, p);
 		if (b >= 0)
 			v[n++] = b;
 	}
 	if (n == 0)
 		return 0;
-	qsort(v, n, sizeof(v[0]), cmp_long);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	qsort(v, n, sizeof(v[0]), cmp_count);
+	return n % 2 ? (uint64_t)v[n / 2] : ((uint64_t)v[n / 2 - 1] + (uint64_t)v[n / 2]) / 2;
+}
+
+/* Its kernel figure: count * PAGE_SIZE >> 17. */
+static long select_figure(const struct bench_result *r, unsigned processes)
+{
+	return jiffies_kernel_mb_per_s(select_count(r, processes), r->page_size);
 }
 
 static unsigned processes_of(const struct report_document *doc)
@@ -67,14 +77,15 @@ static unsigned processes_of(const struct report_document *doc)
 	return n;
 }
 
-/* The patch kept the first of equals: a strictly higher figure wins. */
+/* The patch kept the first of equals: a strictly higher count wins
+ * (if (best_perf < perf), as raid6's if (perf > bestgenperf)). */
 static const struct bench_result *chosen(const struct report_document *doc)
 {
 	const struct bench_result *best = doc->nresults ? &doc->results[0] : NULL;
 	unsigned np = processes_of(doc);
 
 	for (size_t i = 1; i < doc->nresults; i++)
-		if (select_figure(&doc->results[i], np) > select_figure(best, np))
+		if (select_count(&doc->results[i], np) > select_count(best, np))
 			best = &doc->results[i];
 	return best;
 }
@@ -86,7 +97,7 @@ static unsigned won(const struct report_document *doc)
 	unsigned np = processes_of(doc), wins = 0;
 
 	for (unsigned p = 0; c && p < np; p++) {
-		long mine = process_best(c, p), top = mine;
+		long long mine = process_best(c, p), top = mine;
 		for (size_t i = 0; i < doc->nresults; i++)
 			if (process_best(&doc->results[i], p) > top)
 				top = process_best(&doc->results[i], p);

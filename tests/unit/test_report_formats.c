@@ -710,4 +710,15 @@ void test_report_formats_select(void)
 	static const struct select_round second[] = { { 0, 0, 100, 0 }, { 1, 0, 200, 0 } };
 	select_doc(r, 2, rounds, second, sizeof(second) / sizeof(second[0]));
 	check_selection(&doc, "jhash2", 200, 1, 1, "stable");
+	/* The patch compared counts (if (best_perf < perf)), not its MB/s:
+	 * 3200 and 3231 calls both print 100 MB/s, and the higher count wins,
+	 * in its process too (until 2026-12 the first of the equal figures did). */
+	static const struct select_round same[] = { { 0, 0, 100, 0 }, { 1, 0, 100, 0 } };
+	select_doc(r, 2, rounds, same, sizeof(same) / sizeof(same[0]));
+	rounds[1].calls += 31;
+	check_selection(&doc, "jhash2", 100, 1, 1, "stable");
+	text = unit_render("kernel", &doc);
+	CHECK_STR(text, "ksm: xxh64    hash()   100 MB/s\nksm: jhash2   hash()   100 MB/s\n"
+			"ksm: choise jhash2 as hash function\n");
+	free(text);
 }
