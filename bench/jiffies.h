@@ -6,14 +6,18 @@
 
 #include <stdint.h>
 
-/* The tick count at CLOCK_MONOTONIC time ns for a kernel built with hz. */
-static inline unsigned long jiffies_from_ns(uint64_t ns, unsigned hz)
+/* The tick count at CLOCK_MONOTONIC time ns for a kernel built with hz:
+ * 64 bits, as jiffies_64, on every build. The patch's loop compared
+ * jiffies with time_before(), which survives a wrap; an unsigned long
+ * count wrapped on 32-bit builds after 2^32 ticks (49.7 days of uptime at
+ * HZ=1000, 199 at 250), and a window past it ended before it began. */
+static inline uint64_t jiffies_from_ns(uint64_t ns, unsigned hz)
 {
-	return (unsigned long)(ns / 1000000000u * hz + ns % 1000000000u * hz / 1000000000u);
+	return ns / 1000000000u * hz + ns % 1000000000u * hz / 1000000000u;
 }
 
 /* The first CLOCK_MONOTONIC time (ns) at which the tick count reaches j. */
-static inline uint64_t jiffies_start_ns(unsigned long j, unsigned hz)
+static inline uint64_t jiffies_start_ns(uint64_t j, unsigned hz)
 {
 	return (uint64_t)(j / hz) * 1000000000u + ((uint64_t)(j % hz) * 1000000000u + hz - 1) / hz;
 }

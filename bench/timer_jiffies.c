@@ -28,7 +28,7 @@ static int jiffies_begin(struct bench_session *s, struct kb_err *err)
  * self-test sees it (a round ends on a tick edge, so the next would start
  * just after one: a pseudo-random delay of up to one jiffy, spent hashing,
  * untimed); or on a tick edge, raid6's way, so the window is whole. */
-static uint64_t window_start(struct bench_session *s, struct jiffies_state *j, unsigned long *j0)
+static uint64_t window_start(struct bench_session *s, struct jiffies_state *j, uint64_t *j0)
 {
 	unsigned hz = s->cfg->hz;
 	uint64_t t0 = clock_now_ns();
@@ -43,7 +43,7 @@ static uint64_t window_start(struct bench_session *s, struct jiffies_state *j, u
 		t0 = clock_now_ns();
 		*j0 = jiffies_from_ns(t0, hz);
 	} else {
-		unsigned long next;
+		uint64_t next;
 		while ((next = jiffies_from_ns(t0 = clock_now_ns(), hz)) == *j0)
 			;
 		*j0 = next;
@@ -56,11 +56,11 @@ static void jiffies_round(struct bench_session *s, struct bench_round *r)
 	struct jiffies_state *j = s->timer;
 	unsigned hz = s->cfg->hz;
 	struct loop_count lc;
-	unsigned long j0;
+	uint64_t j0;
 	uint64_t t0 = window_start(s, j, &j0);
 
 	/* The patch: je = jiffies + (HZ >> 3); while (time_before(jiffies, je)) ... */
-	unsigned long je = j0 + jiffies_window(hz);
+	uint64_t je = j0 + jiffies_window(hz);
 	loop_count_until(s->fn, s->set, &s->pos, t0, jiffies_start_ns(je, hz), s->batch, 0, bench_session_log(s),
 			 &lc);
 	bench_round_counted(s, &lc, r);

@@ -74,6 +74,14 @@ void test_bench_jiffies(void)
 	CHECK(jiffies_from_ns(1000000000, 250) == 250);
 	CHECK(jiffies_from_ns(3333334, 300) == 1 && jiffies_from_ns(3333333, 300) == 0);
 	CHECK(jiffies_from_ns(86400ull * 1000000000u, 1000) == 86400000ul);
+	/* Past 2^32 ticks (50 days at HZ=1000) the count goes on, on 32-bit
+	 * builds too, and a window ends HZ>>3 jiffies after it starts: an
+	 * unsigned long count wrapped there, and the window's end fell 49.7
+	 * days before its start (one batch a round). */
+	uint64_t late = 50ull * 86400 * 1000000000u;
+	CHECK(jiffies_from_ns(late, 1000) == 4320000000ull);
+	CHECK(jiffies_start_ns(jiffies_from_ns(late, 1000) + jiffies_window(1000), 1000) == late + 125000000u);
+	CHECK(jiffies_from_ns(late * 4, 250) == 4320000000ull);
 	for (unsigned long j = 1; j < 1000; j += 37) {
 		CHECK(jiffies_from_ns(jiffies_start_ns(j, 300), 300) == j);
 		CHECK(jiffies_from_ns(jiffies_start_ns(j, 300) - 1, 300) == j - 1);
