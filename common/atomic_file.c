@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +18,8 @@
 
 /* Links followed before giving up, as the kernel's limit for a path. */
 #define AF_MAX_LINKS 40
+/* statfs's f_type of /proc (linux/magic.h). */
+#define AF_PROC_SUPER_MAGIC 0x9fa0
 
 static void release(struct atomic_file *af)
 {
@@ -34,6 +37,24 @@ static size_t dir_part_len(const char *path)
 	return slash ? (size_t)(slash - path) + 1 : 0;
 }
 
+/* Whether the link path is one of /proc's, however it is spelt: its
+ * directory is on procfs. /dev/fd/N is (/dev/fd is a link to
+ * /proc/self/fd), though its name does not start with /proc/: until
+ * 2026-12-08 it was followed as a path, and the file that descriptor N
+ * had open was replaced by a new one (a deleted or O_TMPFILE file's
+ * "/tmp/#123 (deleted)" could not be written at all). */
+static int link_in_proc(const char *link)
+{
+	char dir[PATH_MAX];
+	size_t dir_len = dir_part_len(link);
+	struct statfs fs;
+
+	if (dir_len >= sizeof(dir))
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(dir_len ? dir_len : 1), dir_len ? link : ".");
+	return statfs(dir, &fs) == 0 && fs.f_type == AF_PROC_SUPER_MAGIC;
+}
+
 /* The file a chain of symbolic links ends at (malloc'ed), existing or not:
  * a relative link is relative to the directory of the link. *via_proc says
  * whether the chain passed through /proc (/dev/stdout, /dev/fd/N): what
@@ -49,6 +70,7 @@ static char *follow_links(const char *path, int *via_proc, struct kb_err *err)
 		*via_proc |= strncmp(cur, "/proc/", 6) == 0;
 		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
 			return cur;
+		*via_proc |= link_in_proc(cur);
 		if (hops == AF_MAX_LINKS) {
 			free(cur);
 			return kb_fail(err, "cannot write '%s': too many levels of symbolic links", path), NULL;

@@ -11,7 +11,8 @@
  *   a symbolic link        followed: the temporary goes beside the file it
  *                          points to (created if the link dangles), the
  *                          link stays;
- *   a FIFO, a character or block device, a /proc path (/dev/stdout)
+ *   a FIFO, a character or block device, a /proc path (/dev/stdout,
+ *   /dev/fd/N)
  *                          opened and written directly, never replaced;
  *   an existing file       keeps its mode and owner; when the new file
  *                          could not get them (not ours, and we are not

@@ -219,6 +219,27 @@ try:
     check(p.returncode == 0 and os.stat(redirected).st_ino == ino and is_report(redirected) and not leftovers(tmp),
           f"-o /dev/stdout into a file: the same file written: rc={p.returncode} {p.stderr!r}")
 
+    # /dev/fd/N of a regular file: that open file too (/dev/fd is a link to
+    # /proc/self/fd, though the name does not start with /proc/). Until
+    # 2026-12-08 it was followed as a path: a new file took the old one's
+    # place, and a deleted or O_TMPFILE file ("/tmp/#123 (deleted)") was
+    # "cannot write '/dev/fd/N': No such file or directory".
+    with open(redirected, "w") as f:
+        f.write("old")
+    ino = os.stat(redirected).st_ino
+    with open(redirected, "r+") as f:
+        p = subprocess.run([BIN, *SCAN, "-o", f"/dev/fd/{f.fileno()}"], pass_fds=[f.fileno()],
+                           stderr=subprocess.PIPE, timeout=60)
+    check(p.returncode == 0 and os.stat(redirected).st_ino == ino and is_report(redirected) and not leftovers(tmp),
+          f"-o /dev/fd/N of a file: the same file written: rc={p.returncode} {p.stderr!r}")
+    with tempfile.TemporaryFile(dir=tmp) as f:
+        p = subprocess.run([BIN, *SCAN, "-o", f"/dev/fd/{f.fileno()}"], pass_fds=[f.fileno()],
+                           stderr=subprocess.PIPE, timeout=60)
+        f.seek(0)
+        written = f.read()
+    check(p.returncode == 0 and json.loads(written)["totals"]["pages"] == 3 and not leftovers(tmp),
+          f"-o /dev/fd/N of a deleted file: written: rc={p.returncode} {p.stderr!r}")
+
     # A directory is refused; a failed run leaves the old file alone.
     check_usage_error([*SCAN, "-o", sub], "is a directory", "-o DIRECTORY")
     # The report in place of its input would replace what it came from.
