@@ -18,6 +18,10 @@
 
 /* Links followed before giving up, as the kernel's limit for a path. */
 #define AF_MAX_LINKS 40
+/* statx's mount id (Linux 5.8), for headers that predate it. */
+#ifndef STATX_MNT_ID
+#define STATX_MNT_ID 0x1000U
+#endif
 /* statfs's f_type of /proc (linux/magic.h). */
 #define AF_PROC_SUPER_MAGIC 0x9fa0
 
@@ -111,12 +115,39 @@ static int open_direct(struct atomic_file *af, const char *path, int flags, stru
 
 /* The new file may take the old one's place when it can have its owner
  * and its links: one link, and ours or we are root (the group is tried by
- * fchown in make_temporary). Otherwise the output is copied into it. */
+ * fchown in make_temporary), and not a mount point (mount_point).
+ * Otherwise the output is copied into it. */
 static int can_replace(const struct stat *st)
 {
 	uid_t me = geteuid();
 
 	return st->st_nlink == 1 && (me == 0 || st->st_uid == me);
+}
+
+/* Whether the existing file at path is a mount point of its own (a file
+ * bind-mounted over another, as `docker run -v host.json:/out.json` and
+ * Kubernetes' subPath volumes do): rename() cannot replace it (EBUSY, or
+ * EXDEV from another file system), so the output is copied into it, as
+ * the shell's '>' writes it. Until 2026-12-08 the rename failed after the
+ * run, its output lost. By the mount's id where the kernel gives it
+ * (statx, 5.8), else by the device. */
+static int mount_point(const char *path)
+{
+	char dir[PATH_MAX];
+	size_t dir_len = dir_part_len(path);
+	struct statx f, d;
+
+	if (dir_len >= sizeof(dir))
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(dir_len ? dir_len : 1), dir_len ? path : ".");
+	if (statx(AT_FDCWD, path, 0, STATX_INO | STATX_MNT_ID, &f) != 0 ||
+	    statx(AT_FDCWD, dir, 0, STATX_INO | STATX_MNT_ID, &d) != 0) {
+		struct stat fs, ds; /* a kernel before statx (4.11) */
+		return stat(path, &fs) == 0 && stat(dir, &ds) == 0 && fs.st_dev != ds.st_dev;
+	}
+	if ((f.stx_mask & d.stx_mask & STATX_MNT_ID) && f.stx_mnt_id != d.stx_mnt_id)
+		return 1;
+	return f.stx_dev_major != d.stx_dev_major || f.stx_dev_minor != d.stx_dev_minor;
 }
 
 /* An unnamed file in the target's directory (common/temp_file.h), where
@@ -281,7 +312,7 @@ int atomic_file_open(struct atomic_file *af, const char *path, mode_t mode, stru
 		af->kind = ATOMIC_FILE_RENAME;
 		return make_temporary(af, NULL, mode & ~mask, err);
 	}
-	af->kind = can_replace(&st) ? ATOMIC_FILE_RENAME : ATOMIC_FILE_COPY;
+	af->kind = can_replace(&st) && !mount_point(af->path) ? ATOMIC_FILE_RENAME : ATOMIC_FILE_COPY;
 	if (!dir_writable(af->path) && faccessat(AT_FDCWD, af->path, W_OK, AT_EACCESS) == 0) {
 		if (make_outside_temporary(af, err))
 			return -1;

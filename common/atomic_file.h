@@ -16,7 +16,8 @@
  *                          opened and written directly, never replaced;
  *   an existing file       keeps its mode and owner; when the new file
  *                          could not get them (not ours, and we are not
- *                          root) or it has other hard links, the finished
+ *                          root), it has other hard links or it is a
+ *                          mount point (a bind-mounted file), the finished
  *                          output is copied into it at the end instead;
  *                          so too when its directory is not ours to write
  *                          (the temporary then in $TMPDIR);

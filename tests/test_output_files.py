@@ -240,6 +240,27 @@ try:
     check(p.returncode == 0 and json.loads(written)["totals"]["pages"] == 3 and not leftovers(tmp),
           f"-o /dev/fd/N of a deleted file: written: rc={p.returncode} {p.stderr!r}")
 
+    # A file bind-mounted over another (docker run -v host.json:/out.json):
+    # rename() cannot replace a mount point (EBUSY), so the output is copied
+    # into it. Until 2026-12-08 the rename failed after the run ("cannot
+    # write: Device or resource busy"), its output lost. Root only, where
+    # mount works (not in every container).
+    if os.geteuid() == 0 and shutil.which("mount") and shutil.which("umount"):
+        src, over = os.path.join(tmp, "bind-src.json"), os.path.join(tmp, "bind-over.json")
+        for path in (src, over):
+            with open(path, "w") as f:
+                f.write("old")
+        if subprocess.run(["mount", "--bind", src, over], capture_output=True).returncode == 0:
+            try:
+                rc, out, err = run(*SCAN, "-o", over)
+                check(rc == 0 and is_report(over) and is_report(src) and not leftovers(tmp),
+                      f"-o a bind-mounted file: written into it: rc={rc} {err!r}")
+            finally:
+                subprocess.run(["umount", over], capture_output=True)
+            check(open(over).read() == "old", "the file under the mount is left alone")
+        for path in (src, over):
+            os.unlink(path)
+
     # A directory is refused; a failed run leaves the old file alone.
     check_usage_error([*SCAN, "-o", sub], "is a directory", "-o DIRECTORY")
     # The report in place of its input would replace what it came from.
