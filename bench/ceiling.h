@@ -132,9 +132,10 @@ struct ceiling_bound {
 int ceiling_bound(const struct ceiling_figures *f, const struct hash_impl *h, size_t page_size, int apart,
 		  struct ceiling_bound *bound);
 
-/* This process's measurement, made on the first call (about 0.2-0.4 s with
- * a temporary mapping of 4x the last-level cache) and kept: for a results
- * document's context. NULL with err if the memory probes cannot map. */
+/* This process's measurement, made on the first call (the default options:
+ * at least CEIL_SPREAD_S of rounds, up to CEIL_EXTEND_S, with the memory
+ * probes' mapping) and kept: for a results document's context. NULL with
+ * err if the memory probes cannot map. */
 const struct ceiling_figures *ceiling_process_figures(struct kb_err *err);
 
 struct bench_result;

@@ -266,6 +266,38 @@ void test_ceiling_measure(void)
 	CHECK(pf && pf == ceiling_process_figures(&err) && pf->v[CEIL_MEM_STREAM].measured && pf->stream_bytes >= (64u << 20));
 }
 
+/* A probe runs wherever its instructions do: the xmm multiply, XXH3 and
+ * load loops are SSE2 code, so a CPU without PCLMULQDQ (hidden here) still
+ * measures them and xxh3-sse2 keeps its ceiling; the carry-less loops do
+ * not run. They once needed pclmulqdq too, and every SSE2 XXH3 entry lost
+ * its ceiling with it. */
+void test_ceiling_probe_needs(void)
+{
+#if defined(__x86_64__)
+	struct ceiling_figures f;
+	struct ceiling_opts o;
+	struct ceiling_bound b;
+	struct kb_err err;
+
+	if ((cpu_features() & (CPU_SSE42 | CPU_PCLMUL)) != (CPU_SSE42 | CPU_PCLMUL))
+		return;
+	CHECK(cpu_features_disable("pclmulqdq", &err) == 0);
+	ceiling_default_opts(&o);
+	o.repeats = 1;
+	o.spread_s = o.extend_s = 0;
+	o.run_s = 0.0002;
+	o.skip_memory = 1;
+	CHECK(ceiling_measure(&o, &f, &err) == 0);
+	cpu_features_enable_all();
+	CHECK(!f.v[CEIL_CLMUL_XMM].measured && !f.v[CEIL_MIXED_XMM].measured && !f.v[CEIL_FUSED_XMM].measured &&
+	      !f.v[CEIL_CLMUL_YMM].measured);
+	CHECK(f.v[CEIL_CRC32_LAT].measured && f.v[CEIL_MUL32_XMM].measured && f.v[CEIL_XXH3_XMM].measured &&
+	      f.v[CEIL_XXH3_BLOCK_XMM].measured && f.v[CEIL_LOAD_XMM].measured);
+	CHECK(ceiling_bound(&f, &hash_xxh3_sse2, 4096, 0, &b) == 0 && b.bytes_per_s > 0);
+	CHECK(ceiling_bound(&f, &hash_crc32c_sse42, 4096, 0, &b) == 0 && b.bytes_per_s > 0);
+#endif
+}
+
 /* The document in a format, as text (NULL if it could not be written). */
 static char *render(const char *format, const struct report_document *doc)
 {
