@@ -240,10 +240,14 @@ FAST = ["--sample-pages", "16", "--working-set", "1M", "--repeat", "1", "--windo
 # ksmd's period at sleep_millisecs 20 and HZ 250 (no HZ in these captures:
 # the kernel's default): 5 jiffies due, fired a tick late; a batch's
 # checksums here take microseconds, within the jiffy, so nothing is added.
-P20 = ksmd_period_ns(20, 250)
 uniq = [page("u%d" % i) for i in range(60)]
 mixed = temp_file(capture(uniq + [page("d")] * 40, [KB_VOLATILE | i for i in range(10)] + list(range(10, 100)),
                           settings={"smart_scan": 0}))
+def batches(visited):
+    """A full scan's batches at pages_to_scan 100."""
+    return math.floor(visited / 100) + 1
+
+
 for extra, smart, label in (([], False, "the capture's smart_scan=0"), (["--smart-scan", "1"], True, "--smart-scan 1"),
                             (["--kernel-release", "6.6"], False, "6.6 has none")):
     rc, out, err = run("scan", "--format", "json", *FAST, *extra, mixed)
@@ -255,9 +259,11 @@ for extra, smart, label in (([], False, "the capture's smart_scan=0"), (["--smar
           and abs(k["steady_scan_checksummed_pages"] - checked) < 1e-9 and abs(k["steady_scan_visited_pages"] - visited) < 1e-9
           and (abs(k["steady_scan_skipped_pages"] - (60 - checked)) < 1e-9 if d["settings"]["smart_scan_applies"]
                else k["steady_scan_skipped_pages"] is None)
-          and abs(h["steady_full_scan_seconds"] - (math.floor(visited / 100) + 1) * P20 / 1e9) < 1e-9
+          and abs(h["steady_full_scan_seconds"] - batches(visited) * ksmd_period_ns(
+              20, 250, checked * h["ns_per_page_median"] / batches(visited)) / 1e9) < 1e-9
           and abs(h["steady_scan_checksum_ms"] / h["full_scan_checksum_ms"] - checked / 100) < 0.01
-          and abs(h["ksmd_steady_checksum_cpu_share"] - 100 * checked / visited * h["ns_per_page_median"] / P20) < 1e-12,
+          and abs(h["ksmd_steady_checksum_cpu_share"] - 100 * checked / visited * h["ns_per_page_median"]
+                  / ksmd_period_ns(20, 250, 100 * checked / visited * h["ns_per_page_median"])) < 1e-12,
           f"{label}: steady cost of {checked:.1f} pages checksummed of {visited:.1f} visited: {err!r} {h} {k}")
 rc, out, err = run("scan", "--sample-pages", "0", "--smart-scan", "1", "--kernel-release", "6.6", mixed)
 check(rc != 0 and out == "" and err.strip() == "ksmbench scan: --smart-scan 1: kernel 6.6 has no smart_scan (it came "
@@ -469,15 +475,17 @@ d = json.loads(out) if rc == 0 else {}
 h = d["hashes"][0] if rc == 0 else {}
 f = (20 / 9) / (20 / 9)  # the 20 unique pages alone are visited, each checksummed
 check(rc == 0 and d["settings"]["cost_use_zero_pages"] == 1
-      and abs(h["ksmd_steady_checksum_cpu_share"] - 100 * f * h["ns_per_page_median"] / P20) < 1e-12
-      and abs(h["steady_full_scan_seconds"] - P20 / 1e9) < 1e-9,
+      and abs(h["ksmd_steady_checksum_cpu_share"]
+              - 100 * f * h["ns_per_page_median"] / ksmd_period_ns(20, 250, 100 * f * h["ns_per_page_median"])) < 1e-12
+      and abs(h["steady_full_scan_seconds"] - ksmd_period_ns(20, 250, 20 / 9 * h["ns_per_page_median"]) / 1e9) < 1e-9,
       f"a capture with use_zero_pages=1: the steady cost of that model: {err!r} {d.get('settings')} {h}")
 rc, out, err = run("scan", *FAST, zeros1)
 check(rc == 0 and "use_zero_pages=1 as captured" in " ".join(out.split()), f"the legend says so: {out!r}")
 rc, out, err = run("scan", "--format", "csv", *FAST, zeros1)
 row = list(csv.DictReader(io.StringIO(out)))[0] if rc == 0 else {}
 check(row.get("cost_use_zero_pages") == "1" and row.get("smart_scan") == "true"
-      and abs(float(row.get("ksmd_steady_checksum_cpu_share") or -1) - 100 * float(row["ns_per_page_median"]) / P20) < 2e-6
+      and abs(float(row.get("ksmd_steady_checksum_cpu_share") or -1)
+              - 100 * float(row["ns_per_page_median"]) / ksmd_period_ns(20, 250, 100 * float(row["ns_per_page_median"]))) < 2e-6
       and row.get("hz") == "250",
       f"CSV: the steady figures and the model they follow: {err!r} {row}")
 rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", "--kernel-release", "4.9", zeros1)
