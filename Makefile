@@ -201,7 +201,10 @@ run: deps
 check: $(OUT) $(UNIT)
 	tests/run.py $(UNIT) ./$(OUT)
 
-test: deps
+# (install-deps.sh --test checks the build's packages too: one list, one
+# apt-get line for a user who is not root, not the build's first and the
+# tests' after it.)
+test:
 	@scripts/install-deps.sh --test
 	@$(MAKE) --no-print-directory $(PARALLEL) WERROR=-Werror check
 

@@ -74,8 +74,10 @@ _ksmbench() {
 			COMPREPLY+=($(compgen -W "${values//FILE/}" -- "$cur"))
 			return
 		fi
-		# An option that takes a value the help does not enumerate.
-		if "$bin" "$cmd" --help 2>/dev/null | grep -qE -- "^ *(-[A-Za-z], )?$prev [A-Z]"; then
+		# An option that takes a value the help does not enumerate: on its
+		# option line, or in the usage ([--kernel-release R]: list has no
+		# option lines).
+		if "$bin" "$cmd" --help 2>/dev/null | grep -qE -- "(^ *(-[A-Za-z], )?|\[)$prev [A-Z]"; then
 			return
 		fi
 		;;

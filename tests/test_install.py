@@ -356,9 +356,63 @@ if shutil.which("bash") and os.path.isfile(comp_path):
 else:
     print("bash or the completion file missing: completion not tested")
 
+# list's --kernel-release R is in its usage only (list has no option
+# lines): a release, not a file name, and none offered.
+if shutil.which("bash") and os.path.isfile(comp_path):
+    check(complete("list", "--kernel-release", "") == [],
+          f"list --kernel-release completes no file names: {complete('list', '--kernel-release', '')[:3]}")
+
 # --- make uninstall removes exactly what was installed
 p = subprocess.run(make + ["uninstall"], capture_output=True, text=True)
 left = [os.path.join(d, f) for d, _, fs in os.walk(stage) for f in fs]
 check(p.returncode == 0 and left == [], f"make uninstall leaves nothing: {left}")
 shutil.rmtree(stage)
+# --- scripts/install-deps.sh, its commands faked in a directory first on
+# PATH: pkg-config finds neither libcjson nor libcpuid, apt-cache knows the
+# packages Debian 12 builds for the architecture dpkg names (no libcpuid-dev
+# for arm64), apt-get logs what it is asked (and cannot install
+# libcpuid-dev), id -u says root or not.
+def install_deps(arch, uid, *args):
+    fake = tempfile.mkdtemp(prefix="ksmbench-deps-")
+    log = os.path.join(fake, "apt.log")
+    scripts = {
+        "pkg-config": 'for a; do case $a in libcjson|libcpuid) exit 1;; esac; done\nexit 0',
+        "dpkg": f'[ "$1" = --print-architecture ] && echo {arch}',
+        "apt-cache": 'case $2 in libcpuid-dev:arm64|libisal-dev:i386) exit 100;; esac\nexit 0',
+        "apt-get": f'echo "$*" >>{log}\ncase " $* " in *" libcpuid-dev "*) exit 100;; esac\nexit 0',
+        "id": f'echo {uid}',
+    }
+    for name, body in scripts.items():
+        with open(os.path.join(fake, name), "w") as f:
+            f.write("#!/bin/sh\n" + body + "\n")
+        os.chmod(os.path.join(fake, name), 0o755)
+    p = subprocess.run(["sh", os.path.join(ROOT, "scripts", "install-deps.sh"), *args], capture_output=True, text=True,
+                       env={**os.environ, "PATH": fake + ":" + os.environ.get("PATH", "/usr/bin:/bin")})
+    calls = open(log).read().splitlines() if os.path.exists(log) else []
+    shutil.rmtree(fake)
+    return p.returncode, p.stderr, calls
+
+
+rc, err, calls = install_deps("amd64", 1000)
+line = [x for x in err.splitlines() if x.startswith("  sudo apt-get install -y ")]
+check(rc == 1 and len(line) == 1 and sorted(line[0].split()[4:]) == ["libcjson-dev", "libcpuid-dev"] and not calls,
+      f"install-deps as a user: the exact apt-get line: rc={rc} {err!r}")
+rc, err, calls = install_deps("arm64", 1000)
+check(rc == 1 and "  sudo apt-get install -y libcjson-dev\n" in err and not calls,
+      f"install-deps as a user on arm64: no libcpuid-dev, which Debian does not build there: rc={rc} {err!r}")
+rc, err, calls = install_deps("arm64", 0)
+installs = [c for c in calls if " install " in f" {c} "]
+check(rc == 0 and len(installs) == 2 and installs[0].endswith(" libcjson-dev") and installs[1].endswith(" libcpuid-dev")
+      and "could not install libcpuid-dev" in err,
+      f"install-deps as root on arm64: libcjson-dev installed, libcpuid-dev tried apart: rc={rc} {calls} {err!r}")
+rc, err, calls = install_deps("amd64", 0)
+installs = [c for c in calls if " install " in f" {c} "]
+check(rc != 0 and len(installs) == 1 and {"libcjson-dev", "libcpuid-dev"} <= set(installs[0].split()),
+      f"install-deps as root on amd64: libcpuid-dev needed, its failure fatal: rc={rc} {calls}")
+# make test: one check of the packages, the build's and the tests' together
+# (a user is given one apt-get line, not the build's and then the tests').
+p = subprocess.run(["make", "-n", "--no-print-directory", "-C", ROOT, "-o", BIN, f"OUT={BIN}", "test"],
+                   capture_output=True, text=True)
+deps_lines = [line for line in p.stdout.splitlines() if "install-deps.sh" in line]
+check(deps_lines == ["scripts/install-deps.sh --test"], f"make test checks the packages once: {deps_lines}")
 finish("install")
