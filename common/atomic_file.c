@@ -41,6 +41,18 @@ static size_t dir_part_len(const char *path)
 	return slash ? (size_t)(slash - path) + 1 : 0;
 }
 
+/* path's directory ("." for a bare name) into dir: 0, or -1 when it does
+ * not fit. */
+static int dir_of(const char *path, char dir[PATH_MAX])
+{
+	size_t dir_len = dir_part_len(path);
+
+	if (dir_len >= PATH_MAX)
+		return -1;
+	snprintf(dir, PATH_MAX, "%.*s", (int)(dir_len ? dir_len : 1), dir_len ? path : ".");
+	return 0;
+}
+
 /* Whether the link path is one of /proc's, however it is spelt: its
  * directory is on procfs. /dev/fd/N is (/dev/fd is a link to
  * /proc/self/fd), though its name does not start with /proc/: until
@@ -50,13 +62,9 @@ static size_t dir_part_len(const char *path)
 static int link_in_proc(const char *link)
 {
 	char dir[PATH_MAX];
-	size_t dir_len = dir_part_len(link);
 	struct statfs fs;
 
-	if (dir_len >= sizeof(dir))
-		return 0;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(dir_len ? dir_len : 1), dir_len ? link : ".");
-	return statfs(dir, &fs) == 0 && fs.f_type == AF_PROC_SUPER_MAGIC;
+	return dir_of(link, dir) == 0 && statfs(dir, &fs) == 0 && fs.f_type == AF_PROC_SUPER_MAGIC;
 }
 
 /* The file a chain of symbolic links ends at (malloc'ed), existing or not:
@@ -134,12 +142,10 @@ static int can_replace(const struct stat *st)
 static int mount_point(const char *path)
 {
 	char dir[PATH_MAX];
-	size_t dir_len = dir_part_len(path);
 	struct statx f, d;
 
-	if (dir_len >= sizeof(dir))
+	if (dir_of(path, dir))
 		return 0;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(dir_len ? dir_len : 1), dir_len ? path : ".");
 	if (statx(AT_FDCWD, path, 0, STATX_INO | STATX_MNT_ID, &f) != 0 ||
 	    statx(AT_FDCWD, dir, 0, STATX_INO | STATX_MNT_ID, &d) != 0) {
 		struct stat fs, ds; /* a kernel before statx (4.11) */
@@ -157,11 +163,9 @@ static int mount_point(const char *path)
 static int open_unnamed(const char *path, mode_t mode)
 {
 	char dir[PATH_MAX];
-	size_t dir_len = dir_part_len(path);
 
-	if (dir_len >= sizeof(dir) || access("/proc/self/fd", X_OK) != 0)
+	if (dir_of(path, dir) || access("/proc/self/fd", X_OK) != 0)
 		return -1;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(dir_len ? dir_len : 1), dir_len ? path : ".");
 	return temp_file_in(dir, mode);
 }
 
@@ -229,11 +233,9 @@ static int make_temporary(struct atomic_file *af, const struct stat *old, mode_t
 static int dir_writable(const char *path)
 {
 	char dir[PATH_MAX];
-	size_t dir_len = dir_part_len(path);
 
-	if (dir_len >= sizeof(dir))
+	if (dir_of(path, dir))
 		return 1; /* make_temporary says what is wrong */
-	snprintf(dir, sizeof(dir), "%.*s", (int)(dir_len ? dir_len : 1), dir_len ? path : ".");
 	return faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) == 0;
 }
 
