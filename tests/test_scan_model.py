@@ -243,6 +243,12 @@ FAST = ["--sample-pages", "16", "--working-set", "1M", "--repeat", "1", "--windo
 uniq = [page("u%d" % i) for i in range(60)]
 mixed = temp_file(capture(uniq + [page("d")] * 40, [KB_VOLATILE | i for i in range(10)] + list(range(10, 100)),
                           settings={"smart_scan": 0}))
+def share(ns_per_page, hz=250):
+    """ksmd's checksum share of a CPU at pages_to_scan 100 and sleep 20 ms:
+    a batch's work over its period, which that work lengthens."""
+    return 100 * ns_per_page / ksmd_period_ns(20, hz, 100 * ns_per_page)
+
+
 def batches(visited):
     """A full scan's batches at pages_to_scan 100."""
     return math.floor(visited / 100) + 1
@@ -262,8 +268,7 @@ for extra, smart, label in (([], False, "the capture's smart_scan=0"), (["--smar
           and abs(h["steady_full_scan_seconds"] - batches(visited) * ksmd_period_ns(
               20, 250, checked * h["ns_per_page_median"] / batches(visited)) / 1e9) < 1e-9
           and abs(h["steady_scan_checksum_ms"] / h["full_scan_checksum_ms"] - checked / 100) < 0.01
-          and abs(h["ksmd_steady_checksum_cpu_share"] - 100 * checked / visited * h["ns_per_page_median"]
-                  / ksmd_period_ns(20, 250, 100 * checked / visited * h["ns_per_page_median"])) < 1e-12,
+          and abs(h["ksmd_steady_checksum_cpu_share"] - share(checked / visited * h["ns_per_page_median"])) < 1e-12,
           f"{label}: steady cost of {checked:.1f} pages checksummed of {visited:.1f} visited: {err!r} {h} {k}")
 rc, out, err = run("scan", "--sample-pages", "0", "--smart-scan", "1", "--kernel-release", "6.6", mixed)
 check(rc != 0 and out == "" and err.strip() == "ksmbench scan: --smart-scan 1: kernel 6.6 has no smart_scan (it came "
@@ -323,8 +328,7 @@ h = d["hashes"][0] if rc == 0 else {}
 f = k0.get("steady_scan_checksummed_pages", 0) / max(k0.get("steady_scan_visited_pages", 0), 1)
 check(rc == 0 and d["settings"]["smart_scan"] and (k0["pages_shared"], k0["pages_sharing"], k1["ksm_zero_pages"]) == (1, 29, 30)
       and abs(k0["steady_scan_visited_pages"] - (30 + 20 / 9)) < 1e-9 and abs(k1["steady_scan_visited_pages"] - 20 / 9) < 1e-9
-      and abs(h["ksmd_steady_checksum_cpu_share"]
-              - 100 * f * h["ns_per_page_median"] / ksmd_period_ns(20, 250, 100 * f * h["ns_per_page_median"])) < 1e-12,
+      and abs(h["ksmd_steady_checksum_cpu_share"] - share(f * h["ns_per_page_median"])) < 1e-12,
       f"the steady ksmd share of use_zero_pages=0 (zero pages visited): {err!r} {h} {k0} {k1}")
 check(d["settings"]["cost_use_zero_pages"] == 0, f"a capture without the setting: the cost of =0: {d['settings']}")
 # A full scan of exactly pages_to_scan pages sleeps twice: the call that
@@ -360,7 +364,7 @@ for hz, extra, want, frm in ((1000, [], 21, "capture"), (100, [], 30, "capture")
     check(rc == 0 and st["hz"] == (300 if extra else hz if frm == "capture" else 250) and st["hz_from"] == frm
           and abs(st["sleep_taken_ms"] - want) < 1e-9 and abs(ksmd_period_ns(20, hz_now) - want * 1e6) < 1e-3
           and abs(h["full_scan_seconds"] - ksmd_period_ns(20, hz_now, 20 * c) / 1e9) < 1e-9
-          and abs(h["ksmd_checksum_cpu_share"] - 100 * c / ksmd_period_ns(20, hz_now, 100 * c)) < 1e-12,
+          and abs(h["ksmd_checksum_cpu_share"] - share(c, hz_now)) < 1e-12,
           f"the capture's HZ {hz} {extra}: a batch every {want} ms: {err!r} {st} {h}")
     rc, out, err = run("scan", "--sample-pages", "0", *extra, cap)
     said = {"capture": "the capture's", "option": "--hz", "default": "the kernel's default"}[frm]
@@ -475,8 +479,7 @@ d = json.loads(out) if rc == 0 else {}
 h = d["hashes"][0] if rc == 0 else {}
 f = (20 / 9) / (20 / 9)  # the 20 unique pages alone are visited, each checksummed
 check(rc == 0 and d["settings"]["cost_use_zero_pages"] == 1
-      and abs(h["ksmd_steady_checksum_cpu_share"]
-              - 100 * f * h["ns_per_page_median"] / ksmd_period_ns(20, 250, 100 * f * h["ns_per_page_median"])) < 1e-12
+      and abs(h["ksmd_steady_checksum_cpu_share"] - share(f * h["ns_per_page_median"])) < 1e-12
       and abs(h["steady_full_scan_seconds"] - ksmd_period_ns(20, 250, 20 / 9 * h["ns_per_page_median"]) / 1e9) < 1e-9,
       f"a capture with use_zero_pages=1: the steady cost of that model: {err!r} {d.get('settings')} {h}")
 rc, out, err = run("scan", *FAST, zeros1)
@@ -484,8 +487,7 @@ check(rc == 0 and "use_zero_pages=1 as captured" in " ".join(out.split()), f"the
 rc, out, err = run("scan", "--format", "csv", *FAST, zeros1)
 row = list(csv.DictReader(io.StringIO(out)))[0] if rc == 0 else {}
 check(row.get("cost_use_zero_pages") == "1" and row.get("smart_scan") == "true"
-      and abs(float(row.get("ksmd_steady_checksum_cpu_share") or -1)
-              - 100 * float(row["ns_per_page_median"]) / ksmd_period_ns(20, 250, 100 * float(row["ns_per_page_median"]))) < 2e-6
+      and abs(float(row.get("ksmd_steady_checksum_cpu_share") or -1) - share(float(row["ns_per_page_median"]))) < 2e-6
       and row.get("hz") == "250",
       f"CSV: the steady figures and the model they follow: {err!r} {row}")
 rc, out, err = run("scan", "--format", "json", "--sample-pages", "0", "--kernel-release", "4.9", zeros1)
